@@ -1,0 +1,32 @@
+/// An event of the review log (R16, `io.leitner.Box` type `LogEntry`).
+public struct LogEntry: Sendable, Equatable {
+    public enum Event: String, Sendable, CaseIterable {
+        case add, grade, undo, move, delete, skip, complete
+    }
+    /// Milliseconds since the Unix epoch.
+    public var time: Int64
+    public var event: Event
+    public var id: String?
+    public var from: Level?
+    public var to: Level?
+    public var correct: Bool?
+    public var answerMs: Int?
+    /// For `skip` and `complete`: the logical date recorded in the day record.
+    public var date: LogicalDate?
+    /// How the change came about: nil for a client's request, `hand` for a change made in the
+    /// store by hand (R13), `adopt` for an adopted loose pair (R14).
+    public var origin: String?
+
+    public init(time: Int64, event: Event, id: String? = nil, from: Level? = nil, to: Level? = nil,
+                correct: Bool? = nil, answerMs: Int? = nil, date: LogicalDate? = nil, origin: String? = nil) {
+        self.time = time
+        self.event = event
+        self.id = id
+        self.from = from
+        self.to = to
+        self.correct = correct
+        self.answerMs = answerMs
+        self.date = date
+        self.origin = origin
+    }
+}

@@ -1,0 +1,89 @@
+import Glibc
+
+/// An open file descriptor. A value type: the owner closes it with `close()`.
+public struct FileDescriptor: Sendable, Hashable {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Opens `path` relative to `directory` (or the working directory), close-on-exec.
+    public static func open(_ path: String, relativeTo directory: FileDescriptor? = nil,
+                            flags: Int32, mode: mode_t = 0o644) throws(Errno) -> FileDescriptor {
+        let dirfd = directory?.rawValue ?? AT_FDCWD
+        let fd = try valueOrErrno { openat(dirfd, path, flags | O_CLOEXEC, mode) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Opens a directory for `*at` calls and listing, following no symbolic link.
+    public static func openDirectory(_ path: String, relativeTo directory: FileDescriptor? = nil) throws(Errno) -> FileDescriptor {
+        try open(path, relativeTo: directory, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    }
+
+    /// Closes the descriptor; errors from `close` are not actionable and are ignored.
+    public func close() { _ = Glibc.close(rawValue) }
+
+    /// Reads up to `count` bytes; an empty result means end of file.
+    public func read(upTo count: Int) throws(Errno) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let n = try valueOrErrno {
+            buffer.withUnsafeMutableBytes { raw in Glibc.read(rawValue, raw.baseAddress, count) }
+        }
+        buffer.removeSubrange(n...)
+        return buffer
+    }
+
+    /// Reads the whole file from the current offset, refusing more than `limit` bytes.
+    public func readAll(limit: Int = Int.max) throws(Errno) -> [UInt8] {
+        var result: [UInt8] = []
+        while true {
+            let chunk = try read(upTo: 1 << 16)
+            if chunk.isEmpty { return result }
+            result += chunk
+            if result.count > limit { throw Errno(rawValue: EFBIG) }
+        }
+    }
+
+    /// Writes all of `bytes`, continuing after short writes.
+    public func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
+        let array = Array(bytes)
+        var offset = 0
+        while offset < array.count {
+            let n = try valueOrErrno {
+                array.withUnsafeBytes { raw in Glibc.write(rawValue, raw.baseAddress! + offset, raw.count - offset) }
+            }
+            offset += n
+        }
+    }
+
+    /// Flushes the file's data and metadata to the disk (R17).
+    public func sync() throws(Errno) { try nothingOrErrno { fsync(rawValue) } }
+
+    /// Flushes the file's data to the disk, metadata only where needed to read it back.
+    public func syncData() throws(Errno) { try nothingOrErrno { fdatasync(rawValue) } }
+
+    /// The size of the file.
+    public func size() throws(Errno) -> Int {
+        var st = stat()
+        try nothingOrErrno { fstat(rawValue, &st) }
+        return Int(st.st_size)
+    }
+
+    /// Moves the file offset.
+    @discardableResult
+    public func seek(to offset: Int, whence: Int32 = SEEK_SET) throws(Errno) -> Int {
+        Int(try valueOrErrno { lseek(rawValue, off_t(offset), whence) })
+    }
+
+    /// Cuts the file to `size` bytes.
+    public func truncate(to size: Int) throws(Errno) { try nothingOrErrno { ftruncate(rawValue, off_t(size)) } }
+
+    /// Takes an exclusive `flock` without waiting; false when another holds it.
+    public func tryLockExclusive() throws(Errno) -> Bool {
+        do {
+            try nothingOrErrno { flock(rawValue, LOCK_EX | LOCK_NB) }
+            return true
+        } catch where error == .wouldBlock {
+            return false
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import LeitnerCore
+
+print("leitner-bench: not yet built")

@@ -1,0 +1,3 @@
+import LeitnerCore
+
+print("leitnerctl: not yet built")
