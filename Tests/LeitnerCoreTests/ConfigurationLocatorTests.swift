@@ -2,34 +2,13 @@ import Glibc
 import Testing
 @testable import LeitnerCore
 
-/// A temporary directory for one test, removed at the end.
-final class ConfigurationTestDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/leitner-config-test-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    deinit {
-        let fd = try! FileDescriptor.openDirectory("/tmp")
-        try? FileSystem.removeTree(String(path.dropFirst(5)), in: fd)
-        fd.close()
-    }
-
-    /// Writes `text` to `name` in the directory, creating the directories on the way.
+extension TemporaryDirectory {
+    /// Writes a file with `mode` and returns its full path.
     @discardableResult
-    func write(_ name: String, _ text: String, mode: mode_t = 0o644) -> String {
-        var directory = path
-        for part in name.split(separator: "/").dropLast() {
-            directory += "/\(part)"
-            try! FileSystem.makeDirectory(directory, in: nil, existingOK: true)
-        }
-        let fd = try! FileDescriptor.open(path + "/" + name, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
-        try! fd.writeAll(Array(text.utf8))
-        fd.close()
-        chmod(path + "/" + name, mode)
-        return path + "/" + name
+    func write(_ relative: String, _ text: String, mode: mode_t) -> String {
+        write(relative, text)
+        chmod(path + "/" + relative, mode)
+        return path + "/" + relative
     }
 }
 
@@ -69,7 +48,8 @@ final class ConfigurationTestDirectory {
     }
 
     @Test func executablesOnPath() {
-        let directory = ConfigurationTestDirectory()
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
         directory.write("bin/xdg-open", "#!/bin/sh\n", mode: 0o755)
         directory.write("bin/plain", "", mode: 0o644)
         let locator = ConfigurationLocator(environment: ["PATH": "relative:/nonexistent:\(directory.path)/bin"],
@@ -83,7 +63,8 @@ final class ConfigurationTestDirectory {
 
     /// SPEC §5: the fallback directory is created 0700, and refused when another user owns it.
     @Test func privateDirectoryIsCreatedAndChecked() throws {
-        let directory = ConfigurationTestDirectory()
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
         let locator = ConfigurationLocator(environment: [:], uid: getuid(), home: "/")
         let socketDirectory = directory.path + "/leitner-\(getuid())"
         #expect(throws: ConfigurationError.cannotUseDirectory(path: socketDirectory, reason: "No such file or directory")) {
@@ -100,7 +81,7 @@ final class ConfigurationTestDirectory {
             path: socketDirectory, reason: "owned by uid \(getuid()), not \(getuid() + 1)")) {
             try other.preparePrivateDirectory(socketDirectory, create: true)
         }
-        let file = directory.write("plain", "")
+        let file = directory.write("plain", "", mode: 0o644)
         #expect(throws: ConfigurationError.cannotUseDirectory(path: file, reason: "not a directory")) {
             try locator.preparePrivateDirectory(file, create: true)
         }

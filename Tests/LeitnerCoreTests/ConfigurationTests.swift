@@ -13,7 +13,8 @@ import Testing
     static let shipped = packageRoot + "/config/leitner.conf"
 
     @Test func defaultsWithoutAnyFile() throws {
-        let directory = ConfigurationTestDirectory()
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
         let c = try Configuration.load(path: nil, locator: ConfigurationLocator(
             environment: ["XDG_CONFIG_HOME": directory.path], uid: 1000, home: "/home/a"))
         #expect(c.source == nil)
@@ -36,8 +37,9 @@ import Testing
     }
 
     @Test func userFileIsReadWhenPresent() throws {
-        let directory = ConfigurationTestDirectory()
-        let file = directory.write("leitner/leitner.conf", "[Schedule]\nDayStartsAt=05:00\n")
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.write("leitner/leitner.conf", "[Schedule]\nDayStartsAt=05:00\n", mode: 0o644)
         let c = try Configuration.load(path: nil, locator: ConfigurationLocator(
             environment: ["XDG_CONFIG_HOME": directory.path], uid: 1, home: "/"))
         #expect(c.source == file)
@@ -45,7 +47,8 @@ import Testing
     }
 
     @Test func explicitFileMustExist() {
-        let directory = ConfigurationTestDirectory()
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
         #expect(throws: ConfigurationError.cannotRead(path: directory.path + "/none.conf", reason: "No such file or directory")) {
             try Configuration.load(path: directory.path + "/none.conf", environment: [:])
         }
@@ -57,8 +60,9 @@ import Testing
     }
 
     @Test func errorsNameTheFileRead() {
-        let directory = ConfigurationTestDirectory()
-        let file = directory.write("bad.conf", "[Daemon]\n\nFoo=1\n")
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.write("bad.conf", "[Daemon]\n\nFoo=1\n", mode: 0o644)
         #expect(throws: ConfigurationError.invalidLine(path: file, line: 3, message: "unknown key 'Foo' in section [Daemon]")) {
             try Configuration.load(path: file, environment: [:])
         }
@@ -67,8 +71,9 @@ import Testing
     /// SPEC §5 precedence: --socket, then LEITNER_SOCKET, then Socket=, then the default;
     /// --store, then Path=, then the default.
     @Test func precedence() throws {
-        let directory = ConfigurationTestDirectory()
-        let file = directory.write("l.conf", "[Daemon]\nSocket=/from/file.sock\n[Store]\nPath=~/file-store\n")
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.write("l.conf", "[Daemon]\nSocket=/from/file.sock\n[Store]\nPath=~/file-store\n", mode: 0o644)
         let fromFile = try Configuration.load(path: file, locator: ConfigurationLocator(environment: [:], uid: 1, home: "/h"))
         #expect(fromFile.resolvedSocketPath(override: nil) == "/from/file.sock")
         #expect(fromFile.resolvedStorePath(override: nil) == "/h/file-store")
@@ -94,7 +99,8 @@ import Testing
     /// With every key un-commented the shipped file still parses, and gives the defaults it
     /// documents (Viewer=xdg-open when xdg-open is on PATH).
     @Test func shippedFileUncommentedParses() throws {
-        let directory = ConfigurationTestDirectory()
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
         directory.write("bin/xdg-open", "#!/bin/sh\n", mode: 0o755)
         let text = String(decoding: try FileSystem.readFile(atPath: Self.shipped), as: UTF8.self)
         var keys = 0
@@ -106,7 +112,7 @@ import Testing
             return String(line.dropFirst())
         }.joined(separator: "\n")
         #expect(keys == ConfigurationParser.keys.values.map(\.count).reduce(0, +))
-        let file = directory.write("all.conf", uncommented)
+        let file = directory.write("all.conf", uncommented, mode: 0o644)
         let locator = ConfigurationLocator(environment: ["XDG_RUNTIME_DIR": "/run/user/1000", "PATH": directory.path + "/bin"],
                                            uid: 1000, home: "/home/a")
         var loaded = try Configuration.load(path: file, locator: locator)
