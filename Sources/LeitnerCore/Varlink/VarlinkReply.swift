@@ -24,26 +24,26 @@ public struct VarlinkReply: Sendable, Equatable {
 
     /// `org.varlink.service.MethodNotFound`: no such method in a known interface.
     public static func methodNotFound(_ method: String) -> VarlinkReply {
-        .error("org.varlink.service.MethodNotFound", ["method": .string(method)])
+        .error(VarlinkServiceInterface.methodNotFound, ["method": .string(method)])
     }
 
     /// `org.varlink.service.InterfaceNotFound`: the service has no such interface.
     public static func interfaceNotFound(_ interface: String) -> VarlinkReply {
-        .error("org.varlink.service.InterfaceNotFound", ["interface": .string(interface)])
+        .error(VarlinkServiceInterface.interfaceNotFound, ["interface": .string(interface)])
     }
 
     /// `org.varlink.service.InvalidParameter`: a parameter is missing or mistyped.
     public static func invalidParameter(_ parameter: String) -> VarlinkReply {
-        .error("org.varlink.service.InvalidParameter", ["parameter": .string(parameter)])
+        .error(VarlinkServiceInterface.invalidParameter, ["parameter": .string(parameter)])
     }
 
     /// `org.varlink.service.MethodNotImplemented`: the method exists but cannot serve this call.
     public static func methodNotImplemented(_ method: String) -> VarlinkReply {
-        .error("org.varlink.service.MethodNotImplemented", ["method": .string(method)])
+        .error(VarlinkServiceInterface.methodNotImplemented, ["method": .string(method)])
     }
 
     /// `org.varlink.service.ExpectedMore`: the method needs a call with `more`.
-    public static let expectedMore = VarlinkReply.error("org.varlink.service.ExpectedMore")
+    public static let expectedMore = VarlinkReply.error(VarlinkServiceInterface.expectedMore)
 
     /// Reads a reply from a parsed message (the client's side). A missing `parameters` is empty.
     /// - Throws: `VarlinkMessageError` naming the member that is wrong.
