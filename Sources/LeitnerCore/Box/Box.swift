@@ -20,6 +20,8 @@ public final class Box {
     var readyPosition: Int?
     /// Text of a front → the card's id, built on the first duplicate check.
     var frontIndex: [String: String]?
+    /// Stem of a made-up id → the next number to try.
+    var idCounters: [String: Int] = [:]
 
     /// Opens (and creates, when missing) the store, takes its lock and repairs what an
     /// interrupted operation left (R18, R19).
