@@ -42,6 +42,9 @@ import Testing
         #expect(failure { try Card(json: .object(json), field: "cards.4") }
                 == JSONFieldError(field: "cards.4.front.mediaType", reason: "is not a string but an integer"))
         #expect(failure { try Card(json: ["id": "x"]) } == JSONFieldError(field: "card.level", reason: "is missing"))
+        #expect(failure { try Card(json: ["id": nil]) } == JSONFieldError(field: "card.id", reason: "is null"))
+        #expect(JSONFieldError(field: "front.data", reason: "is not base64").parameter == "front")
+        #expect(JSONFieldError(field: "id", reason: "is missing").parameter == "id")
         #expect(failure { try Card(json: [1]) } == JSONFieldError(field: "card", reason: "is not an object but an array"))
     }
 

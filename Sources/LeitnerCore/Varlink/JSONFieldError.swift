@@ -11,5 +11,9 @@ public struct JSONFieldError: Error, Equatable, Sendable, CustomStringConvertibl
         self.reason = reason
     }
 
+    /// The top-level member the error is in (`card` for `card.front.path`): the parameter an
+    /// `org.varlink.service.InvalidParameter` reply names.
+    public var parameter: String { String(field.prefix { $0 != "." }) }
+
     public var description: String { "field '\(field)' \(reason)" }
 }

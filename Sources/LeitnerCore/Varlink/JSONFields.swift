@@ -26,9 +26,8 @@ struct JSONFields {
 
     /// The member `key`, which must be present and not null.
     public func required(_ key: String) throws(JSONFieldError) -> JSONValue {
-        guard let value = members[key], value != .null else {
-            throw JSONFieldError(field: field(key), reason: "is missing")
-        }
+        guard let value = members[key] else { throw JSONFieldError(field: field(key), reason: "is missing") }
+        if value == .null { throw JSONFieldError(field: field(key), reason: "is null") }
         return value
     }
 
