@@ -91,14 +91,15 @@ def test_system_socket_is_for_the_leitner_group():
     assert (SYSTEMD / "leitner.sysusers").read_text().split() == ["g", "leitner", "-"]
 
 
-def test_system_daemon_keeps_its_state_and_runtime_directories():
+def test_system_daemon_keeps_its_store_and_leaves_the_socket_directory_alone():
     daemon = unit_settings(SYSTEMD / "leitnerd.service")
     assert daemon["Service.StateDirectory"] == ["leitner"]
     assert "--store ${STATE_DIRECTORY}" in daemon["Service.ExecStart"][0]
     assert "--config /etc/leitner/leitner.conf" in daemon["Service.ExecStart"][0]
-    assert daemon["Service.RuntimeDirectory"] == ["leitner"]
-    # Idle exit (ExitIdleAfter=) must not take the socket unit's directory with it.
-    assert daemon["Service.RuntimeDirectoryPreserve"] == ["yes"]
+    # /run/leitner is the socket unit's: as a RuntimeDirectory= it would be chowned with the
+    # socket file in it at each start, and removed (socket path included) at idle exit.
+    assert "Service.RuntimeDirectory" not in daemon
+    assert unit_settings(SYSTEMD / "leitnerd.socket")["Socket.DirectoryMode"] == ["0755"]
 
 
 def test_prepare_runs_as_the_daemons_user_with_the_socket_group():
