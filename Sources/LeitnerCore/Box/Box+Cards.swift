@@ -18,7 +18,8 @@ extension Box {
         if !allowDuplicateFront, let text = frontText, let existing = try frontTexts()[Box.normalized(text)] {
             throw .duplicateFront(id: existing)
         }
-        let cardID = try id ?? makeID(from: frontText)
+        let cardID: String
+        if let id { cardID = id } else { cardID = makeID(from: frontText) }
         if store.levelOf[cardID] != nil { throw .cardExists(id: cardID) }
         try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content))
         try store.commitStagedCard(cardID, level: target, journal: [
@@ -148,7 +149,7 @@ extension Box {
 
     /// An id from the front's text: its letters and digits, lower-cased (`Hola, mundo` →
     /// `hola-mundo`), or `card`; a number is added when it is taken.
-    func makeID(from text: String?) throws(BoxError) -> String {
+    func makeID(from text: String?) -> String {
         var slug = ""
         for scalar in (text ?? "").unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
@@ -161,8 +162,11 @@ extension Box {
         while slug.last == "-" { slug.removeLast() }
         if slug.isEmpty { slug = "card" }
         if store.levelOf[slug] == nil { return slug }
-        var number = 2
+        // Remember where the numbers of each stem left off: importing thousands of cards whose
+        // fronts have no ASCII letters (kana) would otherwise probe from 2 every time.
+        var number = idCounters[slug] ?? 2
         while store.levelOf["\(slug)-\(number)"] != nil { number += 1 }
+        idCounters[slug] = number + 1
         return "\(slug)-\(number)"
     }
 }

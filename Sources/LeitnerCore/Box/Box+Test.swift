@@ -27,7 +27,9 @@ extension Box {
         try openTest(moment)
         while let id = test?.head() {
             do {
-                return (try store.card(id, withText: true), summary(moment))
+                let card = try store.card(id, withText: true)
+                lastShown = card
+                return (card, summary(moment))
             } catch {
                 // Damaged (now recorded as such) or gone: it leaves the queue; try the next one.
                 test?.levelChanged(id, to: nil)
@@ -64,6 +66,11 @@ extension Box {
         test = current
         if completes {
             try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
+        }
+        // The card graded is nearly always the one `Next` just read: answer with it, moved.
+        if let shown = lastShown, shown.id == id {
+            lastShown = nil
+            return (store.relocated(shown, to: to), summary(moment))
         }
         return (try store.card(id, withText: true), summary(moment))
     }

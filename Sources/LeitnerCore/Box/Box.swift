@@ -20,6 +20,10 @@ public final class Box {
     var readyPosition: Int?
     /// Text of a front → the card's id, built on the first duplicate check.
     var frontIndex: [String: String]?
+    /// The card `Next` answered last, to answer the `Grade` that usually follows without reading it again.
+    var lastShown: Card?
+    /// Stem of a made-up id → the next number to try.
+    var idCounters: [String: Int] = [:]
 
     /// Opens (and creates, when missing) the store, takes its lock and repairs what an
     /// interrupted operation left (R18, R19).
