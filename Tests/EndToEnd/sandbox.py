@@ -13,7 +13,8 @@ systemd itself uses:
   RestrictAddressFamilies=AF_UNIX            seccomp: socket() of any other family fails
   MemoryDenyWriteExecute                     seccomp: no W+X mmap, no mprotect(PROT_EXEC)
 
-Usage: sandbox.py --unit UNIT [--writable DIR]... [--user UID:GID] -- COMMAND...
+Usage: sandbox.py --unit UNIT [--writable DIR]... [--bind FILE:TARGET]... [--user UID:GID] -- COMMAND...
+(--bind puts a file over a system one, e.g. a group file that has `leitner`, in the sandbox only.)
 Must run as root. The syscall sets come from the unit's own SystemCallFilter= lines. Nothing is
 imported after the mounts: the interpreter itself may live under a home directory hidden here.
 """
@@ -64,16 +65,20 @@ def under(path: str, roots) -> bool:
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
-def build_mounts(writable: list[str], keep_visible: list[str]) -> None:
+def build_mounts(writable: list[str], binds: list[tuple[str, str]], readable: list[str]) -> None:
+    """`readable` directories (the program's) stay visible, read-only, even under a hidden /tmp
+    or home directory; `writable` ones stay writable."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)
-    # Hold the writable directories and the real /dev open: the tmpfs mounts below hide them.
-    held = {path: os.open(path, os.O_PATH | os.O_DIRECTORY) for path in writable}
+    # Hold the writable directories, the bound files and the real /dev open: the tmpfs mounts
+    # below may hide them.
+    held = {path: os.open(path, os.O_PATH | os.O_DIRECTORY) for path in readable + writable}
+    held_files = [(os.open(source, os.O_PATH), target) for source, target in binds]
     real_dev = os.open("/dev", os.O_PATH | os.O_DIRECTORY)
     for tmp in ("/tmp", "/var/tmp"):
         if os.path.isdir(tmp):
             mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
     for home in ("/home", "/root", "/run/user"):
-        if os.path.isdir(home) and not under(keep_visible[0], [home]):
+        if os.path.isdir(home):
             mount("tmpfs", home, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0000")
     mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755")
     for name in DEVICES:
@@ -86,6 +91,9 @@ def build_mounts(writable: list[str], keep_visible: list[str]) -> None:
         mount(f"/proc/self/fd/{fd}", path, None, MS_BIND)
         os.close(fd)
     os.close(real_dev)
+    for fd, target in held_files:
+        mount(f"/proc/self/fd/{fd}", target, None, MS_BIND)
+        os.close(fd)
     mount("/proc/sys", "/proc/sys", None, MS_BIND)
     # ProtectSystem=strict: everything read-only except the writable paths, the private
     # /tmp and /dev, and /proc (ProtectProc= is not rebuilt here).
@@ -199,6 +207,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--unit", required=True)
     parser.add_argument("--writable", action="append", default=[])
+    parser.add_argument("--bind", action="append", default=[])
     parser.add_argument("--user", default="65534:65534")
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
@@ -208,7 +217,8 @@ def main() -> None:
     program = os.path.realpath(args.command[0])
 
     check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
-    build_mounts(writable, [program])
+    binds = [tuple(spec.split(":", 1)) for spec in args.bind]
+    build_mounts(writable, binds, [os.path.dirname(program)])
     for cap in range(64):
         if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == errno.EINVAL:
             break
