@@ -111,10 +111,12 @@ public final class Box {
         }
     }
 
-    /// R10, R4: records the completion of the open test today.
+    /// R10, R4: records the completion of the open test today. The review log gets it first
+    /// (R16), as for a completing grade: it is the journal `reconcileDayRecord` trusts on open.
     func complete(_ moment: Moment) throws(BoxError) {
         guard var current = test, current.position == days.position, days.last?.date != moment.today else { return }
         current.completed = moment.today
+        try store.log.append([LogEntry(time: moment.now, event: .complete, date: moment.today)], durable: true)
         test = current
         try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
     }
