@@ -135,14 +135,23 @@ final class BoxFixture {
         box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
     }
 
-    /// Closes the box and opens the store again (a daemon restart).
+    private var isOpen = true
+
+    /// Closes the box (once: a box's close is not idempotent) — the daemon stops.
+    func close() {
+        if isOpen { box.close() }
+        isOpen = false
+    }
+
+    /// Closes the box when open and opens the store again (a daemon restart).
     func reopen() throws {
-        box.close()
+        close()
         box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
+        isOpen = true
     }
 
     deinit {
-        box.close()
+        close()
         dir.remove()
     }
 }
