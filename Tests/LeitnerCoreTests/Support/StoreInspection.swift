@@ -65,7 +65,7 @@ extension TemporaryDirectory {
                 if entry.kind == .directory {
                     mkdir(target.path + child, 0o755)
                     walk(child)
-                } else {
+                } else if entry.kind == .file {
                     let bytes = (try? FileSystem.readFile(atPath: path + child)) ?? []
                     let out = open(target.path + child, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
                     _ = bytes.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
