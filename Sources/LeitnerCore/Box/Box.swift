@@ -112,9 +112,11 @@ public final class Box {
         }
     }
 
-    /// R10, R4: records the completion of the open test today.
+    /// R10, R4: records the completion of the open test today. The review log gets it first
+    /// (R16), as for a completing grade: it is the journal `reconcileDayRecord` trusts on open.
     func complete(_ moment: Moment) throws(BoxError) {
         guard test?.position == days.position, days.last?.date != moment.today else { return }
+        try store.log.append([LogEntry(time: moment.now, event: .complete, date: moment.today)], durable: true)
         test!.completed = moment.today
         try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
     }

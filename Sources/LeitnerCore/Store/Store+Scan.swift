@@ -48,10 +48,7 @@ extension Store {
             case .file:
                 loose.insert(entry.name)
             case .symlink:
-                strays[path(of: entry.name, in: level)] = StoreProblem(
-                    kind: .outsideLink, path: path(of: entry.name, in: level),
-                    reason: "a symbolic link; the daemon follows no link in a level directory (R22)",
-                    advice: "move the card directory itself into the store")
+                noteLink(entry.name, in: level)
             case .other, .unknown:
                 strays[path(of: entry.name, in: level)] = StoreProblem(
                     kind: .strayEntry, path: path(of: entry.name, in: level),
@@ -59,6 +56,14 @@ extension Store {
             }
         }
         looseFiles[level] = loose
+    }
+
+    /// R22: a link in a level directory is never a card nor a card half; it is reported.
+    private func noteLink(_ name: String, in level: Level) {
+        strays[path(of: name, in: level)] = StoreProblem(
+            kind: .outsideLink, path: path(of: name, in: level),
+            reason: "a symbolic link; the daemon follows no link in a level directory (R22)",
+            advice: "move the card directory itself into the store")
     }
 
     /// Takes a directory found in a level into the index, or reports why it is not a card.
@@ -112,7 +117,10 @@ extension Store {
                        strays[path(of: event.name, in: level)] == nil { continue }
                     if seen.insert(event.name).inserted { touched.append(event.name) }
                 } else if appeared {
-                    if looseFiles[level, default: []].insert(event.name).inserted {
+                    // inotify does not tell a link from a file: look, as the scan at open does.
+                    if let st = try? FileSystem.status(event.name, in: fd(level)), st.st_mode & S_IFMT == S_IFLNK {
+                        noteLink(event.name, in: level)
+                    } else if looseFiles[level, default: []].insert(event.name).inserted {
                         pairCandidates.append((level, event.name))
                     }
                 } else {
