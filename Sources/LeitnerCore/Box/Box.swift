@@ -97,7 +97,10 @@ public final class Box {
             try store.log.append([entry], durable: false)
         }
         frontIndex = nil
-        if test?.position == days.position { test?.levelChanged(change.id, to: level) }
+        // R21: a card that arrives by hand is looked at now (one card, not the whole store), so
+        // that a damaged one stays out of the counts and the test from the start.
+        let sound = level == nil || store.damage(of: change.id) == nil
+        if test?.position == days.position { test?.levelChanged(change.id, to: sound ? level : nil) }
     }
 
     /// R6: while the open test has no card to show, each past date after the last recorded one
