@@ -434,3 +434,22 @@ import Testing
         #expect(f.dir.logSize == log)
     }
 }
+
+/// `Prepare` (SPEC §4): applies R6, opens today's test, moves no card, and says once per test —
+/// when it has cards — that the `TestReady=` hook should run.
+@Suite struct BoxPrepareTests {
+    @Test func readyOncePerTestWithCards() throws {
+        let f = try BoxFixture()
+        #expect(try f.box.prepare().isNewlyReady == false, "an empty test is not ready")
+        try f.box.addText("a", "A", id: "a")
+        let before = f.dir.snapshot()
+        #expect(try f.box.prepare().isNewlyReady == true)
+        #expect(f.dir.snapshot() == before, "Prepare moves no card")
+        #expect(try f.box.prepare().isNewlyReady == false)
+        try f.reopen()
+        #expect(try f.box.prepare().isNewlyReady == false, "once per test, across a restart")
+        try f.box.passAll()
+        f.clock.advance(days: 2) // 03-03 ([3,1]) skipped; 03-04 ([2,1]) holds a
+        #expect(try f.box.prepare().isNewlyReady == true)
+    }
+}
