@@ -35,6 +35,8 @@ extension Box {
                 test?.levelChanged(id, to: nil)
             }
         }
+        // R10: a graded test whose last cards were just found damaged is completed.
+        if test?.isDone == true { try complete(moment) }
         return (nil, summary(moment))
     }
 
