@@ -453,3 +453,32 @@ import Testing
         #expect(try f.box.prepare().isNewlyReady == true)
     }
 }
+
+/// R10 with R21: the last cards of a graded test leaving because they are found damaged
+/// completes it, in the very reply that finds them.
+@Suite struct BoxDamagedCompletionTests {
+    @Test func r10LastCardFoundDamagedByNextCompletes() throws {
+        let f = try BoxFixture()
+        for id in ["a", "b"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        let order = f.box.queueNow
+        _ = try f.box.grade(id: order[0], correct: true, answerMs: nil)
+        f.dir.write("1/\(order[1])/front.md", "a second front") // no event: only level directories are watched
+        let (card, test) = try f.box.next()
+        #expect(card == nil)
+        #expect(test.state == .completed)
+        #expect(f.dir.dayLines == ["2026-03-02 completed"])
+    }
+
+    @Test func r10LastCardFoundDamagedByDoctorCompletes() throws {
+        let f = try BoxFixture()
+        for id in ["a", "b"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        let order = f.box.queueNow
+        _ = try f.box.grade(id: order[0], correct: true, answerMs: nil)
+        f.dir.removeFile("1/\(order[1])/back.txt")
+        _ = try f.box.doctor()
+        #expect(f.dir.dayLines == ["2026-03-02 completed"])
+        #expect(try f.box.status().test.state == .completed)
+    }
+}
