@@ -44,9 +44,10 @@ import Testing
         var handMade = 0
         for day in 0..<420 {
             let when = { "day \(day) (\(model.today))" }
-            // Some days are studied at 02:00 the next morning: still the same logical date.
+            // Some days are studied at 01:00 the next morning: still the same logical date. (Not
+            // nearer 04:00: DayClockSystemZoneTests may switch TZ to Berlin, +2 h, meanwhile.)
             let lateNight = random.chance(0.1)
-            if lateNight { f.clock.advance(hours: 14) }
+            if lateNight { f.clock.advance(hours: 13) }
             if random.chance(0.10) {
                 // A missed day: nobody asks anything.
             } else {
@@ -142,7 +143,7 @@ import Testing
                 model.handMove(id, to: to)
                 try check("\(when()) after mv \(id) \(from) → \(to) while closed")
             }
-            if lateNight { f.clock.advance(hours: -14) }
+            if lateNight { f.clock.advance(hours: -13) }
             try check(when())
             let days = model.days.map { "\($0.date) \($0.outcome)" }
             agree(f.dir.dayLines == days, "\(when()): days \(f.dir.dayLines.suffix(3)), model \(days.suffix(3))")
@@ -154,7 +155,7 @@ import Testing
         }
         // The run must have exercised the box: many grades, cards all the way to finished, skips.
         #expect(grades > 2000)
-        #expect(model.level.values.filter { $0 == .finished }.count > 20)
+        #expect(model.level.values.filter { $0 == .finished }.count > 10)
         #expect(model.days.contains { $0.outcome == .skipped })
         #expect(nextCard == 200)
     }

@@ -482,3 +482,20 @@ import Testing
         #expect(try f.box.status().test.state == .completed)
     }
 }
+
+/// R21: a grade never moves a damaged card (found damaged by the grade itself, when `Next` has
+/// not just shown it).
+@Suite struct BoxDamagedGradeTests {
+    @Test func r21GradeOfADamagedCardIsRefusedAndMovesNothing() throws {
+        let f = try BoxFixture()
+        for id in ["a", "b"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        f.dir.removeFile("1/b/back.txt")
+        let before = f.dir.snapshot()
+        let log = f.dir.logSize
+        expectBoxError(.notInTest(id: "b")) { try f.box.grade(id: "b", correct: true, answerMs: nil) }
+        #expect(f.dir.snapshot() == before)
+        #expect(f.dir.logSize == log)
+        #expect(f.box.queueNow == ["a"])
+    }
+}
