@@ -183,4 +183,26 @@ import Testing
         #expect(try f.box.status().test.remaining == 2)
         #expect(f.box.queueNow == ["a", "pair"])
     }
+
+    /// R13, R8: renaming a card directory inside its level is the old id leaving and a new one
+    /// arriving: the new id joins the end of the queue.
+    @Test func r13RenameInsideALevel() throws {
+        let f = try BoxFixture()
+        for id in ["a", "b", "c"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        let order = f.box.queueNow
+        f.dir.move("1/\(order[0])", "1/renamed")
+        _ = try f.box.status()
+        #expect(f.box.queueNow == [order[1], order[2], "renamed"])
+        expectBoxError(.noSuchCard(id: order[0])) { try f.box.show(id: order[0]) }
+    }
+
+    /// R14: a loose pair in `finished` is adopted there.
+    @Test func r14LoosePairInFinished() throws {
+        let f = try BoxFixture()
+        f.dir.write("finished/old-front.txt", "old")
+        f.dir.write("finished/old-back.txt", "viejo")
+        #expect(try f.box.show(id: "old").level == .finished)
+        #expect(try f.box.status().counts[.finished] == 1)
+    }
 }
