@@ -38,8 +38,9 @@ public final class Box {
             test = try loadTest()
             readyPosition = loadReadyPosition()
             try reconcileDayRecord()
-            // Hand changes made while no daemon ran: the test takes them in by R8.
-            if test?.position == days.position {
+            // Hand changes made while no daemon ran: the test takes them in by R8. Skipped when
+            // the level directories are as the last checkpoint left them.
+            if test?.position == days.position, !store.untouchedSinceCheckpoint {
                 let leaving = test!.place.keys.filter { !test!.belongs($0, at: store.levelOf[$0]) }
                 let joining = store.levelOf.filter { test!.place[$0.key] == nil && test!.belongs($0.key, at: $0.value) }
                 for id in leaving { test!.levelChanged(id, to: nil) }

@@ -5,7 +5,13 @@ import Glibc
 extension Store {
     /// Indexes every level directory from scratch.
     func scanAll() throws(BoxError) {
-        levelOf.removeAll(keepingCapacity: true)
+        // A directory's link count is 2 plus its subdirectories: size the index once, up front.
+        var cards = 0
+        for fd in levelFDs {
+            var st = stat()
+            if fstat(fd.rawValue, &st) == 0, st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
+        }
+        levelOf = Dictionary(minimumCapacity: cards)
         rawCounts = [Int](repeating: 0, count: Level.allCases.count)
         looseFiles.removeAll()
         strays.removeAll()
