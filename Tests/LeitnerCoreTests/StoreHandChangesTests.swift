@@ -87,7 +87,8 @@ import Testing
     }
 
     /// R13: changes made while no box was open are taken in at open, and the open test follows
-    /// R8 (the card moved out leaves, the one moved in joins the end).
+    /// R8 (the card moved out leaves, the one moved in joins the end) — and keeps them across a
+    /// second restart.
     @Test func r13ChangesWhileClosed() throws {
         let f = try BoxFixture()
         for id in ["a", "b", "c"] { try f.box.addText(id, id, id: id) }
@@ -100,6 +101,12 @@ import Testing
         f.dir.writeCard("new", level: "1")
         try f.reopen()
         #expect(f.box.queueNow == [order[1], order[2], "far", "new"])
+        // R11, R16: they are logged, so a second restart keeps the order.
+        try f.box.addText("y", "y", id: "y")
+        try f.reopen()
+        #expect(f.box.queueNow == [order[1], order[2], "far", "new", "y"], "R11: the same order after a restart")
+        let hand = f.dir.logLines.filter { $0.last == "origin=hand" }.map { $0[2] }
+        #expect(Set(hand).isSuperset(of: ["new", "far", order[0]]), "R16: hand changes found at open are logged")
     }
 
     /// R13: a whole level directory moved away and made again by hand.
@@ -206,3 +213,4 @@ import Testing
         #expect(try f.box.status().counts[.finished] == 1)
     }
 }
+
