@@ -212,5 +212,22 @@ import Testing
         #expect(try f.box.show(id: "old").level == .finished)
         #expect(try f.box.status().counts[.finished] == 1)
     }
-}
 
+    /// R13 with R20: a directory made by hand whose name is not a valid id is not a card; it is
+    /// reported and left alone, at open and while running.
+    @Test func r20DirectoriesWithBadNamesAreNotCards() throws {
+        let f = try BoxFixture()
+        f.close()
+        f.dir.writeCard("my card", level: "1")
+        try f.reopen()
+        f.dir.writeCard(".hidden", level: "2")
+        f.dir.write("3/notes.txt", "not a card")
+        #expect(try f.box.status().counts.values.reduce(0, +) == 0)
+        #expect(try f.box.list(level: nil, withText: false).isEmpty)
+        let problems = try f.box.doctor()
+        for path in ["1/my card", "2/.hidden", "3/notes.txt"] {
+            #expect(problems.contains { $0.path == f.box.storePath + "/" + path && $0.kind == .strayEntry }, "\(path)")
+        }
+        #expect(f.dir.exists("1/my card/front.txt") && f.dir.exists("2/.hidden/back.txt") && f.dir.exists("3/notes.txt"))
+    }
+}
