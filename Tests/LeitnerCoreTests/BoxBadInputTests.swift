@@ -109,4 +109,16 @@ import Testing
         refused(f, "calendar", { try f.box.calendar(from: "2000-01-01", to: "2030-01-01") }, matches: isParameter("to"))
         refused(f, "log", { try f.box.log(since: "2026-02-30", limit: nil) }, matches: isParameter("since"))
     }
+
+    /// R20: an id the box makes up (Add without one) is itself valid and unused.
+    @Test func madeUpIdsAreValidAndUnique() throws {
+        let f = try BoxFixture()
+        var ids = Set<String>()
+        for front in ["Hola, mundo", "Hola, mundo!", "hola mundo", "日本語", "", "-x-", ".", String(repeating: "ab ", count: 200)] {
+            let id = try f.box.addText(front, "back", id: nil).id
+            #expect(CardID.isValid(id), "'\(id)' from '\(front)'")
+            #expect(ids.insert(id).inserted, "'\(id)' from '\(front)' is taken")
+        }
+        #expect(ids.contains("hola-mundo"))
+    }
 }

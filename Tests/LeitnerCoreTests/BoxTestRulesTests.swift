@@ -434,3 +434,68 @@ import Testing
         #expect(f.dir.logSize == log)
     }
 }
+
+/// `Prepare` (SPEC §4): applies R6, opens today's test, moves no card, and says once per test —
+/// when it has cards — that the `TestReady=` hook should run.
+@Suite struct BoxPrepareTests {
+    @Test func readyOncePerTestWithCards() throws {
+        let f = try BoxFixture()
+        #expect(try f.box.prepare().isNewlyReady == false, "an empty test is not ready")
+        try f.box.addText("a", "A", id: "a")
+        let before = f.dir.snapshot()
+        #expect(try f.box.prepare().isNewlyReady == true)
+        #expect(f.dir.snapshot() == before, "Prepare moves no card")
+        #expect(try f.box.prepare().isNewlyReady == false)
+        try f.reopen()
+        #expect(try f.box.prepare().isNewlyReady == false, "once per test, across a restart")
+        try f.box.passAll()
+        f.clock.advance(days: 2) // 03-03 ([3,1]) skipped; 03-04 ([2,1]) holds a
+        #expect(try f.box.prepare().isNewlyReady == true)
+    }
+}
+
+/// R10 with R21: the last cards of a graded test leaving because they are found damaged
+/// completes it, in the very reply that finds them.
+@Suite struct BoxDamagedCompletionTests {
+    @Test func r10LastCardFoundDamagedByNextCompletes() throws {
+        let f = try BoxFixture()
+        for id in ["a", "b"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        let order = f.box.queueNow
+        _ = try f.box.grade(id: order[0], correct: true, answerMs: nil)
+        f.dir.write("1/\(order[1])/front.md", "a second front") // no event: only level directories are watched
+        let (card, test) = try f.box.next()
+        #expect(card == nil)
+        #expect(test.state == .completed)
+        #expect(f.dir.dayLines == ["2026-03-02 completed"])
+    }
+
+    @Test func r10LastCardFoundDamagedByDoctorCompletes() throws {
+        let f = try BoxFixture()
+        for id in ["a", "b"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        let order = f.box.queueNow
+        _ = try f.box.grade(id: order[0], correct: true, answerMs: nil)
+        f.dir.removeFile("1/\(order[1])/back.txt")
+        _ = try f.box.doctor()
+        #expect(f.dir.dayLines == ["2026-03-02 completed"])
+        #expect(try f.box.status().test.state == .completed)
+    }
+}
+
+/// R21: a grade never moves a damaged card (found damaged by the grade itself, when `Next` has
+/// not just shown it).
+@Suite struct BoxDamagedGradeTests {
+    @Test func r21GradeOfADamagedCardIsRefusedAndMovesNothing() throws {
+        let f = try BoxFixture()
+        for id in ["a", "b"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        f.dir.removeFile("1/b/back.txt")
+        let before = f.dir.snapshot()
+        let log = f.dir.logSize
+        expectBoxError(.notInTest(id: "b")) { try f.box.grade(id: "b", correct: true, answerMs: nil) }
+        #expect(f.dir.snapshot() == before)
+        #expect(f.dir.logSize == log)
+        #expect(f.box.queueNow == ["a"])
+    }
+}

@@ -87,7 +87,8 @@ import Testing
     }
 
     /// R13: changes made while no box was open are taken in at open, and the open test follows
-    /// R8 (the card moved out leaves, the one moved in joins the end).
+    /// R8 (the card moved out leaves, the one moved in joins the end) — and keeps them across a
+    /// second restart.
     @Test func r13ChangesWhileClosed() throws {
         let f = try BoxFixture()
         for id in ["a", "b", "c"] { try f.box.addText(id, id, id: id) }
@@ -100,6 +101,12 @@ import Testing
         f.dir.writeCard("new", level: "1")
         try f.reopen()
         #expect(f.box.queueNow == [order[1], order[2], "far", "new"])
+        // R11, R16: they are logged, so a second restart keeps the order.
+        try f.box.addText("y", "y", id: "y")
+        try f.reopen()
+        #expect(f.box.queueNow == [order[1], order[2], "far", "new", "y"], "R11: the same order after a restart")
+        let hand = f.dir.logLines.filter { $0.last == "origin=hand" }.map { $0[2] }
+        #expect(Set(hand).isSuperset(of: ["new", "far", order[0]]), "R16: hand changes found at open are logged")
     }
 
     /// R13: a whole level directory moved away and made again by hand.
@@ -182,5 +189,45 @@ import Testing
         f.dir.write("2/pair-back.txt", "q")
         #expect(try f.box.status().test.remaining == 2)
         #expect(f.box.queueNow == ["a", "pair"])
+    }
+
+    /// R13, R8: renaming a card directory inside its level is the old id leaving and a new one
+    /// arriving: the new id joins the end of the queue.
+    @Test func r13RenameInsideALevel() throws {
+        let f = try BoxFixture()
+        for id in ["a", "b", "c"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        let order = f.box.queueNow
+        f.dir.move("1/\(order[0])", "1/renamed")
+        _ = try f.box.status()
+        #expect(f.box.queueNow == [order[1], order[2], "renamed"])
+        expectBoxError(.noSuchCard(id: order[0])) { try f.box.show(id: order[0]) }
+    }
+
+    /// R14: a loose pair in `finished` is adopted there.
+    @Test func r14LoosePairInFinished() throws {
+        let f = try BoxFixture()
+        f.dir.write("finished/old-front.txt", "old")
+        f.dir.write("finished/old-back.txt", "viejo")
+        #expect(try f.box.show(id: "old").level == .finished)
+        #expect(try f.box.status().counts[.finished] == 1)
+    }
+
+    /// R13 with R20: a directory made by hand whose name is not a valid id is not a card; it is
+    /// reported and left alone, at open and while running.
+    @Test func r20DirectoriesWithBadNamesAreNotCards() throws {
+        let f = try BoxFixture()
+        f.close()
+        f.dir.writeCard("my card", level: "1")
+        try f.reopen()
+        f.dir.writeCard(".hidden", level: "2")
+        f.dir.write("3/notes.txt", "not a card")
+        #expect(try f.box.status().counts.values.reduce(0, +) == 0)
+        #expect(try f.box.list(level: nil, withText: false).isEmpty)
+        let problems = try f.box.doctor()
+        for path in ["1/my card", "2/.hidden", "3/notes.txt"] {
+            #expect(problems.contains { $0.path == f.box.storePath + "/" + path && $0.kind == .strayEntry }, "\(path)")
+        }
+        #expect(f.dir.exists("1/my card/front.txt") && f.dir.exists("2/.hidden/back.txt") && f.dir.exists("3/notes.txt"))
     }
 }

@@ -287,3 +287,40 @@ import Testing
         #expect(f.dir.snapshot().filter { $0.hasPrefix("/1/x") } == ["/1/x/", "/1/x/back.txt = also mine", "/1/x/front.txt = mine"])
     }
 }
+
+/// R21 and R18 for changes made while the box runs.
+@Suite struct StoreRobustnessWhileRunningTests {
+    /// R21, R13: a damaged card put in a level by hand while the box runs is kept out of the
+    /// counts and of the open test from the request that sees it.
+    @Test func r21DamagedCardArrivingByHand() throws {
+        let f = try BoxFixture()
+        try f.box.addText("ok", "fine", id: "ok")
+        _ = try f.box.prepare()
+        f.dir.makeDirectory("1/bad")
+        f.dir.write("1/bad/front.txt", "front only")
+        let status = try f.box.status()
+        #expect(status.counts[.one] == 1)
+        #expect(status.test.remaining == 1)
+        #expect(f.box.queueNow == ["ok"])
+        #expect(try f.box.doctor().contains { $0.kind == .damagedCard && $0.path.hasSuffix("/1/bad") })
+        // Mended by hand: it joins.
+        f.dir.write("1/bad/back.txt", "back")
+        #expect(try f.box.status().counts[.one] == 2)
+        #expect(try f.box.show(id: "bad").back.text == "back")
+    }
+
+    /// R18: a card copied by hand into a second level is reported, the first copy kept; once one
+    /// copy is removed, the card is where the other is.
+    @Test func r18CopyInASecondLevelThenOneRemoved() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "A", id: "a")
+        f.dir.writeCard("a", level: "3", front: "copy")
+        #expect(try f.box.show(id: "a").level == .one)
+        #expect(try f.box.doctor().contains { $0.kind == .duplicateCard && $0.path.hasSuffix("/3/a") })
+        #expect(try f.box.status().counts.values.reduce(0, +) == 1)
+        f.dir.removeTree("1/a")
+        let card = try f.box.show(id: "a")
+        #expect(card.level == .three && card.front.text == "copy")
+        #expect(try f.box.doctor().isEmpty)
+    }
+}

@@ -35,6 +35,8 @@ extension Box {
                 test?.levelChanged(id, to: nil)
             }
         }
+        // R10: a graded test whose last cards were just found damaged is completed.
+        if test?.isDone == true { try complete(moment) }
         return (nil, summary(moment))
     }
 
@@ -50,6 +52,12 @@ extension Box {
         // `test` is used in place throughout: a copy held across its mutation would copy the queue.
         guard test != nil, let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
         guard test!.contains(id), store.damaged[id] == nil else { throw .notInTest(id: id) }
+        // R21: a card `Next` did not just show is looked at first, so a damaged one is never moved.
+        if lastShown?.id != id, store.damage(of: id) != nil {
+            test!.levelChanged(id, to: nil)
+            if test!.isDone { try complete(moment) }
+            throw .notInTest(id: id)
+        }
         let to = correct ? from.promoted : from.demoted(options.onFail)
         var journal = [LogEntry(time: moment.now, event: .grade, id: id, from: from, to: to,
                                 correct: correct, answerMs: answerMs.map { max(0, $0) })]

@@ -40,13 +40,22 @@ public final class Box {
             try reconcileDayRecord()
             // Hand changes made while no daemon ran: the test takes them in by R8. Skipped when
             // the level directories are as the last checkpoint left them.
+            // They are logged (R16), so that the next open's replay has them and keeps the order (R11);
+            // where a card was before is not known here.
             if test?.position == days.position, !store.untouchedSinceCheckpoint {
                 let leaving = test!.place.keys.filter { !test!.belongs($0, at: store.levelOf[$0]) }
                 let joining = store.levelOf.filter { test!.place[$0.key] == nil && test!.belongs($0.key, at: $0.value) }
-                for id in leaving { test!.levelChanged(id, to: nil) }
+                var entries: [LogEntry] = []
+                for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                    test!.levelChanged(id, to: nil)
+                    entries.append(LogEntry(time: now, event: store.levelOf[id] == nil ? .delete : .move, id: id,
+                                            to: store.levelOf[id], origin: "hand"))
+                }
                 for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                     test!.levelChanged(id, to: level)
+                    entries.append(LogEntry(time: now, event: .move, id: id, to: level, origin: "hand"))
                 }
+                try store.log.append(entries, durable: true)
             }
             for change in try store.adoptAllLoosePairs(now: now) { try apply(change, now: now, log: false) }
         } catch {
@@ -98,7 +107,10 @@ public final class Box {
             try store.log.append([entry], durable: false)
         }
         frontIndex = nil
-        if test?.position == days.position { test?.levelChanged(change.id, to: level) }
+        // R21: a card that arrives by hand is looked at now (one card, not the whole store), so
+        // that a damaged one stays out of the counts and the test from the start.
+        let sound = level == nil || store.damage(of: change.id) == nil
+        if test?.position == days.position { test?.levelChanged(change.id, to: sound ? level : nil) }
     }
 
     /// R6: while the open test has no card to show, each past date after the last recorded one

@@ -31,12 +31,16 @@ struct LeitnerModel {
     }
 
     var today: LogicalDate
+    let onFail: OnFailPolicy
     var level: [String: Level] = [:]
     var days: [Day] = []
     /// The last test opened.
     var test: Test?
 
-    init(today: LogicalDate) { self.today = today }
+    init(today: LogicalDate, onFail: OnFailPolicy = .first) {
+        self.today = today
+        self.onFail = onFail
+    }
 
     /// R3, from SPEC's text.
     static let table: [[Level]] = BoxTestRulesTests.specTable.map { $0.map { Level(rawValue: $0)! } }
@@ -91,10 +95,16 @@ struct LeitnerModel {
         self.test = test
     }
 
-    /// R1.
-    mutating func add(_ id: String) {
-        level[id] = .one
-        changed(id, to: .one)
+    /// R1 (a card made by hand goes where it is put).
+    mutating func add(_ id: String, at new: Level = .one) {
+        level[id] = new
+        changed(id, to: new)
+    }
+
+    /// A card deleted, by request or by hand: it leaves the test (R8).
+    mutating func delete(_ id: String) {
+        level[id] = nil
+        changed(id, to: nil)
     }
 
     /// R12, R13: a move by hand.
@@ -103,7 +113,7 @@ struct LeitnerModel {
         changed(id, to: new)
     }
 
-    /// R9 with OnFail=first.
+    /// R9: correct one up (7 → finished); wrong to 1, or one down with OnFail=previous.
     mutating func grade(_ id: String, correct: Bool) {
         guard var test = current, let from = level[id] else { preconditionFailure("grade outside a test") }
         test.grades.append(Grade(id: id, from: from, correct: correct, date: today))
@@ -112,7 +122,7 @@ struct LeitnerModel {
             test.passed.insert(id)
             test.queue.remove(id)
         } else {
-            level[id] = .one
+            level[id] = onFail == .first ? .one : Level(rawValue: max(1, from.rawValue - 1))!
             test.wrong[id, default: 0] += 1
         }
         self.test = test
