@@ -14,9 +14,11 @@ build:
 release:
 	$(SWIFT) build -c release --static-swift-stdlib
 
-# Unit tests, then the end-to-end tests against the built programs.
+# Unit tests, then the end-to-end tests against the built programs. The tests that change the
+# process's TZ run alone, in a process of their own.
 check: build
 	$(SWIFT) test
+	LEITNER_SYSTEM_TZ_TESTS=1 $(SWIFT) test --filter DayClockSystemZoneTests
 	LEITNER_BIN=$$($(SWIFT) build --show-bin-path) $(PYTHON) -m pytest -q Tests/EndToEnd
 
 unit:
