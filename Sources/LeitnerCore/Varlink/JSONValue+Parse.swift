@@ -322,7 +322,7 @@ private struct JSONParser {
         case 0xF0: count = 4; second = 0x90...0xBF
         case 0xF1...0xF3: count = 4
         case 0xF4: count = 4; second = 0x80...0x8F
-        default: throw failure("invalid UTF-8 byte \(describe(byte))")
+        default: throw failure("invalid UTF-8 \(describe(byte))")
         }
         guard index + count <= bytes.count else { throw failure("truncated UTF-8 sequence") }
         guard second.contains(bytes[index + 1]) else { throw failure("invalid UTF-8 sequence") }

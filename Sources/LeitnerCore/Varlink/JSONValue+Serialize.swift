@@ -40,6 +40,14 @@ extension JSONValue {
         return buffer
     }
 
+    /// One Varlink frame: the compact JSON text and the NUL that ends a message (SPEC §4).
+    public var frame: [UInt8] {
+        var buffer: [UInt8] = []
+        serialize(into: &buffer)
+        buffer.append(0)
+        return buffer
+    }
+
     /// The compact JSON text of this value.
     public var jsonText: String { String(decoding: serialized, as: UTF8.self) }
 }
