@@ -26,7 +26,9 @@ public struct CommandLineParser: Sendable {
         while index < arguments.count {
             let word = arguments[index]
             index += 1
-            if optionsEnded || word == "-" || !word.hasPrefix("-") {
+            // A negative number (`calendar -7`) is an argument, not an option.
+            let isNumber = word.count > 1 && word.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
+            if optionsEnded || word == "-" || !word.hasPrefix("-") || (isNumber && commandName != nil) {
                 if commandName == nil && !optionsEnded {
                     guard commands.contains(where: { $0.name == word }) else {
                         throw .unknownCommand(word, suggestion: Suggestion.nearest(to: word, among: commands.map(\.name)))

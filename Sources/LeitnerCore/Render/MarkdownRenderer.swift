@@ -153,7 +153,7 @@ public struct MarkdownRenderer: Sendable {
     }
 
     /// Wraps styled text at spaces to `width` columns; a word longer than a line is cut.
-    func wrap(_ text: String, first: String, rest: String) -> [String] {
+    public func wrap(_ text: String, first: String, rest: String) -> [String] {
         var lines: [String] = []
         var line = first
         var lineWidth = DisplayWidth.of(first)
