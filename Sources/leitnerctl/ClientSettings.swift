@@ -6,6 +6,9 @@ import LeitnerCore
 struct ClientSettings {
     /// The daemon's socket: `--socket`, then `LEITNER_SOCKET`, then `Socket=`, then the default.
     var socketPath: String
+    /// `/tmp/leitner-UID`: the socket directory used without `XDG_RUNTIME_DIR`, which must be
+    /// this user's own.
+    var privateSocketDirectory: String
     /// The configuration file given with `--config`, passed on to an autostarted `leitnerd`.
     var configPath: String?
     /// Start `leitnerd` when nothing answers (`[Client] Autostart=`, `--no-autostart`).
@@ -17,27 +20,22 @@ struct ClientSettings {
 }
 
 extension ClientSettings {
-    /// The settings for this run, from the global options and the environment.
-    /// - Throws: `Failure.failed` for an unreadable configuration.
+    /// The settings for this run: the configuration file (`--config`, else the user's, else
+    /// the embedded defaults), `LEITNER_SOCKET`, and the global options over them.
+    /// - Throws: `Failure.failed` for a configuration that cannot be read or is wrong
+    ///   (`FILE:LINE: message`).
     static func resolve(globals: ParsedArguments) throws -> ClientSettings {
-        func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
-        let socket = globals["--socket"] ?? env("LEITNER_SOCKET") ?? defaultSocketPath()
-        let viewer = (env("DISPLAY") != nil || env("WAYLAND_DISPLAY") != nil) ? onPath("xdg-open") : nil
-        return ClientSettings(socketPath: socket, configPath: globals["--config"],
-                              autostart: !globals.has("--no-autostart"), viewer: viewer, player: nil)
-    }
-
-    /// SPEC §5: `$XDG_RUNTIME_DIR/leitner/leitnerd.sock`, else `/tmp/leitner-UID/leitnerd.sock`.
-    static func defaultSocketPath() -> String {
-        if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty {
-            return runtime + "/leitner/leitnerd.sock"
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(path: globals["--config"],
+                                                   environment: ConfigurationLocator.processEnvironment())
+        } catch {
+            throw Failure.failed(error.description)
         }
-        return "/tmp/leitner-\(getuid())/leitnerd.sock"
-    }
-
-    /// The path of `program` when it is on PATH.
-    static func onPath(_ program: String) -> String? {
-        let path = getenv("PATH").map { String(cString: $0) } ?? ""
-        return path.split(separator: ":").map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
+        return ClientSettings(socketPath: configuration.resolvedSocketPath(override: globals["--socket"]),
+                              privateSocketDirectory: configuration.privateSocketDirectory,
+                              configPath: globals["--config"],
+                              autostart: configuration.autostart && !globals.has("--no-autostart"),
+                              viewer: configuration.viewer, player: configuration.player)
     }
 }

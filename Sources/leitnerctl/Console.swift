@@ -21,6 +21,7 @@ enum Console {
     static func error(_ text: String) {
         fflush(output)
         fputs("leitnerctl: \(text)\n", errors)
+        fflush(errors)
     }
 
     /// Writes `text` on standard error as it is (progress lines).
@@ -42,5 +43,6 @@ extension Console {
     static func usage(_ error: UsageError) {
         flush()
         fputs(error.rendered(program: CommandTable.program, commands: CommandTable.commands.map(\.spec)) + "\n", errors)
+        fflush(errors)
     }
 }

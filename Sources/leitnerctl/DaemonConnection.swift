@@ -33,7 +33,12 @@ enum DaemonConnection {
         let socketPath = settings.socketPath
         let directory = parent(of: socketPath)
         do {
-            try FileSystem.makeDirectory(directory, in: nil, mode: 0o700, existingOK: true)
+            if directory == settings.privateSocketDirectory {
+                try ConfigurationLocator(environment: ConfigurationLocator.processEnvironment())
+                    .preparePrivateDirectory(directory, create: true)
+            } else {
+                try FileSystem.makeDirectory(directory, in: nil, mode: 0o700, existingOK: true)
+            }
         } catch {
             throw Failure.unreachable("cannot create '\(directory)': \(error)")
         }

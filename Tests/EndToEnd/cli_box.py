@@ -87,8 +87,16 @@ class CliBox:
         return json.loads(self.ok("--json", *args))
 
 
+def daemon_is_built(bin_dir) -> bool:
+    """False while leitnerd is the package skeleton's placeholder (before the daemon lands)."""
+    result = subprocess.run([str(bin_dir / "leitnerd"), "--help"], capture_output=True, text=True, timeout=10)
+    return "not yet built" not in result.stdout
+
+
 @pytest.fixture
 def box(bin_dir, tmp_path):
+    if not daemon_is_built(bin_dir):
+        pytest.skip("leitnerd is not built yet (placeholder)")
     b = CliBox(bin_dir, tmp_path)
     b.start()
     yield b
