@@ -11,11 +11,11 @@ final class ReviewLines: ReviewInterface {
         if !message.isEmpty { Console.out(message) }
         if !flipped {
             Console.out("[\(progress)] \(card.string("id"))")
-            for line in views.side(card.value("front")) { Console.out("  " + line) }
+            for line in views.side(card.value("front")) { Console.out(line.isEmpty ? "" : "  " + line) }
             Console.write("show back? [Enter/u/q] ")
         } else {
             Console.out("  ---")
-            for line in views.side(card.value("back")) { Console.out("  " + line) }
+            for line in views.side(card.value("back")) { Console.out(line.isEmpty ? "" : "  " + line) }
             Console.write("correct? [y/n/u/q] ")
         }
         Console.flush()
@@ -27,6 +27,8 @@ final class ReviewLines: ReviewInterface {
                 Console.out()
                 return .quit
             }
+            // Typed answers end their own line; read from a pipe, end it here.
+            if !Console.stdinTerminal.isTerminal { Console.out() }
             switch line.trimmingTrailingSpaces().lowercased() {
             case "", "f", "flip", " ": if !flipped { return .flip }
             case "y", "yes", "c", "correct": if flipped { return .correct }
