@@ -59,6 +59,7 @@ enum DaemonConnection {
             throw Failure.unreachable("nothing answers on '\(socketPath)' and no leitnerd was found next to leitnerctl or on PATH")
         }
         let logPath = directory + "/leitnerd.log"
+        let logStart = (try? FileSystem.readFile(atPath: logPath))?.count ?? 0
         let pid: pid_t
         do {
             pid = try DetachedProcess.spawn(program, arguments: settings.daemonArguments, logPath: logPath)
@@ -71,7 +72,7 @@ enum DaemonConnection {
                 return try VarlinkClient(socketPath: socketPath)
             } catch .notListening {
                 if let status = DetachedProcess.exitStatus(of: pid) {
-                    throw Failure.unreachable("'\(program)' exited with status \(status) before answering\(logTail(logPath))")
+                    throw Failure.unreachable("'\(program)' exited with status \(status) before answering\(logTail(logPath, from: logStart))")
                 }
             } catch {
                 throw Failure.unreachable(error.description)
@@ -101,10 +102,10 @@ enum DaemonConnection {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// The last lines of the daemon's log, to say why it did not start.
-    static func logTail(_ path: String) -> String {
-        guard let bytes = try? FileSystem.readFile(atPath: path) else { return "" }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").suffix(3)
+    /// The last lines the daemon wrote to its log after `offset`, to say why it did not start.
+    static func logTail(_ path: String, from offset: Int) -> String {
+        guard let bytes = try? FileSystem.readFile(atPath: path), bytes.count > offset else { return "" }
+        let lines = String(decoding: bytes[offset...], as: UTF8.self).split(separator: "\n").suffix(3)
         return lines.isEmpty ? "" : ":\n" + lines.joined(separator: "\n")
     }
 }
