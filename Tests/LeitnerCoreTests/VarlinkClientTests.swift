@@ -8,16 +8,14 @@ import Testing
 @Suite struct VarlinkClientTests {
     /// A listening socket in a fresh temporary directory, removed with it.
     final class Listener {
-        let directory: String
+        let temporary = TemporaryDirectory()
+        var directory: String { temporary.path }
         let path: String
         let socket: FileDescriptor
         let done = DispatchGroup()
 
         init() throws {
-            var template = Array("/tmp/leitner-client-test-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw Errno(rawValue: errno) }
-            directory = String(cString: made)
-            path = directory + "/s.sock"
+            path = temporary.path + "/s.sock"
             socket = try Socket.makeStream()
             try Socket.bind(socket, to: path)
             try Socket.listen(socket)
@@ -36,10 +34,7 @@ import Testing
         deinit {
             done.wait()
             socket.close()
-            if let root = try? FileDescriptor.openDirectory("/tmp") {
-                try? FileSystem.removeTree(String(directory.dropFirst(5)), in: root)
-                root.close()
-            }
+            temporary.remove()
         }
     }
 

@@ -20,6 +20,8 @@ public final class Box {
     var readyPosition: Int?
     /// Text of a front → the card's id, built on the first duplicate check.
     var frontIndex: [String: String]?
+    /// The card `Next` answered last, to answer the `Grade` that usually follows without reading it again.
+    var lastShown: Card?
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
 
@@ -37,15 +39,13 @@ public final class Box {
             readyPosition = loadReadyPosition()
             try reconcileDayRecord()
             // Hand changes made while no daemon ran: the test takes them in by R8.
-            if var current = test, current.position == days.position {
-                for (id, _) in current.place where !current.belongs(id, at: store.levelOf[id]) {
-                    current.levelChanged(id, to: store.levelOf[id])
+            if test?.position == days.position {
+                let leaving = test!.place.keys.filter { !test!.belongs($0, at: store.levelOf[$0]) }
+                let joining = store.levelOf.filter { test!.place[$0.key] == nil && test!.belongs($0.key, at: $0.value) }
+                for id in leaving { test!.levelChanged(id, to: nil) }
+                for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                    test!.levelChanged(id, to: level)
                 }
-                for (id, level) in store.levelOf.sorted(by: { $0.key < $1.key })
-                where current.place[id] == nil && current.belongs(id, at: level) {
-                    current.levelChanged(id, to: level)
-                }
-                test = current
             }
             for change in try store.adoptAllLoosePairs(now: now) { try apply(change, now: now, log: false) }
         } catch {
@@ -113,9 +113,8 @@ public final class Box {
 
     /// R10, R4: records the completion of the open test today.
     func complete(_ moment: Moment) throws(BoxError) {
-        guard var current = test, current.position == days.position, days.last?.date != moment.today else { return }
-        current.completed = moment.today
-        test = current
+        guard test?.position == days.position, days.last?.date != moment.today else { return }
+        test!.completed = moment.today
         try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
     }
 
@@ -161,15 +160,17 @@ public final class Box {
         let position = days.position
         if completedToday(moment) || test?.position == position { return }
         let levels = options.cycle.levels(at: position)
-        var queue: [String] = []
-        for (id, level) in store.levelOf where levels.contains(level) && store.damaged[id] == nil {
-            queue.append(id)
-        }
-        queue.sort()
         var seedSource = SystemRandomNumberGenerator()
         let seed = seedSource.next()
-        var generator = SeededGenerator(seed: seed)
-        queue.shuffle(using: &generator)
+        // The order is a function of the seed and the set of cards alone: each card sorts by a
+        // hash of the seed and its id (cheaper than sorting 100,000 strings and then shuffling).
+        var keyed: [(key: UInt64, id: String)] = []
+        keyed.reserveCapacity(store.levelOf.count)
+        for (id, level) in store.levelOf where levels.contains(level) && store.damaged[id] == nil {
+            keyed.append((SeededGenerator.key(seed: seed, id: id), id))
+        }
+        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
+        let queue = keyed.map(\.id)
         let opened = DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
                                logOffset: store.log.size, queue: queue)
         do {

@@ -16,13 +16,17 @@ extension Store {
     /// duplicate and ignored (R18: a card is in exactly one level).
     func scan(_ level: Level) throws(BoxError) {
         let directory = fd(level)
-        var entries: [DirectoryEntry] = []
-        do { entries = try FileSystem.list(directory) } catch {
+        var loose = Set<String>()
+        var unusual: [DirectoryEntry] = []
+        do {
+            try FileSystem.forEachEntry(directory) { name, kind in
+                // The common case, a card directory, is indexed right here with no copy.
+                if kind == .directory { noteDirectory(name, in: level) } else { unusual.append(DirectoryEntry(name: name, kind: kind)) }
+            }
+        } catch {
             throw .storeFailure(path: path(of: level), reason: "cannot read directory: \(error)")
         }
-        levelOf.reserveCapacity(levelOf.count + entries.count)
-        var loose = Set<String>()
-        for entry in entries {
+        for entry in unusual {
             var kind = entry.kind
             if kind == .unknown, let st = try? FileSystem.status(entry.name, in: directory) {
                 switch st.st_mode & S_IFMT {
@@ -53,17 +57,22 @@ extension Store {
 
     /// Takes a directory found in a level into the index, or reports why it is not a card.
     private func noteDirectory(_ name: String, in level: Level) {
-        let entryPath = path(of: name, in: level)
-        if let reason = CardID.problem(name) {
+        if !CardID.isValid(name), let reason = CardID.problem(name) {
+            let entryPath = path(of: name, in: level)
             strays[entryPath] = StoreProblem(kind: .strayEntry, path: entryPath,
                                              reason: "not a valid card id: \(reason) (R20)",
                                              advice: "rename it to a valid id (A-Z a-z 0-9 . _ -)")
-        } else if let other = levelOf[name], other != level {
-            strays[entryPath] = StoreProblem(kind: .duplicateCard, path: entryPath,
-                                             reason: "card '\(name)' is also in level \(other) (R18)",
-                                             advice: "keep one copy and remove the other")
+        } else if let other = levelOf.updateValue(level, forKey: name) {
+            // Already indexed: keep the first copy (R18) and report this one.
+            levelOf[name] = other
+            if other != level {
+                let entryPath = path(of: name, in: level)
+                strays[entryPath] = StoreProblem(kind: .duplicateCard, path: entryPath,
+                                                 reason: "card '\(name)' is also in level \(other) (R18)",
+                                                 advice: "keep one copy and remove the other")
+            }
         } else {
-            setLevel(name, level)
+            rawCounts[level.rawValue - 1] += 1
         }
     }
 
