@@ -1,63 +1,214 @@
+import Glibc
+
 /// A Leitner box: the store on disk, its schedule and its daily test. The one owner of a store
 /// (R19); not thread-safe: the daemon calls it from one actor.
+///
+/// Every request first takes in hand changes (R13) and applies R6 (`begin`), so that the day
+/// rolls over lazily with no timer.
 public final class Box {
     /// The canonical path of the store.
-    public let storePath: String
+    public var storePath: String { store.root }
+
+    let store: Store
+    let options: BoxOptions
+    var days: DayRecord
+    let dayFile: DayRecordFile
+    /// The test of the current cycle position, or the one completed today; nil before the first
+    /// test of a position opens.
+    var test: DailyTest?
+    /// The position whose `TestReady=` hook has run (once per test).
+    var readyPosition: Int?
+    /// Text of a front → the card's id, built on the first duplicate check.
+    var frontIndex: [String: String]?
+    /// Stem of a made-up id → the next number to try.
+    var idCounters: [String: Int] = [:]
 
     /// Opens (and creates, when missing) the store, takes its lock and repairs what an
     /// interrupted operation left (R18, R19).
-    /// - Throws: `StoreLockedError` when another process holds the store; `BoxError.storeFailure`.
+    /// - Throws: `StoreLockedError` when another process holds the store; `BoxError`.
     public init(options: BoxOptions) throws {
-        fatalError("Box: to be implemented")
+        self.options = options
+        let now = options.clock.now()
+        store = try Store(path: options.storePath, now: now)
+        do {
+            dayFile = try DayRecordFile(stateDirectory: store.stateFD, statePath: store.root + "/.leitner")
+            days = try dayFile.load()
+            test = try loadTest()
+            readyPosition = loadReadyPosition()
+            try reconcileDayRecord()
+            // Hand changes made while no daemon ran: the test takes them in by R8.
+            if var current = test, current.position == days.position {
+                for (id, _) in current.place where !current.belongs(id, at: store.levelOf[id]) {
+                    current.levelChanged(id, to: store.levelOf[id])
+                }
+                for (id, level) in store.levelOf.sorted(by: { $0.key < $1.key })
+                where current.place[id] == nil && current.belongs(id, at: level) {
+                    current.levelChanged(id, to: level)
+                }
+                test = current
+            }
+            for change in try store.adoptAllLoosePairs(now: now) { try apply(change, now: now, log: false) }
+        } catch {
+            store.close()
+            throw error
+        }
     }
 
-    /// Today, today's test and the cards per level (`Status`). Never opens the test.
-    public func status() throws(BoxError) -> BoxStatus { fatalError() }
-
-    /// Applies R6, opens today's test (R11) and returns it (`Prepare`). `isNewlyReady` is true the
-    /// first time a test with cards is prepared (the `TestReady=` hook runs then).
-    public func prepare() throws(BoxError) -> (test: TestSummary, isNewlyReady: Bool) { fatalError() }
-
-    /// The card at the head of the queue, nil when the test has none (`Next`).
-    public func next() throws(BoxError) -> (card: Card?, test: TestSummary) { fatalError() }
-
-    /// Grades a card of the queue (R9, R10).
-    public func grade(id: String, correct: Bool, answerMs: Int?) throws(BoxError) -> (card: Card, test: TestSummary) { fatalError() }
-
-    /// Reverts the last grade made today (R15).
-    public func undo() throws(BoxError) -> (card: Card, test: TestSummary) { fatalError() }
-
-    /// Adds a card (R1, R20). With `allowDuplicateFront` false, a text front that another card
-    /// already has is refused with `duplicateFront`.
-    public func add(front: Asset, back: Asset, id: String?, level: String?,
-                    allowDuplicateFront: Bool = true) throws(BoxError) -> Card { fatalError() }
-
-    /// Moves a card by hand (R12).
-    public func move(id: String, level: String) throws(BoxError) -> Card { fatalError() }
-
-    /// Deletes a card.
-    public func delete(id: String) throws(BoxError) { fatalError() }
-
-    /// One card, text sides filled.
-    public func show(id: String) throws(BoxError) -> Card { fatalError() }
-
-    /// The cards of one level or of all, sorted by level then id; text filled when `withText`.
-    public func list(level: String?, withText: Bool) throws(BoxError) -> [Card] { fatalError() }
-
-    /// The bytes of one asset.
-    public func readAsset(id: String, side: SideName) throws(BoxError) -> (name: String, data: [UInt8]) { fatalError() }
-
-    /// History and forecast from `from` to `to`, both included.
-    public func calendar(from: String, to: String) throws(BoxError) -> [CalendarDay] { fatalError() }
-
-    /// The review log: entries since a time or a logical date, the last `limit` of them.
-    public func log(since: String?, limit: Int?) throws(BoxError) -> [LogEntry] { fatalError() }
-
-    /// Every problem in the store: damaged cards, loose halves, duplicates, links (R14, R21, R22).
-    public func doctor() throws(BoxError) -> [StoreProblem] { fatalError() }
-
     /// Makes every change durable and releases the lock.
-    public func close() { fatalError() }
+    public func close() { store.close() }
+
+    // MARK: The request prologue
+
+    /// What every request starts from.
+    struct Moment {
+        var now: Int64
+        var today: LogicalDate
+    }
+
+    /// Takes in hand changes (R13) and skipped days (R6); returns the current time and date.
+    func begin() throws(BoxError) -> Moment {
+        let now = options.clock.now()
+        let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
+        for change in try store.refresh(now: now) { try apply(change, now: now, log: true) }
+        if test?.isDone == true, test?.position == days.position { try complete(moment) }
+        try skipEmptyDays(moment)
+        return moment
+    }
+
+    /// R13, R8: a change made by hand joins or leaves the open test, and is logged (R16).
+    func apply(_ change: HandChange, now: Int64, log: Bool) throws(BoxError) {
+        var entry: LogEntry
+        let level: Level?
+        switch change {
+        case .appeared(let id, let to):
+            entry = LogEntry(time: now, event: .add, id: id, to: to, origin: "hand")
+            level = to
+        case .moved(let id, let from, let to):
+            entry = LogEntry(time: now, event: .move, id: id, from: from, to: to, origin: "hand")
+            level = to
+        case .disappeared(let id, let from):
+            entry = LogEntry(time: now, event: .delete, id: id, from: from, origin: "hand")
+            level = nil
+        case .adopted(_, let to):
+            level = to
+            entry = LogEntry(time: now, event: .add) // logged by the store when it adopted the pair
+        }
+        if log, case .adopted = change {} else if log {
+            try store.log.append([entry], durable: false)
+        }
+        frontIndex = nil
+        if test?.position == days.position { test?.levelChanged(change.id, to: level) }
+    }
+
+    /// R6: while the open test has no card to show, each past date after the last recorded one
+    /// is recorded as skipped. Nothing is skipped while the day record is empty.
+    func skipEmptyDays(_ moment: Moment) throws(BoxError) {
+        while let last = days.last, last.date.next < moment.today {
+            if remaining(atPosition: days.position) > 0 { return }
+            let date = last.date.next
+            try store.log.append([LogEntry(time: moment.now, event: .skip, date: date)], durable: false)
+            try dayFile.append(DayRecord.Entry(date: date, outcome: .skipped), to: &days)
+        }
+    }
+
+    /// R10, R4: records the completion of the open test today.
+    func complete(_ moment: Moment) throws(BoxError) {
+        guard var current = test, current.position == days.position, days.last?.date != moment.today else { return }
+        current.completed = moment.today
+        test = current
+        try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
+    }
+
+    // MARK: The current test
+
+    /// True when today's test has been completed (R10: it is shown until the next logical date).
+    func completedToday(_ moment: Moment) -> Bool {
+        guard let last = days.last else { return false }
+        return last.date == moment.today && last.outcome == .completed
+    }
+
+    /// Cards in the queue of the test at `position`, opened or not.
+    func remaining(atPosition position: Int) -> Int {
+        if let test, test.position == position { return test.remaining }
+        let counts = store.counts()
+        return options.cycle.levels(at: position).reduce(0) { $0 + (counts[$1] ?? 0) }
+    }
+
+    /// The test as `Status`, `Prepare` and the others describe it.
+    func summary(_ moment: Moment) -> TestSummary {
+        if completedToday(moment) {
+            let position = days.position - 1
+            let completed = test?.position == position ? test : nil
+            return TestSummary(date: moment.today, position: position, levels: options.cycle.levels(at: position),
+                               state: .completed, remaining: 0, passed: completed?.passed.count ?? 0,
+                               failed: completed?.failedCount ?? 0)
+        }
+        let position = days.position
+        let levels = options.cycle.levels(at: position)
+        if let test, test.position == position {
+            return TestSummary(date: moment.today, position: position, levels: levels,
+                               state: test.remaining > 0 ? .open : .empty, remaining: test.remaining,
+                               passed: test.passed.count, failed: test.failedCount)
+        }
+        let count = remaining(atPosition: position)
+        return TestSummary(date: moment.today, position: position, levels: levels,
+                           state: count > 0 ? .open : .empty, remaining: count, passed: 0, failed: 0)
+    }
+
+    /// R11: opens the test of the current position when it is not open yet: its queue is the
+    /// cards in its levels, shuffled once from a seed kept with the test.
+    func openTest(_ moment: Moment) throws(BoxError) {
+        let position = days.position
+        if completedToday(moment) || test?.position == position { return }
+        let levels = options.cycle.levels(at: position)
+        var queue: [String] = []
+        for (id, level) in store.levelOf where levels.contains(level) && store.damaged[id] == nil {
+            queue.append(id)
+        }
+        queue.sort()
+        var seedSource = SystemRandomNumberGenerator()
+        let seed = seedSource.next()
+        var generator = SeededGenerator(seed: seed)
+        queue.shuffle(using: &generator)
+        let opened = DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
+                               logOffset: store.log.size, queue: queue)
+        do {
+            try FileSystem.writeAtomically(TestFile.encode(opened, queue: queue), to: TestFile.name, in: store.stateFD)
+        } catch {
+            throw .storeFailure(path: store.root + "/.leitner/test", reason: "cannot write: \(error)")
+        }
+        test = opened
+    }
+
+    // MARK: Loading
+
+    /// Reads `.leitner/test` and replays the review log after it.
+    private func loadTest() throws(BoxError) -> DailyTest? {
+        guard let bytes = try? FileSystem.readFile(TestFile.name, in: store.stateFD),
+              var loaded = TestFile.decode(bytes), loaded.logOffset <= store.log.size else { return nil }
+        for (entry, _) in try store.log.entries(from: loaded.logOffset) {
+            DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
+        }
+        return loaded
+    }
+
+    private func loadReadyPosition() -> Int? {
+        guard let bytes = try? FileSystem.readFile(TestFile.ready, in: store.stateFD, limit: 64) else { return nil }
+        return Int(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first ?? "")
+    }
+
+    /// R18: the review log is the journal of completions; the day record follows it. A completion
+    /// logged but not recorded is recorded; one recorded but undone since is withdrawn.
+    private func reconcileDayRecord() throws(BoxError) {
+        guard let test else { return }
+        if let date = test.completed, days.position == test.position,
+           days.last.map({ $0.date < date }) ?? true {
+            try dayFile.append(DayRecord.Entry(date: date, outcome: .completed), to: &days)
+        } else if test.completed == nil, days.position == test.position + 1, days.last?.outcome == .completed,
+                  let last = days.last, last.date >= test.opened {
+            try dayFile.removeLast(from: &days)
+        }
+    }
 }
 
 /// Another process holds the store's lock (R19).

@@ -11,8 +11,11 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidAsset(name: String, reason: String)
     /// An operation on the store failed: `path` is the file, `reason` the operation and cause.
     case storeFailure(path: String, reason: String)
-    /// A front with the same text is already in the box (Add without `force`).
+    /// A front with the same text is already in the box (Add without `allowDuplicate`).
     case duplicateFront(id: String)
+    /// A parameter has the right type but a value the method cannot use (a malformed date);
+    /// maps to `org.varlink.service.InvalidParameter`.
+    case invalidParameter(name: String, reason: String)
 
     /// The error's name in the `io.leitner.Box` interface.
     public var varlinkName: String {
@@ -27,6 +30,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidAsset: "io.leitner.Box.InvalidAsset"
         case .storeFailure: "io.leitner.Box.StoreFailure"
         case .duplicateFront: "io.leitner.Box.DuplicateFront"
+        case .invalidParameter: "org.varlink.service.InvalidParameter"
         }
     }
 
@@ -40,6 +44,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .testComplete, .nothingToUndo: []
         case .invalidAsset(let name, let reason): [("name", name), ("reason", reason)]
         case .storeFailure(let path, let reason): [("path", path), ("reason", reason)]
+        case .invalidParameter(let name, _): [("parameter", name)]
         }
     }
 
@@ -55,6 +60,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidAsset(let name, let reason): "invalid asset '\(name)': \(reason)"
         case .storeFailure(let path, let reason): "'\(path)': \(reason)"
         case .duplicateFront(let id): "a card with the same front exists: '\(id)'"
+        case .invalidParameter(let name, let reason): "invalid parameter '\(name)': \(reason)"
         }
     }
 }

@@ -1,0 +1,172 @@
+/// The cards' requests: `Add`, `Move`, `Delete`, `Show`, `List`, `ReadAsset`, `Doctor`.
+extension Box {
+    /// The largest asset `Add` takes.
+    public static let maxAssetSize = 64 << 20
+
+    /// Adds a card (R1: to level 1 unless a level is named; R20: a valid, unused id). Without an
+    /// id, one is made from the front's text. With `allowDuplicateFront` false, a text front that
+    /// another card already has is refused with `duplicateFront`.
+    public func add(front: Asset, back: Asset, id: String?, level: String?,
+                    allowDuplicateFront: Bool = true) throws(BoxError) -> Card {
+        let frontFile = try Box.fileName(for: front, side: .front)
+        let backFile = try Box.fileName(for: back, side: .back)
+        let target = try level.map { (name) throws(BoxError) in try Box.level(named: name) } ?? .one
+        if let id { try CardID.validate(id) }
+        let moment = try begin()
+        let frontText = MediaType.isText(MediaType.of(fileName: frontFile))
+            ? String(decoding: front.content, as: UTF8.self) : nil
+        if !allowDuplicateFront, let text = frontText, let existing = try frontTexts()[Box.normalized(text)] {
+            throw .duplicateFront(id: existing)
+        }
+        let cardID: String
+        if let id { cardID = id } else { cardID = makeID(from: frontText) }
+        if store.levelOf[cardID] != nil { throw .cardExists(id: cardID) }
+        try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content))
+        try store.commitStagedCard(cardID, level: target, journal: [
+            LogEntry(time: moment.now, event: .add, id: cardID, to: target),
+        ])
+        if let text = frontText { frontIndex?[Box.normalized(text)] = cardID }
+        if test?.position == days.position { test?.levelChanged(cardID, to: target) }
+        return try store.card(cardID, withText: true)
+    }
+
+    /// Moves a card to a level by hand (R12): its id stays, it is not a grade; a move to its own
+    /// level changes nothing. The open test takes it in by R8.
+    public func move(id: String, level: String) throws(BoxError) -> Card {
+        try CardID.validate(id)
+        let target = try Box.level(named: level)
+        let moment = try begin()
+        guard let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        if from != target {
+            try store.moveCard(id, from: from, to: target, journal: [
+                LogEntry(time: moment.now, event: .move, id: id, from: from, to: target),
+            ])
+            if test?.position == days.position { test?.levelChanged(id, to: target) }
+            if test?.isDone == true { try complete(moment) }
+        }
+        return try store.card(id, withText: true)
+    }
+
+    /// Deletes a card. A damaged card is deleted too: the user asked for it by name.
+    public func delete(id: String) throws(BoxError) {
+        try CardID.validate(id)
+        let moment = try begin()
+        guard let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        try store.removeCard(id, from: from, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: from)])
+        frontIndex = frontIndex?.filter { $0.value != id }
+        if test?.position == days.position { test?.levelChanged(id, to: nil) }
+        if test?.isDone == true { try complete(moment) }
+    }
+
+    /// One card, its text sides filled.
+    /// - Throws: `noSuchCard`; `storeFailure` naming the directory when the card is damaged (R21).
+    public func show(id: String) throws(BoxError) -> Card {
+        try CardID.validate(id)
+        _ = try begin()
+        return try store.card(id, withText: true)
+    }
+
+    /// The cards of one level, or of all, sorted by level then id; text filled only when
+    /// `withText`. Damaged cards are left out (R21; `doctor` lists them).
+    public func list(level: String?, withText: Bool) throws(BoxError) -> [Card] {
+        let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
+        _ = try begin()
+        var cards: [Card] = []
+        for (id, cardLevel) in store.levelOf.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) })
+        where only == nil || cardLevel == only {
+            if let card = try? store.card(id, withText: withText) { cards.append(card) }
+        }
+        return cards
+    }
+
+    /// The bytes of one asset of a card.
+    public func readAsset(id: String, side: SideName) throws(BoxError) -> (name: String, data: [UInt8]) {
+        try CardID.validate(id)
+        _ = try begin()
+        return try store.assetBytes(id, side: side)
+    }
+
+    /// Every problem in the store: damaged cards (each card is looked at), loose halves,
+    /// duplicates, links and stray entries (R14, R18, R21, R22). Changes nothing.
+    public func doctor() throws(BoxError) -> [StoreProblem] {
+        _ = try begin()
+        var problems: [StoreProblem] = []
+        for (id, level) in store.levelOf.sorted(by: { $0.key < $1.key }) {
+            if let reason = store.damage(of: id) {
+                problems.append(StoreProblem(kind: .damagedCard, path: store.path(of: id, in: level),
+                                             reason: reason + " (R21)",
+                                             advice: "give the card exactly one front.EXT and one back.EXT, readable"))
+            }
+        }
+        if test?.position == days.position {
+            for id in store.damaged.keys where test?.contains(id) == true { test?.levelChanged(id, to: nil) }
+        }
+        problems += store.strays.values.sorted { $0.path < $1.path }
+        problems += store.looseFileProblems()
+        return problems
+    }
+
+    // MARK: Helpers
+
+    static func level(named name: String) throws(BoxError) -> Level {
+        guard let level = Level(name: name) else { throw .invalidLevel(level: name) }
+        return level
+    }
+
+    /// `front.EXT` / `back.EXT` from an asset's name, which gives the extension (SPEC §4).
+    static func fileName(for asset: Asset, side: SideName) throws(BoxError) -> String {
+        guard let ext = MediaType.fileExtension(asset.name) else {
+            throw .invalidAsset(name: asset.name, reason: "the name has no extension (e.g. \(side.rawValue).txt)")
+        }
+        guard ext.utf8.count <= 16, ext.utf8.allSatisfy({ CardID.isAllowed($0) && $0 != UInt8(ascii: ".") }) else {
+            throw .invalidAsset(name: asset.name, reason: "the extension must be 1 to 16 letters or digits")
+        }
+        if asset.content.count > maxAssetSize {
+            throw .invalidAsset(name: asset.name, reason: "larger than \(maxAssetSize >> 20) MiB")
+        }
+        if MediaType.isText(MediaType.of(fileName: asset.name)), String(validating: asset.content, as: UTF8.self) == nil {
+            throw .invalidAsset(name: asset.name, reason: "a text asset that is not UTF-8")
+        }
+        return "\(side.rawValue).\(ext.lowercased())"
+    }
+
+    /// Front texts compare without surrounding white space.
+    static func normalized(_ text: String) -> String {
+        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+
+    /// Text of every front → its card, read once and then kept current.
+    func frontTexts() throws(BoxError) -> [String: String] {
+        if let frontIndex { return frontIndex }
+        var index: [String: String] = [:]
+        for id in store.levelOf.keys.sorted() {
+            guard let card = try? store.card(id, withText: true), let text = card.front.text else { continue }
+            index[Box.normalized(text)] = index[Box.normalized(text)] ?? id
+        }
+        frontIndex = index
+        return index
+    }
+
+    /// An id from the front's text: its letters and digits, lower-cased (`Hola, mundo` →
+    /// `hola-mundo`), or `card`; a number is added when it is taken.
+    func makeID(from text: String?) -> String {
+        var slug = ""
+        for scalar in (text ?? "").unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                slug.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+            } else if !slug.isEmpty, slug.last != "-" {
+                slug.append("-")
+            }
+            if slug.utf8.count >= 40 { break }
+        }
+        while slug.last == "-" { slug.removeLast() }
+        if slug.isEmpty { slug = "card" }
+        if store.levelOf[slug] == nil { return slug }
+        // Remember where the numbers of each stem left off: importing thousands of cards whose
+        // fronts have no ASCII letters (kana) would otherwise probe from 2 every time.
+        var number = idCounters[slug] ?? 2
+        while store.levelOf["\(slug)-\(number)"] != nil { number += 1 }
+        idCounters[slug] = number + 1
+        return "\(slug)-\(number)"
+    }
+}

@@ -1,0 +1,90 @@
+/// History and forecast: `Calendar` and `Log` (R16).
+extension Box {
+    /// The longest range `Calendar` answers, in days.
+    public static let maxCalendarDays = 3660
+
+    /// Days from `from` to `to`, both included: past days from the day record (completed,
+    /// skipped, or missed) with the distinct cards graded that day; today; and upcoming days
+    /// projected from the cycle with the cards now in their levels.
+    /// - Throws: `invalidParameter` for a date that is not `YYYY-MM-DD` or a range that is
+    ///   reversed or too long.
+    public func calendar(from: String, to: String) throws(BoxError) -> [CalendarDay] {
+        guard let first = LogicalDate(from) else { throw .invalidParameter(name: "from", reason: "not a date (YYYY-MM-DD): '\(from)'") }
+        guard let last = LogicalDate(to) else { throw .invalidParameter(name: "to", reason: "not a date (YYYY-MM-DD): '\(to)'") }
+        guard first <= last, last.ordinal - first.ordinal < Box.maxCalendarDays else {
+            throw .invalidParameter(name: "to", reason: "the range must run forwards and span at most \(Box.maxCalendarDays) days")
+        }
+        let moment = try begin()
+        let current = summary(moment)
+        let counts = store.counts()
+        func cardsNow(_ levels: [Level]) -> Int { levels.reduce(0) { $0 + (counts[$1] ?? 0) } }
+        let graded = first < moment.today ? try gradedCards(from: first, to: min(last, moment.today.previous)) : [:]
+        var result: [CalendarDay] = []
+        var recordIndex = days.entries.firstIndex { $0.date >= first } ?? days.entries.count
+        var date = first
+        while date <= last {
+            if date < moment.today {
+                while recordIndex < days.entries.count, days.entries[recordIndex].date < date { recordIndex += 1 }
+                let entry = recordIndex < days.entries.count && days.entries[recordIndex].date == date
+                    ? days.entries[recordIndex] : nil
+                let state: CalendarDay.State = switch entry?.outcome {
+                case .completed: .completed
+                case .skipped: .skipped
+                case nil: .missed
+                }
+                // The test open that day: the one at the number of entries before it (R5).
+                result.append(CalendarDay(date: date, state: state, levels: options.cycle.levels(at: recordIndex),
+                                          cards: graded[date] ?? 0))
+            } else if date == moment.today {
+                result.append(CalendarDay(date: date, state: current.state == .completed ? .completed : .today,
+                                          levels: current.levels, cards: cardsNow(current.levels)))
+            } else {
+                let levels = options.cycle.levels(at: current.position + (date.ordinal - moment.today.ordinal))
+                result.append(CalendarDay(date: date, state: .upcoming, levels: levels, cards: cardsNow(levels)))
+            }
+            date = date.next
+        }
+        return result
+    }
+
+    /// Distinct cards graded on each date of a range, undone grades left out.
+    private func gradedCards(from first: LogicalDate, to last: LogicalDate) throws(BoxError) -> [LogicalDate: Int] {
+        var grades: [LogicalDate: [String: Int]] = [:]
+        var stack: [(LogicalDate, String)] = []
+        for (entry, _) in try store.log.entries(from: 0) {
+            let date = options.dayClock.logicalDate(at: entry.time)
+            switch entry.event {
+            case .grade:
+                guard let id = entry.id else { continue }
+                stack.append((date, id))
+                if date >= first, date <= last { grades[date, default: [:]][id, default: 0] += 1 }
+            case .undo:
+                guard let (gradeDate, id) = stack.popLast() else { continue }
+                if let count = grades[gradeDate]?[id] { grades[gradeDate]?[id] = count > 1 ? count - 1 : nil }
+            default:
+                continue
+            }
+        }
+        return grades.mapValues(\.count)
+    }
+
+    /// The review log (R16): entries since a time (RFC 3339) or a logical date (its start), the
+    /// last `limit` of them.
+    /// - Throws: `invalidParameter` naming `since` when it is neither.
+    public func log(since: String?, limit: Int?) throws(BoxError) -> [LogEntry] {
+        var start: Int64?
+        if let since {
+            if let date = LogicalDate(since) {
+                start = options.dayClock.start(of: date)
+            } else if let time = DayClock.parseRFC3339(since) {
+                start = time
+            } else {
+                throw .invalidParameter(name: "since", reason: "neither a date (YYYY-MM-DD) nor an RFC 3339 time: '\(since)'")
+            }
+        }
+        var entries = try store.log.entries(from: 0).map(\.entry)
+        if let start { entries = entries.filter { $0.time >= start } }
+        if let limit { entries = Array(entries.suffix(max(0, limit))) }
+        return entries
+    }
+}

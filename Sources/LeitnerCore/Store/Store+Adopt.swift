@@ -1,0 +1,120 @@
+import Glibc
+
+/// Loose pairs (R14): `NAME-front.EXT` and `NAME-back.EXT` put by hand into a level directory are
+/// adopted as card `NAME`. Anything that cannot be adopted stays where it is and is reported.
+extension StoreProblem: Error {}
+
+extension Store {
+    /// A loose file's name taken apart: `NAME-front.EXT` → (NAME, front, EXT).
+    struct LooseHalf: Equatable {
+        var cardName: String
+        var side: SideName
+        var fileExtension: String
+
+        init?(fileName: String) {
+            guard let ext = MediaType.fileExtension(fileName) else { return nil }
+            let stem = fileName.dropLast(ext.count + 1)
+            for side in SideName.allCases where stem.hasSuffix("-" + side.rawValue) {
+                let name = stem.dropLast(side.rawValue.count + 1)
+                guard !name.isEmpty else { return nil }
+                cardName = String(name)
+                self.side = side
+                fileExtension = ext
+                return
+            }
+            return nil
+        }
+
+        var fileName: String { "\(cardName)-\(side.rawValue).\(fileExtension)" }
+    }
+
+    /// The two halves of `cardName` loose in `level`, or why they cannot be adopted.
+    func loosePair(_ cardName: String, in level: Level) -> Result<(front: LooseHalf, back: LooseHalf), StoreProblem> {
+        var halves: [SideName: [LooseHalf]] = [:]
+        for file in looseFiles[level] ?? [] {
+            if let half = LooseHalf(fileName: file), half.cardName == cardName { halves[half.side, default: []].append(half) }
+        }
+        let somePath = path(of: (halves[.front]?.first ?? halves[.back]!.first!).fileName, in: level)
+        func problem(_ reason: String, _ advice: String) -> Result<(front: LooseHalf, back: LooseHalf), StoreProblem> {
+            .failure(StoreProblem(kind: .loosePair, path: somePath, reason: reason, advice: advice))
+        }
+        if let reason = CardID.problem(cardName) {
+            return problem("'\(cardName)' is not a valid card id: \(reason) (R20)", "rename the files")
+        }
+        if let existing = levelOf[cardName] {
+            return problem("card '\(cardName)' already exists in level \(existing)", "rename the files to another name")
+        }
+        let fronts = halves[.front] ?? [], backs = halves[.back] ?? []
+        if fronts.count > 1 || backs.count > 1 {
+            return problem("more than one \(fronts.count > 1 ? "front" : "back") for '\(cardName)'", "remove the extra file")
+        }
+        guard let front = fronts.first else { return problem("a back without its front", "add '\(cardName)-front.EXT'") }
+        guard let back = backs.first else { return problem("a front without its back", "add '\(cardName)-back.EXT'") }
+        return .success((front, back))
+    }
+
+    /// Adopts the pair `fileName` belongs to when both halves are there; returns the new card's id.
+    func adoptLoosePair(containing fileName: String, in level: Level, now: Int64) throws(BoxError) -> String? {
+        guard let half = LooseHalf(fileName: fileName),
+              case .success(let pair) = loosePair(half.cardName, in: level) else { return nil }
+        let id = half.cardName
+        let staged = "adopt-\(level.name)-\(id)"
+        let stagedPath = root + "/.leitner/tmp/" + staged
+        do {
+            try FileSystem.makeDirectory(staged, in: stagingFD)
+            let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
+            defer { dir.close() }
+            try FileSystem.rename(pair.front.fileName, in: fd(level), to: "front." + pair.front.fileExtension, in: dir)
+            try FileSystem.rename(pair.back.fileName, in: fd(level), to: "back." + pair.back.fileExtension, in: dir)
+            try dir.sync()
+        } catch {
+            try? restoreAdoption(staged, level: level, cardName: id)
+            throw .storeFailure(path: stagedPath, reason: "cannot adopt loose pair '\(id)': \(error)")
+        }
+        looseFiles[level]?.remove(pair.front.fileName)
+        looseFiles[level]?.remove(pair.back.fileName)
+        try log.append([LogEntry(time: now, event: .add, id: id, to: level, origin: "adopt")], durable: true)
+        do {
+            try FileSystem.rename(staged, in: stagingFD, to: id, in: fd(level))
+        } catch {
+            throw .storeFailure(path: path(of: id, in: level), reason: "cannot adopt: \(error)")
+        }
+        setLevel(id, level)
+        return id
+    }
+
+    /// Puts the files of an interrupted adoption back where they were, as loose halves.
+    func restoreAdoption(_ staged: String, level: Level, cardName: String) throws(Errno) {
+        let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
+        defer { dir.close() }
+        for entry in try FileSystem.list(dir) {
+            guard let ext = MediaType.fileExtension(entry.name) else { continue }
+            let side = entry.name.dropLast(ext.count + 1)
+            let loose = "\(cardName)-\(side).\(ext)"
+            try FileSystem.rename(entry.name, in: dir, to: loose, in: fd(level))
+            looseFiles[level, default: []].insert(loose)
+        }
+        try fd(level).sync()
+        try FileSystem.removeDirectory(staged, in: stagingFD)
+    }
+
+    /// Problems with the loose files of every level: lone halves, pairs that cannot be adopted,
+    /// files that are not card halves.
+    func looseFileProblems() -> [StoreProblem] {
+        var problems: [StoreProblem] = []
+        var reported = Set<String>()
+        for level in Level.allCases {
+            for file in (looseFiles[level] ?? []).sorted() {
+                guard let half = LooseHalf(fileName: file) else {
+                    problems.append(StoreProblem(kind: .strayEntry, path: path(of: file, in: level),
+                                                 reason: "a file that is not half of a card (NAME-front.EXT or NAME-back.EXT)",
+                                                 advice: "move it out of the store, or rename it"))
+                    continue
+                }
+                guard reported.insert("\(level.name)/\(half.cardName)").inserted else { continue }
+                if case .failure(let problem) = loosePair(half.cardName, in: level) { problems.append(problem) }
+            }
+        }
+        return problems
+    }
+}

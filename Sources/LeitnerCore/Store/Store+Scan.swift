@@ -1,0 +1,182 @@
+import Glibc
+
+/// Indexing: the full scan at open (names and `d_type` only), and taking in hand changes (R13)
+/// from the inotify watch, with adoption of loose pairs (R14).
+extension Store {
+    /// Indexes every level directory from scratch.
+    func scanAll() throws(BoxError) {
+        levelOf.removeAll(keepingCapacity: true)
+        rawCounts = [Int](repeating: 0, count: Level.allCases.count)
+        looseFiles.removeAll()
+        strays.removeAll()
+        for level in Level.allCases { try scan(level) }
+    }
+
+    /// Indexes one level directory. A card id already seen in an earlier level is reported as a
+    /// duplicate and ignored (R18: a card is in exactly one level).
+    func scan(_ level: Level) throws(BoxError) {
+        let directory = fd(level)
+        var entries: [DirectoryEntry] = []
+        do { entries = try FileSystem.list(directory) } catch {
+            throw .storeFailure(path: path(of: level), reason: "cannot read directory: \(error)")
+        }
+        levelOf.reserveCapacity(levelOf.count + entries.count)
+        var loose = Set<String>()
+        for entry in entries {
+            var kind = entry.kind
+            if kind == .unknown, let st = try? FileSystem.status(entry.name, in: directory) {
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR: kind = .directory
+                case S_IFREG: kind = .file
+                case S_IFLNK: kind = .symlink
+                default: kind = .other
+                }
+            }
+            switch kind {
+            case .directory:
+                noteDirectory(entry.name, in: level)
+            case .file:
+                loose.insert(entry.name)
+            case .symlink:
+                strays[path(of: entry.name, in: level)] = StoreProblem(
+                    kind: .outsideLink, path: path(of: entry.name, in: level),
+                    reason: "a symbolic link; the daemon follows no link in a level directory (R22)",
+                    advice: "move the card directory itself into the store")
+            case .other, .unknown:
+                strays[path(of: entry.name, in: level)] = StoreProblem(
+                    kind: .strayEntry, path: path(of: entry.name, in: level),
+                    reason: "neither a card directory nor a loose card file", advice: "remove it")
+            }
+        }
+        looseFiles[level] = loose
+    }
+
+    /// Takes a directory found in a level into the index, or reports why it is not a card.
+    private func noteDirectory(_ name: String, in level: Level) {
+        let entryPath = path(of: name, in: level)
+        if let reason = CardID.problem(name) {
+            strays[entryPath] = StoreProblem(kind: .strayEntry, path: entryPath,
+                                             reason: "not a valid card id: \(reason) (R20)",
+                                             advice: "rename it to a valid id (A-Z a-z 0-9 . _ -)")
+        } else if let other = levelOf[name], other != level {
+            strays[entryPath] = StoreProblem(kind: .duplicateCard, path: entryPath,
+                                             reason: "card '\(name)' is also in level \(other) (R18)",
+                                             advice: "keep one copy and remove the other")
+        } else {
+            setLevel(name, level)
+        }
+    }
+
+    /// Takes in the changes made to the level directories since the last call: drains the watch
+    /// and resolves each touched name against the directories. Adopts complete loose pairs.
+    func refresh(now: Int64) throws(BoxError) -> [HandChange] {
+        let events: [Inotify.Event]
+        do { events = try inotify.drain() } catch {
+            throw .storeFailure(path: root, reason: "cannot read the change watch: \(error)")
+        }
+        if events.isEmpty { return [] }
+        var touched: [String] = []
+        var seen = Set<String>()
+        var pairCandidates: [(Level, String)] = []
+        var rescan = false
+        for event in events {
+            switch event.kind {
+            case .overflow:
+                rescan = true
+            case .watchedDirectoryGone:
+                if let level = watches[event.watch] {
+                    try reopenLevel(level)
+                    rescan = true
+                }
+            case .appeared, .disappeared:
+                guard let level = watches[event.watch] else { continue }
+                let appeared = event.kind == .appeared
+                if event.isDirectory {
+                    // An event that agrees with the index is the echo of the daemon's own rename.
+                    if appeared ? levelOf[event.name] == level : levelOf[event.name] != level,
+                       strays[path(of: event.name, in: level)] == nil { continue }
+                    if seen.insert(event.name).inserted { touched.append(event.name) }
+                } else if appeared {
+                    if looseFiles[level, default: []].insert(event.name).inserted {
+                        pairCandidates.append((level, event.name))
+                    }
+                } else {
+                    looseFiles[level]?.remove(event.name)
+                    strays[path(of: event.name, in: level)] = nil
+                }
+            }
+        }
+        var changes: [HandChange]
+        if rescan {
+            changes = try rescanAndCompare()
+        } else {
+            changes = []
+            for name in touched { if let change = resolve(name) { changes.append(change) } }
+        }
+        for (level, name) in pairCandidates {
+            if let id = try adoptLoosePair(containing: name, in: level, now: now) {
+                changes.append(.adopted(id: id, level: level))
+            }
+        }
+        return changes
+    }
+
+    /// Finds where `name` is now and updates the index; nil when nothing changed.
+    private func resolve(_ name: String) -> HandChange? {
+        let old = levelOf[name]
+        for level in Level.allCases { strays[path(of: name, in: level)] = nil }
+        var found: Level?
+        for level in Level.allCases {
+            guard let st = try? FileSystem.status(name, in: fd(level)) else { continue }
+            if st.st_mode & S_IFMT == S_IFDIR, CardID.isValid(name) {
+                if found == nil { found = level } else {
+                    strays[path(of: name, in: level)] = StoreProblem(
+                        kind: .duplicateCard, path: path(of: name, in: level),
+                        reason: "card '\(name)' is also in level \(found!) (R18)",
+                        advice: "keep one copy and remove the other")
+                }
+            } else if st.st_mode & S_IFMT == S_IFDIR {
+                noteDirectory(name, in: level)
+            }
+        }
+        if old == found { return nil }
+        setLevel(name, found)
+        damaged[name] = nil
+        switch (old, found) {
+        case (nil, let to?): return .appeared(id: name, level: to)
+        case (let from?, nil): return .disappeared(id: name, from: from)
+        case (let from?, let to?): return .moved(id: name, from: from, to: to)
+        case (nil, nil): return nil
+        }
+    }
+
+    /// After lost events: scans everything again and reports the differences as hand changes.
+    private func rescanAndCompare() throws(BoxError) -> [HandChange] {
+        let before = levelOf
+        try scanAll()
+        var changes: [HandChange] = []
+        for (id, from) in before {
+            switch levelOf[id] {
+            case nil: changes.append(.disappeared(id: id, from: from))
+            case let to? where to != from: changes.append(.moved(id: id, from: from, to: to))
+            default: break
+            }
+        }
+        for (id, level) in levelOf where before[id] == nil { changes.append(.appeared(id: id, level: level)) }
+        // A rescan sees the cards in no particular order; sort so that the queue order is stable.
+        return changes.sorted { $0.id < $1.id }
+    }
+
+    /// Adopts every complete loose pair found at open.
+    func adoptAllLoosePairs(now: Int64) throws(BoxError) -> [HandChange] {
+        var changes: [HandChange] = []
+        for level in Level.allCases {
+            for name in (looseFiles[level] ?? []).sorted() where looseFiles[level]?.contains(name) == true {
+                if let id = try adoptLoosePair(containing: name, in: level, now: now) {
+                    changes.append(.adopted(id: id, level: level))
+                }
+            }
+        }
+        return changes
+    }
+}

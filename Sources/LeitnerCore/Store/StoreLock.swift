@@ -1,0 +1,29 @@
+import Glibc
+
+/// The store's lock (R19): an exclusive `flock` on `.leitner/lock`, which holds the owner's pid.
+/// The kernel releases it when the process dies, so a crashed daemon never leaves it stale.
+final class StoreLock {
+    private let fd: FileDescriptor
+
+    /// Takes the lock.
+    /// - Throws: `StoreLockedError` naming the store and the holder's pid; `Errno` on I/O failure.
+    init(stateDirectory: FileDescriptor, storePath: String) throws {
+        fd = try FileDescriptor.open("lock", relativeTo: stateDirectory,
+                                     flags: O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o644)
+        guard try fd.tryLockExclusive() else {
+            let text = (try? fd.readAll(limit: 64)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            fd.close()
+            throw StoreLockedError(storePath: storePath,
+                                   pid: Int32(text.split(separator: "\n").first ?? ""))
+        }
+        try fd.truncate(to: 0)
+        try fd.seek(to: 0)
+        try fd.writeAll(Array("\(getpid())\n".utf8))
+    }
+
+    /// Releases the lock (closing the descriptor releases the `flock`).
+    func release() {
+        try? fd.truncate(to: 0)
+        fd.close()
+    }
+}

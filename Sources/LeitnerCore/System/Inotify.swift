@@ -1,0 +1,92 @@
+import Glibc
+
+/// An inotify instance watching directories for entries that appear and disappear. The store uses
+/// it to take in hand changes (R13) without rescanning: reading it is one non-blocking `read`.
+public final class Inotify {
+    /// What happened to an entry of a watched directory.
+    public struct Event: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// An entry appeared (created, moved in, or a file closed after writing).
+            case appeared
+            /// An entry went away (deleted or moved out).
+            case disappeared
+            /// The watched directory itself was removed or moved.
+            case watchedDirectoryGone
+            /// Events were lost: the kernel's queue overflowed.
+            case overflow
+        }
+        public var watch: Int32
+        public var kind: Kind
+        public var name: String
+        public var isDirectory: Bool
+    }
+
+    private let fd: FileDescriptor
+
+    public init() throws(Errno) {
+        fd = FileDescriptor(rawValue: try valueOrErrno { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) })
+    }
+
+    deinit { fd.close() }
+
+    /// Watches the directory at `path` (not following a final link); returns the watch descriptor.
+    public func watch(directory path: String) throws(Errno) -> Int32 {
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE
+                          | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
+        return try valueOrErrno { inotify_add_watch(fd.rawValue, path, mask) }
+    }
+
+    /// Stops watching.
+    public func unwatch(_ watch: Int32) {
+        _ = inotify_rm_watch(fd.rawValue, watch)
+    }
+
+    /// The events queued so far, without waiting.
+    public func drain() throws(Errno) -> [Event] {
+        var events: [Event] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n: Int
+            do {
+                n = try valueOrErrno { buffer.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) } }
+            } catch where error == .wouldBlock {
+                return events
+            }
+            if n <= 0 { return events }
+            Inotify.parse(buffer[..<n], into: &events)
+        }
+    }
+
+    static func parse(_ bytes: ArraySlice<UInt8>, into events: inout [Event]) {
+        let headerSize = MemoryLayout<inotify_event>.size
+        var offset = bytes.startIndex
+        while offset + headerSize <= bytes.endIndex {
+            let header = bytes.withUnsafeBytes { raw in
+                raw.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: inotify_event.self)
+            }
+            let nameStart = offset + headerSize
+            let nameEnd = nameStart + Int(header.len)
+            var name = ""
+            if header.len > 0 {
+                let raw = bytes[nameStart..<min(nameEnd, bytes.endIndex)]
+                name = String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            offset = nameEnd
+            let mask = header.mask
+            let kind: Event.Kind
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                kind = .overflow
+            } else if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                kind = .watchedDirectoryGone
+            } else if mask & UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) != 0 {
+                kind = .appeared
+            } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
+                kind = .disappeared
+            } else {
+                continue
+            }
+            events.append(Event(watch: header.wd, kind: kind, name: name,
+                                isDirectory: mask & UInt32(IN_ISDIR) != 0))
+        }
+    }
+}

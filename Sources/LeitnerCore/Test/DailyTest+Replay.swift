@@ -1,0 +1,21 @@
+/// Rebuilding a test from the review log (R11: a restart shows the same queue, order, passed and
+/// failed cards): each event after the test's opening goes through the method that made it.
+extension DailyTest {
+    static func replay(_ entry: LogEntry, into test: inout DailyTest, dayClock: DayClock) {
+        switch entry.event {
+        case .grade:
+            guard let id = entry.id, let from = entry.from, let to = entry.to, let correct = entry.correct else { return }
+            test.grade(Grade(id: id, from: from, to: to, correct: correct, time: entry.time))
+        case .undo:
+            test.undo()
+        case .complete:
+            test.completed = entry.date ?? dayClock.logicalDate(at: entry.time)
+        case .add, .move, .delete:
+            // A completed test no longer changes (R10) until an undo reopens it.
+            guard test.completed == nil, let id = entry.id else { return }
+            test.levelChanged(id, to: entry.event == .delete ? nil : entry.to)
+        case .skip:
+            return
+        }
+    }
+}

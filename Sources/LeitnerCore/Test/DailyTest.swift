@@ -1,0 +1,129 @@
+/// The test of one cycle position: its queue, its passed and failed cards and its grades
+/// (R8–R11, R15). A pure value: the box persists it as its opening order plus the review-log
+/// events after it, and rebuilds it by replaying them through the same methods.
+struct DailyTest {
+    /// One grade of this test, as undo needs it (R15).
+    struct Grade: Equatable {
+        var id: String
+        var from: Level
+        var to: Level
+        var correct: Bool
+        var time: Int64
+    }
+
+    let position: Int
+    let levels: [Level]
+    /// The logical date the test was opened on.
+    let opened: LogicalDate
+    let seed: UInt64
+    /// The review-log offset at which this test's events start.
+    let logOffset: Int
+
+    /// Queue members → their place; lower comes first. Cards that join go to the end (R8, R11),
+    /// a card an undo brings back goes to the front (R15).
+    private(set) var place: [String: Int] = [:]
+    /// Queue entries in order of place (ends appended); entries whose place is stale are skipped.
+    private var tail: [(place: Int, id: String)] = []
+    private var tailHead = 0
+    /// Entries put in front, the most recent last.
+    private var front: [(place: Int, id: String)] = []
+    private var nextTailPlace = 0
+    private var nextFrontPlace = -1
+
+    /// Cards passed in this test (R8: they never rejoin it).
+    private(set) var passed = Set<String>()
+    /// Wrong grades not undone, per card.
+    private(set) var wrongGrades: [String: Int] = [:]
+    /// The grades of this test not undone, in order.
+    private(set) var grades: [Grade] = []
+    /// The date the test was completed on (R10), nil while open.
+    var completed: LogicalDate?
+
+    /// Opens a test on `queue`, shuffled with `seed` (R11).
+    init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int, queue: [String]) {
+        self.position = position
+        self.levels = levels
+        self.opened = opened
+        self.seed = seed
+        self.logOffset = logOffset
+        for id in queue { append(id) }
+    }
+
+    /// Cards in the queue.
+    var remaining: Int { place.count }
+    /// Distinct cards with a wrong grade not undone.
+    var failedCount: Int { wrongGrades.count }
+
+    func contains(_ id: String) -> Bool { place[id] != nil }
+
+    /// R8: is a card at `level` a member of this test's queue?
+    func belongs(_ id: String, at level: Level?) -> Bool {
+        guard let level, !passed.contains(id) else { return false }
+        return levels.contains(level) || (wrongGrades[id] != nil && level.inRotation)
+    }
+
+    /// The first card of the queue, nil when it is empty.
+    mutating func head() -> String? {
+        while let last = front.last {
+            if place[last.id] == last.place { return last.id }
+            front.removeLast()
+        }
+        while tailHead < tail.count {
+            let entry = tail[tailHead]
+            if place[entry.id] == entry.place { return entry.id }
+            tailHead += 1
+        }
+        return nil
+    }
+
+    /// The queue in order (for tests and `List`-like views; O(n log n)).
+    var queue: [String] { place.sorted { $0.value < $1.value }.map(\.key) }
+
+    /// R8: a card's level changed (or it appeared, or left: `level` nil). It joins the end of the
+    /// queue when it now belongs and is not in it, leaves when it no longer belongs, and keeps its
+    /// place otherwise.
+    mutating func levelChanged(_ id: String, to level: Level?) {
+        let member = belongs(id, at: level)
+        if member, place[id] == nil { append(id) }
+        if !member { place[id] = nil }
+    }
+
+    /// R9: records a grade. Correct: the card is passed and leaves. Wrong: it goes to the end.
+    mutating func grade(_ grade: Grade) {
+        grades.append(grade)
+        if grade.correct {
+            passed.insert(grade.id)
+            place[grade.id] = nil
+        } else {
+            wrongGrades[grade.id, default: 0] += 1
+            place[grade.id] = nil
+            append(grade.id)
+        }
+    }
+
+    /// R15: withdraws the last grade; the card goes to the front of the queue and a completion
+    /// is withdrawn. Returns the grade undone.
+    @discardableResult
+    mutating func undo() -> Grade? {
+        guard let last = grades.popLast() else { return nil }
+        if last.correct {
+            passed.remove(last.id)
+        } else if let count = wrongGrades[last.id] {
+            wrongGrades[last.id] = count > 1 ? count - 1 : nil
+        }
+        completed = nil
+        place[last.id] = nextFrontPlace
+        front.append((nextFrontPlace, last.id))
+        nextFrontPlace -= 1
+        return last
+    }
+
+    /// R10: a test with at least one grade whose queue is empty is complete.
+    var isDone: Bool { completed == nil && !grades.isEmpty && place.isEmpty }
+
+    private mutating func append(_ id: String) {
+        place[id] = nextTailPlace
+        tail.append((nextTailPlace, id))
+        nextTailPlace += 1
+    }
+}
