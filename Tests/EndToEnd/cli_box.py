@@ -46,7 +46,7 @@ class CliBox:
         self.tmp = tmp
         self.store = tmp / "store"
         self.socket = tmp / "run" / "leitnerd.sock"
-        self.socket.parent.mkdir(mode=0o700)
+        self.socket.parent.mkdir(mode=0o700, parents=True)
         self.env = dict(os.environ)
         self.env["XDG_CONFIG_HOME"] = str(tmp / "config")  # no user configuration
         self.env["XDG_DATA_HOME"] = str(tmp / "data")

@@ -157,7 +157,6 @@ def test_export_round_trip(box, tmp_path, bin_dir):
     tsv.write_text(exported.stdout)
 
     other = CliBox(bin_dir, tmp_path / "other")
-    (tmp_path / "other").mkdir()
     other.start()
     try:
         assert "2 added" in other.ok("import", tsv)
