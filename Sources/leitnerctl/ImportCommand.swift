@@ -65,8 +65,10 @@ enum ImportCommand {
     static func add(_ records: [ImportRecord], defaultLevel: String?, context: Context) throws -> Summary {
         var summary = Summary()
         let progress = records.count >= progressThreshold && Console.stderrTerminal.isTerminal
+        // A message must not land on the progress line: clear it first.
+        defer { if progress { Console.status("\r\u{1B}[K") } }
         for (index, record) in records.enumerated() {
-            if progress && (index % 10 == 0) { Console.status("\rimporting \(index)/\(records.count)…") }
+            if progress && index > 0 && index % 10 == 0 { Console.status("\rimporting \(index)/\(records.count)…") }
             var parameters: [String: JSONValue] = ["allowDuplicate": false]
             do {
                 parameters["front"] = try side(record.front, "front")
@@ -90,7 +92,6 @@ enum ImportCommand {
                 }
             }
         }
-        if progress { Console.status("\r\u{1B}[K") }
         return summary
     }
 
