@@ -4,7 +4,7 @@ DESTDIR ?=
 SWIFT ?= swift
 PYTHON ?= python3
 
-.PHONY: all build release check unit e2e bench clean install uninstall
+.PHONY: all build release check unit e2e bench clean install uninstall try
 
 all: build
 
@@ -97,3 +97,15 @@ uninstall:
 	elif [ -e $(DESTDIR)$(CONFDIR)/leitner.conf ]; then \
 		echo "keeping the changed $(DESTDIR)$(CONFDIR)/leitner.conf"; \
 	fi
+# One command from a fresh clone to reviewing the sample deck, on a throwaway box in .build/try
+# (docs/leitnerctl.md, "Try it"). The leitnerd that leitnerctl starts for it exits after 10 idle
+# minutes; run `make try` again to go on with the same box. XDG_DATA_HOME points the daemon's
+# default store at the same place as Path=, so the trial never touches the real box.
+TRY_DIR = $(CURDIR)/.build/try
+try: build
+	@mkdir -p $(TRY_DIR)
+	@printf '# Written by make try: a throwaway box.\n[Store]\nPath=%s/leitner\n[Daemon]\nSocket=%s\nExitIdleAfter=10min\n' \
+	  "$(TRY_DIR)" "$${XDG_RUNTIME_DIR:-/tmp}/leitner-try-$$(id -u).sock" > $(TRY_DIR)/leitner.conf
+	@bin=$$($(SWIFT) build --show-bin-path) && \
+	  env -u LEITNER_SOCKET XDG_DATA_HOME=$(TRY_DIR) $$bin/leitnerctl --config $(TRY_DIR)/leitner.conf import samples/kana.tsv && \
+	  env -u LEITNER_SOCKET XDG_DATA_HOME=$(TRY_DIR) $$bin/leitnerctl --config $(TRY_DIR)/leitner.conf review

@@ -1,4 +1,3 @@
-import LeitnerCore
+import Glibc
 
-// The daemon is built in its own issue; until then it only names itself.
-print("leitnerd: not yet built")
+exit(await Daemon.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,169 @@
+import LeitnerCore
+
+/// The methods of `io.leitner.Box` (SPEC §4): one handler per method and one method-name →
+/// handler table (STYLE §5). A handler reads its parameters (`InvalidParameter` naming a wrong
+/// one), calls the box, and returns the reply's parameters; `ErrorReplies` turns its errors into
+/// Varlink errors. Handlers run on `BoxService`, the box's one owner.
+enum BoxMethods {
+    /// What a handler works with: the box, and the `TestReady=` hook for `Prepare`.
+    struct Context {
+        let box: Box
+        let hook: TestReadyHook?
+    }
+
+    typealias Handler = @Sendable (Context, CallParameters) throws -> [String: JSONValue]
+
+    static let interface = BoxInterface.name
+
+    static let handlers: [String: Handler] = [
+        "Status": status,
+        "Prepare": prepare,
+        "Next": next,
+        "Grade": grade,
+        "Undo": undo,
+        "Add": add,
+        "Move": move,
+        "Delete": delete,
+        "Show": show,
+        "List": list,
+        "ReadAsset": readAsset,
+        "Calendar": calendar,
+        "Log": log,
+        "Doctor": doctor,
+    ]
+
+    static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly([])
+        let status = try context.box.status()
+        var counts: [String: JSONValue] = [:]
+        for level in Level.allCases { counts[level.name] = .int(Int64(status.counts[level] ?? 0)) }
+        return [
+            "today": .string(status.today.description),
+            "test": status.test.json,
+            "counts": .object(counts),
+            "problems": .int(Int64(status.problems)),
+        ]
+    }
+
+    /// Opens today's test; the first time a test with cards is prepared, starts the hook.
+    static func prepare(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly([])
+        let (test, isNewlyReady) = try context.box.prepare()
+        if isNewlyReady, let hook = context.hook { hook.start(for: test) }
+        return ["test": test.json]
+    }
+
+    static func next(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly([])
+        let (card, test) = try context.box.next()
+        return ["card": card?.json ?? .null, "test": test.json]
+    }
+
+    static func grade(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["id", "correct", "answerMs"])
+        let id = try parameters.string("id")
+        let correct = try parameters.bool("correct")
+        let answerMs = try parameters.optionalInt("answerMs")
+        if let answerMs, answerMs < 0 { throw InvalidParameter(name: "answerMs") }
+        let (card, test) = try context.box.grade(id: id, correct: correct, answerMs: answerMs)
+        return ["card": card.json, "test": test.json]
+    }
+
+    static func undo(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly([])
+        let (card, test) = try context.box.undo()
+        return ["card": card.json, "test": test.json]
+    }
+
+    static func add(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["front", "back", "id", "level", "allowDuplicate"])
+        let front = try asset(parameters.object("front"))
+        let back = try asset(parameters.object("back"))
+        let id = try parameters.optionalString("id")
+        let level = try parameters.optionalString("level")
+        let allowDuplicate = try parameters.optionalBool("allowDuplicate") ?? true
+        let card = try context.box.add(front: front, back: back, id: id, level: level,
+                                       allowDuplicateFront: allowDuplicate)
+        return ["card": card.json]
+    }
+
+    static func move(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["id", "level"])
+        let card = try context.box.move(id: parameters.string("id"), level: parameters.string("level"))
+        return ["card": card.json]
+    }
+
+    static func delete(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["id"])
+        try context.box.delete(id: parameters.string("id"))
+        return [:]
+    }
+
+    static func show(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["id"])
+        let card = try context.box.show(id: parameters.string("id"))
+        return ["card": card.json]
+    }
+
+    static func list(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["level", "withText"])
+        let cards = try context.box.list(level: parameters.optionalString("level"),
+                                         withText: parameters.optionalBool("withText") ?? false)
+        return ["cards": .array(cards.map(\.json))]
+    }
+
+    static func readAsset(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["id", "side"])
+        let id = try parameters.string("id")
+        let side = try parameters.enumeration("side", as: SideName.self)
+        let (name, data) = try context.box.readAsset(id: id, side: side)
+        return ["name": .string(name), "data": .string(Base64.encode(data))]
+    }
+
+    static func calendar(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["from", "to"])
+        let from = try parameters.string("from")
+        let to = try parameters.string("to")
+        // Dates are the daemon's to check: a malformed one is a bad parameter, not a box error.
+        guard LogicalDate(from) != nil else { throw InvalidParameter(name: "from") }
+        guard LogicalDate(to) != nil else { throw InvalidParameter(name: "to") }
+        let days = try context.box.calendar(from: from, to: to)
+        return ["days": .array(days.map(\.json))]
+    }
+
+    static func log(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["since", "limit"])
+        let since = try parameters.optionalString("since")
+        let limit = try parameters.optionalInt("limit")
+        if let limit, limit < 0 { throw InvalidParameter(name: "limit") }
+        if let since, LogicalDate(since) == nil, DayClock.parseRFC3339(since) == nil {
+            throw InvalidParameter(name: "since")
+        }
+        let entries = try context.box.log(since: since, limit: limit)
+        return ["entries": .array(entries.map(\.json))]
+    }
+
+    static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly([])
+        return ["problems": .array(try context.box.doctor().map(\.json))]
+    }
+
+    /// An `Asset` parameter: a name and exactly one of `text` and `data` (base64).
+    static func asset(_ parameters: CallParameters) throws -> Asset {
+        try parameters.allowOnly(["name", "text", "data"])
+        let name = try parameters.string("name")
+        let text = try parameters.optionalString("text")
+        let data = try parameters.optionalString("data")
+        switch (text, data) {
+        case (let text?, nil):
+            return Asset(name: name, text: text)
+        case (nil, let data?):
+            guard let bytes = Base64.decode(data) else { throw InvalidParameter(name: parameters.path + "data") }
+            return Asset(name: name, content: bytes)
+        case (nil, nil):
+            throw BoxError.invalidAsset(name: name, reason: "has neither text nor data")
+        case (.some, .some):
+            throw BoxError.invalidAsset(name: name, reason: "has both text and data")
+        }
+    }
+}

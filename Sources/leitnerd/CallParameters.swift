@@ -1,0 +1,70 @@
+import LeitnerCore
+
+/// A parameter of a call is missing, mistyped or not one the method takes: the daemon answers
+/// `org.varlink.service.InvalidParameter` naming it (SPEC §4).
+struct InvalidParameter: Error, Equatable {
+    /// The parameter's name; a member of a struct parameter is `front.name`.
+    var name: String
+}
+
+/// Typed access to the parameters of one call. Each accessor throws `InvalidParameter` naming
+/// the parameter when it is missing or of another type; an optional one may be absent or null.
+struct CallParameters {
+    let values: [String: JSONValue]
+    /// The prefix of nested names (`front.`), empty at the top level.
+    let path: String
+
+    init(_ values: [String: JSONValue], path: String = "") {
+        self.values = values
+        self.path = path
+    }
+
+    /// Refuses any parameter the method does not take (a misspelt `answerMS` is an error, not
+    /// silently nothing).
+    func allowOnly(_ names: Set<String>) throws(InvalidParameter) {
+        for name in values.keys.sorted() where !names.contains(name) {
+            throw InvalidParameter(name: path + name)
+        }
+    }
+
+    func string(_ name: String) throws(InvalidParameter) -> String {
+        guard let value = try optionalString(name) else { throw InvalidParameter(name: path + name) }
+        return value
+    }
+
+    func optionalString(_ name: String) throws(InvalidParameter) -> String? {
+        try optional(name) { $0.stringValue }
+    }
+
+    func bool(_ name: String) throws(InvalidParameter) -> Bool {
+        guard let value = try optionalBool(name) else { throw InvalidParameter(name: path + name) }
+        return value
+    }
+
+    func optionalBool(_ name: String) throws(InvalidParameter) -> Bool? {
+        try optional(name) { $0.boolValue }
+    }
+
+    func optionalInt(_ name: String) throws(InvalidParameter) -> Int? {
+        try optional(name) { $0.intValue }
+    }
+
+    /// A parameter of an enum type: one of `cases`, else `InvalidParameter`.
+    func enumeration<E: RawRepresentable<String>>(_ name: String, as type: E.Type) throws(InvalidParameter) -> E {
+        guard let value = E(rawValue: try string(name)) else { throw InvalidParameter(name: path + name) }
+        return value
+    }
+
+    /// A parameter of a struct type, read through a nested `CallParameters`.
+    func object(_ name: String) throws(InvalidParameter) -> CallParameters {
+        guard let members = values[name]?.objectValue else { throw InvalidParameter(name: path + name) }
+        return CallParameters(members, path: path + name + ".")
+    }
+
+    /// Absent and null are nil; another type than `extract` accepts is `InvalidParameter`.
+    private func optional<T>(_ name: String, _ extract: (JSONValue) -> T?) throws(InvalidParameter) -> T? {
+        guard let value = values[name], !value.isNull else { return nil }
+        guard let typed = extract(value) else { throw InvalidParameter(name: path + name) }
+        return typed
+    }
+}

@@ -1,0 +1,96 @@
+/// What the command line of `leitnerd` says (SPEC §5). Flags override the configuration file.
+struct CommandLineOptions: Equatable {
+    /// `--config PATH`: the configuration file, which must then exist.
+    var configPath: String?
+    /// `--store DIR`.
+    var storePath: String?
+    /// `--socket PATH`.
+    var socketPath: String?
+    /// `--varlink=ADDRESS` (the Varlink activator's convention): `unix:PATH[;mode=…]`.
+    var varlinkAddress: String?
+    var showHelp = false
+    var showVersion = false
+
+    static let usage = "Usage: leitnerd [--config PATH] [--store DIR] [--socket PATH] [--varlink=unix:PATH]"
+
+    static let help = """
+        \(usage)
+
+        Serves a Leitner box over Varlink (interface io.leitner.Box) on a Unix socket.
+
+          --config PATH        configuration file (default: $XDG_CONFIG_HOME/leitner/leitner.conf
+                               when it exists, else built-in defaults)
+          --store DIR          the store directory (overrides [Store] Path=)
+          --socket PATH        the socket to listen on (overrides $LEITNER_SOCKET and [Daemon] Socket=)
+          --varlink=ADDRESS    the Varlink activator's address, unix:PATH (same as --socket PATH)
+          --help               show this help
+          --version            show the version
+
+        With systemd socket activation (LISTEN_FDS) the socket is taken from systemd.
+        Signals: TERM/INT stop after the requests in flight; HUP reloads the configuration.
+        """
+
+    /// Why a command line was refused: rendered as `leitnerd: …` and the usage line, exit 64.
+    enum UsageError: Error, Equatable, CustomStringConvertible {
+        case unknownOption(String)
+        case missingValue(String)
+        case unexpectedArgument(String)
+        case badVarlinkAddress(String)
+
+        var description: String {
+            switch self {
+            case .unknownOption(let option): "unknown option '\(option)'"
+            case .missingValue(let option): "option '\(option)' needs a value"
+            case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
+            case .badVarlinkAddress(let address): "unsupported Varlink address '\(address)': expected unix:PATH"
+            }
+        }
+    }
+
+    /// Parses the arguments after the program name. `--opt VALUE` and `--opt=VALUE` both work.
+    /// - Throws: `UsageError`.
+    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+        var options = CommandLineOptions()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--") else { throw .unexpectedArgument(argument) }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard index < arguments.count else { throw .missingValue(name) }
+                index += 1
+                return arguments[index - 1]
+            }
+            switch name {
+            case "--config": options.configPath = try value()
+            case "--store": options.storePath = try value()
+            case "--socket": options.socketPath = try value()
+            case "--varlink":
+                let address = try value()
+                options.varlinkAddress = address
+                options.socketPath = try socketPath(ofVarlinkAddress: address)
+            case "--help" where inlineValue == nil: options.showHelp = true
+            case "--version" where inlineValue == nil: options.showVersion = true
+            default: throw .unknownOption(name)
+            }
+        }
+        return options
+    }
+
+    /// The socket path of a Varlink address `unix:PATH`, parameters after `;` dropped (the
+    /// activator may append `;mode=0600`; the configured `SocketMode=` applies instead).
+    static func socketPath(ofVarlinkAddress address: String) throws(UsageError) -> String {
+        guard address.hasPrefix("unix:") else { throw .badVarlinkAddress(address) }
+        let rest = address.dropFirst(5)
+        let path = rest.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard path.hasPrefix("/") else { throw .badVarlinkAddress(address) }
+        return String(path)
+    }
+}

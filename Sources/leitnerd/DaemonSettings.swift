@@ -1,0 +1,28 @@
+import Glibc
+import LeitnerCore
+
+/// Everything the daemon runs by: the configuration (file and embedded defaults, SPEC §5) with
+/// the command line's overrides applied, and names resolved (the group of `AllowGroup=`).
+struct DaemonSettings: Sendable {
+    var boxOptions: BoxOptions
+    var socketPath: String
+    var socketMode: mode_t
+    /// The gid whose members may connect besides the daemon's own uid and root.
+    var allowGroup: UInt32?
+    var maxMessageSize: Int
+    var maxConnections: Int
+    var idleTimeout: Duration
+    /// Stop after this long without a connection (socket activation); nil: never.
+    var exitIdleAfter: Duration?
+    var testReady: TestReadyHook?
+
+    var connectionLimits: Connection.ConnectionLimits {
+        Connection.ConnectionLimits(maxMessageSize: maxMessageSize, idleTimeout: idleTimeout)
+    }
+
+    /// Why the settings cannot be made: a configuration error (`FILE:LINE: message`) or a name
+    /// that does not resolve.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+}
