@@ -58,6 +58,9 @@ public final class Box {
                 try store.log.append(entries, durable: true)
             }
             for change in try store.adoptAllLoosePairs(now: now) { try apply(change, now: now, log: false) }
+            // Opening a large store leaves megabytes of freed buffers (directory listings, the
+            // test file); give them back rather than keep them resident for the daemon's life.
+            MemoryTrim.releaseFreedMemory()
         } catch {
             store.close()
             throw error
@@ -201,7 +204,9 @@ public final class Box {
     /// Reads `.leitner/test` and replays the review log after it.
     private func loadTest() throws(BoxError) -> DailyTest? {
         guard let bytes = try? FileSystem.readFile(TestFile.name, in: store.stateFD),
-              var loaded = TestFile.decode(bytes), loaded.logOffset <= store.log.size else { return nil }
+              var loaded = TestFile.decode(bytes, intern: { [store] id in
+                  store.levelOf.index(forKey: id).map { store.levelOf[$0].key } ?? id
+              }), loaded.logOffset <= store.log.size else { return nil }
         for (entry, _) in try store.log.entries(from: loaded.logOffset) {
             DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
         }
