@@ -34,7 +34,8 @@ extension Store {
         for file in looseFiles[level] ?? [] {
             if let half = LooseHalf(fileName: file), half.cardName == cardName { halves[half.side, default: []].append(half) }
         }
-        let somePath = path(of: (halves[.front]?.first ?? halves[.back]!.first!).fileName, in: level)
+        let someHalf = halves[.front]?.first ?? halves[.back]?.first
+        let somePath = someHalf.map { path(of: $0.fileName, in: level) } ?? self.path(of: level)
         func problem(_ reason: String, _ advice: String) -> Result<(front: LooseHalf, back: LooseHalf), StoreProblem> {
             .failure(StoreProblem(kind: .loosePair, path: somePath, reason: reason, advice: advice))
         }

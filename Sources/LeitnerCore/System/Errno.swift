@@ -21,7 +21,10 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     public static let permission = Errno(rawValue: EACCES)
 
     /// The C library's text for this error ("No such file or directory").
-    public var description: String { String(cString: strerror(rawValue)) }
+    public var description: String {
+        rawValue == -1 ? "simulated crash" : String(decoding: Array(UnsafeBufferPointer(start: strerror(rawValue),
+                                                                            count: strlen(strerror(rawValue)))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }
 
 /// Runs a system call that returns -1 and sets `errno` on failure, retrying on `EINTR`.

@@ -10,6 +10,7 @@ public struct FileDescriptor: Sendable, Hashable {
     public static func open(_ path: String, relativeTo directory: FileDescriptor? = nil,
                             flags: Int32, mode: mode_t = 0o644) throws(Errno) -> FileDescriptor {
         let dirfd = directory?.rawValue ?? AT_FDCWD
+        if flags & (O_CREAT | O_TRUNC) != 0 { try CrashPoint.step() }
         let fd = try valueOrErrno { openat(dirfd, path, flags | O_CLOEXEC, mode) }
         return FileDescriptor(rawValue: fd)
     }
@@ -45,6 +46,7 @@ public struct FileDescriptor: Sendable, Hashable {
 
     /// Writes all of `bytes`, continuing after short writes.
     public func writeAll(_ bytes: some Collection<UInt8>) throws(Errno) {
+        try CrashPoint.step()
         let array = Array(bytes)
         var offset = 0
         while offset < array.count {
@@ -56,10 +58,16 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Flushes the file's data and metadata to the disk (R17).
-    public func sync() throws(Errno) { try nothingOrErrno { fsync(rawValue) } }
+    public func sync() throws(Errno) {
+        try CrashPoint.step()
+        try nothingOrErrno { fsync(rawValue) }
+    }
 
     /// Flushes the file's data to the disk, metadata only where needed to read it back.
-    public func syncData() throws(Errno) { try nothingOrErrno { fdatasync(rawValue) } }
+    public func syncData() throws(Errno) {
+        try CrashPoint.step()
+        try nothingOrErrno { fdatasync(rawValue) }
+    }
 
     /// The size of the file.
     public func size() throws(Errno) -> Int {
@@ -75,7 +83,10 @@ public struct FileDescriptor: Sendable, Hashable {
     }
 
     /// Cuts the file to `size` bytes.
-    public func truncate(to size: Int) throws(Errno) { try nothingOrErrno { ftruncate(rawValue, off_t(size)) } }
+    public func truncate(to size: Int) throws(Errno) {
+        try CrashPoint.step()
+        try nothingOrErrno { ftruncate(rawValue, off_t(size)) }
+    }
 
     /// Takes an exclusive `flock` without waiting; false when another holds it.
     public func tryLockExclusive() throws(Errno) -> Bool {

@@ -69,6 +69,7 @@ public enum FileSystem {
     /// Creates a directory; succeeds when it already exists as a directory if `existingOK`.
     public static func makeDirectory(_ name: String, in directory: FileDescriptor?, mode: mode_t = 0o755,
                                      existingOK: Bool = false) throws(Errno) {
+        try CrashPoint.step()
         do {
             try nothingOrErrno { mkdirat(directory?.rawValue ?? AT_FDCWD, name, mode) }
         } catch where existingOK && error == .exists {
@@ -81,6 +82,7 @@ public enum FileSystem {
     public static func rename(_ from: String, in fromDirectory: FileDescriptor?,
                               to: String, in toDirectory: FileDescriptor?,
                               replacing: Bool = false) throws(Errno) {
+        try CrashPoint.step()
         let flags: UInt32 = replacing ? 0 : 1 // RENAME_NOREPLACE
         try nothingOrErrno {
             renameat2(fromDirectory?.rawValue ?? AT_FDCWD, from, toDirectory?.rawValue ?? AT_FDCWD, to, flags)
@@ -89,11 +91,13 @@ public enum FileSystem {
 
     /// Removes a file.
     public static func removeFile(_ name: String, in directory: FileDescriptor?) throws(Errno) {
+        try CrashPoint.step()
         try nothingOrErrno { unlinkat(directory?.rawValue ?? AT_FDCWD, name, 0) }
     }
 
     /// Removes an empty directory.
     public static func removeDirectory(_ name: String, in directory: FileDescriptor?) throws(Errno) {
+        try CrashPoint.step()
         try nothingOrErrno { unlinkat(directory?.rawValue ?? AT_FDCWD, name, AT_REMOVEDIR) }
     }
 

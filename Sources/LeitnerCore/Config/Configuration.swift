@@ -1,0 +1,111 @@
+/// The settings of `leitnerd` and `leitnerctl`: every key of `leitner.conf` as a typed value,
+/// with the embedded defaults for the keys a file does not set (`docs/configuration.md`).
+public struct Configuration: Sendable, Equatable {
+    /// The file the values came from; nil when no file was read (embedded defaults).
+    public var source: String?
+
+    // [Store]
+    /// The store directory: `Path=` with `~/` expanded, else `$XDG_DATA_HOME/leitner`.
+    public var storePath: String
+
+    // [Daemon]
+    /// The socket: `$LEITNER_SOCKET`, else `Socket=`, else
+    /// `$XDG_RUNTIME_DIR/leitner/leitnerd.sock` or `/tmp/leitner-UID/leitnerd.sock`.
+    public var socketPath: String
+    /// The directory that must be private to the user when the socket goes in it: the
+    /// `/tmp/leitner-UID` fallback, created 0700 and refused when another user owns it.
+    public var privateSocketDirectory: String
+    /// The mode of the socket file (`SocketMode=`, default `0600`).
+    public var socketMode: UInt32 = 0o600
+    /// A group whose members may connect besides the daemon's user and root (`AllowGroup=`).
+    public var allowGroup: GroupSelector?
+    /// The largest message accepted, in bytes (`MaxMessageSize=`, default 16 MiB).
+    public var maxMessageSize: Int = 16 << 20
+    /// The most connections served at once (`MaxConnections=`, default 64).
+    public var maxConnections: Int = 64
+    /// How long a half-received message may sit idle before its connection is closed
+    /// (`IdleTimeout=`, default 30 s).
+    public var idleTimeout: Duration = .seconds(30)
+    /// How long the daemon may sit with no connection before it exits (`ExitIdleAfter=`, for
+    /// socket activation); nil: never.
+    public var exitIdleAfter: Duration?
+
+    // [Schedule]
+    /// Minutes after local midnight at which the learning day starts (`DayStartsAt=`, 04:00).
+    public var dayStartsAt: Int = 4 * 60
+    /// Where a wrongly answered card goes (`OnFail=`, R9).
+    public var onFail: OnFailPolicy = .first
+    /// The cycle table (`Cycle=`, R3).
+    public var cycle: CycleTable = .standard
+
+    // [Hooks]
+    /// The shell command run when a prepared test has cards (`TestReady=`); nil: none.
+    public var testReady: String?
+
+    // [Client]
+    /// Whether `leitnerctl` starts `leitnerd` when nothing answers (`Autostart=`, default yes).
+    public var autostart: Bool = true
+    /// The command that opens a file that cannot be shown inline (`Viewer=`, default `xdg-open`
+    /// when it is on `PATH`); nil: none.
+    public var viewer: String?
+    /// The command that plays audio (`Player=`); nil: none.
+    public var player: String?
+
+    /// The embedded defaults for the user `locator` describes.
+    public init(defaultsFor locator: ConfigurationLocator) {
+        storePath = locator.defaultStorePath
+        socketPath = locator.defaultSocketPath
+        privateSocketDirectory = locator.fallbackSocketDirectory
+        viewer = locator.executableOnPath("xdg-open") == nil ? nil : "xdg-open"
+    }
+
+    /// The clock of the learning day (`DayStartsAt=`) in the local time zone.
+    public var dayClock: DayClock { DayClock(dayStartsAt: dayStartsAt) }
+
+    /// The store to use: the command line's `--store` when given, else `storePath`.
+    public func resolvedStorePath(override: String?) -> String {
+        override ?? storePath
+    }
+
+    /// The socket to use: the command line's `--socket` when given, else `socketPath` (which
+    /// already holds `$LEITNER_SOCKET`, then `Socket=`, then the default).
+    public func resolvedSocketPath(override: String?) -> String {
+        override ?? socketPath
+    }
+
+    /// Reads the configuration as `leitnerd` and `leitnerctl` do (`docs/configuration.md`):
+    /// `path` when given (it must exist), else the user's file when it exists, else the
+    /// embedded defaults; then `$LEITNER_SOCKET` over `Socket=`.
+    /// - Parameters:
+    ///   - path: the `--config` option, or nil.
+    ///   - locator: the user's environment, uid and home.
+    /// - Throws: `ConfigurationError`: `cannot read 'PATH': reason`, or `FILE:LINE: message`.
+    public static func load(path: String?, locator: ConfigurationLocator) throws(ConfigurationError) -> Configuration {
+        var configuration = Configuration(defaultsFor: locator)
+        let file = path ?? locator.userConfigurationPath
+        var bytes: [UInt8]? = nil
+        do {
+            bytes = try FileSystem.readFile(atPath: file, limit: 1 << 20)
+        } catch where path == nil && (error == .noEntry || error == .notDirectory) {
+            // No file of the user's: the embedded defaults.
+        } catch {
+            throw .cannotRead(path: file, reason: error.description)
+        }
+        if let bytes {
+            configuration.source = file
+            try ConfigurationParser(path: file, home: locator.home)
+                .parse(String(decoding: bytes, as: UTF8.self), into: &configuration)
+        }
+        if let socket = locator.environment["LEITNER_SOCKET"], !socket.isEmpty {
+            configuration.socketPath = socket
+        }
+        return configuration
+    }
+
+    /// Reads the configuration for the running user: `load(path:locator:)` with the user's id
+    /// and home directory and the given environment.
+    /// - Throws: `ConfigurationError`, as `load(path:locator:)`.
+    public static func load(path: String?, environment: [String: String]) throws(ConfigurationError) -> Configuration {
+        try load(path: path, locator: ConfigurationLocator(environment: environment))
+    }
+}

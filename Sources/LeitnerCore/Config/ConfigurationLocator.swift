@@ -1,0 +1,91 @@
+import Glibc
+
+/// Where the configuration and the default store and socket are for one user: from the
+/// environment (`XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_RUNTIME_DIR`, `PATH`), the uid and the
+/// home directory, all given, so that tests need not touch the process's own.
+public struct ConfigurationLocator: Sendable, Equatable {
+    /// The environment variables.
+    public var environment: [String: String]
+    /// The user's id, for the `/tmp/leitner-UID` fallback.
+    public var uid: UInt32
+    /// The home directory, for `~/` and the XDG defaults.
+    public var home: String
+
+    /// A locator for the given user.
+    public init(environment: [String: String], uid: UInt32, home: String) {
+        self.environment = environment
+        self.uid = uid
+        self.home = home
+    }
+
+    /// A locator for the running user with the given environment: the uid from `getuid()`, the
+    /// home from `$HOME` when absolute, else from the password database, else `/`.
+    public init(environment: [String: String]) {
+        let uid = getuid()
+        var home = environment["HOME"] ?? ""
+        if !home.hasPrefix("/") { home = ConfigurationLocator.passwordHome(uid: uid) ?? "/" }
+        self.init(environment: environment, uid: uid, home: home)
+    }
+
+    /// The variables a locator reads, from the process's environment.
+    public static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        for name in ["HOME", "PATH", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "LEITNER_SOCKET"] {
+            if let value = getenv(name) { result[name] = String(cString: value) }
+        }
+        return result
+    }
+
+    /// The user's configuration file: `$XDG_CONFIG_HOME/leitner/leitner.conf`, by default
+    /// `~/.config/leitner/leitner.conf`.
+    public var userConfigurationPath: String {
+        baseDirectory("XDG_CONFIG_HOME", else: ".config") + "/leitner/leitner.conf"
+    }
+
+    /// The default store: `$XDG_DATA_HOME/leitner`, by default `~/.local/share/leitner`.
+    public var defaultStorePath: String {
+        baseDirectory("XDG_DATA_HOME", else: ".local/share") + "/leitner"
+    }
+
+    /// The default socket: `$XDG_RUNTIME_DIR/leitner/leitnerd.sock`, without `XDG_RUNTIME_DIR`
+    /// `/tmp/leitner-UID/leitnerd.sock`.
+    public var defaultSocketPath: String {
+        if let runtime = absolute("XDG_RUNTIME_DIR") { return runtime + "/leitner/leitnerd.sock" }
+        return fallbackSocketDirectory + "/leitnerd.sock"
+    }
+
+    /// `/tmp/leitner-UID`: the socket's directory without `XDG_RUNTIME_DIR`, which must belong
+    /// to the user (see `preparePrivateDirectory`).
+    public var fallbackSocketDirectory: String { "/tmp/leitner-\(uid)" }
+
+    /// The full path of `name` in a directory of `$PATH`, when it is an executable file there.
+    public func executableOnPath(_ name: String) -> String? {
+        for directory in (environment["PATH"] ?? "").split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// An XDG base directory: the variable when it holds an absolute path (the XDG rule: a
+    /// relative one is ignored), else `fallback` under the home directory.
+    private func baseDirectory(_ variable: String, else fallback: String) -> String {
+        absolute(variable) ?? (home.hasSuffix("/") ? home : home + "/") + fallback
+    }
+
+    private func absolute(_ variable: String) -> String? {
+        guard let value = environment[variable], value.hasPrefix("/") else { return nil }
+        return value
+    }
+
+    /// The home directory of `uid` in the password database.
+    private static func passwordHome(uid: uid_t) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, let found = result,
+              let directory = found.pointee.pw_dir
+        else { return nil }
+        return String(cString: directory)
+    }
+}

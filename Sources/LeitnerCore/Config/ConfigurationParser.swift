@@ -1,0 +1,99 @@
+/// Reads `leitner.conf`, the systemd-style format: `[Section]` headers, `Key=Value` lines,
+/// `#` and `;` comment lines and blank lines; white space around keys and values is removed.
+/// An unknown section or key, a key outside a section, a line without `=`, or a bad value is an
+/// error `FILE:LINE: message`. A key given twice: the last one wins.
+public struct ConfigurationParser: Sendable {
+    /// The file's path, named in errors.
+    public var path: String
+    /// The home directory that `~/` in `Path=` and `Socket=` stands for.
+    public var home: String
+
+    /// A parser for the file at `path`.
+    public init(path: String, home: String) {
+        self.path = path
+        self.home = home
+    }
+
+    /// Sets the values the text gives in `configuration`, leaving the others as they are.
+    /// - Parameters:
+    ///   - text: the file's content.
+    ///   - configuration: the values to change: the defaults, when reading the one file.
+    /// - Throws: `ConfigurationError.invalidLine` at the first wrong line; `configuration` is
+    ///   then partly changed.
+    public func parse(_ text: String, into configuration: inout Configuration) throws(ConfigurationError) {
+        var section: String?
+        for (index, rawLine) in text.lines.enumerated() {
+            let line = rawLine.trimmingBlanks
+            func fail(_ message: String) -> ConfigurationError {
+                .invalidLine(path: path, line: index + 1, message: message)
+            }
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), line.count > 2 else { throw fail("malformed section header '\(line)'") }
+                let name = String(line.dropFirst().dropLast())
+                guard ConfigurationParser.keys[name] != nil else { throw fail("unknown section [\(name)]") }
+                section = name
+                continue
+            }
+            guard let equals = line.firstIndex(of: "="), equals != line.startIndex else {
+                throw fail("expected '[Section]', 'Key=Value' or a comment, got '\(line)'")
+            }
+            let key = String(line[..<equals].trimmingBlanks)
+            let value = String(line[line.index(after: equals)...].trimmingBlanks)
+            guard let section else { throw fail("key '\(key)' outside of any section") }
+            guard let apply = ConfigurationParser.keys[section]?[key] else {
+                throw fail("unknown key '\(key)' in section [\(section)]")
+            }
+            do {
+                try apply(&configuration, value, home)
+            } catch {
+                throw fail("invalid value '\(value)' for \(key)=: \(error.reason)")
+            }
+        }
+    }
+
+    /// Sets one key's value; `home` is for paths.
+    typealias Setter = @Sendable (inout Configuration, String, String) throws(ConfigurationValueError) -> Void
+
+    /// Every key of every section (`docs/configuration.md`, `config/leitner.conf`).
+    static let keys: [String: [String: Setter]] = [
+        "Store": [
+            "Path": { c, v, home throws(ConfigurationValueError) in c.storePath = try ConfigurationValue.path(v, home: home) },
+        ],
+        "Daemon": [
+            "Socket": { c, v, home throws(ConfigurationValueError) in c.socketPath = try ConfigurationValue.path(v, home: home) },
+            "SocketMode": { c, v, _ throws(ConfigurationValueError) in c.socketMode = try ConfigurationValue.octalMode(v) },
+            "AllowGroup": { c, v, _ throws(ConfigurationValueError) in
+                c.allowGroup = v.isEmpty ? nil : try ConfigurationValue.group(v)
+            },
+            "MaxMessageSize": { c, v, _ throws(ConfigurationValueError) in
+                c.maxMessageSize = try ConfigurationValue.size(v, minimum: 1024)
+            },
+            "MaxConnections": { c, v, _ throws(ConfigurationValueError) in
+                c.maxConnections = try ConfigurationValue.count(v, minimum: 1)
+            },
+            "IdleTimeout": { c, v, _ throws(ConfigurationValueError) in
+                let span = try ConfigurationValue.timeSpan(v)
+                guard span > .zero else { throw ConfigurationValueError("must be longer than 0") }
+                c.idleTimeout = span
+            },
+            "ExitIdleAfter": { c, v, _ throws(ConfigurationValueError) in
+                let span = v.isEmpty ? .zero : try ConfigurationValue.timeSpan(v)
+                c.exitIdleAfter = span == .zero ? nil : span
+            },
+        ],
+        "Schedule": [
+            "DayStartsAt": { c, v, _ throws(ConfigurationValueError) in c.dayStartsAt = try ConfigurationValue.timeOfDay(v) },
+            "OnFail": { c, v, _ throws(ConfigurationValueError) in c.onFail = try ConfigurationValue.onFail(v) },
+            "Cycle": { c, v, _ throws(ConfigurationValueError) in c.cycle = try ConfigurationValue.cycle(v) },
+        ],
+        "Hooks": [
+            "TestReady": { c, v, _ in c.testReady = ConfigurationValue.command(v) },
+        ],
+        "Client": [
+            "Autostart": { c, v, _ throws(ConfigurationValueError) in c.autostart = try ConfigurationValue.boolean(v) },
+            "Viewer": { c, v, _ in c.viewer = ConfigurationValue.command(v) },
+            "Player": { c, v, _ in c.player = ConfigurationValue.command(v) },
+        ],
+    ]
+}

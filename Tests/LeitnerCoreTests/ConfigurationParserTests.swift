@@ -1,0 +1,149 @@
+import Testing
+@testable import LeitnerCore
+
+@Suite struct ConfigurationParserTests {
+    static let file = "/etc/leitner/leitner.conf"
+    static let locator = ConfigurationLocator(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000,
+                                              home: "/home/a")
+
+    func parse(_ text: String) throws(ConfigurationError) -> Configuration {
+        var configuration = Configuration(defaultsFor: Self.locator)
+        try ConfigurationParser(path: Self.file, home: "/home/a").parse(text, into: &configuration)
+        return configuration
+    }
+
+    func error(_ text: String) -> String? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func everyKey() throws {
+        let c = try parse("""
+            # comment
+            ; another comment
+
+            [Store]
+            Path = ~/cards
+            [Daemon]
+            Socket=/run/leitner/leitnerd.sock
+            SocketMode=0660
+            AllowGroup=students
+            MaxMessageSize=1M
+            MaxConnections=8
+            IdleTimeout=2min
+            ExitIdleAfter=10min
+            [Schedule]
+            DayStartsAt=03:30
+            OnFail=previous
+            Cycle=1 2,1 3,2,1
+            [Hooks]
+            TestReady=notify-send "cards due: $LEITNER_DUE"
+            [Client]
+            Autostart=no
+            Viewer=feh -.
+            Player=mpv --no-video
+            """)
+        #expect(c.storePath == "/home/a/cards")
+        #expect(c.socketPath == "/run/leitner/leitnerd.sock")
+        #expect(c.socketMode == 0o660)
+        #expect(c.allowGroup == .name("students"))
+        #expect(c.maxMessageSize == 1 << 20)
+        #expect(c.maxConnections == 8)
+        #expect(c.idleTimeout == .seconds(120))
+        #expect(c.exitIdleAfter == .seconds(600))
+        #expect(c.dayStartsAt == 210)
+        #expect(c.onFail == .previous)
+        #expect(c.cycle.inlineForm == "1 2,1 3,2,1")
+        #expect(c.testReady == "notify-send \"cards due: $LEITNER_DUE\"")
+        #expect(c.autostart == false)
+        #expect(c.viewer == "feh -.")
+        #expect(c.player == "mpv --no-video")
+    }
+
+    @Test func lastValueWinsAndSectionsRepeat() throws {
+        let c = try parse("[Schedule]\nDayStartsAt=05:00\n[Client]\nAutostart=no\n[Schedule]\nDayStartsAt=06:15\n")
+        #expect(c.dayStartsAt == 6 * 60 + 15)
+        #expect(c.autostart == false)
+    }
+
+    @Test func emptyValuesMeanNone() throws {
+        let c = try parse("[Daemon]\nAllowGroup=g\nAllowGroup=\nExitIdleAfter=\n[Client]\nViewer=\nPlayer=\n[Hooks]\nTestReady=\n")
+        #expect(c.allowGroup == nil)
+        #expect(c.exitIdleAfter == nil)
+        #expect(c.viewer == nil)
+        #expect(c.player == nil)
+        #expect(c.testReady == nil)
+        #expect(try parse("[Daemon]\nExitIdleAfter=0").exitIdleAfter == nil)
+    }
+
+    @Test func crlfLinesAndNoFinalNewline() throws {
+        #expect(try parse("[Schedule]\r\nDayStartsAt=05:00\r\n").dayStartsAt == 300)
+        #expect(try parse("[Schedule]\nOnFail=previous").onFail == .previous)
+    }
+
+    @Test func malformedLines() {
+        let f = Self.file
+        #expect(error("[Daemon]\nFoo=1\n") == "\(f):2: unknown key 'Foo' in section [Daemon]")
+        #expect(error("\n[Foo]\n") == "\(f):2: unknown section [Foo]")
+        #expect(error("[Daemon\n") == "\(f):1: malformed section header '[Daemon'")
+        #expect(error("[]\n") == "\(f):1: malformed section header '[]'")
+        #expect(error("Path=/x\n") == "\(f):1: key 'Path' outside of any section")
+        #expect(error("[Store]\nPath\n") == "\(f):2: expected '[Section]', 'Key=Value' or a comment, got 'Path'")
+        #expect(error("[Store]\n=/x\n") == "\(f):2: expected '[Section]', 'Key=Value' or a comment, got '=/x'")
+        #expect(error("[Store]\npath=/x\n") == "\(f):2: unknown key 'path' in section [Store]")
+        #expect(error("[store]\n") == "\(f):1: unknown section [store]")
+        #expect(error("[Daemon]\nPath=/x\n") == "\(f):2: unknown key 'Path' in section [Daemon]")
+    }
+
+    /// Each bad value names the file, the line, the value, the key and what was expected.
+    @Test(arguments: [
+        ("[Store]\nPath=cards", "invalid value 'cards' for Path=: expected an absolute path or one starting with '~/'"),
+        ("[Store]\nPath=", "invalid value '' for Path=: expected an absolute path or one starting with '~/'"),
+        ("[Daemon]\nSocket=sock", "invalid value 'sock' for Socket=: expected an absolute path or one starting with '~/'"),
+        ("[Daemon]\nSocketMode=0999", "invalid value '0999' for SocketMode=: expected an octal mode such as 0600"),
+        ("[Daemon]\nAllowGroup=a b", "invalid value 'a b' for AllowGroup=: expected a group name or a numeric gid"),
+        ("[Daemon]\nMaxMessageSize=16MB",
+         "invalid value '16MB' for MaxMessageSize=: expected a size in bytes, with an optional K, M or G suffix"),
+        ("[Daemon]\nMaxMessageSize=100", "invalid value '100' for MaxMessageSize=: must be at least 1024 bytes"),
+        ("[Daemon]\nMaxConnections=0", "invalid value '0' for MaxConnections=: expected a whole number of at least 1"),
+        ("[Daemon]\nIdleTimeout=soon",
+         "invalid value 'soon' for IdleTimeout=: expected a time span such as 30s, 2min, 1h or 500ms"),
+        ("[Daemon]\nIdleTimeout=0", "invalid value '0' for IdleTimeout=: must be longer than 0"),
+        ("[Daemon]\nExitIdleAfter=5 parsecs",
+         "invalid value '5 parsecs' for ExitIdleAfter=: expected a time span such as 30s, 2min, 1h or 500ms"),
+        ("[Schedule]\nDayStartsAt=24:00", "invalid value '24:00' for DayStartsAt=: expected HH:MM, from 00:00 to 23:59"),
+        ("[Schedule]\nDayStartsAt=4am", "invalid value '4am' for DayStartsAt=: expected HH:MM, from 00:00 to 23:59"),
+        ("[Schedule]\nDayStartsAt=", "invalid value '' for DayStartsAt=: expected HH:MM, from 00:00 to 23:59"),
+        ("[Schedule]\nOnFail=last", "invalid value 'last' for OnFail=: expected 'first' or 'previous'"),
+        ("[Client]\nAutostart=maybe", "invalid value 'maybe' for Autostart=: expected yes, no, true, false, on, off, 1 or 0"),
+    ])
+    func badValues(text: String, message: String) {
+        #expect(error(text) == "\(Self.file):2: \(message)")
+    }
+
+    /// R3: a table given in the configuration is rejected, with the reason, if an entry is empty
+    /// or names a level outside 1–7.
+    @Test(arguments: [
+        ("2,1 ,1", "invalid value '2,1 ,1' for Cycle=: cycle entry 2 is empty"),
+        ("2,1 3,,1", "invalid value '2,1 3,,1' for Cycle=: cycle entry 2 is empty"),
+        ("2,1 1,", "invalid value '2,1 1,' for Cycle=: cycle entry 2 is empty"),
+        ("0,1", "invalid value '0,1' for Cycle=: cycle entry 1 names level '0', not one of 1 to 7"),
+        ("1 8", "invalid value '1 8' for Cycle=: cycle entry 2 names level '8', not one of 1 to 7"),
+        ("1 finished,1", "invalid value '1 finished,1' for Cycle=: cycle entry 2 names level 'finished', not one of 1 to 7"),
+        ("", "invalid value '' for Cycle=: the cycle has no entry"),
+    ])
+    func r3BadCycles(value: String, message: String) {
+        #expect(error("[Schedule]\n# R3\nCycle=\(value)\n") == "\(Self.file):3: \(message)")
+    }
+
+    @Test func untouchedKeysKeepTheirValues() throws {
+        let c = try parse("[Schedule]\nOnFail=previous\n")
+        var expected = Configuration(defaultsFor: Self.locator)
+        expected.onFail = .previous
+        #expect(c == expected)
+    }
+}

@@ -1,0 +1,101 @@
+import Testing
+@testable import LeitnerCore
+
+/// R17, R18: an operation cut off after any single step of its system calls leaves, once the
+/// store is reopened, the state before it or the state after it — never a mix. `CrashPoint`
+/// makes the N-th mutating call and every later one fail, as a kill at that instant would.
+@Suite(.serialized) struct CrashRecoveryTests {
+    /// What a reopened store shows: the tree of cards and the test's counters.
+    struct Observed: Equatable, CustomStringConvertible {
+        var tree: [String]
+        var test: TestSummary
+        var days: String
+
+        var description: String { "\(tree)\n\(test)\ndays: \(days)" }
+    }
+
+    enum Operation: String, CaseIterable {
+        case gradeCorrect, gradeWrong, gradeCompleting, undo, move, add, delete, adopt
+    }
+
+    /// Two cards in level 1, today's test open; for `gradeCompleting` one is passed already,
+    /// for `undo` one grade made.
+    func setUp(_ dir: TemporaryDirectory, clock: ManualClock, for operation: Operation) throws {
+        let box = try Box.open(dir, clock: clock)
+        defer { box.close() }
+        try box.addText("uno", "one", id: "uno")
+        try box.addText("dos", "two", id: "dos")
+        _ = try box.prepare()
+        if operation == .gradeCompleting || operation == .undo { _ = try box.grade(id: "dos", correct: true, answerMs: 5) }
+        if operation == .adopt {
+            dir.write("1/tres-front.txt", "tres")
+        }
+    }
+
+    func perform(_ operation: Operation, on box: Box, dir: TemporaryDirectory) throws {
+        switch operation {
+        case .gradeCorrect, .gradeCompleting: _ = try box.grade(id: "uno", correct: true, answerMs: 10)
+        case .gradeWrong: _ = try box.grade(id: "uno", correct: false, answerMs: 10)
+        case .undo: _ = try box.undo()
+        case .move: _ = try box.move(id: "uno", level: "5")
+        case .add: try box.addText("cuatro", "four", id: "cuatro", level: "3")
+        case .delete: try box.delete(id: "uno")
+        case .adopt:
+            dir.write("1/tres-back.txt", "three")
+            _ = try box.status()
+        }
+    }
+
+    func observe(_ dir: TemporaryDirectory, clock: ManualClock) throws -> Observed {
+        let box = try Box.open(dir, clock: clock)
+        defer { box.close() }
+        let status = try box.status()
+        let days = (try? FileSystem.readFile(atPath: dir.path + "/.leitner/days")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return Observed(tree: dir.snapshot(), test: status.test, days: days)
+    }
+
+    func reference(_ operation: Operation, performed: Bool) throws -> Observed {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clock = ManualClock("2026-05-04")
+        try setUp(dir, clock: clock, for: operation)
+        if performed {
+            let box = try Box.open(dir, clock: clock)
+            try perform(operation, on: box, dir: dir)
+            box.close()
+        }
+        return try observe(dir, clock: clock)
+    }
+
+    @Test(arguments: Operation.allCases)
+    func crashAfterEveryStepLeavesBeforeOrAfter(_ operation: Operation) throws {
+        let before = try reference(operation, performed: false)
+        let after = try reference(operation, performed: true)
+        #expect(before != after, "the operation must change something")
+        var sawBefore = false, sawAfter = false
+        var step = 1
+        while step < 400 {
+            let dir = TemporaryDirectory()
+            defer { dir.remove() }
+            let clock = ManualClock("2026-05-04")
+            try setUp(dir, clock: clock, for: operation)
+            let box = try Box.open(dir, clock: clock)
+            CrashPoint.arm(after: step)
+            do { try perform(operation, on: box, dir: dir) } catch {}
+            let crashed = CrashPoint.hasCrashed
+            box.close() // after a crash this writes nothing: only descriptors close, as at exit
+            CrashPoint.disarm()
+            let observed = try observe(dir, clock: clock)
+            #expect(observed == before || observed == after,
+                    "\(operation) cut after step \(step) left a mix:\n\(observed)\nbefore:\n\(before)\nafter:\n\(after)")
+            if observed == before { sawBefore = true }
+            if observed == after { sawAfter = true }
+            if !crashed { break }
+            step += 1
+        }
+        // A loose pair cut off half-adopted is put back and adopted again at open (R14), so
+        // only the state after shows.
+        #expect((sawBefore || operation == .adopt) && sawAfter, "\(operation): both outcomes should occur across the steps")
+        #expect(step < 400)
+    }
+}
