@@ -35,14 +35,16 @@ import Testing
         #expect(VarlinkServiceInterface.description.contains("\ninterface org.varlink.service\n"))
     }
 
+    /// One of each error of `io.leitner.Box` (`invalidParameter` is `org.varlink.service`'s).
+    static let everyBoxError: [BoxError] = [
+        .noSuchCard(id: "a"), .invalidCardId(id: "-a", reason: "starts with '-'"), .invalidLevel(level: "9"),
+        .cardExists(id: "a"), .notInTest(id: "a"), .testComplete, .nothingToUndo,
+        .invalidAsset(name: "f.x", reason: "r"), .storeFailure(path: "/p", reason: "r"), .duplicateFront(id: "a"),
+    ]
+
     /// Every error the core can raise is declared in the interface, under the name it maps to.
     @Test func everyBoxErrorIsDeclared() {
-        let errors: [BoxError] = [
-            .noSuchCard(id: ""), .invalidCardId(id: "", reason: ""), .invalidLevel(level: ""),
-            .cardExists(id: ""), .notInTest(id: ""), .testComplete, .nothingToUndo,
-            .invalidAsset(name: "", reason: ""), .storeFailure(path: "", reason: ""), .duplicateFront(id: ""),
-        ]
-        for error in errors {
+        for error in Self.everyBoxError {
             let short = error.varlinkName.dropFirst("io.leitner.Box.".count)
             let names = error.parameters.map { "\($0.0): string" }.joined(separator: ", ")
             #expect(BoxInterface.description.contains("error \(short) (\(names))\n"), "\(error.varlinkName)")

@@ -116,6 +116,15 @@ public enum Socket {
         try nothingOrErrno { setsockopt(socket.rawValue, SOL_SOCKET, SO_SNDTIMEO, &time, length) }
     }
 
+    /// Waits until `socket` has something to read (data, end of file or an error).
+    /// - Parameter milliseconds: the longest wait; nil waits forever.
+    /// - Returns: false when the time ran out first.
+    public static func waitReadable(_ socket: FileDescriptor, milliseconds: Int?) throws(Errno) -> Bool {
+        var entry = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
+        let timeout = milliseconds.map { Int32(clamping: max(0, $0)) } ?? -1
+        return try valueOrErrno { poll(&entry, 1, timeout) } > 0
+    }
+
     /// Shuts down the sending direction: the peer reads end of file once it has the rest.
     public static func shutdownSending(_ socket: FileDescriptor) throws(Errno) {
         try nothingOrErrno { shutdown(socket.rawValue, Int32(SHUT_WR)) }
