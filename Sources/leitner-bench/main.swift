@@ -1,3 +1,71 @@
+import Glibc
 import LeitnerCore
 
-print("leitner-bench: not yet built")
+// leitner-bench — builds stores of 10,000 and 100,000 cards and measures the box on them beside
+// the bare system-call floor (README, "Benchmarks"; docs/performance.md).
+//
+//   leitner-bench [--dir DIR] [--sizes 10000,100000] [--grades 1000]
+//   leitner-bench measure STORE GRADES     (one measurement, in a fresh process: internal)
+
+func complain(_ message: String) {
+    let line = Array("leitner-bench: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "measure", arguments.count == 3, let grades = Int(arguments[2]) {
+    try Measurement.run(store: arguments[1], grades: grades)
+    exit(0)
+}
+
+var workDirectory = "/tmp/leitner-bench"
+var sizes = [10_000, 100_000]
+var grades = 1000
+var index = 0
+while index < arguments.count {
+    switch arguments[index] {
+    case "--dir" where index + 1 < arguments.count:
+        workDirectory = arguments[index + 1]
+        index += 1
+    case "--sizes" where index + 1 < arguments.count:
+        sizes = arguments[index + 1].split(separator: ",").compactMap { Int($0) }
+        index += 1
+    case "--grades" where index + 1 < arguments.count:
+        grades = Int(arguments[index + 1]) ?? grades
+        index += 1
+    case "-h", "--help":
+        print("Usage: leitner-bench [--dir DIR] [--sizes 10000,100000] [--grades 1000]")
+        exit(0)
+    default:
+        complain("unknown argument '\(arguments[index])'")
+        exit(64)
+    }
+    index += 1
+}
+
+mkdir(workDirectory, 0o755)
+print("leitner-bench: stores under \(workDirectory)")
+let floorDirectory = workDirectory + "/floor"
+mkdir(floorDirectory, 0o755)
+let fsyncs = try Floors.appendAndSync(in: floorDirectory, samples: 1000)
+let syncRenames = try Floors.syncAndRename(in: floorDirectory, samples: 1000)
+print("floor: append + fdatasync        p50 \(Timing.ms(Timing.percentile(fsyncs, 0.5)))  p99 \(Timing.ms(Timing.percentile(fsyncs, 0.99)))")
+print("floor: append + fdatasync + rename p50 \(Timing.ms(Timing.percentile(syncRenames, 0.5)))  p99 \(Timing.ms(Timing.percentile(syncRenames, 0.99)))")
+
+for size in sizes {
+    let store = "\(workDirectory)/store-\(size)"
+    if access(store + "/.leitner", F_OK) == 0 || access(store, F_OK) == 0 {
+        _ = system("rm -rf '\(store)'")
+    }
+    let buildTime = try Timing.secondsThrowing { try StoreBuilder.build(at: store, count: size) }
+    print("\n== \(size) cards (built in \(Int(buildTime)) s)")
+    // Warm the cache the way a running machine has it, then take the floors.
+    _ = Floors.readdirWalk(store, statEach: false)
+    let names = (0..<5).map { _ in Floors.readdirWalk(store, statEach: false) }.min()!
+    let stats = (0..<3).map { _ in Floors.readdirWalk(store, statEach: true) }.min()!
+    print("floor: readdir, names only        \(Timing.ms(names))")
+    print("floor: readdir + stat per card    \(Timing.ms(stats))")
+    let exe = CommandLine.arguments[0]
+    let status = system("'\(exe)' measure '\(store)' \(grades)")
+    if status != 0 { complain("measurement failed (\(status))") }
+}

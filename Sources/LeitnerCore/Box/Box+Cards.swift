@@ -89,7 +89,7 @@ extension Box {
     /// Every problem in the store: damaged cards (each card is looked at), loose halves,
     /// duplicates, links and stray entries (R14, R18, R21, R22). Changes nothing.
     public func doctor() throws(BoxError) -> [StoreProblem] {
-        _ = try begin()
+        let moment = try begin()
         var problems: [StoreProblem] = []
         for (id, level) in store.levelOf.sorted(by: { $0.key < $1.key }) {
             if let reason = store.damage(of: id) {
@@ -100,6 +100,8 @@ extension Box {
         }
         if test?.position == days.position {
             for id in store.damaged.keys where test?.contains(id) == true { test?.levelChanged(id, to: nil) }
+            // R10: a graded test whose last cards were just found damaged is completed.
+            if test?.isDone == true { try complete(moment) }
         }
         problems += store.strays.values.sorted { $0.path < $1.path }
         problems += store.looseFileProblems()

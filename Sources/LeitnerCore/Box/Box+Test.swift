@@ -27,12 +27,16 @@ extension Box {
         try openTest(moment)
         while let id = test?.head() {
             do {
-                return (try store.card(id, withText: true), summary(moment))
+                let card = try store.card(id, withText: true)
+                lastShown = card
+                return (card, summary(moment))
             } catch {
                 // Damaged (now recorded as such) or gone: it leaves the queue; try the next one.
                 test?.levelChanged(id, to: nil)
             }
         }
+        // R10: a graded test whose last cards were just found damaged is completed.
+        if test?.isDone == true { try complete(moment) }
         return (nil, summary(moment))
     }
 
@@ -45,25 +49,36 @@ extension Box {
         let moment = try begin()
         if completedToday(moment) { throw .testComplete }
         try openTest(moment)
-        guard var current = test, let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
-        guard current.contains(id), store.damaged[id] == nil else { throw .notInTest(id: id) }
+        // `test` is used in place throughout: a copy held across its mutation would copy the queue.
+        guard test != nil, let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        guard test!.contains(id), store.damaged[id] == nil else { throw .notInTest(id: id) }
+        // R21: a card `Next` did not just show is looked at first, so a damaged one is never moved.
+        if lastShown?.id != id, store.damage(of: id) != nil {
+            test!.levelChanged(id, to: nil)
+            if test!.isDone { try complete(moment) }
+            throw .notInTest(id: id)
+        }
         let to = correct ? from.promoted : from.demoted(options.onFail)
-        current.grade(DailyTest.Grade(id: id, from: from, to: to, correct: correct, time: moment.now))
         var journal = [LogEntry(time: moment.now, event: .grade, id: id, from: from, to: to,
                                 correct: correct, answerMs: answerMs.map { max(0, $0) })]
-        let completes = current.isDone
-        if completes {
-            current.completed = moment.today
-            journal.append(LogEntry(time: moment.now, event: .complete, date: moment.today))
-        }
+        // R10: a correct answer to the last card in the queue completes the test.
+        let completes = correct && test!.remaining == 1
+        if completes { journal.append(LogEntry(time: moment.now, event: .complete, date: moment.today)) }
         if from == to {
             try store.log.append(journal, durable: true)
         } else {
             try store.moveCard(id, from: from, to: to, journal: journal)
         }
-        test = current
+        // Only now that the journal holds it: mutate in place (a copy would cost O(queue)).
+        test!.grade(DailyTest.Grade(id: id, from: from, to: to, correct: correct, time: moment.now))
         if completes {
+            test!.completed = moment.today
             try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
+        }
+        // The card graded is nearly always the one `Next` just read: answer with it, moved.
+        if let shown = lastShown, shown.id == id {
+            lastShown = nil
+            return (store.relocated(shown, to: to), summary(moment))
         }
         return (try store.card(id, withText: true), summary(moment))
     }
@@ -73,13 +88,12 @@ extension Box {
     /// - Throws: `nothingToUndo` when no grade of today's test is left to undo.
     public func undo() throws(BoxError) -> (card: Card, test: TestSummary) {
         let moment = try begin()
-        guard var current = test, let last = current.grades.last,
+        guard let position = test?.position, let last = test?.grades.last,
               options.dayClock.logicalDate(at: last.time) == moment.today,
-              current.position == days.position || (current.position == days.position - 1 && completedToday(moment))
+              position == days.position || (position == days.position - 1 && completedToday(moment))
         else { throw .nothingToUndo }
         guard let now = store.levelOf[last.id] else { throw .noSuchCard(id: last.id) }
-        let wasCompleted = current.completed != nil
-        current.undo()
+        let wasCompleted = test!.completed != nil
         let journal = [LogEntry(time: moment.now, event: .undo, id: last.id, from: now, to: last.from,
                                 correct: last.correct)]
         if now == last.from {
@@ -87,7 +101,7 @@ extension Box {
         } else {
             try store.moveCard(last.id, from: now, to: last.from, journal: journal)
         }
-        test = current
+        test!.undo()
         if wasCompleted, completedToday(moment) { try dayFile.removeLast(from: &days) }
         return (try store.card(last.id, withText: true), summary(moment))
     }

@@ -20,6 +20,8 @@ public final class Box {
     var readyPosition: Int?
     /// Text of a front → the card's id, built on the first duplicate check.
     var frontIndex: [String: String]?
+    /// The card `Next` answered last, to answer the `Grade` that usually follows without reading it again.
+    var lastShown: Card?
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
 
@@ -36,16 +38,24 @@ public final class Box {
             test = try loadTest()
             readyPosition = loadReadyPosition()
             try reconcileDayRecord()
-            // Hand changes made while no daemon ran: the test takes them in by R8.
-            if var current = test, current.position == days.position {
-                for (id, _) in current.place where !current.belongs(id, at: store.levelOf[id]) {
-                    current.levelChanged(id, to: store.levelOf[id])
+            // Hand changes made while no daemon ran: the test takes them in by R8. Skipped when
+            // the level directories are as the last checkpoint left them.
+            // They are logged (R16), so that the next open's replay has them and keeps the order (R11);
+            // where a card was before is not known here.
+            if test?.position == days.position, !store.untouchedSinceCheckpoint {
+                let leaving = test!.place.keys.filter { !test!.belongs($0, at: store.levelOf[$0]) }
+                let joining = store.levelOf.filter { test!.place[$0.key] == nil && test!.belongs($0.key, at: $0.value) }
+                var entries: [LogEntry] = []
+                for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                    test!.levelChanged(id, to: nil)
+                    entries.append(LogEntry(time: now, event: store.levelOf[id] == nil ? .delete : .move, id: id,
+                                            to: store.levelOf[id], origin: "hand"))
                 }
-                for (id, level) in store.levelOf.sorted(by: { $0.key < $1.key })
-                where current.place[id] == nil && current.belongs(id, at: level) {
-                    current.levelChanged(id, to: level)
+                for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                    test!.levelChanged(id, to: level)
+                    entries.append(LogEntry(time: now, event: .move, id: id, to: level, origin: "hand"))
                 }
-                test = current
+                try store.log.append(entries, durable: true)
             }
             for change in try store.adoptAllLoosePairs(now: now) { try apply(change, now: now, log: false) }
         } catch {
@@ -97,7 +107,10 @@ public final class Box {
             try store.log.append([entry], durable: false)
         }
         frontIndex = nil
-        if test?.position == days.position { test?.levelChanged(change.id, to: level) }
+        // R21: a card that arrives by hand is looked at now (one card, not the whole store), so
+        // that a damaged one stays out of the counts and the test from the start.
+        let sound = level == nil || store.damage(of: change.id) == nil
+        if test?.position == days.position { test?.levelChanged(change.id, to: sound ? level : nil) }
     }
 
     /// R6: while the open test has no card to show, each past date after the last recorded one
@@ -111,11 +124,12 @@ public final class Box {
         }
     }
 
-    /// R10, R4: records the completion of the open test today.
+    /// R10, R4: records the completion of the open test today. The review log gets it first
+    /// (R16), as for a completing grade: it is the journal `reconcileDayRecord` trusts on open.
     func complete(_ moment: Moment) throws(BoxError) {
-        guard var current = test, current.position == days.position, days.last?.date != moment.today else { return }
-        current.completed = moment.today
-        test = current
+        guard test?.position == days.position, days.last?.date != moment.today else { return }
+        try store.log.append([LogEntry(time: moment.now, event: .complete, date: moment.today)], durable: true)
+        test!.completed = moment.today
         try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
     }
 
@@ -161,15 +175,17 @@ public final class Box {
         let position = days.position
         if completedToday(moment) || test?.position == position { return }
         let levels = options.cycle.levels(at: position)
-        var queue: [String] = []
-        for (id, level) in store.levelOf where levels.contains(level) && store.damaged[id] == nil {
-            queue.append(id)
-        }
-        queue.sort()
         var seedSource = SystemRandomNumberGenerator()
         let seed = seedSource.next()
-        var generator = SeededGenerator(seed: seed)
-        queue.shuffle(using: &generator)
+        // The order is a function of the seed and the set of cards alone: each card sorts by a
+        // hash of the seed and its id (cheaper than sorting 100,000 strings and then shuffling).
+        var keyed: [(key: UInt64, id: String)] = []
+        keyed.reserveCapacity(store.levelOf.count)
+        for (id, level) in store.levelOf where levels.contains(level) && store.damaged[id] == nil {
+            keyed.append((SeededGenerator.key(seed: seed, id: id), id))
+        }
+        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
+        let queue = keyed.map(\.id)
         let opened = DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
                                logOffset: store.log.size, queue: queue)
         do {

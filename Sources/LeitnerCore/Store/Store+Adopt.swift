@@ -56,7 +56,9 @@ extension Store {
 
     /// Adopts the pair `fileName` belongs to when both halves are there; returns the new card's id.
     func adoptLoosePair(containing fileName: String, in level: Level, now: Int64) throws(BoxError) -> String? {
-        guard let half = LooseHalf(fileName: fileName),
+        // Both halves of a pair arrive in one batch of events: the second may be adopted already
+        // (or the file gone again), and `loosePair` needs a half still there.
+        guard looseFiles[level]?.contains(fileName) == true, let half = LooseHalf(fileName: fileName),
               case .success(let pair) = loosePair(half.cardName, in: level) else { return nil }
         let id = half.cardName
         let staged = "adopt-\(level.name)-\(id)"

@@ -23,6 +23,16 @@ extension Store {
         }
     }
 
+    /// `card` as it is after its directory moved to `level`.
+    func relocated(_ card: Card, to level: Level) -> Card {
+        var moved = card
+        let directory = path(of: card.id, in: level) + "/"
+        moved.level = level
+        moved.front.path = directory + String(card.front.path.split(separator: "/").last ?? "")
+        moved.back.path = directory + String(card.back.path.split(separator: "/").last ?? "")
+        return moved
+    }
+
     /// Checks a card's directory; returns the reason it is damaged, nil when it is sound.
     func damage(of id: String) -> String? {
         guard let level = levelOf[id] else { return nil }

@@ -70,7 +70,7 @@ extension Store {
     }
 
     private func readCheckpoint() -> Int {
-        guard let bytes = try? FileSystem.readFile("checkpoint", in: stateFD, limit: 64),
+        guard let bytes = try? FileSystem.readFile("checkpoint", in: stateFD, limit: 4096),
               let offset = Int(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first ?? ""),
               offset >= 0, offset <= log.size else { return 0 }
         return offset

@@ -5,7 +5,13 @@ import Glibc
 extension Store {
     /// Indexes every level directory from scratch.
     func scanAll() throws(BoxError) {
-        levelOf.removeAll(keepingCapacity: true)
+        // A directory's link count is 2 plus its subdirectories: size the index once, up front.
+        var cards = 0
+        for fd in levelFDs {
+            var st = stat()
+            if fstat(fd.rawValue, &st) == 0, st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
+        }
+        levelOf = Dictionary(minimumCapacity: cards)
         rawCounts = [Int](repeating: 0, count: Level.allCases.count)
         looseFiles.removeAll()
         strays.removeAll()
@@ -16,13 +22,17 @@ extension Store {
     /// duplicate and ignored (R18: a card is in exactly one level).
     func scan(_ level: Level) throws(BoxError) {
         let directory = fd(level)
-        var entries: [DirectoryEntry] = []
-        do { entries = try FileSystem.list(directory) } catch {
+        var loose = Set<String>()
+        var unusual: [DirectoryEntry] = []
+        do {
+            try FileSystem.forEachEntry(directory) { name, kind in
+                // The common case, a card directory, is indexed right here with no copy.
+                if kind == .directory { noteDirectory(name, in: level) } else { unusual.append(DirectoryEntry(name: name, kind: kind)) }
+            }
+        } catch {
             throw .storeFailure(path: path(of: level), reason: "cannot read directory: \(error)")
         }
-        levelOf.reserveCapacity(levelOf.count + entries.count)
-        var loose = Set<String>()
-        for entry in entries {
+        for entry in unusual {
             var kind = entry.kind
             if kind == .unknown, let st = try? FileSystem.status(entry.name, in: directory) {
                 switch st.st_mode & S_IFMT {
@@ -38,10 +48,7 @@ extension Store {
             case .file:
                 loose.insert(entry.name)
             case .symlink:
-                strays[path(of: entry.name, in: level)] = StoreProblem(
-                    kind: .outsideLink, path: path(of: entry.name, in: level),
-                    reason: "a symbolic link; the daemon follows no link in a level directory (R22)",
-                    advice: "move the card directory itself into the store")
+                noteLink(entry.name, in: level)
             case .other, .unknown:
                 strays[path(of: entry.name, in: level)] = StoreProblem(
                     kind: .strayEntry, path: path(of: entry.name, in: level),
@@ -51,19 +58,32 @@ extension Store {
         looseFiles[level] = loose
     }
 
+    /// R22: a link in a level directory is never a card nor a card half; it is reported.
+    private func noteLink(_ name: String, in level: Level) {
+        strays[path(of: name, in: level)] = StoreProblem(
+            kind: .outsideLink, path: path(of: name, in: level),
+            reason: "a symbolic link; the daemon follows no link in a level directory (R22)",
+            advice: "move the card directory itself into the store")
+    }
+
     /// Takes a directory found in a level into the index, or reports why it is not a card.
     private func noteDirectory(_ name: String, in level: Level) {
-        let entryPath = path(of: name, in: level)
-        if let reason = CardID.problem(name) {
+        if !CardID.isValid(name), let reason = CardID.problem(name) {
+            let entryPath = path(of: name, in: level)
             strays[entryPath] = StoreProblem(kind: .strayEntry, path: entryPath,
                                              reason: "not a valid card id: \(reason) (R20)",
                                              advice: "rename it to a valid id (A-Z a-z 0-9 . _ -)")
-        } else if let other = levelOf[name], other != level {
-            strays[entryPath] = StoreProblem(kind: .duplicateCard, path: entryPath,
-                                             reason: "card '\(name)' is also in level \(other) (R18)",
-                                             advice: "keep one copy and remove the other")
+        } else if let other = levelOf.updateValue(level, forKey: name) {
+            // Already indexed: keep the first copy (R18) and report this one.
+            levelOf[name] = other
+            if other != level {
+                let entryPath = path(of: name, in: level)
+                strays[entryPath] = StoreProblem(kind: .duplicateCard, path: entryPath,
+                                                 reason: "card '\(name)' is also in level \(other) (R18)",
+                                                 advice: "keep one copy and remove the other")
+            }
         } else {
-            setLevel(name, level)
+            rawCounts[level.rawValue - 1] += 1
         }
     }
 
@@ -97,7 +117,10 @@ extension Store {
                        strays[path(of: event.name, in: level)] == nil { continue }
                     if seen.insert(event.name).inserted { touched.append(event.name) }
                 } else if appeared {
-                    if looseFiles[level, default: []].insert(event.name).inserted {
+                    // inotify does not tell a link from a file: look, as the scan at open does.
+                    if let st = try? FileSystem.status(event.name, in: fd(level)), st.st_mode & S_IFMT == S_IFLNK {
+                        noteLink(event.name, in: level)
+                    } else if looseFiles[level, default: []].insert(event.name).inserted {
                         pairCandidates.append((level, event.name))
                     }
                 } else {

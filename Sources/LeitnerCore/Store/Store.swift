@@ -34,6 +34,9 @@ final class Store {
     var looseFiles: [Level: Set<String>] = [:]
     /// Entries that are neither cards nor loose files, and duplicate card directories, by path.
     var strays: [String: StoreProblem] = [:]
+    /// True when no level directory changed since the last checkpoint was written: then nothing
+    /// was done by hand while no daemon ran, and the open test needs no reconciling.
+    var untouchedSinceCheckpoint = false
     /// Daemon-made journal entries since the last checkpoint: a checkpoint every so many.
     var entriesSinceCheckpoint = 0
 
@@ -63,6 +66,7 @@ final class Store {
             levelFDs.append(try openLevel(level))
         }
         // Watch before scanning, so that nothing done during the scan is missed.
+        untouchedSinceCheckpoint = readCheckpointStamps() == levelStamps()
         try scanAll()
         try repair(now: now)
     }
@@ -186,7 +190,7 @@ final class Store {
         }
         try log.sync()
         do {
-            try FileSystem.writeAtomically(Array("\(log.size)\n".utf8), to: "checkpoint", in: stateFD)
+            try FileSystem.writeAtomically(Array("\(log.size)\n\(levelStamps())\n".utf8), to: "checkpoint", in: stateFD)
         } catch {
             throw .storeFailure(path: root + "/.leitner/checkpoint", reason: "cannot write: \(error)")
         }
@@ -194,6 +198,22 @@ final class Store {
     }
 
     // MARK: Helpers
+
+    /// The modification and change times and link counts of the level directories: any card
+    /// moved in or out, created or removed changes them.
+    func levelStamps() -> String {
+        levelFDs.map { fd in
+            var st = stat()
+            guard fstat(fd.rawValue, &st) == 0 else { return "?" }
+            return "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec),\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec),\(st.st_nlink)"
+        }.joined(separator: " ")
+    }
+
+    private func readCheckpointStamps() -> String? {
+        guard let bytes = try? FileSystem.readFile("checkpoint", in: stateFD, limit: 4096) else { return nil }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        return lines.count >= 2 ? String(lines[1]) : nil
+    }
 
     private func openLevel(_ level: Level) throws(BoxError) -> FileDescriptor {
         let levelPath = path(of: level)

@@ -20,37 +20,36 @@ public enum FileSystem {
         return entries
     }
 
-    /// Calls `body` for each entry of a directory, names and `d_type` only.
+    /// Calls `body` for each entry of a directory, names and `d_type` only, reading it with
+    /// `getdents64` from its start (the descriptor's offset is moved).
     public static func forEachEntry(_ directory: FileDescriptor,
                                     _ body: (String, EntryKind) -> Void) throws(Errno) {
-        // fdopendir takes ownership of its descriptor: give it a duplicate.
-        let copy = try valueOrErrno { fcntl(directory.rawValue, F_DUPFD_CLOEXEC, 0) }
-        guard let dir = fdopendir(copy) else {
-            let error = Errno.current
-            _ = Glibc.close(copy)
-            throw error
-        }
-        defer { closedir(dir) }
-        rewinddir(dir)
+        try nothingOrErrno { lseek(directory.rawValue, 0, SEEK_SET) }
+        let capacity = 64 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        defer { buffer.deallocate() }
         while true {
-            errno = 0
-            guard let entry = readdir(dir) else {
-                if errno != 0 { throw Errno.current }
-                return
+            let count = try valueOrErrno { getdents64(directory.rawValue, buffer, capacity) }
+            if count == 0 { return }
+            var offset = 0
+            while offset < count {
+                // struct linux_dirent64: u64 ino, s64 off, u16 reclen, u8 type, char name[].
+                let recordLength = Int(buffer.load(fromByteOffset: offset + 16, as: UInt16.self))
+                let type = buffer.load(fromByteOffset: offset + 18, as: UInt8.self)
+                let name = buffer.advanced(by: offset + 19).assumingMemoryBound(to: UInt8.self)
+                let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+                offset += recordLength
+                if length == 1 && name[0] == 46 || length == 2 && name[0] == 46 && name[1] == 46 { continue }
+                let kind: EntryKind
+                switch Int32(type) {
+                case Int32(DT_DIR): kind = .directory
+                case Int32(DT_REG): kind = .file
+                case Int32(DT_LNK): kind = .symlink
+                case Int32(DT_UNKNOWN): kind = .unknown
+                default: kind = .other
+                }
+                body(String(decoding: UnsafeBufferPointer(start: name, count: length), as: UTF8.self), kind)
             }
-            let kind: EntryKind
-            switch Int32(entry.pointee.d_type) {
-            case Int32(DT_DIR): kind = .directory
-            case Int32(DT_REG): kind = .file
-            case Int32(DT_LNK): kind = .symlink
-            case Int32(DT_UNKNOWN): kind = .unknown
-            default: kind = .other
-            }
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            body(name, kind)
         }
     }
 
@@ -165,6 +164,14 @@ public enum FileSystem {
         return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+/// glibc has `getdents64` since 2.30, hidden from Swift like `renameat2`.
+private let getdents64: @convention(c) (Int32, UnsafeMutableRawPointer, Int) -> Int = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getdents64") else {
+        fatalError("the C library has no getdents64 (glibc 2.30 or later is needed)")
+    }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafeMutableRawPointer, Int) -> Int).self)
+}()
 
 /// glibc has `renameat2` since 2.28, but its header hides it from Swift (`_GNU_SOURCE`): look it up.
 private let renameat2: @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32 = {

@@ -22,6 +22,8 @@ public final class Inotify {
     }
 
     private let fd: FileDescriptor
+    /// Reused for every read: a drain happens before every request.
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     public init() throws(Errno) {
         fd = FileDescriptor(rawValue: try valueOrErrno { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) })
@@ -44,7 +46,6 @@ public final class Inotify {
     /// The events queued so far, without waiting.
     public func drain() throws(Errno) -> [Event] {
         var events: [Event] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n: Int
             do {
@@ -54,6 +55,8 @@ public final class Inotify {
             }
             if n <= 0 { return events }
             Inotify.parse(buffer[..<n], into: &events)
+            // A read that left room for more events emptied the queue: spare the EAGAIN read.
+            if n < buffer.count - 4096 { return events }
         }
     }
 

@@ -46,6 +46,8 @@ struct DailyTest {
         self.opened = opened
         self.seed = seed
         self.logOffset = logOffset
+        place.reserveCapacity(queue.count)
+        tail.reserveCapacity(queue.count)
         for id in queue { append(id) }
     }
 

@@ -69,9 +69,14 @@ struct TemporaryDirectory {
                 if entry.kind == .directory {
                     result.append(child + "/")
                     walk(child)
-                } else {
+                } else if entry.kind == .symlink {
+                    // Never read through a link (one may lead to /etc) nor open a FIFO (it blocks).
+                    result.append(child + " -> " + ((try? FileSystem.linkTarget(entry.name, in: fd)) ?? "?"))
+                } else if entry.kind == .file {
                     let bytes = (try? FileSystem.readFile(atPath: path + child)) ?? []
                     result.append(child + " = " + String(decoding: bytes, as: UTF8.self))
+                } else {
+                    result.append(child + " (\(entry.kind))")
                 }
             }
         }

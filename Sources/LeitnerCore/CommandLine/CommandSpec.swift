@@ -1,0 +1,62 @@
+/// One option of a command line: `--name`, maybe a one-letter alias, maybe a value.
+public struct OptionSpec: Sendable, Equatable {
+    /// The long name with its dashes (`--level`).
+    public var name: String
+    /// A one-letter alias with its dash (`-y`), if any.
+    public var short: String?
+    /// The value's placeholder (`LEVEL`) when the option takes one; nil for a flag.
+    public var valueName: String?
+    /// One line of help.
+    public var help: String
+
+    public init(_ name: String, short: String? = nil, value: String? = nil, help: String) {
+        self.name = name
+        self.short = short
+        self.valueName = value
+        self.help = help
+    }
+
+    /// `--level LEVEL` or `-y, --yes`, as help shows it.
+    public var synopsis: String {
+        var text = short.map { "\($0), " } ?? ""
+        text += name
+        if let valueName { text += " \(valueName)" }
+        return text
+    }
+}
+
+/// The grammar of one command: its name, what it does, the arguments and options it takes.
+/// The program pairs each with the code that runs it; help, usage lines and "did you mean"
+/// are generated from these.
+public struct CommandSpec: Sendable, Equatable {
+    /// The command's name (`move`).
+    public var name: String
+    /// One line saying what it does.
+    public var abstract: String
+    /// The arguments after the name as usage shows them (`ID LEVEL`, `[FROM [TO]]`).
+    public var usage: String
+    /// How many positional arguments it accepts.
+    public var arguments: ClosedRange<Int>
+    /// The options of this command (the global ones come on top).
+    public var options: [OptionSpec]
+    /// More help, shown by `help COMMAND` after the options; may be empty.
+    public var discussion: String
+
+    public init(name: String, abstract: String, usage: String = "", arguments: ClosedRange<Int> = 0...0,
+                options: [OptionSpec] = [], discussion: String = "") {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.arguments = arguments
+        self.options = options
+        self.discussion = discussion
+    }
+
+    /// The usage line without the program name: `move ID LEVEL` or `add [OPTIONS] FRONT BACK`.
+    public var usageLine: String {
+        var parts = [name]
+        if !options.isEmpty { parts.append("[OPTIONS]") }
+        if !usage.isEmpty { parts.append(usage) }
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,31 @@
+/// The options and arguments given to one command, after parsing.
+public struct ParsedArguments: Sendable, Equatable {
+    /// Flags given (long names, `--yes`), whatever alias was typed.
+    public var flags: Set<String> = []
+    /// Option values by long name; an option given twice keeps the last value.
+    public var values: [String: String] = [:]
+    /// The positional arguments, in order.
+    public var positionals: [String] = []
+
+    public init(flags: Set<String> = [], values: [String: String] = [:], positionals: [String] = []) {
+        self.flags = flags
+        self.values = values
+        self.positionals = positionals
+    }
+
+    /// True when the flag `name` (`--yes`) was given.
+    public func has(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The value of option `name` (`--level`), nil when not given.
+    public subscript(_ name: String) -> String? { values[name] }
+}
+
+/// A parsed command line: which command, with what; or a request for help.
+public enum Invocation: Sendable, Equatable {
+    /// Run `command` with `arguments`; `globals` holds the global options wherever they stood.
+    case run(command: String, arguments: ParsedArguments, globals: ParsedArguments)
+    /// Show help: for one command, or the overview when nil.
+    case help(command: String?, globals: ParsedArguments)
+    /// Show the version.
+    case version
+}

@@ -1,0 +1,40 @@
+/// Plain text from the HTML of Anki fields (`#html:true`): line breaks for `<br>` and block
+/// ends, other tags dropped, character references decoded.
+public enum HTMLText {
+    static let named: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{00A0}",
+    ]
+    static let breaking: Set<String> = ["br", "/div", "/p", "/li", "/tr", "/h1", "/h2", "/h3"]
+
+    /// The text of `html`.
+    public static func plain(_ html: String) -> String {
+        var out = ""
+        var i = html.startIndex
+        while i < html.endIndex {
+            let c = html[i]
+            if c == "<", let close = html[i...].firstIndex(of: ">") {
+                let tag = html[html.index(after: i)..<close].lowercased()
+                let name = String(tag.prefix { !$0.isWhitespace && $0 != "/" || ($0 == "/" && tag.hasPrefix("/")) })
+                if breaking.contains(name) || name == "br/" { out += "\n" }
+                i = html.index(after: close)
+            } else if c == "&", let semicolon = html[i...].prefix(12).firstIndex(of: ";"),
+                      let decoded = entity(String(html[html.index(after: i)..<semicolon])) {
+                out += decoded
+                i = html.index(after: semicolon)
+            } else {
+                out.append(c)
+                i = html.index(after: i)
+            }
+        }
+        while out.hasSuffix("\n") { out.removeLast() }
+        return out
+    }
+
+    static func entity(_ name: String) -> String? {
+        if let text = named[name] { return text }
+        guard name.hasPrefix("#") else { return nil }
+        let digits = name.dropFirst()
+        let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+        return value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+    }
+}

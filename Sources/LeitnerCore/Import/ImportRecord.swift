@@ -1,0 +1,40 @@
+/// A card to add, read from an import source, with where it was read.
+public struct ImportRecord: Sendable, Equatable {
+    /// Where it came from: `line 12` of a file, or the file name of a pair's front.
+    public var location: String
+    /// The id asked for, or nil to let the box choose one.
+    public var id: String?
+    /// The level asked for, or nil for level 1 (R1).
+    public var level: String?
+    public var front: ImportSide
+    public var back: ImportSide
+
+    public init(location: String, id: String? = nil, level: String? = nil, front: ImportSide, back: ImportSide) {
+        self.location = location
+        self.id = id
+        self.level = level
+        self.front = front
+        self.back = back
+    }
+}
+
+/// One side of an imported card: text, or a file to send as it is.
+public enum ImportSide: Sendable, Hashable {
+    /// Text, stored as `front.txt`/`back.txt`.
+    case text(String)
+    /// A file whose bytes become the asset; the extension of `path` names the media.
+    case file(path: String)
+}
+
+/// An input that cannot be imported: where, and why.
+public struct ImportProblem: Sendable, Equatable, CustomStringConvertible {
+    public var location: String
+    public var reason: String
+
+    public init(location: String, reason: String) {
+        self.location = location
+        self.reason = reason
+    }
+
+    public var description: String { "\(location): \(reason)" }
+}

@@ -1,0 +1,31 @@
+import Glibc
+import LeitnerCore
+
+/// Builds a store of `count` text cards directly in the store format (SPEC §3), spread over the
+/// levels roughly as a box in use is: half in level 1, a quarter in level 2, and so on.
+enum StoreBuilder {
+    static func build(at path: String, count: Int) throws {
+        for name in ["", "/1", "/2", "/3", "/4", "/5", "/6", "/7", "/finished"] { mkdir(path + name, 0o755) }
+        let levels = ["1", "2", "3", "4", "5", "6", "7", "finished"]
+        let root = try FileDescriptor.openDirectory(path)
+        defer { root.close() }
+        var levelFDs: [FileDescriptor] = []
+        for level in levels { levelFDs.append(try FileDescriptor.openDirectory(level, relativeTo: root)) }
+        defer { levelFDs.forEach { $0.close() } }
+        for index in 0..<count {
+            // Level k holds about 1/2^k of the cards; ids longer than 15 bytes on purpose, as
+            // real ids often are (Swift stores up to 15 bytes inline).
+            let level = min(levels.count - 1, (index + 1).trailingZeroBitCount)
+            let id = "card-\(index)-benchmark"
+            try FileSystem.makeDirectory(id, in: levelFDs[level])
+            let dir = try FileDescriptor.openDirectory(id, relativeTo: levelFDs[level])
+            for (name, text) in [("front.txt", "front \(index)"), ("back.txt", "back \(index)")] {
+                let file = try FileDescriptor.open(name, relativeTo: dir, flags: O_WRONLY | O_CREAT | O_TRUNC)
+                try file.writeAll(Array(text.utf8))
+                file.close()
+            }
+            dir.close()
+        }
+        sync()
+    }
+}

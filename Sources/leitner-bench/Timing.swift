@@ -1,0 +1,47 @@
+import Glibc
+import LeitnerCore
+
+/// Wall-clock timing and percentiles.
+enum Timing {
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    static func seconds(_ body: () -> Void) -> Double {
+        let start = now()
+        body()
+        return now() - start
+    }
+
+    static func secondsThrowing(_ body: () throws -> Void) throws -> Double {
+        let start = now()
+        try body()
+        return now() - start
+    }
+
+    static func percentile(_ samples: [Double], _ p: Double) -> Double {
+        let sorted = samples.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+
+    static func ms(_ seconds: Double) -> String {
+        let value = seconds * 1000
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
+    }
+
+    /// This process's resident and peak resident memory in KiB, from /proc/self/status.
+    static func memory() -> (rss: Int, peak: Int) {
+        guard let bytes = try? FileSystem.readFile(atPath: "/proc/self/status") else { return (0, 0) }
+        var rss = 0, peak = 0
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if line.hasPrefix("VmRSS:"), parts.count >= 2 { rss = Int(parts[1]) ?? 0 }
+            if line.hasPrefix("VmHWM:"), parts.count >= 2 { peak = Int(parts[1]) ?? 0 }
+        }
+        return (rss, peak)
+    }
+}

@@ -1,0 +1,34 @@
+import Glibc
+import LeitnerCore
+
+/// Turning what the user names into `Asset` parameters (SPEC §4): text as text, a file's
+/// bytes as base64 data (text and Markdown files valid as UTF-8 as text). The daemon reads no
+/// file a client names (R22): the content travels in the request.
+enum AssetFile {
+    /// The largest file leitnerctl sends as an asset.
+    static let maxSize = 16 << 20 - 1 << 20
+
+    /// A text side: `front.txt` with `text`.
+    static func text(_ text: String, side: String) -> JSONValue {
+        ["name": .string("\(side).txt"), "text": .string(text)]
+    }
+
+    /// A side from the file at `path`, named `front.EXT` by its extension.
+    /// - Throws: `Failure.failed` naming the file and the reason.
+    static func file(_ path: String, side: String) throws -> JSONValue {
+        guard let ext = MediaType.fileExtension(path.split(separator: "/").last.map(String.init) ?? path) else {
+            throw Failure.failed("'\(path)': the file has no extension to tell what it is (.txt, .md, .png, .mp3, …)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(atPath: path, limit: maxSize)
+        } catch {
+            throw Failure.failed("cannot read '\(path)': \(error.rawValue == EFBIG ? "larger than \(maxSize >> 20) MiB" : error.description)")
+        }
+        let name = "\(side).\(ext.lowercased())"
+        if MediaType.isText(MediaType.of(fileName: name)), let text = String(validating: bytes, as: UTF8.self) {
+            return ["name": .string(name), "text": .string(text)]
+        }
+        return ["name": .string(name), "data": .string(Data(bytes).base64EncodedString())]
+    }
+}

@@ -1,0 +1,41 @@
+import Glibc
+import LeitnerCore
+
+/// leitnerctl's settings: where the daemon is and how to reach it, from the command line,
+/// the environment and the configuration file.
+struct ClientSettings {
+    /// The daemon's socket: `--socket`, then `LEITNER_SOCKET`, then `Socket=`, then the default.
+    var socketPath: String
+    /// `/tmp/leitner-UID`: the socket directory used without `XDG_RUNTIME_DIR`, which must be
+    /// this user's own.
+    var privateSocketDirectory: String
+    /// The configuration file given with `--config`, passed on to an autostarted `leitnerd`.
+    var configPath: String?
+    /// Start `leitnerd` when nothing answers (`[Client] Autostart=`, `--no-autostart`).
+    var autostart: Bool
+    /// The command that opens an image or file (`[Client] Viewer=`); nil: none.
+    var viewer: String?
+    /// The command that plays audio (`[Client] Player=`); nil: none.
+    var player: String?
+}
+
+extension ClientSettings {
+    /// The settings for this run: the configuration file (`--config`, else the user's, else
+    /// the embedded defaults), `LEITNER_SOCKET`, and the global options over them.
+    /// - Throws: `Failure.failed` for a configuration that cannot be read or is wrong
+    ///   (`FILE:LINE: message`).
+    static func resolve(globals: ParsedArguments) throws -> ClientSettings {
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(path: globals["--config"],
+                                                   environment: ConfigurationLocator.processEnvironment())
+        } catch {
+            throw Failure.failed(error.description)
+        }
+        return ClientSettings(socketPath: configuration.resolvedSocketPath(override: globals["--socket"]),
+                              privateSocketDirectory: configuration.privateSocketDirectory,
+                              configPath: globals["--config"],
+                              autostart: configuration.autostart && !globals.has("--no-autostart"),
+                              viewer: configuration.viewer, player: configuration.player)
+    }
+}

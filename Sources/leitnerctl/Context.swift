@@ -1,0 +1,34 @@
+import Glibc
+import LeitnerCore
+
+/// What every command gets: the global options, how to print, and the daemon, reached on
+/// first use (and started when nothing answers, unless autostart is off).
+final class Context {
+    let settings: ClientSettings
+    /// Print the daemon's answers as JSON.
+    let json: Bool
+    /// Colour on standard output: only on a terminal, never with `NO_COLOR` set.
+    let style: TextStyle
+    private var connection: VarlinkClient?
+
+    init(globals: ParsedArguments, command: String) throws {
+        settings = try ClientSettings.resolve(globals: globals)
+        json = globals.has("--json")
+        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+        style = TextStyle(enabled: Console.stdoutTerminal.isTerminal && !noColor)
+    }
+
+    /// Calls `io.leitner.Box.METHOD` and returns the reply's parameters.
+    /// - Throws: `VarlinkCallError` for the daemon's errors, `Failure.unreachable` when the
+    ///   daemon cannot be reached or started.
+    func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
+        let client = try connection ?? DaemonConnection.connect(settings)
+        connection = client
+        return try client.call("io.leitner.Box." + method, parameters)
+    }
+
+    /// Prints a reply as one line of JSON (the `--json` output).
+    func printJSON(_ reply: [String: JSONValue]) {
+        Console.out(JSONValue.object(reply).jsonText)
+    }
+}

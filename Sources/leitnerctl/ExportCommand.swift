@@ -1,0 +1,72 @@
+import Glibc
+import LeitnerCore
+
+/// `export [LEVEL]`: the text cards as TSV on standard output, with a header line
+/// `id level front back` that `import` reads back; `--dir DIR` copies every card (any media)
+/// into `DIR/LEVEL/ID/front.EXT` and `back.EXT`, the store's own layout.
+enum ExportCommand {
+    static func run(_ context: Context, _ arguments: ParsedArguments) throws {
+        var parameters: [String: JSONValue] = ["withText": true]
+        if let level = arguments.positionals.first {
+            parameters["level"] = .string(try Arguments.level(level, command: "export"))
+        }
+        let cards = try context.call("List", parameters).value("cards").arrayValue ?? []
+        if let directory = arguments["--dir"] { return try copy(cards, to: directory, context: context) }
+        Console.out("id\tlevel\tfront\tback")
+        var skipped = 0
+        for card in cards {
+            guard let front = card.value("front")["text"]?.stringValue, let back = card.value("back")["text"]?.stringValue else {
+                skipped += 1
+                continue
+            }
+            Console.out([card.string("id"), card.string("level"), escape(front), escape(back)].joined(separator: "\t"))
+        }
+        if skipped > 0 {
+            Console.error("\(skipped) card\(skipped == 1 ? "" : "s") with a side that is not text left out (export --dir DIR copies them)")
+        }
+    }
+
+    /// TSV escapes, as `DelimitedReader` reads them back.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\r\n": out += "\\r\\n"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    static func copy(_ cards: [JSONValue], to directory: String, context: Context) throws {
+        func fail(_ path: String, _ error: Errno) -> Failure { .failed("cannot write '\(path)': \(error)") }
+        do { try FileSystem.makeDirectory(directory, in: nil, existingOK: true) } catch { throw fail(directory, error) }
+        for card in cards {
+            let levelPath = "\(directory)/\(card.string("level"))", cardPath = "\(levelPath)/\(card.string("id"))"
+            do { try FileSystem.makeDirectory(levelPath, in: nil, existingOK: true) } catch { throw fail(levelPath, error) }
+            do { try FileSystem.makeDirectory(cardPath, in: nil) } catch { throw fail(cardPath, error) }
+            for side in ["front", "back"] {
+                let asset = try context.call("ReadAsset", ["id": .string(card.string("id")), "side": .string(side)])
+                guard let data = Data(base64Encoded: asset.value("data").stringValue ?? "") else {
+                    throw Failure.failed("the daemon sent invalid base64 for '\(card.string("id"))' \(side)")
+                }
+                let name = asset.value("name").stringValue ?? side
+                let path = "\(cardPath)/\(name.split(separator: "/").last.map(String.init) ?? side)"
+                do {
+                    let fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+                    defer { fd.close() }
+                    try fd.writeAll(Array(data))
+                } catch { throw fail(path, error) }
+            }
+        }
+        if context.json {
+            context.printJSON(["copied": .int(Int64(cards.count)), "directory": .string(directory)])
+        } else {
+            Console.out("Copied \(cards.count) card\(cards.count == 1 ? "" : "s") to '\(directory)'.")
+        }
+    }
+}

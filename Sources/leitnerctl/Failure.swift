@@ -1,0 +1,30 @@
+import LeitnerCore
+
+/// Why a command did not succeed, and the exit status that says so. Rendered in `main`.
+enum Failure: Error {
+    /// The command line is wrong (exit 64).
+    case usage(UsageError)
+    /// Nothing answers on the socket and `leitnerd` could not be, or may not be, started (exit 69).
+    case unreachable(String)
+    /// The daemon refused the request, or something else failed (exit 1).
+    case failed(String)
+    /// The command printed what went wrong already; exit with `status`.
+    case quiet(Int32)
+
+    /// The documented exit statuses.
+    enum Status {
+        static let success: Int32 = 0
+        static let failure: Int32 = 1
+        static let usage: Int32 = 64 // EX_USAGE
+        static let unavailable: Int32 = 69 // EX_UNAVAILABLE
+    }
+
+    var exitStatus: Int32 {
+        switch self {
+        case .usage: Status.usage
+        case .unreachable: Status.unavailable
+        case .failed: Status.failure
+        case .quiet(let status): status
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import LeitnerCore
+
+/// The commands that only read: status, list, show, calendar, log, doctor, next.
+enum ReadCommands {
+    static func views(_ context: Context) -> Views { Views(style: context.style, width: Console.width) }
+
+    /// `status`: today, the test, the cards per level, this week.
+    static func status(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.call("Status")
+        if context.json { return context.printJSON(reply) }
+        let views = views(context)
+        let style = context.style
+        let today = reply.value("today").stringValue ?? ""
+        Console.out(style.apply(style.bold, "Today \(today)") + " · " + views.test(reply.value("test")))
+        Console.out()
+        for line in views.counts(reply.value("counts")) { Console.out(line) }
+        if let date = LogicalDate(today) {
+            let monday = date.adding(days: -date.weekday)
+            let week = try context.call("Calendar", ["from": .string(monday.description),
+                                                     "to": .string(monday.adding(days: 6).description)])
+            Console.out()
+            for line in views.week(week.value("days").arrayValue ?? []) { Console.out(line) }
+        }
+        let problems = reply.value("problems").intValue ?? 0
+        if problems > 0 {
+            Console.out()
+            Console.out(style.apply(style.red, "\(problems) problem\(problems == 1 ? "" : "s") in the store: see 'leitnerctl doctor'"))
+        }
+    }
+
+    /// `list [LEVEL]`: one card a line, id, level, front and back in brief.
+    static func list(_ context: Context, _ arguments: ParsedArguments) throws {
+        var parameters: [String: JSONValue] = ["withText": true]
+        if let level = arguments.positionals.first {
+            parameters["level"] = .string(try Arguments.level(level, command: "list"))
+        }
+        let reply = try context.call("List", parameters)
+        if context.json { return context.printJSON(reply) }
+        let cards = reply.value("cards").arrayValue ?? []
+        let views = views(context)
+        let idWidth = min(24, cards.map { DisplayWidth.of($0.string("id")) }.max() ?? 2)
+        let sideWidth = max(10, (Console.width - idWidth - 14) / 2)
+        for card in cards {
+            let front = Views.brief(card.value("front"), limit: sideWidth)
+            let back = Views.brief(card.value("back"), limit: sideWidth)
+            Console.out(views.pad(card.string("id"), idWidth) + "  " + views.pad(card.string("level"), 8)
+                        + views.pad(front, sideWidth) + "  " + context.style.apply(context.style.dim, back))
+        }
+    }
+
+    /// `show ID`: the card in full.
+    static func show(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.call("Show", ["id": .string(arguments.positionals[0])])
+        if context.json { return context.printJSON(reply) }
+        for line in views(context).card(reply.value("card")) { Console.out(line) }
+    }
+
+    /// `next`: the card at the head of today's queue, for scripts.
+    static func next(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.call("Next")
+        if context.json { return context.printJSON(reply) }
+        let views = views(context)
+        let card = reply.value("card")
+        if card.isNull {
+            Console.out("No card to review: " + views.test(reply.value("test")))
+            return
+        }
+        for line in views.card(card) { Console.out(line) }
+    }
+
+    /// `calendar [FROM [TO]]`: one line a day.
+    static func calendar(_ context: Context, _ arguments: ParsedArguments) throws {
+        let status = try context.call("Status")
+        guard let today = LogicalDate(status.value("today").stringValue ?? "") else {
+            throw Failure.failed("the daemon's answer has no date")
+        }
+        let from = try arguments.positionals.first.map { try Arguments.date($0, today: today, command: "calendar") }
+            ?? today.adding(days: -7)
+        let to = try arguments.positionals.dropFirst().first.map { try Arguments.date($0, today: today, command: "calendar") }
+            ?? max(from, today).adding(days: 14)
+        guard from <= to else {
+            throw Failure.usage(.invalidValue(to.description, what: "date range", reason: "TO is before FROM", command: "calendar"))
+        }
+        let reply = try context.call("Calendar", ["from": .string(from.description), "to": .string(to.description)])
+        if context.json { return context.printJSON(reply) }
+        let style = context.style
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        for day in reply.value("days").arrayValue ?? [] {
+            let date = LogicalDate(day.string("date"))
+            let state = day.string("state")
+            let look = switch state {
+            case "completed": style.green
+            case "missed": style.red
+            case "today": style.bold + style.yellow
+            case "skipped": style.dim
+            default: ""
+            }
+            let line = "\(date.map { names[$0.weekday] } ?? "   ") \(day.string("date"))  "
+                + style.apply(look, Views(style: style, width: 0).pad(state, 10))
+                + Views(style: style, width: 0).pad(day.strings("levels").joined(separator: ","), 8)
+                + "\(day.int("cards")) card\(day.int("cards") == 1 ? "" : "s")"
+            Console.out(line)
+        }
+    }
+
+    /// `log [--since DATE] [--limit N]`: one event a line.
+    static func log(_ context: Context, _ arguments: ParsedArguments) throws {
+        var parameters: [String: JSONValue] = [:]
+        if let since = arguments["--since"] { parameters["since"] = .string(since) }
+        if let limit = arguments["--limit"] {
+            guard let n = Int(limit), n >= 0 else {
+                throw Failure.usage(.invalidValue(limit, what: "limit", reason: "expected a number of entries", command: "log"))
+            }
+            parameters["limit"] = .int(Int64(n))
+        }
+        let reply = try context.call("Log", parameters)
+        if context.json { return context.printJSON(reply) }
+        let style = context.style
+        for entry in reply.value("entries").arrayValue ?? [] {
+            var line = entry.string("time") + "  " + Views(style: style, width: 0).pad(entry.string("event"), 9)
+            if let id = entry["id"]?.stringValue { line += id }
+            let from = entry["from"]?.stringValue, to = entry["to"]?.stringValue
+            if from != nil || to != nil { line += "  \(from ?? "–") → \(to ?? "–")" }
+            if let correct = entry["correct"]?.boolValue {
+                line += "  " + (correct ? style.apply(style.green, "correct") : style.apply(style.red, "wrong"))
+            }
+            if let ms = entry["answerMs"]?.intValue { line += style.apply(style.dim, "  \(Double(ms / 100) / 10) s") }
+            Console.out(line)
+        }
+    }
+
+    /// `doctor`: every problem with what to do about it; exit 1 when there is one.
+    static func doctor(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.call("Doctor")
+        let problems = reply.value("problems").arrayValue ?? []
+        if context.json {
+            context.printJSON(reply)
+        } else if problems.isEmpty {
+            Console.out("No problems found.")
+        } else {
+            let style = context.style
+            for problem in problems {
+                Console.out(style.apply(style.bold, "'\(problem.string("path"))'") + ": " + problem.string("reason"))
+                Console.out("  " + style.apply(style.dim, problem.string("advice")))
+            }
+            Console.out("\(problems.count) problem\(problems.count == 1 ? "" : "s") found.")
+        }
+        if !problems.isEmpty { throw Failure.quiet(Failure.Status.failure) }
+    }
+}

@@ -1,0 +1,114 @@
+import LeitnerCore
+
+/// How leitnerctl shows the box's values (SPEC §4 types) to a person.
+struct Views {
+    let style: TextStyle
+    let width: Int
+
+    /// "levels 2, 1"
+    static func levels(_ levels: [String]) -> String {
+        levels.isEmpty ? "no levels" : (levels.count == 1 ? "level " : "levels ") + levels.joined(separator: ", ")
+    }
+
+    /// A test in one line: `test 12 · levels 2, 1 · open · 23 to go, 4 passed, 1 failed`.
+    func test(_ test: JSONValue) -> String {
+        let state = test.string("state")
+        let look = state == "completed" ? style.green : state == "open" ? style.yellow : style.dim
+        return "test \(test.int("position")) · \(Views.levels(test.strings("levels"))) · "
+            + style.apply(look, state)
+            + " · \(test.int("remaining")) to go, \(test.int("passed")) passed, \(test.int("failed")) failed"
+    }
+
+    /// The cards per level as a two-row table.
+    func counts(_ counts: JSONValue) -> [String] {
+        let names = Level.allCases.map(\.name)
+        var head = "Level "
+        var row = "Cards "
+        for name in names {
+            let label = name == "finished" ? "done" : name
+            let number = String(counts[name]?.intValue ?? 0)
+            let cell = max(label.count, number.count) + 2
+            head += pad(label, cell, right: true)
+            row += pad(number, cell, right: true)
+        }
+        return [style.apply(style.dim, head), row]
+    }
+
+    /// The week as a paper Leitner calendar: one column a day with its date, its state and
+    /// its levels.
+    func week(_ days: [JSONValue]) -> [String] {
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        var header = "", states = "", levels = ""
+        let cell = 9
+        for day in days {
+            guard let date = LogicalDate(day.string("date")) else { continue }
+            let state = day.string("state")
+            let mark: (String, String) = switch state {
+            case "completed": ("✓ done", style.green)
+            case "skipped": ("– skip", style.dim)
+            case "missed": ("✗ missed", style.red)
+            case "today": ("▶ today", style.bold + style.yellow)
+            default: ("", "")
+            }
+            header += pad("\(names[date.weekday]) \(date.components.day)", cell)
+            states += style.apply(mark.1, pad(mark.0, cell))
+            levels += pad(day.strings("levels").joined(separator: ","), cell)
+        }
+        return [header, states, levels].map { "  " + $0.trimmingTrailingSpaces() }
+    }
+
+    /// A side in a short form for lists: its text's first line, or its media type.
+    static func brief(_ side: JSONValue, limit: Int) -> String {
+        if let text = side["text"]?.stringValue {
+            let line = text.split(separator: "\n").first.map(String.init) ?? ""
+            return DisplayWidth.of(line) > limit ? String(line.prefix(limit - 1)) + "…" : line
+        }
+        return "[\(side.string("mediaType"))]"
+    }
+
+    /// A side in full: text printed (Markdown rendered), other media as their path.
+    func side(_ side: JSONValue) -> [String] {
+        let mediaType = side.string("mediaType")
+        if let text = side["text"]?.stringValue {
+            if mediaType == "text/markdown" { return MarkdownRenderer(width: width, style: style).render(text) }
+            return MarkdownRenderer(width: width, style: style).wrap(text)
+        }
+        return [style.apply(style.dim, "[\(mediaType)] ") + side.string("path")]
+    }
+
+    /// A card as `show` prints it.
+    func card(_ card: JSONValue) -> [String] {
+        var lines = [style.apply(style.bold, card.string("id")) + style.apply(style.dim, " · level \(card.string("level"))")]
+        lines.append(style.apply(style.dim, "front:"))
+        lines += self.side(card.value("front")).map { "  " + $0 }
+        lines.append(style.apply(style.dim, "back:"))
+        lines += self.side(card.value("back")).map { "  " + $0 }
+        return lines
+    }
+
+    func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let gap = String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
+        return right ? gap + text : text + gap
+    }
+}
+
+extension JSONValue {
+    func value(_ key: String) -> JSONValue { self[key] ?? .null }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}
+
+extension MarkdownRenderer {
+    /// Plain text wrapped to the width, its own line breaks kept.
+    func wrap(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+            wrap(String(line), first: "", rest: "")
+        }
+    }
+}

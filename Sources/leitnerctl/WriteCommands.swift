@@ -1,0 +1,90 @@
+import Glibc
+import LeitnerCore
+
+/// The commands that change the box: prepare, add, move, delete, undo, grade.
+enum WriteCommands {
+    /// `prepare`: opens today's test (the daily timer runs it).
+    static func prepare(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.call("Prepare")
+        if context.json { return context.printJSON(reply) }
+        let test = reply.value("test")
+        Console.out("\(test.string("date")): " + Views(style: context.style, width: Console.width).test(test))
+    }
+
+    /// `add FRONT BACK`, sides from files with `--front-file`/`--back-file`.
+    static func add(_ context: Context, _ arguments: ParsedArguments) throws {
+        var texts = arguments.positionals[...]
+        func side(_ name: String) throws -> JSONValue {
+            if let path = arguments["--\(name)-file"] { return try AssetFile.file(path, side: name) }
+            guard let text = texts.popFirst() else {
+                throw Failure.usage(.missingArgument(command: "add"))
+            }
+            return AssetFile.text(text, side: name)
+        }
+        let front = try side("front")
+        let back = try side("back")
+        if let extra = texts.first { throw Failure.usage(.extraArgument(extra, command: "add")) }
+        var parameters: [String: JSONValue] = ["front": front, "back": back]
+        if let id = arguments["--id"] { parameters["id"] = .string(id) }
+        if let level = arguments["--level"] { parameters["level"] = .string(try Arguments.level(level, command: "add")) }
+        // Refuse a second card with the same front unless asked to (allowDuplicate).
+        parameters["allowDuplicate"] = .bool(arguments.has("--force"))
+        let reply = try context.call("Add", parameters)
+        if context.json { return context.printJSON(reply) }
+        let card = reply.value("card")
+        Console.out("Added '\(card.string("id"))' to level \(card.string("level")).")
+    }
+
+    /// `move ID LEVEL`.
+    static func move(_ context: Context, _ arguments: ParsedArguments) throws {
+        let level = try Arguments.level(arguments.positionals[1], command: "move")
+        let reply = try context.call("Move", ["id": .string(arguments.positionals[0]), "level": .string(level)])
+        if context.json { return context.printJSON(reply) }
+        Console.out("Moved '\(reply.value("card").string("id"))' to level \(reply.value("card").string("level")).")
+    }
+
+    /// `delete ID`, asking first on a terminal unless `--yes`.
+    static func delete(_ context: Context, _ arguments: ParsedArguments) throws {
+        let id = arguments.positionals[0]
+        if !arguments.has("--yes") && Console.stdinTerminal.isTerminal {
+            let card = try context.call("Show", ["id": .string(id)]).value("card")
+            Console.status("Delete card '\(id)' (\(Views.brief(card.value("front"), limit: 40)))? [y/N] ")
+            let answer = readLine() ?? ""
+            guard answer.lowercased().hasPrefix("y") else {
+                Console.error("'\(id)' not deleted")
+                throw Failure.quiet(Failure.Status.failure)
+            }
+        }
+        let reply = try context.call("Delete", ["id": .string(id)])
+        if context.json { return context.printJSON(reply) }
+        Console.out("Deleted '\(id)'.")
+    }
+
+    /// `undo`: reverts today's last grade (R15).
+    static func undo(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.call("Undo")
+        if context.json { return context.printJSON(reply) }
+        let card = reply.value("card")
+        Console.out("Undone: '\(card.string("id"))' is back in level \(card.string("level")).")
+    }
+
+    /// `grade ID correct|wrong [--time MS]`.
+    static func grade(_ context: Context, _ arguments: ParsedArguments) throws {
+        let verdict = arguments.positionals[1]
+        guard verdict == "correct" || verdict == "wrong" else {
+            throw Failure.usage(.invalidValue(verdict, what: "grade", reason: "expected correct or wrong", command: "grade"))
+        }
+        var parameters: [String: JSONValue] = ["id": .string(arguments.positionals[0]), "correct": .bool(verdict == "correct")]
+        if let time = arguments["--time"] {
+            guard let ms = Int(time), ms >= 0 else {
+                throw Failure.usage(.invalidValue(time, what: "time", reason: "expected milliseconds", command: "grade"))
+            }
+            parameters["answerMs"] = .int(Int64(ms))
+        }
+        let reply = try context.call("Grade", parameters)
+        if context.json { return context.printJSON(reply) }
+        let card = reply.value("card")
+        Console.out("'\(card.string("id"))' → level \(card.string("level")) · "
+                    + Views(style: context.style, width: Console.width).test(reply.value("test")))
+    }
+}

@@ -1,0 +1,236 @@
+"""leitnerctl against a real leitnerd: every command's output and exit status (issue 4)."""
+import base64
+import json
+import subprocess
+
+import pytest
+
+from cli_box import KANA, CliBox, box  # noqa: F401  (box is a fixture)
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+
+
+def run_ctl(bin_dir, *args):
+    return subprocess.run([str(bin_dir / "leitnerctl"), *args], capture_output=True, text=True, timeout=30)
+
+
+def test_usage_errors_exit_64_with_the_usage(bin_dir):
+    result = run_ctl(bin_dir, "move", "--foo")
+    assert result.returncode == 64
+    assert result.stderr == ("leitnerctl: unknown option '--foo'\nUsage: leitnerctl move ID LEVEL\n"
+                             "See 'leitnerctl help move'.\n")
+    result = run_ctl(bin_dir, "stauts")
+    assert result.returncode == 64
+    assert "unknown command 'stauts', did you mean 'status'?" in result.stderr
+    assert run_ctl(bin_dir, "move", "a").returncode == 64
+    assert run_ctl(bin_dir, "grade", "a", "maybe").returncode == 64
+    assert run_ctl(bin_dir, "list", "9").returncode == 64
+
+
+def test_help(bin_dir):
+    overview = run_ctl(bin_dir, "help")
+    assert overview.returncode == 0
+    for command in ["status", "review", "prepare", "add", "import", "export", "list", "show", "move", "delete",
+                    "undo", "calendar", "log", "doctor", "next", "grade", "help"]:
+        assert f"\n  {command} " in overview.stdout
+    assert "69" in overview.stdout and "64" in overview.stdout
+    assert run_ctl(bin_dir, "--help").stdout == overview.stdout
+    move = run_ctl(bin_dir, "help", "move")
+    assert move.returncode == 0 and move.stdout.startswith("Usage: leitnerctl move ID LEVEL\n")
+    assert run_ctl(bin_dir, "move", "--help").stdout == move.stdout
+    assert run_ctl(bin_dir, "--version").stdout.startswith("leitnerctl ")
+
+
+def test_unreachable_without_autostart_exits_69(bin_dir, tmp_path):
+    result = run_ctl(bin_dir, "--socket", tmp_path / "none.sock", "--no-autostart", "status")
+    assert result.returncode == 69
+    assert "systemctl --user start leitnerd.socket" in result.stderr
+    assert not (tmp_path / "none.sock").exists()
+
+
+def test_status_of_an_empty_box(box):
+    out = box.ok("status")
+    assert out.startswith("Today ")
+    assert "Level" in out and "Cards" in out
+    assert "\x1b[" not in out  # no colour when not a terminal
+    reply = box.json("status")
+    assert set(reply) >= {"today", "test", "counts"}
+    assert reply["counts"] == {level: 0 for level in ["1", "2", "3", "4", "5", "6", "7", "finished"]}
+    assert box.ok() == out  # status is the default command
+
+
+def test_add_show_list_move_delete(box, tmp_path):
+    assert box.ok("add", "--id", "hola", "hola", "hello") == "Added 'hola' to level 1.\n"
+    duplicate = box.ctl("add", "hola", "hi")
+    assert duplicate.returncode == 1 and "'hola' has the same front" in duplicate.stderr
+    assert box.ok("add", "--force", "--id", "hola2", "--level", "3", "hola", "hi") == "Added 'hola2' to level 3.\n"
+    exists = box.ctl("add", "--id", "hola", "x", "y")
+    assert exists.returncode == 1 and "already exists" in exists.stderr
+    bad_id = box.ctl("add", "--id", "-x", "a", "b")
+    assert bad_id.returncode == 1 and "invalid card id '-x'" in bad_id.stderr
+
+    shown = box.ok("show", "hola")
+    assert "hola · level 1" in shown and "hello" in shown
+    card = box.json("show", "hola")["card"]
+    assert card["front"]["text"] == "hola" and card["front"]["mediaType"] == "text/plain"
+
+    assert [c["id"] for c in box.json("list")["cards"]] == ["hola", "hola2"]
+    assert "hola2" not in box.ok("list", "1") and "hola2" in box.ok("list", "3")
+
+    assert box.ok("move", "hola", "finished") == "Moved 'hola' to level finished.\n"
+    assert box.json("status")["counts"]["finished"] == 1
+    missing = box.ctl("move", "nope", "2")
+    assert missing.returncode == 1 and missing.stderr == "leitnerctl: no card 'nope'\n"
+
+    assert box.ok("delete", "hola") == "Deleted 'hola'.\n"  # not a terminal: no question
+    assert box.ctl("show", "hola").returncode == 1
+
+
+def test_add_from_files(box, tmp_path):
+    (tmp_path / "f.png").write_bytes(PNG)
+    (tmp_path / "b.md").write_text("# Dog\n\nA *loyal* animal.\n")
+    assert box.ok("add", "--id", "dog", "--front-file", tmp_path / "f.png", "--back-file", tmp_path / "b.md")
+    card = box.json("show", "dog")["card"]
+    assert card["front"]["mediaType"] == "image/png" and card["front"]["text"] is None
+    assert open(card["front"]["path"], "rb").read() == PNG
+    assert card["back"]["mediaType"] == "text/markdown"
+    shown = box.ok("show", "dog")
+    assert "[image/png]" in shown and "A loyal animal." in shown and "# Dog" not in shown
+    missing = box.ctl("add", "--front-file", tmp_path / "none.png", "x")
+    assert missing.returncode == 1 and "cannot read" in missing.stderr
+
+
+def test_import_kana_twice(box):
+    first = box.ok("import", KANA)
+    assert first == f"Imported '{KANA}': 208 added, 0 skipped as duplicates, 0 refused.\n"
+    counts = box.json("status")["counts"]
+    assert counts["1"] == 208
+    second = box.ok("import", KANA)
+    assert "0 added, 208 skipped as duplicates" in second
+    assert len(box.json("list")["cards"]) == 208
+    assert box.json("show", "kata-kya")["card"]["front"]["text"] == "キャ"
+
+
+def test_bad_csv_line_is_reported_and_nothing_added(box, tmp_path):
+    path = tmp_path / "words.csv"
+    path.write_text('front,back\nperro,dog\n"gato,cat\n')
+    result = box.ctl("import", path)
+    assert result.returncode == 1
+    assert f"'{path}' line 3: quoted field opened on line 3 is not closed" in result.stderr
+    assert box.json("list")["cards"] == []
+    path.write_text('front,back\nperro,dog\nga"to,cat\n"x, y","with ""quotes"""\n')
+    result = box.ctl("import", path)
+    assert result.returncode == 1 and "line 3" in result.stderr
+    path.write_text('front,back\nperro,dog\n"x, y","with ""quotes"""\n')
+    assert "2 added" in box.ok("import", path)
+    assert {c["front"]["text"] for c in box.json("list")["cards"]} == {"perro", "x, y"}
+
+
+def test_import_anki_and_directory(box, tmp_path):
+    anki = tmp_path / "deck.txt"
+    anki.write_text("#separator:tab\n#html:true\n#tags column:3\nperro<br>(noun)\tdog &amp; pet\tanimals\n")
+    assert "1 added" in box.ok("import", anki)
+    card = box.json("list")["cards"][0]
+    assert card["front"]["text"] == "perro\n(noun)" and card["back"]["text"] == "dog & pet"
+
+    pairs = tmp_path / "pairs"
+    pairs.mkdir()
+    (pairs / "flag-front.png").write_bytes(PNG)
+    (pairs / "flag-back.txt").write_text("a flag")
+    assert "1 added" in box.ok("import", pairs)
+    assert box.json("show", "flag")["card"]["front"]["mediaType"] == "image/png"
+    (pairs / "lone-front.txt").write_text("alone")
+    lone = box.ctl("import", pairs)
+    assert lone.returncode == 1 and "lone front" in lone.stderr
+
+
+def test_export_round_trip(box, tmp_path, bin_dir):
+    box.ok("add", "--id", "multi", "--level", "4", "line one\nline\ttwo", "back \\ slash")
+    box.ok("add", "--id", "plain", "sí", "yes")
+    (tmp_path / "f.png").write_bytes(PNG)
+    box.ok("add", "--id", "img", "--front-file", tmp_path / "f.png", "picture")
+    exported = box.ctl("export")
+    assert exported.returncode == 0 and "1 card with a side that is not text" in exported.stderr
+    assert exported.stdout.splitlines()[0] == "id\tlevel\tfront\tback"
+    tsv = tmp_path / "out.tsv"
+    tsv.write_text(exported.stdout)
+
+    other = CliBox(bin_dir, tmp_path / "other")
+    other.start()
+    try:
+        assert "2 added" in other.ok("import", tsv)
+        card = other.json("show", "multi")["card"]
+        assert card["level"] == "4" and card["front"]["text"] == "line one\nline\ttwo"
+        assert card["back"]["text"] == "back \\ slash"
+    finally:
+        other.stop()
+
+    copy = tmp_path / "copy"
+    assert box.ok("export", "--dir", copy) == f"Copied 3 cards to '{copy}'.\n"
+    assert (copy / "1" / "img" / "front.png").read_bytes() == PNG
+    assert (copy / "4" / "multi" / "back.txt").read_text() == "back \\ slash"
+
+
+def test_review_by_script_next_grade_undo(box):
+    box.ok("add", "--id", "a", "uno", "one")
+    box.ok("add", "--id", "b", "dos", "two")
+    prepared = box.json("prepare")["test"]
+    assert prepared["state"] == "open" and prepared["remaining"] == 2 and "1" in prepared["levels"]
+    assert "to go" in box.ok("prepare")
+    first = box.json("next")["card"]["id"]
+    assert first in ("a", "b")
+    graded = box.ok("grade", first, "correct", "--time", "1200")
+    assert f"'{first}' → level 2" in graded
+    undone = box.ok("undo")
+    assert f"Undone: '{first}' is back in level 1." == undone.strip()
+    assert box.json("next")["card"]["id"] == first  # R15: back at the front of the queue
+    reply = box.json("grade", first, "wrong")
+    assert reply["card"]["level"] == "1" and reply["test"]["failed"] == 1
+    not_in_test = box.ctl("grade", "nope", "correct")
+    assert not_in_test.returncode == 1
+    nothing = box.ctl("undo")
+    assert nothing.returncode == 0  # the wrong grade can be undone
+    entries = box.json("log")["entries"]
+    assert [e["event"] for e in entries][:2] == ["add", "add"]
+    assert any(e["event"] == "grade" and e.get("answerMs") == 1200 for e in entries)
+    assert len(box.json("log", "--limit", "1")["entries"]) == 1
+    assert box.ctl("log", "--limit", "x").returncode == 64
+
+
+def test_calendar_doctor_next_on_empty(box):
+    days = box.json("calendar")["days"]
+    assert len(days) == 22 and sum(d["state"] == "today" for d in days) == 1
+    assert len(box.json("calendar", "today", "+6")["days"]) == 7
+    text = box.ok("calendar", "-1", "+1")
+    assert len(text.splitlines()) == 3 and "today" in text
+    assert box.ctl("calendar", "2026-02-30").returncode == 64
+    assert box.ok("doctor") == "No problems found.\n"
+    assert box.json("doctor")["problems"] == []
+    assert box.ok("next").startswith("No card to review")
+    assert box.json("next")["card"] is None
+
+
+def test_doctor_reports_a_damaged_card(box):
+    box.ok("add", "--id", "ok", "a", "b")
+    (box.store / "2" / "broken").mkdir(parents=True, exist_ok=True)
+    (box.store / "2" / "broken" / "front.txt").write_text("only a front")
+    result = box.ctl("doctor")
+    assert result.returncode == 1 and "broken" in result.stdout and "1 problem found." in result.stdout
+
+
+def test_review_in_line_mode(box):
+    box.ok("add", "--id", "a", "uno", "one")
+    box.ok("add", "--id", "b", "dos", "two")
+    # flip, wrong; flip, correct; then the failed card again: flip, undo; quit.
+    result = box.ctl("review", input="\nn\n\ny\n\nu\nq\n")
+    assert result.returncode == 0, result.stderr
+    assert "[1/2 · levels" in result.stdout or "[1/2 · level" in result.stdout
+    assert "This sitting: 2 answers, 1 correct, 1 wrong, 1 undone." in result.stdout
+    assert "Progress kept" in result.stdout
+    status = box.json("status")["test"]
+    assert status["passed"] == 0 and status["failed"] == 1  # the correct grade was undone
+    # Resume and finish: the failed card and the undone one.
+    result = box.ctl("review", input="\ny\n\ny\n")
+    assert "Today's test is complete" in result.stdout
+    assert box.json("status")["test"]["state"] == "completed"

@@ -1,0 +1,126 @@
+"""`make install` / `make uninstall` (issue 5): static release binaries that run with an empty
+environment and no Swift runtime, units rewritten to the install prefix that still verify, an
+existing /etc/leitner/leitner.conf never overwritten, and an uninstall that removes exactly what
+install put there."""
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from units import ROOT, SYSTEMD, UNIT_NAMES, copy_units, runtime_env, verify
+
+PREFIX = "/usr"
+
+
+def make(target: str, destdir: pathlib.Path) -> subprocess.CompletedProcess:
+    # The first call builds the release binaries (minutes); later ones find them built.
+    result = subprocess.run(
+        ["make", "-s", target, f"DESTDIR={destdir}", f"PREFIX={PREFIX}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=3600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def expected_files() -> set[str]:
+    files = {"usr/bin/leitnerd", "usr/bin/leitnerctl", "usr/lib/sysusers.d/leitner.conf",
+             "usr/share/man/man1/leitnerctl.1", "usr/share/man/man8/leitnerd.8",
+             "usr/share/bash-completion/completions/leitnerctl", "etc/leitner/leitner.conf"}
+    if (ROOT / "man" / "leitner.conf.5").exists():
+        files.add("usr/share/man/man5/leitner.conf.5")
+    for name in UNIT_NAMES:
+        files |= {f"usr/lib/systemd/system/{name}", f"usr/lib/systemd/user/{name}"}
+    return files
+
+
+def files_under(root: pathlib.Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*") if not p.is_dir()}
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory) -> pathlib.Path:
+    destdir = tmp_path_factory.mktemp("destdir")
+    make("install", destdir)
+    return destdir
+
+
+def test_install_puts_every_file_and_nothing_else(installed):
+    assert files_under(installed) == expected_files()
+    assert os.stat(installed / "usr/bin/leitnerd").st_mode & 0o777 == 0o755
+    assert os.stat(installed / "usr/lib/systemd/system/leitnerd.service").st_mode & 0o777 == 0o644
+    assert (installed / "etc/leitner/leitner.conf").read_bytes() == (SYSTEMD / "leitner.conf").read_bytes()
+
+
+@pytest.mark.parametrize("program", ["leitnerd", "leitnerctl"])
+def test_installed_programs_need_no_swift_runtime(installed, program):
+    path = installed / "usr/bin" / program
+    linked = subprocess.run(["ldd", str(path)], capture_output=True, text=True, check=True).stdout
+    assert "libswift" not in linked and "not found" not in linked, linked
+    assert "libFoundation" not in linked, linked
+
+
+@pytest.mark.parametrize("user", [False, True], ids=["system", "user"])
+def test_installed_units_name_the_installed_programs_and_verify(installed, tmp_path, user):
+    units = installed / "usr/lib/systemd" / ("user" if user else "system")
+    for name in UNIT_NAMES:
+        text = (units / name).read_text()
+        assert "/usr/local/bin" not in text
+    assert "ExecStart=/usr/bin/leitnerd " in (units / "leitnerd.service").read_text()
+    # verify looks for ExecStart= on the real root: point the copies into DESTDIR.
+    copies = copy_units(units, tmp_path / "units", installed / "usr/bin", installed_bin="/usr/bin/")
+    result = verify(copies, user=user, env=runtime_env(tmp_path, installed / "usr/share/man"))
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+def complete(completion: pathlib.Path, *words: str) -> list[str]:
+    script = (f"source {completion}; COMP_WORDS=({' '.join(repr(w) for w in words)}); "
+              f"COMP_CWORD={len(words) - 1}; _leitnerctl; printf '%s\\n' \"${{COMPREPLY[@]}}\"")
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True)
+    return result.stdout.split()
+
+
+def test_installed_completion_offers_commands_levels_and_flags(installed):
+    completion = installed / "usr/share/bash-completion/completions/leitnerctl"
+    assert complete(completion, "leitnerctl", "") == [
+        "status", "review", "prepare", "add", "import", "export", "list", "show", "move",
+        "delete", "undo", "calendar", "log", "doctor", "next", "grade", "help"]
+    assert complete(completion, "leitnerctl", "--socket", "/x", "mo") == ["move"]
+    assert complete(completion, "leitnerctl", "move", "card", "") == ["1", "2", "3", "4", "5", "6", "7", "finished"]
+    assert complete(completion, "leitnerctl", "grade", "card", "c") == ["correct"]
+    assert complete(completion, "leitnerctl", "--n") == ["--no-autostart"]
+    assert complete(completion, "leitnerctl", "add", "--l") == ["--level"]
+
+
+def test_uninstall_removes_exactly_what_install_put_there(tmp_path):
+    destdir = tmp_path / "root"
+    foreign = destdir / "usr/bin/other-program"
+    foreign.parent.mkdir(parents=True)
+    foreign.write_text("not ours\n")
+    make("install", destdir)
+    assert files_under(destdir) == expected_files() | {"usr/bin/other-program"}
+    make("uninstall", destdir)
+    assert files_under(destdir) == {"usr/bin/other-program"}
+    assert foreign.read_text() == "not ours\n"
+
+
+def test_existing_configuration_is_never_overwritten_nor_removed(tmp_path):
+    destdir = tmp_path / "root"
+    conf = destdir / "etc/leitner/leitner.conf"
+    conf.parent.mkdir(parents=True)
+    conf.write_text("[Schedule]\nDayStartsAt=05:30\n")
+    make("install", destdir)
+    assert conf.read_text() == "[Schedule]\nDayStartsAt=05:30\n"
+    make("uninstall", destdir)
+    assert files_under(destdir) == {"etc/leitner/leitner.conf"}
+    assert conf.read_text() == "[Schedule]\nDayStartsAt=05:30\n"
+
+
+def test_an_edited_configuration_survives_uninstall(tmp_path):
+    destdir = tmp_path / "root"
+    make("install", destdir)
+    conf = destdir / "etc/leitner/leitner.conf"
+    conf.write_text(conf.read_text() + "\n[Hooks]\nTestReady=true\n")
+    make("uninstall", destdir)
+    assert files_under(destdir) == {"etc/leitner/leitner.conf"}

@@ -1,0 +1,115 @@
+"""The systemd units (issue 5): they verify without a warning, the system service's sandbox scores
+an exposure of 1.0 or less, the timer's calendar expression is valid, and the units agree with
+each other and with the configuration defaults on paths and times."""
+import re
+import subprocess
+
+import pytest
+
+from units import SYSTEMD, UNIT_NAMES, copy_units, man_tree, runtime_env, unit_settings, verify
+
+SYSTEM_SOCKET = "/run/leitner/leitnerd.sock"
+USER_SOCKET = "%t/leitner/leitnerd.sock"
+
+
+@pytest.fixture
+def analyze_env(tmp_path):
+    return runtime_env(tmp_path, man_tree(tmp_path / "man"))
+
+
+@pytest.mark.parametrize("user", [False, True], ids=["system", "user"])
+def test_units_verify_without_warnings(tmp_path, bin_dir, analyze_env, user):
+    source = SYSTEMD / "user" if user else SYSTEMD
+    units = copy_units(source, tmp_path / "units", bin_dir)
+    result = verify(units, user=user, env=analyze_env)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "" and result.stdout == ""
+
+
+def test_verify_catches_a_missing_binary(tmp_path, bin_dir, analyze_env):
+    """The verify test can fail: a unit whose ExecStart= is missing is reported."""
+    units = copy_units(SYSTEMD, tmp_path / "units", tmp_path / "nowhere")
+    result = verify(units, user=False, env=analyze_env)
+    assert result.returncode != 0
+    assert "nowhere/leitnerd" in result.stderr
+
+
+def exposure(unit) -> float:
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
+        capture_output=True, text=True, timeout=60,
+    )
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    assert match, result.stdout + result.stderr
+    return float(match.group(1))
+
+
+@pytest.mark.parametrize("name", ["leitnerd.service", "leitner-prepare.service"])
+def test_system_services_expose_at_most_1_0(name):
+    assert exposure(SYSTEMD / name) <= 1.0
+
+
+def test_exposure_parser_sees_an_unsandboxed_unit(tmp_path):
+    plain = tmp_path / "plain.service"
+    plain.write_text("[Service]\nExecStart=/bin/true\n")
+    assert exposure(plain) > 5.0
+
+
+@pytest.mark.parametrize("source", [SYSTEMD, SYSTEMD / "user"], ids=["system", "user"])
+def test_timer_fires_daily_at_the_default_day_start(source):
+    """04:00 is DayStartsAt='s default (SPEC §5): the test is prepared as the learning day begins;
+    Persistent= catches up after a machine was off."""
+    timer = unit_settings(source / "leitner-prepare.timer")
+    (calendar,) = timer["Timer.OnCalendar"]
+    result = subprocess.run(["systemd-analyze", "calendar", calendar], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "Normalized form: *-*-* 04:00:00" in result.stdout
+    assert timer["Timer.Persistent"] == ["true"]
+
+
+@pytest.mark.parametrize(
+    "source,socket_path", [(SYSTEMD, SYSTEM_SOCKET), (SYSTEMD / "user", USER_SOCKET)], ids=["system", "user"]
+)
+def test_units_agree_on_the_socket(source, socket_path):
+    socket = unit_settings(source / "leitnerd.socket")
+    assert socket["Socket.ListenStream"] == [socket_path]
+    assert socket["Socket.RemoveOnStop"] == ["yes"]
+    daemon = unit_settings(source / "leitnerd.service")
+    assert daemon["Service.Type"] == ["notify"]
+    assert f"--socket {socket_path}" in daemon["Service.ExecStart"][0]
+    prepare = unit_settings(source / "leitner-prepare.service")
+    (command,) = prepare["Service.ExecStart"]
+    assert command.split()[1:] == ["--socket", socket_path, "--no-autostart", "prepare"]
+    for unit in (daemon, prepare):
+        assert unit["Unit.Requires"] == ["leitnerd.socket"]
+
+
+def test_system_socket_is_for_the_leitner_group():
+    socket = unit_settings(SYSTEMD / "leitnerd.socket")
+    assert socket["Socket.SocketGroup"] == ["leitner"]
+    assert socket["Socket.SocketMode"] == ["0660"]
+    assert (SYSTEMD / "leitner.sysusers").read_text().split() == ["g", "leitner", "-"]
+
+
+def test_system_daemon_keeps_its_store_and_leaves_the_socket_directory_alone():
+    daemon = unit_settings(SYSTEMD / "leitnerd.service")
+    assert daemon["Service.StateDirectory"] == ["leitner"]
+    assert "--store ${STATE_DIRECTORY}" in daemon["Service.ExecStart"][0]
+    assert "--config /etc/leitner/leitner.conf" in daemon["Service.ExecStart"][0]
+    # /run/leitner is the socket unit's: as a RuntimeDirectory= it would be chowned with the
+    # socket file in it at each start, and removed (socket path included) at idle exit.
+    assert "Service.RuntimeDirectory" not in daemon
+    assert unit_settings(SYSTEMD / "leitnerd.socket")["Socket.DirectoryMode"] == ["0755"]
+
+
+def test_prepare_runs_as_the_daemons_user_with_the_socket_group():
+    daemon = unit_settings(SYSTEMD / "leitnerd.service")
+    prepare = unit_settings(SYSTEMD / "leitner-prepare.service")
+    assert prepare["Service.DynamicUser"] == daemon["Service.DynamicUser"] == ["yes"]
+    assert prepare["Service.User"] == daemon["Service.User"]
+    assert prepare["Service.SupplementaryGroups"] == ["leitner"]
+
+
+def test_every_unit_is_installed_in_both_sets():
+    for name in UNIT_NAMES:
+        assert (SYSTEMD / name).is_file() and (SYSTEMD / "user" / name).is_file()

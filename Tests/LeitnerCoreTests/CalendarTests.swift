@@ -1,0 +1,79 @@
+import Testing
+@testable import LeitnerCore
+
+/// `Calendar`: past days from the day record (completed, skipped, missed) with the levels of the
+/// test open that day and the distinct cards graded (undone grades left out); today; upcoming
+/// days projected from the cycle (day k after today shows `T[q + k]`, q today's position) with
+/// the cards now in their levels.
+@Suite struct CalendarTests {
+    func day(_ date: String, _ state: CalendarDay.State, _ levels: [Level], _ cards: Int) -> CalendarDay {
+        CalendarDay(date: LogicalDate(date)!, state: state, levels: levels, cards: cards)
+    }
+
+    /// Day record after this: 03-02 completed (3 cards), 03-03 skipped, 03-04 missed (one grade
+    /// kept, one undone), 03-05 completed (2 cards); today is 03-06.
+    func history() throws -> BoxFixture {
+        let f = try BoxFixture()
+        for id in ["a", "b", "c"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.grade(id: "a", correct: false, answerMs: nil)
+        try f.box.passAll() // a, b, c → 2
+        f.clock.advance(days: 2) // 03-03 ([3,1]) is empty: skipped
+        _ = try f.box.grade(id: "a", correct: true, answerMs: nil)
+        _ = try f.box.grade(id: "b", correct: true, answerMs: nil)
+        _ = try f.box.undo()
+        f.clock.advance(days: 1)
+        try f.box.passAll() // b, c → 3 on 03-05
+        f.clock.advance(days: 1)
+        try f.box.addText("d", "d", id: "d", level: "4")
+        return f
+    }
+
+    @Test func pastTodayAndUpcoming() throws {
+        let f = try history()
+        #expect(f.dir.dayLines == ["2026-03-02 completed", "2026-03-03 skipped", "2026-03-05 completed"])
+        let days = try f.box.calendar(from: "2026-03-02", to: "2026-03-10")
+        #expect(days == [
+            day("2026-03-02", .completed, [.two, .one], 3),
+            day("2026-03-03", .skipped, [.three, .one], 0),
+            day("2026-03-04", .missed, [.two, .one], 1),
+            day("2026-03-05", .completed, [.two, .one], 2),
+            day("2026-03-06", .today, [.four, .one], 1),
+            day("2026-03-07", .upcoming, [.two, .one], 0),
+            day("2026-03-08", .upcoming, [.three, .one], 3),
+            day("2026-03-09", .upcoming, [.two, .one], 0),
+            day("2026-03-10", .upcoming, [.one], 0),
+        ])
+    }
+
+    /// Today is `completed` once its test is; the projection does not shift.
+    @Test func todayCompleted() throws {
+        let f = try history()
+        _ = try f.box.grade(id: "d", correct: true, answerMs: nil)
+        let days = try f.box.calendar(from: "2026-03-06", to: "2026-03-08")
+        #expect(days == [
+            day("2026-03-06", .completed, [.four, .one], 0),
+            day("2026-03-07", .upcoming, [.two, .one], 0),
+            day("2026-03-08", .upcoming, [.three, .one], 3),
+        ])
+    }
+
+    /// Both ends are included; a one-day range is one day; the range may lie wholly in the future.
+    @Test func rangesIncludeBothEnds() throws {
+        let f = try history()
+        #expect(try f.box.calendar(from: "2026-03-04", to: "2026-03-04").map(\.state) == [.missed])
+        let future = try f.box.calendar(from: "2026-04-01", to: "2026-04-30")
+        #expect(future.count == 30)
+        #expect(future.allSatisfy { $0.state == .upcoming })
+        // 2026-04-01 is 26 days after today (position 3): T[29] = [3,1].
+        #expect(future[0].levels == [.three, .one])
+        #expect(future.map(\.levels.first!.rawValue) == (29..<59).map { BoxTestRulesTests.specTable[$0][0] })
+    }
+
+    /// Asking changes nothing.
+    @Test func calendarIsReadOnly() throws {
+        let f = try history()
+        let before = f.dir.snapshot(excluding: "")
+        _ = try f.box.calendar(from: "2026-01-01", to: "2026-12-31")
+        #expect(f.dir.snapshot(excluding: "") == before)
+    }
+}

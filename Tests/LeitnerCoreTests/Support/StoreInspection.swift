@@ -1,0 +1,157 @@
+import Glibc
+import Testing
+@testable import LeitnerCore
+
+/// Reading a store's own files the way a user with `cat` would, independent of the box's code.
+extension TemporaryDirectory {
+    /// The text of a file below the directory, "" when it is missing.
+    func read(_ relative: String) -> String {
+        String(decoding: (try? FileSystem.readFile(atPath: path + "/" + relative)) ?? [], as: UTF8.self)
+    }
+
+    /// `.leitner/days` as its lines.
+    var dayLines: [String] { read(".leitner/days").split(separator: "\n").map(String.init) }
+
+    /// The review log's lines, each split at its tabs.
+    var logLines: [[String]] {
+        read(".leitner/log").split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// The review log's size in bytes.
+    var logSize: Int { read(".leitner/log").utf8.count }
+
+    /// The level directory a card is in on disk (every level looked at), nil when in none.
+    func levelOnDisk(_ id: String) -> [String] {
+        Level.allCases.map(\.name).filter { exists("\($0)/\(id)/") }
+    }
+
+    func makeDirectory(_ relative: String) {
+        precondition(mkdir(path + "/" + relative, 0o755) == 0, "mkdir \(relative) failed")
+    }
+
+    func symlink(_ target: String, at relative: String) {
+        precondition(Glibc.symlink(target, path + "/" + relative) == 0, "symlink \(relative) failed")
+    }
+
+    func removeFile(_ relative: String) {
+        precondition(unlink(path + "/" + relative) == 0, "unlink \(relative) failed")
+    }
+
+    /// `rm -r` of a directory below this one.
+    func removeTree(_ relative: String) {
+        let parts = relative.split(separator: "/")
+        let parent = ([path] + parts.dropLast().map(String.init)).joined(separator: "/")
+        let fd = try! FileDescriptor.openDirectory(parent)
+        defer { fd.close() }
+        try! FileSystem.removeTree(String(parts.last!), in: fd)
+    }
+
+    /// A card made by hand: `id/front.txt`, `id/back.txt` in `level`.
+    func writeCard(_ id: String, level: String, front: String = "f", back: String = "b") {
+        write("\(level)/\(id)/front.txt", front)
+        write("\(level)/\(id)/back.txt", back)
+    }
+
+    /// Copies the whole directory, as it is on disk now, to a fresh one: what a `kill -9`
+    /// (or a copy with a file-sync tool) would leave. The lock file is left out.
+    func copy() -> TemporaryDirectory {
+        let target = TemporaryDirectory()
+        func walk(_ relative: String) {
+            guard let fd = try? FileDescriptor.openDirectory(path + relative) else { return }
+            defer { fd.close() }
+            for entry in (try? FileSystem.list(fd)) ?? [] {
+                let child = relative + "/" + entry.name
+                if child == "/.leitner/lock" { continue }
+                if entry.kind == .directory {
+                    mkdir(target.path + child, 0o755)
+                    walk(child)
+                } else if entry.kind == .file {
+                    let bytes = (try? FileSystem.readFile(atPath: path + child)) ?? []
+                    let out = open(target.path + child, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                    _ = bytes.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
+                    close(out)
+                }
+            }
+        }
+        walk("")
+        return target
+    }
+}
+
+extension Box {
+    /// The open test's queue, in order (the box's own view, for checking R8/R11 order).
+    var queueNow: [String] { test?.queue ?? [] }
+
+    /// Grades every card of the queue correct until the test completes; returns how many grades.
+    @discardableResult
+    func passAll() throws -> Int {
+        var count = 0
+        while let card = try next().card {
+            _ = try grade(id: card.id, correct: true, answerMs: 500)
+            count += 1
+        }
+        return count
+    }
+}
+
+/// Expects `body` to throw exactly `expected`.
+func expectBoxError<T>(_ expected: BoxError, sourceLocation: SourceLocation = #_sourceLocation,
+                       _ body: () throws -> T) {
+    do {
+        _ = try body()
+        Issue.record("expected \(expected), got no error", sourceLocation: sourceLocation)
+    } catch let error as BoxError {
+        #expect(error == expected, sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected \(expected), got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Expects `body` to throw a `BoxError` that `matches` accepts.
+func expectBoxError<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T,
+                       matches: (BoxError) -> Bool) {
+    do {
+        _ = try body()
+        Issue.record("expected an error, got none", sourceLocation: sourceLocation)
+    } catch let error as BoxError {
+        #expect(matches(error), "\(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected a BoxError, got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+/// A box on a fresh temporary store with a manual clock; closed and removed at the end.
+final class BoxFixture {
+    let dir = TemporaryDirectory()
+    let clock: ManualClock
+    let onFail: OnFailPolicy
+    let cycle: CycleTable
+    private(set) var box: Box
+
+    init(_ date: String = "2026-03-02", onFail: OnFailPolicy = .first, cycle: CycleTable = .standard) throws {
+        clock = ManualClock(date)
+        self.onFail = onFail
+        self.cycle = cycle
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
+    }
+
+    private var isOpen = true
+
+    /// Closes the box (once: a box's close is not idempotent) — the daemon stops.
+    func close() {
+        if isOpen { box.close() }
+        isOpen = false
+    }
+
+    /// Closes the box when open and opens the store again (a daemon restart).
+    func reopen() throws {
+        close()
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
+        isOpen = true
+    }
+
+    deinit {
+        close()
+        dir.remove()
+    }
+}

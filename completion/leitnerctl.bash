@@ -1,0 +1,99 @@
+# bash completion for leitnerctl(1): commands, their flags, levels, files and directories.
+# Card ids are not completed: that would start a daemon (autostart) on a mere <Tab>.
+# Works with plain bash; the bash-completion package is not needed.
+
+# Files (or, with -d, directories) matching the word being completed, names with blanks intact.
+_leitnerctl_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    if [[ $1 == -d ]]; then
+        COMPREPLY=($(compgen -d -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+
+_leitnerctl() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    local -a words=("${COMP_WORDS[@]}")
+    local cword=$COMP_CWORD
+
+    local commands="status review prepare add import export list show move delete undo
+        calendar log doctor next grade help"
+    local globals="--config --socket --json --no-autostart --help"
+    local levels="1 2 3 4 5 6 7 finished"
+
+    # The command is the first word that is neither a global flag nor a global flag's value.
+    local i command="" nargs=0
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            --config | --socket) ((i++)) ;;
+            -*) ;;
+            *)
+                if [[ -z $command ]]; then
+                    command=${words[i]}
+                else
+                    ((nargs++))
+                fi
+                ;;
+        esac
+    done
+
+    case $prev in
+        --config | --socket | --front-file | --back-file)
+            _leitnerctl_files
+            return
+            ;;
+        --dir)
+            _leitnerctl_files -d
+            return
+            ;;
+        --level)
+            COMPREPLY=($(compgen -W "$levels" -- "$cur"))
+            return
+            ;;
+        --id | --since)
+            return
+            ;;
+    esac
+
+    if [[ -z $command ]]; then
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W "$globals" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+        fi
+        return
+    fi
+
+    local flags="--help"
+    case $command in
+        add) flags+=" --front-file --back-file --id --level --force" ;;
+        export) flags+=" --dir" ;;
+        delete) flags+=" --yes" ;;
+        log) flags+=" --since" ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$flags" -- "$cur"))
+        return
+    fi
+
+    case $command in
+        help)
+            ((nargs == 0)) && COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+            ;;
+        import)
+            ((nargs == 0)) && _leitnerctl_files
+            ;;
+        list)
+            ((nargs == 0)) && COMPREPLY=($(compgen -W "$levels" -- "$cur"))
+            ;;
+        move)
+            ((nargs == 1)) && COMPREPLY=($(compgen -W "$levels" -- "$cur"))
+            ;;
+        grade)
+            ((nargs == 1)) && COMPREPLY=($(compgen -W "correct wrong" -- "$cur"))
+            ;;
+    esac
+} &&
+    complete -F _leitnerctl leitnerctl
