@@ -63,7 +63,9 @@ def test_errors_of_cards(daemon):
     e = error_of(add_text_card, daemon, "x", "y", id="uno")
     assert (e.name, e.parameters) == ("io.leitner.Box.CardExists", {"id": "uno"})
     e = error_of(daemon.call, "Add", front={"name": "front.txt"}, back={"name": "back.txt", "text": "b"})
-    assert e.name == "io.leitner.Box.InvalidAsset"
+    assert (e.name, e.parameters) == ("org.varlink.service.InvalidParameter", {"parameter": "front.text"})
+    e = error_of(daemon.call, "Add", front={"name": "noextension", "text": "x"}, back={"name": "back.txt", "text": "b"})
+    assert e.name == "io.leitner.Box.InvalidAsset" and e.parameters["name"] == "noextension"
     e = error_of(daemon.call, "Delete", id="nope")
     assert e.name == "io.leitner.Box.NoSuchCard"
     e = error_of(daemon.call, "ReadAsset", id="nope", side="front")
