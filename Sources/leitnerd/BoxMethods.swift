@@ -35,14 +35,7 @@ enum BoxMethods {
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         try parameters.allowOnly([])
         let status = try context.box.status()
-        var counts: [String: JSONValue] = [:]
-        for level in Level.allCases { counts[level.name] = .int(Int64(status.counts[level] ?? 0)) }
-        return [
-            "today": .string(status.today.description),
-            "test": status.test.json,
-            "counts": .object(counts),
-            "problems": .int(Int64(status.problems)),
-        ]
+        return status.json.objectValue ?? [:]
     }
 
     /// Opens today's test; the first time a test with cards is prepared, starts the hook.
@@ -77,8 +70,8 @@ enum BoxMethods {
 
     static func add(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         try parameters.allowOnly(["front", "back", "id", "level", "allowDuplicate"])
-        let front = try asset(parameters.object("front"))
-        let back = try asset(parameters.object("back"))
+        let front = try Asset(json: parameters.required("front"), field: "front")
+        let back = try Asset(json: parameters.required("back"), field: "back")
         let id = try parameters.optionalString("id")
         let level = try parameters.optionalString("level")
         let allowDuplicate = try parameters.optionalBool("allowDuplicate") ?? true
@@ -146,24 +139,5 @@ enum BoxMethods {
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         try parameters.allowOnly([])
         return ["problems": .array(try context.box.doctor().map(\.json))]
-    }
-
-    /// An `Asset` parameter: a name and exactly one of `text` and `data` (base64).
-    static func asset(_ parameters: CallParameters) throws -> Asset {
-        try parameters.allowOnly(["name", "text", "data"])
-        let name = try parameters.string("name")
-        let text = try parameters.optionalString("text")
-        let data = try parameters.optionalString("data")
-        switch (text, data) {
-        case (let text?, nil):
-            return Asset(name: name, text: text)
-        case (nil, let data?):
-            guard let bytes = Base64.decode(data) else { throw InvalidParameter(name: parameters.path + "data") }
-            return Asset(name: name, content: bytes)
-        case (nil, nil):
-            throw BoxError.invalidAsset(name: name, reason: "has neither text nor data")
-        case (.some, .some):
-            throw BoxError.invalidAsset(name: name, reason: "has both text and data")
-        }
     }
 }

@@ -3,7 +3,7 @@ import LeitnerCore
 /// A parameter of a call is missing, mistyped or not one the method takes: the daemon answers
 /// `org.varlink.service.InvalidParameter` naming it (SPEC §4).
 struct InvalidParameter: Error, Equatable {
-    /// The parameter's name; a member of a struct parameter is `front.name`.
+    /// The parameter's name.
     var name: String
 }
 
@@ -11,24 +11,21 @@ struct InvalidParameter: Error, Equatable {
 /// the parameter when it is missing or of another type; an optional one may be absent or null.
 struct CallParameters {
     let values: [String: JSONValue]
-    /// The prefix of nested names (`front.`), empty at the top level.
-    let path: String
 
-    init(_ values: [String: JSONValue], path: String = "") {
+    init(_ values: [String: JSONValue]) {
         self.values = values
-        self.path = path
     }
 
     /// Refuses any parameter the method does not take (a misspelt `answerMS` is an error, not
     /// silently nothing).
     func allowOnly(_ names: Set<String>) throws(InvalidParameter) {
         for name in values.keys.sorted() where !names.contains(name) {
-            throw InvalidParameter(name: path + name)
+            throw InvalidParameter(name: name)
         }
     }
 
     func string(_ name: String) throws(InvalidParameter) -> String {
-        guard let value = try optionalString(name) else { throw InvalidParameter(name: path + name) }
+        guard let value = try optionalString(name) else { throw InvalidParameter(name: name) }
         return value
     }
 
@@ -37,7 +34,7 @@ struct CallParameters {
     }
 
     func bool(_ name: String) throws(InvalidParameter) -> Bool {
-        guard let value = try optionalBool(name) else { throw InvalidParameter(name: path + name) }
+        guard let value = try optionalBool(name) else { throw InvalidParameter(name: name) }
         return value
     }
 
@@ -51,20 +48,20 @@ struct CallParameters {
 
     /// A parameter of an enum type: one of `cases`, else `InvalidParameter`.
     func enumeration<E: RawRepresentable<String>>(_ name: String, as type: E.Type) throws(InvalidParameter) -> E {
-        guard let value = E(rawValue: try string(name)) else { throw InvalidParameter(name: path + name) }
+        guard let value = E(rawValue: try string(name)) else { throw InvalidParameter(name: name) }
         return value
     }
 
-    /// A parameter of a struct type, read through a nested `CallParameters`.
-    func object(_ name: String) throws(InvalidParameter) -> CallParameters {
-        guard let members = values[name]?.objectValue else { throw InvalidParameter(name: path + name) }
-        return CallParameters(members, path: path + name + ".")
+    /// A parameter that must be present and not null, as it is.
+    func required(_ name: String) throws(InvalidParameter) -> JSONValue {
+        guard let value = values[name], !value.isNull else { throw InvalidParameter(name: name) }
+        return value
     }
 
     /// Absent and null are nil; another type than `extract` accepts is `InvalidParameter`.
     private func optional<T>(_ name: String, _ extract: (JSONValue) -> T?) throws(InvalidParameter) -> T? {
         guard let value = values[name], !value.isNull else { return nil }
-        guard let typed = extract(value) else { throw InvalidParameter(name: path + name) }
+        guard let typed = extract(value) else { throw InvalidParameter(name: name) }
         return typed
     }
 }

@@ -33,8 +33,11 @@ struct Connection: Sendable {
         let readable = Readiness(descriptor, kind: .readable)
         let writable = Readiness(descriptor, kind: .writable, closesDescriptor: false)
         let end = await loop(dispatcher, readable: readable, writable: writable)
-        writable.close()
-        readable.close()
+        // Logged before the close, so that the line is written when the client sees the end.
+        defer {
+            writable.close()
+            readable.close()
+        }
         switch end {
         case .closedByPeer, .shutdown: break
         case .closedMidMessage(let count):

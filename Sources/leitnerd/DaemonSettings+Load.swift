@@ -2,33 +2,46 @@ import Glibc
 import LeitnerCore
 
 extension DaemonSettings {
-    /// The settings from the embedded defaults and the command line.
+    /// Reads the configuration (`--config`, else the user's file, else the embedded defaults,
+    /// SPEC §5) and applies the command line over it; resolves `AllowGroup=`. When the socket is
+    /// the fallback `/tmp/leitner-UID/…`, that directory is made private (0700) or refused.
+    /// - Throws: `Failure`: `FILE:LINE: message`, an unreadable file, an unknown group.
     static func load(_ options: CommandLineOptions) throws(Failure) -> DaemonSettings {
-        let store = options.storePath ?? defaultStorePath()
-        var socket = options.socketPath
-        if socket == nil, let value = getenv("LEITNER_SOCKET"), value.pointee != 0 { socket = String(cString: value) }
-        return DaemonSettings(
-            boxOptions: BoxOptions(storePath: store),
-            socketPath: socket ?? defaultSocketPath(),
-            socketMode: 0o600,
-            allowGroup: nil,
-            maxMessageSize: 16 << 20,
-            maxConnections: 64,
-            idleTimeout: .seconds(30),
-            exitIdleAfter: nil,
-            testReady: nil)
-    }
-
-    static func defaultStorePath() -> String {
-        if let data = getenv("XDG_DATA_HOME"), data.pointee != 0 { return String(cString: data) + "/leitner" }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/"
-        return home + "/.local/share/leitner"
-    }
-
-    static func defaultSocketPath() -> String {
-        if let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 {
-            return String(cString: runtime) + "/leitner/leitnerd.sock"
+        let locator = ConfigurationLocator(environment: ConfigurationLocator.processEnvironment())
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(path: options.configPath, locator: locator)
+        } catch {
+            throw Failure(description: "\(error)")
         }
-        return "/tmp/leitner-\(FileSystem.effectiveUserID)/leitnerd.sock"
+        var allowGroup: UInt32?
+        if let selector = configuration.allowGroup {
+            do {
+                allowGroup = try selector.resolve()
+            } catch {
+                throw Failure(description: "\(configuration.source ?? "configuration"): AllowGroup=: \(error)")
+            }
+        }
+        let socketPath = configuration.resolvedSocketPath(override: options.socketPath)
+        if Listener.parent(of: socketPath) == locator.fallbackSocketDirectory {
+            do {
+                try locator.preparePrivateDirectory(locator.fallbackSocketDirectory, create: true)
+            } catch {
+                throw Failure(description: "\(error)")
+            }
+        }
+        let boxOptions = BoxOptions(storePath: configuration.resolvedStorePath(override: options.storePath),
+                                    cycle: configuration.cycle, onFail: configuration.onFail,
+                                    dayClock: configuration.dayClock)
+        return DaemonSettings(
+            boxOptions: boxOptions,
+            socketPath: socketPath,
+            socketMode: mode_t(configuration.socketMode),
+            allowGroup: allowGroup,
+            maxMessageSize: configuration.maxMessageSize,
+            maxConnections: configuration.maxConnections,
+            idleTimeout: configuration.idleTimeout,
+            exitIdleAfter: configuration.exitIdleAfter,
+            testReady: configuration.testReady.map(TestReadyHook.init(command:)))
     }
 }

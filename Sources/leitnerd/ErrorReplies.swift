@@ -21,10 +21,10 @@ enum ErrorReplies {
             return .invalidParameter(invalid.name)
         case let missing as InterfaceNotFound:
             return .interfaceNotFound(missing.interface)
+        case let invalid as JSONFieldError:
+            return .invalidParameter(invalid.field)
         case let boxError as BoxError:
-            var parameters: [String: JSONValue] = [:]
-            for (name, value) in boxError.parameters { parameters[name] = .string(value) }
-            return .error(boxError.varlinkName, parameters)
+            return boxError.varlinkReply
         default:
             let failure = BoxError.storeFailure(path: storePath, reason: "\(error)")
             return reply(for: failure, storePath: storePath)

@@ -115,10 +115,6 @@ struct Listener {
         if st.st_uid != me && st.st_uid != 0 {
             throw Failure(description: "socket directory '\(directory)' is owned by uid \(st.st_uid), not by uid \(me): refusing it")
         }
-        // Our own private directory (`/tmp/leitner-UID`) must stay private.
-        if st.st_uid == me && me != 0 && directory.hasPrefix("/tmp/") && st.st_mode & 0o077 != 0 {
-            throw Failure(description: "socket directory '\(directory)' is accessible to other users (mode \(String(st.st_mode & 0o777, radix: 8))): refusing it")
-        }
     }
 
     /// Removes a socket file at `path` that no process accepts connections on.

@@ -32,15 +32,4 @@ extension Socket {
             }
         }
     }
-
-    /// The gid of group `name` (or `name` itself when it is a number), nil when there is none.
-    public static func groupID(named name: String) -> UInt32? {
-        if let number = UInt32(name) { return number }
-        var group = group()
-        var result: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 16384)
-        let status = getgrnam_r(name, &group, &buffer, buffer.count, &result)
-        guard status == 0, result != nil else { return nil }
-        return group.gr_gid
-    }
 }

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Client-side benchmark of leitnerd (issue 3, "Speed"): with a store of 100,000 cards, the
+round trip of Status and of a durable Grade over the socket (p50/p99 over 1,000 calls, with 1
+client and with 8 client processes), the daemon's resident memory, and `leitnerctl status` as a
+whole process. Usage: bench/daemon.py [BIN_DIR] (default: the release build)."""
+import json
+import multiprocessing
+import os
+import pathlib
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CARDS = 100_000
+CALLS = 1_000
+LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
+
+
+def make_store(store: pathlib.Path):
+    """The store format (SPEC §3): <store>/<level>/<id>/front.txt, back.txt; a fifth in level 1."""
+    for i in range(CARDS):
+        level = "1" if i % 5 == 0 else LEVELS[1 + i % 7]
+        directory = store / level / f"c{i:06d}"
+        directory.mkdir(parents=True)
+        (directory / "front.txt").write_text(f"front {i}")
+        (directory / "back.txt").write_text(f"back {i}")
+
+
+class Client:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.buffer = b""
+
+    def call(self, method, **parameters):
+        self.sock.sendall(json.dumps({"method": "io.leitner.Box." + method, "parameters": parameters}).encode() + b"\0")
+        while b"\0" not in self.buffer:
+            self.buffer += self.sock.recv(1 << 20)
+        message, _, self.buffer = self.buffer.partition(b"\0")
+        reply = json.loads(message)
+        if "error" in reply:
+            raise RuntimeError(reply)
+        return reply["parameters"]
+
+
+def timed_calls(path, method, argument_list):
+    client = Client(path)
+    times = []
+    for parameters in argument_list:
+        start = time.perf_counter_ns()
+        client.call(method, **parameters)
+        times.append(time.perf_counter_ns() - start)
+    return times
+
+
+def measure(path, method, argument_list, clients):
+    if clients == 1:
+        times = timed_calls(path, method, argument_list)
+    else:
+        chunks = [argument_list[i::clients] for i in range(clients)]
+        with multiprocessing.Pool(clients) as pool:
+            times = [t for part in pool.starmap(timed_calls, [(path, method, c) for c in chunks]) for t in part]
+    times.sort()
+    p50 = times[len(times) // 2] / 1000
+    p99 = times[int(len(times) * 0.99)] / 1000
+    return p50, p99
+
+
+def rss_kib(pid):
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def main():
+    bin_dir = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(
+        subprocess.check_output(["swift", "build", "-c", "release", "--show-bin-path"], text=True).strip())
+    root = pathlib.Path(tempfile.mkdtemp(prefix="lb-", dir=os.environ.get("BENCH_DIR", "/tmp")))
+    store, sock = root / "store", str(root / "d.sock")
+    try:
+        started = time.monotonic()
+        make_store(store)
+        print(f"store: {CARDS} cards made in {time.monotonic() - started:.1f} s ({root})")
+        env = dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg"))
+        daemon = subprocess.Popen([str(bin_dir / "leitnerd"), "--store", str(store), "--socket", sock], env=env,
+                                  stderr=subprocess.DEVNULL)
+        started = time.monotonic()
+        while True:
+            try:
+                Client(sock).call("Status")
+                break
+            except (FileNotFoundError, ConnectionRefusedError):
+                time.sleep(0.01)
+        print(f"leitnerd: ready in {time.monotonic() - started:.2f} s, RSS {rss_kib(daemon.pid) / 1024:.1f} MiB")
+        prepared = Client(sock).call("Prepare")["test"]
+        print(f"test: levels {prepared['levels']}, {prepared['remaining']} cards")
+        queue = [f"c{i:06d}" for i in range(0, CARDS, 5)]
+        for clients in (1, 8):
+            p50, p99 = measure(sock, "Status", [{}] * CALLS, clients)
+            print(f"Status  {clients} client(s): p50 {p50:7.1f} µs  p99 {p99:7.1f} µs")
+        for clients, batch in ((1, queue[:CALLS]), (8, queue[CALLS:2 * CALLS])):
+            p50, p99 = measure(sock, "Grade", [{"id": i, "correct": True} for i in batch], clients)
+            print(f"Grade   {clients} client(s): p50 {p50:7.1f} µs  p99 {p99:7.1f} µs  (durable: fsync before the reply)")
+        print(f"leitnerd: RSS after the runs {rss_kib(daemon.pid) / 1024:.1f} MiB")
+        ctl = [str(bin_dir / "leitnerctl"), "--socket", sock, "status"]
+        if shutil.which("hyperfine"):
+            subprocess.run(["hyperfine", "-N", "--warmup", "20", "--runs", "300", " ".join(ctl)], env=env)
+        else:
+            times = []
+            for _ in range(300):
+                start = time.perf_counter_ns()
+                subprocess.run(ctl, env=env, stdout=subprocess.DEVNULL, check=True)
+                times.append(time.perf_counter_ns() - start)
+            times.sort()
+            print(f"leitnerctl status (whole process, incl. Python's fork+exec): p50 {times[150] / 1e6:.2f} ms, "
+                  f"p99 {times[297] / 1e6:.2f} ms")
+        daemon.terminate()
+        daemon.wait(30)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
