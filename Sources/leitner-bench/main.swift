@@ -66,6 +66,7 @@ for size in sizes {
     print("floor: readdir, names only        \(Timing.ms(names))")
     print("floor: readdir + stat per card    \(Timing.ms(stats))")
     let exe = CommandLine.arguments[0]
+    fflush(nil) // the measurement's own lines must come after these
     let status = system("'\(exe)' measure '\(store)' \(grades)")
     if status != 0 { complain("measurement failed (\(status))") }
 }

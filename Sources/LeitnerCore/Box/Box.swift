@@ -197,6 +197,7 @@ public final class Box {
             throw .storeFailure(path: store.root + "/.leitner/test", reason: "cannot write: \(error)")
         }
         test = opened
+        MemoryTrim.releaseFreedMemory()
     }
 
     // MARK: Loading
