@@ -1,7 +1,7 @@
 """A full disk (issue 3; SPEC R17 durability, R18 atomicity, R21 damaged cards): Add on a store
-with no space left gets io.leitner.Box.StoreFailure naming the path and "No space left on device"; the daemon keeps
-serving; after a restart every acknowledged card is there and none is half-written. The store
-is a 512 KiB tmpfs, so this runs as root (as CI does)."""
+with no space left gets io.leitner.Box.StoreFailure naming the path and "No space left on
+device"; the daemon keeps serving; after a restart every acknowledged card is there and none is
+half-written. The store is a 512 KiB tmpfs, so this runs as root (as CI does)."""
 import os
 import subprocess
 
