@@ -20,7 +20,7 @@ _leitnerctl() {
 
     local commands="status review prepare add import export list show move delete undo
         calendar log doctor next grade help"
-    local globals="--config --socket --json --no-autostart --help"
+    local globals="--config --socket --json --no-autostart --help --version"
     local levels="1 2 3 4 5 6 7 finished"
 
     # The command is the first word that is neither a global flag nor a global flag's value.
@@ -52,7 +52,11 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "$levels" -- "$cur"))
             return
             ;;
-        --id | --since)
+        --format)
+            COMPREPLY=($(compgen -W "tsv csv anki" -- "$cur"))
+            return
+            ;;
+        --id | --since | --limit | --time)
             return
             ;;
     esac
@@ -68,10 +72,13 @@ _leitnerctl() {
 
     local flags="--help"
     case $command in
+        review) flags+=" --plain" ;;
         add) flags+=" --front-file --back-file --id --level --force" ;;
+        import) flags+=" --format --level" ;;
         export) flags+=" --dir" ;;
         delete) flags+=" --yes" ;;
-        log) flags+=" --since" ;;
+        log) flags+=" --since --limit" ;;
+        grade) flags+=" --time" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$flags" -- "$cur"))
@@ -85,7 +92,7 @@ _leitnerctl() {
         import)
             ((nargs == 0)) && _leitnerctl_files
             ;;
-        list)
+        list | export)
             ((nargs == 0)) && COMPREPLY=($(compgen -W "$levels" -- "$cur"))
             ;;
         move)

@@ -1,6 +1,8 @@
 """Every method of io.leitner.Box and every error, through the daemon (SPEC §4)."""
 import base64
+import errno
 import os
+import subprocess
 
 import pytest
 
@@ -132,14 +134,40 @@ def test_doctor_reports_a_damaged_card(daemon):
     assert damaged.exists()                                                # R21: never deleted
 
 
-def test_store_failure_is_reported_not_fatal(daemon):
-    if os.geteuid() == 0:
-        pytest.skip("root writes through permissions")
-    add_text_card(daemon, "a", "b", id="one")
-    os.chmod(daemon.store / "1", 0o500)
+def test_store_failure_is_reported_not_fatal(make_daemon, root):
+    """A store the daemon cannot write to: chmod for a normal user. Root writes through
+    permissions, so there the store is a small tmpfs of its own that the test fills up under the
+    running daemon (a read-only remount is refused while the daemon holds files open for
+    writing; test_daemon_full_disk.py fills it with cards instead)."""
+    as_root = os.geteuid() == 0
+    store = root / "store"
+    if as_root:
+        store.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(store)], check=True)
     try:
-        e = error_of(add_text_card, daemon, "x", "y", id="two")
-        assert e.name == "io.leitner.Box.StoreFailure" and e.parameters["path"]
+        daemon = make_daemon().start()
+        add_text_card(daemon, "a", "b", id="one")
+        if as_root:
+            with open(store / "filler", "wb", buffering=0) as filler:
+                try:
+                    while True:
+                        filler.write(bytes(4096))
+                except OSError as error:
+                    assert error.errno == errno.ENOSPC, error
+        else:
+            os.chmod(store / "1", 0o500)
+        try:
+            e = error_of(add_text_card, daemon, "x", "y", id="two")
+            assert e.name == "io.leitner.Box.StoreFailure" and str(store) in e.parameters["path"], e
+            assert "today" in daemon.call("Status")
+        finally:
+            if as_root:
+                (store / "filler").unlink()
+            else:
+                os.chmod(store / "1", 0o755)
+        assert "today" in daemon.call("Status")
+        assert [c["id"] for c in daemon.call("List")["cards"]] == ["one"]
+        assert daemon.stop() == 0
     finally:
-        os.chmod(daemon.store / "1", 0o755)
-    assert "today" in daemon.call("Status")
+        if as_root:
+            subprocess.run(["umount", "-l", str(store)], check=True)

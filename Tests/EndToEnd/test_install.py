@@ -5,10 +5,12 @@ install put there."""
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 
 import pytest
 
+from cli_box import daemon_pids
 from units import ROOT, SYSTEMD, UNIT_NAMES, copy_units, runtime_env, verify
 
 PREFIX = "/usr"
@@ -124,3 +126,53 @@ def test_an_edited_configuration_survives_uninstall(tmp_path):
     conf.write_text(conf.read_text() + "\n[Hooks]\nTestReady=true\n")
     make("uninstall", destdir)
     assert files_under(destdir) == {"etc/leitner/leitner.conf"}
+
+
+def bare(*command: str, **kwargs) -> subprocess.CompletedProcess:
+    """Runs an installed program with an empty environment (`env -i`): no PATH, no HOME, no
+    LD_LIBRARY_PATH, so nothing from the Swift toolchain can be found."""
+    return subprocess.run(["env", "-i", *command], capture_output=True, text=True, timeout=30, **kwargs)
+
+
+def test_installed_programs_serve_a_box_with_an_empty_environment(installed, tmp_path):
+    """issue 5: the installed leitnerd and leitnerctl, started with `env -i`, serve a temporary
+    store on a temporary socket; `status` and `add` work and the card reaches the store (R1)."""
+    bin_dir = installed / "usr/bin"
+    store, sock = tmp_path / "store", tmp_path / "leitnerd.sock"
+    daemon = subprocess.Popen(["env", "-i", str(bin_dir / "leitnerd"), "--store", str(store), "--socket", str(sock)],
+                              stderr=subprocess.PIPE, text=True)
+    ctl = [str(bin_dir / "leitnerctl"), "--no-autostart", "--socket", str(sock)]
+    try:
+        for _ in range(500):
+            if sock.exists() or daemon.poll() is not None:
+                break
+            subprocess.run(["sleep", "0.02"])
+        assert sock.exists(), "leitnerd did not listen"
+        status = bare(*ctl, "status")
+        assert status.returncode == 0, status.stderr
+        added = bare(*ctl, "add", "--id", "neko", "猫", "neko")
+        assert added.returncode == 0, added.stderr
+        shown = bare(*ctl, "--json", "show", "neko")
+        assert shown.returncode == 0 and '"neko"' in shown.stdout, shown.stdout + shown.stderr
+        assert (store / "1" / "neko").is_dir()
+    finally:
+        daemon.terminate()
+        code = daemon.wait(timeout=20)
+    assert code == 0, daemon.stderr.read()
+
+
+def test_installed_leitnerctl_autostarts_the_installed_daemon_with_an_empty_environment(installed, tmp_path):
+    """With `env -i` there is no PATH: leitnerctl finds the leitnerd installed next to it."""
+    bin_dir = installed / "usr/bin"
+    conf, sock = tmp_path / "leitner.conf", tmp_path / "leitnerd.sock"
+    conf.write_text(f"[Store]\nPath={tmp_path / 'store'}\n")
+    ctl = [str(bin_dir / "leitnerctl"), "--config", str(conf), "--socket", str(sock)]
+    try:
+        added = bare(*ctl, "add", "--id", "inu", "犬", "inu")
+        assert added.returncode == 0, added.stderr
+        status = bare(*ctl, "--json", "status")
+        assert status.returncode == 0, status.stderr
+        assert (tmp_path / "store" / "1" / "inu").is_dir()
+    finally:
+        for pid in daemon_pids(sock):
+            os.kill(pid, signal.SIGTERM)

@@ -4,11 +4,9 @@ NOTIFY_SOCKET; the system unit's command line, configuration and socket (mode 06
 leitner) inside the service's sandbox (sandbox.py) with group members let in and strangers
 refused; and ExitIdleAfter= idle exit with re-activation by the next connection.
 
-PENDING: not collected (the name does not start with test_) until leitnerd is on main; on this
-branch leitnerd is still the skeleton's stub. Rename to test_activation.py then. Against a
-snapshot of the daemon branch (not yet committed there) the activation and readiness tests pass;
-the hook, AllowGroup= member and idle-exit tests failed on that snapshot (hook not started,
-member refused, no idle exit)."""
+The three cases that failed against an early copy of the daemon (hook never started, a
+supplementary `leitner` member refused, no idle exit) pass against the daemon on main: it reads
+its configuration file (TestReady=, AllowGroup=, ExitIdleAfter=) and checks SO_PEERGROUPS."""
 import os
 import pathlib
 import shutil
