@@ -138,3 +138,26 @@ import Testing
         #expect(Array(last[1...4]) == ["undo", id, "2", "1"])
     }
 }
+
+/// R8, R15: a card moved into the levels of the test completed today is in that test's queue
+/// when an undo reopens it — the same before and after a restart.
+@Suite struct UndoReopensWithTheQueueR8DefinesTests {
+    @Test func r15UndoAfterACardMovedInKeepsR8Membership() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clock = ManualClock("2026-03-02")
+        var box = try Box.open(dir, clock: clock)
+        try box.addText("uno", "one", id: "uno")
+        try box.addText("seis", "six", id: "seis", level: "6")
+        _ = try box.prepare()
+        #expect(try box.grade(id: "uno", correct: true, answerMs: 5).test.state == .completed)
+        _ = try box.move(id: "seis", level: "1") // into the completed test's levels (2, 1)
+        let reopened = try box.undo().test
+        #expect(reopened.state == .open)
+        #expect(reopened.remaining == 2, "the undone card and the card moved in (R8)")
+        box.close()
+        box = try Box.open(dir, clock: clock)
+        defer { box.close() }
+        #expect(try box.status().test.remaining == 2, "a restart shows the same queue (R11)")
+    }
+}

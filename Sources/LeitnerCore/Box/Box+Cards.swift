@@ -26,7 +26,7 @@ extension Box {
             LogEntry(time: moment.now, event: .add, id: cardID, to: target),
         ])
         if let text = frontText { frontIndex?[Box.normalized(text)] = cardID }
-        if test?.position == days.position { test?.levelChanged(cardID, to: target) }
+        if tracksMembership { test?.levelChanged(cardID, to: target) }
         return try store.card(cardID, withText: true)
     }
 
@@ -41,7 +41,7 @@ extension Box {
             try store.moveCard(id, from: from, to: target, journal: [
                 LogEntry(time: moment.now, event: .move, id: id, from: from, to: target),
             ])
-            if test?.position == days.position { test?.levelChanged(id, to: target) }
+            if tracksMembership { test?.levelChanged(id, to: target) }
             if test?.isDone == true { try complete(moment) }
         }
         return try store.card(id, withText: true)
@@ -54,7 +54,7 @@ extension Box {
         guard let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
         try store.removeCard(id, from: from, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: from)])
         frontIndex = frontIndex?.filter { $0.value != id }
-        if test?.position == days.position { test?.levelChanged(id, to: nil) }
+        if tracksMembership { test?.levelChanged(id, to: nil) }
         if test?.isDone == true { try complete(moment) }
     }
 
@@ -98,7 +98,7 @@ extension Box {
                                              advice: "give the card exactly one front.EXT and one back.EXT, readable"))
             }
         }
-        if test?.position == days.position {
+        if tracksMembership {
             for id in store.damaged.keys where test?.contains(id) == true { test?.levelChanged(id, to: nil) }
             // R10: a graded test whose last cards were just found damaged is completed.
             if test?.isDone == true { try complete(moment) }

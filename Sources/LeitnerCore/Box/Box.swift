@@ -42,7 +42,7 @@ public final class Box {
             // the level directories are as the last checkpoint left them.
             // They are logged (R16), so that the next open's replay has them and keeps the order (R11);
             // where a card was before is not known here.
-            if test?.position == days.position, !store.untouchedSinceCheckpoint {
+            if tracksMembership, !store.untouchedSinceCheckpoint {
                 let leaving = test!.place.keys.filter { !test!.belongs($0, at: store.levelOf[$0]) }
                 let joining = store.levelOf.filter { test!.place[$0.key] == nil && test!.belongs($0.key, at: $0.value) }
                 var entries: [LogEntry] = []
@@ -113,7 +113,7 @@ public final class Box {
         // R21: a card that arrives by hand is looked at now (one card, not the whole store), so
         // that a damaged one stays out of the counts and the test from the start.
         let sound = level == nil || store.damage(of: change.id) == nil
-        if test?.position == days.position { test?.levelChanged(change.id, to: sound ? level : nil) }
+        if tracksMembership { test?.levelChanged(change.id, to: sound ? level : nil) }
     }
 
     /// R6: while the open test has no card to show, each past date after the last recorded one
@@ -125,6 +125,13 @@ public final class Box {
             try store.log.append([LogEntry(time: moment.now, event: .skip, date: date)], durable: false)
             try dayFile.append(DayRecord.Entry(date: date, outcome: .skipped), to: &days)
         }
+    }
+
+    /// True while the loaded test's queue follows the cards' levels (R8): the open test, and the
+    /// test completed today, which an undo can open again (R15) with the queue R8 defines.
+    var tracksMembership: Bool {
+        guard let test else { return false }
+        return test.position == days.position || (test.position == days.position - 1 && test.completed != nil)
     }
 
     /// R10, R4: records the completion of the open test today. The review log gets it first

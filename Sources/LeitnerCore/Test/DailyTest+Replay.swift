@@ -11,8 +11,8 @@ extension DailyTest {
         case .complete:
             test.completed = entry.date ?? dayClock.logicalDate(at: entry.time)
         case .add, .move, .delete:
-            // A completed test no longer changes (R10) until an undo reopens it.
-            guard test.completed == nil, let id = entry.id else { return }
+            // A completed test's queue still follows the levels, for an undo that reopens it (R15).
+            guard let id = entry.id else { return }
             test.levelChanged(id, to: entry.event == .delete ? nil : entry.to)
         case .skip:
             return

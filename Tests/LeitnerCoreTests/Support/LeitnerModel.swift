@@ -85,7 +85,8 @@ struct LeitnerModel {
 
     /// R8: a card's level changed (nil: it left the store).
     mutating func changed(_ id: String, to new: Level?) {
-        guard var test = current else { return }
+        // The test completed today keeps its queue by R8's definition: an undo may reopen it (R15).
+        guard var test, test.position == p || (test.position == p - 1 && completedToday) else { return }
         let failed = test.wrong[id] != nil
         if let new, !test.passed.contains(id), levels(at: test.position).contains(new) || (failed && new != .finished) {
             test.queue.insert(id)
