@@ -26,7 +26,7 @@ final class Server: Sendable {
     /// Serves until a stop signal or `ExitIdleAfter=`; closes the listening descriptor.
     func run() async {
         let signals = SignalStream()
-        let acceptor = Readiness(listener.descriptor, kind: .readable)
+        let acceptor = Readiness(listener.descriptor)
         await withDiscardingTaskGroup { group in
             group.addTask { await self.handleSignals(signals, acceptor: acceptor) }
             await acceptLoop(acceptor, group: &group)
