@@ -33,6 +33,13 @@ actor BoxService {
         return ErrorReplies.catching(storePath: storePath) { try handler(context, parameters) }
     }
 
+    /// Runs one `io.leitner.Box` method from a connection's thread (not a task): waits for the
+    /// box's queue, then runs the call there on the calling thread (`DispatchQueue.sync` moves
+    /// no work between threads), isolated to this actor like any other call.
+    nonisolated func callNow(_ handler: BoxMethods.Handler, _ parameters: CallParameters) -> VarlinkReply {
+        executor.runSynchronously { assumeIsolated { $0.call(handler, parameters) } }
+    }
+
     /// The `STATUS=` line for the service manager: "12 cards due, levels 2, 1".
     func statusLine() -> String {
         guard let box else { return "stopping" }

@@ -15,6 +15,12 @@ struct Connection: Sendable {
     struct ConnectionLimits: Sendable {
         var maxMessageSize: Int
         var idleTimeout: Duration
+
+        /// `idleTimeout` for `poll`, rounded up to whole milliseconds.
+        var idleMilliseconds: Int {
+            let (seconds, attoseconds) = idleTimeout.components
+            return Int(clamping: seconds) &* 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        }
     }
 
     /// Why a connection ended, for the log.
@@ -27,17 +33,27 @@ struct Connection: Sendable {
         case failed(Errno)
     }
 
-    /// Serves the connection until the peer closes it, it breaks a rule, or the daemon stops
-    /// (after the request in hand is answered). Closes the descriptor.
-    func serve(with dispatcher: Dispatcher) async {
-        let readable = Readiness(descriptor, kind: .readable)
-        let writable = Readiness(descriptor, kind: .writable, closesDescriptor: false)
-        let end = await loop(dispatcher, readable: readable, writable: writable)
-        // Logged before the close, so that the line is written when the client sees the end.
-        defer {
-            writable.close()
-            readable.close()
+    /// Serves the connection on a thread of its own (`ConnectionThread`) until the peer closes
+    /// it, it breaks a rule, or the daemon stops (`shutdown`; the reply in hand is sent first).
+    /// Closes the descriptor; returns when the thread is done.
+    func serve(with dispatcher: Dispatcher, shutdown: ShutdownSignal) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let failure = ConnectionThread.start {
+                let end = loop(dispatcher, shutdown: shutdown)
+                // Logged before the close, so that the line is written when the client sees the end.
+                log(end)
+                descriptor.close()
+                done.resume()
+            }
+            if let failure {
+                Log.warning("connection \(number) (pid \(peer.pid)): no thread to serve it: \(Errno(rawValue: failure)), closed")
+                descriptor.close()
+                done.resume()
+            }
         }
+    }
+
+    private func log(_ end: End) {
         switch end {
         case .closedByPeer, .shutdown: break
         case .closedMidMessage(let count):
@@ -53,7 +69,7 @@ struct Connection: Sendable {
         }
     }
 
-    private func loop(_ dispatcher: Dispatcher, readable: Readiness, writable: Readiness) async -> End {
+    private func loop(_ dispatcher: Dispatcher, shutdown: ShutdownSignal) -> End {
         var reader = VarlinkFrameReader(maxMessageSize: limits.maxMessageSize)
         while true {
             // Answer every complete message already received, in order.
@@ -64,15 +80,15 @@ struct Connection: Sendable {
                     message = next
                 } catch {
                     let reply = Dispatcher.refusal(reason: "\(error)")
-                    _ = await send(reply.frame, writable)
+                    _ = send(reply.frame)
                     return .refusedMessage("\(error)")
                 }
-                let answer = await dispatcher.answer(message)
-                if let frame = answer.frame, let failure = await send(frame, writable) {
+                let answer = dispatcher.answer(message)
+                if let frame = answer.frame, let failure = send(frame) {
                     return failure
                 }
                 if let reason = answer.closeReason { return .refusedMessage(reason) }
-                if Task.isCancelled { return .shutdown }
+                if shutdown.isTriggered { return .shutdown }
             }
             // Read what has arrived; wait when nothing has.
             do throws(Errno) {
@@ -87,10 +103,15 @@ struct Connection: Sendable {
                 return .failed(error)
             }
             let midMessage = reader.pendingByteCount > 0
-            switch await readable.wait(timeout: midMessage ? limits.idleTimeout : nil) {
-            case .ready: continue
-            case .timedOut: return .idle
-            case .interrupted: return .shutdown
+            do throws(Errno) {
+                switch try Socket.wait(descriptor, for: .readable, wake: shutdown.descriptor,
+                                       milliseconds: midMessage ? limits.idleMilliseconds : nil) {
+                case .ready: continue
+                case .timedOut: return .idle
+                case .woken: return .shutdown
+                }
+            } catch {
+                return .failed(error)
             }
         }
     }
@@ -98,19 +119,20 @@ struct Connection: Sendable {
     /// Sends a whole frame, waiting for room in the socket's buffer; a peer that takes nothing
     /// for `idleTimeout` is dropped. Shutdown does not interrupt a reply: it is finished.
     /// - Returns: nil when sent, else why the connection ends.
-    private func send(_ frame: [UInt8], _ writable: Readiness) async -> End? {
+    private func send(_ frame: [UInt8]) -> End? {
         var offset = 0
         while offset < frame.count {
             do throws(Errno) {
                 let sent = try Socket.sendSome(descriptor, frame, from: offset)
                 offset += sent
                 if sent > 0 { continue }
+                if try Socket.wait(descriptor, for: .writable, wake: nil,
+                                   milliseconds: limits.idleMilliseconds) == .timedOut {
+                    return .idle
+                }
             } catch {
                 return .failed(error)
             }
-            // Detached from the task's cancellation: a reply in flight is finished at shutdown.
-            let outcome = await Task.detached { await writable.wait(timeout: limits.idleTimeout) }.value
-            if outcome == .timedOut { return .idle }
         }
         return nil
     }

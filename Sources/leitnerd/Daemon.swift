@@ -68,8 +68,16 @@ enum Daemon {
             Log.warning("cannot notify the service manager: \(error), ignoring")
         }
 
-        let server = Server(listener: listener, dispatcher: Dispatcher(service: service), settings: settings,
-                            loadSettings: { try DaemonSettings.load(options) })
+        let server: Server
+        do {
+            server = try Server(listener: listener, dispatcher: Dispatcher(service: service), settings: settings,
+                                loadSettings: { try DaemonSettings.load(options) })
+        } catch {
+            Log.error("cannot set up the server: \(error)")
+            await service.close()
+            listener.removeCreatedSocket()
+            return exitFailure
+        }
         await server.run()
 
         await service.close()

@@ -3,6 +3,7 @@ import LeitnerCore
 /// Answers one message: reads it as a Varlink call, routes it to its interface and method, and
 /// turns what went wrong into the error a Varlink client expects (SPEC §4). Calls to
 /// `io.leitner.Box` go to the one owner of the box, `BoxService`; `org.varlink.service` needs no box.
+/// Runs on the connection's thread, and waits there for its turn at the box.
 struct Dispatcher: Sendable {
     let service: BoxService
 
@@ -13,7 +14,7 @@ struct Dispatcher: Sendable {
         var closeReason: String?
     }
 
-    func answer(_ message: [UInt8]) async -> Answer {
+    func answer(_ message: [UInt8]) -> Answer {
         let request: VarlinkRequest
         do throws(VarlinkMessageError) {
             request = try VarlinkRequest(parsing: message)
@@ -32,12 +33,12 @@ struct Dispatcher: Sendable {
                 return Answer(frame: VarlinkReply.invalidParameter("error").frame)
             }
         }
-        let reply = await route(request)
+        let reply = route(request)
         return Answer(frame: request.oneway ? nil : reply.frame)
     }
 
     /// The reply to a well-formed call.
-    private func route(_ request: VarlinkRequest) async -> VarlinkReply {
+    private func route(_ request: VarlinkRequest) -> VarlinkReply {
         guard let interface = request.interface else { return .interfaceNotFound(request.method) }
         let name = String(request.method[request.method.index(after: interface.endIndex)...])
         switch interface {
@@ -50,7 +51,7 @@ struct Dispatcher: Sendable {
         case BoxMethods.interface:
             guard let handler = BoxMethods.handlers[name] else { return .methodNotFound(request.method) }
             if request.more || request.upgrade { return .methodNotImplemented(request.method) }
-            return await service.call(handler, CallParameters(request.parameters))
+            return service.callNow(handler, CallParameters(request.parameters))
         default:
             return .interfaceNotFound(String(interface))
         }

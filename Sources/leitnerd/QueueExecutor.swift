@@ -16,6 +16,17 @@ final class QueueExecutor: SerialExecutor, @unchecked Sendable {
         queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
     }
 
+    /// Runs `body` on the queue, on the calling thread, after the jobs already enqueued;
+    /// the actor's isolation holds inside (`checkIsolated`).
+    func runSynchronously<T>(_ body: () -> T) -> T {
+        queue.sync(execute: body)
+    }
+
+    /// Lets `assumeIsolated` accept a thread that runs inside `runSynchronously`.
+    func checkIsolated() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }

@@ -2,7 +2,7 @@ import Dispatch
 import LeitnerCore
 import Synchronization
 
-/// Awaits the readiness of a non-blocking descriptor (readable, or writable) through one
+/// Awaits the readiness of a non-blocking descriptor (the listener) to read through one
 /// Dispatch source kept for the descriptor's life: the source is suspended between waits, so a
 /// wait costs a resume and an event, not a new registration. One waiter at a time.
 ///
@@ -11,8 +11,6 @@ import Synchronization
 final class Readiness: @unchecked Sendable {
     // @unchecked: Dispatch sources may be resumed, suspended and cancelled from any thread;
     // every mutable field is behind `state`.
-    enum Kind { case readable, writable }
-
     enum Outcome: Equatable {
         /// The descriptor is ready (or has an error or end of file to report).
         case ready
@@ -38,17 +36,11 @@ final class Readiness: @unchecked Sendable {
     private let source: any DispatchSourceProtocol
     private let state = Mutex(State())
 
-    /// - Parameters:
-    ///   - descriptor: a non-blocking descriptor; this object closes it (`close()`).
-    ///   - kind: what to wait for.
-    ///   - closesDescriptor: false for a descriptor someone else closes.
-    init(_ descriptor: FileDescriptor, kind: Kind, closesDescriptor: Bool = true) {
-        switch kind {
-        case .readable: source = DispatchSource.makeReadSource(fileDescriptor: descriptor.rawValue, queue: Self.queue)
-        case .writable: source = DispatchSource.makeWriteSource(fileDescriptor: descriptor.rawValue, queue: Self.queue)
-        }
+    /// - Parameter descriptor: a non-blocking descriptor; this object closes it (`close()`).
+    init(_ descriptor: FileDescriptor) {
+        source = DispatchSource.makeReadSource(fileDescriptor: descriptor.rawValue, queue: Self.queue)
         source.setEventHandler { [weak self] in self?.finish(.ready, generation: nil) }
-        if closesDescriptor { source.setCancelHandler { descriptor.close() } }
+        source.setCancelHandler { descriptor.close() }
     }
 
     /// Waits until the descriptor is ready, the timeout passes, or the task is cancelled (or
@@ -93,7 +85,7 @@ final class Readiness: @unchecked Sendable {
         finish(.interrupted, generation: nil)
     }
 
-    /// Stops watching the descriptor and closes it (when this object owns it).
+    /// Stops watching the descriptor and closes it.
     func close() {
         let continuation: CheckedContinuation<Outcome, Never>? = state.withLock { state in
             guard !state.closed else { return nil }

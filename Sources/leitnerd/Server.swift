@@ -12,9 +12,11 @@ final class Server: Sendable {
     /// Reads the configuration again (SIGHUP).
     private let loadSettings: @Sendable () throws -> DaemonSettings
     private let tracker = ConnectionTracker()
+    private let shutdown: ShutdownSignal
 
     init(listener: Listener, dispatcher: Dispatcher, settings: DaemonSettings,
-         loadSettings: @escaping @Sendable () throws -> DaemonSettings) {
+         loadSettings: @escaping @Sendable () throws -> DaemonSettings) throws(Errno) {
+        shutdown = try ShutdownSignal()
         self.listener = listener
         self.dispatcher = dispatcher
         self.settings = Mutex(settings)
@@ -24,11 +26,12 @@ final class Server: Sendable {
     /// Serves until a stop signal or `ExitIdleAfter=`; closes the listening descriptor.
     func run() async {
         let signals = SignalStream()
-        let acceptor = Readiness(listener.descriptor, kind: .readable)
+        let acceptor = Readiness(listener.descriptor)
         await withDiscardingTaskGroup { group in
             group.addTask { await self.handleSignals(signals, acceptor: acceptor) }
             await acceptLoop(acceptor, group: &group)
             // Stop reading new requests; a request in hand is answered first (Connection).
+            shutdown.trigger()
             group.cancelAll()
         }
         signals.cancel()
@@ -89,7 +92,7 @@ final class Server: Sendable {
             let connection = Connection(descriptor: descriptor, number: number, peer: peer,
                                         limits: current.connectionLimits)
             group.addTask {
-                await connection.serve(with: self.dispatcher)
+                await connection.serve(with: self.dispatcher, shutdown: self.shutdown)
                 self.tracker.close()
             }
         }
