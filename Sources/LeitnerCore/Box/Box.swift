@@ -90,7 +90,8 @@ public final class Box {
 
     /// R13, R8: a change made by hand joins or leaves the open test, and is logged (R16).
     func apply(_ change: HandChange, now: Int64, log: Bool) throws(BoxError) {
-        var entry: LogEntry
+        // An adopted pair was logged by the store as it adopted it.
+        let entry: LogEntry?
         let level: Level?
         switch change {
         case .appeared(let id, let to):
@@ -103,13 +104,12 @@ public final class Box {
             entry = LogEntry(time: now, event: .delete, id: id, from: from, origin: "hand")
             level = nil
         case .adopted(_, let to):
+            entry = nil
             level = to
-            entry = LogEntry(time: now, event: .add) // logged by the store when it adopted the pair
         }
-        if log, case .adopted = change {} else if log {
-            try store.log.append([entry], durable: false)
-        }
-        frontIndex = nil
+        if log, let entry { try store.log.append([entry], durable: false) }
+        // A move changes no front; a card that comes or goes changes the fronts in the box.
+        if case .moved = change {} else { frontIndex = nil }
         // R21: a card that arrives by hand is looked at now (one card, not the whole store), so
         // that a damaged one stays out of the counts and the test from the start.
         let sound = level == nil || store.damage(of: change.id) == nil
