@@ -2,7 +2,9 @@
 """Client-side benchmark of leitnerd (issue 3, "Speed"): with a store of 100,000 cards, the
 round trip of Status and of a durable Grade over the socket (p50/p99 over 1,000 calls, with 1
 client and with 8 client processes), the daemon's resident memory, and `leitnerctl status` as a
-whole process. Usage: bench/daemon.py [BIN_DIR] (default: the release build)."""
+whole process. With ANKI_PYTHON set to an interpreter that has the `anki` package, Anki's
+in-process durable answer is measured in the same run (bench/anki.py), the figure Grade is held
+against. Usage: bench/daemon.py [BIN_DIR] (default: the release build)."""
 import json
 import multiprocessing
 import os
@@ -70,6 +72,23 @@ def measure(path, method, argument_list, clients):
     return p50, p99
 
 
+graded = set()
+
+
+def grade_after_next(path, calls):
+    """The review's own rhythm: Next shows a card, Grade answers it; only Grade is timed."""
+    client = Client(path)
+    times = []
+    for _ in range(calls):
+        card = client.call("Next")["card"]
+        start = time.perf_counter_ns()
+        client.call("Grade", id=card["id"], correct=True)
+        times.append(time.perf_counter_ns() - start)
+        graded.add(card["id"])
+    times.sort()
+    return times[len(times) // 2] / 1000, times[int(len(times) * 0.99)] / 1000
+
+
 def rss_kib(pid):
     for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -103,6 +122,9 @@ def main():
         for clients in (1, 8):
             p50, p99 = measure(sock, "Status", [{}] * CALLS, clients)
             print(f"Status  {clients} client(s): p50 {p50:7.1f} µs  p99 {p99:7.1f} µs")
+        p50, p99 = grade_after_next(sock, CALLS)
+        print(f"Grade   1 client, after Next: p50 {p50:7.1f} µs  p99 {p99:7.1f} µs  (as leitnerctl review does; durable)")
+        queue = [i for i in queue if i not in graded]
         for clients, batch in ((1, queue[:CALLS]), (8, queue[CALLS:2 * CALLS])):
             p50, p99 = measure(sock, "Grade", [{"id": i, "correct": True} for i in batch], clients)
             print(f"Grade   {clients} client(s): p50 {p50:7.1f} µs  p99 {p99:7.1f} µs  (durable: fsync before the reply)")
@@ -121,6 +143,8 @@ def main():
                   f"p99 {times[297] / 1e6:.2f} ms")
         daemon.terminate()
         daemon.wait(30)
+        if os.environ.get("ANKI_PYTHON"):
+            subprocess.run([os.environ["ANKI_PYTHON"], str(pathlib.Path(__file__).with_name("anki.py")), str(CARDS), str(CALLS)])
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

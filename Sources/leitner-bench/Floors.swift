@@ -25,35 +25,39 @@ enum Floors {
         }
     }
 
-    /// Appends a line and `fdatasync`s it, `samples` times; per-call durations in seconds.
-    static func appendAndSync(in directory: String, samples: Int) throws -> [Double] {
-        let fd = try FileDescriptor.open(directory + "/floor-log", flags: O_WRONLY | O_CREAT | O_APPEND)
-        defer { fd.close() }
-        let line = Array("2026-11-21T20:30:00+00:00\tgrade\tcard-1-benchmark\t1\t2\tcorrect\t1200\n".utf8)
-        return try (0..<samples).map { _ in
-            try Timing.secondsThrowing {
-                try fd.writeAll(line)
-                try fd.syncData()
-            }
-        }
+    /// How the floor's line reaches the disk.
+    enum SyncKind: String {
+        /// Appended to a log, then `fdatasync`: the log grows, so the file system commits metadata.
+        case append = "append + fdatasync"
+        /// Written over zeros already on disk, then `fdatasync`: data only (the box's journal).
+        case overwrite = "overwrite in place + fdatasync"
     }
 
-    /// One `fdatasync` of an append plus one rename of a directory between two directories: the
-    /// least a durable, journaled grade can cost.
-    static func syncAndRename(in directory: String, samples: Int) throws -> [Double] {
+    /// Writes a grade-sized line `samples` times, each made durable the `kind` way, and with
+    /// `renaming` also renames a card directory between two directories, as a grade does;
+    /// per-call durations in seconds.
+    static func sync(_ kind: SyncKind, renaming: Bool, in directory: String, samples: Int) throws -> [Double] {
+        let name = directory + "/floor-\(kind == .append ? "log" : "journal")-\(renaming)"
+        unlink(name)
+        let fd = try FileDescriptor.open(name, flags: O_RDWR | O_CREAT | (kind == .append ? O_APPEND : 0))
+        defer { fd.close() }
+        let line = Array("2026-11-21T20:30:00+00:00\tgrade\tcard-1-benchmark\t1\t2\tcorrect\t1200\n".utf8)
+        if kind == .overwrite {
+            try fd.writeAll([UInt8](repeating: 0, count: line.count * samples))
+            try fd.sync()
+        }
         mkdir(directory + "/a", 0o755)
         mkdir(directory + "/b", 0o755)
         mkdir(directory + "/a/card", 0o755)
-        let fd = try FileDescriptor.open(directory + "/floor-log", flags: O_WRONLY | O_CREAT | O_APPEND)
-        defer { fd.close() }
-        let line = Array("2026-11-21T20:30:00+00:00\tgrade\tcard-1-benchmark\t1\t2\tcorrect\t1200\n".utf8)
         var inA = true
-        return try (0..<samples).map { _ in
+        return try (0..<samples).map { sample in
             try Timing.secondsThrowing {
-                try fd.writeAll(line)
+                if kind == .append { try fd.writeAll(line) } else { try fd.writeAll(line, at: sample * line.count) }
                 try fd.syncData()
-                rename(directory + (inA ? "/a/card" : "/b/card"), directory + (inA ? "/b/card" : "/a/card"))
-                inA.toggle()
+                if renaming {
+                    rename(directory + (inA ? "/a/card" : "/b/card"), directory + (inA ? "/b/card" : "/a/card"))
+                    inA.toggle()
+                }
             }
         }
     }

@@ -47,10 +47,13 @@ mkdir(workDirectory, 0o755)
 print("leitner-bench: stores under \(workDirectory)")
 let floorDirectory = workDirectory + "/floor"
 mkdir(floorDirectory, 0o755)
-let fsyncs = try Floors.appendAndSync(in: floorDirectory, samples: 1000)
-let syncRenames = try Floors.syncAndRename(in: floorDirectory, samples: 1000)
-print("floor: append + fdatasync        p50 \(Timing.ms(Timing.percentile(fsyncs, 0.5)))  p99 \(Timing.ms(Timing.percentile(fsyncs, 0.99)))")
-print("floor: append + fdatasync + rename p50 \(Timing.ms(Timing.percentile(syncRenames, 0.5)))  p99 \(Timing.ms(Timing.percentile(syncRenames, 0.99)))")
+for kind in [Floors.SyncKind.append, .overwrite] {
+    for renaming in [false, true] {
+        let times = try Floors.sync(kind, renaming: renaming, in: floorDirectory, samples: 1000)
+        let label = "floor: \(kind.rawValue)\(renaming ? " + rename" : "")"
+        print("\(label + String(repeating: " ", count: max(1, 50 - label.count)))p50 \(Timing.ms(Timing.percentile(times, 0.5)))  p99 \(Timing.ms(Timing.percentile(times, 0.99)))")
+    }
+}
 
 for size in sizes {
     let store = "\(workDirectory)/store-\(size)"

@@ -52,6 +52,7 @@ extension Box {
         try CardID.validate(id)
         let moment = try begin()
         guard let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        if lastShown?.id == id { lastShown = nil }
         try store.removeCard(id, from: from, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: from)])
         frontIndex = frontIndex?.filter { $0.value != id }
         if tracksMembership { test?.levelChanged(id, to: nil) }

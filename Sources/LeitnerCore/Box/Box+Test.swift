@@ -52,12 +52,19 @@ extension Box {
         // `test` is used in place throughout: a copy held across its mutation would copy the queue.
         guard test != nil, let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
         guard test!.contains(id), store.damaged[id] == nil else { throw .notInTest(id: id) }
-        // R21: a card `Next` did not just show is looked at first, so a damaged one is never moved.
-        if lastShown?.id != id, store.damage(of: id) != nil {
-            test!.levelChanged(id, to: nil)
-            if test!.isDone { try complete(moment) }
-            throw .notInTest(id: id)
+        // R21: a card `Next` did not just show is read first, so a damaged one is never moved;
+        // the reply is made from that reading.
+        let shown: Card
+        if let last = lastShown, last.id == id {
+            shown = last
+        } else {
+            do { shown = try store.card(id, withText: true) } catch {
+                test!.levelChanged(id, to: nil)
+                if test!.isDone { try complete(moment) }
+                throw .notInTest(id: id)
+            }
         }
+        lastShown = nil
         let to = correct ? from.promoted : from.demoted(options.onFail)
         var journal = [LogEntry(time: moment.now, event: .grade, id: id, from: from, to: to,
                                 correct: correct, answerMs: answerMs.map { max(0, $0) })]
@@ -75,12 +82,7 @@ extension Box {
             test!.completed = moment.today
             try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
         }
-        // The card graded is nearly always the one `Next` just read: answer with it, moved.
-        if let shown = lastShown, shown.id == id {
-            lastShown = nil
-            return (store.relocated(shown, to: to), summary(moment))
-        }
-        return (try store.card(id, withText: true), summary(moment))
+        return (store.relocated(shown, to: to), summary(moment))
     }
 
     /// Reverts the last grade made today (R15): the card returns to its level before that grade and

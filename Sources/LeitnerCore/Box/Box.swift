@@ -90,6 +90,7 @@ public final class Box {
 
     /// R13, R8: a change made by hand joins or leaves the open test, and is logged (R16).
     func apply(_ change: HandChange, now: Int64, log: Bool) throws(BoxError) {
+        if lastShown?.id == change.id { lastShown = nil }
         // An adopted pair was logged by the store as it adopted it.
         let entry: LogEntry?
         let level: Level?

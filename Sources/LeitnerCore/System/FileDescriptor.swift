@@ -57,6 +57,19 @@ public struct FileDescriptor: Sendable, Hashable {
         }
     }
 
+    /// Writes all of `bytes` at `offset`, leaving the file offset alone (`pwrite`). On a file
+    /// opened with `O_APPEND`, Linux appends instead: open such a file without it.
+    public func writeAll(_ bytes: [UInt8], at offset: Int) throws(Errno) {
+        try CrashPoint.step()
+        var done = 0
+        while done < bytes.count {
+            let n = try valueOrErrno {
+                bytes.withUnsafeBytes { raw in pwrite(rawValue, raw.baseAddress! + done, raw.count - done, off_t(offset + done)) }
+            }
+            done += n
+        }
+    }
+
     /// Flushes the file's data and metadata to the disk (R17).
     public func sync() throws(Errno) {
         try CrashPoint.step()
