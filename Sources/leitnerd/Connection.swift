@@ -87,6 +87,7 @@ struct Connection: Sendable {
                 if let frame = answer.frame, let failure = send(frame) {
                     return failure
                 }
+                if answer.leftWork { dispatcher.finishDeferredWork() }
                 if let reason = answer.closeReason { return .refusedMessage(reason) }
                 if shutdown.isTriggered { return .shutdown }
             }

@@ -74,7 +74,7 @@ extension Box {
         if from == to {
             try store.log.append(journal, durable: true)
         } else {
-            try store.moveCard(id, from: from, to: to, journal: journal)
+            try store.moveCard(id, from: from, to: to, journal: journal, deferringRename: options.defersGradeRenames)
         }
         // Only now that the journal holds it: mutate in place (a copy would cost O(queue)).
         test!.grade(DailyTest.Grade(id: id, from: from, to: to, correct: correct, time: moment.now))

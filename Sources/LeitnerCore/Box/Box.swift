@@ -70,6 +70,10 @@ public final class Box {
     /// Makes every change durable and releases the lock.
     public func close() { store.close() }
 
+    /// Carries out what a call put off until its reply was sent (`BoxOptions.defersGradeRenames`).
+    /// Every call does it first anyway; the daemon calls this once the reply is on its way.
+    public func finishDeferredWork() throws(BoxError) { try store.finishDeferredMove() }
+
     // MARK: The request prologue
 
     /// What every request starts from.

@@ -90,13 +90,16 @@ extension Store {
     /// Takes in the changes made to the level directories since the last call: drains the watch
     /// and resolves each touched name against the directories. Adopts complete loose pairs.
     func refresh(now: Int64) throws(BoxError) -> [HandChange] {
+        // A rename that fails here is not this request's failure: `namesToResolve` takes it in.
+        try? finishDeferredMove()
         let events: [Inotify.Event]
         do { events = try inotify.drain() } catch {
             throw .storeFailure(path: root, reason: "cannot read the change watch: \(error)")
         }
-        if events.isEmpty { return [] }
-        var touched: [String] = []
-        var seen = Set<String>()
+        if events.isEmpty && namesToResolve.isEmpty { return [] }
+        var touched = namesToResolve
+        var seen = Set(namesToResolve)
+        namesToResolve = []
         var pairCandidates: [(Level, String)] = []
         var rescan = false
         for event in events {

@@ -39,6 +39,11 @@ final class Store {
     var untouchedSinceCheckpoint = false
     /// Daemon-made journal entries since the last checkpoint: a checkpoint every so many.
     var entriesSinceCheckpoint = 0
+    /// A journaled rename put off by `moveCard(deferringRename:)`, carried out by
+    /// `finishDeferredMove()`. The index already shows the card in its new level.
+    private(set) var deferredMove: (id: String, from: Level, to: Level)?
+    /// Cards whose deferred rename failed: `refresh` looks where they are.
+    var namesToResolve: [String] = []
 
     static let stateDirectoryName = ".leitner"
     static let checkpointInterval = 1000
@@ -105,17 +110,40 @@ final class Store {
 
     // MARK: Journaled changes (R17, R18)
 
-    /// Moves a card directory between levels: `journal` is appended and synced, then the rename.
-    func moveCard(_ id: String, from: Level, to: Level, journal: [LogEntry]) throws(BoxError) {
+    /// Moves a card directory between levels: `journal` is appended and made durable, then the
+    /// rename — at once, or with `deferringRename` at the next `finishDeferredMove()`.
+    func moveCard(_ id: String, from: Level, to: Level, journal: [LogEntry], deferringRename: Bool = false) throws(BoxError) {
+        try finishDeferredMove()
         try log.append(journal, durable: true)
+        if deferringRename {
+            deferredMove = (id, from, to)
+        } else {
+            try rename(id, from: from, to: to)
+        }
+        setLevel(id, to)
+        try countTowardsCheckpoint()
+    }
+
+    /// Carries out the rename `moveCard(deferringRename:)` put off. Should it fail, the card is
+    /// looked for at the next `refresh`, and the error says where it was to go.
+    func finishDeferredMove() throws(BoxError) {
+        guard let move = deferredMove else { return }
+        deferredMove = nil
+        do {
+            try rename(move.id, from: move.from, to: move.to)
+        } catch {
+            namesToResolve.append(move.id)
+            throw error
+        }
+    }
+
+    private func rename(_ id: String, from: Level, to: Level) throws(BoxError) {
         do {
             try FileSystem.rename(id, in: fd(from), to: id, in: fd(to))
         } catch {
             throw .storeFailure(path: path(of: id, in: from),
                                 reason: "cannot rename to '\(path(of: id, in: to))': \(error)")
         }
-        setLevel(id, to)
-        try countTowardsCheckpoint()
     }
 
     /// Writes a new card's assets under `.leitner/tmp/add-ID`, synced; `commitStagedCard` puts it in place.
@@ -183,6 +211,7 @@ final class Store {
     /// Makes every rename so far durable (fsync of the level directories) and records the journal
     /// offset up to which nothing needs replaying.
     func checkpoint() throws(BoxError) {
+        try finishDeferredMove()
         for (index, fd) in levelFDs.enumerated() {
             do { try fd.sync() } catch {
                 throw .storeFailure(path: path(of: Level.allCases[index]), reason: "cannot sync: \(error)")

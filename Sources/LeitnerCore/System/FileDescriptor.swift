@@ -25,11 +25,17 @@ public struct FileDescriptor: Sendable, Hashable {
 
     /// Reads up to `count` bytes; an empty result means end of file.
     public func read(upTo count: Int) throws(Errno) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        let n = try valueOrErrno {
-            buffer.withUnsafeMutableBytes { raw in Glibc.read(rawValue, raw.baseAddress, count) }
+        // Not zero-filled first: a card's side is read with room for 64 KiB and is mostly a few bytes.
+        var failure: Errno?
+        let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
+            do throws(Errno) {
+                initialized = try valueOrErrno { Glibc.read(rawValue, raw.baseAddress, count) }
+            } catch {
+                failure = error
+                initialized = 0
+            }
         }
-        buffer.removeSubrange(n...)
+        if let failure { throw failure }
         return buffer
     }
 

@@ -126,13 +126,17 @@ final class BoxFixture {
     let clock: ManualClock
     let onFail: OnFailPolicy
     let cycle: CycleTable
+    /// As the daemon opens its box: a grade's rename waits for `finishDeferredWork` or the next call.
+    let defersGradeRenames: Bool
     private(set) var box: Box
 
-    init(_ date: String = "2026-03-02", onFail: OnFailPolicy = .first, cycle: CycleTable = .standard) throws {
+    init(_ date: String = "2026-03-02", onFail: OnFailPolicy = .first, cycle: CycleTable = .standard,
+         defersGradeRenames: Bool = false) throws {
         clock = ManualClock(date)
         self.onFail = onFail
         self.cycle = cycle
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
+        self.defersGradeRenames = defersGradeRenames
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, defersGradeRenames: defersGradeRenames)
     }
 
     private var isOpen = true
@@ -146,7 +150,7 @@ final class BoxFixture {
     /// Closes the box when open and opens the store again (a daemon restart).
     func reopen() throws {
         close()
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, defersGradeRenames: defersGradeRenames)
         isOpen = true
     }
 
