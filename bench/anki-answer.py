@@ -5,7 +5,7 @@ Python library (Rust core, SQLite in WAL mode, one fsync per answer); only `answ
 
 Needs the `anki` package, which CI does not install (it is 40 MB and not ours to test):
     python3 -m venv /tmp/anki-venv && /tmp/anki-venv/bin/pip install anki
-    /tmp/anki-venv/bin/python bench/anki.py [CARDS] [ANSWERS]
+    /tmp/anki-venv/bin/python bench/anki-answer.py [CARDS] [ANSWERS]
 bench/daemon.py runs it in the same run when ANKI_PYTHON names that interpreter."""
 import os
 import shutil
@@ -17,7 +17,7 @@ try:
     from anki.collection import AddNoteRequest, Collection
     from anki.scheduler.v3 import CardAnswer
 except ImportError:
-    sys.exit("bench/anki.py: the 'anki' package is missing; see the top of this file for how to install it")
+    sys.exit("bench/anki-answer.py: the 'anki' package is missing; see the top of this file for how to install it")
 
 
 def main():

@@ -6,6 +6,7 @@ import LeitnerCore
 //
 //   leitner-bench [--dir DIR] [--sizes 10000,100000] [--grades 1000]
 //   leitner-bench measure STORE GRADES     (one measurement, in a fresh process: internal)
+//   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
 
 func complain(_ message: String) {
     let line = Array("leitner-bench: \(message)\n".utf8)
@@ -15,6 +16,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == "measure", arguments.count == 3, let grades = Int(arguments[2]) {
     try Measurement.run(store: arguments[1], grades: grades)
+    exit(0)
+}
+if arguments.first == "client", arguments.count == 3, let grades = Int(arguments[2]) {
+    try ClientMeasurement.run(socket: arguments[1], grades: grades)
     exit(0)
 }
 
