@@ -21,7 +21,7 @@ import time
 
 CARDS = 100_000
 CALLS = 1_000
-ROUNDS = 3
+ROUNDS = 5
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
 
 
