@@ -99,6 +99,25 @@ func date(_ text: String) -> LogicalDate {
 
     /// Autumn: Berlin passes 02:00–03:00 twice on 2026-10-25. A day starting at 02:30 starts at
     /// the first 02:30, and the second 02:15 is still that day.
+    /// `Calendar` takes an instant to be on logical date d when it lies in [start(d), start(d+1)):
+    /// that must agree with `logicalDate(at:)` everywhere, the days the clock skips or repeats an
+    /// hour included.
+    @Test func logicalDateAgreesWithTheDaysBounds() {
+        for clock in [DayClock(dayStartsAt: 2 * 60 + 30, utcOffset: TestZones.berlin),
+                      DayClock(dayStartsAt: 4 * 60, utcOffset: TestZones.berlin),
+                      DayClock(dayStartsAt: 0, utcOffset: TestZones.berlin)] {
+            for first in ["2026-03-27", "2026-10-23"] {
+                var time = ms("\(first)T00:00:00Z")
+                for _ in 0..<(4 * 24 * 12) {
+                    let date = clock.logicalDate(at: time)
+                    #expect(clock.start(of: date) <= time && time < clock.start(of: date.next),
+                            "\(time) is on \(date) but outside its bounds")
+                    time += 5 * 60_000
+                }
+            }
+        }
+    }
+
     @Test func dayStartsAtInTheRepeatedHour() {
         let clock = DayClock(dayStartsAt: 2 * 60 + 30, utcOffset: TestZones.berlin)
         #expect(clock.start(of: date("2026-10-25")) == ms("2026-10-25T02:30:00+02:00"))

@@ -51,11 +51,19 @@ extension Box {
     private func gradedCards(from first: LogicalDate, to last: LogicalDate) throws(BoxError) -> [LogicalDate: Int] {
         var grades: [LogicalDate: [String: Int]] = [:]
         var stack: [(LogicalDate, String)] = []
+        // Grades come a day at a time: the day's bounds answer for every grade in it.
+        var day: (start: Int64, end: Int64, date: LogicalDate)?
+        func date(of time: Int64) -> LogicalDate {
+            if let day, time >= day.start, time < day.end { return day.date }
+            let date = options.dayClock.logicalDate(at: time)
+            day = (options.dayClock.start(of: date), options.dayClock.start(of: date.next), date)
+            return date
+        }
         for (entry, _) in try store.log.entries(from: 0) {
-            let date = options.dayClock.logicalDate(at: entry.time)
             switch entry.event {
             case .grade:
                 guard let id = entry.id else { continue }
+                let date = date(of: entry.time)
                 stack.append((date, id))
                 if date >= first, date <= last { grades[date, default: [:]][id, default: 0] += 1 }
             case .undo:

@@ -150,48 +150,56 @@ public struct DayClock: Sendable {
     /// milliseconds; a leap second (`:60`) counts as the next second.
     /// - Returns: nil for anything else, or for a date or time that does not exist.
     public static func parseRFC3339(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
-        guard b.count >= 20 else { return nil }
-        func number(_ start: Int, _ width: Int) -> Int? {
+        parseRFC3339(Array(text.utf8)[...])
+    }
+
+    /// `parseRFC3339` of UTF-8 bytes: the review log is read without making a string per field.
+    static func parseRFC3339(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        let start = bytes.startIndex
+        let count = bytes.count
+        guard count >= 20 else { return nil }
+        func at(_ offset: Int) -> UInt8 { bytes[start + offset] }
+        func number(_ offset: Int, _ width: Int) -> Int? {
             var value = 0
-            for byte in b[start..<start + width] {
+            for index in offset..<offset + width {
+                let byte = at(index)
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }
             return value
         }
-        guard let date = LogicalDate(String(decoding: b[0..<10], as: UTF8.self)),
-              [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(b[10]),
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+        guard let date = LogicalDate(bytes[start..<start + 10]),
+              [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(at(10)),
+              at(13) == UInt8(ascii: ":"), at(16) == UInt8(ascii: ":"),
               let hour = number(11, 2), hour < 24,
               let minute = number(14, 2), minute < 60,
               let second = number(17, 2), second <= 60
         else { return nil }
         var index = 19
         var millis: Int64 = 0
-        if b[index] == UInt8(ascii: ".") {
+        if at(index) == UInt8(ascii: ".") {
             index += 1
             var digits = 0
-            while index < b.count, b[index] >= UInt8(ascii: "0"), b[index] <= UInt8(ascii: "9") {
-                if digits < 3 { millis = millis * 10 + Int64(b[index] - UInt8(ascii: "0")) }
+            while index < count, at(index) >= UInt8(ascii: "0"), at(index) <= UInt8(ascii: "9") {
+                if digits < 3 { millis = millis * 10 + Int64(at(index) - UInt8(ascii: "0")) }
                 digits += 1
                 index += 1
             }
             guard digits > 0 else { return nil }
             for _ in digits..<max(digits, 3) { millis *= 10 }
         }
-        guard index < b.count else { return nil }
+        guard index < count else { return nil }
         let offsetSeconds: Int
-        switch b[index] {
+        switch at(index) {
         case UInt8(ascii: "Z"), UInt8(ascii: "z"):
-            guard index + 1 == b.count else { return nil }
+            guard index + 1 == count else { return nil }
             offsetSeconds = 0
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            guard index + 6 == b.count, b[index + 3] == UInt8(ascii: ":"),
+            guard index + 6 == count, at(index + 3) == UInt8(ascii: ":"),
                   let hours = number(index + 1, 2), hours < 24,
                   let minutes = number(index + 4, 2), minutes < 60
             else { return nil }
-            offsetSeconds = (hours * 3600 + minutes * 60) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
+            offsetSeconds = (hours * 3600 + minutes * 60) * (at(index) == UInt8(ascii: "-") ? -1 : 1)
         default:
             return nil
         }

@@ -23,13 +23,19 @@ public struct LogicalDate: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// Parses `YYYY-MM-DD`; nil for anything else or a day that does not exist.
     public init?(_ text: some StringProtocol) {
-        let b = Array(text.utf8)
-        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
+        self.init(Array(text.utf8)[...])
+    }
+
+    /// Parses `YYYY-MM-DD` from UTF-8 bytes.
+    init?(_ bytes: ArraySlice<UInt8>) {
+        let start = bytes.startIndex
+        guard bytes.count == 10, bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for i in range {
-                guard b[i] >= 48, b[i] <= 57 else { return nil }
-                value = value * 10 + Int(b[i] - 48)
+                let byte = bytes[start + i]
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
             }
             return value
         }

@@ -23,38 +23,64 @@ enum LogLine {
 
     /// Parses one line (without its newline); nil when it is not a log line.
     static func parse(_ line: Substring) -> LogEntry? {
-        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        parse(Array(line.utf8)[...])
+    }
+
+    /// Parses one line's UTF-8 bytes (without its newline). Works on bytes, not characters:
+    /// `Calendar` and `Log` read the whole log, so a line must cost well under a microsecond.
+    static func parse(_ line: ArraySlice<UInt8>) -> LogEntry? {
+        var fields: [ArraySlice<UInt8>] = []
+        fields.reserveCapacity(9)
+        var fieldStart = line.startIndex
+        for index in line.indices where line[index] == tab {
+            fields.append(line[fieldStart..<index])
+            fieldStart = index + 1
+        }
+        fields.append(line[fieldStart..<line.endIndex])
         guard fields.count >= 7,
-              let time = DayClock.parseRFC3339(String(fields[0])),
-              let event = LogEntry.Event(rawValue: String(fields[1])) else { return nil }
-        func optional(_ field: Substring) -> Substring? { field == "-" ? nil : field }
+              let time = DayClock.parseRFC3339(fields[0]),
+              let event = LogEntry.Event.allCases.first(where: { $0.rawValue.utf8.elementsEqual(fields[1]) })
+        else { return nil }
+        func optional(_ field: ArraySlice<UInt8>) -> ArraySlice<UInt8>? { field.elementsEqual(dash) ? nil : field }
+        func string(_ field: ArraySlice<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
         var entry = LogEntry(time: time, event: event)
-        entry.id = optional(fields[2]).map(String.init)
+        entry.id = optional(fields[2]).map(string)
         if let from = optional(fields[3]) {
-            guard let level = Level(name: from) else { return nil }
+            guard let level = level(from) else { return nil }
             entry.from = level
         }
         if let to = optional(fields[4]) {
-            guard let level = Level(name: to) else { return nil }
+            guard let level = level(to) else { return nil }
             entry.to = level
         }
-        switch fields[5] {
-        case "correct": entry.correct = true
-        case "wrong": entry.correct = false
-        case "-": break
-        default: return nil
+        if fields[5].elementsEqual("correct".utf8) {
+            entry.correct = true
+        } else if fields[5].elementsEqual("wrong".utf8) {
+            entry.correct = false
+        } else if !fields[5].elementsEqual(dash) {
+            return nil
         }
         if let ms = optional(fields[6]) {
-            guard let value = Int(ms) else { return nil }
+            guard let value = Int(string(ms)) else { return nil }
             entry.answerMs = value
         }
         for extra in fields.dropFirst(7) {
-            if extra.hasPrefix("date=") {
+            if extra.starts(with: "date=".utf8) {
                 entry.date = LogicalDate(extra.dropFirst(5))
-            } else if extra.hasPrefix("origin=") {
-                entry.origin = String(extra.dropFirst(7))
+            } else if extra.starts(with: "origin=".utf8) {
+                entry.origin = string(extra.dropFirst(7))
             }
         }
         return entry
+    }
+
+    private static let tab = UInt8(ascii: "\t")
+    private static let dash = "-".utf8
+
+    private static func level(_ name: ArraySlice<UInt8>) -> Level? {
+        if name.count == 1, let digit = name.first, digit >= UInt8(ascii: "1"), digit <= UInt8(ascii: "7") {
+            return Level(rawValue: Int(digit - UInt8(ascii: "0")))
+        }
+        return name.elementsEqual("finished".utf8) ? .finished : nil
     }
 }

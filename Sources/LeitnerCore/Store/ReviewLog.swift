@@ -121,8 +121,7 @@ final class ReviewLog {
         var lineStart = 0
         var wholeLength = 0
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            let line = Substring(decoding: bytes[lineStart..<index], as: UTF8.self)
-            if let entry = LogLine.parse(line) { result.append((entry, offset + index + 1)) }
+            if let entry = LogLine.parse(bytes[lineStart..<index]) { result.append((entry, offset + index + 1)) }
             lineStart = index + 1
             wholeLength = index + 1
         }
