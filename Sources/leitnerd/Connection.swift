@@ -84,10 +84,10 @@ struct Connection: Sendable {
                     return .refusedMessage("\(error)")
                 }
                 let answer = dispatcher.answer(message)
-                if let frame = answer.frame, let failure = send(frame) {
-                    return failure
-                }
+                let failure = answer.frame.flatMap { send($0) }
+                // Even for a client gone meanwhile: the store should not wait for the next call.
                 if answer.leftWork { dispatcher.finishDeferredWork() }
+                if let failure { return failure }
                 if let reason = answer.closeReason { return .refusedMessage(reason) }
                 if shutdown.isTriggered { return .shutdown }
             }

@@ -70,4 +70,36 @@ import Testing
         #expect(f.dir.logLines.last?[1] == "move")
         #expect(f.dir.logLines.last?.last == "origin=hand")
     }
+
+    /// A rename that fails with the card still where it was (a full or failing disk) is not a
+    /// hand move: the grade stands, the card is read where it is, the rename is tried again by
+    /// the next call, and no `origin=hand` line undoes it (R17).
+    @Test func aFailedRenameIsTriedAgainNotUndone() throws {
+        let f = try fixtureWithAGrade()
+        CrashPoint.arm(after: 1)
+        #expect(throws: BoxError.self) { try f.box.finishDeferredWork() }
+        CrashPoint.disarm()
+        #expect(f.dir.levelOnDisk("uno") == ["1"])
+        let shown = try f.box.show(id: "uno") // tries the rename again, first
+        #expect(shown.level == .two)
+        #expect(f.dir.levelOnDisk("uno") == ["2"])
+        #expect(!f.dir.read(".leitner/log").contains("origin=hand"))
+        #expect(try f.box.status().test.passed == 1)
+    }
+
+    /// Still failing when the box closes: the checkpoint cannot pass the pending rename, so the
+    /// journal still holds it, and the next open carries it out (R18).
+    @Test func aRenameFailingUntilTheEndIsDoneAtTheNextOpen() throws {
+        let f = try fixtureWithAGrade()
+        CrashPoint.arm(after: 1)
+        #expect(throws: BoxError.self) { try f.box.finishDeferredWork() }
+        #expect(try f.box.show(id: "uno").front.text == "uno", "read from where it still is")
+        f.close()
+        CrashPoint.disarm()
+        #expect(f.dir.levelOnDisk("uno") == ["1"])
+        try f.reopen()
+        #expect(f.dir.levelOnDisk("uno") == ["2"])
+        #expect(try f.box.status().test.passed == 1)
+        #expect(!f.dir.read(".leitner/log").contains("origin=hand"))
+    }
 }

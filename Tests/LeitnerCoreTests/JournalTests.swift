@@ -144,4 +144,27 @@ import Testing
         #expect(!log.contains("\tadd\tb\t"))
         #expect(try f.box.show(id: "b").level == .one, "the card itself is there all the same")
     }
+
+    /// The log's append fails after the journal took the record, and nothing can be written any
+    /// more (not even to take the record back): further changes are refused with a reason, reads
+    /// go on, and no line can come after the record the journal still holds. At the next open
+    /// that record is the last word: the grade the client saw fail is carried out (R18: the
+    /// state after, never a mix).
+    @Test func aRecordThatCannotBeTakenBackStopsChanges() throws {
+        let f = try BoxFixture()
+        for name in ["a", "b"] { try f.box.addText(name, name.uppercased(), id: name) }
+        _ = try f.box.prepare()
+        CrashPoint.arm(after: 3) // journal write, journal sync, then the log's append fails
+        #expect(throws: BoxError.self) { try f.box.grade(id: "a", correct: true, answerMs: 1) }
+        CrashPoint.disarm()
+        var refusal = "accepted"
+        do { _ = try f.box.grade(id: "b", correct: true, answerMs: 1) } catch { refusal = "\(error)" }
+        #expect(refusal.contains("restart the daemon"), "\(refusal)")
+        #expect(try f.box.status().test.remaining == 2, "reads go on")
+        try f.reopen()
+        #expect(f.dir.levelOnDisk("a") == ["2"])
+        #expect(f.dir.levelOnDisk("b") == ["1"])
+        #expect(f.dir.logLines.last?[1] == "grade")
+        #expect(try f.box.grade(id: "b", correct: true, answerMs: 1).card.level == .two, "changes again after the restart")
+    }
 }

@@ -12,8 +12,13 @@ final class ReviewLog {
 
     private let fd: FileDescriptor
     private let path: String
-    /// Nil when it could not be made (a full disk): then the log itself is synced.
-    private let journal: Journal?
+    /// Nil when it could not be made (a full disk) or could not start over: then the log itself
+    /// is synced.
+    private var journal: Journal?
+    /// Set when a failed write left a record in the journal that could not be taken back: it
+    /// would be written into the log at the next open, over whatever came after it. Until a
+    /// restart, changes are refused (and hand changes go unlogged) so that nothing comes after it.
+    private var refusal: String?
     /// Bytes in the file: the offset the next line starts at.
     private(set) var size: Int
     /// What was appended without `durable` since the log was last synced or journaled: the next
@@ -56,6 +61,10 @@ final class ReviewLog {
     /// Appends entries in one write; with `durable`, they are on disk when it returns (R17).
     func append(_ entries: [LogEntry], durable: Bool) throws(BoxError) {
         guard !entries.isEmpty else { return }
+        if let refusal {
+            if durable { throw .storeFailure(path: path, reason: refusal) }
+            return
+        }
         var bytes: [UInt8] = []
         for entry in entries { bytes.append(contentsOf: LogLine.format(entry).utf8) }
         if durable, let journal {
@@ -66,8 +75,8 @@ final class ReviewLog {
             }
             if recorded {
                 do { try write(bytes) } catch {
-                    // The caller will report a failure: the change must not come back at open.
-                    try? journal.withdrawLast()
+                    // The caller reports a failure: the change must not come back at open.
+                    takeBack(journal)
                     throw error
                 }
                 unjournaled = []
@@ -81,6 +90,22 @@ final class ReviewLog {
         } else if journal != nil {
             unjournaled += bytes
             if unjournaled.count > Journal.capacity { try sync() }
+        }
+    }
+
+    /// Takes back the journal's last record, whose line could not be appended to the log. Failing
+    /// that, syncs the log and empties the journal, which hides the record just as well; failing
+    /// that too, refuses further changes (`refusal`).
+    private func takeBack(_ journal: Journal) {
+        do { try journal.withdrawLast() } catch {
+            do throws(Errno) {
+                try fd.syncData()
+                try journal.startOver()
+                unjournaled = []
+            } catch {
+                refusal = "a failed change could not be taken back from '\(journal.path)' (\(error)); "
+                    + "restart the daemon once the disk is writable"
+            }
         }
     }
 
@@ -99,9 +124,11 @@ final class ReviewLog {
     func sync() throws(BoxError) {
         do { try fd.syncData() } catch { throw .storeFailure(path: path, reason: "cannot sync: \(error)") }
         unjournaled = []
-        guard let journal else { return }
+        guard let journal, refusal == nil else { return }
         do { try journal.startOver() } catch {
-            throw .storeFailure(path: journal.path, reason: "cannot write: \(error)")
+            // Its records are all in the log, synced: harmless at the next open, but no longer a
+            // chain new records could continue. The log is synced per change from now on.
+            self.journal = nil
         }
     }
 

@@ -124,17 +124,30 @@ final class Store {
         try countTowardsCheckpoint()
     }
 
-    /// Carries out the rename `moveCard(deferringRename:)` put off. Should it fail, the card is
-    /// looked for at the next `refresh`, and the error says where it was to go.
+    /// Carries out the rename `moveCard(deferringRename:)` put off. When it fails with the card
+    /// still where it was (a full or failing disk), the move stays pending, to be tried again by
+    /// the next call, and a checkpoint cannot pass it: the grade was acknowledged (R17), and a
+    /// restart carries it out from the journal. When the card is gone from there, a hand moved
+    /// or removed it in that instant and wins (R13): the next `refresh` looks where it is.
     func finishDeferredMove() throws(BoxError) {
         guard let move = deferredMove else { return }
-        deferredMove = nil
         do {
             try rename(move.id, from: move.from, to: move.to)
+            deferredMove = nil
         } catch {
-            namesToResolve.append(move.id)
+            if !FileSystem.exists(move.id, in: fd(move.from)) {
+                deferredMove = nil
+                namesToResolve.append(move.id)
+            }
             throw error
         }
+    }
+
+    /// The level whose directory holds the card now: its level in the index, or, while its
+    /// rename is pending, the level it is leaving.
+    func directoryLevel(of id: String) -> Level? {
+        if let move = deferredMove, move.id == id { return move.from }
+        return levelOf[id]
     }
 
     private func rename(_ id: String, from: Level, to: Level) throws(BoxError) {
@@ -172,6 +185,7 @@ final class Store {
     func commitStagedCard(_ id: String, level: Level, journal: [LogEntry]) throws(BoxError) {
         let staged = "add-" + id
         do {
+            try finishDeferredMove()
             try log.append(journal, durable: true)
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
@@ -190,6 +204,7 @@ final class Store {
 
     /// Deletes a card: `journal` appended and synced, the directory renamed into the trash, then removed.
     func removeCard(_ id: String, from level: Level, journal: [LogEntry]) throws(BoxError) {
+        try finishDeferredMove()
         try log.append(journal, durable: true)
         let trashed = "\(id).\(getpid()).\(log.size)"
         do {
