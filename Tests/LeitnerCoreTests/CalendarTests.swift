@@ -45,6 +45,24 @@ import Testing
         ])
     }
 
+    /// The graded counts are read from the log once and then kept up with it: asked again after
+    /// more grades, undos and a new day, they match a box that reads the log afresh.
+    @Test func countsKeepUpWithTheLog() throws {
+        let f = try history()
+        let range = ("2026-03-01", "2026-03-08")
+        _ = try f.box.calendar(from: range.0, to: range.1)
+        _ = try f.box.grade(id: "d", correct: false, answerMs: nil)
+        _ = try f.box.grade(id: "d", correct: true, answerMs: nil)
+        _ = try f.box.undo()
+        f.clock.advance(days: 1)
+        _ = try f.box.calendar(from: range.0, to: range.1)
+        f.clock.advance(days: 1)
+        let live = try f.box.calendar(from: range.0, to: range.1)
+        #expect(live.first { $0.date == LogicalDate("2026-03-06")! }?.cards == 1, "d graded twice, once undone: one card")
+        try f.reopen()
+        #expect(try f.box.calendar(from: range.0, to: range.1) == live)
+    }
+
     /// Today is `completed` once its test is; the projection does not shift.
     @Test func todayCompleted() throws {
         let f = try history()

@@ -18,7 +18,7 @@ extension Box {
         let current = summary(moment)
         let counts = store.counts()
         func cardsNow(_ levels: [Level]) -> Int { levels.reduce(0) { $0 + (counts[$1] ?? 0) } }
-        let graded = first < moment.today ? try gradedCards(from: first, to: min(last, moment.today.previous)) : [:]
+        if first < moment.today { try updateGradedDays() }
         var result: [CalendarDay] = []
         var recordIndex = days.entries.firstIndex { $0.date >= first } ?? days.entries.count
         var date = first
@@ -34,7 +34,7 @@ extension Box {
                 }
                 // The test open that day: the one at the number of entries before it (R5).
                 result.append(CalendarDay(date: date, state: state, levels: options.cycle.levels(at: recordIndex),
-                                          cards: graded[date] ?? 0))
+                                          cards: gradedDays.count(on: date)))
             } else if date == moment.today {
                 result.append(CalendarDay(date: date, state: current.state == .completed ? .completed : .today,
                                           levels: current.levels, cards: cardsNow(current.levels)))
@@ -47,33 +47,10 @@ extension Box {
         return result
     }
 
-    /// Distinct cards graded on each date of a range, undone grades left out.
-    private func gradedCards(from first: LogicalDate, to last: LogicalDate) throws(BoxError) -> [LogicalDate: Int] {
-        var grades: [LogicalDate: [String: Int]] = [:]
-        var stack: [(LogicalDate, String)] = []
-        // Grades come a day at a time: the day's bounds answer for every grade in it.
-        var day: (start: Int64, end: Int64, date: LogicalDate)?
-        func date(of time: Int64) -> LogicalDate {
-            if let day, time >= day.start, time < day.end { return day.date }
-            let date = options.dayClock.logicalDate(at: time)
-            day = (options.dayClock.start(of: date), options.dayClock.start(of: date.next), date)
-            return date
-        }
-        for (entry, _) in try store.log.entries(from: 0) {
-            switch entry.event {
-            case .grade:
-                guard let id = entry.id else { continue }
-                let date = date(of: entry.time)
-                stack.append((date, id))
-                if date >= first, date <= last { grades[date, default: [:]][id, default: 0] += 1 }
-            case .undo:
-                guard let (gradeDate, id) = stack.popLast() else { continue }
-                if let count = grades[gradeDate]?[id] { grades[gradeDate]?[id] = count > 1 ? count - 1 : nil }
-            default:
-                continue
-            }
-        }
-        return grades.mapValues(\.count)
+    /// `gradedDays`, brought up to date with the log (read afresh if the log was cut short).
+    private func updateGradedDays() throws(BoxError) {
+        if gradedDays.logOffset > store.log.size { gradedDays = GradedDays() }
+        gradedDays.read(try store.log.entries(from: gradedDays.logOffset), dayClock: options.dayClock)
     }
 
     /// The review log (R16): entries since a time (RFC 3339) or a logical date (its start), the

@@ -22,6 +22,8 @@ public final class Box {
     var frontIndex: [String: String]?
     /// The card `Next` answered last, to answer the `Grade` that usually follows without reading it again.
     var lastShown: Card?
+    /// Cards graded on past days, for `Calendar`; read from the log on first use.
+    var gradedDays = GradedDays()
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
 
