@@ -58,30 +58,38 @@ def test_fifty_clients_grading_adding_moving(make_daemon, root):
     assert test["passed"] == CLIENTS and test["failed"] == CLIENTS
 
 
-def test_sigterm_during_a_burst_of_grades_loses_nothing(make_daemon, root):
-    store = root / "store"
-    ids = [f"card{i:03d}" for i in range(400)]
-    make_store_cards(store, "1", ids)
-    d = make_daemon().start()
-    d.call("Prepare")
+def grade_in_a_burst(d, ids, clients, until):
+    """Starts `clients` threads grading `ids` correct, split between them, and returns once
+    `until` grades are acknowledged: the acknowledged ids and the threads (they end when the
+    daemon goes away under them)."""
     acknowledged = []
     lock = threading.Lock()
 
     def grader(i):
         try:
             with d.connect() as c:
-                for card_id in ids[i::8]:
+                for card_id in ids[i::clients]:
                     c.call("Grade", id=card_id, correct=True)
                     with lock:
                         acknowledged.append(card_id)
         except (EOFError, ConnectionError, OSError, VarlinkError):
             pass   # the daemon stopped under us: expected
 
-    threads = [threading.Thread(target=grader, args=(i,)) for i in range(8)]
+    threads = [threading.Thread(target=grader, args=(i,)) for i in range(clients)]
     for t in threads:
         t.start()
-    while len(acknowledged) < 40:
-        time.sleep(0.005)
+    while len(acknowledged) < until:
+        time.sleep(0.002)
+    return acknowledged, threads
+
+
+def test_sigterm_during_a_burst_of_grades_loses_nothing(make_daemon, root):
+    store = root / "store"
+    ids = [f"card{i:03d}" for i in range(400)]
+    make_store_cards(store, "1", ids)
+    d = make_daemon().start()
+    d.call("Prepare")
+    acknowledged, threads = grade_in_a_burst(d, ids, clients=8, until=40)
     d.signal(signal.SIGTERM)
     for t in threads:
         t.join(60)
@@ -109,24 +117,7 @@ def test_kill_9_during_a_burst_of_grades_loses_nothing(make_daemon, root):
     make_store_cards(store, "1", ids)
     d = make_daemon().start()
     d.call("Prepare")
-    acknowledged = []
-    lock = threading.Lock()
-
-    def grader(i):
-        try:
-            with d.connect() as c:
-                for card_id in ids[i::4]:
-                    c.call("Grade", id=card_id, correct=True)
-                    with lock:
-                        acknowledged.append(card_id)
-        except (EOFError, ConnectionError, OSError, VarlinkError):
-            pass   # killed under us: expected
-
-    threads = [threading.Thread(target=grader, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    while len(acknowledged) < 60:
-        time.sleep(0.002)
+    acknowledged, threads = grade_in_a_burst(d, ids, clients=4, until=60)
     d.kill()
     for t in threads:
         t.join(60)
