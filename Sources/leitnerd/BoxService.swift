@@ -40,18 +40,6 @@ actor BoxService {
         executor.runSynchronously { assumeIsolated { $0.call(handler, parameters) } }
     }
 
-    /// Carries out what the last call put off until its reply was sent (a grade's rename,
-    /// `BoxOptions.defersGradeRenames`), from the connection's thread like `callNow`.
-    nonisolated func finishDeferredWork() {
-        executor.runSynchronously {
-            assumeIsolated { service in
-                do { try service.box?.finishDeferredWork() } catch {
-                    Log.error("\(error)")
-                }
-            }
-        }
-    }
-
     /// The `STATUS=` line for the service manager: "12 cards due, levels 2, 1".
     func statusLine() -> String {
         guard let box else { return "stopping" }

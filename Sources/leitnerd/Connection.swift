@@ -85,8 +85,6 @@ struct Connection: Sendable {
                 }
                 let answer = dispatcher.answer(message)
                 let failure = answer.frame.flatMap { send($0) }
-                // Even for a client gone meanwhile: the store should not wait for the next call.
-                if answer.leftWork { dispatcher.finishDeferredWork() }
                 if let failure { return failure }
                 if let reason = answer.closeReason { return .refusedMessage(reason) }
                 if shutdown.isTriggered { return .shutdown }

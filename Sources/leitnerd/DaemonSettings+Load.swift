@@ -32,9 +32,7 @@ extension DaemonSettings {
         }
         let boxOptions = BoxOptions(storePath: configuration.resolvedStorePath(override: options.storePath),
                                     cycle: configuration.cycle, onFail: configuration.onFail,
-                                    dayClock: configuration.dayClock,
-                                    // The rename of a grade waits until its reply is sent (docs/daemon.md).
-                                    defersGradeRenames: true)
+                                    dayClock: configuration.dayClock)
         return DaemonSettings(
             boxOptions: boxOptions,
             socketPath: socketPath,

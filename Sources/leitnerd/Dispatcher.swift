@@ -12,8 +12,6 @@ struct Dispatcher: Sendable {
     struct Answer {
         var frame: [UInt8]?
         var closeReason: String?
-        /// A box call may have put work off until its reply is sent: call `finishDeferredWork()` then.
-        var leftWork = false
     }
 
     func answer(_ message: [UInt8]) -> Answer {
@@ -36,11 +34,8 @@ struct Dispatcher: Sendable {
             }
         }
         let reply = route(request)
-        return Answer(frame: request.oneway ? nil : reply.frame, leftWork: request.interface.map { $0 == BoxMethods.interface } ?? false)
+        return Answer(frame: request.oneway ? nil : reply.frame)
     }
-
-    /// Has the box finish what the last call put off (a grade's rename), now that its reply is sent.
-    func finishDeferredWork() { service.finishDeferredWork() }
 
     /// The reply to a well-formed call.
     private func route(_ request: VarlinkRequest) -> VarlinkReply {

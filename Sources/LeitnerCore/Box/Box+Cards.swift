@@ -32,19 +32,23 @@ extension Box {
 
     /// Moves a card to a level by hand (R12): its id stays, it is not a grade; a move to its own
     /// level changes nothing. The open test takes it in by R8.
+    /// - Throws: `storeFailure` naming the card when it is damaged (R21: it is never touched),
+    ///   or when the move cannot be made; nothing is changed or logged then (R16).
     public func move(id: String, level: String) throws(BoxError) -> Card {
         try CardID.validate(id)
         let target = try Box.level(named: level)
         let moment = try begin()
         guard let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
-        if from != target {
-            try store.moveCard(id, from: from, to: target, journal: [
-                LogEntry(time: moment.now, event: .move, id: id, from: from, to: target),
-            ])
-            if tracksMembership { test?.levelChanged(id, to: target) }
-            if test?.isDone == true { try complete(moment) }
-        }
-        return try store.card(id, withText: true)
+        // Read first: a damaged card is refused before anything is written.
+        let card = try store.card(id, withText: true)
+        guard from != target else { return card }
+        try store.moveCard(id, from: from, to: target, journal: [
+            LogEntry(time: moment.now, event: .move, id: id, from: from, to: target),
+        ])
+        if lastShown?.id == id { lastShown = nil }
+        if tracksMembership { test?.levelChanged(id, to: target) }
+        if test?.isDone == true { try complete(moment) }
+        return store.relocated(card, to: target)
     }
 
     /// Deletes a card. A damaged card is deleted too: the user asked for it by name.
@@ -104,6 +108,7 @@ extension Box {
             // R10: a graded test whose last cards were just found damaged is completed.
             if test?.isDone == true { try complete(moment) }
         }
+        problems += store.levelProblems.values.sorted { $0.path < $1.path }
         problems += store.strays.values.sorted { $0.path < $1.path }
         problems += store.looseFileProblems()
         return problems

@@ -72,9 +72,9 @@ extension Box {
         let completes = correct && test!.remaining == 1
         if completes { journal.append(LogEntry(time: moment.now, event: .complete, date: moment.today)) }
         if from == to {
-            try store.log.append(journal, durable: true)
+            try store.appendToLog(journal, durable: true)
         } else {
-            try store.moveCard(id, from: from, to: to, journal: journal, deferringRename: options.defersGradeRenames)
+            try store.moveCard(id, from: from, to: to, journal: journal)
         }
         // Only now that the journal holds it: mutate in place (a copy would cost O(queue)).
         test!.grade(DailyTest.Grade(id: id, from: from, to: to, correct: correct, time: moment.now))
@@ -95,17 +95,20 @@ extension Box {
               position == days.position || (position == days.position - 1 && completedToday(moment))
         else { throw .nothingToUndo }
         guard let now = store.levelOf[last.id] else { throw .noSuchCard(id: last.id) }
+        // Read first: a card damaged since is refused before anything is written (R21).
+        let card = try store.card(last.id, withText: true)
         let wasCompleted = test!.completed != nil
         let journal = [LogEntry(time: moment.now, event: .undo, id: last.id, from: now, to: last.from,
                                 correct: last.correct)]
         if now == last.from {
-            try store.log.append(journal, durable: true)
+            try store.appendToLog(journal, durable: true)
         } else {
             try store.moveCard(last.id, from: now, to: last.from, journal: journal)
         }
+        if lastShown?.id == last.id { lastShown = nil }
         test!.undo()
         if wasCompleted, completedToday(moment) { try dayFile.removeLast(from: &days) }
-        return (try store.card(last.id, withText: true), summary(moment))
+        return (store.relocated(card, to: last.from), summary(moment))
     }
 
     /// Today, today's test and the cards per level (`Status`). Never opens the test.
@@ -116,6 +119,7 @@ extension Box {
             try apply(.appeared(id: id, level: store.levelOf[id]!), now: moment.now, log: false)
         }
         return BoxStatus(today: moment.today, test: summary(moment), counts: store.counts(),
-                         problems: store.damaged.count + store.strays.count + store.looseFileProblems().count)
+                         problems: store.damaged.count + store.strays.count + store.looseFileProblems().count
+                            + store.levelProblems.count)
     }
 }

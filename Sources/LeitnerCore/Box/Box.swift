@@ -57,7 +57,7 @@ public final class Box {
                     test!.levelChanged(id, to: level)
                     entries.append(LogEntry(time: now, event: .move, id: id, to: level, origin: "hand"))
                 }
-                try store.log.append(entries, durable: true)
+                try store.appendToLog(entries, durable: true)
             }
             for change in try store.adoptAllLoosePairs(now: now) { try apply(change, now: now, log: false) }
             // Opening a large store leaves megabytes of freed buffers (directory listings, the
@@ -71,10 +71,6 @@ public final class Box {
 
     /// Makes every change durable and releases the lock.
     public func close() { store.close() }
-
-    /// Carries out what a call put off until its reply was sent (`BoxOptions.defersGradeRenames`).
-    /// Every call does it first anyway; the daemon calls this once the reply is on its way.
-    public func finishDeferredWork() throws(BoxError) { try store.finishDeferredMove() }
 
     // MARK: The request prologue
 
@@ -114,7 +110,7 @@ public final class Box {
             entry = nil
             level = to
         }
-        if log, let entry { try store.log.append([entry], durable: false) }
+        if log, let entry { try store.appendToLog([entry], durable: false) }
         // A move changes no front; a card that comes or goes changes the fronts in the box.
         if case .moved = change {} else { frontIndex = nil }
         // R21: a card that arrives by hand is looked at now (one card, not the whole store), so
@@ -129,7 +125,7 @@ public final class Box {
         while let last = days.last, last.date.next < moment.today {
             if remaining(atPosition: days.position) > 0 { return }
             let date = last.date.next
-            try store.log.append([LogEntry(time: moment.now, event: .skip, date: date)], durable: false)
+            try store.appendToLog([LogEntry(time: moment.now, event: .skip, date: date)], durable: false)
             try dayFile.append(DayRecord.Entry(date: date, outcome: .skipped), to: &days)
         }
     }
@@ -145,7 +141,7 @@ public final class Box {
     /// (R16), as for a completing grade: it is the journal `reconcileDayRecord` trusts on open.
     func complete(_ moment: Moment) throws(BoxError) {
         guard test?.position == days.position, days.last?.date != moment.today else { return }
-        try store.log.append([LogEntry(time: moment.now, event: .complete, date: moment.today)], durable: true)
+        try store.appendToLog([LogEntry(time: moment.now, event: .complete, date: moment.today)], durable: true)
         test!.completed = moment.today
         try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
     }

@@ -10,19 +10,13 @@ public struct BoxOptions: Sendable {
     public var dayClock: DayClock
     /// The current time.
     public var clock: any WallClock
-    /// A grade's rename is put off until `Box.finishDeferredWork()` (the daemon calls it once the
-    /// reply is sent) or the next call, whichever comes first. The grade is durable before its
-    /// reply all the same: the journal holds it (R17).
-    public var defersGradeRenames: Bool
 
     public init(storePath: String, cycle: CycleTable = .standard, onFail: OnFailPolicy = .first,
-                dayClock: DayClock = DayClock(), clock: any WallClock = SystemClock(),
-                defersGradeRenames: Bool = false) {
+                dayClock: DayClock = DayClock(), clock: any WallClock = SystemClock()) {
         self.storePath = storePath
         self.cycle = cycle
         self.onFail = onFail
         self.dayClock = dayClock
         self.clock = clock
-        self.defersGradeRenames = defersGradeRenames
     }
 }

@@ -1,46 +1,55 @@
 import Glibc
 
-/// `.leitner/journal`: where the review log's newest lines are made durable (R17) for the price
-/// of one data-block flush.
+/// `.leitner/journal`: the write-ahead journal of the daemon's own changes (R17, R18), made
+/// durable for the price of one data-block flush.
+///
+/// Each record holds two things: the review log's new bytes, and the *intent* — the renames the
+/// change is about to carry out, each with a guard that says what the card directory looked like
+/// just before (docs/store-format.md, "The journal"). At open, the log bytes are written into the
+/// log again (which puts back whatever a crash or power loss took from its tail) and the intents
+/// are redone where a crash cut them off and no hand has touched the card since (R13, R18). Only
+/// records the daemon wrote — framed, numbered and checksummed — are ever redone: a line a
+/// person adds to the log is history, never an instruction.
 ///
 /// Syncing the log itself after an append costs a commit of the file system's own journal,
-/// because the log grew and its size is metadata; on ext4 with a rename in the same commit that
-/// is two device flushes. This file is written full of zeros once, synced, and from then on only
-/// overwritten in place, so `fdatasync` has no metadata to write: one data block and one flush.
+/// because the log grew and its size is metadata. This file is written full of zeros once,
+/// synced, and from then on only overwritten in place, so `fdatasync` has no metadata to write.
 ///
-/// A durable append writes the log's new bytes here as a record and syncs it, and only then
-/// writes them to the log, unsynced. At open the records are written into the log again, which
-/// puts back whatever a crash or power loss took from its tail (R18). Once the log itself is
-/// synced (a checkpoint) the records are spent and the journal starts over at its head.
-///
-/// A record is a 20-byte header — magic, payload length, the log offset the payload belongs at,
-/// CRC-32C of those and the payload, little-endian — and the payload. Records follow each other
-/// from offset 0. Reading stops at the first record that is torn, not a record, or does not
-/// continue the log where the one before ended: what lies after it is left over from before the
-/// last start-over, and already in the synced log.
+/// A record is a 32-byte header — magic `LLJ2`, log-bytes length `u32`, intent length `u32`,
+/// CRC-32C `u32` of the rest of the header and the payload, sequence number `u64`, the log offset
+/// the log bytes belong at `u64`, all little-endian — then the log bytes, then the intent.
+/// Records follow each other from offset 0; reading stops at the first one that is torn, not a
+/// record, or does not continue the one before (the next sequence number, a log offset not
+/// before the previous record's end): what lies after it is left over from before the last
+/// start-over.
 final class Journal {
     static let fileName = "journal"
-    /// Several hundred grades between syncs of the log; small enough for a nearly full disk.
+    /// Several hundred changes between checkpoints; small enough for a nearly full disk.
     static let capacity = 64 * 1024
-    static let headerSize = 20
-    private static let magic: UInt32 = 0x314A_4C4C // "LLJ1" on disk
+    static let headerSize = 32
+    private static let magic: UInt32 = 0x324A_4C4C // "LLJ2" on disk
 
     struct Record: Equatable {
+        var sequence: UInt64
         /// Where in the log the bytes belong.
         var logOffset: Int
-        var bytes: [UInt8]
+        var logBytes: [UInt8]
+        var intent: [UInt8]
     }
 
     let path: String
     private let fd: FileDescriptor
     /// Where the next record goes.
     private var position = 0
+    private var nextSequence: UInt64
     /// Where the last record written begins, for `withdrawLast`.
     private var lastRecordStart: Int?
+    /// The records found at open, still to be redone; spent at the first `startOver`.
+    private(set) var recovered: [Record]
 
     /// Opens the journal, creating it full of zeros (synced, and its directory) when it is
-    /// missing or not of the expected size, and starts it over. Call only once the records it
-    /// held are in the log and the log is synced.
+    /// missing or not of the expected size. The records it holds are kept in `recovered` and new
+    /// records follow them, until `startOver`.
     init(stateDirectory: FileDescriptor, statePath: String) throws(Errno) {
         path = statePath + "/" + Journal.fileName
         var file = try? FileDescriptor.open(Journal.fileName, relativeTo: stateDirectory, flags: O_RDWR | O_NOFOLLOW)
@@ -48,60 +57,83 @@ final class Journal {
             existing.close()
             file = nil
         }
-        if file == nil {
+        var bytes: [UInt8] = []
+        if let file {
+            do { bytes = try file.readAll(limit: Journal.capacity) } catch {
+                file.close()
+                throw error
+            }
+        } else {
             try FileSystem.writeAtomically([UInt8](repeating: 0, count: Journal.capacity), to: Journal.fileName,
                                            in: stateDirectory, mode: 0o600)
             file = try FileDescriptor.open(Journal.fileName, relativeTo: stateDirectory, flags: O_RDWR | O_NOFOLLOW)
         }
-        fd = file!
-        do { try startOver() } catch {
-            fd.close()
-            throw error
-        }
+        guard let opened = file else { throw Errno.noEntry }
+        fd = opened
+        let (records, end) = Journal.parse(bytes)
+        recovered = records
+        position = end
+        nextSequence = records.last.map { $0.sequence &+ 1 } ?? Journal.freshSequence()
     }
 
     deinit { fd.close() }
 
-    /// The records the journal in `stateDirectory` holds, in order; none when it is missing or
-    /// unreadable.
-    static func records(stateDirectory: FileDescriptor) -> [Record] {
-        guard let bytes = try? FileSystem.readFile(Journal.fileName, in: stateDirectory, limit: 16 * capacity) else { return [] }
-        return parse(bytes)
-    }
-
-    static func parse(_ bytes: [UInt8]) -> [Record] {
+    /// The records in a journal's bytes, in order, and where the chain ends.
+    static func parse(_ bytes: [UInt8]) -> (records: [Record], end: Int) {
         var records: [Record] = []
         var position = 0
-        var expectedOffset: Int?
         while position + headerSize <= bytes.count {
             guard readUInt32(bytes, at: position) == magic else { break }
-            let length = Int(readUInt32(bytes, at: position + 4))
-            let logOffset = Int(truncatingIfNeeded: readUInt64(bytes, at: position + 8))
+            let logLength = Int(readUInt32(bytes, at: position + 4))
+            let intentLength = Int(readUInt32(bytes, at: position + 8))
+            let sequence = readUInt64(bytes, at: position + 16)
+            let logOffset = Int(truncatingIfNeeded: readUInt64(bytes, at: position + 24))
             let payloadStart = position + headerSize
-            guard length <= bytes.count - payloadStart, logOffset >= 0,
-                  expectedOffset == nil || expectedOffset == logOffset else { break }
-            let payload = bytes[payloadStart..<payloadStart + length]
-            let sum = CRC32C.checksum(payload, continuing: CRC32C.checksum(bytes[position + 4..<position + 16]))
-            guard sum == readUInt32(bytes, at: position + 16) else { break }
-            records.append(Record(logOffset: logOffset, bytes: Array(payload)))
-            expectedOffset = logOffset + length
-            position = payloadStart + length
+            guard logLength <= bytes.count - payloadStart, intentLength <= bytes.count - payloadStart - logLength,
+                  logOffset >= 0 else { break }
+            // Log bytes between two records were synced into the log directly (a batch too large
+            // for the journal): a gap is fine, going back is not.
+            if let previous = records.last {
+                guard sequence == previous.sequence &+ 1,
+                      logOffset >= previous.logOffset + previous.logBytes.count else { break }
+            }
+            let payloadEnd = payloadStart + logLength + intentLength
+            guard checksum(bytes[position..<position + headerSize], payload: bytes[payloadStart..<payloadEnd])
+                    == readUInt32(bytes, at: position + 12) else { break }
+            records.append(Record(sequence: sequence, logOffset: logOffset,
+                                  logBytes: Array(bytes[payloadStart..<payloadStart + logLength]),
+                                  intent: Array(bytes[payloadStart + logLength..<payloadEnd])))
+            position = payloadEnd
         }
-        return records
+        return (records, position)
     }
 
-    /// Writes a record and syncs it; false, writing nothing, when it does not fit in the room left.
-    func record(_ record: Record) throws(Errno) -> Bool {
-        guard position + Journal.headerSize + record.bytes.count <= Journal.capacity else { return false }
-        var header: [UInt8] = []
-        header.reserveCapacity(Journal.headerSize + record.bytes.count)
-        Journal.append(Journal.magic, to: &header)
-        Journal.append(UInt32(record.bytes.count), to: &header)
-        Journal.append(UInt64(record.logOffset), to: &header)
-        let sum = CRC32C.checksum(record.bytes, continuing: CRC32C.checksum(header[4..<16]))
-        Journal.append(sum, to: &header)
+    /// True when a record of this many bytes fits in the room left.
+    func hasRoom(logBytes: Int, intent: Int) -> Bool {
+        position + Journal.headerSize + logBytes + intent <= Journal.capacity
+    }
+
+    /// True when a record of this many bytes fits in an empty journal.
+    static func canHold(logBytes: Int, intent: Int) -> Bool {
+        headerSize + logBytes + intent <= capacity
+    }
+
+    /// Writes a record and syncs it. The caller checked `hasRoom`.
+    func record(logOffset: Int, logBytes: [UInt8], intent: [UInt8]) throws(Errno) {
+        precondition(hasRoom(logBytes: logBytes.count, intent: intent.count), "journal record without room")
+        var bytes = [UInt8](repeating: 0, count: Journal.headerSize)
+        bytes.reserveCapacity(Journal.headerSize + logBytes.count + intent.count)
+        Journal.store(Journal.magic, in: &bytes, at: 0)
+        Journal.store(UInt32(logBytes.count), in: &bytes, at: 4)
+        Journal.store(UInt32(intent.count), in: &bytes, at: 8)
+        Journal.store(nextSequence, in: &bytes, at: 16)
+        Journal.store(UInt64(logOffset), in: &bytes, at: 24)
+        bytes += logBytes
+        bytes += intent
+        let sum = Journal.checksum(bytes[0..<Journal.headerSize], payload: bytes[Journal.headerSize...])
+        Journal.store(sum, in: &bytes, at: 12)
         do {
-            try fd.writeAll(header + record.bytes, at: position)
+            try fd.writeAll(bytes, at: position)
             try fd.syncData()
         } catch {
             // Whether the record reached the disk is unknown: make sure it does not count.
@@ -110,8 +142,8 @@ final class Journal {
             throw error
         }
         lastRecordStart = position
-        position += Journal.headerSize + record.bytes.count
-        return true
+        position += bytes.count
+        nextSequence &+= 1
     }
 
     /// Takes back the last record written: its change did not happen after all.
@@ -120,19 +152,39 @@ final class Journal {
         try fd.writeAll([UInt8](repeating: 0, count: Journal.headerSize), at: start)
         try fd.syncData()
         position = start
+        nextSequence &-= 1
         lastRecordStart = nil
     }
 
-    /// Starts over at the head: the records so far are spent (the log holds them, synced).
+    /// Starts over at the head: the records so far are spent (the log holds them, synced, and
+    /// their renames are durable). A new run of sequence numbers begins, so that no record left
+    /// from an earlier run can pass for the continuation of a new one.
     func startOver() throws(Errno) {
         try fd.writeAll([UInt8](repeating: 0, count: Journal.headerSize), at: 0)
         try fd.syncData()
         position = 0
         lastRecordStart = nil
+        recovered = []
+        nextSequence = Journal.freshSequence()
     }
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    private static func freshSequence() -> UInt64 {
+        var random = SystemRandomNumberGenerator()
+        return random.next() >> 1
+    }
+
+    /// CRC-32C of the header without its magic and checksum fields, then the payload.
+    private static func checksum(_ header: ArraySlice<UInt8>, payload: ArraySlice<UInt8>) -> UInt32 {
+        let start = header.startIndex
+        var sum = CRC32C.checksum(header[start + 4..<start + 12])
+        sum = CRC32C.checksum(header[start + 16..<start + headerSize], continuing: sum)
+        return CRC32C.checksum(payload, continuing: sum)
+    }
+
+    private static func store<T: FixedWidthInteger>(_ value: T, in bytes: inout [UInt8], at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for (index, byte) in raw.enumerated() { bytes[offset + index] = byte }
+        }
     }
 
     private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {

@@ -1,52 +1,91 @@
 import Glibc
 
-/// The review log `.leitner/log` (R16). It is also the store's write-ahead journal: a change is
-/// appended and made durable before the rename that carries it out, so one flush makes a grade
-/// durable (R17) and replaying the tail repairs a rename a crash cut off (R18).
+/// The review log `.leitner/log` (R16): one line per event, appended, never rewritten.
 ///
-/// The flush is not of the log: a durable append is first written to `Journal`, a preallocated
-/// file synced in place, then to the log without a sync. The log itself is synced at checkpoints;
-/// at open the journal's records are written into it again (see `Journal`).
+/// A change that must be durable (R17) is not synced here: its lines go first into `Journal`, a
+/// preallocated file synced in place, together with the renames that carry the change out, and
+/// then into the log without a sync. The log itself is synced at checkpoints; at open the
+/// journal's log bytes are written into it again, and its intents redone by the store's repair.
 final class ReviewLog {
     static let fileName = "log"
 
     private let fd: FileDescriptor
-    private let path: String
-    /// Nil when it could not be made (a full disk) or could not start over: then the log itself
-    /// is synced.
+    let path: String
+    private let stateDirectory: FileDescriptor
+    private let statePath: String
+    /// Nil until it can be made (a full disk at open): durable changes are refused meanwhile,
+    /// with the reason, and it is tried again at the next one.
     private var journal: Journal?
-    /// Set when a failed write left a record in the journal that could not be taken back: it
-    /// would be written into the log at the next open, over whatever came after it. Until a
-    /// restart, changes are refused (and hand changes go unlogged) so that nothing comes after it.
+    /// Set when a failed change left a record in the journal that could not be taken back: the
+    /// next open would redo it. Until a restart, changes are refused so that nothing comes after it.
     private var refusal: String?
     /// Bytes in the file: the offset the next line starts at.
     private(set) var size: Int
     /// What was appended without `durable` since the log was last synced or journaled: the next
-    /// durable append journals it too, so the journal always continues the synced log.
+    /// durable append journals it too, so that the journal covers every unsynced byte.
     private var unjournaled: [UInt8] = []
+
+    /// A durable append whose journal record is written and synced, its lines not yet in the log.
+    struct Pending {
+        fileprivate var bytes: [UInt8]
+        fileprivate var unjournaledBefore: [UInt8]
+        /// Too large for the journal: written into the log and synced directly.
+        fileprivate var direct: Bool
+        fileprivate var sizeBefore: Int
+    }
+
+    /// How many of the journal's records found at open had their lines in the log already: their
+    /// renames were done, since a record's lines go into the log only after its renames.
+    private var completedRecords = 0
 
     init(stateDirectory: FileDescriptor, statePath: String) throws(BoxError) {
         path = statePath + "/" + ReviewLog.fileName
+        self.stateDirectory = stateDirectory
+        self.statePath = statePath
         do {
             fd = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory,
                                          flags: O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW)
         } catch {
             throw .storeFailure(path: path, reason: "cannot open: \(error)")
         }
+        journal = try? Journal(stateDirectory: stateDirectory, statePath: statePath)
         do {
-            try ReviewLog.restore(Journal.records(stateDirectory: stateDirectory), stateDirectory: stateDirectory)
+            completedRecords = try ReviewLog.completed(journal?.recovered ?? [], in: fd)
+            try ReviewLog.restore(journal?.recovered ?? [], stateDirectory: stateDirectory)
             try fd.syncData()
             size = try fd.size()
         } catch {
             fd.close()
             throw .storeFailure(path: path, reason: "cannot restore from '\(statePath)/\(Journal.fileName)': \(error)")
         }
-        journal = try? Journal(stateDirectory: stateDirectory, statePath: statePath)
     }
 
     deinit { fd.close() }
 
-    /// Writes the journal's records into the log where they belong: the same bytes where the log
+    /// The intents of the journal's records found at open whose renames may have been cut off, in
+    /// order, for the store's repair: those of the records whose lines had not reached the log.
+    /// A journal of a log replaced by hand has none.
+    var unfinishedIntents: [JournalIntent] {
+        guard let records = journal?.recovered, let first = records.first, first.logOffset <= size else { return [] }
+        return records.dropFirst(completedRecords).flatMap { JournalIntent.decode($0.intent) }
+    }
+
+    /// The number of leading records whose log bytes the log holds already, byte for byte.
+    private static func completed(_ records: [Journal.Record], in log: FileDescriptor) throws(Errno) -> Int {
+        guard let first = records.first, let last = records.last else { return 0 }
+        guard first.logOffset <= (try log.size()) else { return 0 }
+        let bytes = try log.read(at: first.logOffset, upTo: last.logOffset + last.logBytes.count - first.logOffset)
+        var count = 0
+        for record in records {
+            let start = record.logOffset - first.logOffset
+            guard start + record.logBytes.count <= bytes.count,
+                  bytes[start..<start + record.logBytes.count].elementsEqual(record.logBytes) else { break }
+            count += 1
+        }
+        return count
+    }
+
+    /// Writes the journal's log bytes into the log where they belong: the same bytes where the log
     /// kept them, the lost ones where a crash took them. A journal whose records begin past the
     /// log's end belongs to a log replaced by hand, and is ignored.
     private static func restore(_ records: [Journal.Record], stateDirectory: FileDescriptor) throws(Errno) {
@@ -55,58 +94,119 @@ final class ReviewLog {
         let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_WRONLY | O_NOFOLLOW)
         defer { writer.close() }
         guard first.logOffset <= (try writer.size()) else { return }
-        for record in records { try writer.writeAll(record.bytes, at: record.logOffset) }
+        for record in records { try writer.writeAll(record.logBytes, at: record.logOffset) }
     }
 
-    /// Appends entries in one write; with `durable`, they are on disk when it returns (R17).
-    func append(_ entries: [LogEntry], durable: Bool) throws(BoxError) {
-        guard !entries.isEmpty else { return }
-        if let refusal {
-            if durable { throw .storeFailure(path: path, reason: refusal) }
-            return
+    /// True when a durable append of `entries` with `intent` fits in the journal as it is; when
+    /// not, the store makes room with a checkpoint first.
+    func hasRoom(for entries: [LogEntry], intent: [JournalIntent]) -> Bool {
+        guard let journal else { return true }
+        return journal.hasRoom(logBytes: unjournaled.count + ReviewLog.encode(entries).count,
+                               intent: JournalIntent.encode(intent).count)
+    }
+
+    /// Appends entries in one write, unsynced: hand changes and skipped days, which the next
+    /// durable append or checkpoint makes durable.
+    func append(_ entries: [LogEntry]) throws(BoxError) {
+        guard !entries.isEmpty, refusal == nil else { return }
+        let bytes = ReviewLog.encode(entries)
+        try write(bytes)
+        unjournaled += bytes
+        if unjournaled.count > Journal.capacity / 2 { try sync() }
+    }
+
+    /// Makes entries durable ahead of the change they record (R17): writes them, with the renames
+    /// that will carry the change out, as a journal record and syncs it. Nothing reaches the log
+    /// yet: `commit` writes the lines once the renames are done, `withdraw` takes the record back
+    /// when they fail.
+    func prepare(_ entries: [LogEntry], intent: [JournalIntent] = []) throws(BoxError) -> Pending {
+        if let refusal { throw .storeFailure(path: path, reason: refusal) }
+        let bytes = ReviewLog.encode(entries)
+        let intentBytes = JournalIntent.encode(intent)
+        var pending = Pending(bytes: bytes, unjournaledBefore: unjournaled, direct: false, sizeBefore: size)
+        let journal = try usableJournal()
+        let logBytes = unjournaled + bytes
+        guard journal.hasRoom(logBytes: logBytes.count, intent: intentBytes.count) else {
+            // Only a batch without renames is this large (the store makes room for the others):
+            // the log synced directly is just as durable.
+            precondition(intent.isEmpty, "a journaled rename without room in the journal")
+            pending.direct = true
+            try write(bytes)
+            do { try fd.syncData() } catch {
+                withdraw(pending)
+                throw .storeFailure(path: path, reason: "cannot sync: \(error)")
+            }
+            unjournaled = []
+            return pending
         }
+        do {
+            try journal.record(logOffset: size - unjournaled.count, logBytes: logBytes, intent: intentBytes)
+        } catch {
+            throw .storeFailure(path: journal.path, reason: "cannot write: \(error)")
+        }
+        unjournaled = []
+        return pending
+    }
+
+    /// Writes a prepared append's lines into the log, once its renames are done.
+    /// - Throws: `storeFailure` when the log cannot be appended to; it is then as it was.
+    func commit(_ pending: Pending) throws(BoxError) {
+        guard !pending.direct else { return }
+        try write(pending.bytes)
+    }
+
+    /// Takes back a prepared append whose change could not be made: the journal's record is
+    /// withdrawn, so that the change is neither in the history nor redone at the next open (R16,
+    /// R18). When that fails, changes are refused until a restart.
+    func withdraw(_ pending: Pending) {
+        do throws(Errno) {
+            if pending.direct {
+                try fd.truncate(to: pending.sizeBefore)
+                size = pending.sizeBefore
+                try fd.syncData()
+            } else {
+                try journal?.withdrawLast()
+            }
+            unjournaled = pending.unjournaledBefore
+        } catch {
+            refuseChanges("a failed change could not be taken back from '\(journal?.path ?? path)' (\(error))")
+        }
+    }
+
+    /// Appends entries so that they are on disk when it returns (R17): a change with no rename.
+    func appendDurably(_ entries: [LogEntry]) throws(BoxError) {
+        let pending = try prepare(entries)
+        do { try commit(pending) } catch {
+            withdraw(pending)
+            throw error
+        }
+    }
+
+    /// Refuses every change from now on, with the reason, until a restart.
+    func refuseChanges(_ reason: String) {
+        refusal = reason + "; restart the daemon once the disk is writable"
+    }
+
+    /// The journal, made now if it could not be made before.
+    private func usableJournal() throws(BoxError) -> Journal {
+        if let journal { return journal }
+        do {
+            let made = try Journal(stateDirectory: stateDirectory, statePath: statePath)
+            // Whatever an unreadable journal held is lost to it now: the log itself is synced first.
+            try fd.syncData()
+            try made.startOver()
+            unjournaled = []
+            journal = made
+            return made
+        } catch {
+            throw .storeFailure(path: statePath + "/" + Journal.fileName, reason: "cannot create: \(error)")
+        }
+    }
+
+    private static func encode(_ entries: [LogEntry]) -> [UInt8] {
         var bytes: [UInt8] = []
         for entry in entries { bytes.append(contentsOf: LogLine.format(entry).utf8) }
-        if durable, let journal {
-            let record = Journal.Record(logOffset: size - unjournaled.count, bytes: unjournaled + bytes)
-            let recorded: Bool
-            do { recorded = try journal.record(record) } catch {
-                throw .storeFailure(path: journal.path, reason: "cannot write: \(error)")
-            }
-            if recorded {
-                do { try write(bytes) } catch {
-                    // The caller reports a failure: the change must not come back at open.
-                    takeBack(journal)
-                    throw error
-                }
-                unjournaled = []
-                return
-            }
-            // No room left in the journal: sync the log itself, which spends the journal.
-        }
-        try write(bytes)
-        if durable {
-            try sync()
-        } else if journal != nil {
-            unjournaled += bytes
-            if unjournaled.count > Journal.capacity { try sync() }
-        }
-    }
-
-    /// Takes back the journal's last record, whose line could not be appended to the log. Failing
-    /// that, syncs the log and empties the journal, which hides the record just as well; failing
-    /// that too, refuses further changes (`refusal`).
-    private func takeBack(_ journal: Journal) {
-        do { try journal.withdrawLast() } catch {
-            do throws(Errno) {
-                try fd.syncData()
-                try journal.startOver()
-                unjournaled = []
-            } catch {
-                refusal = "a failed change could not be taken back from '\(journal.path)' (\(error)); "
-                    + "restart the daemon once the disk is writable"
-            }
-        }
+        return bytes
     }
 
     private func write(_ bytes: [UInt8]) throws(BoxError) {
@@ -120,16 +220,18 @@ final class ReviewLog {
         }
     }
 
-    /// Makes everything appended so far durable in the log itself; the journal starts over.
+    /// Makes everything appended so far durable in the log itself.
     func sync() throws(BoxError) {
         do { try fd.syncData() } catch { throw .storeFailure(path: path, reason: "cannot sync: \(error)") }
         unjournaled = []
-        guard let journal, refusal == nil else { return }
-        do { try journal.startOver() } catch {
-            // Its records are all in the log, synced: harmless at the next open, but no longer a
-            // chain new records could continue. The log is synced per change from now on.
-            self.journal = nil
-        }
+    }
+
+    /// Starts the journal over, once the log is synced and every rename its records carried is
+    /// durable (a checkpoint). A journal that cannot start over is dropped and made again at the
+    /// next durable append.
+    func startJournalOver() {
+        guard refusal == nil, let journal else { return }
+        do { try journal.startOver() } catch { self.journal = nil }
     }
 
     /// The entries from byte `offset` on, each with the offset of the line after it. A last line

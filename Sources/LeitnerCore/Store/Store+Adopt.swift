@@ -62,13 +62,14 @@ extension Store {
               case .success(let pair) = loosePair(half.cardName, in: level) else { return nil }
         let id = half.cardName
         let staged = "adopt-\(level.name)-\(id)"
-        let stagedPath = root + "/.leitner/tmp/" + staged
+        let stagedPath = root + "/" + Store.stateDirectoryName + "/tmp/" + staged
+        let directory = try fd(level)
         do {
             try FileSystem.makeDirectory(staged, in: stagingFD)
             let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
             defer { dir.close() }
-            try FileSystem.rename(pair.front.fileName, in: fd(level), to: "front." + pair.front.fileExtension, in: dir)
-            try FileSystem.rename(pair.back.fileName, in: fd(level), to: "back." + pair.back.fileExtension, in: dir)
+            try FileSystem.rename(pair.front.fileName, in: directory, to: "front." + pair.front.fileExtension, in: dir)
+            try FileSystem.rename(pair.back.fileName, in: directory, to: "back." + pair.back.fileExtension, in: dir)
             try dir.sync()
         } catch {
             try? restoreAdoption(staged, level: level, cardName: id)
@@ -76,11 +77,19 @@ extension Store {
         }
         looseFiles[level]?.remove(pair.front.fileName)
         looseFiles[level]?.remove(pair.back.fileName)
-        try log.append([LogEntry(time: now, event: .add, id: id, to: level, origin: "adopt")], durable: true)
         do {
-            try FileSystem.rename(staged, in: stagingFD, to: id, in: fd(level))
+            try journaled([LogEntry(time: now, event: .add, id: id, to: level, origin: "adopt")],
+                          intent: [.add(staged: staged, id: id, to: level)], carryOut: { () throws(BoxError) in
+                do throws(Errno) {
+                    try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)
+                } catch {
+                    throw .storeFailure(path: path(of: id, in: level), reason: "cannot adopt: \(error)")
+                }
+            }, undo: { () throws(Errno) in try FileSystem.rename(id, in: directory, to: staged, in: stagingFD) })
         } catch {
-            throw .storeFailure(path: path(of: id, in: level), reason: "cannot adopt: \(error)")
+            // Not adopted after all: the halves go back where the person put them.
+            try? restoreAdoption(staged, level: level, cardName: id)
+            throw error
         }
         setLevel(id, level)
         return id
@@ -88,16 +97,17 @@ extension Store {
 
     /// Puts the files of an interrupted adoption back where they were, as loose halves.
     func restoreAdoption(_ staged: String, level: Level, cardName: String) throws(Errno) {
+        guard let directory = openFD(level) else { throw Errno.notDirectory }
         let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
         defer { dir.close() }
         for entry in try FileSystem.list(dir) {
             guard let ext = MediaType.fileExtension(entry.name) else { continue }
             let side = entry.name.dropLast(ext.count + 1)
             let loose = "\(cardName)-\(side).\(ext)"
-            try FileSystem.rename(entry.name, in: dir, to: loose, in: fd(level))
+            try FileSystem.rename(entry.name, in: dir, to: loose, in: directory)
             looseFiles[level, default: []].insert(loose)
         }
-        try fd(level).sync()
+        try directory.sync()
         try FileSystem.removeDirectory(staged, in: stagingFD)
     }
 

@@ -10,9 +10,9 @@ extension Store {
     /// - Throws: `noSuchCard`; `storeFailure` naming the card directory when it is damaged
     ///   (it is then recorded in `damaged`).
     func card(_ id: String, withText: Bool) throws(BoxError) -> Card {
-        guard let level = levelOf[id], let directoryLevel = directoryLevel(of: id) else { throw .noSuchCard(id: id) }
-        let cardPath = path(of: id, in: directoryLevel)
-        switch readSides(id, in: directoryLevel, withText: withText) {
+        guard let level = levelOf[id] else { throw .noSuchCard(id: id) }
+        let cardPath = path(of: id, in: level)
+        switch readSides(id, in: level, withText: withText) {
         case .success(let (front, back)):
             damaged[id] = nil
             return Card(id: id, level: level, front: front, back: back)
@@ -35,7 +35,7 @@ extension Store {
 
     /// Checks a card's directory; returns the reason it is damaged, nil when it is sound.
     func damage(of id: String) -> String? {
-        guard let level = directoryLevel(of: id) else { return nil }
+        guard let level = levelOf[id] else { return nil }
         if case .failure(let damage) = readSides(id, in: level, withText: false) {
             damaged[id] = damage.reason
             return damage.reason

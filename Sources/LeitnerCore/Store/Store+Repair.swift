@@ -1,51 +1,60 @@
-/// Repair at open (R18): finishes what the journal says was begun, puts back what was not, and
+import Glibc
+
+/// Repair at open (R18): finishes the renames a crash cut off, puts back what was not begun, and
 /// empties the trash. Runs before the daemon serves anything.
+///
+/// Only the journal's records are redone — written by the daemon, numbered and checksummed — never
+/// the review log's lines, which are history: a line a person adds to the log moves no card. And
+/// a rename is redone only while the card directory is still as it was just before it (its guard):
+/// a hand that moved the card after the change keeps the last word (R13).
 extension Store {
     func repair(now: Int64) throws(BoxError) {
-        let start = readCheckpoint()
-        var last: [String: LogEntry] = [:]
-        for (entry, _) in try log.entries(from: start) {
-            if let id = entry.id { last[id] = entry }
-        }
-        for (id, entry) in last.sorted(by: { $0.key < $1.key }) {
-            try redo(entry, id: id)
+        // Cards the repair itself moved: a later record of the same card continues from there.
+        var moved: [String: Level] = [:]
+        for intent in log.unfinishedIntents {
+            try redo(intent, moved: &moved)
         }
         try clearStaging()
         do {
             for entry in try FileSystem.list(trashFD) { try FileSystem.removeTree(entry.name, in: trashFD) }
         } catch {
-            throw .storeFailure(path: root + "/.leitner/trash", reason: "cannot empty: \(error)")
+            throw .storeFailure(path: root + "/" + Store.stateDirectoryName + "/trash", reason: "cannot empty: \(error)")
         }
         try checkpoint()
     }
 
-    /// Carries out a journaled change whose rename a crash may have cut off. A change made by
-    /// hand is never redone: the hand had the last word.
-    private func redo(_ entry: LogEntry, id: String) throws(BoxError) {
-        guard entry.origin == nil || entry.origin == "adopt" else { return }
-        switch entry.event {
-        case .grade, .move, .undo:
-            guard let from = entry.from, let to = entry.to, from != to, levelOf[id] == from else { return }
-            do { try FileSystem.rename(id, in: fd(from), to: id, in: fd(to)) } catch {
+    /// True when the card directory `id` in `level` is the one the guard describes, untouched since.
+    private func isUntouched(_ id: String, in level: Level, since mark: CardGuard, moved: [String: Level]) -> Bool {
+        if moved[id] == level { return true }
+        guard levelOf[id] == level, let directory = openFD(level),
+              let st = try? FileSystem.status(id, in: directory) else { return false }
+        return CardGuard(st) == mark
+    }
+
+    /// Carries out one journaled rename if a crash cut it off.
+    private func redo(_ intent: JournalIntent, moved: inout [String: Level]) throws(BoxError) {
+        switch intent {
+        case .move(let id, let from, let to, let mark):
+            guard from != to, isUntouched(id, in: from, since: mark, moved: moved) else { return }
+            do { try FileSystem.rename(id, in: try fd(from), to: id, in: try fd(to)) } catch {
                 throw .storeFailure(path: path(of: id, in: from), reason: "cannot finish an interrupted move to level \(to): \(error)")
             }
             setLevel(id, to)
-        case .add:
-            guard let to = entry.to, levelOf[id] == nil else { return }
-            let staged = entry.origin == "adopt" ? "adopt-\(to.name)-\(id)" : "add-" + id
-            guard FileSystem.exists(staged, in: stagingFD) else { return }
-            do { try FileSystem.rename(staged, in: stagingFD, to: id, in: fd(to)) } catch {
+            moved[id] = to
+        case .add(let staged, let id, let to):
+            guard levelOf[id] == nil, FileSystem.exists(staged, in: stagingFD) else { return }
+            do { try FileSystem.rename(staged, in: stagingFD, to: id, in: try fd(to)) } catch {
                 throw .storeFailure(path: path(of: id, in: to), reason: "cannot finish an interrupted add: \(error)")
             }
             setLevel(id, to)
-        case .delete:
-            guard let from = entry.from, levelOf[id] == from else { return }
-            do { try FileSystem.rename(id, in: fd(from), to: "\(id).redo", in: trashFD) } catch {
+            moved[id] = to
+        case .delete(let id, let from, let mark, let trashed):
+            guard isUntouched(id, in: from, since: mark, moved: moved) else { return }
+            do { try FileSystem.rename(id, in: try fd(from), to: trashed, in: trashFD) } catch {
                 throw .storeFailure(path: path(of: id, in: from), reason: "cannot finish an interrupted delete: \(error)")
             }
             setLevel(id, nil)
-        case .skip, .complete:
-            return
+            moved[id] = nil
         }
     }
 
@@ -65,14 +74,7 @@ extension Store {
                 try FileSystem.removeTree(name, in: stagingFD)
             }
         } catch {
-            throw .storeFailure(path: root + "/.leitner/tmp", reason: "cannot clear: \(error)")
+            throw .storeFailure(path: root + "/" + Store.stateDirectoryName + "/tmp", reason: "cannot clear: \(error)")
         }
-    }
-
-    private func readCheckpoint() -> Int {
-        guard let bytes = try? FileSystem.readFile("checkpoint", in: stateFD, limit: 4096),
-              let offset = Int(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first ?? ""),
-              offset >= 0, offset <= log.size else { return 0 }
-        return offset
     }
 }

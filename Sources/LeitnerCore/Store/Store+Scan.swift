@@ -7,9 +7,9 @@ extension Store {
     func scanAll() throws(BoxError) {
         // A directory's link count is 2 plus its subdirectories: size the index once, up front.
         var cards = 0
-        for fd in levelFDs {
+        for level in Level.allCases {
             var st = stat()
-            if fstat(fd.rawValue, &st) == 0, st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
+            if let fd = openFD(level), fstat(fd.rawValue, &st) == 0, st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
         }
         levelOf = Dictionary(minimumCapacity: cards)
         rawCounts = [Int](repeating: 0, count: Level.allCases.count)
@@ -21,7 +21,11 @@ extension Store {
     /// Indexes one level directory. A card id already seen in an earlier level is reported as a
     /// duplicate and ignored (R18: a card is in exactly one level).
     func scan(_ level: Level) throws(BoxError) {
-        let directory = fd(level)
+        // A level whose directory is unusable holds no card until it is a directory again.
+        guard let directory = openFD(level) else {
+            looseFiles[level] = []
+            return
+        }
         var loose = Set<String>()
         var unusual: [DirectoryEntry] = []
         do {
@@ -90,25 +94,32 @@ extension Store {
     /// Takes in the changes made to the level directories since the last call: drains the watch
     /// and resolves each touched name against the directories. Adopts complete loose pairs.
     func refresh(now: Int64) throws(BoxError) -> [HandChange] {
-        // A rename that fails here is not this request's failure: `namesToResolve` takes it in.
-        try? finishDeferredMove()
         let events: [Inotify.Event]
         do { events = try inotify.drain() } catch {
             throw .storeFailure(path: root, reason: "cannot read the change watch: \(error)")
         }
-        if events.isEmpty && namesToResolve.isEmpty { return [] }
-        var touched = namesToResolve
-        var seen = Set(namesToResolve)
-        namesToResolve = []
+        // A level replaced by something that is not a directory comes back once it is one again.
+        var rescan = !levelProblems.isEmpty && retryMissingLevels()
+        if events.isEmpty && !rescan { return [] }
+        var touched: [String] = []
+        var seen = Set<String>()
         var pairCandidates: [(Level, String)] = []
-        var rescan = false
         for event in events {
+            if event.watch == rootWatch {
+                // A level directory itself removed, replaced or put back (or the echo of the box
+                // making one again, which changes nothing).
+                if let level = Level(name: event.name), !levelIsCurrent(level) {
+                    reopenLevel(level)
+                    rescan = true
+                }
+                continue
+            }
             switch event.kind {
             case .overflow:
                 rescan = true
             case .watchedDirectoryGone:
                 if let level = watches[event.watch] {
-                    try reopenLevel(level)
+                    reopenLevel(level)
                     rescan = true
                 }
             case .appeared, .disappeared:
@@ -121,7 +132,8 @@ extension Store {
                     if seen.insert(event.name).inserted { touched.append(event.name) }
                 } else if appeared {
                     // inotify does not tell a link from a file: look, as the scan at open does.
-                    if let st = try? FileSystem.status(event.name, in: fd(level)), st.st_mode & S_IFMT == S_IFLNK {
+                    if let directory = openFD(level), let st = try? FileSystem.status(event.name, in: directory),
+                       st.st_mode & S_IFMT == S_IFLNK {
                         noteLink(event.name, in: level)
                     } else if looseFiles[level, default: []].insert(event.name).inserted {
                         pairCandidates.append((level, event.name))
@@ -153,7 +165,7 @@ extension Store {
         for level in Level.allCases { strays[path(of: name, in: level)] = nil }
         var found: Level?
         for level in Level.allCases {
-            guard let st = try? FileSystem.status(name, in: fd(level)) else { continue }
+            guard let directory = openFD(level), let st = try? FileSystem.status(name, in: directory) else { continue }
             if st.st_mode & S_IFMT == S_IFDIR, CardID.isValid(name) {
                 if found == nil { found = level } else {
                     strays[path(of: name, in: level)] = StoreProblem(

@@ -1,11 +1,12 @@
 import Glibc
 
-/// The store on disk (SPEC §3): one directory per level, one directory per card, and `.leitner/`
+/// The store on disk (docs/store-format.md): one directory per level, one directory per card, and `.leitner/`
 /// for the box's own state. Keeps an index of every card's level, built from names alone (no
 /// `stat` per card), and kept current by an inotify watch on the level directories (R13).
 ///
-/// Every change the daemon makes is journaled: its log line is appended and synced first, then
-/// the rename carries it out (R17); `repair()` finishes a rename a crash cut off (R18).
+/// Every change the daemon makes is journaled: its log lines and the renames that carry it out
+/// are written to the journal and synced, then the renames are done, before the reply (R17);
+/// `repair()` finishes a rename a crash cut off, unless a hand has moved the card since (R13, R18).
 final class Store {
     /// The store's canonical absolute path.
     let root: String
@@ -19,10 +20,15 @@ final class Store {
     let log: ReviewLog
     private let lock: StoreLock
     let inotify: Inotify
-    /// Level directory descriptors, indexed by `Level.rawValue - 1`.
-    var levelFDs: [FileDescriptor]
+    /// Level directory descriptors, indexed by `Level.rawValue - 1`; nil while the level's path is
+    /// not a directory (replaced by hand): that level is then refused until it is one again.
+    private var levelFDs: [FileDescriptor?]
+    /// Why a level has no descriptor, by level.
+    private(set) var levelProblems: [Level: StoreProblem] = [:]
     /// Watch descriptor → level.
     var watches: [Int32: Level] = [:]
+    /// The watch on the store's root, where the level directories themselves come and go.
+    var rootWatch: Int32 = -1
 
     /// Every card's level.
     var levelOf: [String: Level] = [:]
@@ -37,16 +43,8 @@ final class Store {
     /// True when no level directory changed since the last checkpoint was written: then nothing
     /// was done by hand while no daemon ran, and the open test needs no reconciling.
     var untouchedSinceCheckpoint = false
-    /// Daemon-made journal entries since the last checkpoint: a checkpoint every so many.
-    var entriesSinceCheckpoint = 0
-    /// A journaled rename put off by `moveCard(deferringRename:)`, carried out by
-    /// `finishDeferredMove()`. The index already shows the card in its new level.
-    private(set) var deferredMove: (id: String, from: Level, to: Level)?
-    /// Cards whose deferred rename failed: `refresh` looks where they are.
-    var namesToResolve: [String] = []
 
     static let stateDirectoryName = ".leitner"
-    static let checkpointInterval = 1000
 
     /// Opens the store at `path`, creating it and its level directories when missing, takes the
     /// lock (R19), indexes the cards and repairs leftovers (R18).
@@ -61,26 +59,60 @@ final class Store {
         root = rootPath
         rootFD = rootDirectory
         stateFD = stateDirectory
-        lock = try StoreLock(stateDirectory: stateDirectory, storePath: rootPath)
-        stagingFD = try Store.subdirectory("tmp", of: stateDirectory, path: statePath + "/tmp")
-        trashFD = try Store.subdirectory("trash", of: stateDirectory, path: statePath + "/trash")
-        log = try ReviewLog(stateDirectory: stateFD, statePath: statePath)
-        inotify = try Store.failing(root, "cannot watch") { () throws(Errno) in try Inotify() }
-        levelFDs = []
-        for level in Level.allCases {
-            levelFDs.append(try openLevel(level))
+        let lock: StoreLock
+        do {
+            lock = try StoreLock(stateDirectory: stateDirectory, storePath: rootPath)
+        } catch {
+            stateDirectory.close()
+            rootDirectory.close()
+            throw error
         }
-        // Watch before scanning, so that nothing done during the scan is missed.
-        untouchedSinceCheckpoint = readCheckpointStamps() == levelStamps()
-        try scanAll()
-        try repair(now: now)
+        self.lock = lock
+        // Whatever fails from here on must not leave the store locked by a box that never opened
+        // (a reload that fails would otherwise lock the daemon out of its own store).
+        var opened: [FileDescriptor] = []
+        do {
+            stagingFD = try Store.subdirectory("tmp", of: stateDirectory, path: statePath + "/tmp")
+            opened.append(stagingFD)
+            trashFD = try Store.subdirectory("trash", of: stateDirectory, path: statePath + "/trash")
+            opened.append(trashFD)
+            log = try ReviewLog(stateDirectory: stateDirectory, statePath: statePath)
+            inotify = try Store.failing(rootPath, "cannot watch") { () throws(Errno) in try Inotify() }
+        } catch {
+            for fd in opened + [stateDirectory, rootDirectory] { fd.close() }
+            lock.release()
+            throw error
+        }
+        levelFDs = []
+        do {
+            // The root is watched for the level directories themselves: one removed with rmdir
+            // sends no event of its own while the box holds it open.
+            rootWatch = try Store.failing(rootPath, "cannot watch") { () throws(Errno) in
+                try inotify.watch(directory: rootPath)
+            }
+            for level in Level.allCases {
+                // At open a level that is not a directory stops the daemon, with the reason: nothing
+                // about the store can be trusted yet, and the person is there to read it.
+                levelFDs.append(try openLevel(level))
+            }
+            // Watch before scanning, so that nothing done during the scan is missed.
+            untouchedSinceCheckpoint = readCheckpointStamps() == levelStamps()
+            try scanAll()
+            try repair(now: now)
+        } catch {
+            for case let fd? in levelFDs { fd.close() }
+            for fd in [trashFD, stagingFD, stateDirectory, rootDirectory] { fd.close() }
+            lock.release()
+            throw error
+        }
     }
 
     /// Syncs what is pending, writes a checkpoint and releases the lock.
     func close() {
         try? checkpoint()
         lock.release()
-        for fd in levelFDs { fd.close() }
+        for case let fd? in levelFDs { fd.close() }
+        levelFDs = levelFDs.map { _ in nil }
         for fd in [trashFD, stagingFD, stateFD, rootFD] { fd.close() }
     }
 
@@ -90,7 +122,17 @@ final class Store {
     /// The absolute path of a card directory.
     func path(of id: String, in level: Level) -> String { root + "/" + level.name + "/" + id }
 
-    func fd(_ level: Level) -> FileDescriptor { levelFDs[level.rawValue - 1] }
+    /// The descriptor of a level directory.
+    /// - Throws: `storeFailure` while the level's path is not a directory.
+    func fd(_ level: Level) throws(BoxError) -> FileDescriptor {
+        guard let fd = levelFDs[level.rawValue - 1] else {
+            throw .storeFailure(path: path(of: level), reason: levelProblems[level]?.reason ?? "not open")
+        }
+        return fd
+    }
+
+    /// The descriptor of a level directory, nil while it has none.
+    func openFD(_ level: Level) -> FileDescriptor? { levelFDs[level.rawValue - 1] }
 
     /// Cards per level, damaged cards left out (R21).
     func counts() -> [Level: Int] {
@@ -110,59 +152,72 @@ final class Store {
 
     // MARK: Journaled changes (R17, R18)
 
-    /// Moves a card directory between levels: `journal` is appended and made durable, then the
-    /// rename — at once, or with `deferringRename` at the next `finishDeferredMove()`.
-    func moveCard(_ id: String, from: Level, to: Level, journal: [LogEntry], deferringRename: Bool = false) throws(BoxError) {
-        try finishDeferredMove()
-        try log.append(journal, durable: true)
-        if deferringRename {
-            deferredMove = (id, from, to)
-        } else {
-            try rename(id, from: from, to: to)
-        }
-        setLevel(id, to)
-        try countTowardsCheckpoint()
+    /// Appends entries to the review log (R16); durable ones are on disk when it returns (R17).
+    func appendToLog(_ entries: [LogEntry], durable: Bool) throws(BoxError) {
+        guard durable else { return try log.append(entries) }
+        if !log.hasRoom(for: entries, intent: []) { try checkpoint() }
+        try log.appendDurably(entries)
     }
 
-    /// Carries out the rename `moveCard(deferringRename:)` put off. When it fails with the card
-    /// still where it was (a full or failing disk), the move stays pending, to be tried again by
-    /// the next call, and a checkpoint cannot pass it: the grade was acknowledged (R17), and a
-    /// restart carries it out from the journal. When the card is gone from there, a hand moved
-    /// or removed it in that instant and wins (R13): the next `refresh` looks where it is.
-    func finishDeferredMove() throws(BoxError) {
-        guard let move = deferredMove else { return }
-        do {
-            try rename(move.id, from: move.from, to: move.to)
-            deferredMove = nil
-        } catch {
-            if !FileSystem.exists(move.id, in: fd(move.from)) {
-                deferredMove = nil
-                namesToResolve.append(move.id)
+    /// A change carried out by renames, journaled: its log lines and its renames are written to the
+    /// journal and synced, the renames done, then the lines appended to the log — so that at open
+    /// a record whose lines reached the log is known to be finished (R18). When a rename or the
+    /// append fails, what was done is undone and the record withdrawn: a failed request appends
+    /// nothing and changes nothing (R16), and the next open does not redo it.
+    func journaled(_ entries: [LogEntry], intent: [JournalIntent],
+                   carryOut: () throws(BoxError) -> Void, undo: () throws(Errno) -> Void) throws(BoxError) {
+        if !log.hasRoom(for: entries, intent: intent) { try checkpoint() }
+        let pending = try log.prepare(entries, intent: intent)
+        do { try carryOut() } catch {
+            log.withdraw(pending)
+            throw error
+        }
+        do { try log.commit(pending) } catch {
+            do { try undo() } catch {
+                // The change stands, journaled: the next open writes its lines into the log.
+                log.refuseChanges("the review log cannot be appended to, and a change could not be undone (\(error))")
+                return
             }
+            log.withdraw(pending)
             throw error
         }
     }
 
-    /// The level whose directory holds the card now: its level in the index, or, while its
-    /// rename is pending, the level it is leaving.
-    func directoryLevel(of id: String) -> Level? {
-        if let move = deferredMove, move.id == id { return move.from }
-        return levelOf[id]
+    /// Moves a card directory between levels: the change is journaled, then the rename done (R17).
+    func moveCard(_ id: String, from: Level, to: Level, journal: [LogEntry]) throws(BoxError) {
+        let source = try fd(from)
+        let target = try fd(to)
+        let guardMark = try cardGuard(id, in: from)
+        try journaled(journal, intent: [.move(id: id, from: from, to: to, guard: guardMark)], carryOut: { () throws(BoxError) in
+            do throws(Errno) {
+                try FileSystem.rename(id, in: source, to: id, in: target)
+            } catch {
+                throw .storeFailure(path: path(of: id, in: from),
+                                    reason: "cannot rename to '\(path(of: id, in: to))': \(error)")
+            }
+        }, undo: { () throws(Errno) in try FileSystem.rename(id, in: target, to: id, in: source) })
+        setLevel(id, to)
     }
 
-    private func rename(_ id: String, from: Level, to: Level) throws(BoxError) {
+    /// The guard of a card directory just before the daemon renames it (`JournalIntent`).
+    func cardGuard(_ id: String, in level: Level) throws(BoxError) -> CardGuard {
         do {
-            try FileSystem.rename(id, in: fd(from), to: id, in: fd(to))
+            let st = try FileSystem.status(id, in: try fd(level))
+            guard st.st_mode & S_IFMT == S_IFDIR else {
+                throw BoxError.storeFailure(path: path(of: id, in: level), reason: "not a directory")
+            }
+            return CardGuard(st)
+        } catch let error as BoxError {
+            throw error
         } catch {
-            throw .storeFailure(path: path(of: id, in: from),
-                                reason: "cannot rename to '\(path(of: id, in: to))': \(error)")
+            throw .storeFailure(path: path(of: id, in: level), reason: "cannot look at the card: \(error)")
         }
     }
 
     /// Writes a new card's assets under `.leitner/tmp/add-ID`, synced; `commitStagedCard` puts it in place.
     func stageCard(_ id: String, front: (name: String, bytes: [UInt8]), back: (name: String, bytes: [UInt8])) throws(BoxError) {
         let staged = "add-" + id
-        let stagedPath = root + "/.leitner/tmp/" + staged
+        let stagedPath = root + "/" + Store.stateDirectoryName + "/tmp/" + staged
         do {
             if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
             try FileSystem.makeDirectory(staged, in: stagingFD)
@@ -175,70 +230,73 @@ final class Store {
                 try file.sync()
             }
             try dir.sync()
+            try stagingFD.sync()
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw .storeFailure(path: stagedPath, reason: "cannot write: \(error)")
         }
     }
 
-    /// Puts a staged card in place: `journal` appended and synced, then the rename (R17).
+    /// Puts a staged card in place: the change is journaled, then the rename done (R17).
     func commitStagedCard(_ id: String, level: Level, journal: [LogEntry]) throws(BoxError) {
         let staged = "add-" + id
         do {
-            try finishDeferredMove()
-            try log.append(journal, durable: true)
+            let target = try fd(level)
+            try journaled(journal, intent: [.add(staged: staged, id: id, to: level)], carryOut: { () throws(BoxError) in
+                do throws(Errno) {
+                    try FileSystem.rename(staged, in: stagingFD, to: id, in: target)
+                } catch {
+                    if error == .exists { throw .cardExists(id: id) }
+                    throw .storeFailure(path: path(of: id, in: level), reason: "cannot create: \(error)")
+                }
+            }, undo: { () throws(Errno) in try FileSystem.rename(id, in: target, to: staged, in: stagingFD) })
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw error
         }
-        do {
-            try FileSystem.rename(staged, in: stagingFD, to: id, in: fd(level))
-        } catch {
-            try? FileSystem.removeTree(staged, in: stagingFD)
-            if error == .exists { throw .cardExists(id: id) }
-            throw .storeFailure(path: path(of: id, in: level), reason: "cannot create: \(error)")
-        }
         setLevel(id, level)
-        try countTowardsCheckpoint()
     }
 
-    /// Deletes a card: `journal` appended and synced, the directory renamed into the trash, then removed.
+    /// Deletes a card: the change is journaled, the directory renamed into the trash, then removed.
     func removeCard(_ id: String, from level: Level, journal: [LogEntry]) throws(BoxError) {
-        try finishDeferredMove()
-        try log.append(journal, durable: true)
+        let source = try fd(level)
+        let guardMark = try cardGuard(id, in: level)
         let trashed = "\(id).\(getpid()).\(log.size)"
-        do {
-            try FileSystem.rename(id, in: fd(level), to: trashed, in: trashFD)
-        } catch {
-            throw .storeFailure(path: path(of: id, in: level), reason: "cannot delete: \(error)")
-        }
+        try journaled(journal, intent: [.delete(id: id, from: level, guard: guardMark, trashed: trashed)], carryOut: { () throws(BoxError) in
+            do throws(Errno) {
+                try FileSystem.rename(id, in: source, to: trashed, in: trashFD)
+            } catch {
+                throw .storeFailure(path: path(of: id, in: level), reason: "cannot delete: \(error)")
+            }
+        }, undo: { () throws(Errno) in try FileSystem.rename(trashed, in: trashFD, to: id, in: source) })
         setLevel(id, nil)
         damaged[id] = nil
         try? FileSystem.removeTree(trashed, in: trashFD)
-        try countTowardsCheckpoint()
     }
 
-    private func countTowardsCheckpoint() throws(BoxError) {
-        entriesSinceCheckpoint += 1
-        if entriesSinceCheckpoint >= Store.checkpointInterval { try checkpoint() }
-    }
-
-    /// Makes every rename so far durable (fsync of the level directories) and records the journal
-    /// offset up to which nothing needs replaying.
+    /// Makes every rename so far durable (fsync of the level directories and the staging and
+    /// trash directories) and the log, records the log offset and the level directories' stamps,
+    /// and starts the journal over: its records are spent. Done when the journal is full, after
+    /// repair and at a clean shutdown.
     func checkpoint() throws(BoxError) {
-        try finishDeferredMove()
-        for (index, fd) in levelFDs.enumerated() {
+        for level in Level.allCases {
+            guard let fd = openFD(level) else { continue }
             do { try fd.sync() } catch {
-                throw .storeFailure(path: path(of: Level.allCases[index]), reason: "cannot sync: \(error)")
+                throw .storeFailure(path: path(of: level), reason: "cannot sync: \(error)")
+            }
+        }
+        for (fd, name) in [(stagingFD, "tmp"), (trashFD, "trash")] {
+            do { try fd.sync() } catch {
+                throw .storeFailure(path: root + "/" + Store.stateDirectoryName + "/" + name, reason: "cannot sync: \(error)")
             }
         }
         try log.sync()
         do {
             try FileSystem.writeAtomically(Array("\(log.size)\n\(levelStamps())\n".utf8), to: "checkpoint", in: stateFD)
         } catch {
-            throw .storeFailure(path: root + "/.leitner/checkpoint", reason: "cannot write: \(error)")
+            throw .storeFailure(path: root + "/" + Store.stateDirectoryName + "/checkpoint", reason: "cannot write: \(error)")
         }
-        entriesSinceCheckpoint = 0
+        log.startJournalOver()
     }
 
     // MARK: Helpers
@@ -248,7 +306,7 @@ final class Store {
     func levelStamps() -> String {
         levelFDs.map { fd in
             var st = stat()
-            guard fstat(fd.rawValue, &st) == 0 else { return "?" }
+            guard let fd, fstat(fd.rawValue, &st) == 0 else { return "?" }
             return "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec),\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec),\(st.st_nlink)"
         }.joined(separator: " ")
     }
@@ -273,14 +331,46 @@ final class Store {
         }
     }
 
-    /// Reopens a level directory that was removed or replaced by hand.
-    func reopenLevel(_ level: Level) throws(BoxError) {
+    /// Reopens a level directory that was removed or replaced by hand: a missing one is made
+    /// again, as at open; one that is not a directory is dropped, reported, and refused until it
+    /// is one again (`retryMissingLevels`). The old descriptor is closed and never used again.
+    /// - Returns: true when the level has a descriptor again.
+    @discardableResult
+    func reopenLevel(_ level: Level) -> Bool {
         for (watch, watched) in watches where watched == level {
             inotify.unwatch(watch)
             watches[watch] = nil
         }
-        fd(level).close()
-        levelFDs[level.rawValue - 1] = try openLevel(level)
+        levelFDs[level.rawValue - 1]?.close()
+        levelFDs[level.rawValue - 1] = nil
+        do {
+            levelFDs[level.rawValue - 1] = try openLevel(level)
+            levelProblems[level] = nil
+            return true
+        } catch {
+            let reason: String
+            if case .storeFailure(_, let why) = error { reason = why } else { reason = "\(error)" }
+            levelProblems[level] = StoreProblem(kind: .strayEntry, path: path(of: level),
+                                                reason: "the level directory is unusable: \(reason); level \(level) is refused meanwhile",
+                                                advice: "make '\(path(of: level))' a directory again")
+            return false
+        }
+    }
+
+    /// True when the level's descriptor is the directory its path names now, still linked.
+    func levelIsCurrent(_ level: Level) -> Bool {
+        guard let fd = openFD(level), let named = try? FileSystem.status(level.name, in: rootFD) else { return false }
+        var st = stat()
+        return fstat(fd.rawValue, &st) == 0 && st.st_nlink > 0 && st.st_ino == named.st_ino && st.st_dev == named.st_dev
+    }
+
+    /// Tries again to open the levels that had no directory; true when one came back.
+    func retryMissingLevels() -> Bool {
+        var reopened = false
+        for level in Level.allCases where levelFDs[level.rawValue - 1] == nil {
+            if reopenLevel(level) { reopened = true }
+        }
+        return reopened
     }
 
     static func failing<T>(_ path: String, _ what: String, _ body: () throws(Errno) -> T) throws(BoxError) -> T {

@@ -39,6 +39,23 @@ public struct FileDescriptor: Sendable, Hashable {
         return buffer
     }
 
+    /// Reads up to `count` bytes from `offset` on (`pread`), fewer only at the end of the file;
+    /// the file offset is left alone.
+    public func read(at offset: Int, upTo count: Int) throws(Errno) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let base = done
+            let n = try valueOrErrno {
+                bytes.withUnsafeMutableBytes { raw in pread(rawValue, raw.baseAddress! + base, count - base, off_t(offset + base)) }
+            }
+            if n == 0 { break }
+            done += n
+        }
+        bytes.removeLast(count - done)
+        return bytes
+    }
+
     /// Reads the whole file from the current offset, refusing more than `limit` bytes.
     public func readAll(limit: Int = Int.max) throws(Errno) -> [UInt8] {
         var result: [UInt8] = []

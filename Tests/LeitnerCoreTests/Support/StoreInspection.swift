@@ -126,17 +126,13 @@ final class BoxFixture {
     let clock: ManualClock
     let onFail: OnFailPolicy
     let cycle: CycleTable
-    /// As the daemon opens its box: a grade's rename waits for `finishDeferredWork` or the next call.
-    let defersGradeRenames: Bool
     private(set) var box: Box
 
-    init(_ date: String = "2026-03-02", onFail: OnFailPolicy = .first, cycle: CycleTable = .standard,
-         defersGradeRenames: Bool = false) throws {
+    init(_ date: String = "2026-03-02", onFail: OnFailPolicy = .first, cycle: CycleTable = .standard) throws {
         clock = ManualClock(date)
         self.onFail = onFail
         self.cycle = cycle
-        self.defersGradeRenames = defersGradeRenames
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, defersGradeRenames: defersGradeRenames)
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
     }
 
     private var isOpen = true
@@ -147,10 +143,20 @@ final class BoxFixture {
         isOpen = false
     }
 
+    /// Stops the box as `kill -9` would: every mutating call from here on fails, so nothing is
+    /// synced or checkpointed; only the descriptors close, as at exit.
+    func kill() {
+        guard isOpen else { return }
+        CrashPoint.arm(after: 1)
+        box.close()
+        CrashPoint.disarm()
+        isOpen = false
+    }
+
     /// Closes the box when open and opens the store again (a daemon restart).
     func reopen() throws {
         close()
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, defersGradeRenames: defersGradeRenames)
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
         isOpen = true
     }
 

@@ -88,9 +88,9 @@ struct TemporaryDirectory {
 extension Box {
     /// Opens a box on `directory` with the test clock.
     static func open(_ directory: TemporaryDirectory, clock: ManualClock, onFail: OnFailPolicy = .first,
-                     cycle: CycleTable = .standard, defersGradeRenames: Bool = false) throws -> Box {
+                     cycle: CycleTable = .standard) throws -> Box {
         try Box(options: BoxOptions(storePath: directory.path, cycle: cycle, onFail: onFail,
-                                    dayClock: DayClock(), clock: clock, defersGradeRenames: defersGradeRenames))
+                                    dayClock: DayClock(), clock: clock))
     }
 
     @discardableResult

@@ -1,0 +1,84 @@
+import Glibc
+
+/// A rename the daemon is about to carry out, written into the journal with the change's log
+/// lines (R17), so that the next open can finish it if a crash cuts it off (R18).
+///
+/// A move and a delete carry a `CardGuard`: the card directory's inode and change time just
+/// before the rename. At open, a card still in its from-level with the same inode and change
+/// time was never renamed, and the rename is redone. Any rename of a directory sets its change
+/// time, so a card the daemon renamed and a hand then moved back (R13) shows a later one and is
+/// left where the hand put it — whether the daemon saw that hand move before it died or not.
+enum JournalIntent: Equatable {
+    /// A card directory from one level to another (a grade, a move, an undo).
+    case move(id: String, from: Level, to: Level, guard: CardGuard)
+    /// A staged card (`.leitner/tmp/STAGED`, synced) into its level: an add or an adoption.
+    case add(staged: String, id: String, to: Level)
+    /// A card directory into the trash (`.leitner/trash/TRASHED`), to be removed.
+    case delete(id: String, from: Level, guard: CardGuard, trashed: String)
+
+    /// One line, tab-separated (ids hold no tab or newline, R20).
+    var line: String {
+        switch self {
+        case .move(let id, let from, let to, let mark):
+            "move\t\(id)\t\(from.name)\t\(to.name)\t\(mark.field)\n"
+        case .add(let staged, let id, let to):
+            "add\t\(staged)\t\(id)\t\(to.name)\n"
+        case .delete(let id, let from, let mark, let trashed):
+            "delete\t\(id)\t\(from.name)\t\(mark.field)\t\(trashed)\n"
+        }
+    }
+
+    static func encode(_ intents: [JournalIntent]) -> [UInt8] {
+        Array(intents.map(\.line).joined().utf8)
+    }
+
+    /// The intents of a record; a line that is not one is skipped (records are checksummed, so
+    /// only a record from a newer version could hold one).
+    static func decode(_ bytes: [UInt8]) -> [JournalIntent] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            switch (fields.first, fields.count) {
+            case ("move", 5):
+                guard let from = Level(name: fields[2]), let to = Level(name: fields[3]),
+                      let mark = CardGuard(field: fields[4]) else { return nil }
+                return .move(id: fields[1], from: from, to: to, guard: mark)
+            case ("add", 4):
+                guard let to = Level(name: fields[3]) else { return nil }
+                return .add(staged: fields[1], id: fields[2], to: to)
+            case ("delete", 5):
+                guard let from = Level(name: fields[2]), let mark = CardGuard(field: fields[3]) else { return nil }
+                return .delete(id: fields[1], from: from, guard: mark, trashed: fields[4])
+            default:
+                return nil
+            }
+        }
+    }
+}
+
+/// What a card directory looked like just before the daemon renamed it: its inode and its change
+/// time (`st_ctim`, set by every rename and by changes to the entries in it).
+struct CardGuard: Equatable {
+    var inode: UInt64
+    var changed: Int64
+
+    init(inode: UInt64, changed: Int64) {
+        self.inode = inode
+        self.changed = changed
+    }
+
+    /// The guard of an entry as `lstat` shows it.
+    init(_ st: stat) {
+        inode = UInt64(st.st_ino)
+        changed = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+    }
+
+    /// `INODE:CTIME_NS`.
+    init?(field: String) {
+        let parts = field.split(separator: ":")
+        guard parts.count == 2, let inode = UInt64(parts[0]), let changed = Int64(parts[1]) else { return nil }
+        self.inode = inode
+        self.changed = changed
+    }
+
+    var field: String { "\(inode):\(changed)" }
+}
