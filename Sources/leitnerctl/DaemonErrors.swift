@@ -28,12 +28,28 @@ enum DaemonErrors {
         case "io.leitner.Box.TestComplete": return "today's test is complete"
         case "io.leitner.Box.NothingToUndo": return "nothing to undo today"
         case "io.leitner.Box.InvalidAsset": return "invalid asset '\(parameter("name"))': \(parameter("reason"))"
-        case "io.leitner.Box.StoreFailure": return "the store failed: '\(parameter("path"))': \(parameter("reason"))"
+        case "io.leitner.Box.StoreFailure": return storeFailure(path: parameter("path"), reason: parameter("reason"))
         case "org.varlink.service.InvalidParameter":
             return "the daemon refused parameter '\(parameter("parameter"))'"
         case "org.varlink.service.MethodNotFound":
             return "the daemon does not know method '\(parameter("method"))' (an older leitnerd?)"
         default: return error.description
         }
+    }
+
+    /// A store failure in plain words: what it means for the person first, then the path and the
+    /// system's reason. A failed request changed nothing (docs/rules.md, R16 and R17).
+    static func storeFailure(path: String, reason: String) -> String {
+        let detail = "'\(path)': \(reason)"
+        if reason.contains("Read-only file system") {
+            return "the store is read-only: nothing was changed (\(detail))"
+        }
+        if reason.contains("No space left on device") || reason.contains("Disk quota exceeded") {
+            return "the store's disk is full: nothing was changed (\(detail))"
+        }
+        if reason.contains("Permission denied") || reason.contains("Operation not permitted") {
+            return "no permission to change the store: nothing was changed (\(detail))"
+        }
+        return "the store failed: \(detail)"
     }
 }
