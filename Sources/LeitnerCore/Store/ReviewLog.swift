@@ -129,7 +129,9 @@ final class ReviewLog {
         guard journal.hasRoom(logBytes: logBytes.count, intent: intentBytes.count) else {
             // Only a batch without renames is this large (the store makes room for the others):
             // the log synced directly is just as durable.
-            precondition(intent.isEmpty, "a journaled rename without room in the journal")
+            guard intent.isEmpty else {
+                throw .storeFailure(path: journal.path, reason: "a change too large for the journal (\(logBytes.count) bytes)")
+            }
             pending.direct = true
             try write(bytes)
             do { try fd.syncData() } catch {

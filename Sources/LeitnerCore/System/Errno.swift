@@ -28,7 +28,9 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Runs a system call that returns -1 and sets `errno` on failure, retrying on `EINTR`.
-/// `EBADF` and `EFAULT` are programming errors, not conditions to handle.
+/// `EBADF` and `EFAULT` are programming errors: a debug build stops on them so that tests find
+/// the bug; a release build throws them like any other error, so that one bad call fails one
+/// request and the daemon goes on serving everyone else.
 @inline(__always)
 func valueOrErrno<T: FixedWidthInteger>(_ call: () -> T) throws(Errno) -> T {
     while true {
@@ -36,8 +38,8 @@ func valueOrErrno<T: FixedWidthInteger>(_ call: () -> T) throws(Errno) -> T {
         if result != -1 { return result }
         let error = Errno.current
         if error == .interrupted { continue }
-        precondition(error.rawValue != EBADF && error.rawValue != EFAULT,
-                     "system call misused: \(error) (EBADF/EFAULT are bugs)")
+        assert(error.rawValue != EBADF && error.rawValue != EFAULT,
+               "system call misused: \(error) (EBADF/EFAULT are bugs)")
         throw error
     }
 }
