@@ -32,7 +32,8 @@ extension DaemonSettings {
         }
         let boxOptions = BoxOptions(storePath: configuration.resolvedStorePath(override: options.storePath),
                                     cycle: configuration.cycle, onFail: configuration.onFail,
-                                    dayClock: configuration.dayClock)
+                                    dayClock: configuration.dayClock,
+                                    maxAssetReply: BoxOptions.assetReplyLimit(messageSize: configuration.maxMessageSize))
         return DaemonSettings(
             boxOptions: boxOptions,
             socketPath: socketPath,

@@ -88,7 +88,7 @@ extension Box {
     public func readAsset(id: String, side: SideName) throws(BoxError) -> (name: String, data: [UInt8]) {
         try CardID.validate(id)
         _ = try begin()
-        return try store.assetBytes(id, side: side)
+        return try store.assetBytes(id, side: side, limit: options.maxAssetReply)
     }
 
     /// Every problem in the store: damaged cards (each card is looked at), loose halves,

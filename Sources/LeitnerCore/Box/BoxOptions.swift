@@ -10,13 +10,24 @@ public struct BoxOptions: Sendable {
     public var dayClock: DayClock
     /// The current time.
     public var clock: any WallClock
+    /// The largest asset `ReadAsset` returns: what one reply of the daemon's message size limit
+    /// can carry in base64. A larger one is refused before it is read.
+    public var maxAssetReply: Int
 
     public init(storePath: String, cycle: CycleTable = .standard, onFail: OnFailPolicy = .first,
-                dayClock: DayClock = DayClock(), clock: any WallClock = SystemClock()) {
+                dayClock: DayClock = DayClock(), clock: any WallClock = SystemClock(),
+                maxAssetReply: Int = BoxOptions.assetReplyLimit(messageSize: 16 << 20)) {
         self.storePath = storePath
         self.cycle = cycle
         self.onFail = onFail
         self.dayClock = dayClock
         self.clock = clock
+        self.maxAssetReply = maxAssetReply
+    }
+
+    /// The largest asset whose base64 fits in a message of `messageSize` bytes, with room for
+    /// the reply around it.
+    public static func assetReplyLimit(messageSize: Int) -> Int {
+        max(0, (messageSize - 4096) / 4 * 3)
     }
 }

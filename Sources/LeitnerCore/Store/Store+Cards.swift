@@ -44,22 +44,117 @@ extension Store {
         return nil
     }
 
-    /// The file name of one side (`front.png`), for `ReadAsset`.
-    func assetBytes(_ id: String, side: SideName) throws(BoxError) -> (name: String, data: [UInt8]) {
+    /// The file name and bytes of one side (`front.png`), for `ReadAsset`. The side is opened
+    /// once, through the card directory, following no link out of the store, and read from that
+    /// same descriptor: a link or a FIFO swapped in meanwhile is refused, never read (R22).
+    /// - Throws: `storeFailure` naming the file when it cannot be read or holds more than `limit`
+    ///   bytes (checked before reading).
+    func assetBytes(_ id: String, side: SideName, limit: Int) throws(BoxError) -> (name: String, data: [UInt8]) {
         let card = try card(id, withText: false)
         let path = side == .front ? card.front.path : card.back.path
         let name = String(path.split(separator: "/").last ?? "")
+        guard let level = levelOf[id], let levelDirectory = openFD(level) else { throw .noSuchCard(id: id) }
+        let result: Result<[UInt8], CardDamage>
         do {
-            return (name, try FileSystem.readFile(atPath: path, limit: 256 << 20))
+            let cardDirectory = try FileDescriptor.openDirectory(id, relativeTo: levelDirectory)
+            defer { cardDirectory.close() }
+            let kind: EntryKind = (try? FileSystem.status(name, in: cardDirectory)).map {
+                $0.st_mode & S_IFMT == S_IFLNK ? .symlink : .file
+            } ?? .file
+            result = openSide(name, kind: kind, in: cardDirectory, cardRelative: level.name + "/" + id).flatMap { opened in
+                defer { opened.file.close() }
+                let size = Int(opened.status.st_size)
+                guard size <= limit else {
+                    return .failure("too large: \(size) bytes, the most a reply carries is \(limit)")
+                }
+                do { return .success(try opened.file.readAll(limit: limit + 1)) } catch {
+                    return .failure("cannot read: \(error)")
+                }
+            }
         } catch {
             throw .storeFailure(path: path, reason: "cannot read: \(error)")
         }
+        switch result {
+        case .success(let bytes) where bytes.count <= limit: return (name, bytes)
+        case .success: throw .storeFailure(path: path, reason: "grew past \(limit) bytes while being read")
+        case .failure(let damage): throw .storeFailure(path: path, reason: damage.reason)
+        }
+    }
+
+    /// Opens one side of a card for reading, race-free (R22): the entry itself with `O_NOFOLLOW`;
+    /// a link is followed only when its target stays inside the store, and then component by
+    /// component from the store's root, each with `O_NOFOLLOW`, so that no link swapped in on
+    /// the way can lead out. `O_NONBLOCK` keeps a FIFO from blocking the open; only a regular
+    /// file is accepted, by `fstat` of the descriptor that is then read.
+    func openSide(_ name: String, kind: EntryKind, in cardDirectory: FileDescriptor,
+                  cardRelative: String) -> Result<(file: FileDescriptor, status: stat), CardDamage> {
+        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK
+        var file: FileDescriptor?
+        if kind != .symlink {
+            do { file = try FileDescriptor.open(name, relativeTo: cardDirectory, flags: flags) } catch where error == .tooManyLinks {
+                // A link put there since the directory was listed: followed under the same rule.
+            } catch {
+                return .failure("cannot read '\(name)': \(error)")
+            }
+        }
+        if file == nil {
+            guard let target = try? FileSystem.linkTarget(name, in: cardDirectory),
+                  let inside = storeRelative(linkTarget: target, from: cardRelative) else {
+                return .failure("'\(name)' is a link leading out of the store (R22)")
+            }
+            do { file = try openBeneathRoot(inside, flags: flags) } catch {
+                return .failure("'\(name)' is a link to '\(target)', which cannot be read inside the store (R22): \(error)")
+            }
+        }
+        guard let opened = file else { return .failure("cannot read '\(name)'") }
+        var st = stat()
+        guard fstat(opened.rawValue, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            opened.close()
+            return .failure("'\(name)' is not a regular file")
+        }
+        return .success((opened, st))
+    }
+
+    /// A link's target as a path below the store's root, its `.` and `..` resolved by name; nil
+    /// when it leads out of the store.
+    func storeRelative(linkTarget target: String, from cardRelative: String) -> String? {
+        var components: [Substring]
+        if target.hasPrefix("/") {
+            guard target.hasPrefix(root + "/") else { return nil }
+            components = []
+        } else {
+            components = cardRelative.split(separator: "/")
+        }
+        let rest = target.hasPrefix("/") ? String(target.dropFirst(root.count + 1)) : target
+        for component in rest.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..":
+                guard !components.isEmpty else { return nil }
+                components.removeLast()
+            default: components.append(component)
+            }
+        }
+        return components.isEmpty ? nil : components.joined(separator: "/")
+    }
+
+    /// Opens `relative` below the store's root one component at a time, following no link.
+    private func openBeneathRoot(_ relative: String, flags: Int32) throws(Errno) -> FileDescriptor {
+        let components = relative.split(separator: "/").map(String.init)
+        var directory = try FileDescriptor.openDirectory(".", relativeTo: rootFD)
+        defer { directory.close() }
+        for component in components.dropLast() {
+            let next = try FileDescriptor.openDirectory(component, relativeTo: directory)
+            directory.close()
+            directory = next
+        }
+        return try FileDescriptor.open(components.last ?? ".", relativeTo: directory, flags: flags)
     }
 
     private func readSides(_ id: String, in level: Level, withText: Bool) -> Result<(Side, Side), CardDamage> {
         let cardDirectory: FileDescriptor
         do {
-            cardDirectory = try FileDescriptor.openDirectory(id, relativeTo: fd(level))
+            cardDirectory = try FileDescriptor.openDirectory(id, relativeTo: try fd(level))
         } catch {
             return .failure("cannot open the card directory: \(error)")
         }
@@ -81,7 +176,7 @@ extension Store {
                 let names = entries.map { "'\($0.name)'" }.sorted().joined(separator: ", ")
                 return .failure(entries.isEmpty ? "no \(side.rawValue) file" : "\(entries.count) \(side.rawValue) files: \(names)")
             }
-            switch readSide(entry, in: cardDirectory, cardPath: path(of: id, in: level), withText: withText) {
+            switch readSide(entry, in: cardDirectory, level: level, id: id, withText: withText) {
             case .success(let value): sides.append(value)
             case .failure(let damage): return .failure(damage)
             }
@@ -89,31 +184,16 @@ extension Store {
         return .success((sides[0], sides[1]))
     }
 
-    private func readSide(_ entry: DirectoryEntry, in directory: FileDescriptor, cardPath: String,
+    private func readSide(_ entry: DirectoryEntry, in directory: FileDescriptor, level: Level, id: String,
                           withText: Bool) -> Result<Side, CardDamage> {
-        let filePath = cardPath + "/" + entry.name
-        var openPath = entry.name
-        var relativeTo: FileDescriptor? = directory
-        if entry.kind == .symlink {
-            // R22: a link is followed only when it stays inside the store.
-            guard let target = try? FileSystem.realPath(filePath), target.hasPrefix(root + "/") else {
-                return .failure("'\(entry.name)' is a link leading out of the store (R22)")
-            }
-            openPath = target
-            relativeTo = nil
-        }
+        let cardPath = path(of: id, in: level)
         let mediaType = MediaType.of(fileName: entry.name)
         let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(openPath, relativeTo: relativeTo, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-        } catch {
-            return .failure("cannot read '\(entry.name)': \(error)")
+        switch openSide(entry.name, kind: entry.kind, in: directory, cardRelative: level.name + "/" + id) {
+        case .success(let opened): file = opened.file
+        case .failure(let damage): return .failure(damage)
         }
         defer { file.close() }
-        var st = stat()
-        guard fstat(file.rawValue, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-            return .failure("'\(entry.name)' is not a regular file")
-        }
         var text: String?
         if withText, MediaType.isText(mediaType) {
             do {
