@@ -188,8 +188,7 @@ public final class Box {
         let position = days.position
         if completedToday(moment) || test?.position == position { return }
         let levels = options.cycle.levels(at: position)
-        var seedSource = SystemRandomNumberGenerator()
-        let seed = seedSource.next()
+        let seed = options.seedSource()
         // The order is a function of the seed and the set of cards alone: each card sorts by a
         // hash of the seed and its id (cheaper than sorting 100,000 strings and then shuffling).
         var keyed: [(key: UInt64, id: String)] = []

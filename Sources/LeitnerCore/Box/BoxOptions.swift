@@ -10,19 +10,30 @@ public struct BoxOptions: Sendable {
     public var dayClock: DayClock
     /// The current time.
     public var clock: any WallClock
+    /// Where the seed of each new test's shuffle comes from (R11): the system's random source;
+    /// tests give a seeded one, so that a run can be repeated.
+    public var seedSource: @Sendable () -> UInt64
     /// The largest asset `ReadAsset` returns: what one reply of the daemon's message size limit
     /// can carry in base64. A larger one is refused before it is read.
     public var maxAssetReply: Int
 
     public init(storePath: String, cycle: CycleTable = .standard, onFail: OnFailPolicy = .first,
                 dayClock: DayClock = DayClock(), clock: any WallClock = SystemClock(),
-                maxAssetReply: Int = BoxOptions.assetReplyLimit(messageSize: 16 << 20)) {
+                maxAssetReply: Int = BoxOptions.assetReplyLimit(messageSize: 16 << 20),
+                seedSource: @escaping @Sendable () -> UInt64 = BoxOptions.systemSeed) {
         self.storePath = storePath
         self.cycle = cycle
         self.onFail = onFail
         self.dayClock = dayClock
         self.clock = clock
         self.maxAssetReply = maxAssetReply
+        self.seedSource = seedSource
+    }
+
+    /// A seed from the system's random source.
+    @Sendable public static func systemSeed() -> UInt64 {
+        var random = SystemRandomNumberGenerator()
+        return random.next()
     }
 
     /// The largest asset whose base64 fits in a message of `messageSize` bytes, with room for

@@ -126,13 +126,17 @@ final class BoxFixture {
     let clock: ManualClock
     let onFail: OnFailPolicy
     let cycle: CycleTable
+    /// The shuffle seeds of the box's tests, kept across reopens.
+    let seeds: SeedSequence
     private(set) var box: Box
 
-    init(_ date: String = "2026-03-02", onFail: OnFailPolicy = .first, cycle: CycleTable = .standard) throws {
+    init(_ date: String = "2026-03-02", onFail: OnFailPolicy = .first, cycle: CycleTable = .standard,
+         seed: UInt64 = SeedSequence.randomSeed()) throws {
         clock = ManualClock(date)
         self.onFail = onFail
         self.cycle = cycle
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
+        seeds = SeedSequence(seed: seed)
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds)
     }
 
     private var isOpen = true
@@ -156,7 +160,7 @@ final class BoxFixture {
     /// Closes the box when open and opens the store again (a daemon restart).
     func reopen() throws {
         close()
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle)
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds)
         isOpen = true
     }
 

@@ -88,14 +88,33 @@ struct TemporaryDirectory {
 extension Box {
     /// Opens a box on `directory` with the test clock.
     static func open(_ directory: TemporaryDirectory, clock: ManualClock, onFail: OnFailPolicy = .first,
-                     cycle: CycleTable = .standard) throws -> Box {
+                     cycle: CycleTable = .standard, seeds: SeedSequence = SeedSequence()) throws -> Box {
         try Box(options: BoxOptions(storePath: directory.path, cycle: cycle, onFail: onFail,
-                                    dayClock: DayClock(), clock: clock))
+                                    dayClock: DayClock(), clock: clock, seedSource: { seeds.next() }))
     }
 
     @discardableResult
     func addText(_ front: String, _ back: String, id: String? = nil, level: String? = nil) throws -> Card {
         try add(front: Asset(name: "front.txt", text: front), back: Asset(name: "back.txt", text: back),
                 id: id, level: level)
+    }
+}
+
+/// The shuffle seeds a test's box draws (R11), from a seed of the test's own, so that a run can
+/// be repeated: a failing run names its seed.
+final class SeedSequence: Sendable {
+    let seed: UInt64
+    private let generator: Mutex<SeededGenerator>
+
+    init(seed: UInt64 = SeedSequence.randomSeed()) {
+        self.seed = seed
+        generator = Mutex(SeededGenerator(seed: seed))
+    }
+
+    func next() -> UInt64 { generator.withLock { $0.next() } }
+
+    static func randomSeed() -> UInt64 {
+        var random = SystemRandomNumberGenerator()
+        return random.next()
     }
 }
