@@ -155,19 +155,24 @@ extension Box {
         return index
     }
 
-    /// An id from the front's text: its letters and digits, lower-cased (`Hola, mundo` →
-    /// `hola-mundo`), or `card`; a number is added when it is taken.
+    /// An id from the front's text (R20): its words — letters, digits and marks of any script,
+    /// lower-cased where the script has case — joined by `-` (`Hola, mundo` → `hola-mundo`,
+    /// `猫` → `猫`, `café au lait` → `café-au-lait`), in NFC, or `card`; a number is added when
+    /// it is taken.
     func makeID(from text: String?) -> String {
         var slug = ""
-        for scalar in (text ?? "").unicodeScalars {
-            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-                slug.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+        for scalar in CardID.composed(text ?? "").unicodeScalars {
+            if scalar != ".", scalar != "_", scalar != "-", CardID.isAllowed(scalar) {
+                if slug.utf8.count + 4 > 40, !scalar.properties.isGraphemeExtend { break }
+                slug.unicodeScalars.append(contentsOf: scalar.properties.changesWhenLowercased
+                                           ? String(scalar).lowercased().unicodeScalars : String(scalar).unicodeScalars)
             } else if !slug.isEmpty, slug.last != "-" {
                 slug.append("-")
             }
-            if slug.utf8.count >= 40 { break }
         }
         while slug.last == "-" { slug.removeLast() }
+        slug = CardID.composed(slug)
+        if !CardID.isValid(slug) { slug = "" }
         if slug.isEmpty { slug = "card" }
         if store.levelOf[slug] == nil { return slug }
         // Remember where the numbers of each stem left off: importing thousands of cards whose

@@ -76,7 +76,7 @@ extension Store {
             let entryPath = path(of: name, in: level)
             strays[entryPath] = StoreProblem(kind: .strayEntry, path: entryPath,
                                              reason: "not a valid card id: \(reason) (R20)",
-                                             advice: "rename it to a valid id (A-Z a-z 0-9 . _ -)")
+                                             advice: "rename it to a valid id (letters, digits and marks of any script, . _ -)")
         } else if let other = levelOf.updateValue(level, forKey: name) {
             // Already indexed: keep the first copy (R18) and report this one.
             levelOf[name] = other
