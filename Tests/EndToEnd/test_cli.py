@@ -234,3 +234,15 @@ def test_review_in_line_mode(box):
     result = box.ctl("review", input="\ny\n\ny\n")
     assert "Today's test is complete" in result.stdout
     assert box.json("status")["test"]["state"] == "completed"
+
+
+def test_ids_from_fronts_of_any_script(box):
+    """R20 (docs/rules.md): an id made from a front keeps its words, in any script."""
+    box.ok("add", "猫", "cat")
+    assert "cat" in box.ok("show", "猫")
+    assert (box.store / "1" / "猫" / "front.txt").read_text() == "猫"
+    box.ok("add", "café au lait", "coffee with milk")
+    assert (box.store / "1" / "café-au-lait").is_dir()
+    refused = box.ctl("add", "--id", "🐱", "cat", "emoji")
+    assert refused.returncode == 1 and "not a letter" in refused.stderr, refused.stderr
+    assert not (box.store / "1" / "🐱").exists()
