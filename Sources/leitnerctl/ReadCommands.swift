@@ -92,7 +92,7 @@ enum ReadCommands {
             case "completed": style.green
             case "missed": style.red
             case "today": style.bold + style.yellow
-            case "skipped": style.dim
+            case "skipped", "none": style.dim
             default: ""
             }
             let line = "\(date.map { names[$0.weekday] } ?? "   ") \(day.string("date"))  "

@@ -48,9 +48,11 @@ struct Views {
             case "skipped": ("– skip", style.dim)
             case "missed": ("✗ missed", style.red)
             case "today": ("▶ today", style.bold + style.yellow)
+            // Before the box existed: nothing was due, nothing was missed.
             default: ("", "")
             }
-            header += pad("\(names[date.weekday]) \(date.components.day)", cell)
+            header += state == "none" ? style.apply(style.dim, pad("\(names[date.weekday]) \(date.components.day)", cell))
+                : pad("\(names[date.weekday]) \(date.components.day)", cell)
             states += style.apply(mark.1, pad(mark.0, cell))
             levels += pad(day.strings("levels").joined(separator: ","), cell)
         }

@@ -246,3 +246,14 @@ def test_ids_from_fronts_of_any_script(box):
     refused = box.ctl("add", "--id", "🐱", "cat", "emoji")
     assert refused.returncode == 1 and "not a letter" in refused.stderr, refused.stderr
     assert not (box.store / "1" / "🐱").exists()
+
+
+def test_a_new_box_misses_no_day_before_it_existed(box):
+    """Day.state none (docs/protocol.md): the days before the box's first logical date are
+    neither missed nor counted, in `calendar` and in the week row of `status`."""
+    box.ok("add", "uno", "one")
+    calendar = box.ok("calendar", "-7", "+1")
+    assert "missed" not in calendar and "none" in calendar, calendar
+    assert "missed" not in box.ok("status")
+    days = box.json("calendar", "-3", "today")["days"]
+    assert [d["state"] for d in days] == ["none", "none", "none", "today"], days

@@ -94,4 +94,31 @@ import Testing
         _ = try f.box.calendar(from: "2026-01-01", to: "2026-12-31")
         #expect(f.dir.snapshot(excluding: "") == before)
     }
+
+    /// Days before the box's first logical date are `none`, not missed; the date is kept in
+    /// `.leitner/created`.
+    @Test func daysBeforeTheBoxExistedAreNone() throws {
+        let f = try BoxFixture("2026-03-05")
+        try f.box.addText("a", "A", id: "a")
+        #expect(f.dir.read(".leitner/created") == "2026-03-05\n")
+        let days = try f.box.calendar(from: "2026-03-02", to: "2026-03-06")
+        #expect(days.map(\.state) == [.none, .none, .none, .today, .upcoming])
+        #expect(days[0].levels.isEmpty && days[0].cards == 0)
+        f.clock.advance(days: 3) // 03-05 to 03-07 missed, not the days before
+        #expect(try f.box.calendar(from: "2026-03-03", to: "2026-03-08").map(\.state)
+                == [.none, .none, .missed, .missed, .missed, .today])
+    }
+
+    /// A store from before `.leitner/created` takes the date of its oldest day-record or log
+    /// entry, and keeps it.
+    @Test func anOldStoreTakesItsOldestEntry() throws {
+        let f = try history()
+        f.close()
+        f.dir.removeFile(".leitner/created")
+        f.clock.advance(days: 10)
+        try f.reopen()
+        #expect(f.dir.read(".leitner/created") == "2026-03-02\n")
+        let days = try f.box.calendar(from: "2026-03-01", to: "2026-03-02")
+        #expect(days.map(\.state) == [.none, .completed])
+    }
 }

@@ -5,7 +5,8 @@ extension Box {
 
     /// Days from `from` to `to`, both included: past days from the day record (completed,
     /// skipped, or missed) with the distinct cards graded that day; today; and upcoming days
-    /// projected from the cycle with the cards now in their levels.
+    /// projected from the cycle with the cards now in their levels. Days before the box's first
+    /// logical date are `none`: no test was due then.
     /// - Throws: `invalidParameter` for a date that is not `YYYY-MM-DD` or a range that is
     ///   reversed or too long.
     public func calendar(from: String, to: String) throws(BoxError) -> [CalendarDay] {
@@ -23,7 +24,9 @@ extension Box {
         var recordIndex = days.entries.firstIndex { $0.date >= first } ?? days.entries.count
         var date = first
         while date <= last {
-            if date < moment.today {
+            if date < firstDate, date < moment.today {
+                result.append(CalendarDay(date: date, state: .none, levels: [], cards: 0))
+            } else if date < moment.today {
                 while recordIndex < days.entries.count, days.entries[recordIndex].date < date { recordIndex += 1 }
                 let entry = recordIndex < days.entries.count && days.entries[recordIndex].date == date
                     ? days.entries[recordIndex] : nil

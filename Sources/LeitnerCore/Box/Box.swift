@@ -26,6 +26,8 @@ public final class Box {
     var gradedDays = GradedDays()
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
+    /// The box's first logical date (`.leitner/created`): the calendar's days before it are `none`.
+    var firstDate: LogicalDate
 
     /// Opens (and creates, when missing) the store, takes its lock and repairs what an
     /// interrupted operation left (R18, R19).
@@ -37,6 +39,8 @@ public final class Box {
         do {
             dayFile = try DayRecordFile(stateDirectory: store.stateFD, statePath: store.root + "/.leitner")
             days = try dayFile.load()
+            firstDate = try Box.loadFirstDate(store: store, days: days, dayClock: options.dayClock,
+                                              today: options.dayClock.logicalDate(at: now))
             test = try loadTest()
             readyPosition = loadReadyPosition()
             try reconcileDayRecord()
@@ -221,6 +225,27 @@ public final class Box {
             DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
         }
         return loaded
+    }
+
+    /// The first logical date from `.leitner/created`; a store without it (made before the file
+    /// existed) takes the date of its oldest day-record or log entry, or today for a new store,
+    /// and the file is written.
+    private static func loadFirstDate(store: Store, days: DayRecord, dayClock: DayClock,
+                                      today: LogicalDate) throws(BoxError) -> LogicalDate {
+        let name = "created"
+        if let bytes = try? FileSystem.readFile(name, in: store.stateFD, limit: 64),
+           let date = LogicalDate(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "") {
+            return date
+        }
+        var first = today
+        if let oldest = days.entries.first?.date, oldest < first { first = oldest }
+        if let logged = store.log.firstEntry().map({ dayClock.logicalDate(at: $0.time) }), logged < first { first = logged }
+        do {
+            try FileSystem.writeAtomically(Array("\(first)\n".utf8), to: name, in: store.stateFD)
+        } catch {
+            throw .storeFailure(path: store.root + "/" + Store.stateDirectoryName + "/" + name, reason: "cannot write: \(error)")
+        }
+        return first
     }
 
     private func loadReadyPosition() -> Int? {

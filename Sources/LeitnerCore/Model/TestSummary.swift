@@ -45,6 +45,8 @@ public struct BoxStatus: Sendable, Equatable {
 public struct CalendarDay: Sendable, Equatable {
     public enum State: String, Sendable {
         case completed, skipped, missed, today, upcoming
+        /// Before the box's first logical date: counted nowhere.
+        case none
     }
     public var date: LogicalDate
     public var state: State

@@ -236,6 +236,12 @@ final class ReviewLog {
         do { try journal.startOver() } catch { self.journal = nil }
     }
 
+    /// The log's first entry, read from its first line alone; nil when it has none.
+    func firstEntry() -> LogEntry? {
+        guard let bytes = try? fd.read(at: 0, upTo: 4096), let end = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        return LogLine.parse(bytes[..<end])
+    }
+
     /// The entries from byte `offset` on, each with the offset of the line after it. A last line
     /// without its newline (a write a crash cut short) is left out and cut off.
     func entries(from offset: Int) throws(BoxError) -> [(entry: LogEntry, end: Int)] {

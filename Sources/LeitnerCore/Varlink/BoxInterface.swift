@@ -48,7 +48,8 @@ public enum BoxInterface {
         # One calendar day: history for past days, a forecast for future ones.
         type Day (
           date: string,
-          state: (completed, skipped, missed, today, upcoming),
+          # none: before the box's first logical date (the day its store was created).
+          state: (completed, skipped, missed, today, upcoming, none),
           levels: []string,
           # Past days: distinct cards graded that day. Today and upcoming days: cards in its levels
           # now. Upcoming day k after today shows the entry T[q + k], q the position of today's test.
