@@ -20,7 +20,9 @@ actor BoxService {
         storePath = options.storePath
         self.options = options
         self.hook = hook
-        box = try Box(options: options)
+        let opened = try Box(options: options)
+        for problem in opened.openingProblems { Log.warning("\(problem.path): \(problem.reason)") }
+        box = opened
     }
 
     /// Runs one `io.leitner.Box` method.

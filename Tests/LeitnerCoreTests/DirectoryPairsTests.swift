@@ -9,7 +9,7 @@ import Testing
         #expect(records == [ImportRecord(location: "'/d/cat-back.md'", id: "cat",
                                          front: .file(path: "/d/cat-front.png"), back: .file(path: "/d/cat-back.md"))])
         #expect(problems.map(\.reason) == [
-            "invalid card id 'bad id': contains a character other than A-Z a-z 0-9 . _ -",
+            "invalid card id 'bad id': contains a space",
             "no back for 'dog' (a lone front)",
             "no front for 'owl' (a lone back)",
         ])

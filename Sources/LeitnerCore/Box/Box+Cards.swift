@@ -109,6 +109,12 @@ extension Box {
             if test?.isDone == true { try complete(moment) }
         }
         problems += store.levelProblems.values.sorted { $0.path < $1.path }
+        problems += openingProblems
+        for (line, text) in try store.log.damagedLines() {
+            problems.append(StoreProblem(kind: .damagedState, path: "\(store.log.path):\(line)",
+                                         reason: "not a log line, left out of the history and the tests: '\(text)'",
+                                         advice: "mend the line (TIME, EVENT, ID, FROM, TO, CORRECT, MS, tab-separated) or remove it"))
+        }
         problems += store.strays.values.sorted { $0.path < $1.path }
         problems += store.looseFileProblems()
         return problems

@@ -26,6 +26,9 @@ public final class Box {
     var gradedDays = GradedDays()
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
+    /// Damage found in `.leitner/` while opening, and what was done about it: `doctor` reports
+    /// it, the daemon logs it at start-up.
+    public internal(set) var openingProblems: [StoreProblem] = []
     /// The box's first logical date (`.leitner/created`): the calendar's days before it are `none`.
     var firstDate: LogicalDate
 
@@ -215,16 +218,71 @@ public final class Box {
 
     // MARK: Loading
 
-    /// Reads `.leitner/test` and replays the review log after it.
+    /// Reads `.leitner/test` and replays the review log after it. A damaged file is kept aside
+    /// as `test.damaged`, reported, and the test rebuilt from the log (`rebuildTest`).
     private func loadTest() throws(BoxError) -> DailyTest? {
-        guard let bytes = try? FileSystem.readFile(TestFile.name, in: store.stateFD),
-              var loaded = TestFile.decode(bytes, intern: { [store] id in
+        guard let bytes = try? FileSystem.readFile(TestFile.name, in: store.stateFD) else { return nil }
+        guard var loaded = TestFile.decode(bytes, intern: { [store] id in
                   store.levelOf.index(forKey: id).map { store.levelOf[$0].key } ?? id
-              }), loaded.logOffset <= store.log.size else { return nil }
+              }), loaded.logOffset <= store.log.size else { return try rebuildTest() }
         for (entry, _) in try store.log.entries(from: loaded.logOffset) {
             DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
         }
         return loaded
+    }
+
+    /// The open test rebuilt after its file was found damaged: the test of the current position,
+    /// its queue the cards now in its levels in a new order, and the grades, undos and changes
+    /// logged since the last completed or skipped day replayed over it, so that its passed and
+    /// failed cards are kept. The damaged file is kept as `test.damaged` for a person to look at.
+    private func rebuildTest() throws(BoxError) -> DailyTest? {
+        let statePath = store.root + "/" + Store.stateDirectoryName
+        try? FileSystem.rename(TestFile.name, in: store.stateFD, to: TestFile.name + ".damaged", in: store.stateFD, replacing: true)
+        var start = 0
+        var since: [LogEntry] = []
+        for (entry, end) in try store.log.entries(from: 0) {
+            if entry.event == .complete || entry.event == .skip {
+                start = end
+                since = []
+            } else {
+                since.append(entry)
+            }
+        }
+        let today = options.dayClock.logicalDate(at: options.clock.now())
+        if let last = days.last, last.date == today, last.outcome == .completed {
+            // Today's test is completed: the next one opens tomorrow, from its levels then.
+            openingProblems.append(StoreProblem(
+                kind: .damagedState, path: statePath + "/" + TestFile.name,
+                reason: "the file of today's completed test was damaged; tomorrow's test opens as usual",
+                advice: "the damaged file is kept as '\(statePath)/\(TestFile.name).damaged'; remove it once looked at"))
+            return nil
+        }
+        let position = days.position
+        let levels = options.cycle.levels(at: position)
+        let opened = since.first.map { options.dayClock.logicalDate(at: $0.time) } ?? options.dayClock.logicalDate(at: options.clock.now())
+        let graded = Set(since.compactMap { $0.event == .grade ? $0.id : nil })
+        let seed = options.seedSource()
+        var keyed: [(key: UInt64, id: String)] = []
+        for (id, level) in store.levelOf where (levels.contains(level) || graded.contains(id)) && store.damaged[id] == nil {
+            keyed.append((SeededGenerator.key(seed: seed, id: id), id))
+        }
+        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
+        let queue = keyed.map(\.id)
+        var rebuilt = DailyTest(position: position, levels: levels, opened: opened, seed: seed, logOffset: start, queue: queue)
+        for entry in since { DailyTest.replay(entry, into: &rebuilt, dayClock: options.dayClock) }
+        do {
+            try FileSystem.writeAtomically(TestFile.encode(DailyTest(position: position, levels: levels, opened: opened, seed: seed,
+                                                                     logOffset: start, queue: queue), queue: queue),
+                                           to: TestFile.name, in: store.stateFD)
+        } catch {
+            throw .storeFailure(path: statePath + "/" + TestFile.name, reason: "cannot write: \(error)")
+        }
+        openingProblems.append(StoreProblem(
+            kind: .damagedState, path: statePath + "/" + TestFile.name,
+            reason: "the open test's file was damaged; the test was rebuilt from the review log "
+                + "(\(rebuilt.passed.count) passed, \(rebuilt.failedCount) failed kept; the cards' order is new)",
+            advice: "the damaged file is kept as '\(statePath)/\(TestFile.name).damaged'; remove it once looked at"))
+        return rebuilt
     }
 
     /// The first logical date from `.leitner/created`; a store without it (made before the file

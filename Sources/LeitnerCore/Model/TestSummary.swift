@@ -68,6 +68,8 @@ public struct StoreProblem: Sendable, Equatable {
         case outsideLink
         /// An entry in a level directory that is not a card.
         case strayEntry
+        /// A damaged line or file of the box's own state in `.leitner/` (the log, the open test).
+        case damagedState
     }
     public var kind: Kind
     /// The path of the entry.

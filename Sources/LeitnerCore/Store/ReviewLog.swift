@@ -236,6 +236,34 @@ final class ReviewLog {
         do { try journal.startOver() } catch { self.journal = nil }
     }
 
+    /// The lines of the whole log that are not log lines, by line number (from 1), with the
+    /// offset after each: a line mangled or written by hand. They are left where they are and
+    /// counted nowhere; `doctor` reports them.
+    func damagedLines() throws(BoxError) -> [(line: Int, text: String)] {
+        let bytes: [UInt8]
+        do {
+            let reader = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW)
+            defer { reader.close() }
+            bytes = try reader.readAll()
+        } catch {
+            throw .storeFailure(path: path, reason: "cannot read: \(error)")
+        }
+        var damaged: [(Int, String)] = []
+        var lineStart = 0
+        var number = 0
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            number += 1
+            if LogLine.parse(bytes[lineStart..<index]) == nil {
+                damaged.append((number, String(decoding: bytes[lineStart..<min(index, lineStart + 60)], as: UTF8.self)))
+            }
+            lineStart = index + 1
+        }
+        if lineStart < bytes.count {
+            damaged.append((number + 1, String(decoding: bytes[lineStart..<min(bytes.count, lineStart + 60)], as: UTF8.self)))
+        }
+        return damaged
+    }
+
     /// The log's first entry, read from its first line alone; nil when it has none.
     func firstEntry() -> LogEntry? {
         guard let bytes = try? fd.read(at: 0, upTo: 4096), let end = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
