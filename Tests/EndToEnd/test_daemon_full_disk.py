@@ -69,5 +69,7 @@ def test_full_disk_is_a_clear_error_and_loses_nothing(make_daemon, small_store):
     for card_id, names in files.items():
         assert len(names) == 2 and {n.split(".")[0] for n in names} == {"front", "back"}, (card_id, names)
     problems = again.call("Doctor")["problems"]
-    assert problems == [], problems  # no damaged card, lone half or stale temporary file
+    # No damaged card, lone half or stale temporary file; the full disk itself is reported (the
+    # checkpoint after start-up could not be written: the journal keeps the changes meanwhile).
+    assert [p for p in problems if not p["path"].endswith("/.leitner/checkpoint")] == [], problems
     assert again.stop() == 0, again.log_text()

@@ -42,6 +42,11 @@ public final class Box {
         do {
             dayFile = try DayRecordFile(stateDirectory: store.stateFD, statePath: store.root + "/.leitner")
             days = try dayFile.load()
+            if case .storeFailure(let path, let reason)? = store.checkpointFailure {
+                openingProblems.append(StoreProblem(kind: .damagedState, path: path,
+                                                    reason: "no checkpoint could be made at start-up: \(reason)",
+                                                    advice: "free some space; the journal keeps every change meanwhile"))
+            }
             firstDate = try Box.loadFirstDate(store: store, days: days, dayClock: options.dayClock,
                                               today: options.dayClock.logicalDate(at: now))
             test = try loadTest()

@@ -20,7 +20,12 @@ extension Store {
         } catch {
             throw .storeFailure(path: root + "/" + Store.stateDirectoryName + "/trash", reason: "cannot empty: \(error)")
         }
-        try checkpoint()
+        // A checkpoint that fails here (a full disk) leaves the journal as it is: its records
+        // stay, new ones follow them, and the next checkpoint or open takes them in. The store
+        // opens all the same, to serve what it holds.
+        do { try checkpoint() } catch {
+            checkpointFailure = error
+        }
     }
 
     /// True when the card directory `id` in `level` is the one the guard describes, untouched since.

@@ -40,6 +40,8 @@ final class Store {
     var looseFiles: [Level: Set<String>] = [:]
     /// Entries that are neither cards nor loose files, and duplicate card directories, by path.
     var strays: [String: StoreProblem] = [:]
+    /// Why the checkpoint after repair could not be made, if it could not (reported, not fatal).
+    var checkpointFailure: BoxError?
     /// True when no level directory changed since the last checkpoint was written: then nothing
     /// was done by hand while no daemon ran, and the open test needs no reconciling.
     var untouchedSinceCheckpoint = false
