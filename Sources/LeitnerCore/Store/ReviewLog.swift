@@ -237,30 +237,44 @@ final class ReviewLog {
     }
 
     /// The lines of the whole log that are not log lines, by line number (from 1), with the
-    /// offset after each: a line mangled or written by hand. They are left where they are and
+    /// start of their text: a line mangled or written by hand. They are left where they are and
     /// counted nowhere; `doctor` reports them.
     func damagedLines() throws(BoxError) -> [(line: Int, text: String)] {
-        let bytes: [UInt8]
+        var damaged: [(Int, String)] = []
+        var number = 0
+        // Read in pieces: a log of a million lines is tens of megabytes, not to be held at once.
+        var carried: [UInt8] = []
+        var offset = 0
+        func check(_ line: ArraySlice<UInt8>) {
+            number += 1
+            if LogLine.parse(line) == nil {
+                damaged.append((number, String(decoding: line.prefix(60), as: UTF8.self)))
+            }
+        }
         do {
             let reader = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW)
             defer { reader.close() }
-            bytes = try reader.readAll()
+            while true {
+                let chunk = try reader.read(at: offset, upTo: 1 << 20)
+                if chunk.isEmpty { break }
+                offset += chunk.count
+                var lineStart = 0
+                for (index, byte) in chunk.enumerated() where byte == UInt8(ascii: "\n") {
+                    if carried.isEmpty {
+                        check(chunk[lineStart..<index])
+                    } else {
+                        carried += chunk[lineStart..<index]
+                        check(carried[...])
+                        carried = []
+                    }
+                    lineStart = index + 1
+                }
+                carried += chunk[lineStart...]
+            }
         } catch {
             throw .storeFailure(path: path, reason: "cannot read: \(error)")
         }
-        var damaged: [(Int, String)] = []
-        var lineStart = 0
-        var number = 0
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            number += 1
-            if LogLine.parse(bytes[lineStart..<index]) == nil {
-                damaged.append((number, String(decoding: bytes[lineStart..<min(index, lineStart + 60)], as: UTF8.self)))
-            }
-            lineStart = index + 1
-        }
-        if lineStart < bytes.count {
-            damaged.append((number + 1, String(decoding: bytes[lineStart..<min(bytes.count, lineStart + 60)], as: UTF8.self)))
-        }
+        if !carried.isEmpty { check(carried[...]) }
         return damaged
     }
 
