@@ -206,4 +206,42 @@ import Testing
         #expect(JSONValue.array([1])[1] == nil)
         #expect(JSONValue.array([]).kindName == "an array")
     }
+
+    /// Plain runs are skipped eight bytes at a time: a byte that needs a look (a quote, a
+    /// backslash, a control character, a non-ASCII one) is found at every offset in a word.
+    @Test func longStringsWithASpecialByteAtEveryOffset() throws {
+        for offset in 0..<24 {
+            let before = String(repeating: "a", count: offset)
+            let after = String(repeating: "b", count: 21)
+            #expect(try JSONValue(parsing: "\"\(before)\\n\(after)\"") == .string(before + "\n" + after))
+            #expect(try JSONValue(parsing: "[\"\(before)\",\"\(after)\"]") == .array([.string(before), .string(after)]))
+            #expect(try JSONValue(parsing: "\"\(before)é\(after)\"") == .string(before + "é" + after))
+            #expect(try JSONValue(parsing: "\"\(before)~\u{7F}\(after)\"") == .string(before + "~\u{7F}" + after))
+            let control = Array("\"\(before)".utf8) + [0x1F] + Array("\(after)\"".utf8)
+            #expect(throws: JSONParseError(offset: offset + 1, reason: "unescaped byte 0x1F in a string")) {
+                try JSONValue(parsing: control)
+            }
+            let invalid = Array("\"\(before)".utf8) + [0xFF] + Array("\(after)\"".utf8)
+            #expect(throws: JSONParseError(offset: offset + 1, reason: "invalid UTF-8 byte 0xFF")) {
+                try JSONValue(parsing: invalid)
+            }
+        }
+    }
+
+    /// An escaped string is decoded into its own storage, sized by its written length; every
+    /// kind of escape fits, and an error inside it still names its offset.
+    @Test func longEscapedStrings() throws {
+        let line = "line \\\"quoted\\\" \\u00e9 \\ud83d\\ude00 \\t end\\n"
+        let decoded = "line \"quoted\" é 😀 \t end\n"
+        let text = String(repeating: line, count: 5000)
+        #expect(try JSONValue(parsing: "\"\(text)\"") == .string(String(repeating: decoded, count: 5000)))
+        #expect(try JSONValue(parsing: "\"\\u00e9\"") == .string("é"))
+        #expect(throws: JSONParseError(offset: 11, reason: "invalid escape '\\x'")) {
+            try JSONValue(parsing: "\"abc\\n\\t\\\\ \\x\"")
+        }
+        #expect(throws: JSONParseError(offset: 6, reason: "unexpected end of input in a string")) {
+            try JSONValue(parsing: "\"ab\\nc")
+        }
+    }
 }
+

@@ -158,4 +158,27 @@ import Testing
         #expect(try Socket.isListening(listener.socket))
         #expect(try !Socket.isListening(a))
     }
+
+    /// The service closed the connection before the call was written (`EPIPE`), saying why first:
+    /// that message is the answer (leitnerctl sends the call again on `ConnectionClosed`).
+    @Test func aServiceThatClosedFirstIsHeardOut() throws {
+        let (client, service) = try Socket.makePair()
+        try Socket.sendAll(service, VarlinkReply.error(BoxInterface.connectionClosed, ["reason": "idle"]).frame)
+        service.close()
+        let varlink = VarlinkClient(connected: client, name: "pair")
+        #expect(throws: VarlinkCallError(name: BoxInterface.connectionClosed, parameters: ["reason": "idle"])) {
+            try varlink.call("a.B")
+        }
+    }
+
+    /// Closed without a word before the call was written: the call never reached the service.
+    @Test func aServiceThatClosedSilentlyIsReportedAsNotReached() throws {
+        let (client, service) = try Socket.makePair()
+        service.close()
+        let varlink = VarlinkClient(connected: client, name: "pair")
+        #expect(throws: VarlinkClientError.closedBeforeCall(path: "pair", method: "a.B")) {
+            try varlink.call("a.B")
+        }
+    }
 }
+

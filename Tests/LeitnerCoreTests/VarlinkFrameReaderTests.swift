@@ -84,4 +84,39 @@ import Testing
         #expect(try reader.receive(from: b) == 0)
         #expect(reader.pendingByteCount == 4) // the peer left in the middle of a message
     }
+
+    /// A server parses a message where it lies (docs/daemon.md, "Memory"): no copy is made.
+    @Test func lendsTheMessageInPlace() throws {
+        var reader = VarlinkFrameReader()
+        reader.append(contentsOf: bytes("{\"a\":1}") + [0] + bytes("{\"b\""))
+        let lent = try reader.nextMessage { raw in (Array(raw), raw.count) }
+        #expect(lent?.0 == bytes("{\"a\":1}") && lent?.1 == 7)
+        #expect(try reader.nextMessage { _ in true } == nil)
+        #expect(reader.pendingByteCount == 4)
+    }
+
+    /// After one long message the buffer does not stay large for the connection's life.
+    @Test func freesTheStorageOfALongMessage() throws {
+        var reader = VarlinkFrameReader(maxMessageSize: 1 << 20, retainedCapacity: 4096)
+        reader.reserveCapacity(forPending: (1 << 20) + 1)
+        #expect(reader.capacity > 1 << 20)
+        reader.append(contentsOf: [UInt8](repeating: UInt8(ascii: "x"), count: 500_000) + [0] + bytes("{\"n\""))
+        #expect(reader.capacity > 1 << 20) // reserved once: not grown (copied) along the way
+        #expect(try reader.nextMessage { $0.count } == 500_000)
+        #expect(reader.capacity <= 4096)
+        #expect(reader.pendingByteCount == 4)
+        reader.append(contentsOf: bytes(":1}") + [0])
+        #expect(try reader.nextMessage() == bytes("{\"n\":1}"))
+    }
+
+    @Test func receivesAtMostTheChunkAskedFor() throws {
+        let (a, b) = try Socket.makePair()
+        defer { a.close(); b.close() }
+        try Socket.sendAll(a, bytes("0123456789"))
+        var reader = VarlinkFrameReader()
+        #expect(try reader.receive(from: b, chunkSize: 4) == 4)
+        #expect(reader.pendingByteCount == 4)
+        #expect(try reader.receive(from: b, chunkSize: 100) == 6)
+    }
 }
+

@@ -35,10 +35,18 @@ public enum Base64 {
     /// Decodes base64; padding may be left out. No whitespace or other bytes are taken.
     /// - Returns: nil when `text` is not base64.
     public static func decode(_ text: String) -> [UInt8]? {
-        var input = Array(text.utf8)
+        // A native string's UTF-8 is read in place: an asset near the message limit is not copied
+        // once more before it is decoded.
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return decoded }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
+    }
+
+    /// Decodes base64 bytes; see `decode(_:)`.
+    static func decode(bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var input = bytes
         if input.count % 4 == 0 {
-            if input.last == UInt8(ascii: "=") { input.removeLast() }
-            if input.last == UInt8(ascii: "=") { input.removeLast() }
+            if input.last == UInt8(ascii: "=") { input = UnsafeBufferPointer(rebasing: input.dropLast()) }
+            if input.last == UInt8(ascii: "=") { input = UnsafeBufferPointer(rebasing: input.dropLast()) }
         }
         if input.count % 4 == 1 { return nil }
         var output: [UInt8] = []

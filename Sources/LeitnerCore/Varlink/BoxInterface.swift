@@ -2,12 +2,22 @@
 ///
 /// It is SPEC §4's text, with these additions (SPEC allows added methods and nullable fields;
 /// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
-/// `Status.problems`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`.
+/// `Status.problems`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
+/// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
 public enum BoxInterface {
     /// The interface name.
     public static let name = "io.leitner.Box"
+
+    /// `ConnectionClosed (reason)`: the daemon closed an idle connection (to make room for
+    /// another, or stopping) without reading what was sent on it after its last reply, so a
+    /// call answered with it can be sent again on a new connection (docs/protocol.md).
+    public static let connectionClosed = "io.leitner.Box.ConnectionClosed"
+
+    /// `TooManyConnections (limit)`: the daemon refused a connection, every one of its
+    /// `MaxConnections=` being busy (docs/protocol.md).
+    public static let tooManyConnections = "io.leitner.Box.TooManyConnections"
 
     /// The IDL text of `io.leitner.Box`, with its doc comments.
     public static let description = """
@@ -115,6 +125,14 @@ public enum BoxInterface {
         error StoreFailure (path: string, reason: string)
         # A card with the same text front exists (Add with allowDuplicate false); id names it.
         error DuplicateFront (id: string)
+        # The daemon closed the connection without reading anything sent after its last reply:
+        # it was the longest idle when a new connection needed its place, or the daemon is
+        # stopping. Sent in place of a reply: a call answered with it was not carried out, and
+        # can be sent again on a new connection.
+        error ConnectionClosed (reason: string)
+        # The daemon serves as many connections as it may, none of them idle: it refuses this
+        # one and closes it. Sent in place of a reply; nothing was carried out.
+        error TooManyConnections (limit: int)
 
         """
 }

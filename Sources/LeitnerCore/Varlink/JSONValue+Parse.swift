@@ -211,6 +211,8 @@ private struct JSONParser {
         index += 1 // opening quote
         let start = index
         while index < bytes.count {
+            skipPlainRun()
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -218,21 +220,46 @@ private struct JSONParser {
                 return text
             }
             if byte == UInt8(ascii: "\\") {
-                var decoded = Array(bytes[start..<index])
-                return try parseEscapedString(into: &decoded)
+                return try parseEscapedString(from: start)
             }
             try advanceOverCharacter(byte)
         }
         throw failure("unexpected end of input in a string")
     }
 
-    /// Continues a string at its first backslash, decoding into `decoded`.
-    mutating func parseEscapedString(into decoded: inout [UInt8]) throws(JSONParseError) -> String {
+    /// Continues a string at its first backslash (`start`: its first byte). The text is decoded
+    /// straight into the new string's storage, sized by the bytes up to the closing quote (an
+    /// escape never decodes to more bytes than it is written with): a long text with escapes (a
+    /// text asset near the message limit) costs one copy, not three.
+    mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+        var end = index
+        while end < bytes.count && bytes[end] != UInt8(ascii: "\"") {
+            end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        let capacity = min(end, bytes.count) - start
+        var failure: JSONParseError?
+        let text = String(unsafeUninitializedCapacity: max(capacity, 1)) { storage -> Int in
+            var decoded = DecodedBytes(storage: storage)
+            decoded.append(contentsOf: bytes[start..<index])
+            do throws(JSONParseError) {
+                try parseEscapedRest(into: &decoded)
+                return decoded.count
+            } catch {
+                failure = error
+                return 0
+            }
+        }
+        if let failure { throw failure }
+        return text
+    }
+
+    /// Decodes the rest of a string, from its first backslash to its closing quote.
+    mutating func parseEscapedRest(into decoded: inout DecodedBytes) throws(JSONParseError) {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return String(decoding: decoded, as: UTF8.self)
+                return
             }
             if byte == UInt8(ascii: "\\") {
                 try parseEscape(into: &decoded)
@@ -246,7 +273,7 @@ private struct JSONParser {
     }
 
     /// Decodes one escape sequence starting at its backslash.
-    mutating func parseEscape(into decoded: inout [UInt8]) throws(JSONParseError) {
+    mutating func parseEscape(into decoded: inout DecodedBytes) throws(JSONParseError) {
         let start = index
         index += 1
         guard let letter = peek() else { throw failure("unexpected end of input in an escape") }
@@ -301,6 +328,26 @@ private struct JSONParser {
             index += 1
         }
         return value
+    }
+
+    /// Steps over the bytes of a string that need no look, eight at a time: printable ASCII
+    /// other than `"` and `\`. A long text or base64 asset is nearly all such bytes; the
+    /// byte-by-byte loop takes over at the first other one.
+    @inline(__always) mutating func skipPlainRun() {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        guard let base = bytes.baseAddress else { return }
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20 (its high bit set by the subtraction), or at 0x80 and above.
+            let controlOrHigh = ((word &- ones &* 0x20) | word) & highs
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // A zero byte in `quote` or `backslash` (the usual has-zero-byte test).
+            let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+            if controlOrHigh | special != 0 { return }
+            index += 8
+        }
     }
 
     /// Steps over one unescaped character of a string: refuses control characters (NUL
@@ -367,5 +414,25 @@ private struct JSONParser {
     func hex(_ value: UInt16, width: Int = 4) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+/// The decoded bytes of an escaped string, written into storage sized beforehand
+/// (`JSONParser.parseEscapedString`), which they never outgrow.
+struct DecodedBytes {
+    let storage: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(storage: UnsafeMutableBufferPointer<UInt8>) {
+        self.storage = storage
+    }
+
+    mutating func append(_ byte: UInt8) {
+        storage[count] = byte
+        count += 1
+    }
+
+    mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+        for byte in bytes { append(byte) }
     }
 }

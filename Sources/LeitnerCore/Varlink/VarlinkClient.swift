@@ -76,6 +76,13 @@ public final class VarlinkClient {
             if error == .wouldBlock, let timeoutMilliseconds {
                 throw .timedOut(path: socketPath, method: request.method, milliseconds: timeoutMilliseconds)
             }
+            if error.rawValue == EPIPE || error.rawValue == ECONNRESET {
+                // The service had closed its end before the call was written whole, so it never
+                // read it. It may have said why before closing (a connection refused, or closed
+                // as idle): that message is its answer.
+                if let said = bufferedReply() { return said }
+                throw .closedBeforeCall(path: socketPath, method: request.method)
+            }
             throw .connectionFailed(path: socketPath, reason: error)
         }
         let message = try receiveMessage(for: request.method, deadline: deadline)
@@ -83,6 +90,16 @@ public final class VarlinkClient {
             return try VarlinkReply(parsing: message)
         } catch {
             throw .invalidReply(path: socketPath, reason: error.description)
+        }
+    }
+
+    /// A whole reply that had arrived before the service closed the connection, if any; reads
+    /// only what is there already.
+    private func bufferedReply() -> VarlinkReply? {
+        while true {
+            if let message = try? reader.nextMessage() { return try? VarlinkReply(parsing: message) }
+            guard (try? Socket.waitReadable(socket, milliseconds: 0)) == true,
+                  let count = try? reader.receive(from: socket), count > 0 else { return nil }
         }
     }
 

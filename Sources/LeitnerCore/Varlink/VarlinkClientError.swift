@@ -9,6 +9,9 @@ public enum VarlinkClientError: Error, Equatable, Sendable, CustomStringConverti
     case cannotConnect(path: String, reason: Errno)
     /// Sending the call or receiving the reply failed.
     case connectionFailed(path: String, reason: Errno)
+    /// The service had closed the connection before the call was written (`EPIPE`): it never
+    /// read the call, which may be sent again on a new connection.
+    case closedBeforeCall(path: String, method: String)
     /// The service closed the connection before its reply was complete.
     case closedBeforeReply(path: String, method: String)
     /// No reply within the client's timeout.
@@ -21,6 +24,7 @@ public enum VarlinkClientError: Error, Equatable, Sendable, CustomStringConverti
         case .notListening(let path, let reason), .cannotConnect(let path, let reason):
             "cannot connect to '\(path)': \(reason)"
         case .connectionFailed(let path, let reason): "connection to '\(path)' failed: \(reason)"
+        case .closedBeforeCall(let path, let method): "'\(path)' had closed the connection before \(method) was sent"
         case .closedBeforeReply(let path, let method): "'\(path)' closed the connection before replying to \(method)"
         case .timedOut(let path, let method, let ms): "no reply from '\(path)' to \(method) within \(ms) ms"
         case .invalidReply(let path, let reason): "invalid reply from '\(path)': \(reason)"
