@@ -1,138 +1,240 @@
 import Glibc
 import LeitnerCore
 
-/// One client's connection: reads its messages in order, has each answered by the dispatcher,
-/// writes the replies in the same order. A half-sent message may sit idle for `idleTimeout`;
-/// a message too large, not JSON or not an object gets an error and the connection is closed;
-/// whatever happens here, only this connection ends.
+/// One client's connection, served on a thread of its own (docs/daemon.md, "Concurrency"):
+/// reads its messages in order, has each answered, writes the replies in the same order.
+/// Whatever happens here, only this connection ends.
+///
+/// - A message must arrive whole within `IdleTimeout=` of the moment the daemon starts reading
+///   it (a client that trickles a byte a second is closed all the same); the daemon's own waits
+///   (for a large-message share) do not count against it. A reply must be taken whole within
+///   `IdleTimeout=` too.
+/// - Between messages a connection may stay idle as long as its client likes, until the
+///   listener needs its place for a new connection; it is then closed with `ConnectionClosed`.
+/// - A message too large, not JSON or not an object gets an error and the connection is closed.
 struct Connection: Sendable {
-    let descriptor: FileDescriptor
-    let number: Int
-    let peer: Socket.PeerCredentials
+    let socket: FileDescriptor
+    let entry: ConnectionTable.Entry
     let limits: ConnectionLimits
+    let dispatcher: Dispatcher
+    let table: ConnectionTable
+    let budget: MessageBudget
 
-    /// The limits of one connection, from `[Daemon]`.
+    /// The limits of one connection, from `[Daemon]` as they were when it was accepted.
     struct ConnectionLimits: Sendable {
         var maxMessageSize: Int
         var idleTimeout: Duration
-
-        /// `idleTimeout` for `poll`, rounded up to whole milliseconds.
-        var idleMilliseconds: Int {
-            let (seconds, attoseconds) = idleTimeout.components
-            return Int(clamping: seconds) &* 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-        }
+        var maxConnections: Int
     }
 
     /// Why a connection ended, for the log.
     private enum End {
         case closedByPeer
         case closedMidMessage(Int)
-        case idle
-        case shutdown
+        case messageTimedOut
+        case replyTimedOut
+        case madeRoom(idle: Duration)
+        case stopped
+        /// The shutdown's deadline passed while the client was not taking its reply.
+        case stoppedMidReply
         case refusedMessage(String)
         case failed(Errno)
     }
 
-    /// Serves the connection on a thread of its own (`ConnectionThread`) until the peer closes
-    /// it, it breaks a rule, or the daemon stops (`shutdown`; the reply in hand is sent first).
-    /// Closes the descriptor; returns when the thread is done.
-    func serve(with dispatcher: Dispatcher, shutdown: ShutdownSignal) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let failure = ConnectionThread.start {
-                let end = loop(dispatcher, shutdown: shutdown)
-                // Logged before the close, so that the line is written when the client sees the end.
-                log(end)
-                descriptor.close()
-                done.resume()
-            }
-            if let failure {
-                Log.warning("connection \(number) (pid \(peer.pid)): no thread to serve it: \(Errno(rawValue: failure)), closed")
-                descriptor.close()
-                done.resume()
-            }
-        }
+    /// What the thread keeps between messages.
+    private struct Session {
+        var reader: VarlinkFrameReader
+        /// Holds a share of the large-message budget.
+        var holdsShare = false
+        /// When the message being received must be whole; nil between messages.
+        var messageDeadline: MonotonicTime?
     }
 
-    private func log(_ end: End) {
-        switch end {
-        case .closedByPeer, .shutdown: break
-        case .closedMidMessage(let count):
-            Log.notice("connection \(number) (pid \(peer.pid)): closed in the middle of a message (\(count) bytes), ignoring")
-        case .idle:
-            Log.notice("connection \(number) (pid \(peer.pid)): half-sent message idle for \(limits.idleTimeout), closed")
-        case .refusedMessage(let reason):
-            Log.warning("connection \(number) (pid \(peer.pid)): \(reason), closed")
-        case .failed(let error):
-            if error.rawValue != EPIPE && error.rawValue != ECONNRESET {
-                Log.warning("connection \(number) (pid \(peer.pid)): \(error), closed")
-            }
-        }
+    /// Serves the connection until the peer closes it, it breaks a rule, it is asked to make
+    /// room, or the daemon stops (the reply in hand is sent first); then closes it and leaves
+    /// the table. Runs on the connection's own thread.
+    func run() {
+        var session = Session(reader: VarlinkFrameReader(maxMessageSize: limits.maxMessageSize,
+                                                         retainedCapacity: MessageBudget.allowance))
+        let end = serve(&session)
+        if session.holdsShare { releaseShare(&session) }
+        // Logged before the close, so that the line is written when the client sees the end.
+        log(end)
+        socket.close()
+        table.remove(entry)
     }
 
-    private func loop(_ dispatcher: Dispatcher, shutdown: ShutdownSignal) -> End {
-        var reader = VarlinkFrameReader(maxMessageSize: limits.maxMessageSize)
+    private func serve(_ session: inout Session) -> End {
         while true {
             // Answer every complete message already received, in order.
             while true {
-                let message: [UInt8]
+                let message: Dispatcher.Message
                 do throws(VarlinkFrameError) {
-                    guard let next = try reader.nextMessage() else { break }
+                    guard let next = try session.reader.nextMessage(Dispatcher.read) else { break }
                     message = next
                 } catch {
-                    let reply = Dispatcher.refusal(reason: "\(error)")
-                    _ = send(reply.frame)
+                    _ = send(Dispatcher.refusal(reason: "\(error)").frame)
                     return .refusedMessage("\(error)")
                 }
-                let answer = dispatcher.answer(message)
-                let failure = answer.frame.flatMap { send($0) }
-                if let failure { return failure }
-                if let reason = answer.closeReason { return .refusedMessage(reason) }
-                if shutdown.isTriggered { return .shutdown }
+                session.messageDeadline = nil
+                if let end = answer(message) { return end }
+                if session.holdsShare && session.reader.pendingByteCount < unsharedLimit { releaseShare(&session) }
+                if table.isStopping { return .stopped }
             }
-            // Read what has arrived; wait when nothing has.
-            do throws(Errno) {
-                let count = try reader.receive(from: descriptor)
-                if count == 0 {
-                    return reader.pendingByteCount == 0 ? .closedByPeer : .closedMidMessage(reader.pendingByteCount)
-                }
-                continue
-            } catch where error == .wouldBlock {
-                // Nothing to read yet.
-            } catch {
-                return .failed(error)
+            if let end = receive(&session) { return end }
+        }
+    }
+
+    /// Answers one message and sends the reply; what the call parsed is released on return.
+    /// - Returns: nil to go on, else why the connection ends.
+    private func answer(_ message: consuming Dispatcher.Message) -> End? {
+        let answer = dispatcher.answer(message, wake: entry.wake)
+        let failure = answer.frame.flatMap { send($0) }
+        if let failure { return failure }
+        if let reason = answer.closeReason { return .refusedMessage(reason) }
+        return nil
+    }
+
+    private var unsharedLimit: Int { MessageBudget.unsharedLimit(maxMessageSize: limits.maxMessageSize) }
+
+    /// Waits for bytes and reads what has arrived, as much as the budget allows.
+    /// - Returns: nil to go on, else why the connection ends.
+    private func receive(_ session: inout Session) -> End? {
+        let pending = session.reader.pendingByteCount
+        if pending == 0 {
+            if let end = waitWhileIdle() { return end }
+        } else {
+            // A half-sent message is not waited for at shutdown.
+            if table.isStopping { return .stopped }
+            if !session.holdsShare && pending >= unsharedLimit {
+                guard budget.acquire(maxMessageSize: limits.maxMessageSize, wake: entry.wake,
+                                     giveUp: { table.isStopping }) else { return .stopped }
+                session.holdsShare = true
+                session.reader.reserveCapacity(forPending: limits.maxMessageSize + 1)
+                // The wait for the share was the daemon's, not the client's.
+                session.messageDeadline = nil
             }
-            let midMessage = reader.pendingByteCount > 0
+            let deadline = session.messageDeadline ?? .now + limits.idleTimeout
+            session.messageDeadline = deadline
             do throws(Errno) {
-                switch try Socket.wait(descriptor, for: .readable, wake: shutdown.descriptor,
-                                       milliseconds: midMessage ? limits.idleMilliseconds : nil) {
-                case .ready: continue
-                case .timedOut: return .idle
-                case .woken: return .shutdown
+                switch try Socket.wait(socket, for: .readable, wake: entry.wake.descriptor,
+                                       milliseconds: deadline.millisecondsFromNow) {
+                case .ready: break
+                case .timedOut: return .messageTimedOut
+                case .woken:
+                    entry.wake.drain()
+                    return nil
                 }
             } catch {
                 return .failed(error)
             }
         }
+        let limit = session.holdsShare ? limits.maxMessageSize + 1 : unsharedLimit
+        do throws(Errno) {
+            let count = try session.reader.receive(from: socket, chunkSize: min(1 << 16, max(1, limit - pending)))
+            if count == 0 { return pending == 0 ? .closedByPeer : .closedMidMessage(pending) }
+        } catch where error == .wouldBlock {
+            // Nothing after all (a wake-up, or a spurious readiness).
+        } catch {
+            return .failed(error)
+        }
+        return nil
     }
 
-    /// Sends a whole frame, waiting for room in the socket's buffer; a peer that takes nothing
-    /// for `idleTimeout` is dropped. Shutdown does not interrupt a reply: it is finished.
+    /// Waits for the next message with nothing in flight: the connection is idle, and may be
+    /// asked to close meanwhile (shutdown, or to make room). Returns when bytes (or the end)
+    /// arrived and may be read.
+    /// - Returns: nil to go on and read, else why the connection ends.
+    private func waitWhileIdle() -> End? {
+        let idleSince = MonotonicTime.now
+        if let end = closeIfAsked(table.park(entry), idleSince: idleSince) { return end }
+        var woken = false
+        do throws(Errno) {
+            woken = try Socket.wait(socket, for: .readable, wake: entry.wake.descriptor, milliseconds: nil) == .woken
+        } catch {
+            _ = table.unpark(entry)
+            return .failed(error)
+        }
+        if woken { entry.wake.drain() }
+        return closeIfAsked(table.unpark(entry), idleSince: idleSince)
+    }
+
+    /// Closes an idle connection that the listener asked to, saying why (`ConnectionClosed`):
+    /// nothing sent after the last reply has been read, so the client may send it again.
+    private func closeIfAsked(_ request: ConnectionTable.Request, idleSince: MonotonicTime) -> End? {
+        let reason: String
+        let end: End
+        switch request {
+        case .serve:
+            return nil
+        case .makeRoom:
+            let idle = MonotonicTime.now - idleSince
+            reason = "closed after \(idle.logDescription) idle to make room for a new connection (MaxConnections=\(limits.maxConnections))"
+            end = .madeRoom(idle: idle)
+        case .stop:
+            reason = "the daemon is stopping"
+            end = .stopped
+        }
+        // One small frame into an idle socket's empty buffer: sent at once, or not at all.
+        _ = try? Socket.sendSome(socket, Dispatcher.goodbye(reason: reason).frame, from: 0)
+        return end
+    }
+
+    private func releaseShare(_ session: inout Session) {
+        // The message's buffers are freed by now: their pages go back before the next long
+        // message may take their place.
+        MemoryTrim.releaseFreedMemory()
+        budget.release(maxMessageSize: limits.maxMessageSize)
+        session.holdsShare = false
+    }
+
+    /// Sends a whole frame, waiting for room in the socket's buffer; a peer that does not take
+    /// it within `IdleTimeout=` is dropped. Shutdown does not interrupt a reply, but bounds the
+    /// wait by the shutdown's deadline.
     /// - Returns: nil when sent, else why the connection ends.
     private func send(_ frame: [UInt8]) -> End? {
         var offset = 0
+        let deadline = MonotonicTime.now + limits.idleTimeout
         while offset < frame.count {
             do throws(Errno) {
-                let sent = try Socket.sendSome(descriptor, frame, from: offset)
+                let sent = try Socket.sendSome(socket, frame, from: offset)
                 offset += sent
                 if sent > 0 { continue }
-                if try Socket.wait(descriptor, for: .writable, wake: nil,
-                                   milliseconds: limits.idleMilliseconds) == .timedOut {
-                    return .idle
+                let stopDeadline = table.stopDeadline
+                let until = MonotonicTime.earliest(deadline, stopDeadline)!
+                switch try Socket.wait(socket, for: .writable, wake: entry.wake.descriptor,
+                                       milliseconds: until.millisecondsFromNow) {
+                case .ready: continue
+                case .woken: entry.wake.drain()
+                case .timedOut: return stopDeadline.map { $0 <= deadline } == true ? .stoppedMidReply : .replyTimedOut
                 }
             } catch {
                 return .failed(error)
             }
         }
         return nil
+    }
+
+    private func log(_ end: End) {
+        let who = "connection \(entry.number) (pid \(entry.peer.pid))"
+        switch end {
+        case .closedByPeer, .stopped: break
+        case .closedMidMessage(let count):
+            Log.notice("\(who): closed in the middle of a message (\(count) bytes), ignoring")
+        case .messageTimedOut:
+            Log.notice("\(who): message not complete within \(limits.idleTimeout.logDescription) (IdleTimeout=), closed as idle")
+        case .replyTimedOut:
+            Log.notice("\(who): reply not taken within \(limits.idleTimeout.logDescription) (IdleTimeout=), closed as idle")
+        case .stoppedMidReply:
+            Log.notice("\(who): reply not taken by the end of the shutdown, closed")
+        case .madeRoom(let idle):
+            Log.notice("\(who): idle for \(idle.logDescription), closed to make room for a new connection (MaxConnections=\(limits.maxConnections))")
+        case .refusedMessage(let reason):
+            Log.warning("\(who): \(reason), closed")
+        case .failed(let error):
+            if error.rawValue != EPIPE && error.rawValue != ECONNRESET {
+                Log.warning("\(who): \(error), closed")
+            }
+        }
     }
 }

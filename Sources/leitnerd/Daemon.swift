@@ -2,18 +2,21 @@ import Glibc
 import LeitnerCore
 
 /// Start-up and shut-down of `leitnerd` (SPEC §5): command line, configuration, store lock
-/// (R19) and repair, listener, readiness; then the server until a stop signal; then the box
-/// closed (durable, unlocked), the socket removed, exit 0.
+/// (R19) and repair, listener, readiness; then the server until a stop; then the box closed
+/// (durable, unlocked), the socket removed, exit 0.
 enum Daemon {
     /// Exit codes: 0 stopped cleanly, 1 failure, 64 usage (STYLE §8).
     static let exitFailure: Int32 = 1
     static let exitUsage: Int32 = 64
 
-    static func main(arguments: [String]) async -> Int32 {
-        // First, before any other thread exists: the signals the server takes through Dispatch
-        // sources stay pending instead of killing the process.
-        SignalMask.block(SignalStream.handled)
+    static func main(arguments: [String]) -> Int32 {
+        // First, before any other thread exists: the signals the listener reads from a
+        // descriptor stay pending instead of killing the process, in every thread.
+        SignalMask.block(Signals.handled)
         SignalMask.ignore(SIGPIPE)
+        // A long message's buffers are returned to the system as soon as they are freed
+        // (docs/daemon.md, "Memory").
+        MemoryTrim.mapAllocations(atLeast: 1 << 20)
 
         let options: CommandLineOptions
         do {
@@ -39,9 +42,19 @@ enum Daemon {
             return exitFailure
         }
 
-        let service: BoxService
+        let wake: Wake
+        let signals: SignalDescriptor
         do {
-            service = try BoxService(options: settings.boxOptions, hook: settings.testReady)
+            wake = try Wake()
+            signals = try SignalDescriptor(signals: Signals.handled)
+        } catch {
+            Log.error("cannot set up the server: \(error)")
+            return exitFailure
+        }
+
+        let box: BoxOwner
+        do {
+            box = try BoxOwner(options: settings.boxOptions, hook: settings.testReady)
         } catch let locked as StoreLockedError {
             Log.error("\(locked)")
             return exitFailure
@@ -55,35 +68,25 @@ enum Daemon {
             listener = try Listener.open(path: settings.socketPath, mode: settings.socketMode)
         } catch {
             Log.error("\(error)")
-            await service.close()
+            _ = box.close(wake: wake, deadline: nil)
             return exitFailure
         }
         let place = listener.createdPath.map { "'\($0)'" } ?? "the socket passed by systemd"
-        Log.info("serving store '\(service.storePath)' on \(place)")
+        Log.info("serving store '\(box.storePath)' on \(place)")
 
-        let status = await service.statusLine()
+        let status = box.statusLine(wake: wake)
         do {
             try ServiceNotification.send("READY=1\nSTATUS=\(status)\nMAINPID=\(getpid())")
         } catch {
             Log.warning("cannot notify the service manager: \(error), ignoring")
         }
 
-        let server: Server
-        do {
-            server = try Server(listener: listener, dispatcher: Dispatcher(service: service), settings: settings,
-                                loadSettings: { try DaemonSettings.load(options) })
-        } catch {
-            Log.error("cannot set up the server: \(error)")
-            await service.close()
-            listener.removeCreatedSocket()
-            return exitFailure
-        }
-        await server.run()
-
-        await service.close()
+        let server = Server(listener: listener, box: box, settings: settings, wake: wake, signals: signals,
+                            loadSettings: { try DaemonSettings.load(options) })
+        let exitStatus = server.run()
         listener.removeCreatedSocket()
-        Log.info("stopped")
-        return 0
+        Log.info(exitStatus == 0 ? "stopped" : "stopped (exit status \(exitStatus))")
+        return exitStatus
     }
 
     private static func printOut(_ text: String) {

@@ -17,7 +17,8 @@ struct DaemonSettings: Sendable {
     var testReady: TestReadyHook?
 
     var connectionLimits: Connection.ConnectionLimits {
-        Connection.ConnectionLimits(maxMessageSize: maxMessageSize, idleTimeout: idleTimeout)
+        Connection.ConnectionLimits(maxMessageSize: maxMessageSize, idleTimeout: idleTimeout,
+                                    maxConnections: maxConnections)
     }
 
     /// Why the settings cannot be made: a configuration error (`FILE:LINE: message`) or a name

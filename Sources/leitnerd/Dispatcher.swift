@@ -2,10 +2,10 @@ import LeitnerCore
 
 /// Answers one message: reads it as a Varlink call, routes it to its interface and method, and
 /// turns what went wrong into the error a Varlink client expects (SPEC §4). Calls to
-/// `io.leitner.Box` go to the one owner of the box, `BoxService`; `org.varlink.service` needs no box.
+/// `io.leitner.Box` go to the box's one owner, `BoxOwner`; `org.varlink.service` needs no box.
 /// Runs on the connection's thread, and waits there for its turn at the box.
 struct Dispatcher: Sendable {
-    let service: BoxService
+    let box: BoxOwner
 
     /// The answer to one message: the reply frame (nil for a `oneway` call), and whether the
     /// connection must close after it (a message that is not a JSON object).
@@ -14,44 +14,65 @@ struct Dispatcher: Sendable {
         var closeReason: String?
     }
 
-    func answer(_ message: [UInt8]) -> Answer {
+    /// A message as read: a call to answer, or already its answer (it is not a call).
+    enum Message {
+        case call(VarlinkRequest)
+        case answered(Answer)
+    }
+
+    /// Reads a message in place, from the connection's buffer (docs/daemon.md, "Memory"): the
+    /// call keeps what it parsed, not the message's bytes.
+    static func read(_ bytes: UnsafeRawBufferPointer) -> Message {
         let request: VarlinkRequest
         do throws(VarlinkMessageError) {
-            request = try VarlinkRequest(parsing: message)
+            let value: JSONValue
+            do { value = try JSONValue(parsing: bytes) } catch { throw .invalidJSON(error) }
+            request = try VarlinkRequest(from: value)
         } catch {
             switch error {
             case .invalidJSON, .notAnObject:
                 // The stream can no longer be trusted: answer, then close (SPEC §4).
-                return Answer(frame: Self.refusal(reason: "\(error)").frame, closeReason: "\(error)")
+                return .answered(Answer(frame: refusal(reason: "\(error)").frame, closeReason: "\(error)"))
             case .missingMethod, .methodNotString:
-                return Answer(frame: VarlinkReply.invalidParameter("method").frame)
+                return .answered(Answer(frame: VarlinkReply.invalidParameter("method").frame))
             case .parametersNotObject:
-                return Answer(frame: VarlinkReply.invalidParameter("parameters").frame)
+                return .answered(Answer(frame: VarlinkReply.invalidParameter("parameters").frame))
             case .flagNotBoolean(let name, _):
-                return Answer(frame: VarlinkReply.invalidParameter(name).frame)
+                return .answered(Answer(frame: VarlinkReply.invalidParameter(name).frame))
             case .errorNotString:
-                return Answer(frame: VarlinkReply.invalidParameter("error").frame)
+                return .answered(Answer(frame: VarlinkReply.invalidParameter("error").frame))
             }
         }
-        let reply = route(request)
-        return Answer(frame: request.oneway ? nil : reply.frame)
+        return .call(request)
+    }
+
+    /// Answers a message read by `read(_:)`.
+    /// - Parameter wake: the calling thread's doorbell, for its wait at the box.
+    func answer(_ message: consuming Message, wake: Wake) -> Answer {
+        switch consume message {
+        case .answered(let answer):
+            return answer
+        case .call(let request):
+            let reply = route(request, wake: wake)
+            return Answer(frame: request.oneway ? nil : reply.frame)
+        }
     }
 
     /// The reply to a well-formed call.
-    private func route(_ request: VarlinkRequest) -> VarlinkReply {
+    private func route(_ request: VarlinkRequest, wake: Wake) -> VarlinkReply {
         guard let interface = request.interface else { return .interfaceNotFound(request.method) }
         let name = String(request.method[request.method.index(after: interface.endIndex)...])
         switch interface {
         case ServiceInterface.name:
             guard let handler = ServiceInterface.handlers[name] else { return .methodNotFound(request.method) }
             if request.more || request.upgrade { return .methodNotImplemented(request.method) }
-            return ErrorReplies.catching(storePath: service.storePath) { () throws -> [String: JSONValue] in
+            return ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
                 try handler(CallParameters(request.parameters))
             }
         case BoxMethods.interface:
             guard let handler = BoxMethods.handlers[name] else { return .methodNotFound(request.method) }
             if request.more || request.upgrade { return .methodNotImplemented(request.method) }
-            return service.callNow(handler, CallParameters(request.parameters))
+            return box.call(handler, CallParameters(request.parameters), wake: wake)
         default:
             return .interfaceNotFound(String(interface))
         }
@@ -62,5 +83,16 @@ struct Dispatcher: Sendable {
     /// the message itself is the closest a client understands, and `reason` says what was wrong.
     static func refusal(reason: String) -> VarlinkReply {
         .error("org.varlink.service.InvalidParameter", ["parameter": "message", "reason": .string(reason)])
+    }
+
+    /// `ConnectionClosed`, sent in place of a reply to an idle connection the daemon closes
+    /// without reading further (docs/protocol.md): the client may send its call again elsewhere.
+    static func goodbye(reason: String) -> VarlinkReply {
+        .error(BoxInterface.connectionClosed, ["reason": .string(reason)])
+    }
+
+    /// `TooManyConnections`, sent to a connection refused at `MaxConnections=` before it is closed.
+    static func refusal(limit: Int) -> VarlinkReply {
+        .error(BoxInterface.tooManyConnections, ["limit": .int(Int64(limit))])
     }
 }

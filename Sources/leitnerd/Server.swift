@@ -2,131 +2,143 @@ import Glibc
 import LeitnerCore
 import Synchronization
 
-/// The Varlink server: accepts connections on the listener and serves each in a child task,
-/// handles signals, and returns only at shutdown (STYLE §7). On SIGTERM or SIGINT it stops
-/// accepting, lets the requests in flight finish and their replies go out, then returns.
+/// The Varlink server (docs/daemon.md, "Concurrency"). `run()` is the listener: it runs on the
+/// main thread, waits in one `poll` for a new connection, a signal (`SignalDescriptor`) and its
+/// doorbell, accepts, starts one thread per connection, and returns only at shutdown. On
+/// SIGTERM or SIGINT it stops accepting, asks every connection to stop (idle ones close, busy
+/// ones send the reply in hand), and gives them `stopLimit`; then it closes the box and returns.
+/// A reload (SIGHUP) that must reopen the box runs on a thread of its own, so that the listener
+/// never waits for the box.
 final class Server: Sendable {
+    /// How long the daemon may take to stop, from SIGTERM to exit, whatever its clients or a
+    /// call stuck in the kernel do.
+    static let stopLimit: Duration = .seconds(5)
+    /// How long accepting pauses when `accept` fails for want of a resource (EMFILE, ENOBUFS…).
+    static let acceptPause: Duration = .milliseconds(100)
+
     private let listener: Listener
+    private let box: BoxOwner
     private let dispatcher: Dispatcher
     private let settings: Mutex<DaemonSettings>
     /// Reads the configuration again (SIGHUP).
     private let loadSettings: @Sendable () throws -> DaemonSettings
-    private let tracker = ConnectionTracker()
-    private let shutdown: ShutdownSignal
+    private let wake: Wake
+    private let signals: SignalDescriptor
+    private let table: ConnectionTable
+    private let budget = MessageBudget()
+    /// A stop asked for by another thread (a reload that lost the box): the exit status and why.
+    private let stopRequest = Mutex<(status: Int32, reason: String)?>(nil)
+    /// Whether a reload thread runs, and whether another SIGHUP came meanwhile.
+    private let reloads = Mutex((running: false, again: false))
 
-    init(listener: Listener, dispatcher: Dispatcher, settings: DaemonSettings,
-         loadSettings: @escaping @Sendable () throws -> DaemonSettings) throws(Errno) {
-        shutdown = try ShutdownSignal()
+    /// - Parameter wake: the listener's doorbell (the main thread's).
+    init(listener: Listener, box: BoxOwner, settings: DaemonSettings, wake: Wake, signals: SignalDescriptor,
+         loadSettings: @escaping @Sendable () throws -> DaemonSettings) {
         self.listener = listener
-        self.dispatcher = dispatcher
+        self.box = box
+        dispatcher = Dispatcher(box: box)
         self.settings = Mutex(settings)
         self.loadSettings = loadSettings
+        self.wake = wake
+        self.signals = signals
+        table = ConnectionTable(listenerWake: wake)
     }
 
-    /// Serves until a stop signal or `ExitIdleAfter=`; closes the listening descriptor.
-    func run() async {
-        let signals = SignalStream()
-        let acceptor = Readiness(listener.descriptor)
-        await withDiscardingTaskGroup { group in
-            group.addTask { await self.handleSignals(signals, acceptor: acceptor) }
-            await acceptLoop(acceptor, group: &group)
-            // Stop reading new requests; a request in hand is answered first (Connection).
-            shutdown.trigger()
-            group.cancelAll()
-        }
-        signals.cancel()
-        acceptor.close()
-    }
-
-    private func acceptLoop(_ acceptor: Readiness, group: inout DiscardingTaskGroup) async {
+    /// Serves until a stop signal, `ExitIdleAfter=`, or a reload that lost the box; then stops
+    /// the connections and closes the box, each within `stopLimit` of the stop.
+    /// - Returns: the exit status: 0, or 1 when the box was lost or could not be closed in time.
+    func run() -> Int32 {
+        var stop: (deadline: MonotonicTime, status: Int32)?
+        var acceptPausedUntil: MonotonicTime?
+        var lastAcceptWarning: MonotonicTime?
         while true {
-            acceptPending(into: &group)
-            let exitIdleAfter = settings.withLock { $0.exitIdleAfter }
-            var timeout: Duration?
-            if let exitIdleAfter {
-                if let idle = tracker.idleFor {
-                    if idle >= exitIdleAfter {
-                        Log.info("no connection for \(exitIdleAfter) (ExitIdleAfter=), stopping")
-                        notifyStopping()
-                        return
-                    }
-                    timeout = exitIdleAfter - idle
-                } else {
-                    timeout = exitIdleAfter
+            let now = MonotonicTime.now
+            var deadline: MonotonicTime?
+            if let stop {
+                if table.count == 0 { break }
+                if now >= stop.deadline {
+                    Log.warning("\(table.count) connections still busy \(Self.stopLimit.logDescription) after the stop, closed unanswered")
+                    break
+                }
+                deadline = stop.deadline
+            } else if let exitIdleAfter = settings.withLock({ $0.exitIdleAfter }), let empty = table.emptyFor {
+                if empty >= exitIdleAfter {
+                    Log.info("no connection for \(exitIdleAfter.logDescription) (ExitIdleAfter=), stopping")
+                    stop = beginStop(status: 0)
+                    continue
+                }
+                deadline = now + (exitIdleAfter - empty)
+            }
+            if let paused = acceptPausedUntil, now >= paused { acceptPausedUntil = nil }
+            deadline = MonotonicTime.earliest(deadline, acceptPausedUntil)
+            let accepting = stop == nil && acceptPausedUntil == nil
+            var descriptors = [signals.descriptor, wake.descriptor]
+            if accepting { descriptors.append(listener.descriptor) }
+            let ready: [Bool]
+            do {
+                ready = try Poll.readable(descriptors, milliseconds: deadline?.millisecondsFromNow)
+            } catch {
+                Log.error("cannot wait for connections: \(error), stopping")
+                stop = stop ?? beginStop(status: 1)
+                continue
+            }
+            if ready[1] {
+                wake.drain()
+                if let request = stopRequest.withLock({ $0 }), stop == nil {
+                    Log.error("\(request.reason), stopping")
+                    stop = beginStop(status: request.status)
                 }
             }
-            switch await acceptor.wait(timeout: timeout) {
-            case .ready, .timedOut: continue
-            case .interrupted: return
+            if ready[0], let signalled = handleSignals(), stop == nil { stop = beginStop(status: signalled) }
+            if accepting && ready[2] && stop == nil {
+                if let failure = acceptPending() {
+                    // The pending connections stay queued; polling the listener again at once
+                    // would spin on it while it stays readable.
+                    acceptPausedUntil = .now + Self.acceptPause
+                    if lastAcceptWarning.map({ MonotonicTime.now - $0 >= .seconds(10) }) ?? true {
+                        Log.warning("cannot accept a connection: \(failure), pausing accepts for \(Self.acceptPause.logDescription) (logged once in 10 s)")
+                        lastAcceptWarning = .now
+                    }
+                }
             }
         }
+        var status = stop?.status ?? 0
+        if !box.close(wake: wake, deadline: stop?.deadline) {
+            Log.error("a call still held the store \(Self.stopLimit.logDescription) after the stop: exiting without closing it; every acknowledged change is on disk (R17), and the next start repairs the rest (R18)")
+            status = 1
+        }
+        return status
     }
 
-    /// Accepts every pending connection, checks the peer and the limit, and starts serving it.
-    private func acceptPending(into group: inout DiscardingTaskGroup) {
+    /// Notifies the service manager and asks every connection to stop.
+    private func beginStop(status: Int32) -> (deadline: MonotonicTime, status: Int32) {
+        notifyStopping()
+        let deadline = MonotonicTime.now + Self.stopLimit
+        table.stop(deadline: deadline)
+        return (deadline, status)
+    }
+
+    /// Reads every pending signal and acts on it.
+    /// - Returns: the exit status when a signal says to stop.
+    private func handleSignals() -> Int32? {
+        var stopStatus: Int32?
         while true {
-            let descriptor: FileDescriptor
-            do throws(Errno) {
-                descriptor = try Socket.accept(listener.descriptor, nonBlocking: true)
-            } catch where error == .wouldBlock {
-                return
-            } catch where error.rawValue == ECONNABORTED {
-                continue
+            let signal: Int32
+            do {
+                guard let next = try signals.next() else { return stopStatus }
+                signal = next
             } catch {
-                // EMFILE and the like: the pending connection stays queued; try again shortly
-                // rather than spin on a listener that stays readable.
-                Log.warning("cannot accept a connection: \(error), retrying")
-                usleep(100_000)
-                return
+                Log.error("cannot read signals: \(error), stopping")
+                return 1
             }
-            let current = settings.withLock { $0 }
-            guard let peer = admit(descriptor, allowGroup: current.allowGroup) else {
-                descriptor.close()
-                continue
-            }
-            guard let number = tracker.open(limit: current.maxConnections) else {
-                Log.warning("connection from pid \(peer.pid) (uid \(peer.uid)) refused: \(current.maxConnections) connections open (MaxConnections=)")
-                descriptor.close()
-                continue
-            }
-            let connection = Connection(descriptor: descriptor, number: number, peer: peer,
-                                        limits: current.connectionLimits)
-            group.addTask {
-                await connection.serve(with: self.dispatcher, shutdown: self.shutdown)
-                self.tracker.close()
-            }
-        }
-    }
-
-    /// The peer's credentials when it may connect: the daemon's own uid, root, or a member of
-    /// `AllowGroup=`; anyone else is refused and logged.
-    private func admit(_ descriptor: FileDescriptor, allowGroup: UInt32?) -> Socket.PeerCredentials? {
-        let peer: Socket.PeerCredentials
-        do {
-            peer = try Socket.peerCredentials(descriptor)
-        } catch {
-            Log.warning("cannot read the credentials of a connection: \(error), refusing it")
-            return nil
-        }
-        if peer.uid == FileSystem.effectiveUserID || peer.uid == 0 { return peer }
-        if let allowGroup {
-            if peer.gid == allowGroup { return peer }
-            if let groups = try? Socket.peerGroups(descriptor), groups.contains(allowGroup) { return peer }
-        }
-        Log.warning("connection from pid \(peer.pid) (uid \(peer.uid), gid \(peer.gid)) refused: not the daemon's user, root or a member of AllowGroup=")
-        return nil
-    }
-
-    private func handleSignals(_ signals: SignalStream, acceptor: Readiness) async {
-        for await signal in signals.signals {
             switch signal {
             case SIGTERM, SIGINT:
-                Log.info("\(SignalStream.name(signal)): stopping after the requests in flight")
-                notifyStopping()
-                acceptor.interrupt()
-                return
+                if stopStatus == nil {
+                    Log.info("\(Signals.name(signal)): stopping after the requests in flight (at most \(Self.stopLimit.logDescription))")
+                }
+                stopStatus = 0
             case SIGHUP:
-                await reload()
+                reload()
             case SIGCHLD:
                 TestReadyHook.reapChildren()
             default:
@@ -135,10 +147,77 @@ final class Server: Sendable {
         }
     }
 
+    /// Accepts every pending connection, checks the peer and the limit, and starts serving it.
+    /// - Returns: the error when `accept` failed for want of a resource (accepting pauses).
+    private func acceptPending() -> Errno? {
+        while true {
+            let socket: FileDescriptor
+            do throws(Errno) {
+                socket = try Socket.accept(listener.descriptor, nonBlocking: true)
+            } catch where error == .wouldBlock {
+                return nil
+            } catch where error.rawValue == ECONNABORTED {
+                continue
+            } catch {
+                return error
+            }
+            let current = settings.withLock { $0 }
+            guard let peer = admit(socket, allowGroup: current.allowGroup) else {
+                socket.close()
+                continue
+            }
+            let connectionWake: Wake
+            do {
+                connectionWake = try Wake()
+            } catch {
+                socket.close()
+                return error
+            }
+            let entry: ConnectionTable.Entry
+            switch table.admit(peer: peer, limit: current.maxConnections, wake: connectionWake) {
+            case .full:
+                Log.warning("connection from pid \(peer.pid) (uid \(peer.uid)) refused: \(current.maxConnections) connections open, none idle (MaxConnections=)")
+                // Said before the close (docs/protocol.md); a new socket's empty buffer takes it.
+                _ = try? Socket.sendSome(socket, Dispatcher.refusal(limit: current.maxConnections).frame, from: 0)
+                socket.close()
+                continue
+            case .admitted(let admitted, _):
+                entry = admitted
+            }
+            let connection = Connection(socket: socket, entry: entry, limits: current.connectionLimits,
+                                        dispatcher: dispatcher, table: table, budget: budget)
+            if let failure = DetachedThread.start({ connection.run() }) {
+                Log.warning("connection \(entry.number) (pid \(peer.pid)): no thread to serve it: \(Errno(rawValue: failure)), closed")
+                socket.close()
+                table.remove(entry)
+            }
+        }
+    }
+
+    /// The peer's credentials when it may connect: the daemon's own uid, root, or a member of
+    /// `AllowGroup=`; anyone else is refused and logged.
+    private func admit(_ socket: FileDescriptor, allowGroup: UInt32?) -> Socket.PeerCredentials? {
+        let peer: Socket.PeerCredentials
+        do {
+            peer = try Socket.peerCredentials(socket)
+        } catch {
+            Log.warning("cannot read the credentials of a connection: \(error), refusing it")
+            return nil
+        }
+        if peer.uid == FileSystem.effectiveUserID || peer.uid == 0 { return peer }
+        if let allowGroup {
+            if peer.gid == allowGroup { return peer }
+            if let groups = try? Socket.peerGroups(socket), groups.contains(allowGroup) { return peer }
+        }
+        Log.warning("connection from pid \(peer.pid) (uid \(peer.uid), gid \(peer.gid)) refused: not the daemon's user, root or a member of AllowGroup=")
+        return nil
+    }
+
     /// Reads the configuration again and applies what can change while running: the limits
-    /// (for new connections), `AllowGroup=`, `ExitIdleAfter=`, the hook and the schedule. The
-    /// store and the socket stay as they are until a restart. A broken file changes nothing.
-    private func reload() async {
+    /// (for new connections), `AllowGroup=`, `ExitIdleAfter=` at once; the hook and the schedule
+    /// on the reload thread (`reconfigureBox`). The store and the socket stay as they are until
+    /// a restart. A broken file changes nothing.
+    private func reload() {
         let new: DaemonSettings
         do {
             new = try loadSettings()
@@ -158,8 +237,54 @@ final class Server: Sendable {
         applied.socketPath = old.socketPath
         applied.socketMode = old.socketMode
         settings.withLock { $0 = applied }
-        let changes = await dispatcher.service.reconfigure(options: applied.boxOptions, hook: applied.testReady)
-        Log.info("SIGHUP: configuration reloaded" + (changes.isEmpty ? "" : " (\(changes.joined(separator: ", ")) changed)"))
+        let start = reloads.withLock { state -> Bool in
+            if state.running {
+                state.again = true
+                return false
+            }
+            state.running = true
+            return true
+        }
+        guard start else { return }
+        if let failure = DetachedThread.start({ self.reconfigureBox() }) {
+            reloads.withLock { $0.running = false }
+            Log.error("SIGHUP: no thread to apply the schedule and hook: \(Errno(rawValue: failure)); send SIGHUP again")
+        }
+    }
+
+    /// The reload thread: applies the settings' hook and schedule to the box when its turn
+    /// comes, again as long as SIGHUPs came meanwhile. A box lost on the way stops the daemon.
+    private func reconfigureBox() {
+        let reloadWake: Wake
+        do {
+            reloadWake = try Wake()
+        } catch {
+            reloads.withLock { $0.running = false }
+            Log.error("SIGHUP: cannot apply the schedule and hook: \(error); send SIGHUP again")
+            return
+        }
+        while true {
+            let current = settings.withLock { $0 }
+            switch box.reconfigure(options: current.boxOptions, hook: current.testReady, wake: reloadWake,
+                                   giveUp: { self.table.isStopping }) {
+            case .applied(let changes):
+                Log.info("SIGHUP: configuration reloaded" + (changes.isEmpty ? "" : " (\(changes.joined(separator: ", ")) changed)"))
+            case .abandoned:
+                break
+            case .lost(let reason):
+                stopRequest.withLock { $0 = (1, "SIGHUP: \(reason)") }
+                wake.ring()
+            }
+            let again = reloads.withLock { state -> Bool in
+                if state.again {
+                    state.again = false
+                    return true
+                }
+                state.running = false
+                return false
+            }
+            if !again { return }
+        }
     }
 
     private func notifyStopping() {

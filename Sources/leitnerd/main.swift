@@ -11,4 +11,4 @@ func programArguments() -> [String] {
     return Array(all.dropFirst().dropLast(bytes.last == 0 ? 1 : 0))
 }
 
-exit(await Daemon.main(arguments: programArguments()))
+exit(Daemon.main(arguments: programArguments()))

@@ -134,6 +134,21 @@ class Daemon:
     def connect(self, timeout=20.0) -> Connection:
         return Connection(self.socket, timeout=timeout)
 
+    def served_connection(self, timeout=10.0) -> Connection:
+        """A connection the daemon has answered once. A refusal at the connection limit is
+        retried for a while: the slot of a connection just closed (the start-up probe, say) is
+        freed by its own thread, a moment later."""
+        deadline = time.monotonic() + timeout
+        while True:
+            c = self.connect()
+            try:
+                c.call("org.varlink.service.GetInfo")
+                return c
+            except (VarlinkError, EOFError, ConnectionError):
+                c.close()
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+
     def call(self, method, **parameters):
         with self.connect() as c:
             return c.call(method, **parameters)

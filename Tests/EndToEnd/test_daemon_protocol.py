@@ -233,28 +233,19 @@ def test_many_clients_at_once_are_served_concurrently(daemon):
     assert errors == []
 
 
-def admitted_connection(d, timeout=10.0):
-    """A connection that the daemon served: the slot of a connection just closed (the start-up
-    probe, say) is counted out asynchronously, so a refusal is retried for a while."""
-    deadline = time.monotonic() + timeout
-    while True:
-        c = d.connect()
-        try:
-            c.call("Status")
-            return c
-        except (BrokenPipeError, ConnectionResetError, EOFError):
-            c.close()
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-
-
 def test_max_connections(make_daemon):
+    """At MaxConnections=, the connection idle the longest makes room for the new one and is
+    told why (docs/daemon.md, "Connections"); the others go on."""
     d = make_daemon(config="[Daemon]\nMaxConnections=2\n").start()
-    with admitted_connection(d), admitted_connection(d):
-        third = d.connect()
-        assert third.at_eof()
-        third.close()
-    admitted_connection(d).close()
+    with d.served_connection() as first, d.served_connection() as second:
+        time.sleep(0.05)
+        with d.served_connection() as third:
+            reply = first.receive()
+            assert reply["error"] == f"{BOX}.ConnectionClosed"
+            assert "make room" in reply["parameters"]["reason"]
+            assert first.at_eof()
+            assert "today" in second.call("Status")
+            assert "today" in third.call("Status")
     assert "MaxConnections" in d.log_text()
 
 

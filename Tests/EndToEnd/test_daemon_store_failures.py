@@ -16,45 +16,9 @@ import pytest
 
 from daemon_fixtures import make_daemon, root  # noqa: F401  (fixtures)
 from daemon_support import VarlinkError, add_text_card, all_card_ids
+from ext4_store import ext4_store  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a file system needs root")
-
-
-class Ext4Store:
-    """An ext4 file system in a file, mounted on a loop device at `path`."""
-
-    def __init__(self, root):
-        self.image = root / "store.img"
-        self.path = root / "store"
-        self.path.mkdir()
-        subprocess.run(["truncate", "-s", "16M", str(self.image)], check=True)
-        subprocess.run(["mkfs.ext4", "-q", "-F", str(self.image)], check=True)
-        self.mount()
-
-    def mount(self):
-        subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(self.image), str(self.path)], check=True)
-        self.device = subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(self.path)], check=True,
-                                     capture_output=True, text=True).stdout.strip()
-
-    def turn_read_only(self):
-        """What a disk error does: the file system refuses every write from now on (EROFS)."""
-        name = os.path.basename(self.device)
-        with open(f"/sys/fs/ext4/{name}/trigger_fs_error", "w") as f:
-            f.write("leitner test\n")
-
-    def unmount(self):
-        subprocess.run(["umount", str(self.path)], check=True)
-
-
-@pytest.fixture
-def ext4_store(root):  # noqa: F811
-    if shutil.which("mkfs.ext4") is None:
-        pytest.skip("needs mkfs.ext4 (e2fsprogs)")
-    store = Ext4Store(root)
-    try:
-        yield store
-    finally:
-        subprocess.run(["umount", "-l", str(store.path)])
 
 
 def log_text(store):

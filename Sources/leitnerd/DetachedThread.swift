@@ -1,9 +1,9 @@
 import Glibc
 
-/// Starts a detached thread for one connection. A connection blocks in `poll`, `recv` and in
-/// the box's fsync on its own thread: one request costs no hop between threads (issue 3),
-/// and no blocking call ever holds a thread of Swift's cooperative pool.
-enum ConnectionThread {
+/// Starts a detached thread: one per connection, and one for a reload (SIGHUP). A connection
+/// blocks in `poll`, `recv` and in the box's fsync on its own thread, so a request never moves
+/// between threads (docs/daemon.md, "Concurrency").
+enum DetachedThread {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
@@ -12,6 +12,8 @@ enum ConnectionThread {
     /// Runs `body` on a new thread.
     /// - Returns: the error number when no thread could be made (`EAGAIN`: thread limit).
     static func start(_ body: @escaping @Sendable () -> Void) -> Int32? {
+        // pthread_create passes one pointer: the closure travels retained, and the thread takes
+        // that reference over (or this function does, when no thread was made).
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

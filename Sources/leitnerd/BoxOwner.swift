@@ -1,0 +1,146 @@
+import LeitnerCore
+import Synchronization
+
+/// The one owner of the box (docs/daemon.md, "Concurrency"): `Box` is not thread-safe, so a
+/// thread works on it only while it holds the single permit of `turn`, taken first come, first
+/// served. A connection's thread runs its call itself once its turn comes: a request never
+/// moves between threads. A call waits at most `waitLimit` for its turn, so that one call stuck
+/// in the kernel (a hung disk) costs the others a bounded wait and a clear error, not a hang.
+final class BoxOwner: @unchecked Sendable {
+    // @unchecked: `box`, `options`, `hook` and `closedReason` are read and written only by the
+    // thread that holds the permit of `turn`; the turnstile's lock orders one holder's accesses
+    // before the next holder's.
+
+    /// How long a call waits for its turn before it is answered "busy".
+    static let waitLimit: Duration = .seconds(5)
+
+    /// The store's path as configured (for errors that happen before the box knows it).
+    let storePath: String
+
+    private let turn = Turnstile(capacity: 1)
+    /// When the current holder took its turn, to say in a "busy" reply how long it has held it.
+    private let heldSince = Mutex<MonotonicTime?>(nil)
+
+    private var box: Box?
+    private var options: BoxOptions
+    private var hook: TestReadyHook?
+    /// Why there is no box: the daemon is stopping, or the store could not be reopened.
+    private var closedReason = "the daemon is stopping"
+
+    /// Opens the store: takes its lock (R19) and repairs it (R18).
+    /// - Throws: `StoreLockedError` when another daemon holds the store; `BoxError`.
+    init(options: BoxOptions, hook: TestReadyHook?) throws {
+        storePath = options.storePath
+        self.options = options
+        self.hook = hook
+        let opened = try Box(options: options)
+        for problem in opened.openingProblems { Log.warning("\(problem.path): \(problem.reason)") }
+        box = opened
+    }
+
+    /// Runs `body` while holding the box, after waiting for its turn (until `deadline`).
+    /// - Returns: nil when the turn did not come in time, or `giveUp` said to stop waiting.
+    private func withTurn<T>(wake: Wake, deadline: MonotonicTime?, giveUp: () -> Bool = { false },
+                             _ body: () -> T) -> T? {
+        guard turn.acquire(wake: wake, deadline: deadline, giveUp: giveUp) == .acquired else { return nil }
+        heldSince.withLock { $0 = .now }
+        defer {
+            heldSince.withLock { $0 = nil }
+            turn.release()
+        }
+        return body()
+    }
+
+    /// Runs one `io.leitner.Box` method on the calling thread, once it is its turn; answers
+    /// `StoreFailure` "busy" when that takes longer than `waitLimit`.
+    func call(_ handler: BoxMethods.Handler, _ parameters: CallParameters, wake: Wake) -> VarlinkReply {
+        let reply = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> VarlinkReply in
+            guard let box else {
+                return ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
+                                          storePath: storePath)
+            }
+            let context = BoxMethods.Context(box: box, hook: hook)
+            return ErrorReplies.catching(storePath: storePath) { try handler(context, parameters) }
+        }
+        if let reply { return reply }
+        let held = heldSince.withLock { $0 }.map { MonotonicTime.now - $0 } ?? Self.waitLimit
+        let reason = "the store is busy: another call has been running for \(held.logDescription)"
+        Log.warning("a call waited \(Self.waitLimit.logDescription) for the store: \(reason), answered busy")
+        return ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: reason), storePath: storePath)
+    }
+
+    /// The `STATUS=` line for the service manager: "12 cards due, levels 2, 1".
+    func statusLine(wake: Wake) -> String {
+        withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> String in
+            guard let box else { return "stopping" }
+            do {
+                let status = try box.status()
+                let levels = status.test.levels.map(\.name).joined(separator: ", ")
+                switch status.test.state {
+                case .completed: return "today's test is completed (levels \(levels))"
+                case .open, .empty: return "\(status.test.remaining) cards due, levels \(levels)"
+                }
+            } catch {
+                return "store problem: \(error)"
+            }
+        } ?? "the store is busy"
+    }
+
+    /// What a reconfiguration did.
+    enum Reconfiguration {
+        /// Applied: what changed, for the log.
+        case applied([String])
+        /// The daemon began stopping before it was the reload's turn.
+        case abandoned
+        /// The box could be reopened neither with the new options nor with the old ones: the
+        /// daemon cannot serve and must stop; the message says why.
+        case lost(String)
+    }
+
+    /// Applies a reloaded configuration (SIGHUP): the hook at once; a changed schedule by
+    /// reopening the box with the new options (the store lock is released for that instant). If
+    /// the box cannot be reopened with them, it is reopened with the old ones; if that fails too,
+    /// calls are answered `StoreFailure` with the reason until the daemon has stopped.
+    /// Waits for its turn as long as it takes, unless `giveUp` says the daemon is stopping.
+    func reconfigure(options newOptions: BoxOptions, hook newHook: TestReadyHook?, wake: Wake,
+                     giveUp: () -> Bool) -> Reconfiguration {
+        withTurn(wake: wake, deadline: nil, giveUp: giveUp) { () -> Reconfiguration in
+            var changes: [String] = []
+            if newHook?.command != hook?.command {
+                hook = newHook
+                changes.append("TestReady hook")
+            }
+            let scheduleChanged = newOptions.cycle != options.cycle || newOptions.onFail != options.onFail
+                || newOptions.dayClock.dayStartsAt != options.dayClock.dayStartsAt
+            guard scheduleChanged, let current = box else { return .applied(changes) }
+            current.close()
+            box = nil
+            do {
+                box = try Box(options: newOptions)
+                options = newOptions
+                changes.append("schedule")
+                return .applied(changes)
+            } catch {
+                Log.error("cannot reopen the store '\(storePath)' with the new schedule: \(error); keeping the old one")
+            }
+            do {
+                box = try Box(options: options)
+                return .applied(changes)
+            } catch {
+                closedReason = "cannot reopen the store: \(error); the daemon is stopping"
+                return .lost("cannot reopen the store '\(storePath)': \(error)")
+            }
+        } ?? .abandoned
+    }
+
+    /// Makes every change durable and releases the lock (shutdown), once it is its turn; later
+    /// calls get `StoreFailure`.
+    /// - Returns: false when a call still held the box at `deadline`: the box is left as it is.
+    func close(wake: Wake, deadline: MonotonicTime?) -> Bool {
+        let closed: Void? = withTurn(wake: wake, deadline: deadline) {
+            box?.close()
+            box = nil
+        }
+        return closed != nil
+    }
+}

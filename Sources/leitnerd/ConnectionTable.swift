@@ -1,0 +1,151 @@
+import LeitnerCore
+import Synchronization
+
+/// The connections being served, shared by the listener and the connections' threads
+/// (docs/daemon.md, "Connections"): for `MaxConnections=` and `ExitIdleAfter=`, to choose which
+/// idle connection makes room for a new one, and to stop them all at shutdown.
+///
+/// A connection is idle while its thread waits for a new message with nothing buffered: nothing
+/// of it is in flight. Only then may it be asked to close, and its thread checks for that
+/// request, under this table's lock, before it reads anything more, so that a connection closed
+/// to make room never had a call read, let alone carried out.
+final class ConnectionTable: Sendable {
+    /// One connection, as its thread and the listener both see it.
+    final class Entry: Sendable {
+        /// Its number, for the log.
+        let number: Int
+        let peer: Socket.PeerCredentials
+        /// Its thread's doorbell.
+        let wake: Wake
+
+        init(number: Int, peer: Socket.PeerCredentials, wake: Wake) {
+            self.number = number
+            self.peer = peer
+            self.wake = wake
+        }
+    }
+
+    /// What a connection is asked to do when it is about to wait, or has waited, while idle.
+    enum Request: Equatable {
+        /// Go on serving.
+        case serve
+        /// Close: it was the longest idle when a new connection needed its place.
+        case makeRoom
+        /// Close: the daemon is stopping.
+        case stop
+    }
+
+    /// What became of a new connection.
+    enum Admission {
+        /// Served, as the connection `Entry`; `replacing` names the idle one asked to make room.
+        case admitted(Entry, replacing: Entry?)
+        /// `MaxConnections=` are open and none is idle: refused.
+        case full
+    }
+
+    private struct Slot {
+        let entry: Entry
+        /// Since when it has waited with nothing in flight; nil while busy.
+        var idleSince: MonotonicTime?
+        /// Asked to make room: no longer counted, closing.
+        var leaving = false
+    }
+
+    private struct State {
+        var slots: [Int: Slot] = [:]
+        /// Slots that are not leaving.
+        var serving = 0
+        var total = 0
+        /// When the last connection ended (or the daemon started), for `ExitIdleAfter=`.
+        var emptySince: MonotonicTime? = .now
+        /// Set at shutdown: idle connections close, busy ones finish their reply by then.
+        var stopDeadline: MonotonicTime?
+    }
+
+    private let state = Mutex(State())
+    /// The listener's doorbell: rung when a connection ends.
+    private let listenerWake: Wake
+
+    init(listenerWake: Wake) {
+        self.listenerWake = listenerWake
+    }
+
+    /// Registers a new connection. When `limit` are served, the one idle the longest is asked to
+    /// make room; when none is idle, the new one is refused.
+    func admit(peer: Socket.PeerCredentials, limit: Int, wake: Wake) -> Admission {
+        state.withLock { state in
+            var replaced: Entry?
+            if state.serving >= limit {
+                let idle = state.slots.values.filter { !$0.leaving && $0.idleSince != nil }
+                guard let oldest = idle.min(by: { $0.idleSince! < $1.idleSince! }) else { return .full }
+                state.slots[oldest.entry.number]?.leaving = true
+                state.serving -= 1
+                // Rung under the lock: its thread checks `leaving` under it before reading on.
+                oldest.entry.wake.ring()
+                replaced = oldest.entry
+            }
+            state.total += 1
+            let entry = Entry(number: state.total, peer: peer, wake: wake)
+            state.slots[entry.number] = Slot(entry: entry)
+            state.serving += 1
+            state.emptySince = nil
+            return .admitted(entry, replacing: replaced)
+        }
+    }
+
+    /// Marks `entry` idle, about to wait for its next message with nothing buffered, unless it
+    /// is to close.
+    func park(_ entry: Entry) -> Request {
+        state.withLock { state in
+            guard let slot = state.slots[entry.number] else { return .stop }
+            if slot.leaving { return .makeRoom }
+            if state.stopDeadline != nil { return .stop }
+            state.slots[entry.number]?.idleSince = .now
+            return .serve
+        }
+    }
+
+    /// Marks `entry` busy again, before it reads what arrived, unless it was asked meanwhile to
+    /// close (then it reads nothing more).
+    func unpark(_ entry: Entry) -> Request {
+        state.withLock { state in
+            guard let slot = state.slots[entry.number] else { return .stop }
+            if slot.leaving { return .makeRoom }
+            if state.stopDeadline != nil { return .stop }
+            state.slots[entry.number]?.idleSince = nil
+            return .serve
+        }
+    }
+
+    /// Forgets an ended connection and wakes the listener (for `ExitIdleAfter=` and shutdown).
+    func remove(_ entry: Entry) {
+        state.withLock { state in
+            guard let slot = state.slots.removeValue(forKey: entry.number) else { return }
+            if !slot.leaving { state.serving -= 1 }
+            if state.slots.isEmpty { state.emptySince = .now }
+        }
+        listenerWake.ring()
+    }
+
+    /// Asks every connection to stop: idle ones close now, busy ones once their reply is sent
+    /// or `deadline` has passed.
+    func stop(deadline: MonotonicTime) {
+        state.withLock { state in
+            state.stopDeadline = deadline
+            for slot in state.slots.values { slot.entry.wake.ring() }
+        }
+    }
+
+    /// The shutdown's deadline, once the daemon is stopping.
+    var stopDeadline: MonotonicTime? { state.withLock { $0.stopDeadline } }
+
+    var isStopping: Bool { stopDeadline != nil }
+
+    /// The connections whose threads have not ended, leaving ones included.
+    var count: Int { state.withLock { $0.slots.count } }
+
+    /// How long no connection has been open; nil while one is.
+    var emptyFor: Duration? {
+        state.withLock { $0.emptySince }.map { MonotonicTime.now - $0 }
+    }
+}
