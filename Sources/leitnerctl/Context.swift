@@ -22,9 +22,7 @@ final class Context {
     /// - Throws: `VarlinkCallError` for the daemon's errors, `Failure.unreachable` when the
     ///   daemon cannot be reached or started.
     func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
-        let client = try connection ?? DaemonConnection.connect(settings)
-        connection = client
-        return try client.call("io.leitner.Box." + method, parameters)
+        try DaemonConnection.call(&connection, settings, "io.leitner.Box." + method, parameters)
     }
 
     /// Prints a reply as one line of JSON (the `--json` output).

@@ -12,6 +12,10 @@ enum DaemonErrors {
     /// The exit status for an error that is not a `Failure`: 69 when the daemon went away, else 1.
     static func exitStatus(for error: any Error) -> Int32 {
         if error is VarlinkClientError { return Failure.Status.unavailable }
+        if let call = error as? VarlinkCallError,
+           call.name == BoxInterface.tooManyConnections || call.name == BoxInterface.connectionClosed {
+            return Failure.Status.unavailable
+        }
         return Failure.Status.failure
     }
 
@@ -29,6 +33,9 @@ enum DaemonErrors {
         case "io.leitner.Box.NothingToUndo": return "nothing to undo today"
         case "io.leitner.Box.InvalidAsset": return "invalid asset '\(parameter("name"))': \(parameter("reason"))"
         case "io.leitner.Box.StoreFailure": return storeFailure(path: parameter("path"), reason: parameter("reason"))
+        case BoxInterface.tooManyConnections:
+            return "the daemon is serving as many connections as it may (MaxConnections=\(error.parameters["limit"]?.intValue.map(String.init) ?? "?")), none idle: try again later"
+        case BoxInterface.connectionClosed: return "the daemon closed the connection: \(parameter("reason"))"
         case "org.varlink.service.InvalidParameter":
             return "the daemon refused parameter '\(parameter("parameter"))'"
         case "org.varlink.service.MethodNotFound":

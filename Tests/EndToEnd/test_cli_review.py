@@ -145,3 +145,42 @@ def test_ctrl_c_quits_keeping_progress(box, tmp_path):
         assert modes(tmp_path / "interrupted.before") == modes(tmp_path / "interrupted.after")
     finally:
         pane.close()
+
+
+def test_review_goes_on_after_the_daemon_closed_its_idle_connection(box, tmp_path):
+    """While the person thinks, the review's connection is idle; when 64 other clients arrive
+    (MaxConnections=64) it is the one closed to make room. The next grade goes out on a new
+    connection, once: the daemon had not read anything on the old one (docs/protocol.md)."""
+    from daemon_support import Connection
+    box.ok("add", "--id", "a", "uno", "one")
+    box.ok("add", "--id", "b", "dos", "two")
+    pane = Pane(tmp_path, review_script(box, tmp_path, "reconnect"), box.env)
+    others = []
+    try:
+        pane.wait_for("1/2 · level")
+        for _ in range(64):
+            c = Connection(box.socket, timeout=10)
+            c.call("org.varlink.service.GetInfo")
+            others.append(c)
+        log = tmp_path / "leitnerd.log"
+        deadline = time.monotonic() + 10
+        while "closed to make room" not in log.read_text():
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        pane.keys("Space")
+        pane.wait_for("y/→ correct")
+        pane.keys("y")
+        screen = pane.wait_for("→ level 2")
+        assert "closed" not in screen
+        pane.keys("q")
+        pane.wait_for("REVIEW-ENDED")
+        assert (tmp_path / "reconnect.exit").read_text().strip() == "exit=0"
+    finally:
+        for c in others:
+            c.close()
+        pane.close()
+    test = box.json("status")["test"]
+    assert test["passed"] == 1 and test["remaining"] == 1
+    grades = [line for line in (box.store / ".leitner" / "log").read_text().splitlines()
+              if line.split("\t")[1] == "grade"]
+    assert len(grades) == 1
