@@ -79,7 +79,7 @@ struct Connection: Sendable {
                 session.messageDeadline = nil
                 if let end = answer(message) { return end }
                 if session.holdsShare && session.reader.pendingByteCount < unsharedLimit { releaseShare(&session) }
-                if table.isStopping { return .stopped }
+                if table.isStopping { return farewell("the daemon is stopping", end: .stopped) }
             }
             if let end = receive(&session) { return end }
         }
@@ -175,7 +175,13 @@ struct Connection: Sendable {
             reason = "the daemon is stopping"
             end = .stopped
         }
-        // One small frame into an idle socket's empty buffer: sent at once, or not at all.
+        return farewell(reason, end: end)
+    }
+
+    /// Tells the client why an idle connection closes (`ConnectionClosed`), without waiting: one
+    /// small frame, whole unless the client left the socket's buffer nearly full with replies it
+    /// has not read, in which case it sees the connection end mid-frame, as if closed.
+    private func farewell(_ reason: String, end: End) -> End {
         _ = try? Socket.sendSome(socket, Dispatcher.goodbye(reason: reason).frame, from: 0)
         return end
     }

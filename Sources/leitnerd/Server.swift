@@ -15,6 +15,10 @@ final class Server: Sendable {
     static let stopLimit: Duration = .seconds(5)
     /// How long accepting pauses when `accept` fails for want of a resource (EMFILE, ENOBUFS…).
     static let acceptPause: Duration = .milliseconds(100)
+    /// How long past the stop's deadline the listener waits for connection threads that gave up
+    /// a reply at that same deadline to log why and close: both wake at the deadline, and the
+    /// listener must not exit first.
+    static let endGrace: Duration = .milliseconds(500)
 
     private let listener: Listener
     private let box: BoxOwner
@@ -56,11 +60,11 @@ final class Server: Sendable {
             var deadline: MonotonicTime?
             if let stop {
                 if table.count == 0 { break }
-                if now >= stop.deadline {
+                if now >= stop.deadline + Self.endGrace {
                     Log.warning("\(table.count) connections still busy \(Self.stopLimit.logDescription) after the stop, closed unanswered")
                     break
                 }
-                deadline = stop.deadline
+                deadline = stop.deadline + Self.endGrace
             } else if let exitIdleAfter = settings.withLock({ $0.exitIdleAfter }), let empty = table.emptyFor {
                 if empty >= exitIdleAfter {
                     Log.info("no connection for \(exitIdleAfter.logDescription) (ExitIdleAfter=), stopping")
