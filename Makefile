@@ -16,13 +16,17 @@ release:
 
 # Unit tests, then the end-to-end tests against the built programs. The tests that change the
 # process's TZ run alone, in a process of their own.
+# The unit tests are built with the TestHooks trait (simulated crashes), in a build directory of
+# their own, so that the programs the end-to-end tests run are built as they ship, without it.
+UNIT = $(SWIFT) test --traits TestHooks --scratch-path .build/test-hooks $(if $(UNIT_FILTER),--filter $(UNIT_FILTER))
+
 check: build
-	$(SWIFT) test
-	LEITNER_SYSTEM_TZ_TESTS=1 $(SWIFT) test --filter DayClockSystemZoneTests
+	$(UNIT)
+	LEITNER_SYSTEM_TZ_TESTS=1 $(UNIT) --filter DayClockSystemZoneTests
 	LEITNER_BIN=$$($(SWIFT) build --show-bin-path) $(PYTHON) -m pytest -q Tests/EndToEnd
 
 unit:
-	$(SWIFT) test
+	$(UNIT)
 
 e2e: build
 	LEITNER_BIN=$$($(SWIFT) build --show-bin-path) $(PYTHON) -m pytest -q Tests/EndToEnd

@@ -1,7 +1,12 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
+let testHooks: [SwiftSetting] = [.define("LEITNER_TEST_HOOKS", .when(traits: ["TestHooks"]))]
+
 // No package dependencies: the toolchain only (see README, "Building").
+// Who imports whom is drawn in docs/architecture.md: LeitnerSystem ← LeitnerCore ←
+// LeitnerProtocol ← leitnerd; LeitnerProtocol ← LeitnerClient ← leitnerctl. The daemon links no
+// client code.
 let package = Package(
     name: "leitner",
     products: [
@@ -10,12 +15,29 @@ let package = Package(
         .executable(name: "leitnerctl", targets: ["leitnerctl"]),
         .executable(name: "leitner-bench", targets: ["leitner-bench"]),
     ],
+    // `CrashPoint`, the tests' simulated crash between two system calls, is compiled only into
+    // test builds (`make check` passes `--traits TestHooks`); the programs never carry it.
+    traits: [.trait(name: "TestHooks", description: "Simulated crashes for the unit tests")],
     targets: [
-        .target(name: "LeitnerCore"),
-        .executableTarget(name: "leitnerd", dependencies: ["LeitnerCore"]),
-        .executableTarget(name: "leitnerctl", dependencies: ["LeitnerCore"]),
-        .executableTarget(name: "leitner-bench", dependencies: ["LeitnerCore"]),
-        .testTarget(name: "LeitnerCoreTests", dependencies: ["LeitnerCore"]),
+        .target(name: "LeitnerSystem", swiftSettings: testHooks),
+        .target(name: "LeitnerCore", dependencies: ["LeitnerSystem"]),
+        .target(name: "LeitnerProtocol", dependencies: ["LeitnerSystem", "LeitnerCore"]),
+        .target(name: "LeitnerClient", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
+        .executableTarget(name: "leitnerd", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
+        .executableTarget(name: "leitnerctl",
+                          dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerClient"]),
+        .executableTarget(name: "leitner-bench", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
+        // One test target per module; what several share (a temporary directory) is a target
+        // of its own that only the tests link.
+        .target(name: "LeitnerTestSupport", dependencies: ["LeitnerSystem"], path: "Tests/Support"),
+        .testTarget(name: "LeitnerSystemTests", dependencies: ["LeitnerSystem", "LeitnerTestSupport"],
+                    swiftSettings: testHooks),
+        .testTarget(name: "LeitnerCoreTests", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerTestSupport"],
+                    swiftSettings: testHooks),
+        .testTarget(name: "LeitnerProtocolTests",
+                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"]),
+        .testTarget(name: "LeitnerClientTests",
+                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerClient", "LeitnerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Anki's in-process durable answer on this machine: the figure issue 3 sets the daemon's Grade
+"""Anki's in-process durable answer on this machine: the figure docs/performance.md sets the daemon's Grade
 round trip against. A collection of 100,000 notes ("Basic"), then 1,000 answers through Anki's own
 Python library (Rust core, SQLite in WAL mode, one fsync per answer); only `answer_card` is timed.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Client-side benchmark of leitnerd (issue 3, "Speed"): with a store of 100,000 cards, the
+"""Client-side benchmark of leitnerd (docs/performance.md): with a store of 100,000 cards, the
 round trip of Status and of a durable Grade over the socket (p50/p99 over 1,000 calls, with 1
 client and with 8 client processes), the daemon's resident memory, and `leitnerctl status` as a
 whole process. Grade as `leitnerctl review` makes it (after the Next that showed the card) is
@@ -26,7 +26,7 @@ LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
 
 
 def make_store(store: pathlib.Path):
-    """The store format (SPEC §3): <store>/<level>/<id>/front.txt, back.txt; a fifth in level 1."""
+    """The store format (docs/store-format.md): <store>/<level>/<id>/front.txt, back.txt; a fifth in level 1."""
     for i in range(CARDS):
         level = "1" if i % 5 == 0 else LEVELS[1 + i % 7]
         directory = store / level / f"c{i:06d}"

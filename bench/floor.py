@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The daemon's own cost per round trip (issue 3): p50/p99 of GetInfo (never touches the box),
+"""The daemon's own cost per round trip: p50/p99 of GetInfo (never touches the box),
 Status and a durable Grade with one client on a small store, next to a socketpair ping-pong
 between two Python processes (the client's and the kernel's share of any round trip).
 Usage: bench/floor.py BIN_DIR [CALLS]"""

@@ -1,5 +1,5 @@
 import Glibc
-import LeitnerCore
+import LeitnerSystem
 
 /// The bare system-call costs the box's figures are set beside, measured in the same run.
 enum Floors {

@@ -1,7 +1,8 @@
 import Glibc
 import LeitnerCore
+import LeitnerSystem
 
-/// Builds a store of `count` text cards directly in the store format (SPEC §3), spread over the
+/// Builds a store of `count` text cards directly in the store format (docs/store-format.md), spread over the
 /// levels roughly as a box in use is: half in level 1, a quarter in level 2, and so on.
 enum StoreBuilder {
     static func build(at path: String, count: Int) throws {

@@ -1,5 +1,5 @@
 import Glibc
-import LeitnerCore
+import LeitnerSystem
 
 /// Wall-clock timing and percentiles.
 enum Timing {

@@ -1,5 +1,6 @@
 import Glibc
 import LeitnerCore
+import LeitnerSystem
 
 // leitner-bench — builds stores of 10,000 and 100,000 cards and measures the box on them beside
 // the bare system-call floor (README, "Benchmarks"; docs/performance.md).
@@ -43,7 +44,7 @@ while index < arguments.count {
         exit(0)
     default:
         complain("unknown argument '\(arguments[index])'")
-        exit(64)
+        exit(ExitStatus.usage)
     }
     index += 1
 }
@@ -62,7 +63,7 @@ for kind in [Floors.SyncKind.append, .overwrite] {
 
 for size in sizes {
     let store = "\(workDirectory)/store-\(size)"
-    if access(store + "/.leitner", F_OK) == 0 || access(store, F_OK) == 0 {
+    if access(store + "/" + Box.stateDirectoryName, F_OK) == 0 || access(store, F_OK) == 0 {
         _ = system("rm -rf '\(store)'")
     }
     let buildTime = try Timing.secondsThrowing { try StoreBuilder.build(at: store, count: size) }

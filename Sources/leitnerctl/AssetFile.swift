@@ -1,7 +1,9 @@
 import Glibc
 import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
 
-/// Turning what the user names into `Asset` parameters (SPEC §4): text as text, a file's
+/// Turning what the user names into `Asset` parameters (docs/protocol.md): text as text, a file's
 /// bytes as base64 data (text and Markdown files valid as UTF-8 as text). The daemon reads no
 /// file a client names (R22): the content travels in the request.
 enum AssetFile {
@@ -29,6 +31,6 @@ enum AssetFile {
         if MediaType.isText(MediaType.of(fileName: name)), let text = String(validating: bytes, as: UTF8.self) {
             return ["name": .string(name), "text": .string(text)]
         }
-        return ["name": .string(name), "data": .string(Data(bytes).base64EncodedString())]
+        return ["name": .string(name), "data": .string(Base64.encode(bytes))]
     }
 }

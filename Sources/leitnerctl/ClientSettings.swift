@@ -1,5 +1,7 @@
 import Glibc
+import LeitnerClient
 import LeitnerCore
+import LeitnerSystem
 
 /// leitnerctl's settings: where the daemon is and how to reach it, from the command line,
 /// the environment and the configuration file.

@@ -1,4 +1,4 @@
-import LeitnerCore
+import LeitnerClient
 
 /// A command of leitnerctl: its grammar and the code that runs it.
 struct Command: Sendable {

@@ -1,4 +1,5 @@
-import LeitnerCore
+import LeitnerClient
+import LeitnerSystem
 
 /// The grammar of leitnerctl: every command, its options and the code that runs it. Help,
 /// usage lines and "did you mean" are generated from this table.

@@ -1,5 +1,6 @@
 import Glibc
-import LeitnerCore
+import LeitnerClient
+import LeitnerSystem
 
 /// Where leitnerctl writes: results on standard output, messages on standard error.
 enum Console {

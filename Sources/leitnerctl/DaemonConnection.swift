@@ -1,5 +1,8 @@
 import Glibc
+import LeitnerClient
 import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
 
 /// Reaching the daemon: connect, and when nothing answers start `leitnerd` (as `gpg` starts
 /// `gpg-agent`), without racing another client or systemd's socket activation:

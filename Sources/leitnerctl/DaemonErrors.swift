@@ -1,4 +1,6 @@
 import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
 
 /// The daemon's errors and connection failures as leitnerctl reports them.
 enum DaemonErrors {
@@ -11,34 +13,31 @@ enum DaemonErrors {
 
     /// The exit status for an error that is not a `Failure`: 69 when the daemon went away, else 1.
     static func exitStatus(for error: any Error) -> Int32 {
-        if error is VarlinkClientError { return Failure.Status.unavailable }
+        if error is VarlinkClientError { return ExitStatus.unavailable }
         if let call = error as? VarlinkCallError,
            call.name == BoxInterface.tooManyConnections || call.name == BoxInterface.connectionClosed {
-            return Failure.Status.unavailable
+            return ExitStatus.unavailable
         }
-        return Failure.Status.failure
+        return ExitStatus.failure
     }
 
+    /// The box's own errors are decoded by the protocol's one table (`BoxError(_:)`) and said as
+    /// the box says them; only what a person at the terminal needs differently is spelled here.
     static func message(_ error: VarlinkCallError) -> String {
+        if let boxError = BoxError(error) {
+            switch boxError {
+            case .duplicateFront(let id): return "card '\(id)' has the same front (add --force to add it anyway)"
+            case .storeFailure(let path, let reason): return storeFailure(path: path, reason: reason)
+            case .invalidParameter(let name, _): return "the daemon refused parameter '\(name)'"
+            default: return boxError.description
+            }
+        }
         func parameter(_ name: String) -> String { error.parameters[name]?.stringValue ?? "?" }
         switch error.name {
-        case "io.leitner.Box.NoSuchCard": return "no card '\(parameter("id"))'"
-        case "io.leitner.Box.InvalidCardId": return "invalid card id '\(parameter("id"))': \(parameter("reason"))"
-        case "io.leitner.Box.InvalidLevel": return "invalid level '\(parameter("level"))': expected 1 to 7 or finished"
-        case "io.leitner.Box.CardExists": return "card '\(parameter("id"))' already exists"
-        case "io.leitner.Box.DuplicateFront":
-            return "card '\(parameter("id"))' has the same front (add --force to add it anyway)"
-        case "io.leitner.Box.NotInTest": return "card '\(parameter("id"))' is not in today's test"
-        case "io.leitner.Box.TestComplete": return "today's test is complete"
-        case "io.leitner.Box.NothingToUndo": return "nothing to undo today"
-        case "io.leitner.Box.InvalidAsset": return "invalid asset '\(parameter("name"))': \(parameter("reason"))"
-        case "io.leitner.Box.StoreFailure": return storeFailure(path: parameter("path"), reason: parameter("reason"))
         case BoxInterface.tooManyConnections:
             return "the daemon is serving as many connections as it may (MaxConnections=\(error.parameters["limit"]?.intValue.map(String.init) ?? "?")), none idle: try again later"
         case BoxInterface.connectionClosed: return "the daemon closed the connection: \(parameter("reason"))"
-        case "org.varlink.service.InvalidParameter":
-            return "the daemon refused parameter '\(parameter("parameter"))'"
-        case "org.varlink.service.MethodNotFound":
+        case VarlinkServiceInterface.methodNotFound:
             return "the daemon does not know method '\(parameter("method"))' (an older leitnerd?)"
         default: return error.description
         }

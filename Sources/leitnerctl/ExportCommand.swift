@@ -1,5 +1,7 @@
 import Glibc
-import LeitnerCore
+import LeitnerClient
+import LeitnerProtocol
+import LeitnerSystem
 
 /// `export [LEVEL]`: the text cards as TSV on standard output, with a header line
 /// `id level front back` that `import` reads back; `--dir DIR` copies every card (any media)
@@ -51,7 +53,7 @@ enum ExportCommand {
             do { try FileSystem.makeDirectory(cardPath, in: nil) } catch { throw fail(cardPath, error) }
             for side in ["front", "back"] {
                 let asset = try context.call("ReadAsset", ["id": .string(card.string("id")), "side": .string(side)])
-                guard let data = Data(base64Encoded: asset.value("data").stringValue ?? "") else {
+                guard let data = Base64.decode(asset.value("data").stringValue ?? "") else {
                     throw Failure.failed("the daemon sent invalid base64 for '\(card.string("id"))' \(side)")
                 }
                 let name = asset.value("name").stringValue ?? side

@@ -1,4 +1,5 @@
-import LeitnerCore
+import LeitnerClient
+import LeitnerSystem
 
 /// Why a command did not succeed, and the exit status that says so. Rendered in `main`.
 enum Failure: Error {
@@ -11,19 +12,11 @@ enum Failure: Error {
     /// The command printed what went wrong already; exit with `status`.
     case quiet(Int32)
 
-    /// The documented exit statuses.
-    enum Status {
-        static let success: Int32 = 0
-        static let failure: Int32 = 1
-        static let usage: Int32 = 64 // EX_USAGE
-        static let unavailable: Int32 = 69 // EX_UNAVAILABLE
-    }
-
     var exitStatus: Int32 {
         switch self {
-        case .usage: Status.usage
-        case .unreachable: Status.unavailable
-        case .failed: Status.failure
+        case .usage: ExitStatus.usage
+        case .unreachable: ExitStatus.unavailable
+        case .failed: ExitStatus.failure
         case .quiet(let status): status
         }
     }

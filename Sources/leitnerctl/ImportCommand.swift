@@ -1,5 +1,8 @@
 import Glibc
+import LeitnerClient
 import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
 
 /// `import FILE|DIR`: reads every card first; a source with a bad line adds nothing (every
 /// bad line is reported with its number). Then each card is added: one whose front or id is
@@ -28,11 +31,11 @@ enum ImportCommand {
         if !problems.isEmpty {
             for problem in problems { Console.error("'\(path)' \(problem.location): \(problem.reason)") }
             Console.error("nothing imported from '\(path)': \(problems.count) bad line\(problems.count == 1 ? "" : "s")")
-            throw Failure.quiet(Failure.Status.failure)
+            throw Failure.quiet(ExitStatus.failure)
         }
         let summary = try add(records, defaultLevel: defaultLevel, context: context)
         report(summary, path: path, context: context)
-        if !summary.refused.isEmpty { throw Failure.quiet(Failure.Status.failure) }
+        if !summary.refused.isEmpty { throw Failure.quiet(ExitStatus.failure) }
     }
 
     /// The cards of a file or a directory, and what is wrong in it.
@@ -87,7 +90,7 @@ enum ImportCommand {
             } catch let error as VarlinkCallError {
                 let problem = ImportProblem(location: record.location, reason: DaemonErrors.message(error))
                 switch error.name {
-                case "io.leitner.Box.DuplicateFront", "io.leitner.Box.CardExists": summary.duplicates.append(problem)
+                case BoxError.Name.duplicateFront, BoxError.Name.cardExists: summary.duplicates.append(problem)
                 default: summary.refused.append(problem)
                 }
             }

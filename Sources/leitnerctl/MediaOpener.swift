@@ -1,5 +1,8 @@
 import Glibc
+import LeitnerClient
 import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
 
 /// Media that is not text: PNG images inline with the kitty graphics protocol on terminals
 /// that speak it, else opened with `Viewer=`; audio played with `Player=`.
@@ -21,7 +24,7 @@ struct MediaOpener {
         guard MediaOpener.kittyGraphics, let bytes = try? FileSystem.readFile(atPath: side.string("path"), limit: 8 << 20) else {
             return nil
         }
-        let encoded = Array(Data(bytes).base64EncodedString().utf8)
+        let encoded = Array(Base64.encode(bytes).utf8)
         var out = ""
         var offset = 0
         // Chunks of at most 4096 base64 bytes; m=1 says more follow.

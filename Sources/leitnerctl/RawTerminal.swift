@@ -1,5 +1,6 @@
 import Glibc
-import LeitnerCore
+import LeitnerClient
+import LeitnerSystem
 
 /// The terminal in raw mode for the review, on the alternate screen with the cursor hidden,
 /// restored whatever happens: `restore()` on every normal way out, and a signal handler for

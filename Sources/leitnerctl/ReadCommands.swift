@@ -1,4 +1,7 @@
+import LeitnerClient
 import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
 
 /// The commands that only read: status, list, show, calendar, log, doctor, next.
 enum ReadCommands {
@@ -145,6 +148,6 @@ enum ReadCommands {
             }
             Console.out("\(problems.count) problem\(problems.count == 1 ? "" : "s") found.")
         }
-        if !problems.isEmpty { throw Failure.quiet(Failure.Status.failure) }
+        if !problems.isEmpty { throw Failure.quiet(ExitStatus.failure) }
     }
 }

@@ -1,6 +1,6 @@
-import LeitnerCore
+import LeitnerProtocol
 
-/// Reading the daemon's replies: the members of the interface's types (SPEC §4) by name.
+/// Reading the daemon's replies: the members of the interface's types (docs/protocol.md) by name.
 /// A reply missing a member reads as empty rather than failing, so that an older or newer
 /// daemon still prints something useful.
 extension JSONValue {

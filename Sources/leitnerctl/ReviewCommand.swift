@@ -1,5 +1,6 @@
 import Glibc
-import LeitnerCore
+import LeitnerClient
+import LeitnerProtocol
 
 /// What the learner does with a card.
 enum ReviewAction: Equatable {

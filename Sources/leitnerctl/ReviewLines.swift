@@ -1,4 +1,4 @@
-import LeitnerCore
+import LeitnerProtocol
 
 /// The review without a terminal (a pipe, a script): the same flow, one answer a line on
 /// standard input: Enter (or `f`) shows the back, then `y`, `n`, `u` or `q`; end of input quits.

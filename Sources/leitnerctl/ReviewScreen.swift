@@ -1,5 +1,7 @@
 import Glibc
-import LeitnerCore
+import LeitnerClient
+import LeitnerProtocol
+import LeitnerSystem
 
 /// The review on a terminal: one card a screen, read key by key in raw mode.
 final class ReviewScreen: ReviewInterface {

@@ -1,6 +1,8 @@
+import LeitnerClient
 import LeitnerCore
+import LeitnerProtocol
 
-/// How leitnerctl shows the box's values (SPEC §4 types) to a person.
+/// How leitnerctl shows the box's values (the interface's types) to a person.
 struct Views {
     let style: TextStyle
     let width: Int

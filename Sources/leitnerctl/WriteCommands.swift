@@ -1,5 +1,7 @@
 import Glibc
-import LeitnerCore
+import LeitnerClient
+import LeitnerProtocol
+import LeitnerSystem
 
 /// The commands that change the box: prepare, add, move, delete, undo, grade.
 enum WriteCommands {
@@ -52,7 +54,7 @@ enum WriteCommands {
             let answer = readLine() ?? ""
             guard answer.lowercased().hasPrefix("y") else {
                 Console.error("'\(id)' not deleted")
-                throw Failure.quiet(Failure.Status.failure)
+                throw Failure.quiet(ExitStatus.failure)
             }
         }
         let reply = try context.call("Delete", ["id": .string(id)])

@@ -1,7 +1,8 @@
 import LeitnerCore
+import LeitnerProtocol
 
-/// The methods of `io.leitner.Box` (SPEC §4): one handler per method and one method-name →
-/// handler table (STYLE §5). A handler reads its parameters (`InvalidParameter` naming a wrong
+/// The methods of `io.leitner.Box` (docs/protocol.md): one handler per method and one method-name →
+/// handler table. A handler reads its parameters (`InvalidParameter` naming a wrong
 /// one), calls the box, and returns the reply's parameters; `ErrorReplies` turns its errors into
 /// Varlink errors. Handlers run on `BoxService`, the box's one owner.
 enum BoxMethods {

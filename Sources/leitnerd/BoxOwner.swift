@@ -1,5 +1,6 @@
-import LeitnerCore
 import Synchronization
+import LeitnerCore
+import LeitnerProtocol
 
 /// The one owner of the box (docs/daemon.md, "Concurrency"): `Box` is not thread-safe, so a
 /// thread works on it only while it holds the single permit of `turn`, taken first come, first

@@ -1,7 +1,7 @@
-import LeitnerCore
+import LeitnerProtocol
 
 /// A parameter of a call is missing, mistyped or not one the method takes: the daemon answers
-/// `org.varlink.service.InvalidParameter` naming it (SPEC §4).
+/// `org.varlink.service.InvalidParameter` naming it (docs/protocol.md).
 struct InvalidParameter: Error, Equatable {
     /// The parameter's name.
     var name: String

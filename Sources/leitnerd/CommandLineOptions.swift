@@ -1,4 +1,4 @@
-/// What the command line of `leitnerd` says (SPEC §5). Flags override the configuration file.
+/// What the command line of `leitnerd` says (docs/daemon.md). Flags override the configuration file.
 struct CommandLineOptions: Equatable {
     /// `--config PATH`: the configuration file, which must then exist.
     var configPath: String?
@@ -31,7 +31,7 @@ struct CommandLineOptions: Equatable {
         """
 
     /// Why a command line was refused: rendered as `leitnerd: …` and the usage line, exit 64.
-    enum UsageError: Error, Equatable, CustomStringConvertible {
+    enum ArgumentError: Error, Equatable, CustomStringConvertible {
         case unknownOption(String)
         case missingValue(String)
         case unexpectedArgument(String)
@@ -48,8 +48,8 @@ struct CommandLineOptions: Equatable {
     }
 
     /// Parses the arguments after the program name. `--opt VALUE` and `--opt=VALUE` both work.
-    /// - Throws: `UsageError`.
-    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+    /// - Throws: `ArgumentError`.
+    static func parse(_ arguments: [String]) throws(ArgumentError) -> CommandLineOptions {
         var options = CommandLineOptions()
         var index = 0
         while index < arguments.count {
@@ -62,7 +62,7 @@ struct CommandLineOptions: Equatable {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            func value() throws(UsageError) -> String {
+            func value() throws(ArgumentError) -> String {
                 if let inlineValue { return inlineValue }
                 guard index < arguments.count else { throw .missingValue(name) }
                 index += 1
@@ -86,7 +86,7 @@ struct CommandLineOptions: Equatable {
 
     /// The socket path of a Varlink address `unix:PATH`, parameters after `;` dropped (the
     /// activator may append `;mode=0600`; the configured `SocketMode=` applies instead).
-    static func socketPath(ofVarlinkAddress address: String) throws(UsageError) -> String {
+    static func socketPath(ofVarlinkAddress address: String) throws(ArgumentError) -> String {
         guard address.hasPrefix("unix:") else { throw .badVarlinkAddress(address) }
         let rest = address.dropFirst(5)
         let path = rest.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""

@@ -1,5 +1,6 @@
 import Glibc
-import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
 
 /// One client's connection, served on a thread of its own (docs/daemon.md, "Concurrency"):
 /// reads its messages in order, has each answered, writes the replies in the same order.

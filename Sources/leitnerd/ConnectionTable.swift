@@ -1,5 +1,5 @@
-import LeitnerCore
 import Synchronization
+import LeitnerSystem
 
 /// The connections being served, shared by the listener and the connections' threads
 /// (docs/daemon.md, "Connections"): for `MaxConnections=` and `ExitIdleAfter=`, to choose which

@@ -1,14 +1,11 @@
 import Glibc
 import LeitnerCore
+import LeitnerSystem
 
-/// Start-up and shut-down of `leitnerd` (SPEC §5): command line, configuration, store lock
+/// Start-up and shut-down of `leitnerd` (docs/daemon.md): command line, configuration, store lock
 /// (R19) and repair, listener, readiness; then the server until a stop; then the box closed
 /// (durable, unlocked), the socket removed, exit 0.
 enum Daemon {
-    /// Exit codes: 0 stopped cleanly, 1 failure, 64 usage (STYLE §8).
-    static let exitFailure: Int32 = 1
-    static let exitUsage: Int32 = 64
-
     static func main(arguments: [String]) -> Int32 {
         // First, before any other thread exists: the signals the listener reads from a
         // descriptor stay pending instead of killing the process, in every thread.
@@ -23,7 +20,7 @@ enum Daemon {
             options = try CommandLineOptions.parse(arguments)
         } catch {
             printError("leitnerd: \(error)\n\(CommandLineOptions.usage)\nSee 'leitnerd --help'.\n")
-            return exitUsage
+            return ExitStatus.usage
         }
         if options.showHelp {
             printOut(CommandLineOptions.help + "\n")
@@ -39,7 +36,7 @@ enum Daemon {
             settings = try DaemonSettings.load(options)
         } catch {
             Log.error("\(error)")
-            return exitFailure
+            return ExitStatus.failure
         }
 
         let wake: Wake
@@ -49,7 +46,7 @@ enum Daemon {
             signals = try SignalDescriptor(signals: Signals.handled)
         } catch {
             Log.error("cannot set up the server: \(error)")
-            return exitFailure
+            return ExitStatus.failure
         }
 
         let box: BoxOwner
@@ -57,10 +54,10 @@ enum Daemon {
             box = try BoxOwner(options: settings.boxOptions, hook: settings.testReady)
         } catch let locked as StoreLockedError {
             Log.error("\(locked)")
-            return exitFailure
+            return ExitStatus.failure
         } catch {
             Log.error("cannot open store '\(settings.boxOptions.storePath)': \(error)")
-            return exitFailure
+            return ExitStatus.failure
         }
 
         let listener: Listener
@@ -69,7 +66,7 @@ enum Daemon {
         } catch {
             Log.error("\(error)")
             _ = box.close(wake: wake, deadline: nil)
-            return exitFailure
+            return ExitStatus.failure
         }
         let place = listener.createdPath.map { "'\($0)'" } ?? "the socket passed by systemd"
         Log.info("serving store '\(box.storePath)' on \(place)")

@@ -3,23 +3,23 @@ import LeitnerCore
 
 extension DaemonSettings {
     /// Reads the configuration (`--config`, else the user's file, else the embedded defaults,
-    /// SPEC §5) and applies the command line over it; resolves `AllowGroup=`. When the socket is
+    /// docs/configuration.md) and applies the command line over it; resolves `AllowGroup=`. When the socket is
     /// the fallback `/tmp/leitner-UID/…`, that directory is made private (0700) or refused.
-    /// - Throws: `Failure`: `FILE:LINE: message`, an unreadable file, an unknown group.
-    static func load(_ options: CommandLineOptions) throws(Failure) -> DaemonSettings {
+    /// - Throws: `SettingsError`: `FILE:LINE: message`, an unreadable file, an unknown group.
+    static func load(_ options: CommandLineOptions) throws(SettingsError) -> DaemonSettings {
         let locator = ConfigurationLocator(environment: ConfigurationLocator.processEnvironment())
         let configuration: Configuration
         do {
             configuration = try Configuration.load(path: options.configPath, locator: locator)
         } catch {
-            throw Failure(description: "\(error)")
+            throw SettingsError(description: "\(error)")
         }
         var allowGroup: UInt32?
         if let selector = configuration.allowGroup {
             do {
                 allowGroup = try selector.resolve()
             } catch {
-                throw Failure(description: "\(configuration.source ?? "configuration"): AllowGroup=: \(error)")
+                throw SettingsError(description: "\(configuration.source ?? "configuration"): AllowGroup=: \(error)")
             }
         }
         let socketPath = configuration.resolvedSocketPath(override: options.socketPath)
@@ -27,7 +27,7 @@ extension DaemonSettings {
             do {
                 try locator.preparePrivateDirectory(locator.fallbackSocketDirectory, create: true)
             } catch {
-                throw Failure(description: "\(error)")
+                throw SettingsError(description: "\(error)")
             }
         }
         let boxOptions = BoxOptions(storePath: configuration.resolvedStorePath(override: options.storePath),

@@ -1,7 +1,7 @@
 import Glibc
 import LeitnerCore
 
-/// Everything the daemon runs by: the configuration (file and embedded defaults, SPEC §5) with
+/// Everything the daemon runs by: the configuration (file and embedded defaults, docs/configuration.md) with
 /// the command line's overrides applied, and names resolved (the group of `AllowGroup=`).
 struct DaemonSettings: Sendable {
     var boxOptions: BoxOptions
@@ -23,7 +23,7 @@ struct DaemonSettings: Sendable {
 
     /// Why the settings cannot be made: a configuration error (`FILE:LINE: message`) or a name
     /// that does not resolve.
-    struct Failure: Error, CustomStringConvertible {
+    struct SettingsError: Error, CustomStringConvertible {
         var description: String
     }
 }

@@ -1,7 +1,8 @@
 import LeitnerCore
+import LeitnerProtocol
 
 /// Answers one message: reads it as a Varlink call, routes it to its interface and method, and
-/// turns what went wrong into the error a Varlink client expects (SPEC §4). Calls to
+/// turns what went wrong into the error a Varlink client expects (docs/protocol.md). Calls to
 /// `io.leitner.Box` go to the box's one owner, `BoxOwner`; `org.varlink.service` needs no box.
 /// Runs on the connection's thread, and waits there for its turn at the box.
 struct Dispatcher: Sendable {
@@ -31,7 +32,7 @@ struct Dispatcher: Sendable {
         } catch {
             switch error {
             case .invalidJSON, .notAnObject:
-                // The stream can no longer be trusted: answer, then close (SPEC §4).
+                // The stream can no longer be trusted: answer, then close (docs/protocol.md).
                 return .answered(Answer(frame: refusal(reason: "\(error)").frame, closeReason: "\(error)"))
             case .missingMethod, .methodNotString:
                 return .answered(Answer(frame: VarlinkReply.invalidParameter("method").frame))

@@ -1,6 +1,8 @@
 import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
 
-/// The one place where what went wrong in a call becomes a Varlink error (STYLE §5): a bad
+/// The one place where what went wrong in a call becomes a Varlink error: a bad
 /// parameter is `org.varlink.service.InvalidParameter` naming it, a `BoxError` is its
 /// `io.leitner.Box` error with its parameters, and any other failure (an `Errno` the box let
 /// through, say) is `io.leitner.Box.StoreFailure` naming the store and the reason.

@@ -1,7 +1,7 @@
 import Glibc
-import LeitnerCore
+import LeitnerSystem
 
-/// The listening socket: taken from systemd socket activation (`LISTEN_FDS`, STYLE §6), or
+/// The listening socket: taken from systemd socket activation (`LISTEN_FDS`), or
 /// bound at the configured path with the configured mode, in a directory only its owner enters.
 struct Listener {
     /// The listening descriptor, non-blocking.
@@ -12,7 +12,7 @@ struct Listener {
     private let createdIdentity: (device: UInt64, inode: UInt64)?
 
     /// Why there is no listener: the message names the path and the reason.
-    struct Failure: Error, CustomStringConvertible {
+    struct ListenerError: Error, CustomStringConvertible {
         var description: String
     }
 
@@ -21,7 +21,7 @@ struct Listener {
 
     /// Takes the socket from socket activation when `LISTEN_PID` names this process and
     /// `LISTEN_FDS` is at least 1; else binds `path` with `mode`.
-    static func open(path: String, mode: mode_t) throws(Failure) -> Listener {
+    static func open(path: String, mode: mode_t) throws(ListenerError) -> Listener {
         if let activated = try activatedSocket() {
             return Listener(descriptor: activated, createdPath: nil, createdIdentity: nil)
         }
@@ -30,7 +30,7 @@ struct Listener {
 
     /// The descriptor passed by socket activation, if any. The `LISTEN_*` variables are removed
     /// so that no child (a hook) believes they are meant for it.
-    static func activatedSocket() throws(Failure) -> FileDescriptor? {
+    static func activatedSocket() throws(ListenerError) -> FileDescriptor? {
         defer {
             unsetenv("LISTEN_PID")
             unsetenv("LISTEN_FDS")
@@ -41,20 +41,20 @@ struct Listener {
         guard let count = Int(String(cString: countText)), count >= 1 else { return nil }
         let descriptor = FileDescriptor(rawValue: firstActivatedDescriptor)
         guard descriptor.isOpen else {
-            throw Failure(description: "socket activation: descriptor 3 is not open (LISTEN_FDS=\(count))")
+            throw ListenerError(description: "socket activation: descriptor 3 is not open (LISTEN_FDS=\(count))")
         }
         if count > 1 {
             Log.warning("socket activation passed \(count) sockets; using the first, ignoring the others")
         }
         do {
             guard try Socket.isListening(descriptor) else {
-                throw Failure(description: "socket activation: descriptor 3 is not a listening socket (use Accept=no)")
+                throw ListenerError(description: "socket activation: descriptor 3 is not a listening socket (use Accept=no)")
             }
             try descriptor.setNonBlocking()
         } catch let error as Errno {
-            throw Failure(description: "socket activation: descriptor 3: \(error)")
+            throw ListenerError(description: "socket activation: descriptor 3: \(error)")
         } catch {
-            throw error as! Failure
+            throw error as! ListenerError
         }
         return descriptor
     }
@@ -62,9 +62,9 @@ struct Listener {
     /// Binds a new socket at `path`: its directory made (0700) when missing and refused when
     /// another user owns it; a stale socket file that nothing answers on is removed first, a
     /// live one never.
-    static func bind(path: String, mode: mode_t) throws(Failure) -> Listener {
+    static func bind(path: String, mode: mode_t) throws(ListenerError) -> Listener {
         guard path.hasPrefix("/") else {
-            throw Failure(description: "socket path '\(path)' is not absolute")
+            throw ListenerError(description: "socket path '\(path)' is not absolute")
         }
         try prepareDirectory(of: path)
         try removeStaleSocket(at: path)
@@ -86,13 +86,13 @@ struct Listener {
                 throw error
             }
         } catch {
-            throw Failure(description: "cannot listen on '\(path)': \(error)")
+            throw ListenerError(description: "cannot listen on '\(path)': \(error)")
         }
     }
 
     /// Creates the socket's directory (0700) when missing; refuses one another user owns
     /// (someone else could then replace our socket).
-    static func prepareDirectory(of path: String) throws(Failure) {
+    static func prepareDirectory(of path: String) throws(ListenerError) {
         let directory = parent(of: path)
         let me = FileSystem.effectiveUserID
         do throws(Errno) {
@@ -101,34 +101,34 @@ struct Listener {
         } catch where error == .exists {
             // Checked below.
         } catch {
-            throw Failure(description: "cannot create directory '\(directory)': \(error)")
+            throw ListenerError(description: "cannot create directory '\(directory)': \(error)")
         }
         let st: stat
         do throws(Errno) {
             st = try FileSystem.status(directory, in: nil)
         } catch {
-            throw Failure(description: "cannot use directory '\(directory)': \(error)")
+            throw ListenerError(description: "cannot use directory '\(directory)': \(error)")
         }
         if st.st_mode & S_IFMT != S_IFDIR {
-            throw Failure(description: "socket directory '\(directory)' is not a directory")
+            throw ListenerError(description: "socket directory '\(directory)' is not a directory")
         }
         if st.st_uid != me && st.st_uid != 0 {
-            throw Failure(description: "socket directory '\(directory)' is owned by uid \(st.st_uid), not by uid \(me): refusing it")
+            throw ListenerError(description: "socket directory '\(directory)' is owned by uid \(st.st_uid), not by uid \(me): refusing it")
         }
     }
 
     /// Removes a socket file at `path` that no process accepts connections on.
-    static func removeStaleSocket(at path: String) throws(Failure) {
+    static func removeStaleSocket(at path: String) throws(ListenerError) {
         let st: stat
         do throws(Errno) {
             st = try FileSystem.status(path, in: nil)
         } catch where error == .noEntry {
             return
         } catch {
-            throw Failure(description: "cannot use socket path '\(path)': \(error)")
+            throw ListenerError(description: "cannot use socket path '\(path)': \(error)")
         }
         guard st.st_mode & S_IFMT == S_IFSOCK else {
-            throw Failure(description: "'\(path)' exists and is not a socket: refusing to replace it")
+            throw ListenerError(description: "'\(path)' exists and is not a socket: refusing to replace it")
         }
         do throws(Errno) {
             let probe = try Socket.makeStream()
@@ -141,9 +141,9 @@ struct Listener {
                 return
             }
         } catch {
-            throw Failure(description: "cannot use socket path '\(path)': \(error)")
+            throw ListenerError(description: "cannot use socket path '\(path)': \(error)")
         }
-        throw Failure(description: "socket '\(path)' is in use by another process")
+        throw ListenerError(description: "socket '\(path)' is in use by another process")
     }
 
     /// Removes the socket file this daemon created, if it is still ours.

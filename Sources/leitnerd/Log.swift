@@ -1,5 +1,5 @@
 import Glibc
-import LeitnerCore
+import LeitnerSystem
 
 /// The daemon's log: one line per event on standard error. When standard error is the journal
 /// (`JOURNAL_STREAM` names its device and inode) each line starts with a `<N>` priority prefix

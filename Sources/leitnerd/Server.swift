@@ -1,6 +1,6 @@
 import Glibc
-import LeitnerCore
 import Synchronization
+import LeitnerSystem
 
 /// The Varlink server (docs/daemon.md, "Concurrency"). `run()` is the listener: it runs on the
 /// main thread, waits in one `poll` for a new connection, a signal (`SignalDescriptor`) and its

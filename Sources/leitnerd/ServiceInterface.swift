@@ -1,4 +1,4 @@
-import LeitnerCore
+import LeitnerProtocol
 
 /// The daemon's side of `org.varlink.service`: what the service is (`GetInfo`) and the IDL text
 /// of its interfaces (`GetInterfaceDescription`). Needs no box.

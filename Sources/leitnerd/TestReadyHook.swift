@@ -1,7 +1,8 @@
 import LeitnerCore
+import LeitnerSystem
 
 /// The `[Hooks] TestReady=` command: run through `/bin/sh -c` in the background when `Prepare`
-/// opens a test that has cards (SPEC §4), with the test in its environment. Its failure is
+/// opens a test that has cards (docs/protocol.md), with the test in its environment. Its failure is
 /// logged, never fatal; the daemon reaps it on SIGCHLD.
 struct TestReadyHook: Sendable {
     let command: String

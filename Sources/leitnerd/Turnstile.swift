@@ -1,5 +1,5 @@
-import LeitnerCore
 import Synchronization
+import LeitnerSystem
 
 /// Permits handed out in turn, first come, first served, to threads that sleep in `poll` while
 /// they wait: each waiter brings its own `Wake`, which `release()` rings when it hands that

@@ -1,4 +1,4 @@
-import LeitnerCore
+import LeitnerSystem
 
 /// A thread's doorbell: every thread of the daemon that sleeps in `poll` (the listener, each
 /// connection, a reload) has one, and whoever needs it awake rings it: the listener asking a

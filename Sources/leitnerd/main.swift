@@ -1,5 +1,5 @@
 import Glibc
-import LeitnerCore
+import LeitnerSystem
 
 /// The arguments after the program name. Under an `LD_PRELOAD` library such as libfaketime
 /// (the day-change tests) the Swift runtime misses argv and `CommandLine.arguments` is empty:

@@ -1,5 +1,5 @@
 """Helpers for the daemon's end-to-end tests: start the built leitnerd on a temporary store and
-socket, and speak Varlink to it raw (JSON objects ended by NUL, SPEC §4)."""
+socket, and speak Varlink to it raw (JSON objects ended by NUL, docs/protocol.md)."""
 import json
 import os
 import pathlib
@@ -182,7 +182,7 @@ def add_text_card(conn_or_daemon, front, back, **extra):
 
 
 def make_store_cards(store: pathlib.Path, level: str, ids):
-    """Creates cards directly in the store (the store format, SPEC §3)."""
+    """Creates cards directly in the store (the store format, docs/store-format.md)."""
     for card_id in ids:
         directory = store / level / card_id
         directory.mkdir(parents=True)

@@ -1,4 +1,4 @@
-"""Runs a command under leitnerd.service's sandbox without systemd as PID 1 (issue 5: the daemon
+"""Runs a command under leitnerd.service's sandbox without systemd as PID 1 (the daemon
 must work under every hardening setting). Each setting is rebuilt with the kernel interface
 systemd itself uses:
 

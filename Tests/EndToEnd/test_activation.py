@@ -1,4 +1,4 @@
-"""leitnerd as the units run it (issue 5): socket activation through the real
+"""leitnerd as the units run it: socket activation through the real
 systemd-socket-activate with the user unit's socket path and command line; readiness on
 NOTIFY_SOCKET; the system unit's command line, configuration and socket (mode 0660, group
 leitner) inside the service's sandbox (sandbox.py) with group members let in and strangers

@@ -1,4 +1,4 @@
-"""leitnerctl against a real leitnerd: every command's output and exit status (issue 4)."""
+"""leitnerctl against a real leitnerd: every command's output and exit status."""
 import base64
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""leitnerctl starts leitnerd when nothing answers, and two at once start only one (issue 4)."""
+"""leitnerctl starts leitnerd when nothing answers, and two at once start only one."""
 import os
 import signal
 import subprocess

@@ -1,5 +1,5 @@
 """The review in a real terminal (tmux): flip, correct, wrong, undo, quit and resume; the terminal
-modes are the same afterwards, also when the review is killed with SIGTERM (issue 4)."""
+modes are the same afterwards, also when the review is killed with SIGTERM."""
 import os
 import pathlib
 import shlex

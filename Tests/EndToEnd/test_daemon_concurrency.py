@@ -1,4 +1,4 @@
-"""Many clients at once (issue 3): changes are serialised by one owner, none lost or doubled;
+"""Many clients at once: changes are serialised by one owner, none lost or doubled;
 SIGTERM in the middle of a burst loses nothing that was acknowledged (R17, R18)."""
 import signal
 import threading

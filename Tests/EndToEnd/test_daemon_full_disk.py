@@ -1,4 +1,4 @@
-"""A full disk (issue 3; SPEC R17 durability, R18 atomicity, R21 damaged cards): Add on a store
+"""A full disk (R17 durability, R18 atomicity, R21 damaged cards): Add on a store
 with no space left gets io.leitner.Box.StoreFailure naming the path and "No space left on
 device"; the daemon keeps serving; after a restart every acknowledged card is there and none is
 half-written. The store is a 512 KiB tmpfs, so this runs as root (as CI does)."""
@@ -24,7 +24,7 @@ def small_store(root):  # noqa: F811
 
 
 def card_files(store):
-    """Every card directory's file names, by id (SPEC §3: one front, one back)."""
+    """Every card directory's file names, by id (docs/store-format.md: one front, one back)."""
     return {card_id: sorted(p.name for p in (store / level / card_id).iterdir())
             for card_id, level in all_card_ids(store)}
 

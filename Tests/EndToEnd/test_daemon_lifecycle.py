@@ -1,4 +1,4 @@
-"""leitnerd's life cycle (SPEC §5, issue 3): command line, store lock (R19), the socket and its
+"""leitnerd's life cycle (docs/daemon.md): command line, store lock (R19), the socket and its
 directory, socket activation, readiness, signals, reload, idle exit, peer credentials."""
 import os
 import pathlib

@@ -1,4 +1,4 @@
-"""Every method of io.leitner.Box and every error, through the daemon (SPEC §4)."""
+"""Every method of io.leitner.Box and every error, through the daemon (docs/protocol.md)."""
 import base64
 import errno
 import os

@@ -1,4 +1,4 @@
-"""leitnerd speaks Varlink (SPEC §4): org.varlink.service, the standard errors, and messages that
+"""leitnerd speaks Varlink (docs/protocol.md): org.varlink.service, the standard errors, and messages that
 are wrong in every way a client can make them wrong; the daemon answers or drops that client and
 keeps serving the others."""
 import json
@@ -70,7 +70,7 @@ def test_unknown_method_and_interface(daemon):
         reply = c.call_raw("org.example.Nothing.Do", {})
         assert reply["error"] == "org.varlink.service.InterfaceNotFound"
         assert reply["parameters"] == {"interface": "org.example.Nothing"}
-        # The connection goes on (SPEC §4).
+        # The connection goes on (docs/protocol.md).
         assert "today" in c.call("Status")
 
 

@@ -1,4 +1,4 @@
-"""`make install` / `make uninstall` (issue 5): static release binaries that run with an empty
+"""`make install` / `make uninstall`: static release binaries that run with an empty
 environment and no Swift runtime, units rewritten to the install prefix that still verify, an
 existing /etc/leitner/leitner.conf never overwritten, and an uninstall that removes exactly what
 install put there."""
@@ -135,7 +135,7 @@ def bare(*command: str, **kwargs) -> subprocess.CompletedProcess:
 
 
 def test_installed_programs_serve_a_box_with_an_empty_environment(installed, tmp_path):
-    """issue 5: the installed leitnerd and leitnerctl, started with `env -i`, serve a temporary
+    """The installed leitnerd and leitnerctl, started with `env -i`, serve a temporary
     store on a temporary socket; `status` and `add` work and the card reaches the store (R1)."""
     bin_dir = installed / "usr/bin"
     store, sock = tmp_path / "store", tmp_path / "leitnerd.sock"

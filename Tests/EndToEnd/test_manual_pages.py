@@ -1,4 +1,4 @@
-"""The manual pages and the bash completion against the programs' own help (issue 4, issue 5):
+"""The manual pages and the bash completion against the programs' own help:
 every command and option that `leitnerctl help` and `leitnerctl help CMD` print is in
 leitnerctl(1) and offered by the completion, and nothing else is; leitnerd(8) lists exactly the
 options of `leitnerd --help`; both pages give the exit codes. So they cannot drift again."""

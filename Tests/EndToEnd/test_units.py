@@ -1,4 +1,4 @@
-"""The systemd units (issue 5): they verify without a warning, the system service's sandbox scores
+"""The systemd units: they verify without a warning, the system service's sandbox scores
 an exposure of 1.0 or less, the timer's calendar expression is valid, and the units agree with
 each other and with the configuration defaults on paths and times."""
 import re
@@ -57,7 +57,7 @@ def test_exposure_parser_sees_an_unsandboxed_unit(tmp_path):
 
 @pytest.mark.parametrize("source", [SYSTEMD, SYSTEMD / "user"], ids=["system", "user"])
 def test_timer_fires_daily_at_the_default_day_start(source):
-    """04:00 is DayStartsAt='s default (SPEC §5): the test is prepared as the learning day begins;
+    """04:00 is DayStartsAt='s default (docs/configuration.md): the test is prepared as the learning day begins;
     Persistent= catches up after a machine was off."""
     timer = unit_settings(source / "leitner-prepare.timer")
     (calendar,) = timer["Timer.OnCalendar"]

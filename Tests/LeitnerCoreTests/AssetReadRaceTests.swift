@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 @testable import LeitnerCore
+import LeitnerTestSupport
 
 /// R22: a side is opened once, through the card's directory, and read from that descriptor: a
 /// link to a file outside the store, swapped in and out over `front.txt` as fast as a process

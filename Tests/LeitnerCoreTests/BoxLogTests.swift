@@ -1,5 +1,6 @@
 import Testing
 @testable import LeitnerCore
+import LeitnerTestSupport
 
 /// R16: every add, grade, undo, move, delete, skipped day and completed test is appended to the
 /// review log — time, event, id, from, to, correct, answer ms — one tab-separated line each,

@@ -1,11 +1,13 @@
 import Glibc
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
+import LeitnerTestSupport
 
 /// A long run: a box of up to 200 cards driven day by day for 420 days by a seeded learner
 /// (mostly right, some wrong, missed days, hand moves with `mv`, adds while a test is open, undo,
 /// restarts), checked after every day — and after every unusual step — against `LeitnerModel`,
-/// a small model of R2–R12 and R15 written here from SPEC alone.
+/// a small model of R2–R12 and R15 written here from docs/rules.md alone.
 @Suite struct BoxSimulationTests {
     /// The last run stops the box by killing it rather than closing it, so that every reopen
     /// replays the journal, and moves the last graded card back by hand in the gap (R13, R18).
@@ -102,7 +104,7 @@ import Testing
                     }
                     if random.chance(0.01) {
                         // A delete, by request or rm -r, of a card no grade of the test names
-                        // (SPEC does not say what undo does for a card since deleted).
+                        // (the rules do not say what undo does for a card since deleted).
                         let graded = Set(model.test?.grades.map(\.id) ?? [])
                         let candidates = model.level.keys.filter { !graded.contains($0) }.sorted()
                         if !candidates.isEmpty {

@@ -1,5 +1,6 @@
 import Testing
 @testable import LeitnerCore
+import LeitnerTestSupport
 
 @Suite struct BoxSmokeTests {
     @Test func addPrepareGradeComplete() throws {

@@ -1,11 +1,11 @@
 import Testing
 @testable import LeitnerCore
 
-/// The rules of the daily test, R1–R11 (SPEC §2), each checked against what a wrong
+/// The rules of the daily test, R1–R11 (docs/rules.md), each checked against what a wrong
 /// implementation would do. Dates: 2026-03-02 is day 0; the clock starts at local noon and the
 /// day starts at 04:00.
 @Suite struct BoxTestRulesTests {
-    /// R3 as SPEC writes it, parsed here by hand rather than by `CycleTable`.
+    /// R3 as docs/rules.md writes it, parsed here by hand rather than by `CycleTable`.
     static let specTable: [[Int]] = """
         2,1 3,1 2,1 4,1 2,1 3,1 2,1 1 2,1 3,1 2,1 5,1 4,2,1 3,1 2,1 1 2,1 3,1 2,1 4,1 2,1 3,1 2,1 6,1
         2,1 3,1 2,1 5,1 4,2,1 3,1 2,1 1 2,1 3,1 2,1 4,1 2,1 3,1 2,1 1 2,1 3,1 2,1 5,1 4,2,1 3,1 2,1 1
@@ -435,7 +435,7 @@ import Testing
     }
 }
 
-/// `Prepare` (SPEC §4): applies R6, opens today's test, moves no card, and says once per test —
+/// `Prepare` (docs/protocol.md): applies R6, opens today's test, moves no card, and says once per test —
 /// when it has cards — that the `TestReady=` hook should run.
 @Suite struct BoxPrepareTests {
     @Test func readyOncePerTestWithCards() throws {

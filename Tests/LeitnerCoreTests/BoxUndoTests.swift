@@ -1,5 +1,6 @@
 import Testing
 @testable import LeitnerCore
+import LeitnerTestSupport
 
 /// R15: undo reverts the last grade of the current logical date — level, place at the front of
 /// the queue, passed/failed mark, and a completion it recorded — and repeated undo walks back.

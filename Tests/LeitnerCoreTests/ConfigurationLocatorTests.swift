@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
+import LeitnerTestSupport
 
 extension TemporaryDirectory {
     /// Writes a file with `mode` and returns its full path.
@@ -26,7 +28,7 @@ extension TemporaryDirectory {
         let locator = ConfigurationLocator(environment: [:], uid: 1234, home: "/home/a")
         #expect(locator.userConfigurationPath == "/home/a/.config/leitner/leitner.conf")
         #expect(locator.defaultStorePath == "/home/a/.local/share/leitner")
-        // SPEC §5: without XDG_RUNTIME_DIR, /tmp/leitner-UID/leitnerd.sock.
+        // docs/configuration.md: without XDG_RUNTIME_DIR, /tmp/leitner-UID/leitnerd.sock.
         #expect(locator.defaultSocketPath == "/tmp/leitner-1234/leitnerd.sock")
         #expect(locator.fallbackSocketDirectory == "/tmp/leitner-1234")
     }
@@ -61,7 +63,7 @@ extension TemporaryDirectory {
         #expect(Configuration(defaultsFor: ConfigurationLocator(environment: [:], uid: 1, home: "/")).viewer == nil)
     }
 
-    /// SPEC §5: the fallback directory is created 0700, and refused when another user owns it.
+    /// docs/configuration.md: the fallback directory is created 0700, and refused when another user owns it.
     @Test func privateDirectoryIsCreatedAndChecked() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

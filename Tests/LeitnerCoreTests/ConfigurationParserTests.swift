@@ -1,5 +1,6 @@
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
 
 @Suite struct ConfigurationParserTests {
     static let file = "/etc/leitner/leitner.conf"

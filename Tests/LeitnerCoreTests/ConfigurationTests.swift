@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
+import LeitnerTestSupport
 
 @Suite struct ConfigurationTests {
     /// The package's root, from this file's path.
@@ -68,7 +70,7 @@ import Testing
         }
     }
 
-    /// SPEC §5 precedence: --socket, then LEITNER_SOCKET, then Socket=, then the default;
+    /// docs/configuration.md precedence: --socket, then LEITNER_SOCKET, then Socket=, then the default;
     /// --store, then Path=, then the default.
     @Test func precedence() throws {
         let directory = TemporaryDirectory()

@@ -87,7 +87,7 @@ import Testing
         }
     }
 
-    /// `DayStartsAt=` (SPEC §5): HH:MM from 00:00 to 23:59.
+    /// `DayStartsAt=` (docs/configuration.md): HH:MM from 00:00 to 23:59.
     @Test func timesOfDay() throws {
         #expect(try ConfigurationValue.timeOfDay("04:00") == 240)
         #expect(try ConfigurationValue.timeOfDay("00:00") == 0)

@@ -1,5 +1,7 @@
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
+import LeitnerTestSupport
 
 /// R17, R18: an operation cut off after any single step of its system calls leaves, once the
 /// store is reopened, the state before it or the state after it — never a mix. `CrashPoint`

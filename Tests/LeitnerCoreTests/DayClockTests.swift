@@ -51,7 +51,7 @@ func date(_ text: String) -> LogicalDate {
 @Suite struct DayClockTests {
     let utc = DayClock(dayStartsAt: 4 * 60, utcOffset: TestZones.utc)
 
-    /// SPEC §1: at 01:30 with DayStartsAt=04:00 it is still the previous day.
+    /// docs/rules.md: at 01:30 with DayStartsAt=04:00 it is still the previous day.
     @Test func beforeDayStartsAtIsThePreviousDate() {
         #expect(utc.logicalDate(at: ms("2026-03-10T01:30:00Z")) == date("2026-03-09"))
         #expect(utc.logicalDate(at: ms("2026-03-10T03:59:59.999Z")) == date("2026-03-09"))

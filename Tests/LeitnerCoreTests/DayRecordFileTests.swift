@@ -1,5 +1,7 @@
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
+import LeitnerTestSupport
 
 /// `.leitner/days` on disk (R4–R7): appended and synced a line at a time, withdrawn by an atomic
 /// rewrite (R15), a torn last line dropped on load (R18).

@@ -28,7 +28,7 @@ import Testing
             """, fileName: file)
         #expect(record.entries == [entry("2026-03-01", .completed), entry("2026-03-02", .skipped),
                                    entry("2026-03-04", .completed)])
-        // SPEC §1: the cycle position is the number of entries.
+        // docs/rules.md: the cycle position is the number of entries.
         #expect(record.position == 3)
         #expect(record.last == entry("2026-03-04", .completed))
         #expect(record.state(of: LogicalDate("2026-03-02")!) == .skipped)

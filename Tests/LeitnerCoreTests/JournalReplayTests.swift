@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
 
 /// What the next open does with the journal after a kill (R13, R16, R18): a rename the kill cut
 /// off is redone; a hand move made after the change is kept, whether the daemon saw it or not; a

@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
+import LeitnerTestSupport
 
 /// R17, R18: `.leitner/journal` makes the review log's newest lines durable; at open its records
 /// are written back into the log. The records' framing decides what counts after a crash.

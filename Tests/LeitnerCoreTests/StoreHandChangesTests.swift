@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import LeitnerCore
+import LeitnerTestSupport
 
 /// R12 (moves by request), R13 (changes made by hand in the store, seen by the next request with
 /// no restart) and R14 (loose pairs adopted, lone halves reported).

@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
+import LeitnerTestSupport
 
 /// R17 durability, R18 atomicity and repair, R19 the lock, R21 damaged cards, R22 links.
 @Suite struct StoreRobustnessTests {
@@ -162,7 +164,7 @@ import Testing
     }
 
     /// R21: a damaged card is reported, kept out of the test and the counts, and its files are
-    /// never touched. SPEC reading: the store is not looked into card by card at open (that is
+    /// never touched. Our reading of the rules: the store is not looked into card by card at open (that is
     /// the fast path); a card is checked when it is shown, queued (`Next`) or by `doctor`.
     @Test(arguments: Damage.allCases)
     func r21DamagedCardIsReportedKeptOutAndUntouched(_ kind: Damage) throws {

@@ -127,7 +127,7 @@ extension Box {
         return level
     }
 
-    /// `front.EXT` / `back.EXT` from an asset's name, which gives the extension (SPEC §4).
+    /// `front.EXT` / `back.EXT` from an asset's name, which gives the extension (docs/protocol.md).
     static func fileName(for asset: Asset, side: SideName) throws(BoxError) -> String {
         guard let ext = MediaType.fileExtension(asset.name) else {
             throw .invalidAsset(name: asset.name, reason: "the name has no extension (e.g. \(side.rawValue).txt)")

@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// A Leitner box: the store on disk, its schedule and its daily test. The one owner of a store
 /// (R19); not thread-safe: the daemon calls it from one actor.
@@ -8,6 +9,9 @@ import Glibc
 public final class Box {
     /// The canonical path of the store.
     public var storePath: String { store.root }
+
+    /// The name of the box's own directory inside the store (docs/store-format.md).
+    public static var stateDirectoryName: String { Store.stateDirectoryName }
 
     let store: Store
     let options: BoxOptions
@@ -40,7 +44,7 @@ public final class Box {
         let now = options.clock.now()
         store = try Store(path: options.storePath, now: now)
         do {
-            dayFile = try DayRecordFile(stateDirectory: store.stateFD, statePath: store.root + "/.leitner")
+            dayFile = try DayRecordFile(stateDirectory: store.stateFD, statePath: store.statePath)
             days = try dayFile.load()
             if case .storeFailure(let path, let reason)? = store.checkpointFailure {
                 openingProblems.append(StoreProblem(kind: .damagedState, path: path,
@@ -215,7 +219,7 @@ public final class Box {
         do {
             try FileSystem.writeAtomically(TestFile.encode(opened, queue: queue), to: TestFile.name, in: store.stateFD)
         } catch {
-            throw .storeFailure(path: store.root + "/.leitner/test", reason: "cannot write: \(error)")
+            throw .storeFailure(path: store.statePath + "/test", reason: "cannot write: \(error)")
         }
         test = opened
         MemoryTrim.releaseFreedMemory()
@@ -241,7 +245,7 @@ public final class Box {
     /// logged since the last completed or skipped day replayed over it, so that its passed and
     /// failed cards are kept. The damaged file is kept as `test.damaged` for a person to look at.
     private func rebuildTest() throws(BoxError) -> DailyTest? {
-        let statePath = store.root + "/" + Store.stateDirectoryName
+        let statePath = store.statePath
         try? FileSystem.rename(TestFile.name, in: store.stateFD, to: TestFile.name + ".damaged", in: store.stateFD, replacing: true)
         var start = 0
         var since: [LogEntry] = []
@@ -306,7 +310,7 @@ public final class Box {
         do {
             try FileSystem.writeAtomically(Array("\(first)\n".utf8), to: name, in: store.stateFD)
         } catch {
-            throw .storeFailure(path: store.root + "/" + Store.stateDirectoryName + "/" + name, reason: "cannot write: \(error)")
+            throw .storeFailure(path: store.statePath + "/" + name, reason: "cannot write: \(error)")
         }
         return first
     }

@@ -1,6 +1,6 @@
 /// How to open a box: where its store is and the rules of its schedule.
 public struct BoxOptions: Sendable {
-    /// The store directory (SPEC §3); created with its level directories when missing.
+    /// The store directory (docs/store-format.md); created with its level directories when missing.
     public var storePath: String
     /// The cycle table (R3).
     public var cycle: CycleTable

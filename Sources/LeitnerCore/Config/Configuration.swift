@@ -1,3 +1,4 @@
+import LeitnerSystem
 /// The settings of `leitnerd` and `leitnerctl`: every key of `leitner.conf` as a typed value,
 /// with the embedded defaults for the keys a file does not set (`docs/configuration.md`).
 public struct Configuration: Sendable, Equatable {

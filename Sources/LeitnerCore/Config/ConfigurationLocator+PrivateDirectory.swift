@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 extension ConfigurationLocator {
     /// Makes sure `path` is a directory that only this user controls, creating it with mode

@@ -1,3 +1,4 @@
+import LeitnerSystem
 /// Reads `leitner.conf`, the systemd-style format: `[Section]` headers, `Key=Value` lines,
 /// `#` and `;` comment lines and blank lines; white space around keys and values is removed.
 /// An unknown section or key, a key outside a section, a line without `=`, or a bad value is an

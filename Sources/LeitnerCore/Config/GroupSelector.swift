@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// A group named in the configuration (`[Daemon] AllowGroup=`): by name or by number.
 public enum GroupSelector: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 /// A level of the box: `1` … `7` in rotation, or `finished` (retired). The same name is used as
-/// directory name, on the wire, on the command line and in logs (SPEC §1).
+/// directory name, on the wire, on the command line and in logs (docs/rules.md).
 public enum Level: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
     case one = 1, two, three, four, five, six, seven
     case finished = 8

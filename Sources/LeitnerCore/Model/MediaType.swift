@@ -1,4 +1,4 @@
-/// Media types from file extensions (SPEC §1: the extension says what the asset is).
+/// Media types from file extensions (docs/rules.md: the extension says what the asset is).
 public enum MediaType {
     static let byExtension: [String: String] = [
         "txt": "text/plain", "text": "text/plain", "md": "text/markdown", "markdown": "text/markdown",

@@ -1,4 +1,5 @@
-/// Logical dates and local times (SPEC §1): "today" is the local date of `now − DayStartsAt`.
+import LeitnerSystem
+/// Logical dates and local times (docs/rules.md): "today" is the local date of `now − DayStartsAt`.
 /// Local time comes from the C library (`TZ`, `/etc/localtime`), so `TZ=…` and libfaketime are
 /// honoured.
 ///

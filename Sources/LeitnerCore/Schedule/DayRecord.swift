@@ -1,4 +1,4 @@
-/// The day record (SPEC §1, R4–R7): for each logical date at most one entry, `completed` or
+/// The day record (docs/rules.md, R4–R7): for each logical date at most one entry, `completed` or
 /// `skipped`, in date order. Its length is the cycle position `p`.
 ///
 /// A pure value: the store reads and appends the file `.leitner/days`; this type parses it,
@@ -46,7 +46,7 @@ public struct DayRecord: Sendable, Equatable {
         }
     }
 
-    /// The cycle position `p` (SPEC §1): the number of entries.
+    /// The cycle position `p` (docs/rules.md): the number of entries.
     public var position: Int { entries.count }
 
     /// The latest entry, nil while the record is empty.

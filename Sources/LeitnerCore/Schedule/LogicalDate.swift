@@ -1,5 +1,5 @@
 /// A calendar date (`YYYY-MM-DD`, proleptic Gregorian), stored as days since 1970-01-01.
-/// Logical dates (SPEC §1) are dates of `now − DayStartsAt`; see `DayClock`.
+/// Logical dates (docs/rules.md) are dates of `now − DayStartsAt`; see `DayClock`.
 public struct LogicalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Days since 1970-01-01.
     public var ordinal: Int

@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// The day record on disk, `.leitner/days` (R4–R7): one `YYYY-MM-DD completed|skipped` line per
 /// entry, appended and synced; withdrawn (R15) by an atomic rewrite.

@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// `.leitner/journal`: the write-ahead journal of the daemon's own changes (R17, R18), made
 /// durable for the price of one data-block flush.

@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// The review log `.leitner/log` (R16): one line per event, appended, never rewritten.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// Loose pairs (R14): `NAME-front.EXT` and `NAME-back.EXT` put by hand into a level directory are
 /// adopted as card `NAME`. Anything that cannot be adopted stays where it is and is reported.
@@ -62,7 +63,7 @@ extension Store {
               case .success(let pair) = loosePair(half.cardName, in: level) else { return nil }
         let id = half.cardName
         let staged = "adopt-\(level.name)-\(id)"
-        let stagedPath = root + "/" + Store.stateDirectoryName + "/tmp/" + staged
+        let stagedPath = statePath + "/tmp/" + staged
         let directory = try fd(level)
         do {
             try FileSystem.makeDirectory(staged, in: stagingFD)

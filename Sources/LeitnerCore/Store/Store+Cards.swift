@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// Reading cards: a card's sides are looked at when it is shown, never at open (R21: a damaged
 /// card is reported, kept out of tests and counts, and never touched).

@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// Repair at open (R18): finishes the renames a crash cut off, puts back what was not begun, and
 /// empties the trash. Runs before the daemon serves anything.
@@ -18,7 +19,7 @@ extension Store {
         do {
             for entry in try FileSystem.list(trashFD) { try FileSystem.removeTree(entry.name, in: trashFD) }
         } catch {
-            throw .storeFailure(path: root + "/" + Store.stateDirectoryName + "/trash", reason: "cannot empty: \(error)")
+            throw .storeFailure(path: statePath + "/trash", reason: "cannot empty: \(error)")
         }
         // A checkpoint that fails here (a full disk) leaves the journal as it is: its records
         // stay, new ones follow them, and the next checkpoint or open takes them in. The store
@@ -79,7 +80,7 @@ extension Store {
                 try FileSystem.removeTree(name, in: stagingFD)
             }
         } catch {
-            throw .storeFailure(path: root + "/" + Store.stateDirectoryName + "/tmp", reason: "cannot clear: \(error)")
+            throw .storeFailure(path: statePath + "/tmp", reason: "cannot clear: \(error)")
         }
     }
 }

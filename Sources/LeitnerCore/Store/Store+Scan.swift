@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// Indexing: the full scan at open (names and `d_type` only), and taking in hand changes (R13)
 /// from the inotify watch, with adoption of loose pairs (R14).

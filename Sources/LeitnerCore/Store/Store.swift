@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// The store on disk (docs/store-format.md): one directory per level, one directory per card, and `.leitner/`
 /// for the box's own state. Keeps an index of every card's level, built from names alone (no
@@ -47,6 +48,9 @@ final class Store {
     var untouchedSinceCheckpoint = false
 
     static let stateDirectoryName = ".leitner"
+
+    /// The path of the box's own state directory, for messages.
+    var statePath: String { root + "/" + Store.stateDirectoryName }
 
     /// Opens the store at `path`, creating it and its level directories when missing, takes the
     /// lock (R19), indexes the cards and repairs leftovers (R18).
@@ -219,7 +223,7 @@ final class Store {
     /// Writes a new card's assets under `.leitner/tmp/add-ID`, synced; `commitStagedCard` puts it in place.
     func stageCard(_ id: String, front: (name: String, bytes: [UInt8]), back: (name: String, bytes: [UInt8])) throws(BoxError) {
         let staged = "add-" + id
-        let stagedPath = root + "/" + Store.stateDirectoryName + "/tmp/" + staged
+        let stagedPath = statePath + "/tmp/" + staged
         do {
             if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
             try FileSystem.makeDirectory(staged, in: stagingFD)
@@ -289,14 +293,14 @@ final class Store {
         }
         for (fd, name) in [(stagingFD, "tmp"), (trashFD, "trash")] {
             do { try fd.sync() } catch {
-                throw .storeFailure(path: root + "/" + Store.stateDirectoryName + "/" + name, reason: "cannot sync: \(error)")
+                throw .storeFailure(path: statePath + "/" + name, reason: "cannot sync: \(error)")
             }
         }
         try log.sync()
         do {
             try FileSystem.writeAtomically(Array("\(log.size)\n\(levelStamps())\n".utf8), to: "checkpoint", in: stateFD)
         } catch {
-            throw .storeFailure(path: root + "/" + Store.stateDirectoryName + "/checkpoint", reason: "cannot write: \(error)")
+            throw .storeFailure(path: statePath + "/checkpoint", reason: "cannot write: \(error)")
         }
         log.startJournalOver()
     }

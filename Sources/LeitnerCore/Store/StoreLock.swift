@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// The store's lock (R19): an exclusive `flock` on `.leitner/lock`, which holds the owner's pid.
 /// The kernel releases it when the process dies, so a crashed daemon never leaves it stale.

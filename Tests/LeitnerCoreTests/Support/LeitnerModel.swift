@@ -1,6 +1,6 @@
 @testable import LeitnerCore
 
-/// SPEC §2 as a plain value, written from the rules alone and sharing no code with the box's
+/// docs/rules.md as a plain value, written from the rules alone and sharing no code with the box's
 /// schedule or test: the levels of the cards (R1, R9, R12), the day record (R4–R7, R10), the
 /// open test's queue as a set with its passed and failed cards (R8), and undo (R15). The
 /// simulation drives it beside a real box and compares. The queue's order is the box's own
@@ -42,7 +42,7 @@ struct LeitnerModel {
         self.onFail = onFail
     }
 
-    /// R3, from SPEC's text.
+    /// R3, from the table in docs/rules.md.
     static let table: [[Level]] = BoxTestRulesTests.specTable.map { $0.map { Level(rawValue: $0)! } }
 
     /// The cycle position: the number of day-record entries.

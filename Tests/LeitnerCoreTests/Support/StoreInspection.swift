@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import LeitnerCore
+@testable import LeitnerSystem
+import LeitnerTestSupport
 
 /// Reading a store's own files the way a user with `cat` would, independent of the box's code.
 extension TemporaryDirectory {

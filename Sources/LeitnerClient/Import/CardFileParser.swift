@@ -1,0 +1,162 @@
+import LeitnerCore
+/// Turns the text of an import file into cards to add, and the lines that cannot be.
+///
+/// TSV and CSV: two fields a line, front and back; or a header line naming the columns
+/// (`id`, `front`, `back`, `level`, in any order; `front` and `back` required). Anki: the
+/// header lines say the separator, whether fields are HTML, and which columns hold the guid,
+/// note type, deck and tags; the first two other columns are front and back, more are ignored.
+public struct CardFileParser: Sendable {
+    public var format: ImportFormat
+
+    public init(format: ImportFormat) { self.format = format }
+
+    /// The cards of `text`, and every line that is wrong with the reason. Nothing of a bad
+    /// line is kept.
+    public func parse(_ text: String) -> (records: [ImportRecord], problems: [ImportProblem]) {
+        switch format {
+        case .tsv: return cards(DelimitedReader(separator: "\t", quoting: .backslash, skipsComments: true).rows(text),
+                                html: false, skipColumns: [], headerAllowed: true)
+        case .csv: return cards(DelimitedReader(separator: ",", quoting: .rfc4180).rows(text),
+                                html: false, skipColumns: [], headerAllowed: true)
+        case .anki: return anki(text)
+        }
+    }
+
+    private func anki(_ text: String) -> (records: [ImportRecord], problems: [ImportProblem]) {
+        var separator: Character = "\t"
+        var html = false
+        var skip: Set<Int> = []
+        var problems: [ImportProblem] = []
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard line.hasPrefix("#") else { break }
+            let body = line.dropFirst().droppingSuffix { $0 == "\r" }
+            guard let colon = body.firstIndex(of: ":") else { continue }
+            let key = body[..<colon].lowercased().trimmed(of: " ")
+            let value = String(body[body.index(after: colon)...])
+            switch key {
+            case "separator":
+                if let found = Self.ankiSeparator(value) { separator = found } else {
+                    problems.append(ImportProblem(location: "line \(lineNumber)", reason: "unknown separator '\(value)'"))
+                }
+            case "html": html = value.lowercased() == "true"
+            case "guid column", "notetype column", "deck column", "tags column":
+                if let column = Int(value), column >= 1 { skip.insert(column - 1) } else {
+                    problems.append(ImportProblem(location: "line \(lineNumber)", reason: "bad column number '\(value)'"))
+                }
+            default: break // #columns:, #tags:, #deck: and future keys do not change which fields are which
+            }
+        }
+        let rows = DelimitedReader(separator: separator, quoting: .rfc4180, skipsComments: true).rows(text)
+        var result = cards(rows, html: html, skipColumns: skip, headerAllowed: false)
+        result.problems = problems + result.problems
+        return result
+    }
+
+    static func ankiSeparator(_ value: String) -> Character? {
+        switch value.lowercased() {
+        case "tab": "\t"
+        case "comma": ","
+        case "semicolon": ";"
+        case "pipe": "|"
+        case "space": " "
+        case "colon": ":"
+        default: value.count == 1 ? value.first : nil
+        }
+    }
+
+    private func cards(_ rows: [DelimitedRow], html: Bool, skipColumns: Set<Int>,
+                       headerAllowed: Bool) -> (records: [ImportRecord], problems: [ImportProblem]) {
+        var records: [ImportRecord] = []
+        var problems: [ImportProblem] = []
+        var columns: [String: Int]?
+        var seenIds: [String: Int] = [:]
+        for (index, row) in rows.enumerated() {
+            let location = "line \(row.line)"
+            if let problem = row.problem {
+                problems.append(ImportProblem(location: location, reason: problem))
+                continue
+            }
+            if index == 0 && headerAllowed, let header = Self.header(row.fields) {
+                columns = header
+                continue
+            }
+            let fields = row.fields.enumerated().filter { !skipColumns.contains($0.offset) }.map(\.element)
+            func field(_ name: String, _ position: Int) -> String? {
+                if let columns {
+                    guard let column = columns[name] else { return nil }
+                    return column < fields.count ? fields[column] : ""
+                }
+                return position >= 0 && position < fields.count ? fields[position] : nil
+            }
+            if let columns, fields.count != columns.count {
+                problems.append(ImportProblem(location: location,
+                    reason: "expected \(columns.count) fields as the header says, found \(fields.count)"))
+                continue
+            }
+            if columns == nil && (fields.count < 2 || (fields.count > 2 && format != .anki)) {
+                problems.append(ImportProblem(location: location, reason: fields.count < 2
+                    ? "expected 2 fields (front, back), found \(fields.count)"
+                    : "expected 2 fields (front, back), found \(fields.count); name the columns in a header line (id, front, back, level) to give more"))
+                continue
+            }
+            var front = field("front", 0) ?? ""
+            var back = field("back", 1) ?? ""
+            if html {
+                front = HTMLText.plain(front)
+                back = HTMLText.plain(back)
+            }
+            let id = field("id", -1).flatMap { $0.isEmpty ? nil : $0 }
+            let level = field("level", -1).flatMap { $0.isEmpty ? nil : $0 }
+            if front.allSatisfy(\.isWhitespace) {
+                problems.append(ImportProblem(location: location, reason: "the front is empty"))
+                continue
+            }
+            if back.allSatisfy(\.isWhitespace) {
+                problems.append(ImportProblem(location: location, reason: "the back is empty"))
+                continue
+            }
+            if let id, let reason = CardID.problem(id) {
+                problems.append(ImportProblem(location: location, reason: "invalid card id '\(id)': \(reason)"))
+                continue
+            }
+            if let level, Level(name: level) == nil {
+                problems.append(ImportProblem(location: location, reason: "invalid level '\(level)': expected 1 to 7 or finished"))
+                continue
+            }
+            if let id {
+                if let first = seenIds[id] {
+                    problems.append(ImportProblem(location: location, reason: "card id '\(id)' is also on line \(first)"))
+                    continue
+                }
+                seenIds[id] = row.line
+            }
+            records.append(ImportRecord(location: location, id: id, level: level, front: .text(front), back: .text(back)))
+        }
+        return (records, problems)
+    }
+
+    /// The columns a header line names, or nil when the line is not a header.
+    static func header(_ fields: [String]) -> [String: Int]? {
+        var columns: [String: Int] = [:]
+        for (index, field) in fields.enumerated() {
+            let name = field.trimmed(of: " ").lowercased()
+            guard ["id", "front", "back", "level"].contains(name), columns[name] == nil else { return nil }
+            columns[name] = index
+        }
+        return columns["front"] != nil && columns["back"] != nil ? columns : nil
+    }
+}
+
+extension StringProtocol {
+    func trimmed(of set: Character) -> String {
+        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+    }
+
+    func droppingSuffix(while predicate: (Character) -> Bool) -> SubSequence {
+        var end = endIndex
+        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
+        return self[startIndex..<end]
+    }
+}

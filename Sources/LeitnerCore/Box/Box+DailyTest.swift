@@ -1,0 +1,126 @@
+import Glibc
+import LeitnerSystem
+
+/// The daily test's requests: `Prepare`, `Next`, `Grade`, `Undo` (R6–R11, R15).
+extension Box {
+    /// Applies R6, opens today's test (R11) and returns it (`Prepare`); moves no card.
+    /// `isNewlyReady` is true the first time a test with cards is prepared: the daemon then runs
+    /// the `TestReady=` hook, once per test.
+    public func prepare() throws(BoxError) -> (test: TestSummary, isNewlyReady: Bool) {
+        let moment = try begin()
+        try openTest(moment)
+        let summary = summary(moment)
+        guard summary.state == .open, readyPosition != summary.position else { return (summary, false) }
+        do {
+            try FileSystem.writeAtomically(Array("\(summary.position)\n".utf8), to: TestFile.ready, in: store.stateFD)
+        } catch {
+            throw .storeFailure(path: store.statePath + "/" + TestFile.ready, reason: "cannot write: \(error)")
+        }
+        readyPosition = summary.position
+        return (summary, true)
+    }
+
+    /// The card at the head of the queue, nil when the test has none or is completed (`Next`).
+    /// A card found damaged on the way is reported and left out of the test (R21).
+    public func next() throws(BoxError) -> (card: Card?, test: TestSummary) {
+        let moment = try begin()
+        if completedToday(moment) { return (nil, summary(moment)) }
+        try openTest(moment)
+        while let id = test?.head() {
+            do {
+                let card = try store.card(id, withText: true)
+                lastShown = card
+                return (card, summary(moment))
+            } catch {
+                // Damaged (now recorded as such) or gone: it leaves the queue; try the next one.
+                test?.levelChanged(id, to: nil)
+            }
+        }
+        // R10: a graded test whose last cards were just found damaged is completed.
+        if test?.isDone == true { try complete(moment) }
+        return (nil, summary(moment))
+    }
+
+    /// Grades a card of the queue (R9): correct moves it up one level and out of the queue; wrong
+    /// moves it to level 1 (or one down with `OnFail=previous`) and to the end of the queue. The
+    /// grade that empties the queue completes the test (R10). One `fdatasync` makes it durable.
+    /// - Throws: `testComplete`, `notInTest`, `noSuchCard`, `invalidCardId`, `storeFailure`.
+    public func grade(id: String, correct: Bool, answerMs: Int?) throws(BoxError) -> (card: Card, test: TestSummary) {
+        try CardID.validate(id)
+        let moment = try begin()
+        if completedToday(moment) { throw .testComplete }
+        try openTest(moment)
+        // `test` is used in place throughout: a copy held across its mutation would copy the queue.
+        guard test != nil, let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        guard test!.contains(id), store.damaged[id] == nil else { throw .notInTest(id: id) }
+        // R21: a card `Next` did not just show is read first, so a damaged one is never moved;
+        // the reply is made from that reading.
+        let shown: Card
+        if let last = lastShown, last.id == id {
+            shown = last
+        } else {
+            do { shown = try store.card(id, withText: true) } catch {
+                test!.levelChanged(id, to: nil)
+                if test!.isDone { try complete(moment) }
+                throw .notInTest(id: id)
+            }
+        }
+        lastShown = nil
+        let to = correct ? from.promoted : from.demoted(options.onFail)
+        var journal = [LogEntry(time: moment.now, event: .grade, id: id, from: from, to: to,
+                                correct: correct, answerMs: answerMs.map { max(0, $0) })]
+        // R10: a correct answer to the last card in the queue completes the test.
+        let completes = correct && test!.remaining == 1
+        if completes { journal.append(LogEntry(time: moment.now, event: .complete, date: moment.today)) }
+        if from == to {
+            try store.appendToLog(journal, durable: true)
+        } else {
+            try store.moveCard(id, from: from, to: to, journal: journal)
+        }
+        // Only now that the journal holds it: mutate in place (a copy would cost O(queue)).
+        test!.grade(DailyTest.Grade(id: id, from: from, to: to, correct: correct, time: moment.now))
+        if completes {
+            test!.completed = moment.today
+            try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
+        }
+        return (store.relocated(shown, to: to), summary(moment))
+    }
+
+    /// Reverts the last grade made today (R15): the card returns to its level before that grade and
+    /// to the front of the queue, its mark is withdrawn, and so is a completion.
+    /// - Throws: `nothingToUndo` when no grade of today's test is left to undo.
+    public func undo() throws(BoxError) -> (card: Card, test: TestSummary) {
+        let moment = try begin()
+        guard let position = test?.position, let last = test?.grades.last,
+              options.dayClock.logicalDate(at: last.time) == moment.today,
+              position == days.position || (position == days.position - 1 && completedToday(moment))
+        else { throw .nothingToUndo }
+        guard let now = store.levelOf[last.id] else { throw .noSuchCard(id: last.id) }
+        // Read first: a card damaged since is refused before anything is written (R21).
+        let card = try store.card(last.id, withText: true)
+        let wasCompleted = test!.completed != nil
+        let journal = [LogEntry(time: moment.now, event: .undo, id: last.id, from: now, to: last.from,
+                                correct: last.correct)]
+        if now == last.from {
+            try store.appendToLog(journal, durable: true)
+        } else {
+            try store.moveCard(last.id, from: now, to: last.from, journal: journal)
+        }
+        if lastShown?.id == last.id { lastShown = nil }
+        test!.undo()
+        if wasCompleted, completedToday(moment) { try dayFile.removeLast(from: &days) }
+        return (store.relocated(card, to: last.from), summary(moment))
+    }
+
+    /// Today, today's test and the cards per level (`Status`). Never opens the test.
+    public func status() throws(BoxError) -> BoxStatus {
+        let moment = try begin()
+        // Cards found damaged may have been mended since: look at them again (they are few).
+        for id in Array(store.damaged.keys) where store.damage(of: id) == nil {
+            try apply(.appeared(id: id, level: store.levelOf[id]!), now: moment.now, log: false)
+        }
+        return BoxStatus(today: moment.today, test: summary(moment), counts: store.counts(),
+                         problems: store.damaged.count + store.strays.count + store.looseFileProblems().count
+                            + store.levelProblems.count)
+    }
+}

@@ -1,0 +1,31 @@
+/// A problem found in the store (R14 lone halves, R21 damaged cards, leftovers).
+public struct StoreProblem: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// A card directory without exactly one front and one back, or with an unreadable asset.
+        case damagedCard
+        /// Half of a loose pair, or a loose pair that cannot be adopted (R14).
+        case loosePair
+        /// A card id that is also found in another level (R18).
+        case duplicateCard
+        /// A symbolic link leading out of the store (R22).
+        case outsideLink
+        /// An entry in a level directory that is not a card.
+        case strayEntry
+        /// A damaged line or file of the box's own state in `.leitner/` (the log, the open test).
+        case damagedState
+    }
+    public var kind: Kind
+    /// The path of the entry.
+    public var path: String
+    /// What is wrong.
+    public var reason: String
+    /// What the user can do about it.
+    public var advice: String
+
+    public init(kind: Kind, path: String, reason: String, advice: String) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+        self.advice = advice
+    }
+}

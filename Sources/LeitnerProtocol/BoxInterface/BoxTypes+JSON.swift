@@ -1,0 +1,169 @@
+import LeitnerCore
+/// The types of `io.leitner.Box` as JSON, both ways: the daemon encodes them into replies, the
+/// client decodes them to show them. Field names are the interface's (docs/io.leitner.Box.varlink). A nil optional is written as
+/// `null`; on reading, a nullable member may be `null` or absent. Decoding errors name the
+/// member's dotted path (`cards.2.front.path`).
+
+extension Side {
+    /// The `Side` object.
+    public var json: JSONValue {
+        ["path": .string(path), "mediaType": .string(mediaType), "text": text.map(JSONValue.string) ?? .null]
+    }
+
+    /// Reads a `Side` object.
+    /// - Parameters: `field`: the member's path, for errors.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "side") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(path: try fields.string("path"), mediaType: try fields.string("mediaType"),
+                  text: try fields.optionalString("text"))
+    }
+}
+
+extension Card {
+    /// The `Card` object.
+    public var json: JSONValue {
+        ["id": .string(id), "level": .string(level.name), "front": front.json, "back": back.json]
+    }
+
+    /// Reads a `Card` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "card") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(id: try fields.string("id"), level: try fields.level("level"),
+                  front: try Side(json: fields.required("front"), field: fields.field("front")),
+                  back: try Side(json: fields.required("back"), field: fields.field("back")))
+    }
+}
+
+extension Asset {
+    /// The `Asset` object: `text` when the name says text and the content is UTF-8 without
+    /// NUL, else `data` in base64.
+    public var json: JSONValue {
+        let isText = MediaType.isText(MediaType.of(fileName: name)) && !content.contains(0)
+            && String(validating: content, as: UTF8.self) != nil
+        if isText {
+            return ["name": .string(name), "text": .string(String(decoding: content, as: UTF8.self)), "data": nil]
+        }
+        return ["name": .string(name), "text": nil, "data": .string(Base64.encode(content))]
+    }
+
+    /// Reads an `Asset` object, which has exactly one of `text` and `data` (base64).
+    /// - Throws: `JSONFieldError` naming the member that is missing, mistyped or not base64.
+    public init(json: JSONValue, field: String = "asset") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        let name = try fields.string("name")
+        switch (try fields.optionalString("text"), try fields.optionalString("data")) {
+        case (let text?, nil):
+            self.init(name: name, text: text)
+        case (nil, let data?):
+            guard let bytes = Base64.decode(data) else {
+                throw JSONFieldError(field: fields.field("data"), reason: "is not base64")
+            }
+            self.init(name: name, content: bytes)
+        case (nil, nil):
+            throw JSONFieldError(field: fields.field("text"), reason: "is missing, and so is 'data': one is needed")
+        case (_?, _?):
+            throw JSONFieldError(field: fields.field("data"), reason: "is given with 'text': only one may be")
+        }
+    }
+}
+
+extension TestSummary {
+    /// The `Test` object.
+    public var json: JSONValue {
+        ["date": .string(date.description), "position": .int(Int64(position)),
+         "levels": .array(levels.map { .string($0.name) }), "state": .string(state.rawValue),
+         "remaining": .int(Int64(remaining)), "passed": .int(Int64(passed)), "failed": .int(Int64(failed))]
+    }
+
+    /// Reads a `Test` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "test") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(date: try fields.date("date"), position: try fields.int("position"),
+                  levels: try fields.levels("levels"),
+                  state: try fields.named("state", "a test state") { TestState(rawValue: $0) },
+                  remaining: try fields.int("remaining"), passed: try fields.int("passed"),
+                  failed: try fields.int("failed"))
+    }
+}
+
+extension BoxStatus {
+    /// The parameters of the `Status` reply: `today`, `test`, `counts` (every level, `"1"` …
+    /// `"7"` and `"finished"`, zero included) and `problems`.
+    public var json: JSONValue {
+        let counts = Dictionary(uniqueKeysWithValues: Level.allCases.map { ($0.name, JSONValue.int(Int64(self.counts[$0] ?? 0))) })
+        return ["today": .string(today.description), "test": test.json, "counts": .object(counts),
+                "problems": .int(Int64(problems))]
+    }
+
+    /// Reads the parameters of a `Status` reply; `problems` may be absent (0).
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        let countFields = try fields.object("counts")
+        var counts: [Level: Int] = [:]
+        for level in Level.allCases { counts[level] = try countFields.int(level.name) }
+        self.init(today: try fields.date("today"), test: try TestSummary(json: fields.required("test"), field: fields.field("test")),
+                  counts: counts, problems: try fields.optionalInt("problems") ?? 0)
+    }
+}
+
+extension CalendarDay {
+    /// The `Day` object.
+    public var json: JSONValue {
+        ["date": .string(date.description), "state": .string(state.rawValue),
+         "levels": .array(levels.map { .string($0.name) }), "cards": .int(Int64(cards))]
+    }
+
+    /// Reads a `Day` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "day") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(date: try fields.date("date"), state: try fields.named("state", "a day state") { State(rawValue: $0) },
+                  levels: try fields.levels("levels"), cards: try fields.int("cards"))
+    }
+}
+
+extension LogEntry {
+    /// The `LogEntry` object; `time` is RFC 3339 local time with offset, to the second.
+    public var json: JSONValue {
+        func optional<T>(_ value: T?, _ make: (T) -> JSONValue) -> JSONValue { value.map(make) ?? .null }
+        return ["time": .string(DayClock.rfc3339(time)), "event": .string(event.rawValue),
+                "id": optional(id) { .string($0) }, "from": optional(from) { .string($0.name) },
+                "to": optional(to) { .string($0.name) }, "correct": optional(correct) { .bool($0) },
+                "answerMs": optional(answerMs) { .int(Int64($0)) },
+                "date": optional(date) { .string($0.description) }, "origin": optional(origin) { .string($0) }]
+    }
+
+    /// Reads a `LogEntry` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "entry") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(time: try fields.named("time", "an RFC 3339 time") { DayClock.parseRFC3339($0) },
+                  event: try fields.named("event", "a log event") { Event(rawValue: $0) },
+                  id: try fields.optionalString("id"),
+                  from: try fields.optionalNamed("from", "a level") { Level(name: $0) },
+                  to: try fields.optionalNamed("to", "a level") { Level(name: $0) },
+                  correct: try fields.optionalBool("correct"), answerMs: try fields.optionalInt("answerMs"),
+                  date: try fields.optionalNamed("date", "a date (YYYY-MM-DD)") { LogicalDate($0) },
+                  origin: try fields.optionalString("origin"))
+    }
+}
+
+extension StoreProblem {
+    /// The `Problem` object.
+    public var json: JSONValue {
+        ["kind": .string(kind.rawValue), "path": .string(path), "reason": .string(reason), "advice": .string(advice)]
+    }
+
+    /// Reads a `Problem` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "problem") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(kind: try fields.named("kind", "a problem kind") { Kind(rawValue: $0) },
+                  path: try fields.string("path"), reason: try fields.string("reason"),
+                  advice: try fields.string("advice"))
+    }
+}

@@ -1,0 +1,187 @@
+import Glibc
+
+/// What kind of entry a directory holds, from `d_type` (no `stat`).
+public enum EntryKind: Sendable, Equatable {
+    case directory, file, symlink, other, unknown
+}
+
+/// A directory entry's name and kind.
+public struct DirectoryEntry: Sendable, Equatable {
+    public var name: String
+    public var kind: EntryKind
+
+    package init(name: String, kind: EntryKind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// File-system operations relative to open directories. Every call goes through `valueOrErrno`.
+public enum FileSystem {
+    /// Lists a directory's entries (not `.` and `..`), names and `d_type` only: no `stat`.
+    public static func list(_ directory: FileDescriptor) throws(Errno) -> [DirectoryEntry] {
+        var entries: [DirectoryEntry] = []
+        try forEachEntry(directory) { name, kind in entries.append(DirectoryEntry(name: name, kind: kind)) }
+        return entries
+    }
+
+    /// Calls `body` for each entry of a directory, names and `d_type` only, reading it with
+    /// `getdents64` from its start (the descriptor's offset is moved).
+    public static func forEachEntry(_ directory: FileDescriptor,
+                                    _ body: (String, EntryKind) -> Void) throws(Errno) {
+        try nothingOrErrno { lseek(directory.rawValue, 0, SEEK_SET) }
+        let capacity = 64 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try valueOrErrno { getdents64(directory.rawValue, buffer, capacity) }
+            if count == 0 { return }
+            var offset = 0
+            while offset < count {
+                // struct linux_dirent64: u64 ino, s64 off, u16 reclen, u8 type, char name[].
+                let recordLength = Int(buffer.load(fromByteOffset: offset + 16, as: UInt16.self))
+                let type = buffer.load(fromByteOffset: offset + 18, as: UInt8.self)
+                let name = buffer.advanced(by: offset + 19).assumingMemoryBound(to: UInt8.self)
+                let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+                offset += recordLength
+                if length == 1 && name[0] == 46 || length == 2 && name[0] == 46 && name[1] == 46 { continue }
+                let kind: EntryKind
+                switch Int32(type) {
+                case Int32(DT_DIR): kind = .directory
+                case Int32(DT_REG): kind = .file
+                case Int32(DT_LNK): kind = .symlink
+                case Int32(DT_UNKNOWN): kind = .unknown
+                default: kind = .other
+                }
+                body(String(decoding: UnsafeBufferPointer(start: name, count: length), as: UTF8.self), kind)
+            }
+        }
+    }
+
+    /// `lstat` of `name` in `directory`: the entry itself, not what a link points to.
+    public static func status(_ name: String, in directory: FileDescriptor?) throws(Errno) -> stat {
+        var st = stat()
+        try nothingOrErrno { fstatat(directory?.rawValue ?? AT_FDCWD, name, &st, AT_SYMLINK_NOFOLLOW) }
+        return st
+    }
+
+    /// True when `name` exists in `directory` (as any kind of entry).
+    public static func exists(_ name: String, in directory: FileDescriptor?) -> Bool {
+        (try? status(name, in: directory)) != nil
+    }
+
+    /// Creates a directory; succeeds when it already exists as a directory if `existingOK`.
+    public static func makeDirectory(_ name: String, in directory: FileDescriptor?, mode: mode_t = 0o755,
+                                     existingOK: Bool = false) throws(Errno) {
+        try CrashPoint.step()
+        do {
+            try nothingOrErrno { mkdirat(directory?.rawValue ?? AT_FDCWD, name, mode) }
+        } catch where existingOK && error == .exists {
+            let st = try status(name, in: directory)
+            if st.st_mode & S_IFMT != S_IFDIR { throw Errno.notDirectory }
+        }
+    }
+
+    /// Renames an entry, refusing to replace an existing one (`RENAME_NOREPLACE`).
+    public static func rename(_ from: String, in fromDirectory: FileDescriptor?,
+                              to: String, in toDirectory: FileDescriptor?,
+                              replacing: Bool = false) throws(Errno) {
+        try CrashPoint.step()
+        let flags: UInt32 = replacing ? 0 : 1 // RENAME_NOREPLACE
+        try nothingOrErrno {
+            renameat2(fromDirectory?.rawValue ?? AT_FDCWD, from, toDirectory?.rawValue ?? AT_FDCWD, to, flags)
+        }
+    }
+
+    /// Removes a file.
+    public static func removeFile(_ name: String, in directory: FileDescriptor?) throws(Errno) {
+        try CrashPoint.step()
+        try nothingOrErrno { unlinkat(directory?.rawValue ?? AT_FDCWD, name, 0) }
+    }
+
+    /// Removes an empty directory.
+    public static func removeDirectory(_ name: String, in directory: FileDescriptor?) throws(Errno) {
+        try CrashPoint.step()
+        try nothingOrErrno { unlinkat(directory?.rawValue ?? AT_FDCWD, name, AT_REMOVEDIR) }
+    }
+
+    /// Removes a directory and everything in it, following no link.
+    public static func removeTree(_ name: String, in directory: FileDescriptor) throws(Errno) {
+        let st = try status(name, in: directory)
+        if st.st_mode & S_IFMT != S_IFDIR {
+            try removeFile(name, in: directory)
+            return
+        }
+        let child = try FileDescriptor.openDirectory(name, relativeTo: directory)
+        defer { child.close() }
+        for entry in try list(child) {
+            try removeTree(entry.name, in: child)
+        }
+        try removeDirectory(name, in: directory)
+    }
+
+    /// Reads a whole file relative to `directory`, following no final symbolic link.
+    public static func readFile(_ name: String, in directory: FileDescriptor?,
+                                limit: Int = Int.max) throws(Errno) -> [UInt8] {
+        let fd = try FileDescriptor.open(name, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW)
+        defer { fd.close() }
+        return try fd.readAll(limit: limit)
+    }
+
+    /// Reads a whole file at `path` (a configuration file, say), following links.
+    public static func readFile(atPath path: String, limit: Int = Int.max) throws(Errno) -> [UInt8] {
+        let fd = try FileDescriptor.open(path, flags: O_RDONLY)
+        defer { fd.close() }
+        return try fd.readAll(limit: limit)
+    }
+
+    /// Writes a file durably and atomically (R17, R18): a temporary name, fsync, rename over
+    /// `name`, fsync of the directory.
+    public static func writeAtomically(_ bytes: some Collection<UInt8>, to name: String,
+                                       in directory: FileDescriptor, mode: mode_t = 0o644) throws(Errno) {
+        let temporary = ".\(name).tmp-\(getpid())"
+        let fd = try FileDescriptor.open(temporary, relativeTo: directory,
+                                         flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode)
+        do {
+            try fd.writeAll(bytes)
+            try fd.sync()
+            fd.close()
+            try rename(temporary, in: directory, to: name, in: directory, replacing: true)
+        } catch {
+            fd.close()
+            try? removeFile(temporary, in: directory)
+            throw error
+        }
+        try directory.sync()
+    }
+
+    /// The canonical absolute path of `path`, links resolved.
+    public static func realPath(_ path: String) throws(Errno) -> String {
+        guard let resolved = realpath(path, nil) else { throw Errno.current }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The target of a symbolic link.
+    public static func linkTarget(_ name: String, in directory: FileDescriptor) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = try valueOrErrno { readlinkat(directory.rawValue, name, &buffer, buffer.count - 1) }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// glibc has `getdents64` since 2.30, hidden from Swift like `renameat2`.
+private let getdents64: @convention(c) (Int32, UnsafeMutableRawPointer, Int) -> Int = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getdents64") else {
+        fatalError("the C library has no getdents64 (glibc 2.30 or later is needed)")
+    }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafeMutableRawPointer, Int) -> Int).self)
+}()
+
+/// glibc has `renameat2` since 2.28, but its header hides it from Swift (`_GNU_SOURCE`): look it up.
+private let renameat2: @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32 = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
+        fatalError("the C library has no renameat2 (glibc 2.28 or later is needed)")
+    }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
+}()

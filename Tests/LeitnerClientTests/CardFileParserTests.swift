@@ -1,0 +1,59 @@
+import Testing
+@testable import LeitnerClient
+@testable import LeitnerCore
+
+@Suite struct CardFileParserTests {
+    @Test func tsvWithoutHeader() {
+        let (records, problems) = CardFileParser(format: .tsv).parse("hola\thello\nadiós\tgoodbye\n")
+        #expect(problems.isEmpty)
+        #expect(records == [
+            ImportRecord(location: "line 1", front: .text("hola"), back: .text("hello")),
+            ImportRecord(location: "line 2", front: .text("adiós"), back: .text("goodbye")),
+        ])
+    }
+
+    @Test func headerNamesColumns() {
+        let (records, problems) = CardFileParser(format: .csv).parse("Level,Back,Front,ID\n3,dog,perro,es-perro\n,cat,gato,\n")
+        #expect(problems.isEmpty)
+        #expect(records == [
+            ImportRecord(location: "line 2", id: "es-perro", level: "3", front: .text("perro"), back: .text("dog")),
+            ImportRecord(location: "line 3", front: .text("gato"), back: .text("cat")),
+        ])
+    }
+
+    @Test func badLinesAreReportedWithTheirNumbers() {
+        let text = "id,front,back,level\na,1,one,\nb,2,,\n-c,3,three,\nd,4,four,9\na,5,five,\ne,6\nf,\"7\",seven,1\n"
+        let (records, problems) = CardFileParser(format: .csv).parse(text)
+        #expect(records.map(\.id) == ["a", "f"])
+        #expect(problems.map(\.location) == ["line 3", "line 4", "line 5", "line 6", "line 7"])
+        #expect(problems[0].reason == "the back is empty")
+        #expect(problems[1].reason.hasPrefix("invalid card id '-c'"))
+        #expect(problems[2].reason.hasPrefix("invalid level '9'"))
+        #expect(problems[3].reason == "card id 'a' is also on line 2")
+    }
+
+    @Test func tooManyFieldsWithoutHeader() {
+        let (records, problems) = CardFileParser(format: .tsv).parse("a\tb\tc\n")
+        #expect(records.isEmpty)
+        #expect(problems.count == 1 && problems[0].location == "line 1")
+    }
+
+    @Test func ankiHeadersSeparatorHTMLAndColumns() {
+        let text = "#separator:Semicolon\n#html:true\n#guid column:1\n#tags column:4\n" +
+            "g1;<b>perro</b>;\"dog<br>a pet &amp; friend\";animals\n" +
+            "g2;\"gato; cat\";\"&#x732B;\";\n"
+        #expect(ImportFormat.detect(fileName: "x.txt", text: text[...]) == .anki)
+        let (records, problems) = CardFileParser(format: .anki).parse(text)
+        #expect(problems.isEmpty)
+        #expect(records == [
+            ImportRecord(location: "line 5", front: .text("perro"), back: .text("dog\na pet & friend")),
+            ImportRecord(location: "line 6", front: .text("gato; cat"), back: .text("猫")),
+        ])
+    }
+
+    @Test func formatDetection() {
+        #expect(ImportFormat.detect(fileName: "a.csv", text: "x,y") == .csv)
+        #expect(ImportFormat.detect(fileName: "a.tsv", text: "x\ty") == .tsv)
+        #expect(ImportFormat.detect(fileName: "a.txt", text: "#html:false\nx\ty") == .anki)
+    }
+}

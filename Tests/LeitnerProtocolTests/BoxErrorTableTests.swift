@@ -1,0 +1,60 @@
+import Testing
+@testable import LeitnerCore
+@testable import LeitnerProtocol
+
+/// The box's errors are written once (`BoxError+Varlink`): these tests hold that table, the
+/// interface text and the decoder leitnerctl uses to one another.
+@Suite struct BoxErrorTableTests {
+    /// One value of every case, with distinct texts so that a swapped parameter shows.
+    static let everyError: [BoxError] = [
+        .noSuchCard(id: "a"), .invalidCardId(id: "b", reason: "r1"), .invalidLevel(level: "9"),
+        .cardExists(id: "c"), .notInTest(id: "d"), .testComplete, .nothingToUndo,
+        .invalidAsset(name: "front.png", reason: "r2"), .storeFailure(path: "/p", reason: "r3"),
+        .duplicateFront(id: "e"), .invalidParameter(name: "date", reason: "refused by the service"),
+    ]
+
+    /// `error Name (a: string, b: int)` lines of the interface text: name → parameter names.
+    static func declaredErrors() -> [String: [String]] {
+        var errors: [String: [String]] = [:]
+        for line in BoxInterface.description.split(separator: "\n") {
+            let words = line.trimmingPrefix(while: { $0 == " " })
+            guard words.hasPrefix("error ") else { continue }
+            let rest = words.dropFirst("error ".count)
+            let name = String(rest.prefix { $0 != " " && $0 != "(" })
+            let inside = rest.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }
+            let parameters = inside.split(separator: ",").map {
+                String($0.split(separator: ":")[0].trimmingPrefix(while: { $0 == " " }))
+            }
+            errors[BoxInterface.name + "." + name] = parameters
+        }
+        return errors
+    }
+
+    @Test func everyErrorTheBoxRaisesIsDeclaredWithItsParameters() {
+        let declared = Self.declaredErrors()
+        for error in Self.everyError where error.varlinkName.hasPrefix(BoxInterface.name + ".") {
+            #expect(declared[error.varlinkName] == error.parameters.map(\.0), "\(error.varlinkName)")
+        }
+    }
+
+    @Test func everyDeclaredErrorIsRaisedByTheBoxOrTheDaemon() {
+        let raised = Set(Self.everyError.map(\.varlinkName))
+        let daemonOwn: Set = [BoxInterface.connectionClosed, BoxInterface.tooManyConnections]
+        let declared = Set(Self.declaredErrors().keys)
+        #expect(declared.subtracting(raised).subtracting(daemonOwn).isEmpty)
+        #expect(daemonOwn.isSubset(of: declared))
+    }
+
+    @Test func theDecoderReadsBackEveryError() {
+        for error in Self.everyError {
+            let reply = VarlinkCallError(name: error.varlinkName, parameters: error.varlinkParameters)
+            #expect(BoxError(reply) == error)
+        }
+    }
+
+    @Test func anUnknownOrIncompleteErrorIsNotTakenForABoxError() {
+        #expect(BoxError(VarlinkCallError(name: "io.leitner.Box.NoSuchThing", parameters: ["id": "a"])) == nil)
+        #expect(BoxError(VarlinkCallError(name: BoxError.Name.noSuchCard)) == nil)
+        #expect(BoxError(VarlinkCallError(name: BoxError.Name.storeFailure, parameters: ["path": "/p"])) == nil)
+    }
+}

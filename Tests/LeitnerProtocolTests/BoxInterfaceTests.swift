@@ -1,0 +1,55 @@
+import Testing
+@testable import LeitnerCore
+@testable import LeitnerProtocol
+@testable import LeitnerSystem
+
+/// The interface texts are data; copies in `docs/` let the Python `varlink` package
+/// parse them (Tests/EndToEnd/test_interface_idl.py) and readers see them.
+@Suite struct BoxInterfaceTests {
+    /// The package's root, from this file's path (Tests/LeitnerProtocolTests/BoxInterfaceTests.swift).
+    static let root: String = {
+        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    func docsFile(_ name: String) throws -> String {
+        String(decoding: try FileSystem.readFile(atPath: "\(Self.root)/docs/\(name)"), as: UTF8.self)
+    }
+
+    @Test func docsCopyOfBoxInterfaceIsCurrent() throws {
+        #expect(try docsFile("io.leitner.Box.varlink") == BoxInterface.description,
+                "docs/io.leitner.Box.varlink differs from BoxInterface.description: copy the text over")
+    }
+
+    @Test func docsCopyOfServiceInterfaceIsCurrent() throws {
+        #expect(try docsFile("org.varlink.service.varlink") == VarlinkServiceInterface.description)
+    }
+
+    @Test func namesTheInterfaceAndTheAdditions() {
+        let text = BoxInterface.description
+        #expect(text.hasPrefix("# A Leitner box"))
+        #expect(text.contains("\ninterface io.leitner.Box\n"))
+        #expect(text.contains("method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool) -> (card: Card)"))
+        #expect(text.contains("method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int)"))
+        #expect(text.contains("method Doctor() -> (problems: []Problem)"))
+        #expect(text.contains("error DuplicateFront (id: string)"))
+        #expect(VarlinkServiceInterface.description.contains("\ninterface org.varlink.service\n"))
+    }
+
+    /// One of each error of `io.leitner.Box` (`invalidParameter` is `org.varlink.service`'s).
+    static let everyBoxError: [BoxError] = [
+        .noSuchCard(id: "a"), .invalidCardId(id: "-a", reason: "starts with '-'"), .invalidLevel(level: "9"),
+        .cardExists(id: "a"), .notInTest(id: "a"), .testComplete, .nothingToUndo,
+        .invalidAsset(name: "f.x", reason: "r"), .storeFailure(path: "/p", reason: "r"), .duplicateFront(id: "a"),
+    ]
+
+    /// Every error the core can raise is declared in the interface, under the name it maps to.
+    @Test func everyBoxErrorIsDeclared() {
+        for error in Self.everyBoxError {
+            let short = error.varlinkName.dropFirst("io.leitner.Box.".count)
+            let names = error.parameters.map { "\($0.0): string" }.joined(separator: ", ")
+            #expect(BoxInterface.description.contains("error \(short) (\(names))\n"), "\(error.varlinkName)")
+        }
+    }
+}
