@@ -82,6 +82,12 @@ enum CommandTable {
                 arguments: 2...2,
                 options: [OptionSpec("--time", value: "MS", help: "the answer time in milliseconds")],
                 run: WriteCommands.grade),
+        Command(name: "stop", abstract: "stop the daemon, as SIGTERM does",
+                discussion: """
+                Waits until leitnerd has exited. Under systemd socket activation the next command
+                starts it again; 'systemctl --user stop leitnerd.socket leitnerd.service' keeps it stopped.
+                """,
+                run: DaemonCommands.stop),
         Command(name: "help", abstract: "show help, for one command or all", usage: "[COMMAND]", arguments: 0...1,
                 run: { _, _ in }),
     ]

@@ -27,8 +27,9 @@ public struct Configuration: Sendable, Equatable {
     /// How long a half-received message may sit idle before its connection is closed
     /// (`IdleTimeout=`, default 30 s).
     public var idleTimeout: Duration = .seconds(30)
-    /// How long the daemon may sit with no connection before it exits (`ExitIdleAfter=`, for
-    /// socket activation); nil: never.
+    /// How long the daemon may sit with no connection before it exits (`ExitIdleAfter=`);
+    /// `.zero`: never; nil: not set, so the daemon's default applies (10 minutes when leitnerctl
+    /// started it, never otherwise).
     public var exitIdleAfter: Duration?
 
     // [Schedule]

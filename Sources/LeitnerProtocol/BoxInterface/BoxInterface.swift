@@ -95,7 +95,9 @@ public enum BoxInterface {
         )
 
         # problems: how many problems the daemon knows of (Doctor lists them all).
-        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int)
+        # clockBehind: the time of the last change in the review log, when the clock reads more
+        # than a second earlier than it (it was set back); null otherwise.
+        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string)
         method Prepare() -> (test: Test)
         method Next() -> (card: ?Card, test: Test)
         method Grade(id: string, correct: bool, answerMs: ?int) -> (card: Card, test: Test)
@@ -114,6 +116,10 @@ public enum BoxInterface {
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
+        # Stops the daemon as SIGTERM does: this reply first, then the other requests in flight,
+        # then exit 0. Only the daemon's own user and root may call it
+        # (org.varlink.service.PermissionDenied).
+        method Stop() -> ()
 
         error NoSuchCard (id: string)
         error InvalidCardId (id: string, reason: string)
