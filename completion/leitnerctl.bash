@@ -19,7 +19,7 @@ _leitnerctl() {
     local cword=$COMP_CWORD
 
     local commands="status review prepare add import export list show move delete undo
-        calendar log doctor next grade help"
+        calendar log doctor next grade stop help"
     local globals="--config --socket --json --no-autostart --help --version"
     local levels="1 2 3 4 5 6 7 finished"
 

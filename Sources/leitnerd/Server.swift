@@ -113,7 +113,7 @@ final class Server: Sendable {
         }
         var status = stop?.status ?? 0
         if !box.close(wake: wake, deadline: stop?.deadline) {
-            Log.error("a call still held the store \(Self.stopLimit.logDescription) after the stop: exiting without closing it; every acknowledged change is on disk (R17), and the next start repairs the rest (R18)")
+            Log.error("a call still held the store \(Self.stopLimit.logDescription) after the stop: exiting without closing it; every acknowledged change is on disk, and the next start repairs the rest")
             status = 1
         }
         return status

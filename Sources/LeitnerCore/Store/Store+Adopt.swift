@@ -41,7 +41,7 @@ extension Store {
             .failure(StoreProblem(kind: .loosePair, path: somePath, reason: reason, advice: advice))
         }
         if let reason = CardID.problem(cardName) {
-            return problem("'\(cardName)' is not a valid card id: \(reason) (R20)", "rename the files")
+            return problem("'\(cardName)' is not a valid card id: \(reason)", "rename the files")
         }
         if let existing = levelOf[cardName] {
             return problem("card '\(cardName)' already exists in level \(existing)", "rename the files to another name")
