@@ -8,12 +8,15 @@ import pathlib
 import shlex
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
 
 from cli_box import REPO, CliBox, answers, box, daemon_is_built, daemon_pids  # noqa: F401 (box: a fixture)
+from daemon_fixtures import make_daemon, root  # noqa: F401 (fixtures)
 from test_daemon_days import LIBFAKETIME
+from test_daemon_lifecycle import as_nobody, open_socket_to_everyone
 
 
 @pytest.fixture
@@ -88,6 +91,36 @@ def test_stop_is_a_method_of_the_interface(box):
         with client.open("io.leitner.Box") as remote:
             assert remote.Stop() == {}
     assert box.daemon.wait(10) == 0
+
+
+STOP_CLIENT = """
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect(sys.argv[1])
+s.sendall(b'{"method": "io.leitner.Box.Stop", "parameters": {}}\\0')
+data = b""
+while not data.endswith(b"\\0"):
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    data += chunk
+print(json.loads(data[:-1]).get("error"))
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run a client as another user")
+def test_only_the_daemons_user_may_stop_it(make_daemon):
+    """A member of AllowGroup= may use the box, not end it for everyone."""
+    d = make_daemon(config="[Daemon]\nAllowGroup=nogroup\n").start()
+    open_socket_to_everyone(d)
+    result = subprocess.run(as_nobody(sys.executable, "-c", STOP_CLIENT, str(d.socket)), capture_output=True,
+                            text=True, timeout=30)
+    assert result.stdout.strip() == "org.varlink.service.PermissionDenied", result.stderr
+    assert "today" in d.call("Status")
+    assert "refused: not the daemon's user or root" in d.log_text()
+    assert d.call("Stop") == {}
+    assert d.process.wait(10) == 0
 
 
 # --- ExitIdleAfter= ----------------------------------------------------------------------------
