@@ -1,12 +1,5 @@
 import LeitnerProtocol
 
-/// A parameter of a call is missing, mistyped or not one the method takes: the daemon answers
-/// `org.varlink.service.InvalidParameter` naming it (docs/protocol.md).
-struct InvalidParameter: Error, Equatable {
-    /// The parameter's name.
-    var name: String
-}
-
 /// Typed access to the parameters of one call, already checked against the method's declaration
 /// (`Dispatcher`). Each accessor still throws `InvalidParameter` naming the parameter when it is
 /// missing or of another type, so that a handler asking for what its method does not declare

@@ -42,8 +42,3 @@ enum ServiceInterface {
         return ["description": .string(entry.text)]
     }
 }
-
-/// `GetInterfaceDescription` of an interface the daemon does not implement.
-struct InterfaceNotFound: Error {
-    var interface: String
-}
