@@ -18,7 +18,7 @@ release:
 # process's TZ run alone, in a process of their own.
 # The unit tests are built with the TestHooks trait (simulated crashes), in a build directory of
 # their own, so that the programs the end-to-end tests run are built as they ship, without it.
-UNIT = $(SWIFT) test --traits TestHooks --scratch-path .build/test-hooks $(if $(UNIT_FILTER),--filter $(UNIT_FILTER))
+UNIT = $(SWIFT) test --traits TestHooks --scratch-path .build/test-hooks $(if $(UNIT_FILTER),--filter '$(UNIT_FILTER)')
 
 check: build
 	$(UNIT)

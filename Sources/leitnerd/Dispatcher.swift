@@ -2,11 +2,12 @@ import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 
-/// Answers one message: reads it as a Varlink call, routes it to its interface and method, and
-/// turns what went wrong into the error a Varlink client expects (docs/protocol.md). Calls to
-/// `io.leitner.Box` go to the box's one owner, `BoxOwner`, except the daemon's own
-/// (`DaemonMethods`: `Stop`); `org.varlink.service` needs no box. Runs on the connection's
-/// thread, and waits there for its turn at the box.
+/// Answers one message: reads it as a Varlink call, routes it to its interface and method, checks
+/// its parameters against the method's declaration in the interface's IDL text (the one place
+/// they are declared), and turns what went wrong into the error a Varlink client expects
+/// (docs/protocol.md). Calls to `io.leitner.Box` go to the box's one owner, `BoxOwner`, except
+/// the daemon's own (`DaemonMethods`: `Stop`); `org.varlink.service` needs no box. Runs on the
+/// connection's thread, and waits there for its turn at the box.
 struct Dispatcher: Sendable {
     let box: BoxOwner
     /// Where `Stop()` asks the listener to stop.
@@ -73,11 +74,17 @@ struct Dispatcher: Sendable {
         case ServiceInterface.name:
             guard let handler = ServiceInterface.handlers[name] else { return .methodNotFound(request.method) }
             if request.more || request.upgrade { return .methodNotImplemented(request.method) }
+            if let bad = VarlinkServiceInterface.declaration.invalidParameter(in: request.parameters, of: name) {
+                return .invalidParameter(bad)
+            }
             return ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
                 try handler(CallParameters(request.parameters))
             }
         case BoxMethods.interface where DaemonMethods.handlers[name] != nil:
             if request.more || request.upgrade { return .methodNotImplemented(request.method) }
+            if let bad = BoxInterface.declaration.invalidParameter(in: request.parameters, of: name) {
+                return .invalidParameter(bad)
+            }
             let context = DaemonMethods.Context(peer: peer, stop: stop)
             return ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
                 try DaemonMethods.handlers[name]!(context, CallParameters(request.parameters))
@@ -85,6 +92,9 @@ struct Dispatcher: Sendable {
         case BoxMethods.interface:
             guard let handler = BoxMethods.handlers[name] else { return .methodNotFound(request.method) }
             if request.more || request.upgrade { return .methodNotImplemented(request.method) }
+            if let bad = BoxInterface.declaration.invalidParameter(in: request.parameters, of: name) {
+                return .invalidParameter(bad)
+            }
             return box.call(handler, CallParameters(request.parameters), wake: wake)
         default:
             return .interfaceNotFound(String(interface))

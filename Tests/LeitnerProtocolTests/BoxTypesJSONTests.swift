@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func boxErrorsMapBothWays() {
-        for error in BoxInterfaceTests.everyBoxError {
+        for error in BoxErrorTableTests.everyError where error.varlinkName.hasPrefix(BoxInterface.name + ".") {
             let reply = error.varlinkReply
             #expect(reply.error == error.varlinkName)
             #expect(BoxError(VarlinkCallError(name: reply.error!, parameters: reply.parameters)) == error)

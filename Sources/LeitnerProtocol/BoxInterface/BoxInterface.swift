@@ -20,6 +20,15 @@ public enum BoxInterface {
     /// `MaxConnections=` being busy (docs/protocol.md).
     public static let tooManyConnections = "io.leitner.Box.TooManyConnections"
 
+    /// The IDL text read: what the daemon checks each call's parameters against.
+    public static let declaration: VarlinkInterfaceDescription = {
+        do {
+            return try VarlinkInterfaceDescription(parsing: description)
+        } catch {
+            preconditionFailure("the IDL text of \(name) does not parse: \(error)")
+        }
+    }()
+
     /// The IDL text of `io.leitner.Box`, with its doc comments.
     public static let description = """
         # A Leitner box: cards in levels 1 to 7 and finished, reviewed on a cycle of tests.
