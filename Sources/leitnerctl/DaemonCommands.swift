@@ -14,7 +14,8 @@ enum DaemonCommands {
         let socketPath = context.settings.socketPath
         let client: VarlinkClient
         do {
-            client = try VarlinkClient(socketPath: socketPath)
+            // A daemon that does not answer within its own stop limit is not going to.
+            client = try VarlinkClient(socketPath: socketPath, timeoutMilliseconds: exitWaitMilliseconds)
         } catch .notListening {
             Console.out("leitnerd is not running: nothing answers on '\(socketPath)'.")
             return
