@@ -88,6 +88,7 @@ import LeitnerTestSupport
         let entries = try f.box.log(since: nil, limit: nil)
         #expect(entries.map(\.id) == ["a", "h"])
         #expect(entries.map(\.origin) == [nil, "hand"])
+        try #require(entries.count == 2)
         #expect(entries[1].event == .add && entries[1].to == .two)
     }
 
