@@ -19,6 +19,8 @@ final class ReviewScreen: ReviewInterface {
     private var message = ""
     private var scroll = 0
     private var showsId = false
+    /// Keys read but not handled yet: one read may bring several.
+    private var typedAhead: [Key] = []
     /// The last frame drawn: its scroll limits and page height answer the scroll keys.
     private var frame: ScreenFrame?
 
@@ -54,17 +56,19 @@ final class ReviewScreen: ReviewInterface {
         self.message = notes
         draw()
         if flipped, let frame {
-            // Scroll to the back when the front filled the screen.
-            scroll = min(frontLines(frame), frame.maxScroll)
-            draw()
+            // When the back would start below the screen, scroll to where it starts: the front
+            // was read already, `k` brings it back.
+            let front = ScreenFrame(columns: frame.columns, rows: frame.rows, headerParts: frame.header, body:
+                                        lay(columns: frame.columns, rows: frame.rows, views: views(frame.columns), frontOnly: true),
+                                    message: "", keyParts: [], scroll: 0, style: style).bodyLineCount
+            if front + 2 > frame.bodyHeight {
+                scroll = front
+                draw()
+            }
         }
     }
 
-    /// The body line where the back starts.
-    private func frontLines(_ frame: ScreenFrame) -> Int {
-        let views = Views(style: style, width: frame.columns - 2)
-        return lay(columns: frame.columns, rows: frame.rows, views: views, frontOnly: true).count + 1
-    }
+    private func views(_ columns: Int) -> Views { Views(style: style, width: max(20, columns - 4)) }
 
     /// The card as blocks: the front, and once flipped a dashed rule and the back.
     private func lay(columns: Int, rows: Int, views: Views, frontOnly: Bool = false) -> [ScreenBlock] {
@@ -80,16 +84,17 @@ final class ReviewScreen: ReviewInterface {
     /// Draws the whole screen for the terminal's size now.
     private func draw() {
         let size = Console.stdoutTerminal.size ?? (columns: 80, rows: 24)
-        let views = Views(style: style, width: max(20, size.columns - 4))
+        let views = views(size.columns)
         let passed = test.int("passed"), remaining = test.int("remaining"), repeating = test.int("repeating")
         var header = [style.apply(style.bold, "\(passed + 1) of \(passed + remaining)")]
         if repeating > 0 { header.append("\(repeating) to repeat") }
         header.append("test: " + Views.levels(test.strings("levels")))
         header.append("card: level \(card.string("level"))")
         if showsId { header.append("id: " + card.string("id")) }
+        // The keys that matter most first: at 40 columns the last ones may not fit.
         let keys = flipped
-            ? ["y/→ correct", "n/← wrong", "j/k/PgUp/PgDn scroll", "u undo", "i id", "o open", "r replay", "q quit"]
-            : ["Space/Enter show the answer", "j/k/PgUp/PgDn scroll", "u undo", "i id", "o open", "r replay", "q quit"]
+            ? ["y/→ correct", "n/← wrong", "u undo", "q quit", "j/k/PgDn scroll", "i id", "o open", "r replay"]
+            : ["Space/Enter show the answer", "u undo", "q quit", "j/k/PgDn scroll", "i id", "o open", "r replay"]
         let frame = ScreenFrame(columns: size.columns, rows: size.rows, headerParts: header,
                                 body: lay(columns: size.columns, rows: size.rows, views: views),
                                 message: style.apply(style.dim, message), keyParts: keys.filter(usefulKey),
@@ -112,13 +117,15 @@ final class ReviewScreen: ReviewInterface {
 
     func action(flipped: Bool) -> ReviewAction {
         while true {
+            // Keys read with an earlier one that ended a wait (typed ahead) come first.
+            while !typedAhead.isEmpty {
+                if let action = handle(typedAhead.removeFirst(), flipped: flipped) { return action }
+            }
             switch terminal.next() {
             case .resized:
                 draw()
             case .keys(let keys):
-                for key in keys {
-                    if let action = handle(key, flipped: flipped) { return action }
-                }
+                typedAhead = keys
             }
         }
     }

@@ -47,6 +47,9 @@ public struct ScreenFrame {
     /// How many body lines fit between the rules.
     public var bodyHeight: Int { max(1, rows - header.count - footer.count - 2) }
 
+    /// The body's length in screen lines.
+    public var bodyLineCount: Int { body.count }
+
     /// The largest useful scroll: the last body line at the bottom.
     public var maxScroll: Int { max(0, body.count - bodyHeight) }
 
