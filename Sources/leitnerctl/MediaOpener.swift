@@ -130,7 +130,7 @@ final class MediaOpener {
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw Failure.failed("cannot make a directory in '\(base)': \(Errno(rawValue: errno))")
         }
-        let made = String(cString: template)
+        let made = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         directory = made
         return made
     }
