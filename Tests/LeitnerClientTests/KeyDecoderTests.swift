@@ -22,6 +22,17 @@ import Testing
         #expect(keys("\u{1B}[200~") == [.escape])
     }
 
+    /// A terminal's answer to the image queries that comes after the review stopped waiting
+    /// for it is no key: its `i` must not show the card's id, its `G` not scroll.
+    @Test func lateAnswersToQueriesAreNoKeys() {
+        #expect(keys("\u{1B}_Gi=31;OK\u{1B}\\y") == [.escape, .character("y")])
+        #expect(keys("\u{1B}[?62;4cn") == [.escape, .character("n")])
+        #expect(keys("\u{1B}]11;rgb:0000/0000/0000\u{07}q") == [.escape, .character("q")])
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(Array("\u{1B}_Gi=31;".utf8)) == [])
+        #expect(decoder.feed(Array("OK\u{1B}\\j".utf8)) == [.escape, .character("j")])
+    }
+
     @Test func aSequenceSplitAcrossReadsWaits() {
         var decoder = KeyDecoder()
         #expect(decoder.feed([0x1B]) == [])

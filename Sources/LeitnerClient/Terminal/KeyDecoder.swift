@@ -53,11 +53,25 @@ public struct KeyDecoder {
     }
 
     /// `ESC [ …` (CSI) and `ESC O …` (SS3) sequences: the keys the review uses, anything else
-    /// as `.escape`, consumed whole so that its letters are not read as keys.
+    /// as `.escape`, consumed whole so that its letters are not read as keys. The terminal's
+    /// late answers to the image queries (`ESC _ G … ESC \`, a DA1 `ESC [ ? … c`) are swallowed
+    /// whole too: their `i` must not show the card's id.
     private static func escapeSequence(_ bytes: ArraySlice<UInt8>) -> (Key, Int)? {
         let start = bytes.startIndex
         guard bytes.count >= 2 else { return nil }
         let introducer = bytes[start + 1]
+        if [UInt8(ascii: "_"), UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "^")].contains(introducer) {
+            // APC, OSC, DCS, PM: a string ended by ST (`ESC \`) or, for OSC, BEL.
+            var index = start + 2
+            while index < bytes.endIndex {
+                if bytes[index] == 0x07 { return (.escape, index - start + 1) }
+                if bytes[index] == 0x1B, index + 1 < bytes.endIndex {
+                    if bytes[index + 1] == UInt8(ascii: "\\") { return (.escape, index - start + 2) }
+                }
+                index += 1
+            }
+            return nil
+        }
         if introducer == UInt8(ascii: "O") {
             guard bytes.count >= 3 else { return nil }
             return (finalKey(bytes[start + 2], parameters: []) ?? .escape, 3)
