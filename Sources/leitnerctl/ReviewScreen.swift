@@ -149,7 +149,11 @@ final class ReviewScreen: ReviewInterface {
             showsId.toggle()
             draw()
         case .character("o"), .character("O"):
-            message = media.open(card, side: mediaSide(flipped: flipped, where: { !$0.hasPrefix("text/") }) ?? "front")
+            if let side = mediaSide(flipped: flipped, where: { !$0.hasPrefix("text/") }) {
+                message = media.open(card, side: side)
+            } else {
+                message = "nothing to open: this side is text"
+            }
             draw()
         case .character("r"), .character("R"):
             if let side = mediaSide(flipped: flipped, where: { $0.hasPrefix("audio/") }) {
