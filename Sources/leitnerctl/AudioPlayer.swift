@@ -33,8 +33,14 @@ final class AudioPlayer {
         guard let pid = playing else { return }
         playing = nil
         // Its own session (DetachedProcess): the group is the shell and the player it started.
+        // Half a second to end, then it is killed: the review does not hang on a stuck player.
         kill(-pid, SIGTERM)
         var status: Int32 = 0
+        for _ in 0..<50 {
+            if waitpid(pid, &status, WNOHANG) != 0 { return }
+            usleep(10_000)
+        }
+        kill(-pid, SIGKILL)
         waitpid(pid, &status, 0)
     }
 }

@@ -17,10 +17,11 @@ pytestmark = pytest.mark.skipif(subprocess.run(["which", "tmux"], capture_output
 
 class Pane:
     """A detached tmux session (100×30 unless told) on its own tmux server, running one shell
-    script; `name` tells apart several on one server."""
+    script; `name` tells apart several, each with a server of its own (a server being killed
+    could refuse the next session)."""
 
     def __init__(self, tmp: pathlib.Path, script: str, env: dict, columns=100, rows=30, name="review"):
-        self.tmux = ["tmux", "-S", str(tmp / "tmux.sock")]
+        self.tmux = ["tmux", "-S", str(tmp / f"tmux-{name}.sock")]
         self.name = name
         path = tmp / f"{name}.sh"
         path.write_text(script)
