@@ -56,6 +56,10 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "tsv csv anki" -- "$cur"))
             return
             ;;
+        --images)
+            COMPREPLY=($(compgen -W "auto kitty iterm sixel blocks none" -- "$cur"))
+            return
+            ;;
         --id | --since | --limit | --time)
             return
             ;;
@@ -72,7 +76,7 @@ _leitnerctl() {
 
     local flags="--help"
     case $command in
-        review) flags+=" --plain" ;;
+        review) flags+=" --plain --images" ;;
         add) flags+=" --front-file --back-file --id --level --force" ;;
         import) flags+=" --format --level" ;;
         export) flags+=" --dir" ;;

@@ -47,6 +47,7 @@ import Testing
             Autostart=no
             Viewer=feh -.
             Player=mpv --no-video
+            Images=sixel
             """)
         #expect(c.storePath == "/home/a/cards")
         #expect(c.socketPath == "/run/leitner/leitnerd.sock")
@@ -63,6 +64,16 @@ import Testing
         #expect(c.autostart == false)
         #expect(c.viewer == "feh -.")
         #expect(c.player == "mpv --no-video")
+        #expect(c.images == "sixel")
+    }
+
+    @Test func imagesTakesAutoOrAProtocol() throws {
+        #expect(try parse("").images == "auto")
+        for name in ["auto"] + Configuration.imageProtocols {
+            #expect(try parse("[Client]\nImages=\(name)\n").images == name)
+        }
+        #expect(error("[Client]\nImages=ascii\n")
+                == "\(Self.file):2: invalid value 'ascii' for Images=: expected auto, kitty, iterm, sixel, blocks, none")
     }
 
     @Test func lastValueWinsAndSectionsRepeat() throws {

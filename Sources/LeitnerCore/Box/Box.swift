@@ -212,7 +212,7 @@ public final class Box {
         if let test, test.position == position {
             return TestSummary(date: moment.today, position: position, levels: levels,
                                state: test.remaining > 0 ? .open : .empty, remaining: test.remaining,
-                               passed: test.passed.count, failed: test.failedCount)
+                               passed: test.passed.count, failed: test.failedCount, repeating: test.repeatingCount)
         }
         let count = remaining(atPosition: position)
         return TestSummary(date: moment.today, position: position, levels: levels,

@@ -112,6 +112,7 @@ public struct ConfigurationParser: Sendable {
             "Autostart": { c, v, _ throws(ConfigurationValueError) in c.autostart = try ConfigurationValue.boolean(v) },
             "Viewer": { c, v, _ in c.viewer = ConfigurationValue.command(v) },
             "Player": { c, v, _ in c.player = ConfigurationValue.command(v) },
+            "Images": { c, v, _ throws(ConfigurationValueError) in c.images = try ConfigurationValue.images(v) },
         ],
     ]
 }

@@ -3,7 +3,7 @@ import LeitnerCore
 ///
 /// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
 /// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
-/// `Status.problems`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
+/// `Status.problems`, `Test.repeating`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
 /// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
@@ -62,7 +62,9 @@ public enum BoxInterface {
           # Distinct cards with a correct grade in this test (not undone).
           passed: int,
           # Distinct cards with a wrong grade in this test (not undone).
-          failed: int
+          failed: int,
+          # Cards in the queue answered wrong in this test: they come back until answered right.
+          repeating: ?int
         )
 
         # One calendar day: history for past days, a forecast for future ones.

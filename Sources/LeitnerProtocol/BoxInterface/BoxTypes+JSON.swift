@@ -74,7 +74,8 @@ extension TestSummary {
     public var json: JSONValue {
         ["date": .string(date.description), "position": .int(Int64(position)),
          "levels": .array(levels.map { .string($0.name) }), "state": .string(state.rawValue),
-         "remaining": .int(Int64(remaining)), "passed": .int(Int64(passed)), "failed": .int(Int64(failed))]
+         "remaining": .int(Int64(remaining)), "passed": .int(Int64(passed)), "failed": .int(Int64(failed)),
+         "repeating": .int(Int64(repeating))]
     }
 
     /// Reads a `Test` object.
@@ -85,7 +86,7 @@ extension TestSummary {
                   levels: try fields.levels("levels"),
                   state: try fields.named("state", "a test state") { TestState(rawValue: $0) },
                   remaining: try fields.int("remaining"), passed: try fields.int("passed"),
-                  failed: try fields.int("failed"))
+                  failed: try fields.int("failed"), repeating: try fields.optionalInt("repeating") ?? 0)
     }
 }
 
