@@ -4,6 +4,7 @@ import LeitnerCore
 /// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
 /// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
 /// `Status.problems`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
+/// method `Stats` and its types,
 /// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
@@ -94,6 +95,35 @@ public enum BoxInterface {
           advice: string
         )
 
+        # One day of the statistics: its state, as in Day, and the work done on it.
+        type StatsDay (
+          date: string,
+          state: (completed, skipped, missed, today, upcoming, none),
+          # Grades not undone that day, repeats of a failed card included.
+          reviews: int,
+          # Time spent answering: the sum of those grades' answer times, in milliseconds.
+          answerMs: int
+        )
+
+        # One of the next tests, if each day's test is done: the cards expected in its queue, the
+        # cards of its levels moving on with each level's retention.
+        type ForecastTest (date: string, position: int, levels: []string, cards: int)
+
+        # Of the cards shown in a test at this level, those answered right the first time they were
+        # shown in that test: in the recent window, and over the whole log. A share of fewer than
+        # 20 answers is uncertain.
+        type Retention (level: string, recentAnswers: int, recentRight: int, answers: int, right: int)
+
+        # Retention of one level over one week; week is its Monday.
+        type WeekRetention (week: string, level: string, answers: int, right: int)
+
+        # Completed days in a row; a skipped day neither counts nor breaks a run, a missed day ends
+        # it, today ends nothing while its test is open. longestEnd: the last day of the longest.
+        type Streaks (current: int, longest: int, longestEnd: ?string)
+
+        # A card answered wrong often in the leech window, and the level it is in now.
+        type Leech (id: string, failures: int, level: string)
+
         # problems: how many problems the daemon knows of (Doctor lists them all).
         method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int)
         method Prepare() -> (test: Test)
@@ -114,6 +144,17 @@ public enum BoxInterface {
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
+        # The figures of the review log and the schedule. days: the recent windows of retention
+        # and work and the leech window (default 30, 90 for leeches), 1 to 3660; leeches: how
+        # many of the hardest cards (default 10), 0 to 1000. heatmap: 52 weeks, Monday to Sunday,
+        # the last one this week. retentionWeeks: the heatmap's weeks. work: the last days days.
+        # weekReviews, weekAnswerMs: this week, Monday to today. damaged, loose: damaged cards and
+        # loose files, not in counts.
+        method Stats(days: ?int, leeches: ?int) -> (today: string, days: int, leechDays: int,
+          counts: [string]int, damaged: int, loose: int, forecast: []ForecastTest,
+          heatmap: []StatsDay, retention: []Retention, retentionWeeks: []WeekRetention,
+          work: []StatsDay, weekReviews: int, weekAnswerMs: int, streaks: Streaks,
+          leeches: []Leech)
 
         error NoSuchCard (id: string)
         error InvalidCardId (id: string, reason: string)
