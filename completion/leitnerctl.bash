@@ -19,7 +19,7 @@ _leitnerctl() {
     local cword=$COMP_CWORD
 
     local commands="status review prepare add import export list show move delete undo
-        calendar log doctor next grade help"
+        calendar log doctor stats next grade help"
     local globals="--config --socket --json --no-autostart --help --version"
     local levels="1 2 3 4 5 6 7 finished"
 
@@ -40,7 +40,7 @@ _leitnerctl() {
     done
 
     case $prev in
-        --config | --socket | --front-file | --back-file)
+        --config | --socket | --front-file | --back-file | --html)
             _leitnerctl_files
             return
             ;;
@@ -56,7 +56,7 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "tsv csv anki" -- "$cur"))
             return
             ;;
-        --id | --since | --limit | --time)
+        --id | --since | --limit | --time | --days | --leeches)
             return
             ;;
     esac
@@ -78,6 +78,7 @@ _leitnerctl() {
         export) flags+=" --dir" ;;
         delete) flags+=" --yes" ;;
         log) flags+=" --since --limit" ;;
+        stats) flags+=" --days --leeches --html" ;;
         grade) flags+=" --time" ;;
     esac
     if [[ $cur == -* ]]; then
