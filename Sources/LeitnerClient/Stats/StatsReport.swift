@@ -261,9 +261,11 @@ public struct StatsReport {
 
     func retention() -> String {
         let weeks = stats.retentionWeeks
-        let firstWeek = stats.heatmap.first?.date ?? stats.today
-        let count = max(1, stats.heatmap.count / 7)
-        let left = 56.0, top = 12.0, height = 200.0, bottom = 30.0
+        // From the first week with answers (a young box fills the width), at least 8 weeks.
+        let thisWeek = stats.today.adding(days: -stats.today.weekday)
+        let firstWeek = min(weeks.first?.week ?? thisWeek, thisWeek.adding(days: -7 * 7))
+        let count = (thisWeek.ordinal - firstWeek.ordinal) / 7 + 1
+        let left = 56.0, top = 12.0, height = 200.0, bottom = 40.0
         let plotWidth = Double(Self.width) - left - 80
         func x(_ week: LogicalDate) -> Double { left + Double((week.ordinal - firstWeek.ordinal) / 7) / Double(max(1, count - 1)) * plotWidth }
         func y(_ share: Double) -> Double { top + height - share * height }
@@ -273,14 +275,21 @@ public struct StatsReport {
             svg += text(left - 6, y(tick) + 4, "\(Int(tick * 100))%", anchor: "end") + "\n"
         }
         svg += "<text transform=\"translate(12 \(Self.number(top + height / 2))) rotate(-90)\" text-anchor=\"middle\" class=\"unit\">right the first time</text>\n"
+        // Weeks by their Monday while they are few enough to name, else months.
         var lastLabel = -10
+        let every = count <= 12 ? 1 : count <= 24 ? 2 : 0
         for week in 0..<count {
             let monday = firstWeek.adding(days: 7 * week)
-            if (0..<7).contains(where: { monday.adding(days: $0).components.day == 1 }), week - lastLabel >= 3 {
+            if every > 0 {
+                guard (count - 1 - week) % every == 0 else { continue }
+                svg += text(x(monday), top + height + 17, "\(monday.components.day) \(StatsFormat.month(monday))", anchor: "middle")
+            } else if (0..<7).contains(where: { monday.adding(days: $0).components.day == 1 }), week - lastLabel >= 3 {
                 svg += text(x(monday), top + height + 17, StatsFormat.month(monday.adding(days: 6)), anchor: "middle")
                 lastLabel = week
             }
         }
+        svg += text(left + plotWidth / 2, top + height + 32, "week (its Monday)", anchor: "middle", cls: "unit") + "\n"
+        var ends: [(level: Level, x: Double, y: Double)] = []
         for level in Level.rotation {
             let points = weeks.filter { $0.level == level }
             guard !points.isEmpty else { continue }
@@ -294,9 +303,17 @@ public struct StatsReport {
                 let few = point.answers < LevelRetention.certainAnswers
                 svg += "<circle cx=\"\(Self.number(x(point.week)))\" cy=\"\(Self.number(y(share)))\" r=\"3.5\" fill=\"\(few ? "#ffffff" : colour)\" stroke=\"\(colour)\" stroke-width=\"1.5\"><title>Week of \(StatsFormat.day(point.week)): level \(level.name), \(StatsFormat.percent(point.right, of: point.answers)) of \(point.answers)\(few ? " (uncertain)" : "")</title></circle>\n"
             }
-            // The line's name at its end, so that no colour has to be matched to a legend.
             let last = points.last!
-            svg += "<text x=\"\(Self.number(x(last.week) + 8))\" y=\"\(Self.number(y(Double(last.right) / Double(last.answers)) + 4))\" style=\"fill:\(colour)\">level \(level.name)</text>\n"
+            ends.append((level, x(last.week) + 8, y(Double(last.right) / Double(last.answers)) + 4))
+        }
+        // Each line's name at its end, so that no colour has to be matched to a legend; names
+        // that would overlap are moved apart.
+        ends.sort { $0.y < $1.y }
+        for index in ends.indices.dropFirst() where ends[index].y < ends[index - 1].y + 13 {
+            ends[index].y = ends[index - 1].y + 13
+        }
+        for end in ends {
+            svg += "<text x=\"\(Self.number(end.x))\" y=\"\(Self.number(end.y))\" style=\"fill:\(Self.levelColours[end.level.rawValue - 1])\">level \(end.level.name)</text>\n"
         }
         svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(Self.number(left + plotWidth))\" y1=\"\(Self.number(top + height))\" y2=\"\(Self.number(top + height))\"/>\n"
         svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(left)\" y1=\"\(top)\" y2=\"\(Self.number(top + height))\"/>\n</svg>\n"
