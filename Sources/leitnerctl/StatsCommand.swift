@@ -34,7 +34,14 @@ enum StatsCommand {
             return
         }
         if context.json { return context.printJSON(reply) }
-        for line in StatsScreen(stats, style: context.style, width: Console.width).lines() { Console.out(line) }
+        for line in StatsScreen(stats, style: context.style, width: width).lines() { Console.out(line) }
+    }
+
+    /// The terminal's width; not on a terminal, `COLUMNS` when set (as ls(1) does), else 80.
+    static var width: Int {
+        if let size = Console.stdoutTerminal.size { return size.columns }
+        if let text = getenv("COLUMNS").map({ String(cString: $0) }), let columns = Int(text), columns > 0 { return columns }
+        return 80
     }
 
     /// Writes the report durably under a temporary name and renames it over `path`, so that a

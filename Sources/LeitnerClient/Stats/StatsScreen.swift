@@ -25,7 +25,7 @@ public struct StatsScreen {
 
     /// Every section, each ended by an empty line.
     public func lines() -> [String] {
-        levels() + forecast() + heatmap() + retention() + work() + streaks() + leeches()
+        (levels() + forecast() + heatmap() + retention() + work() + streaks() + leeches()).map { $0.trimmingTrailing() }
     }
 
     /// A section's title in bold and what it shows, dimmed: on one line when it fits, else
