@@ -83,8 +83,8 @@ public struct StatsScreen {
         if stats.damaged > 0 { apart.append(StatsFormat.count(stats.damaged, "damaged card")) }
         if stats.loose > 0 { apart.append(StatsFormat.count(stats.loose, "loose file")) }
         if !apart.isEmpty {
-            lines.append("  " + style.apply(style.color(Self.orange), apart.joined(separator: ", ")
-                                            + " not counted: see 'leitnerctl doctor'"))
+            lines += wrap(apart.joined(separator: ", ") + " not counted: see 'leitnerctl doctor'", columns: width - 2)
+                .map { "  " + style.apply(style.color(Self.orange), $0) }
         }
         return lines + [""]
     }
@@ -163,7 +163,7 @@ public struct StatsScreen {
                 + style.apply(style.color(Self.orange), "×") + " missed · " + dim("–") + " skipped · "
                 + dim("·") + " no review"
             : "less :+*# more, x missed, - skipped, . no review"
-        lines.append("      " + legend)
+        lines += wrap(legend, columns: width - 6).map { "      " + $0 }
         return lines + [""]
     }
 
@@ -184,8 +184,9 @@ public struct StatsScreen {
 
     func retention() -> [String] {
         var lines = heading("Retention", "answered right the first time shown in a test")
-        lines.append(dim("  level   last \(StatsFormat.count(stats.window, "day"))" + String(repeating: " ", count: max(1, 26 - "last \(StatsFormat.count(stats.window, "day"))".count)) + "all time"))
-        let columns = max(8, min(20, width - 56))
+        // The bars of the recent shares only where there is room for them.
+        let columns = width >= 64 ? min(20, width - 50) : 0
+        lines.append(dim("  " + pad("level", 6) + pad("last \(StatsFormat.count(stats.window, "day"))", 15 + columns + (columns > 0 ? 2 : 1)) + "all time"))
         var uncertain = false
         for entry in stats.retention {
             func figure(_ right: Int, _ answers: Int) -> String {
@@ -196,8 +197,8 @@ public struct StatsScreen {
             }
             let share = entry.recentAnswers > 0 ? Double(entry.recentRight) / Double(entry.recentAnswers) : 0
             let bar = style.apply(style.color(Self.blues[2]), pad(bar(share, of: 1, columns: columns), columns))
-            lines.append("  " + pad(entry.level.name, 6) + figure(entry.recentRight, entry.recentAnswers) + " " + bar
-                         + "  " + figure(entry.right, entry.answers))
+            lines.append("  " + pad(entry.level.name, 6) + figure(entry.recentRight, entry.recentAnswers) + " "
+                         + (columns > 0 ? bar + "  " : "") + figure(entry.right, entry.answers))
         }
         if uncertain {
             lines.append("  " + dim("? fewer than \(LevelRetention.certainAnswers) answers: uncertain"))
@@ -213,7 +214,7 @@ public struct StatsScreen {
                             + "\(StatsFormat.duration(ms: time)); this week: \(StatsFormat.count(stats.weekReviews, "review")), "
                             + StatsFormat.duration(ms: stats.weekAnswerMs))
         // One mark a day, or a day's group of them when the window is wider than the screen.
-        let room = width - 24
+        let room = max(8, width - 34)
         let group = (days.count + room - 1) / room
         var buckets: [(reviews: Int, ms: Int)] = []
         var index = 0

@@ -144,23 +144,40 @@ extension BoxStatistics {
         return Streaks(current: run, longest: longest, longestEnd: longestEnd)
     }
 
-    /// The cards with the most wrong answers in the leech window still in the box.
+    /// The cards with the most wrong answers in the leech window still in the box, most first,
+    /// then by id. Only the cards at or above the N-th count are sorted: at 100,000 cards a
+    /// sort of every card answered wrong would cost more than all the other figures together.
     static func leeches(_ tally: ReviewTally, _ input: StatisticsInput) -> [Leech] {
         guard input.leechCount > 0 else { return [] }
         let since = Int32(truncatingIfNeeded: input.today.ordinal - input.leechWindow + 1)
         let through = Int32(truncatingIfNeeded: input.today.ordinal)
         var found: [(id: String, failures: Int)] = []
+        var cardsWith: [Int: Int] = [:]   // failures → cards with that many
         for (id, dates) in tally.failures {
-            let failures = dates.reduce(0) { $0 + ($1 >= since && $1 <= through ? 1 : 0) }
-            if failures > 0 { found.append((id, failures)) }
-        }
-        found.sort { $0.failures > $1.failures || ($0.failures == $1.failures && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
-        var leeches: [Leech] = []
-        for candidate in found {
-            guard leeches.count < input.leechCount else { break }
-            if let level = input.levelOf(candidate.id) {
-                leeches.append(Leech(id: candidate.id, failures: candidate.failures, level: level))
+            var failures = 0
+            for date in dates where date >= since && date <= through { failures += 1 }
+            if failures > 0 {
+                found.append((id, failures))
+                cardsWith[failures, default: 0] += 1
             }
+        }
+        let counts = cardsWith.keys.sorted(by: >)
+        var leeches: [Leech] = []
+        var taken = 0
+        // Lower the bar one count at a time until enough cards still in the box are above it.
+        for (index, bar) in counts.enumerated() {
+            taken += cardsWith[bar]!
+            guard taken >= input.leechCount || index == counts.count - 1 else { continue }
+            var candidates = found.filter { $0.failures >= bar }
+            candidates.sort { $0.failures > $1.failures || ($0.failures == $1.failures && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
+            leeches = []
+            for candidate in candidates {
+                guard leeches.count < input.leechCount else { break }
+                if let level = input.levelOf(candidate.id) {
+                    leeches.append(Leech(id: candidate.id, failures: candidate.failures, level: level))
+                }
+            }
+            if leeches.count == input.leechCount { break }
         }
         return leeches
     }
