@@ -81,4 +81,5 @@ for size in sizes {
     fflush(nil) // the measurement's own lines must come after these
     let status = system("'\(exe)' measure '\(store)' \(grades) \(logLines)")
     if status != 0 { complain("measurement failed (\(status))") }
+    StatsRoundTrip.run(store: store, in: workDirectory)
 }

@@ -247,8 +247,9 @@ public struct StatsReport {
             x += cell + gap
         }
         svg += text(x + 4, y + 11, "more reviews"); x += 110
-        for (fill, label) in [(Self.orange, "missed"), ("#d0d7de", "skipped (nothing due)"), ("#eef4fa", "no review")] {
-            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\"/>"
+        for (fill, label) in [(Self.orange, "missed"), ("#d0d7de", "skipped (nothing due)"), ("#eef4fa", "no review"),
+                              ("#ffffff", "before the box")] {
+            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\" stroke=\"\(fill == "#ffffff" ? "#d0d7de" : "none")\"/>"
             svg += text(x + cell + 5, y + 11, label)
             x += cell + 14 + Double(label.count) * 6.5
         }

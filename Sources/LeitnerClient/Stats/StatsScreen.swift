@@ -161,8 +161,8 @@ public struct StatsScreen {
         let legend = fancy
             ? "less " + (1...4).map { style.apply(style.color(Self.blues[$0 - 1]), "■") }.joined() + " more · "
                 + style.apply(style.color(Self.orange), "×") + " missed · " + dim("–") + " skipped · "
-                + dim("·") + " no review"
-            : "less :+*# more, x missed, - skipped, . no review"
+                + dim("·") + " no review · blank: before the box"
+            : "less :+*# more, x missed, - skipped, . no review, blank: before the box"
         lines += wrap(legend, columns: width - 6).map { "      " + $0 }
         return lines + [""]
     }
