@@ -116,20 +116,13 @@ public struct StatsScreen {
             }
             lines.append(line)
         }
-        // Day-of-month labels under every seventh test.
-        var labels = String(repeating: " ", count: axis) + (fancy ? " └" : " +")
+        // The day of the month under every seventh test.
         var ruler = ""
-        var index = 0
-        while index < tests.count {
-            let text = index % 7 == 0 ? "\(tests[index].date.components.day)" : ""
-            if index % 7 == 0 && DisplayWidth.of(ruler) < index * step {
-                ruler += String(repeating: " ", count: index * step - DisplayWidth.of(ruler))
-            }
-            ruler += index % 7 == 0 ? text : ""
-            index += 1
+        for index in stride(from: 0, to: tests.count, by: 7) {
+            ruler += String(repeating: " ", count: max(0, index * step - DisplayWidth.of(ruler)))
+            ruler += "\(tests[index].date.components.day)"
         }
-        labels += ruler
-        lines.append(labels)
+        lines.append(String(repeating: " ", count: axis) + (fancy ? " └" : " +") + ruler)
         let busiestText = "from \(StatsFormat.day(tests[0].date)); busiest: \(StatsFormat.day(busiest.date)), "
             + "\(StatsFormat.count(busiest.cards, "card")) (levels \(busiest.levels.map(\.name).joined(separator: ",")))"
         lines += wrap(busiestText, columns: width - 2).map { "  " + $0 }
