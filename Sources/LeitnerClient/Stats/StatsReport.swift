@@ -226,7 +226,7 @@ public struct StatsReport {
             switch (shade, day.state) {
             case (1..., _): fill = Self.blues[shade - 1]
             case (_, .missed): fill = Self.orange
-            case (_, .skipped): fill = "#d0d7de"
+            case (_, .skipped): fill = "#f6f8fa"; stroke = "#d0d7de"
             case (_, .completed), (_, .today): fill = "#eef4fa"
             case (_, .none): fill = "#ffffff"; stroke = "#eaeef2"
             case (_, .upcoming): fill = "#ffffff"; stroke = "#d0d7de"; dash = " stroke-dasharray=\"2 2\""
@@ -237,6 +237,8 @@ public struct StatsReport {
             var tip = "\(StatsFormat.day(day.date)) \(day.date.components.year): \(state)"
             if day.reviews > 0 { tip += " · \(StatsFormat.count(day.reviews, "review")) · \(StatsFormat.duration(ms: day.answerMs))" }
             svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\" stroke=\"\(stroke)\"\(dash)><title>\(Self.escape(tip))</title></rect>\n"
+            // A skipped day carries a dash, as in the terminal: told apart by shape, not by a shade.
+            if shade == 0, day.state == .skipped { svg += skippedMark(x, y, cell) }
         }
         // The legend: the scale, then the states.
         var x = left
@@ -247,9 +249,11 @@ public struct StatsReport {
             x += cell + gap
         }
         svg += text(x + 4, y + 11, "more reviews"); x += 110
-        for (fill, label) in [(Self.orange, "missed"), ("#d0d7de", "skipped (nothing due)"), ("#eef4fa", "no review"),
+        for (fill, label) in [(Self.orange, "missed"), ("#f6f8fa", "skipped (nothing due)"), ("#eef4fa", "no review"),
                               ("#ffffff", "before the box")] {
-            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\" stroke=\"\(fill == "#ffffff" ? "#d0d7de" : "none")\"/>"
+            let stroke = fill == "#ffffff" || fill == "#f6f8fa" ? "#d0d7de" : "none"
+            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\" stroke=\"\(stroke)\"/>"
+            if fill == "#f6f8fa" { svg += skippedMark(x, y, cell) }
             svg += text(x + cell + 5, y + 11, label)
             x += cell + 14 + Double(label.count) * 6.5
         }
@@ -258,6 +262,10 @@ public struct StatsReport {
         return section("The last \(weeks) weeks",
                        note: "One square a day, darker with more reviews (by quartile of the days with reviews: \(thresholds.map(String.init).joined(separator: ", "))); \(StatsFormat.count(reviewed.reduce(0) { $0 + $1.reviews }, "review")) on \(StatsFormat.count(reviewed.count, "day")). Point at a day for its figures.",
                        svg)
+    }
+
+    private func skippedMark(_ x: Double, _ y: Double, _ cell: Double) -> String {
+        "<line x1=\"\(Self.number(x + 3))\" x2=\"\(Self.number(x + cell - 3))\" y1=\"\(Self.number(y + cell / 2))\" y2=\"\(Self.number(y + cell / 2))\" stroke=\"#6e7781\" stroke-width=\"2\" pointer-events=\"none\"/>"
     }
 
     func retention() -> String {

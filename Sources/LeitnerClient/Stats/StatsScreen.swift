@@ -140,8 +140,8 @@ public struct StatsScreen {
         var months = ""
         for week in 0..<weeks {
             let monday = first.date.adding(days: 7 * week)
-            let starts = (0..<7).contains { monday.adding(days: $0).components.day == 1 } || week == 0
-            if starts, DisplayWidth.of(months) <= week {
+            let starts = (0..<7).contains { monday.adding(days: $0).components.day == 1 }
+            if starts, months.isEmpty || DisplayWidth.of(months) < week {
                 months += String(repeating: " ", count: week - DisplayWidth.of(months)) + StatsFormat.month(monday.adding(days: 6))
             }
         }
