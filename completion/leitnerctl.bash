@@ -19,7 +19,7 @@ _leitnerctl() {
     local cword=$COMP_CWORD
 
     local commands="status review prepare add import export list show move delete undo
-        calendar log doctor next grade stop help"
+        calendar log doctor stats next grade stop help"
     local globals="--config --socket --json --no-autostart --help --version"
     local levels="1 2 3 4 5 6 7 finished"
 
@@ -40,7 +40,7 @@ _leitnerctl() {
     done
 
     case $prev in
-        --config | --socket | --front-file | --back-file)
+        --config | --socket | --front-file | --back-file | --html)
             _leitnerctl_files
             return
             ;;
@@ -60,7 +60,7 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "auto kitty iterm sixel blocks none" -- "$cur"))
             return
             ;;
-        --id | --since | --limit | --time)
+        --id | --since | --limit | --time | --days | --leeches)
             return
             ;;
     esac
@@ -82,6 +82,7 @@ _leitnerctl() {
         export) flags+=" --dir" ;;
         delete) flags+=" --yes" ;;
         log) flags+=" --since --limit" ;;
+        stats) flags+=" --days --leeches --html" ;;
         grade) flags+=" --time" ;;
     esac
     if [[ $cur == -* ]]; then

@@ -3,7 +3,7 @@ import LeitnerCore
 
 /// One measurement of a built store, in a process of its own so that memory figures are the box's.
 enum Measurement {
-    static func run(store: String, grades: Int) throws {
+    static func run(store: String, grades: Int, logLines: Int) throws {
         let baseline = Timing.memory()
         var box: Box?
         var afterOpen = baseline
@@ -33,6 +33,7 @@ enum Measurement {
         if !gradeTimes.isEmpty {
             print("box: grade, durable (\(gradeTimes.count))         p50 \(Timing.ms(Timing.percentile(gradeTimes, 0.5)))  p99 \(Timing.ms(Timing.percentile(gradeTimes, 0.99)))")
         }
+        try StatsMeasurement.run(opened, logLines: logLines)
         let end = Timing.memory()
         print("box: memory  resident after the first open \((afterOpen.rss - baseline.rss) / 1024) MiB above a \(baseline.rss / 1024) MiB baseline; after the grades \((end.rss - baseline.rss) / 1024) MiB; peak \(end.peak / 1024) MiB")
         opened.close()

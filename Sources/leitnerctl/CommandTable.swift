@@ -83,6 +83,20 @@ enum CommandTable {
         Command(name: "doctor", abstract: "find damaged cards, lone halves and other problems in the store",
                 discussion: "Exit status 0 when the store has no problem, 1 when it has some.",
                 run: ReadCommands.doctor),
+        Command(name: "stats", abstract: "show charts of the box: levels, forecast, heatmap, retention, work, streaks",
+                options: [
+                    OptionSpec("--days", value: "N", help: "the window of retention, work and hardest cards (default 30, 90)"),
+                    OptionSpec("--leeches", value: "N", help: "how many of the hardest cards to list (default 10)"),
+                    OptionSpec("--html", value: "FILE", help: "write the report as one HTML page with charts"),
+                ],
+                discussion: """
+                On a terminal it draws with Unicode blocks and colour, fitted to its width; piped, or with
+                NO_COLOR set, with plain characters. Retention is the share of cards answered right the
+                first time they were shown in a test; a share of fewer than 20 answers is marked '?'.
+                A streak counts the days whose test was completed; a skipped day (nothing was due) does
+                not break it, a missed day does. --json prints the daemon's Stats reply.
+                """,
+                run: StatsCommand.run),
         Command(name: "next", abstract: "show the next card of today's test (for scripts)", run: ReadCommands.next),
         Command(name: "grade", abstract: "grade a card of today's test (for scripts)", usage: "ID correct|wrong",
                 arguments: 2...2,

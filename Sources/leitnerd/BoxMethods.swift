@@ -33,6 +33,7 @@ enum BoxMethods {
         "Calendar": calendar,
         "Log": log,
         "Doctor": doctor,
+        "Stats": stats,
     ]
 
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -128,5 +129,15 @@ enum BoxMethods {
 
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         return ["problems": .array(try context.box.doctor().map(\.json))]
+    }
+
+    /// The figures of `leitnerctl stats`: bounded (fixed-size figures and the leeches asked
+    /// for), so one reply.
+    static func stats(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let days = try parameters.optionalInt("days")
+        let leeches = try parameters.optionalInt("leeches")
+        if let days, !(1...BoxStatistics.maxWindow).contains(days) { throw InvalidParameter(name: "days") }
+        if let leeches, !(0...BoxStatistics.maxLeeches).contains(leeches) { throw InvalidParameter(name: "leeches") }
+        return try context.box.statistics(window: days, leeches: leeches).json.objectValue ?? [:]
     }
 }

@@ -28,6 +28,9 @@ public final class Box {
     var lastShown: Card?
     /// Cards graded on past days, for `Calendar`; read from the log on first use.
     var gradedDays = GradedDays()
+    /// The review log's running totals, for `Stats`; read from the log on first use, then only
+    /// the lines appended since.
+    var tally = ReviewTally()
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
     /// Damage found in `.leitner/` while opening, and what was done about it: `doctor` reports

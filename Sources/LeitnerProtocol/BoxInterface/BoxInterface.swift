@@ -1,10 +1,9 @@
 import LeitnerCore
 /// The interface `io.leitner.Box` as data: the IDL text `GetInterfaceDescription` returns.
 ///
-/// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
-/// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
-/// `Status.problems`, `Test.repeating`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
-/// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
+/// It is the interface of docs/protocol.md with the additions that document lists in its table of
+/// additions, "Additions to the contract's interface" (Varlink allows added methods, types, errors and nullable fields; that table says why
+/// each was added).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
 public enum BoxInterface {
@@ -105,6 +104,35 @@ public enum BoxInterface {
           advice: string
         )
 
+        # One day of the statistics: its state, as in Day, and the work done on it.
+        type StatsDay (
+          date: string,
+          state: (completed, skipped, missed, today, upcoming, none),
+          # Grades not undone that day, repeats of a failed card included.
+          reviews: int,
+          # Time spent answering: the sum of those grades' answer times, in milliseconds.
+          answerMs: int
+        )
+
+        # One of the next tests, if each day's test is done: the cards expected in its queue, the
+        # cards of its levels moving on with each level's retention.
+        type ForecastTest (date: string, position: int, levels: []string, cards: int)
+
+        # Of the cards shown in a test at this level, those answered right the first time they were
+        # shown in that test: in the recent window, and over the whole log. A share of fewer than
+        # 20 answers is uncertain.
+        type Retention (level: string, recentAnswers: int, recentRight: int, answers: int, right: int)
+
+        # Retention of one level over one week; week is its Monday.
+        type WeekRetention (week: string, level: string, answers: int, right: int)
+
+        # Completed days in a row; a skipped day neither counts nor breaks a run, a missed day ends
+        # it, today ends nothing while its test is open. longestEnd: the last day of the longest.
+        type Streaks (current: int, longest: int, longestEnd: ?string)
+
+        # A card answered wrong often in the leech window, and the level it is in now.
+        type Leech (id: string, failures: int, level: string)
+
         # problems: how many problems the daemon knows of (Doctor lists them all).
         # clockBehind: the time of the last change in the review log, when the clock reads more
         # than a second earlier than it (it was set back); null otherwise.
@@ -131,6 +159,17 @@ public enum BoxInterface {
         # then exit 0. Only the daemon's own user and root may call it
         # (org.varlink.service.PermissionDenied).
         method Stop() -> ()
+        # The figures of the review log and the schedule. days: the recent windows of retention
+        # and work and the leech window (default 30, 90 for leeches), 1 to 3660; leeches: how
+        # many of the hardest cards (default 10), 0 to 1000. heatmap: 52 weeks, Monday to Sunday,
+        # the last one this week. retentionWeeks: the heatmap's weeks. work: the last days days.
+        # weekReviews, weekAnswerMs: this week, Monday to today. damaged, loose: damaged cards and
+        # loose files, not in counts.
+        method Stats(days: ?int, leeches: ?int) -> (today: string, days: int, leechDays: int,
+          counts: [string]int, damaged: int, loose: int, forecast: []ForecastTest,
+          heatmap: []StatsDay, retention: []Retention, retentionWeeks: []WeekRetention,
+          work: []StatsDay, weekReviews: int, weekAnswerMs: int, streaks: Streaks,
+          leeches: []Leech)
 
         error NoSuchCard (id: string)
         error InvalidCardId (id: string, reason: string)
