@@ -59,6 +59,24 @@ enum CommandTable {
         Command(name: "list", abstract: "list the cards, of one level or all", usage: "[LEVEL]", arguments: 0...1,
                 run: ReadCommands.list),
         Command(name: "show", abstract: "show a card", usage: "ID", arguments: 1...1, run: ReadCommands.show),
+        Command(name: "edit", abstract: "edit a card's sides in your editor", usage: "ID", arguments: 1...1,
+                options: [
+                    OptionSpec("--front", help: "edit the front only"),
+                    OptionSpec("--back", help: "edit the back only"),
+                    OptionSpec("--as", value: "EXT", help: "save the edited sides as EXT: md (Markdown) or txt"),
+                    OptionSpec("--front-file", value: "FILE", help: "replace the front with a file (any media), no editor"),
+                    OptionSpec("--back-file", value: "FILE", help: "replace the back with a file, no editor"),
+                ],
+                discussion: """
+                The editor is $VISUAL, else $EDITOR, else vi, on temporary copies named front.EXT and
+                back.EXT. When it exits with status 0, the sides that changed are replaced at once;
+                the card keeps its level, its place in today's test and its history. An empty side,
+                or an editor that fails, changes nothing. Saving a copy under another extension
+                (front.md for front.txt) changes the side's media type, as --as does.
+                """,
+                run: EditCommand.run),
+        Command(name: "rename", abstract: "give a card a new id, keeping its level and history", usage: "ID NEWID",
+                arguments: 2...2, run: EditCommand.rename),
         Command(name: "move", abstract: "move a card to a level", usage: "ID LEVEL", arguments: 2...2,
                 run: WriteCommands.move),
         Command(name: "delete", abstract: "delete a card", usage: "ID", arguments: 1...1,

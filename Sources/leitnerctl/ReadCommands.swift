@@ -122,6 +122,7 @@ enum ReadCommands {
         for entry in reply.value("entries").arrayValue ?? [] {
             var line = entry.string("time") + "  " + Views(style: style, width: 0).pad(entry.string("event"), 9)
             if let id = entry["id"]?.stringValue { line += id }
+            if let renamedTo = entry["renamedTo"]?.stringValue { line += " → " + renamedTo }
             let from = entry["from"]?.stringValue, to = entry["to"]?.stringValue
             if from != nil || to != nil { line += "  \(from ?? "–") → \(to ?? "–")" }
             if let correct = entry["correct"]?.boolValue {

@@ -25,6 +25,8 @@ enum BoxMethods {
         "Add": add,
         "Move": move,
         "Delete": delete,
+        "Edit": edit,
+        "Rename": rename,
         "Show": show,
         "List": list,
         "ReadAsset": readAsset,
@@ -91,6 +93,22 @@ enum BoxMethods {
         try parameters.allowOnly(["id"])
         try context.box.delete(id: parameters.string("id"))
         return [:]
+    }
+
+    static func edit(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["id", "front", "back"])
+        let id = try parameters.string("id")
+        // Absent and null keep the side.
+        let front = try parameters.values["front"].flatMap { $0.isNull ? nil : try Asset(json: $0, field: "front") }
+        let back = try parameters.values["back"].flatMap { $0.isNull ? nil : try Asset(json: $0, field: "back") }
+        let (card, changed) = try context.box.edit(id: id, front: front, back: back)
+        return ["card": card.json, "changed": .bool(changed)]
+    }
+
+    static func rename(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["id", "newId"])
+        let card = try context.box.rename(id: parameters.string("id"), to: parameters.string("newId"))
+        return ["card": card.json]
     }
 
     static func show(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {

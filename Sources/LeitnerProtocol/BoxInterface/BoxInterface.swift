@@ -3,7 +3,8 @@ import LeitnerCore
 ///
 /// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
 /// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
-/// `Status.problems`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
+/// `Status.problems`, `LogEntry.date`, `LogEntry.origin` and `LogEntry.renamedTo`, the log events
+/// `edit` and `rename`, methods `Edit` and `Rename`, type `Problem` and method `Doctor`,
 /// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
@@ -69,7 +70,7 @@ public enum BoxInterface {
 
         type LogEntry (
           time: string,
-          event: (add, grade, undo, move, delete, skip, complete),
+          event: (add, grade, undo, move, delete, skip, complete, edit, rename),
           id: ?string,
           from: ?string,
           to: ?string,
@@ -79,7 +80,9 @@ public enum BoxInterface {
           date: ?string,
           # How the change came about: null for a client's request, "hand" for a change made in
           # the store by hand, "adopt" for an adopted loose pair.
-          origin: ?string
+          origin: ?string,
+          # For rename: the card's new id (id is the old one).
+          renamedTo: ?string
         )
 
         # Something in the store the daemon does not use as it is: a damaged card, half of a
@@ -105,6 +108,12 @@ public enum BoxInterface {
         method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool) -> (card: Card)
         method Move(id: string, level: string) -> (card: Card)
         method Delete(id: string) -> ()
+        # Replaces the front, the back or both (null keeps a side), keeping the card's level, its
+        # place in the test and its history; an extension may change (front.txt to front.md).
+        # changed is false when the sides were already so: nothing is written or logged then.
+        method Edit(id: string, front: ?Asset, back: ?Asset) -> (card: Card, changed: bool)
+        # Gives a card a new id, keeping its level, its place in the test and its history.
+        method Rename(id: string, newId: string) -> (card: Card)
         method Show(id: string) -> (card: Card)
         # Cards of one level, or of all; text is filled only when withText is true.
         method List(level: ?string, withText: ?bool) -> (cards: []Card)

@@ -134,7 +134,8 @@ extension LogEntry {
                 "id": optional(id) { .string($0) }, "from": optional(from) { .string($0.name) },
                 "to": optional(to) { .string($0.name) }, "correct": optional(correct) { .bool($0) },
                 "answerMs": optional(answerMs) { .int(Int64($0)) },
-                "date": optional(date) { .string($0.description) }, "origin": optional(origin) { .string($0) }]
+                "date": optional(date) { .string($0.description) }, "origin": optional(origin) { .string($0) },
+                "renamedTo": optional(renamedTo) { .string($0) }]
     }
 
     /// Reads a `LogEntry` object.
@@ -148,7 +149,8 @@ extension LogEntry {
                   to: try fields.optionalNamed("to", "a level") { Level(name: $0) },
                   correct: try fields.optionalBool("correct"), answerMs: try fields.optionalInt("answerMs"),
                   date: try fields.optionalNamed("date", "a date (YYYY-MM-DD)") { LogicalDate($0) },
-                  origin: try fields.optionalString("origin"))
+                  origin: try fields.optionalString("origin"),
+                  renamedTo: try fields.optionalString("renamedTo"))
     }
 }
 
