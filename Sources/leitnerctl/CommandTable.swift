@@ -57,6 +57,15 @@ enum CommandTable {
                 options: [OptionSpec("--dir", value: "DIR", help: "copy every card into DIR/LEVEL/ID/ (a store's layout)")],
                 run: ExportCommand.run),
         Command(name: "list", abstract: "list the cards, of one level or all", usage: "[LEVEL]", arguments: 0...1,
+                options: [
+                    OptionSpec("--long", help: "whole sides, not cut to the terminal's width"),
+                    OptionSpec("--sort", value: "ORDER", help: "level (the default: by level, then id), id, or added"),
+                ],
+                discussion: """
+                On a terminal: a table LEVEL, ID, FRONT, BACK fitted to its width, '…' where a side
+                is cut. Not on a terminal: no header and no colour, the four fields separated by tabs,
+                sides whole. Line breaks in a side show as ⏎, tabs as →.
+                """,
                 run: ReadCommands.list),
         Command(name: "show", abstract: "show a card", usage: "ID", arguments: 1...1, run: ReadCommands.show),
         Command(name: "edit", abstract: "edit a card's sides in your editor", usage: "ID", arguments: 1...1,
