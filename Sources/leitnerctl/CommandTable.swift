@@ -42,19 +42,29 @@ enum CommandTable {
                 arguments: 1...1,
                 options: [
                     OptionSpec("--format", value: "FORMAT", help: "tsv, csv or anki (else from the file)"),
-                    OptionSpec("--level", value: "LEVEL", help: "the level of cards the file gives none (default 1)"),
+                    OptionSpec("--level", value: "LEVEL", help: "the level of the cards (default 1)"),
+                    OptionSpec("--with-levels", help: "keep the levels the source gives (a level column, LEVEL/ID directories)"),
                 ],
                 discussion: """
                 TSV/CSV: two fields a line, front and back, or a header line naming the columns
-                id, front, back, level. Anki: "Notes in Plain Text" with its #separator: and #html:
-                lines. A directory: NAME-front.EXT and NAME-back.EXT make card NAME.
+                id, front, back, level, frontext, backext. Anki: "Notes in Plain Text" with its
+                #separator: and #html: lines. A directory: NAME-front.EXT and NAME-back.EXT make card
+                NAME, as do ID/front.EXT and ID/back.EXT, and LEVEL/ID/… (what export --dir writes).
                 A file with a bad line adds nothing: every bad line is reported with its number.
                 Cards whose front (or id) is already in the box are skipped.
                 """,
                 run: ImportCommand.run),
         Command(name: "export", abstract: "write the text cards as TSV, or copy the cards to a directory",
                 usage: "[LEVEL]", arguments: 0...1,
-                options: [OptionSpec("--dir", value: "DIR", help: "copy every card into DIR/LEVEL/ID/ (a store's layout)")],
+                options: [
+                    OptionSpec("--dir", value: "DIR", help: "copy every card, any media, into DIR/ID/ (an empty or new directory)"),
+                    OptionSpec("--with-levels", help: "keep the levels: a level column, or DIR/LEVEL/ID/ (a store's layout)"),
+                    OptionSpec("--force", help: "with --dir: write into a directory that is not empty"),
+                ],
+                discussion: """
+                TSV: a header line id, front, back, frontext, backext (and level), the sides with
+                \\t, \\n, \\r and \\\\ escapes; import reads it back as it was.
+                """,
                 run: ExportCommand.run),
         Command(name: "list", abstract: "list the cards, of one level or all", usage: "[LEVEL]", arguments: 0...1,
                 options: [
