@@ -30,6 +30,12 @@ final class Store {
     var watches: [Int32: Level] = [:]
     /// The watch on the store's root, where the level directories themselves come and go.
     var rootWatch: Int32 = -1
+    /// Watches that are neither a level's nor the root's — the card directories the search index
+    /// watches — with an event since the index last looked (`SearchIndex`).
+    var cardEvents: [Int32] = []
+    /// True when the kernel dropped events since the search index last looked: it reads every
+    /// card again.
+    var lostEvents = false
 
     /// Every card's level.
     var levelOf: [String: Level] = [:]
