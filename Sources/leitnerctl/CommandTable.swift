@@ -77,6 +77,10 @@ enum CommandTable {
                 sides whole. Line breaks in a side show as ⏎, tabs as →.
                 """,
                 run: ReadCommands.list),
+        Command(name: "search", abstract: "find the cards whose id, front or back holds a pattern", usage: "PATTERN",
+                arguments: 1...1, options: searchOptions, discussion: searchDiscussion, run: SearchCommand.run),
+        Command(name: "find", abstract: "the same as search", usage: "PATTERN",
+                arguments: 1...1, options: searchOptions, discussion: searchDiscussion, run: SearchCommand.run),
         Command(name: "show", abstract: "show a card", usage: "ID", arguments: 1...1, run: ReadCommands.show),
         Command(name: "edit", abstract: "edit a card's sides in your editor", usage: "ID", arguments: 1...1,
                 options: [
@@ -122,6 +126,20 @@ enum CommandTable {
         Command(name: "help", abstract: "show help, for one command or all", usage: "[COMMAND]", arguments: 0...1,
                 run: { _, _ in }),
     ]
+
+    static let searchOptions = [
+        OptionSpec("--regex", short: "-E", help: "PATTERN is a regular expression (Swift Regex syntax)"),
+        OptionSpec("--front", help: "search the fronts only"),
+        OptionSpec("--back", help: "search the backs only"),
+        OptionSpec("--level", value: "LEVEL", help: "search the cards of this level only"),
+        OptionSpec("--ids", short: "-l", help: "print the ids of the matching cards only, one a line"),
+    ]
+
+    static let searchDiscussion = """
+        Ignoring case, in the ids and the text and Markdown sides. Prints the level, the id,
+        where (id, front, back) and each matching line, the match highlighted on a terminal;
+        tab-separated elsewhere. Exit status 1 when nothing matches, as grep.
+        """
 
     static let exitStatuses = """
     Exit status:

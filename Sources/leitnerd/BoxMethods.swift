@@ -33,6 +33,7 @@ enum BoxMethods {
         "Calendar": calendar,
         "Log": log,
         "Doctor": doctor,
+        "Search": search,
     ]
 
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -153,6 +154,21 @@ enum BoxMethods {
         }
         let entries = try context.box.log(since: since, limit: limit)
         return ["entries": .array(entries.map(\.json))]
+    }
+
+    static func search(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["pattern", "regex", "fields", "level", "limit"])
+        let pattern = try SearchPattern(parameters.string("pattern"), regex: parameters.optionalBool("regex") ?? false)
+        var fields = Set(SearchMatch.Field.allCases)
+        if let value = parameters.values["fields"], !value.isNull {
+            guard let names = value.arrayValue?.map({ $0.stringValue.flatMap(SearchMatch.Field.init(rawValue:)) }),
+                  !names.isEmpty, !names.contains(nil) else { throw InvalidParameter(name: "fields") }
+            fields = Set(names.compactMap { $0 })
+        }
+        let result = try context.box.search(pattern, fields: fields, level: parameters.optionalString("level"),
+                                            limit: parameters.optionalInt("limit") ?? 1000)
+        return ["matches": .array(result.matches.map(\.json)), "cards": .int(Int64(result.cards)),
+                "truncated": .bool(result.truncated)]
     }
 
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {

@@ -37,6 +37,7 @@ extension Box {
             LogEntry(time: moment.now, event: .edit, id: id, from: level, to: level),
         ])
         if sides.contains(where: { $0.side == .front }) { frontIndex = nil }
+        searchIndexNeedsReading(id)
         if lastShown?.id == id { lastShown = nil }
         return (try store.card(id, withText: true), true)
     }
@@ -58,6 +59,8 @@ extension Box {
             LogEntry(time: moment.now, event: .rename, id: id, from: level, to: level, renamedTo: newID),
         ])
         test?.rename(id, to: newID)
+        searchIndexNeedsReading(id)
+        searchIndexNeedsReading(newID)
         frontIndex = frontIndex?.mapValues { $0 == id ? newID : $0 }
         if lastShown?.id == id { lastShown = nil }
         return try store.card(newID, withText: true)

@@ -28,6 +28,8 @@ public final class Box {
     var lastShown: Card?
     /// Cards graded on past days, for `Calendar`; read from the log on first use.
     var gradedDays = GradedDays()
+    /// The cards' folded text for `Search`, built by the first search.
+    var searchIndex: SearchIndex?
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
     /// Damage found in `.leitner/` while opening, and what was done about it: `doctor` reports
@@ -101,6 +103,8 @@ public final class Box {
         let now = options.clock.now()
         let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
         for change in try store.refresh(now: now) { try apply(change, now: now, log: true) }
+        // Without an index, nobody needs the card directories' events (stale watches' only).
+        if searchIndex == nil { store.cardEvents.removeAll() }
         if test?.isDone == true, test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)
         return moment
@@ -127,6 +131,7 @@ public final class Box {
             level = to
         }
         if log, let entry { try store.appendToLog([entry], durable: false) }
+        searchIndexNeedsReading(change.id)
         // A move changes no front; a card that comes or goes changes the fronts in the box.
         if case .moved = change {} else { frontIndex = nil }
         // R21: a card that arrives by hand is looked at now (one card, not the whole store), so

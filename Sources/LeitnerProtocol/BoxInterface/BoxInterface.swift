@@ -4,7 +4,8 @@ import LeitnerCore
 /// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
 /// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
 /// `Status.problems`, `LogEntry.date`, `LogEntry.origin` and `LogEntry.renamedTo`, the log events
-/// `edit` and `rename`, methods `Edit` and `Rename`, type `Problem` and method `Doctor`,
+/// `edit` and `rename`, methods `Edit`, `Rename` and `Search`, type `SearchMatch`, error
+/// `InvalidPattern`, type `Problem` and method `Doctor`,
 /// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
@@ -97,6 +98,10 @@ public enum BoxInterface {
           advice: string
         )
 
+        # A line a search found: the card, where in it (its id, its front or its back), and the
+        # line as it is in the card (cut at 1 KiB).
+        type SearchMatch (id: string, level: string, field: (id, front, back), line: string)
+
         # problems: how many problems the daemon knows of (Doctor lists them all).
         method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int)
         method Prepare() -> (test: Test)
@@ -121,6 +126,12 @@ public enum BoxInterface {
         method ReadAsset(id: string, side: (front, back)) -> (name: string, data: string)
         method Calendar(from: string, to: string) -> (days: []Day)
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
+        # The lines of the cards whose id, front or back (text and Markdown) holds pattern,
+        # ignoring case; regex: pattern is a regular expression. fields: what to search (default
+        # all three); level: only that level; limit: the most lines (default 1000, at most
+        # 10000), sorted by level then id. cards counts the matching cards, truncated says that
+        # lines were left out to keep to the limit.
+        method Search(pattern: string, regex: ?bool, fields: ?[]string, level: ?string, limit: ?int) -> (matches: []SearchMatch, cards: int, truncated: bool)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
 
@@ -135,6 +146,8 @@ public enum BoxInterface {
         error StoreFailure (path: string, reason: string)
         # A card with the same text front exists (Add with allowDuplicate false); id names it.
         error DuplicateFront (id: string)
+        # A search pattern that is empty, or a regular expression that does not parse.
+        error InvalidPattern (pattern: string, reason: string)
         # The daemon closed the connection without reading anything sent after its last reply:
         # it was the longest idle when a new connection needed its place, or the daemon is
         # stopping. Sent in place of a reply: a call answered with it was not carried out, and

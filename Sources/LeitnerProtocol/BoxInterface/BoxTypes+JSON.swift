@@ -169,3 +169,10 @@ extension StoreProblem {
                   advice: try fields.string("advice"))
     }
 }
+
+extension SearchMatch {
+    /// The `SearchMatch` object.
+    public var json: JSONValue {
+        ["id": .string(id), "level": .string(level.name), "field": .string(field.rawValue), "line": .string(line)]
+    }
+}
