@@ -282,3 +282,44 @@ def test_export_dir_round_trip(box, tmp_path, bin_dir):
                 assert copied["snd"][1:] == original["snd"][1:] and copied["img"][1:] == original["img"][1:]
         finally:
             other.stop()
+
+
+def test_search(box, tmp_path):
+    box.ok("add", "--id", "perro", "El Perro", "the dog\nline two: DOGS bark")
+    box.ok("add", "--id", "gato", "--level", "3", "el gato", "the cat")
+    (tmp_path / "f.md").write_text("# Hund\n\n*der* dog\n")
+    box.ok("add", "--id", "hund", "--back-file", tmp_path / "f.md", "Hund")
+    assert box.ok("search", "DOG") == ("1\thund\tback\t*der* dog\n1\tperro\tback\tthe dog\n"
+                                       "1\tperro\tback\tline two: DOGS bark\n")
+    assert box.ok("find", "dog") == box.ok("search", "DOG")
+    assert box.ok("search", "--front", "el") == "1\tperro\tfront\tEl Perro\n3\tgato\tfront\tel gato\n"
+    assert box.ok("search", "--level", "3", "el") == "3\tgato\tfront\tel gato\n"
+    assert box.ok("search", "gat") == "3\tgato\tid\tgato\n3\tgato\tfront\tel gato\n"
+    assert box.ok("search", "-l", "the") == "perro\ngato\n"
+    assert box.ok("search", "-E", "^(the )?c.t$") == "3\tgato\tback\tthe cat\n"
+    assert box.json("search", "--back", "bark") == {
+        "cards": 1, "truncated": False,
+        "matches": [{"id": "perro", "level": "1", "field": "back", "line": "line two: DOGS bark"}]}
+    nothing = box.ctl("search", "zebra")
+    assert nothing.returncode == 1 and nothing.stdout == "" and nothing.stderr == ""
+    bad = box.ctl("search", "-E", "(")
+    assert bad.returncode == 1 and "invalid search pattern '('" in bad.stderr
+    # Hand changes are searched at once (R13): a side rewritten in place, a card made by hand,
+    # one removed; and the box's own edit and rename.
+    (box.store / "3" / "gato" / "back.txt").write_text("the zebra")
+    assert box.ok("search", "-l", "zebra") == "gato\n"
+    (box.store / "2" / "kuh").mkdir()
+    (box.store / "2" / "kuh" / "front.txt").write_text("die Kuh")
+    (box.store / "2" / "kuh" / "back.txt").write_text("the cow")
+    assert box.ok("search", "cow") == "2\tkuh\tback\tthe cow\n"
+    os.rename(box.store / "2" / "kuh", tmp_path / "kuh")
+    assert box.ctl("search", "cow").returncode == 1
+    box.ok("rename", "perro", "hund-2")
+    box.ok("edit", "hund-2", "--front-file", tmp_path / "f.md")
+    assert box.ok("search", "-l", "hund") == "hund\nhund-2\n"
+    assert box.ctl("search", "--front", "perro").returncode == 1
+    command = " ".join(shlex.quote(str(p)) for p in
+                       [box.bin_dir / "leitnerctl", "--socket", box.socket, "--no-autostart", "search", "zEbRa"])
+    shown = subprocess.run(["script", "-qec", command, "/dev/null"], capture_output=True, text=True,
+                           env=box.env, timeout=30).stdout
+    assert "the \x1b[1m\x1b[31mzebra\x1b[0m" in shown
