@@ -26,7 +26,6 @@ extension Box {
             LogEntry(time: moment.now, event: .add, id: cardID, to: target),
         ])
         if let text = frontText { frontIndex?[Box.normalized(text)] = cardID }
-        searchIndexNeedsReading(cardID)
         if tracksMembership { test?.levelChanged(cardID, to: target) }
         return try store.card(cardID, withText: true)
     }
@@ -60,7 +59,6 @@ extension Box {
         if lastShown?.id == id { lastShown = nil }
         try store.removeCard(id, from: from, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: from)])
         frontIndex = frontIndex?.filter { $0.value != id }
-        searchIndexNeedsReading(id)
         if tracksMembership { test?.levelChanged(id, to: nil) }
         if test?.isDone == true { try complete(moment) }
     }

@@ -59,8 +59,6 @@ extension Box {
             LogEntry(time: moment.now, event: .rename, id: id, from: level, to: level, renamedTo: newID),
         ])
         test?.rename(id, to: newID)
-        searchIndexNeedsReading(id)
-        searchIndexNeedsReading(newID)
         frontIndex = frontIndex?.mapValues { $0 == id ? newID : $0 }
         if lastShown?.id == id { lastShown = nil }
         return try store.card(newID, withText: true)

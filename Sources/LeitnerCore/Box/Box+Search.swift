@@ -29,14 +29,16 @@ extension Box {
         _ = try begin()
         if searchIndex == nil { searchIndex = SearchIndex(store: store) } else { searchIndex!.update(store: store) }
         var found: [(level: Level, id: String, fields: [SearchMatch.Field])] = []
-        searchIndex!.forEach { slot, id, front, back in
-            guard let cardLevel = store.levelOf[slot.id], only == nil || cardLevel == only,
-                  store.damaged[slot.id] == nil else { return }
+        let onlyLevel = only.map { UInt8($0.rawValue) }
+        searchIndex!.forEach { parts in
+            guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
             var hits: [SearchMatch.Field] = []
-            if fields.contains(.id), pattern.matches(folded: id) { hits.append(.id) }
-            if fields.contains(.front), pattern.matches(folded: front) { hits.append(.front) }
-            if fields.contains(.back), pattern.matches(folded: back) { hits.append(.back) }
-            if !hits.isEmpty { found.append((cardLevel, slot.id, hits)) }
+            if fields.contains(.id), pattern.matches(folded: parts.foldedID) { hits.append(.id) }
+            if fields.contains(.front), pattern.matches(folded: parts.front) { hits.append(.front) }
+            if fields.contains(.back), pattern.matches(folded: parts.back) { hits.append(.back) }
+            guard !hits.isEmpty, let level = Level(rawValue: Int(parts.slot.level)) else { return }
+            let id = String(decoding: parts.id, as: UTF8.self)
+            if store.damaged[id] == nil { found.append((level, id, hits)) }
         }
         found.sort { ($0.level, $0.id) < ($1.level, $1.id) }
         var matches: [SearchMatch] = []
@@ -78,9 +80,9 @@ extension Box {
         return out + "…"
     }
 
-    /// Marks a card for the search index to read again (added, edited, renamed, deleted, or
-    /// changed by hand).
+    /// Marks a card for the search index to read again: its content changed, its level did not
+    /// (the store marks level changes itself).
     func searchIndexNeedsReading(_ id: String) {
-        searchIndex?.dirty.insert(id)
+        store.searchDirty?.insert(id)
     }
 }

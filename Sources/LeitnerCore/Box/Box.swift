@@ -131,7 +131,6 @@ public final class Box {
             level = to
         }
         if log, let entry { try store.appendToLog([entry], durable: false) }
-        searchIndexNeedsReading(change.id)
         // A move changes no front; a card that comes or goes changes the fronts in the box.
         if case .moved = change {} else { frontIndex = nil }
         // R21: a card that arrives by hand is looked at now (one card, not the whole store), so

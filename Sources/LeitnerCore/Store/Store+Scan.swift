@@ -199,6 +199,7 @@ extension Store {
     private func rescanAndCompare() throws(BoxError) -> [HandChange] {
         let before = levelOf
         try scanAll()
+        lostEvents = true
         var changes: [HandChange] = []
         for (id, from) in before {
             switch levelOf[id] {

@@ -33,9 +33,12 @@ final class Store {
     /// Watches that are neither a level's nor the root's — the card directories the search index
     /// watches — with an event since the index last looked (`SearchIndex`).
     var cardEvents: [Int32] = []
-    /// True when the kernel dropped events since the search index last looked: it reads every
-    /// card again.
+    /// True when the kernel dropped events, or the levels were scanned again, since the search
+    /// index last looked: it reads every card again.
     var lostEvents = false
+    /// Cards whose level changed (or that came or went) since the search index last looked; nil
+    /// while there is no index.
+    var searchDirty: Set<String>?
 
     /// Every card's level.
     var levelOf: [String: Level] = [:]
@@ -160,6 +163,7 @@ final class Store {
         if let old = levelOf[id] { rawCounts[old.rawValue - 1] -= 1 }
         levelOf[id] = level
         if let level { rawCounts[level.rawValue - 1] += 1 }
+        searchDirty?.insert(id)
     }
 
     // MARK: Journaled changes (R17, R18)
