@@ -34,6 +34,7 @@ extension DaemonSettings {
                                     cycle: configuration.cycle, onFail: configuration.onFail,
                                     dayClock: configuration.dayClock,
                                     maxAssetReply: BoxOptions.assetReplyLimit(messageSize: configuration.maxMessageSize))
+        let exitIdleAfter = configuration.exitIdleAfter ?? (options.autostarted ? autostartExitIdleAfter : nil)
         return DaemonSettings(
             boxOptions: boxOptions,
             socketPath: socketPath,
@@ -42,7 +43,7 @@ extension DaemonSettings {
             maxMessageSize: configuration.maxMessageSize,
             maxConnections: configuration.maxConnections,
             idleTimeout: configuration.idleTimeout,
-            exitIdleAfter: configuration.exitIdleAfter,
+            exitIdleAfter: exitIdleAfter == .zero ? nil : exitIdleAfter,
             testReady: configuration.testReady.map(TestReadyHook.init(command:)))
     }
 }

@@ -3,9 +3,9 @@ import LeitnerCore
 ///
 /// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
 /// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
-/// `Status.problems`, `LogEntry.date`, `LogEntry.origin` and `LogEntry.renamedTo`, the log events
-/// `edit` and `rename`, methods `Edit`, `Rename` and `Search`, type `SearchMatch`, error
-/// `InvalidPattern`, type `Problem` and method `Doctor`,
+/// `Status.problems`, `Test.repeating`, `LogEntry.date`, `LogEntry.origin` and `LogEntry.renamedTo`,
+/// the log events `edit` and `rename`, methods `Edit`, `Rename` and `Search`, type `SearchMatch`,
+/// error `InvalidPattern`, type `Problem` and method `Doctor`,
 /// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
@@ -21,6 +21,15 @@ public enum BoxInterface {
     /// `TooManyConnections (limit)`: the daemon refused a connection, every one of its
     /// `MaxConnections=` being busy (docs/protocol.md).
     public static let tooManyConnections = "io.leitner.Box.TooManyConnections"
+
+    /// The IDL text read: what the daemon checks each call's parameters against.
+    public static let declaration: VarlinkInterfaceDescription = {
+        do {
+            return try VarlinkInterfaceDescription(parsing: description)
+        } catch {
+            preconditionFailure("the IDL text of \(name) does not parse: \(error)")
+        }
+    }()
 
     /// The IDL text of `io.leitner.Box`, with its doc comments.
     public static let description = """
@@ -55,7 +64,9 @@ public enum BoxInterface {
           # Distinct cards with a correct grade in this test (not undone).
           passed: int,
           # Distinct cards with a wrong grade in this test (not undone).
-          failed: int
+          failed: int,
+          # Cards in the queue answered wrong in this test: they come back until answered right.
+          repeating: ?int
         )
 
         # One calendar day: history for past days, a forecast for future ones.
@@ -103,7 +114,9 @@ public enum BoxInterface {
         type SearchMatch (id: string, level: string, field: (id, front, back), line: string)
 
         # problems: how many problems the daemon knows of (Doctor lists them all).
-        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int)
+        # clockBehind: the time of the last change in the review log, when the clock reads more
+        # than a second earlier than it (it was set back); null otherwise.
+        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string)
         method Prepare() -> (test: Test)
         method Next() -> (card: ?Card, test: Test)
         method Grade(id: string, correct: bool, answerMs: ?int) -> (card: Card, test: Test)
@@ -134,6 +147,10 @@ public enum BoxInterface {
         method Search(pattern: string, regex: ?bool, fields: ?[]string, level: ?string, limit: ?int) -> (matches: []SearchMatch, cards: int, truncated: bool)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
+        # Stops the daemon as SIGTERM does: this reply first, then the other requests in flight,
+        # then exit 0. Only the daemon's own user and root may call it
+        # (org.varlink.service.PermissionDenied).
+        method Stop() -> ()
 
         error NoSuchCard (id: string)
         error InvalidCardId (id: string, reason: string)
