@@ -27,6 +27,8 @@ enum BoxMethods {
         "Add": add,
         "Move": move,
         "Delete": delete,
+        "Edit": edit,
+        "Rename": rename,
         "Show": show,
         "List": list,
         "ReadAsset": readAsset,
@@ -34,6 +36,7 @@ enum BoxMethods {
         "Log": log,
         "Doctor": doctor,
         "Stats": stats,
+        "Search": search,
     ]
 
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -88,6 +91,20 @@ enum BoxMethods {
         return [:]
     }
 
+    static func edit(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let id = try parameters.string("id")
+        // Absent and null keep the side.
+        let front = try parameters.values["front"].flatMap { $0.isNull ? nil : try Asset(json: $0, field: "front") }
+        let back = try parameters.values["back"].flatMap { $0.isNull ? nil : try Asset(json: $0, field: "back") }
+        let (card, changed) = try context.box.edit(id: id, front: front, back: back)
+        return ["card": card.json, "changed": .bool(changed)]
+    }
+
+    static func rename(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let card = try context.box.rename(id: parameters.string("id"), to: parameters.string("newId"))
+        return ["card": card.json]
+    }
+
     static func show(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let card = try context.box.show(id: parameters.string("id"))
         return ["card": card.json]
@@ -125,6 +142,20 @@ enum BoxMethods {
         }
         let entries = try context.box.log(since: since, limit: limit)
         return ["entries": .array(entries.map(\.json))]
+    }
+
+    static func search(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let pattern = try SearchPattern(parameters.string("pattern"), regex: parameters.optionalBool("regex") ?? false)
+        var fields = Set(SearchMatch.Field.allCases)
+        if let value = parameters.values["fields"], !value.isNull {
+            guard let names = value.arrayValue?.map({ $0.stringValue.flatMap(SearchMatch.Field.init(rawValue:)) }),
+                  !names.isEmpty, !names.contains(nil) else { throw InvalidParameter(name: "fields") }
+            fields = Set(names.compactMap { $0 })
+        }
+        let result = try context.box.search(pattern, fields: fields, level: parameters.optionalString("level"),
+                                            limit: parameters.optionalInt("limit") ?? 1000)
+        return ["matches": .array(result.matches.map(\.json)), "cards": .int(Int64(result.cards)),
+                "truncated": .bool(result.truncated)]
     }
 
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {

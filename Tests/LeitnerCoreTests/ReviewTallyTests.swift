@@ -105,6 +105,22 @@ import Testing
 
     /// R12, R13: moves, adds and deletes — by hand or not — are not reviews; a grade counts at
     /// the level it was graded at.
+    /// A renamed card keeps its history: its wrong answers move to the new id, and its next
+    /// answer in the same test is still a repeat, not a first answer.
+    @Test func aRenamedCardKeepsItsWrongAnswersAndItsPlaceInTheTest() {
+        let tally = Self.tally([
+            Self.grade("a", "2026-03-02", 10, from: .two, right: false),
+            LogEntry(time: Self.at("2026-03-02", 11), event: .rename, id: "a", renamedTo: "b"),
+            Self.grade("b", "2026-03-02", 12, from: .one, right: true),
+        ])
+        #expect(tally.failures["a"] == nil)
+        #expect(tally.failures["b"]?.count == 1)
+        let day = tally.days[LogicalDate("2026-03-02")!]!
+        #expect(day.reviews == 2)
+        #expect(day.firstAnswers[0] == 0)
+        #expect(day.firstAnswers[1] == 1)
+    }
+
     @Test func handMovesAreNotReviews() {
         let tally = Self.tally([
             LogEntry(time: Self.at("2026-03-02", 9), event: .add, id: "a", to: .one),

@@ -138,8 +138,16 @@ extension Box {
         if asset.content.count > maxAssetSize {
             throw .invalidAsset(name: asset.name, reason: "larger than \(maxAssetSize >> 20) MiB")
         }
-        if MediaType.isText(MediaType.of(fileName: asset.name)), String(validating: asset.content, as: UTF8.self) == nil {
-            throw .invalidAsset(name: asset.name, reason: "a text asset that is not UTF-8")
+        if MediaType.isText(MediaType.of(fileName: asset.name)) {
+            guard let text = String(validating: asset.content, as: UTF8.self) else {
+                throw .invalidAsset(name: asset.name, reason: "a text asset that is not UTF-8")
+            }
+            // A card with a blank side cannot be reviewed: refused, nothing written (add, edit).
+            if text.allSatisfy(\.isWhitespace) {
+                throw .invalidAsset(name: asset.name, reason: "the \(side.rawValue) is empty or only white space")
+            }
+        } else if asset.content.isEmpty {
+            throw .invalidAsset(name: asset.name, reason: "the \(side.rawValue) is an empty file")
         }
         return "\(side.rawValue).\(ext.lowercased())"
     }

@@ -62,7 +62,14 @@ public struct ReviewTally: Sendable {
             count(grade, by: -1)
         case .complete, .skip:
             testClosed = true
-        case .add, .move, .delete:
+        case .rename:
+            // The card keeps its history under its new id: its wrong answers stay its own, and
+            // its grades in the current test still make its next answer a repeat.
+            guard let old = entry.id, let new = entry.renamedTo, old != new else { return }
+            if let dates = failures.removeValue(forKey: old) { failures[new, default: []] += dates }
+            if let count = testCards.removeValue(forKey: old) { testCards[new, default: 0] += count }
+            for index in testGrades.indices where testGrades[index].id == old { testGrades[index].id = new }
+        case .add, .move, .delete, .edit:
             return
         }
     }

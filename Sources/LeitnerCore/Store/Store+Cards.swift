@@ -163,7 +163,7 @@ extension Store {
         var found: [SideName: [DirectoryEntry]] = [:]
         do {
             for entry in try FileSystem.list(cardDirectory) {
-                for side in SideName.allCases where entry.name.hasPrefix(side.rawValue + ".") {
+                for side in SideName.allCases where Store.isSideFile(entry.name, of: side) {
                     found[side, default: []].append(entry)
                 }
             }

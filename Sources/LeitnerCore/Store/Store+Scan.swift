@@ -115,9 +115,15 @@ extension Store {
                 }
                 continue
             }
+            if event.kind != .overflow, watches[event.watch] == nil {
+                // A card directory's own watch: something in it changed (a side edited by hand).
+                cardEvents.append(event.watch)
+                continue
+            }
             switch event.kind {
             case .overflow:
                 rescan = true
+                lostEvents = true
             case .watchedDirectoryGone:
                 if let level = watches[event.watch] {
                     reopenLevel(level)
@@ -193,6 +199,7 @@ extension Store {
     private func rescanAndCompare() throws(BoxError) -> [HandChange] {
         let before = levelOf
         try scanAll()
+        lostEvents = true
         var changes: [HandChange] = []
         for (id, from) in before {
             switch levelOf[id] {

@@ -30,6 +30,15 @@ final class Store {
     var watches: [Int32: Level] = [:]
     /// The watch on the store's root, where the level directories themselves come and go.
     var rootWatch: Int32 = -1
+    /// Watches that are neither a level's nor the root's — the card directories the search index
+    /// watches — with an event since the index last looked (`SearchIndex`).
+    var cardEvents: [Int32] = []
+    /// True when the kernel dropped events, or the levels were scanned again, since the search
+    /// index last looked: it reads every card again.
+    var lostEvents = false
+    /// Cards whose level changed (or that came or went) since the search index last looked; nil
+    /// while there is no index.
+    var searchDirty: Set<String>?
 
     /// Every card's level.
     var levelOf: [String: Level] = [:]
@@ -154,6 +163,7 @@ final class Store {
         if let old = levelOf[id] { rawCounts[old.rawValue - 1] -= 1 }
         levelOf[id] = level
         if let level { rawCounts[level.rawValue - 1] += 1 }
+        searchDirty?.insert(id)
     }
 
     // MARK: Journaled changes (R17, R18)

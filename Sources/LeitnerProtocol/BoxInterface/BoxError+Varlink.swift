@@ -17,6 +17,7 @@ extension BoxError {
         public static let invalidAsset = BoxInterface.name + ".InvalidAsset"
         public static let storeFailure = BoxInterface.name + ".StoreFailure"
         public static let duplicateFront = BoxInterface.name + ".DuplicateFront"
+        public static let invalidPattern = BoxInterface.name + ".InvalidPattern"
     }
 
     /// The error's qualified name. A bad parameter value is the standard
@@ -33,6 +34,7 @@ extension BoxError {
         case .invalidAsset: Name.invalidAsset
         case .storeFailure: Name.storeFailure
         case .duplicateFront: Name.duplicateFront
+        case .invalidPattern: Name.invalidPattern
         case .invalidParameter: VarlinkServiceInterface.invalidParameter
         }
     }
@@ -48,6 +50,7 @@ extension BoxError {
         case .invalidAsset(let name, let reason): [("name", name), ("reason", reason)]
         case .storeFailure(let path, let reason): [("path", path), ("reason", reason)]
         case .invalidParameter(let name, _): [("parameter", name)]
+        case .invalidPattern(let pattern, let reason): [("pattern", pattern), ("reason", reason)]
         }
     }
 
@@ -81,6 +84,9 @@ extension BoxError {
             guard let path = text("path"), let reason = text("reason") else { return nil }
             self = .storeFailure(path: path, reason: reason)
         case Name.duplicateFront: guard let id = text("id") else { return nil }; self = .duplicateFront(id: id)
+        case Name.invalidPattern:
+            guard let pattern = text("pattern"), let reason = text("reason") else { return nil }
+            self = .invalidPattern(pattern: pattern, reason: reason)
         case VarlinkServiceInterface.invalidParameter:
             guard let name = text("parameter") else { return nil }
             self = .invalidParameter(name: name, reason: "refused by the service")

@@ -1,9 +1,9 @@
 import LeitnerCore
 /// The interface `io.leitner.Box` as data: the IDL text `GetInterfaceDescription` returns.
 ///
-/// It is the interface of docs/protocol.md with the additions that document lists in its table of
-/// additions, "Additions to the contract's interface" (Varlink allows added methods, types, errors and nullable fields; that table says why
-/// each was added).
+/// It is the interface of docs/protocol.md with the additions listed in that document's table
+/// "Additions to the contract's interface" (Varlink allows added methods, types, errors and
+/// nullable fields; the table says why each was added).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
 public enum BoxInterface {
@@ -79,7 +79,7 @@ public enum BoxInterface {
 
         type LogEntry (
           time: string,
-          event: (add, grade, undo, move, delete, skip, complete),
+          event: (add, grade, undo, move, delete, skip, complete, edit, rename),
           id: ?string,
           from: ?string,
           to: ?string,
@@ -89,7 +89,9 @@ public enum BoxInterface {
           date: ?string,
           # How the change came about: null for a client's request, "hand" for a change made in
           # the store by hand, "adopt" for an adopted loose pair.
-          origin: ?string
+          origin: ?string,
+          # For rename: the card's new id (id is the old one).
+          renamedTo: ?string
         )
 
         # Something in the store the daemon does not use as it is: a damaged card, half of a
@@ -133,6 +135,10 @@ public enum BoxInterface {
         # A card answered wrong often in the leech window, and the level it is in now.
         type Leech (id: string, failures: int, level: string)
 
+        # A line a search found: the card, where in it (its id, its front or its back), and the
+        # line as it is in the card (cut at 1 KiB).
+        type SearchMatch (id: string, level: string, field: (id, front, back), line: string)
+
         # problems: how many problems the daemon knows of (Doctor lists them all).
         # clockBehind: the time of the last change in the review log, when the clock reads more
         # than a second earlier than it (it was set back); null otherwise.
@@ -146,6 +152,12 @@ public enum BoxInterface {
         method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool) -> (card: Card)
         method Move(id: string, level: string) -> (card: Card)
         method Delete(id: string) -> ()
+        # Replaces the front, the back or both (null keeps a side), keeping the card's level, its
+        # place in the test and its history; an extension may change (front.txt to front.md).
+        # changed is false when the sides were already so: nothing is written or logged then.
+        method Edit(id: string, front: ?Asset, back: ?Asset) -> (card: Card, changed: bool)
+        # Gives a card a new id, keeping its level, its place in the test and its history.
+        method Rename(id: string, newId: string) -> (card: Card)
         method Show(id: string) -> (card: Card)
         # Cards of one level, or of all; text is filled only when withText is true.
         method List(level: ?string, withText: ?bool) -> (cards: []Card)
@@ -153,6 +165,12 @@ public enum BoxInterface {
         method ReadAsset(id: string, side: (front, back)) -> (name: string, data: string)
         method Calendar(from: string, to: string) -> (days: []Day)
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
+        # The lines of the cards whose id, front or back (text and Markdown) holds pattern,
+        # ignoring case; regex: pattern is a regular expression. fields: what to search (default
+        # all three); level: only that level; limit: the most lines (default 1000, at most
+        # 10000), sorted by level then id. cards counts the matching cards, truncated says that
+        # lines were left out to keep to the limit.
+        method Search(pattern: string, regex: ?bool, fields: ?[]string, level: ?string, limit: ?int) -> (matches: []SearchMatch, cards: int, truncated: bool)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
         # Stops the daemon as SIGTERM does: this reply first, then the other requests in flight,
@@ -182,6 +200,8 @@ public enum BoxInterface {
         error StoreFailure (path: string, reason: string)
         # A card with the same text front exists (Add with allowDuplicate false); id names it.
         error DuplicateFront (id: string)
+        # A search pattern that is empty, or a regular expression that does not parse.
+        error InvalidPattern (pattern: string, reason: string)
         # The daemon closed the connection without reading anything sent after its last reply:
         # it was the longest idle when a new connection needed its place, or the daemon is
         # stopping. Sent in place of a reply: a call answered with it was not carried out, and
