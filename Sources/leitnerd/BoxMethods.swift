@@ -31,6 +31,7 @@ enum BoxMethods {
         "Calendar": calendar,
         "Log": log,
         "Doctor": doctor,
+        "ResolveConflict": resolveConflict,
     ]
 
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -140,5 +141,14 @@ enum BoxMethods {
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         try parameters.allowOnly([])
         return ["problems": .array(try context.box.doctor().map(\.json))]
+    }
+
+    /// Keeps one side of a card's sync conflict (docs/sync.md).
+    static func resolveConflict(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        try parameters.allowOnly(["id", "keep"])
+        let (card, kept, removed) = try context.box.resolveConflict(id: parameters.string("id"),
+                                                                    keep: parameters.string("keep"))
+        return ["card": card.json, "kept": .array(kept.map(JSONValue.string)),
+                "removed": .array(removed.map(JSONValue.string))]
     }
 }

@@ -119,8 +119,13 @@ extension Box {
         for id in Array(store.damaged.keys) where store.damage(of: id) == nil {
             try apply(.appeared(id: id, level: store.levelOf[id]!), now: moment.now, log: false)
         }
+        // So are the cards with a sync conflict (resolved by hand, say).
+        for id in Set(store.conflictCopies.keys).union(store.conflictMarkers.keys) where store.damaged[id] == nil {
+            _ = store.damage(of: id, readingText: store.conflictMarkers[id] != nil)
+        }
         return BoxStatus(today: moment.today, test: summary(moment), counts: store.counts(),
                          problems: store.damaged.count + store.strays.count + store.looseFileProblems().count
+                            + store.syncConflictCount
                             + store.levelProblems.count)
     }
 }

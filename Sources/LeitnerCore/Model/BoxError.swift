@@ -13,6 +13,9 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case storeFailure(path: String, reason: String)
     /// A front with the same text is already in the box (Add without `allowDuplicate`).
     case duplicateFront(id: String)
+    /// A sync conflict of the card cannot be resolved as asked: there is none, or `keep` does
+    /// not name one of its sides (docs/sync.md).
+    case cannotResolve(id: String, reason: String)
     /// A parameter has the right type but a value the method cannot use (a malformed date);
     /// maps to `org.varlink.service.InvalidParameter`.
     case invalidParameter(name: String, reason: String)
@@ -29,6 +32,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidAsset(let name, let reason): "invalid asset '\(name)': \(reason)"
         case .storeFailure(let path, let reason): "'\(path)': \(reason)"
         case .duplicateFront(let id): "a card with the same front exists: '\(id)'"
+        case .cannotResolve(let id, let reason): "cannot resolve the conflict of card '\(id)': \(reason)"
         case .invalidParameter(let name, let reason): "invalid parameter '\(name)': \(reason)"
         }
     }

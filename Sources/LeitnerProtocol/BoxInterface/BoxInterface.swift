@@ -4,6 +4,7 @@ import LeitnerCore
 /// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
 /// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
 /// `Status.problems`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
+/// method `ResolveConflict` and error `CannotResolve` (sync tools' conflicts, docs/sync.md),
 /// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
@@ -83,9 +84,10 @@ public enum BoxInterface {
         )
 
         # Something in the store the daemon does not use as it is: a damaged card, half of a
-        # loose pair, a card in two levels, a link out of the store, an entry that is no card.
+        # loose pair, a card in two levels, a link out of the store, an entry that is no card,
+        # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers.
         type Problem (
-          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry),
+          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict),
           # Absolute path of the entry.
           path: string,
           # What is wrong.
@@ -114,6 +116,11 @@ public enum BoxInterface {
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
+        # Keeps one side of a card's sync conflict: keep is "mine" (the sides as they are),
+        # "theirs" (the sync tool's copy of each side), or the file name of one copy; for git's
+        # conflict markers in a text side, "mine" or "theirs" of each hunk. kept: the files now in
+        # the sides' places; removed: the copies removed.
+        method ResolveConflict(id: string, keep: string) -> (card: Card, kept: []string, removed: []string)
 
         error NoSuchCard (id: string)
         error InvalidCardId (id: string, reason: string)
@@ -126,6 +133,8 @@ public enum BoxInterface {
         error StoreFailure (path: string, reason: string)
         # A card with the same text front exists (Add with allowDuplicate false); id names it.
         error DuplicateFront (id: string)
+        # The card has no sync conflict, or keep names no side of it; reason says which.
+        error CannotResolve (id: string, reason: string)
         # The daemon closed the connection without reading anything sent after its last reply:
         # it was the longest idle when a new connection needed its place, or the daemon is
         # stopping. Sent in place of a reply: a call answered with it was not carried out, and
