@@ -56,7 +56,11 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "tsv csv anki" -- "$cur"))
             return
             ;;
-        --id | --since | --limit | --time)
+        --keep)
+            COMPREPLY=($(compgen -W "mine theirs" -- "$cur"))
+            return
+            ;;
+        --id | --since | --limit | --time | --resolve)
             return
             ;;
     esac
@@ -78,6 +82,7 @@ _leitnerctl() {
         export) flags+=" --dir" ;;
         delete) flags+=" --yes" ;;
         log) flags+=" --since --limit" ;;
+        doctor) flags+=" --resolve --keep" ;;
         grade) flags+=" --time" ;;
     esac
     if [[ $cur == -* ]]; then
