@@ -25,8 +25,9 @@ extension Store {
         }
     }
 
-    /// Indexes one level directory. A card id already seen in an earlier level is reported as a
-    /// duplicate and ignored (R18: a card is in exactly one level).
+    /// Indexes one level directory. A card id already seen in an earlier level is noted in
+    /// `copies`; `scanAll` serves one copy and reports the other (R13, R18: a card is in exactly
+    /// one level).
     func scan(_ level: Level) throws(BoxError) {
         // A level whose directory is unusable holds no card until it is a directory again.
         guard let directory = openFD(level) else {

@@ -126,8 +126,11 @@ struct SyncArtifact: Equatable, Sendable {
 
     /// True when the text holds at least one whole conflicting hunk as git writes it.
     static func hasConflictMarkers(_ text: some StringProtocol) -> Bool {
-        text.utf8.firstRange(of: Array("<<<<<<<".utf8)) != nil && resolvingMarkers(String(text), keeping: .mine) != nil
+        // Every text side of a listing passes here: one byte scan rules out nearly all of them.
+        text.utf8.firstRange(of: openingMarker) != nil && resolvingMarkers(String(text), keeping: .mine) != nil
     }
+
+    private static let openingMarker = Array("<<<<<<<".utf8)
 
     /// The text with each conflicting hunk replaced by one of its sides (diff3's common
     /// ancestor, after `||||||| `, is dropped); nil when the text has no whole hunk, or a hunk
