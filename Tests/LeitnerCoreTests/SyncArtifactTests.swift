@@ -29,6 +29,8 @@ import Testing
         #expect(Self.artifact("back.sync-conflict-2026112-101500.txt") == nil)
         #expect(Self.artifact(".sync-conflict-20261122-101500.txt") == nil)
         #expect(Self.artifact("sync-conflict") == nil)
+        #expect(Self.artifact("back.sync-conflic") == nil)
+        #expect(Self.artifact("back.sync-conflict-") == nil)
         #expect(Self.artifact(".syncthing.back.txt") == nil)
     }
 

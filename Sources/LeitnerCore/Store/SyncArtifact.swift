@@ -32,17 +32,14 @@ struct SyncArtifact: Equatable, Sendable {
 
     /// Recognises a file or folder name a sync tool made; nil for any other name.
     init?(fileName name: String) {
-        // Most names are card ids and sides: two byte scans tell them apart before any other work.
-        let utf8 = name.utf8
-        guard let first = utf8.first else { return nil }
-        let parenthesis = utf8.contains(UInt8(ascii: "("))
-        guard first == UInt8(ascii: ".") || first == UInt8(ascii: "~") || parenthesis
-                || utf8.firstRange(of: SyncArtifact.syncthingMark) != nil else { return nil }
+        // Most names are card ids and sides, and the scan at open asks about every one of them:
+        // one pass over the bytes tells them apart before any other work.
+        guard let (parenthesis, syncthing) = SyncArtifact.clues(name) else { return nil }
         if (name.hasPrefix(".syncthing.") || name.hasPrefix("~syncthing~")) && name.hasSuffix(".tmp") {
             self.init(tool: .syncthing, kind: .temporary)
         } else if name.hasPrefix(".unison.") && name.hasSuffix(".tmp") {
             self.init(tool: .unison, kind: .temporary)
-        } else if let original = SyncArtifact.syncthingOriginal(name) {
+        } else if syncthing, let original = SyncArtifact.syncthingOriginal(name) {
             self.init(tool: .syncthing, kind: .conflictCopy(original: original))
         } else if parenthesis, let original = SyncArtifact.parenthesisedOriginal(name, marked: { SyncArtifact.isUnisonMark($0) }) {
             self.init(tool: .unison, kind: .conflictCopy(original: original))
@@ -67,6 +64,32 @@ struct SyncArtifact: Equatable, Sendable {
     /// `back.sync-conflict-20261122-101500-ABCDEFG.txt` → `back.txt`: the digits must be there,
     /// so that an id that merely contains the words is not taken for a copy.
     private static let syncthingMark = Array(".sync-conflict-".utf8)
+
+    /// Whether the name holds a `(` and Syncthing's `.sync-conflict-`; nil when it can be no
+    /// tool's name at all (it starts with neither `.` nor `~` and holds neither). A plain loop:
+    /// the generic collection searches cost microseconds a name, seconds for a large store.
+    private static func clues(_ name: String) -> (parenthesis: Bool, syncthing: Bool)? {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first else { return nil }
+            var parenthesis = false, syncthing = false
+            let mark = syncthingMark
+            var at = 0
+            while at < bytes.count {
+                let byte = bytes[at]
+                if byte == UInt8(ascii: "(") {
+                    parenthesis = true
+                } else if byte == UInt8(ascii: "."), !syncthing, bytes.count - at >= mark.count {
+                    var matched = 1
+                    while matched < mark.count, bytes[at + matched] == mark[matched] { matched += 1 }
+                    syncthing = matched == mark.count
+                }
+                at += 1
+            }
+            guard first == UInt8(ascii: ".") || first == UInt8(ascii: "~") || parenthesis || syncthing else { return nil }
+            return (parenthesis, syncthing)
+        }
+    }
 
     private static func syncthingOriginal(_ name: String) -> String? {
         let bytes = Array(name.utf8)
@@ -127,10 +150,27 @@ struct SyncArtifact: Equatable, Sendable {
     /// True when the text holds at least one whole conflicting hunk as git writes it.
     static func hasConflictMarkers(_ text: some StringProtocol) -> Bool {
         // Every text side of a listing passes here: one byte scan rules out nearly all of them.
-        text.utf8.firstRange(of: openingMarker) != nil && resolvingMarkers(String(text), keeping: .mine) != nil
+        hasOpeningMarker(String(text)) && resolvingMarkers(String(text), keeping: .mine) != nil
     }
 
-    private static let openingMarker = Array("<<<<<<<".utf8)
+    /// Seven `<` at the start of a line, found by a plain loop over the bytes.
+    private static func hasOpeningMarker(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var run = 0, lineStart = true
+            for byte in bytes {
+                if byte == UInt8(ascii: "<"), lineStart || run > 0 {
+                    run += 1
+                    if run == 7 { return true }
+                    lineStart = false
+                } else {
+                    run = 0
+                    lineStart = byte == UInt8(ascii: "\n")
+                }
+            }
+            return false
+        }
+    }
 
     /// The text with each conflicting hunk replaced by one of its sides (diff3's common
     /// ancestor, after `||||||| `, is dropped); nil when the text has no whole hunk, or a hunk
