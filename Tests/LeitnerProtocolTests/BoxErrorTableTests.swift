@@ -11,6 +11,7 @@ import Testing
         .cardExists(id: "c"), .notInTest(id: "d"), .testComplete, .nothingToUndo,
         .invalidAsset(name: "front.png", reason: "r2"), .storeFailure(path: "/p", reason: "r3"),
         .duplicateFront(id: "e"), .invalidParameter(name: "date", reason: "refused by the service"),
+        .cannotResolve(id: "f", reason: "r4"),
     ]
 
     /// `error Name (a: string, b: int)` lines of the interface text: name → parameter names.
