@@ -68,7 +68,11 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "auto kitty iterm sixel blocks none" -- "$cur"))
             return
             ;;
-        --id | --since | --limit | --time | --days | --leeches)
+        --keep)
+            COMPREPLY=($(compgen -W "mine theirs" -- "$cur"))
+            return
+            ;;
+        --id | --since | --limit | --time | --days | --leeches | --resolve)
             return
             ;;
     esac
@@ -94,6 +98,7 @@ _leitnerctl() {
         delete) flags+=" --yes" ;;
         log) flags+=" --since --limit" ;;
         stats) flags+=" --days --leeches --html" ;;
+        doctor) flags+=" --resolve --keep" ;;
         grade) flags+=" --time" ;;
     esac
     if [[ $cur == -* ]]; then

@@ -122,7 +122,17 @@ enum CommandTable {
                 ],
                 run: ReadCommands.log),
         Command(name: "doctor", abstract: "find damaged cards, lone halves and other problems in the store",
-                discussion: "Exit status 0 when the store has no problem, 1 when it has some.",
+                options: [
+                    OptionSpec("--resolve", value: "ID", help: "keep one side of the card's sync conflict (with --keep)"),
+                    OptionSpec("--keep", value: "SIDE", help: "mine, theirs, or the file name of one conflict copy"),
+                ],
+                discussion: """
+                Exit status 0 when the store has no problem, 1 when it has some.
+                A sync tool's conflict copy of a side (back.sync-conflict-….txt, 'back (conflict_on_….txt',
+                'back (… conflicted copy ….txt') or git's conflict markers in a text side are resolved with
+                --resolve ID --keep mine (the side as it is), theirs (the copy, or the other branch's
+                hunks) or the copy's file name; the losing copies are removed.
+                """,
                 run: ReadCommands.doctor),
         Command(name: "stats", abstract: "show charts of the box: levels, forecast, heatmap, retention, work, streaks",
                 options: [

@@ -168,6 +168,9 @@ enum ReadCommands {
 
     /// `doctor`: every problem with what to do about it; exit 1 when there is one.
     static func doctor(_ context: Context, _ arguments: ParsedArguments) throws {
+        if arguments["--resolve"] != nil || arguments["--keep"] != nil {
+            return try WriteCommands.resolveConflict(context, arguments)
+        }
         let reply = try context.call("Doctor")
         let problems = reply.value("problems").arrayValue ?? []
         if context.json {

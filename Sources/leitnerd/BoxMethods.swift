@@ -37,6 +37,7 @@ enum BoxMethods {
         "Doctor": doctor,
         "Stats": stats,
         "Search": search,
+        "ResolveConflict": resolveConflict,
     ]
 
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -170,5 +171,13 @@ enum BoxMethods {
         if let days, !(1...BoxStatistics.maxWindow).contains(days) { throw InvalidParameter(name: "days") }
         if let leeches, !(0...BoxStatistics.maxLeeches).contains(leeches) { throw InvalidParameter(name: "leeches") }
         return try context.box.statistics(window: days, leeches: leeches).json.objectValue ?? [:]
+    }
+
+    /// Keeps one side of a card's sync conflict (docs/sync.md).
+    static func resolveConflict(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let (card, kept, removed) = try context.box.resolveConflict(id: parameters.string("id"),
+                                                                    keep: parameters.string("keep"))
+        return ["card": card.json, "kept": .array(kept.map(JSONValue.string)),
+                "removed": .array(removed.map(JSONValue.string))]
     }
 }

@@ -11,6 +11,7 @@ import Testing
         .cardExists(id: "c"), .notInTest(id: "d"), .testComplete, .nothingToUndo,
         .invalidAsset(name: "front.png", reason: "r2"), .storeFailure(path: "/p", reason: "r3"),
         .duplicateFront(id: "e"), .invalidPattern(pattern: "(", reason: "r"), .invalidParameter(name: "date", reason: "refused by the service"),
+        .cannotResolve(id: "f", reason: "r4"),
     ]
 
     /// The errors the interface text declares: qualified name → parameter names.

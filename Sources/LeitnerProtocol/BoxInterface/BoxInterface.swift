@@ -95,9 +95,10 @@ public enum BoxInterface {
         )
 
         # Something in the store the daemon does not use as it is: a damaged card, half of a
-        # loose pair, a card in two levels, a link out of the store, an entry that is no card.
+        # loose pair, a card in two levels, a link out of the store, an entry that is no card,
+        # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers.
         type Problem (
-          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry),
+          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict),
           # Absolute path of the entry.
           path: string,
           # What is wrong.
@@ -188,6 +189,11 @@ public enum BoxInterface {
           heatmap: []StatsDay, retention: []Retention, retentionWeeks: []WeekRetention,
           work: []StatsDay, weekReviews: int, weekAnswerMs: int, streaks: Streaks,
           leeches: []Leech)
+        # Keeps one side of a card's sync conflict: keep is "mine" (the sides as they are),
+        # "theirs" (the sync tool's copy of each side), or the file name of one copy; for git's
+        # conflict markers in a text side, "mine" or "theirs" of each hunk. kept: the files now in
+        # the sides' places; removed: the copies removed.
+        method ResolveConflict(id: string, keep: string) -> (card: Card, kept: []string, removed: []string)
 
         error NoSuchCard (id: string)
         error InvalidCardId (id: string, reason: string)
@@ -202,6 +208,8 @@ public enum BoxInterface {
         error DuplicateFront (id: string)
         # A search pattern that is empty, or a regular expression that does not parse.
         error InvalidPattern (pattern: string, reason: string)
+        # The card has no sync conflict, or keep names no side of it; reason says which.
+        error CannotResolve (id: string, reason: string)
         # The daemon closed the connection without reading anything sent after its last reply:
         # it was the longest idle when a new connection needed its place, or the daemon is
         # stopping. Sent in place of a reply: a call answered with it was not carried out, and
