@@ -175,24 +175,24 @@ final class Journal {
     }
 
     /// CRC-32C of the header without its magic and checksum fields, then the payload.
-    private static func checksum(_ header: ArraySlice<UInt8>, payload: ArraySlice<UInt8>) -> UInt32 {
+    static func checksum(_ header: ArraySlice<UInt8>, payload: ArraySlice<UInt8>) -> UInt32 {
         let start = header.startIndex
         var sum = CRC32C.checksum(header[start + 4..<start + 12])
         sum = CRC32C.checksum(header[start + 16..<start + headerSize], continuing: sum)
         return CRC32C.checksum(payload, continuing: sum)
     }
 
-    private static func store<T: FixedWidthInteger>(_ value: T, in bytes: inout [UInt8], at offset: Int) {
+    static func store<T: FixedWidthInteger>(_ value: T, in bytes: inout [UInt8], at offset: Int) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for (index, byte) in raw.enumerated() { bytes[offset + index] = byte }
         }
     }
 
-    private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+    static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
     }
 
-    private static func readUInt64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+    static func readUInt64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
         (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }
     }
 }

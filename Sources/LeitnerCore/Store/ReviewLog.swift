@@ -206,7 +206,40 @@ final class ReviewLog {
         }
     }
 
-    private static func encode(_ entries: [LogEntry]) -> [UInt8] {
+    /// Refuses with the reason when changes are refused until a restart (`refuseChanges`).
+    func checkWritable() throws(BoxError) {
+        if let refusal { throw .storeFailure(path: path, reason: refusal) }
+    }
+
+    /// Appends the lines of a change recorded durably elsewhere (a `BatchRecord`), unsynced:
+    /// the checkpoint that ends the batch syncs them.
+    func appendRecorded(_ bytes: [UInt8]) throws(BoxError) {
+        try checkWritable()
+        try write(bytes)
+    }
+
+    /// Puts a batch record's lines into the log at their offset, as the journal's are at open.
+    /// - Returns: true when the log held them already, byte for byte: the batch was finished, as
+    ///   its lines are appended only after its renames. False when they were written back now,
+    ///   and nil when the record belongs to a log replaced by hand (it begins past the end).
+    func restore(_ bytes: [UInt8], at offset: Int) throws(BoxError) -> Bool? {
+        guard offset <= size else { return nil }
+        do {
+            let held = try fd.read(at: offset, upTo: bytes.count)
+            if held == bytes { return true }
+            // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
+            let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_WRONLY | O_NOFOLLOW)
+            defer { writer.close() }
+            try writer.writeAll(bytes, at: offset)
+            try writer.syncData()
+            size = try fd.size()
+        } catch {
+            throw .storeFailure(path: path, reason: "cannot restore from '\(statePath)/\(BatchRecord.fileName)': \(error)")
+        }
+        return false
+    }
+
+    static func encode(_ entries: [LogEntry]) -> [UInt8] {
         var bytes: [UInt8] = []
         for entry in entries { bytes.append(contentsOf: LogLine.format(entry).utf8) }
         return bytes

@@ -297,6 +297,11 @@ final class Store {
             }
         }
         try log.sync()
+        // A batch's record is spent once its renames and lines are synced; the directory's sync
+        // in writing the checkpoint makes its removal durable.
+        do { try BatchRecord.remove(in: stateFD) } catch {
+            throw .storeFailure(path: statePath + "/" + BatchRecord.fileName, reason: "cannot remove: \(error)")
+        }
         do {
             try FileSystem.writeAtomically(Array("\(log.size)\n\(levelStamps())\n".utf8), to: "checkpoint", in: stateFD)
         } catch {

@@ -4,6 +4,7 @@ import LeitnerCore
 /// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
 /// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
 /// `Status.problems`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
+/// method `AddMany` with its types `NewCard`, `AddedCard`, `PresentCard` and `RefusedCard`,
 /// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
@@ -94,6 +95,21 @@ public enum BoxInterface {
           advice: string
         )
 
+        # A card of an AddMany batch: Add's parameters for one card.
+        type NewCard (front: Asset, back: Asset, id: ?string, level: ?string)
+
+        # A card of the batch that was added; index is its place in the batch, from 0.
+        type AddedCard (index: int, id: string, level: string)
+
+        # A card of the batch already in the box, not added again: a card has the id it asks for,
+        # or (allowDuplicate false) the same text front; or an earlier card of the batch does.
+        # id names that card.
+        type PresentCard (index: int, id: string)
+
+        # A card of the batch that Add would refuse: error is the error's qualified name
+        # (io.leitner.Box.InvalidCardId, ...), parameters its parameters, reason the why in words.
+        type RefusedCard (index: int, error: string, parameters: object, reason: string)
+
         # problems: how many problems the daemon knows of (Doctor lists them all).
         method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int)
         method Prepare() -> (test: Test)
@@ -103,6 +119,11 @@ public enum BoxInterface {
         # allowDuplicate: false refuses a text front that another card already has (DuplicateFront);
         # null or true adds the card anyway.
         method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool) -> (card: Card)
+        # Adds many cards in one durable change, each as Add would: when the reply arrives, every
+        # added card is on disk and in its level. Cards already present or refused are reported
+        # and the others added, so the same batch sent twice adds nothing the second time. Fails
+        # as a whole (StoreFailure, nothing added) only when the store cannot take the batch.
+        method AddMany(cards: []NewCard, allowDuplicate: ?bool) -> (added: []AddedCard, present: []PresentCard, refused: []RefusedCard)
         method Move(id: string, level: string) -> (card: Card)
         method Delete(id: string) -> ()
         method Show(id: string) -> (card: Card)
