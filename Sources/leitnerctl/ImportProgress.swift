@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerClient
 
 /// The progress bar of a long import on standard error (docs/leitnerctl.md, "Importing"): the
 /// count, the rate and the time left, drawn once the import has run for a second, and only on a
@@ -24,8 +25,8 @@ struct ImportProgress {
         guard enabled else { return }
         let elapsed = ImportProgress.now() - started
         guard elapsed >= ImportProgress.delay else { return }
-        Console.status("\r\u{1B}[K" + ImportProgress.line(done: done, total: total, elapsed: elapsed,
-                                                        width: Console.stderrTerminal.size?.columns ?? 80))
+        let bar = ProgressBar(done: done, total: total, elapsed: elapsed)
+        Console.status("\r\u{1B}[K" + bar.line(width: (Console.stderrTerminal.size?.columns ?? 80) - 1))
         shown = true
     }
 
@@ -34,19 +35,6 @@ struct ImportProgress {
         guard shown else { return }
         Console.status("\r\u{1B}[K")
         shown = false
-    }
-
-    /// `[=======>        ] 45000/100000 cards  9800/s  6 s left`, fitted to `width` columns.
-    static func line(done: Int, total: Int, elapsed: Double, width: Int) -> String {
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        let left = rate > 0 ? Int((Double(total - done) / rate).rounded(.up)) : nil
-        let text = " \(done)/\(total) cards  \(Int(rate))/s  " + (left.map { "\($0) s left" } ?? "")
-        let barWidth = min(40, width - text.count - 3)
-        guard barWidth >= 10, total > 0 else { return String(text.dropFirst()) }
-        let filled = barWidth * min(done, total) / total
-        let bar = String(repeating: "=", count: filled) + (filled < barWidth ? ">" : "")
-            + String(repeating: " ", count: max(0, barWidth - filled - 1))
-        return "[\(bar)]" + text
     }
 
     private static func now() -> Double {
