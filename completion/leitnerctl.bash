@@ -74,7 +74,7 @@ _leitnerctl() {
     case $command in
         review) flags+=" --plain" ;;
         add) flags+=" --front-file --back-file --id --level --force" ;;
-        import) flags+=" --format --level" ;;
+        import) flags+=" --format --level --quiet" ;;
         export) flags+=" --dir" ;;
         delete) flags+=" --yes" ;;
         log) flags+=" --since --limit" ;;
