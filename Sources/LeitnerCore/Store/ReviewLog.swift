@@ -39,8 +39,12 @@ final class ReviewLog {
     /// renames were done, since a record's lines go into the log only after its renames.
     private var completedRecords = 0
 
-    init(stateDirectory: FileDescriptor, statePath: String) throws(BoxError) {
+    /// Group commit: journal records are synced by whoever sends a reply (`commitPoint`).
+    private let defersSync: Bool
+
+    init(stateDirectory: FileDescriptor, statePath: String, defersSync: Bool = false) throws(BoxError) {
         path = statePath + "/" + ReviewLog.fileName
+        self.defersSync = defersSync
         self.stateDirectory = stateDirectory
         self.statePath = statePath
         do {
@@ -49,7 +53,7 @@ final class ReviewLog {
         } catch {
             throw .storeFailure(path: path, reason: "cannot open: \(error)")
         }
-        journal = try? Journal(stateDirectory: stateDirectory, statePath: statePath)
+        journal = try? Journal(stateDirectory: stateDirectory, statePath: statePath, defersSync: defersSync)
         do {
             completedRecords = try ReviewLog.completed(journal?.recovered ?? [], in: fd)
             try ReviewLog.restore(journal?.recovered ?? [], stateDirectory: stateDirectory)
@@ -194,7 +198,7 @@ final class ReviewLog {
     private func usableJournal() throws(BoxError) -> Journal {
         if let journal { return journal }
         do {
-            let made = try Journal(stateDirectory: stateDirectory, statePath: statePath)
+            let made = try Journal(stateDirectory: stateDirectory, statePath: statePath, defersSync: defersSync)
             // Whatever an unreadable journal held is lost to it now: the log itself is synced first.
             try fd.syncData()
             try made.startOver()
@@ -204,6 +208,16 @@ final class ReviewLog {
         } catch {
             throw .storeFailure(path: statePath + "/" + Journal.fileName, reason: "cannot create: \(error)")
         }
+    }
+
+    /// The last journal record not yet known durable (group commit); nil when all are.
+    var commitPoint: CommitPoint? { journal?.commitPoint }
+
+    /// Makes every journal record written so far durable: before a checkpoint syncs the renames
+    /// they carry, so that no rename reaches the disk ahead of its record by the box's doing.
+    func flushJournal() throws(BoxError) {
+        guard let journal, journal.commitPoint != nil else { return }
+        do { try journal.flush() } catch { throw .storeFailure(path: journal.path, reason: "cannot sync: \(error)") }
     }
 
     /// Refuses with the reason when changes are refused until a restart (`refuseChanges`).

@@ -54,7 +54,9 @@ final class Store {
 
     /// Opens the store at `path`, creating it and its level directories when missing, takes the
     /// lock (R19), indexes the cards and repairs leftovers (R18).
-    init(path: String, now: Int64) throws {
+    /// - Parameter groupCommit: journal records are synced by whoever sends a reply
+    ///   (`ReviewLog.commitPoint`), not as they are written.
+    init(path: String, now: Int64, groupCommit: Bool = false) throws {
         try Store.makeDirectories(path)
         let rootPath = try Store.failing(path, "cannot resolve") { () throws(Errno) in try FileSystem.realPath(path) }
         let rootDirectory = try Store.failing(rootPath, "cannot open") { () throws(Errno) in
@@ -82,7 +84,7 @@ final class Store {
             opened.append(stagingFD)
             trashFD = try Store.subdirectory("trash", of: stateDirectory, path: statePath + "/trash")
             opened.append(trashFD)
-            log = try ReviewLog(stateDirectory: stateDirectory, statePath: statePath)
+            log = try ReviewLog(stateDirectory: stateDirectory, statePath: statePath, defersSync: groupCommit)
             inotify = try Store.failing(rootPath, "cannot watch") { () throws(Errno) in try Inotify() }
         } catch {
             for fd in opened + [stateDirectory, rootDirectory] { fd.close() }
@@ -285,6 +287,7 @@ final class Store {
     /// and starts the journal over: its records are spent. Done when the journal is full, after
     /// repair and at a clean shutdown.
     func checkpoint() throws(BoxError) {
+        try log.flushJournal()
         for level in Level.allCases {
             guard let fd = openFD(level) else { continue }
             do { try fd.sync() } catch {
