@@ -115,7 +115,8 @@ enum ImportCommand {
                 } catch let error as VarlinkCallError where isTooLarge(error) && cards.count > 1 {
                     // A daemon configured with a smaller MaxMessageSize= closed the connection
                     // without carrying anything out: send halves, and smaller batches from now on.
-                    limit = max(4096, limit / 2)
+                    context.dropConnection()
+                    limit = max(512, limit / 2)
                     queue.insert(contentsOf: [Array(cards[..<(cards.count / 2)]), Array(cards[(cards.count / 2)...])], at: 0)
                     continue
                 }

@@ -173,3 +173,22 @@ def test_the_progress_bar_shows_only_on_a_terminal_and_not_with_quiet(box, tmp_p
     assert quiet == ""
     piped = box.ctl("import", deck)
     assert piped.stderr == "" and "16000 already present" in piped.stdout
+
+
+def test_a_daemon_with_a_small_message_limit_gets_smaller_batches(bin_dir, tmp_path):
+    """MaxMessageSize=64K: the first batch is refused whole (the daemon closes that connection,
+    having carried nothing out); leitnerctl halves it and sends smaller ones on a new connection."""
+    from daemon_support import Daemon
+    daemon = Daemon(bin_dir, tmp_path, config="[Daemon]\nMaxMessageSize=64K\n").start()
+    try:
+        deck = tmp_path / "deck.tsv"
+        write_deck(deck, 3000)
+        env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"))
+        result = subprocess.run([str(bin_dir / "leitnerctl"), "--socket", str(daemon.socket), "--no-autostart",
+                                 "import", str(deck)], env=env, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == f"Imported '{deck}': 3000 added, 0 already present, 0 refused.\n"
+        assert len(cards_on_disk(daemon.store)) == 3000
+        assert sorted(added_in_log(daemon.store)) == [f"w{n:05d}" for n in range(3000)]
+    finally:
+        daemon.stop()
