@@ -23,8 +23,11 @@ extension Store {
                         back: (name: String, bytes: [UInt8])) throws(BoxError) -> StagedCard {
         let staged = "add-" + id
         do {
-            if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
-            try FileSystem.makeDirectory(staged, in: stagingFD)
+            do { try FileSystem.makeDirectory(staged, in: stagingFD) } catch where error == .exists {
+                // Left by a batch that failed: no stat per card to look for one first.
+                try FileSystem.removeTree(staged, in: stagingFD)
+                try FileSystem.makeDirectory(staged, in: stagingFD)
+            }
             let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
             defer { dir.close() }
             for (name, bytes) in [front, back] {
