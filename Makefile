@@ -18,7 +18,7 @@ release:
 # process's TZ run alone, in a process of their own.
 # The unit tests are built with the TestHooks trait (simulated crashes), in a build directory of
 # their own, so that the programs the end-to-end tests run are built as they ship, without it.
-UNIT = $(SWIFT) test --traits TestHooks --scratch-path .build/test-hooks $(if $(UNIT_FILTER),--filter $(UNIT_FILTER))
+UNIT = $(SWIFT) test --traits TestHooks --scratch-path .build/test-hooks $(if $(UNIT_FILTER),--filter '$(UNIT_FILTER)')
 
 check: build
 	$(UNIT)
@@ -51,6 +51,7 @@ USERUNITDIR = $(PREFIX)/lib/systemd/user
 SYSUSERSDIR = $(PREFIX)/lib/sysusers.d
 MANDIR = $(PREFIX)/share/man
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+DOCDIR = $(PREFIX)/share/doc/leitner
 CONFDIR = /etc/leitner
 
 PROGRAMS = leitnerd leitnerctl
@@ -66,13 +67,14 @@ INSTALLED = $(addprefix $(BINDIR)/,$(PROGRAMS)) \
 	$(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
 	$(addprefix $(MANDIR)/man5/,$(notdir $(MAN5))) \
 	$(addprefix $(MANDIR)/man8/,$(notdir $(MAN8))) \
-	$(BASHCOMPDIR)/leitnerctl
+	$(BASHCOMPDIR)/leitnerctl \
+	$(DOCDIR)/rules.md
 
 install:
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMUNITDIR) $(DESTDIR)$(USERUNITDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(CONFDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
 	bin=$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH) --show-bin-path) && \
 	for p in $(PROGRAMS); do install -m 0755 "$$bin/$$p" $(DESTDIR)$(BINDIR)/$$p || exit 1; done
 	for u in $(UNITS); do \
@@ -86,6 +88,7 @@ install:
 	$(if $(MAN5),install -d $(DESTDIR)$(MANDIR)/man5 && install -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
 	install -m 0644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 completion/leitnerctl.bash $(DESTDIR)$(BASHCOMPDIR)/leitnerctl
+	install -m 0644 docs/rules.md $(DESTDIR)$(DOCDIR)/rules.md
 	@if [ -e $(DESTDIR)$(CONFDIR)/leitner.conf ]; then \
 		echo "keeping the existing $(DESTDIR)$(CONFDIR)/leitner.conf"; \
 	else \
@@ -96,20 +99,32 @@ install:
 # one belongs to the administrator.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@if cmp -s systemd/leitner.conf $(DESTDIR)$(CONFDIR)/leitner.conf; then \
 		rm -f $(DESTDIR)$(CONFDIR)/leitner.conf; \
 	elif [ -e $(DESTDIR)$(CONFDIR)/leitner.conf ]; then \
 		echo "keeping the changed $(DESTDIR)$(CONFDIR)/leitner.conf"; \
 	fi
 # One command from a fresh clone to reviewing the sample deck, on a throwaway box in .build/try
-# (docs/leitnerctl.md, "Try it"). The leitnerd that leitnerctl starts for it exits after 10 idle
-# minutes; run `make try` again to go on with the same box. XDG_DATA_HOME points the daemon's
-# default store at the same place as Path=, so the trial never touches the real box.
-TRY_DIR = $(CURDIR)/.build/try
+# (docs/leitnerctl.md, "Try it"). It writes a configuration for that box and a wrapper,
+# .build/try/leitnerctl, that runs the built leitnerctl on it; the last line it prints is the
+# command to go on with. The leitnerd that leitnerctl starts for it exits after TRY_IDLE without
+# a client. XDG_DATA_HOME points the daemon's default store at the same place as Path=, and
+# LEITNER_SOCKET is unset, so that the trial never touches the real box.
+TRY_DIR ?= $(CURDIR)/.build/try
+TRY_SOCKET ?= $${XDG_RUNTIME_DIR:-/tmp}/leitner-try-$$(id -u).sock
+TRY_IDLE ?= 10min
 try: build
 	@mkdir -p $(TRY_DIR)
-	@printf '# Written by make try: a throwaway box.\n[Store]\nPath=%s/leitner\n[Daemon]\nSocket=%s\nExitIdleAfter=10min\n' \
-	  "$(TRY_DIR)" "$${XDG_RUNTIME_DIR:-/tmp}/leitner-try-$$(id -u).sock" > $(TRY_DIR)/leitner.conf
+	@printf '# Written by make try: a throwaway box.\n[Store]\nPath=%s/leitner\n[Daemon]\nSocket=%s\nExitIdleAfter=%s\n' \
+	  "$(TRY_DIR)" "$(TRY_SOCKET)" "$(TRY_IDLE)" > $(TRY_DIR)/leitner.conf
 	@bin=$$($(SWIFT) build --show-bin-path) && \
-	  env -u LEITNER_SOCKET XDG_DATA_HOME=$(TRY_DIR) $$bin/leitnerctl --config $(TRY_DIR)/leitner.conf import samples/kana.tsv && \
-	  env -u LEITNER_SOCKET XDG_DATA_HOME=$(TRY_DIR) $$bin/leitnerctl --config $(TRY_DIR)/leitner.conf review
+	  printf '#!/bin/sh\n# Written by make try: leitnerctl on the throwaway box in %s.\nexec env -u LEITNER_SOCKET XDG_DATA_HOME='"'"'%s'"'"' '"'"'%s/leitnerctl'"'"' --config '"'"'%s/leitner.conf'"'"' "$$@"\n' \
+	    "$(TRY_DIR)" "$(TRY_DIR)" "$$bin" "$(TRY_DIR)" > $(TRY_DIR)/leitnerctl && chmod 0755 $(TRY_DIR)/leitnerctl
+	@$(TRY_DIR)/leitnerctl import samples/kana.tsv
+	@$(TRY_DIR)/leitnerctl review; status=$$?; \
+	  echo; \
+	  echo "This was a throwaway box; its daemon stops by itself after $(TRY_IDLE) without a client."; \
+	  echo "Go on with it (also status, list, log, stop, help):"; \
+	  echo "  $(TRY_DIR)/leitnerctl review"; \
+	  exit $$status

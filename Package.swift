@@ -38,6 +38,9 @@ let package = Package(
                     dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"]),
         .testTarget(name: "LeitnerClientTests",
                     dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerClient", "LeitnerTestSupport"]),
+        // The programs' own logic (parsing their command lines, dispatching calls), tested
+        // through `@testable import` of the executable modules.
+        .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

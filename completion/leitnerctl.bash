@@ -19,7 +19,7 @@ _leitnerctl() {
     local cword=$COMP_CWORD
 
     local commands="status review prepare add import export list show move delete undo
-        calendar log doctor next grade help"
+        calendar log doctor next grade stop help"
     local globals="--config --socket --json --no-autostart --help --version"
     local levels="1 2 3 4 5 6 7 finished"
 
@@ -56,6 +56,10 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "tsv csv anki" -- "$cur"))
             return
             ;;
+        --images)
+            COMPREPLY=($(compgen -W "auto kitty iterm sixel blocks none" -- "$cur"))
+            return
+            ;;
         --id | --since | --limit | --time)
             return
             ;;
@@ -72,7 +76,7 @@ _leitnerctl() {
 
     local flags="--help"
     case $command in
-        review) flags+=" --plain" ;;
+        review) flags+=" --plain --images" ;;
         add) flags+=" --front-file --back-file --id --level --force" ;;
         import) flags+=" --format --level --quiet" ;;
         export) flags+=" --dir" ;;

@@ -131,16 +131,6 @@ public struct FileDescriptor: Sendable, Hashable {
         try CrashPoint.step()
         try nothingOrErrno { ftruncate(rawValue, off_t(size)) }
     }
-
-    /// Takes an exclusive `flock` without waiting; false when another holds it.
-    public func tryLockExclusive() throws(Errno) -> Bool {
-        do {
-            try nothingOrErrno { flock(rawValue, LOCK_EX | LOCK_NB) }
-            return true
-        } catch where error == .wouldBlock {
-            return false
-        }
-    }
 }
 
 /// glibc declares `syncfs` only under `_GNU_SOURCE`, which Swift's Glibc module does not set.

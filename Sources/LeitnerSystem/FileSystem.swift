@@ -1,21 +1,5 @@
 import Glibc
 
-/// What kind of entry a directory holds, from `d_type` (no `stat`).
-public enum EntryKind: Sendable, Equatable {
-    case directory, file, symlink, other, unknown
-}
-
-/// A directory entry's name and kind.
-public struct DirectoryEntry: Sendable, Equatable {
-    public var name: String
-    public var kind: EntryKind
-
-    package init(name: String, kind: EntryKind) {
-        self.name = name
-        self.kind = kind
-    }
-}
-
 /// File-system operations relative to open directories. Every call goes through `valueOrErrno`.
 public enum FileSystem {
     /// Lists a directory's entries (not `.` and `..`), names and `d_type` only: no `stat`.

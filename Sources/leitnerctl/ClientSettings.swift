@@ -19,6 +19,8 @@ struct ClientSettings {
     var viewer: String?
     /// The command that plays audio (`[Client] Player=`); nil: none.
     var player: String?
+    /// How the review draws images (`--images=`, `[Client] Images=`): `auto` or a protocol.
+    var images: String
 }
 
 extension ClientSettings {
@@ -38,6 +40,6 @@ extension ClientSettings {
                               privateSocketDirectory: configuration.privateSocketDirectory,
                               configPath: globals["--config"],
                               autostart: configuration.autostart && !globals.has("--no-autostart"),
-                              viewer: configuration.viewer, player: configuration.player)
+                              viewer: configuration.viewer, player: configuration.player, images: configuration.images)
     }
 }

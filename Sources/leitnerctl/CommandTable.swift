@@ -19,10 +19,16 @@ enum CommandTable {
         Command(name: "status", abstract: "show today's test, the cards per level and this week (the default)",
                 run: ReadCommands.status),
         Command(name: "review", abstract: "review today's test in the terminal",
-                options: [OptionSpec("--plain", help: "line by line, even on a terminal")],
+                options: [
+                    OptionSpec("--plain", help: "line by line, even on a terminal"),
+                    OptionSpec("--images", value: "PROTOCOL",
+                               help: "auto, kitty, iterm, sixel, blocks or none (else Images=, else auto)"),
+                ],
                 discussion: """
                 Keys: Space or Enter shows the back; y or → correct; n or ← wrong; u undoes the last
-                grade; q (or Ctrl-C) quits, keeping the progress: the next review goes on.
+                grade; j/k, ↓/↑, PgDn/PgUp, g/G scroll a long card; i shows the card's id; o opens
+                an image or file with Viewer=; r plays the sound again; q (or Ctrl-C) quits,
+                keeping the progress: the next review goes on.
                 Not on a terminal, it reads one answer a line from standard input:
                 Enter (or 'f') shows the back, then y/n/u/q.
                 """,
@@ -84,6 +90,12 @@ enum CommandTable {
                 arguments: 2...2,
                 options: [OptionSpec("--time", value: "MS", help: "the answer time in milliseconds")],
                 run: WriteCommands.grade),
+        Command(name: "stop", abstract: "stop the daemon, as SIGTERM does",
+                discussion: """
+                Waits until leitnerd has exited. Under systemd socket activation the next command
+                starts it again; 'systemctl --user stop leitnerd.socket leitnerd.service' keeps it stopped.
+                """,
+                run: DaemonCommands.stop),
         Command(name: "help", abstract: "show help, for one command or all", usage: "[COMMAND]", arguments: 0...1,
                 run: { _, _ in }),
     ]

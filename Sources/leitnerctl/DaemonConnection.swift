@@ -99,7 +99,8 @@ enum DaemonConnection {
         let logStart = (try? FileSystem.readFile(atPath: logPath))?.count ?? 0
         let pid: pid_t
         do {
-            pid = try DetachedProcess.spawn(program, arguments: settings.daemonArguments, logPath: logPath)
+            pid = try DetachedProcess.spawn(program, arguments: settings.daemonArguments + ["--autostarted"],
+                                         logPath: logPath)
         } catch {
             throw Failure.unreachable("cannot start '\(program)': \(error)")
         }

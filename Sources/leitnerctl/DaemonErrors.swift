@@ -37,6 +37,8 @@ enum DaemonErrors {
         case BoxInterface.tooManyConnections:
             return "the daemon is serving as many connections as it may (MaxConnections=\(error.parameters["limit"]?.intValue.map(String.init) ?? "?")), none idle: try again later"
         case BoxInterface.connectionClosed: return "the daemon closed the connection: \(parameter("reason"))"
+        case VarlinkServiceInterface.permissionDenied:
+            return "the daemon refused: only its own user and root may do that"
         case VarlinkServiceInterface.methodNotFound:
             return "the daemon does not know method '\(parameter("method"))' (an older leitnerd?)"
         default: return error.description

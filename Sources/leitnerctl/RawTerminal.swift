@@ -5,11 +5,14 @@ import LeitnerSystem
 /// The terminal in raw mode for the review, on the alternate screen with the cursor hidden,
 /// restored whatever happens: `restore()` on every normal way out, and a signal handler for
 /// SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE that restores the modes and the screen and
-/// then dies of the same signal.
+/// then dies of the same signal. A resize (SIGWINCH) is read from a signal descriptor polled
+/// with the terminal, so the screen is redrawn at once, without a key and without a busy loop.
 final class RawTerminal {
     private let terminal: Terminal
     private let saved: termios
     private var restored = false
+    private let resizes: SignalDescriptor?
+    private var decoder = KeyDecoder()
 
     /// What the signal handler restores; set while a `RawTerminal` is active. Global because
     /// a signal handler can reach nothing else.
@@ -27,50 +30,87 @@ final class RawTerminal {
         saved = try terminal.attributes()
         RawTerminal.savedForSignal = saved
         for signal in RawTerminal.signals { Glibc.signal(signal, restoreAndDie) }
+        // SIGWINCH only reaches the descriptor while it is blocked; without a descriptor (none
+        // left) the screen is still redrawn at the next key.
+        SignalMask.block([SIGWINCH])
+        resizes = try? SignalDescriptor(signals: [SIGWINCH])
         try terminal.setAttributes(Terminal.rawModes(from: saved))
         Console.write(RawTerminal.enterSequence)
         Console.flush()
     }
 
-    /// Leaves raw mode and the alternate screen; safe to call more than once.
+    /// Leaves raw mode and the alternate screen; safe to call more than once. What was typed
+    /// and not read yet is thrown away first (`tcflush`), so that keys pressed as the review
+    /// ended do not reach the shell.
     func restore() {
         guard !restored else { return }
         restored = true
+        tcflush(terminal.descriptor.rawValue, TCIFLUSH)
         Console.write(RawTerminal.leaveSequence)
         Console.flush()
         try? terminal.setAttributes(saved)
         for signal in RawTerminal.signals { Glibc.signal(signal, SIG_DFL) }
         RawTerminal.savedForSignal = nil
+        resizes?.close()
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGWINCH)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     deinit { restore() }
 
-    /// Reads one key press (an escape sequence arrives whole).
-    func readKey() throws(Errno) -> Key {
-        let bytes = try terminal.descriptor.read(upTo: 16)
-        return Key(bytes)
+    /// What woke the review up.
+    enum Event: Equatable {
+        case keys([Key])
+        case resized
     }
 
-    /// A key of the review.
-    enum Key: Equatable {
-        case flip, correct, wrong, undo, quit, other
-
-        init(_ bytes: [UInt8]) {
-            switch bytes {
-            case []: self = .quit // end of input
-            case [0x1B, 0x5B, 0x43], [0x1B, 0x4F, 0x43]: self = .correct // →
-            case [0x1B, 0x5B, 0x44], [0x1B, 0x4F, 0x44]: self = .wrong // ←
-            default:
-                switch bytes[0] {
-                case UInt8(ascii: " "), 0x0D, 0x0A: self = .flip
-                case UInt8(ascii: "y"), UInt8(ascii: "Y"): self = .correct
-                case UInt8(ascii: "n"), UInt8(ascii: "N"): self = .wrong
-                case UInt8(ascii: "u"), UInt8(ascii: "U"): self = .undo
-                case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03, 0x04: self = .quit // q, Ctrl-C, Ctrl-D
-                default: self = .other
+    /// Waits for keys or a resize, as long as it takes. A lone Escape is told from the start
+    /// of a sequence by a pause of 50 ms.
+    func next() -> Event {
+        while true {
+            let descriptors = [terminal.descriptor] + (resizes.map { [$0.descriptor] } ?? [])
+            let ready: [Bool]
+            do {
+                ready = try Poll.readable(descriptors, milliseconds: decoder.isWaiting ? 50 : nil)
+            } catch where error == .interrupted {
+                continue
+            } catch {
+                return .keys([.endOfInput])
+            }
+            if ready.count > 1, ready[1] {
+                // Several resizes while busy are one redraw.
+                var resized = false
+                while let signal = try? resizes?.next(), signal == SIGWINCH { resized = true }
+                if resized { return .resized }
+            }
+            if ready[0] {
+                guard let bytes = try? terminal.descriptor.read(upTo: 4096), !bytes.isEmpty else {
+                    return .keys([.endOfInput])
                 }
+                let keys = decoder.feed(bytes)
+                if !keys.isEmpty { return .keys(keys) }
+            } else if decoder.isWaiting {
+                return .keys(decoder.flush())
             }
         }
+    }
+
+    /// Sends `queries` and collects the terminal's answers until `complete` says they are
+    /// all there, or `milliseconds` pass (a terminal that does not answer).
+    func ask(_ queries: String, milliseconds: Int, complete: ([UInt8]) -> Bool) -> [UInt8] {
+        Console.write(queries)
+        Console.flush()
+        var reply: [UInt8] = []
+        let deadline = ReviewCommand.monotonicMilliseconds() + milliseconds
+        while !complete(reply) {
+            let left = deadline - ReviewCommand.monotonicMilliseconds()
+            guard left > 0, (try? Poll.readable([terminal.descriptor], milliseconds: left))?.first == true,
+                  let bytes = try? terminal.descriptor.read(upTo: 1024), !bytes.isEmpty else { break }
+            reply += bytes
+        }
+        return reply
     }
 }
 

@@ -24,6 +24,12 @@ enum ReadCommands {
             Console.out()
             for line in views.week(week.value("days").arrayValue ?? []) { Console.out(line) }
         }
+        if let behind = reply.value("clockBehind").stringValue {
+            // Today's date and test follow the clock; a clock set back shows a day that is over.
+            Console.out()
+            Console.out(style.apply(style.red, "the clock is earlier than the last change: \(behind)"))
+            Console.out(style.apply(style.dim, "  today's date and test follow the clock; set it right (timedatectl) before reviewing"))
+        }
         let problems = reply.value("problems").intValue ?? 0
         if problems > 0 {
             Console.out()
@@ -120,10 +126,14 @@ enum ReadCommands {
         if context.json { return context.printJSON(reply) }
         let style = context.style
         for entry in reply.value("entries").arrayValue ?? [] {
-            var line = entry.string("time") + "  " + Views(style: style, width: 0).pad(entry.string("event"), 9)
+            var line = entry.string("time") + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
             if let id = entry["id"]?.stringValue { line += id }
             let from = entry["from"]?.stringValue, to = entry["to"]?.stringValue
-            if from != nil || to != nil { line += "  \(from ?? "–") → \(to ?? "–")" }
+            if let to, from == nil, entry.string("event") == "add" {
+                line += "  → \(to)"
+            } else if from != nil || to != nil {
+                line += "  \(from ?? "–") → \(to ?? "–")"
+            }
             if let correct = entry["correct"]?.boolValue {
                 line += "  " + (correct ? style.apply(style.green, "correct") : style.apply(style.red, "wrong"))
             }

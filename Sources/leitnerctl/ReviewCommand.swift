@@ -1,5 +1,6 @@
 import Glibc
 import LeitnerClient
+import LeitnerCore
 import LeitnerProtocol
 
 /// What the learner does with a card.
@@ -9,9 +10,9 @@ enum ReviewAction: Equatable {
 
 /// The two faces of the review: keys on a terminal, lines on a pipe.
 protocol ReviewInterface: AnyObject {
-    /// Shows the front (and, once flipped, the back) of `card`, with the progress line and a
-    /// message about the last action.
-    func show(card: JSONValue, flipped: Bool, progress: String, message: String)
+    /// Shows the front (and, once flipped, the back) of `card` of `test`, with a message about
+    /// the last action.
+    func show(card: JSONValue, test: JSONValue, flipped: Bool, message: String)
     /// Waits for the learner's action; `flipped` says which actions make sense.
     func action(flipped: Bool) -> ReviewAction
     /// Leaves the review (restoring the terminal) and prints `lines`.
@@ -19,15 +20,23 @@ protocol ReviewInterface: AnyObject {
 }
 
 /// `review`: runs today's test: Next, show, flip, Grade with the answer time; Undo; quit
-/// keeping the progress (the daemon keeps the test, R10, R11).
+/// keeping the progress (the daemon keeps the test, docs/rules.md R10, R11).
 enum ReviewCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let onTerminal = Console.stdinTerminal.isTerminal && Console.stdoutTerminal.isTerminal && !arguments.has("--plain")
+        let chosen: ImageProtocol?
+        do {
+            chosen = try ImageProtocol.named(arguments["--images"] ?? context.settings.images)
+        } catch {
+            throw Failure.usage(.invalidValue(arguments["--images"] ?? context.settings.images, what: "--images",
+                                              reason: "expected auto, " + ImageProtocol.allCases.map(\.rawValue).joined(separator: ", "),
+                                              command: "review"))
+        }
         let prepared = try context.call("Prepare").value("test")
         let interface: any ReviewInterface
         if onTerminal {
             do {
-                interface = try ReviewScreen(context: context)
+                interface = try ReviewScreen(context: context, images: chosen)
             } catch {
                 throw Failure.failed("cannot set up the terminal: \(error)")
             }
@@ -41,7 +50,7 @@ enum ReviewCommand {
             interface.finish([])
             throw error
         }
-        interface.finish(session.summary(context.style))
+        interface.finish(session.summary(context))
     }
 
     /// The state of one sitting: what was graded, the message to show next.
@@ -50,8 +59,15 @@ enum ReviewCommand {
         var correct = 0
         var wrong = 0
         var undone = 0
+        /// Cards graded in this sitting elsewhere first (another review, a script): skipped.
+        var skipped = 0
         var quit = false
         var finalTest: JSONValue = .null
+        /// Each card's first grade in this sitting: true when it was right.
+        var firstGrade: [String: Bool] = [:]
+        /// Cards answered wrong at least once in this sitting.
+        var repeated = Set<String>()
+        let started = ReviewCommand.monotonicMilliseconds()
 
         mutating func loop(context: Context, interface: any ReviewInterface) throws {
             var message = ""
@@ -61,23 +77,13 @@ enum ReviewCommand {
                 finalTest = test
                 let card = reply.value("card")
                 if card.isNull { return }
-                let progress = "\(test.int("passed") + 1)/\(test.int("passed") + test.int("remaining")) · "
-                    + Views.levels(test.strings("levels"))
                 let shown = monotonicMilliseconds()
-                var flipped = false
-                interface.show(card: card, flipped: false, progress: progress, message: message)
-                MediaOpener(settings: context.settings).open(card.value("front"))
+                interface.show(card: card, test: test, flipped: false, message: message)
                 message = ""
                 var action = interface.action(flipped: false)
-                while true {
-                    if action == .flip && !flipped {
-                        flipped = true
-                        MediaOpener(settings: context.settings).open(card.value("back"))
-                        interface.show(card: card, flipped: true, progress: progress, message: "")
-                        action = interface.action(flipped: true)
-                        continue
-                    }
-                    break
+                if action == .flip {
+                    interface.show(card: card, test: test, flipped: true, message: "")
+                    action = interface.action(flipped: true)
                 }
                 switch action {
                 case .quit:
@@ -87,38 +93,89 @@ enum ReviewCommand {
                     do {
                         let undoneCard = try context.call("Undo").value("card")
                         undone += 1
-                        message = "Undone: '\(undoneCard.string("id"))' is back in level \(undoneCard.string("level"))."
+                        // Not its id: the card comes back first, and its id may give its answer away.
+                        message = "Undone: that card is back in level \(undoneCard.string("level")), first in the queue."
                     } catch let error as VarlinkCallError {
                         message = DaemonErrors.message(error)
                     }
                 case .correct, .wrong:
                     let isCorrect = action == .correct
-                    let graded = try context.call("Grade", ["id": .string(card.string("id")), "correct": .bool(isCorrect),
+                    let id = card.string("id")
+                    let graded: [String: JSONValue]
+                    do {
+                        graded = try context.call("Grade", ["id": .string(id), "correct": .bool(isCorrect),
                                                             "answerMs": .int(Int64(monotonicMilliseconds() - shown))])
+                    } catch let error as VarlinkCallError where Session.answeredElsewhere(error) {
+                        // Two reviews share the test: the other one answered this card first
+                        // (or finished the test). Not an error: go on with the queue as it is now.
+                        skipped += 1
+                        message = "That card was answered in another review meanwhile: skipped."
+                        continue
+                    }
                     if isCorrect { correct += 1 } else { wrong += 1 }
+                    if firstGrade[id] == nil { firstGrade[id] = isCorrect }
+                    if !isCorrect { repeated.insert(id) }
                     finalTest = graded.value("test")
-                    message = (isCorrect ? "✓ " : "✗ ") + "'\(card.string("id"))' → level \(graded.value("card").string("level"))"
+                    message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → level \(graded.value("card").string("level"))"
                 case .flip:
                     continue
                 }
             }
         }
 
-        func summary(_ style: TextStyle) -> [String] {
+        /// True for the errors a grade gets when the card was answered in another review: it
+        /// left the queue (`NotInTest`), the test completed (`TestComplete`), or it was deleted.
+        static func answeredElsewhere(_ error: VarlinkCallError) -> Bool {
+            ["NotInTest", "TestComplete", "NoSuchCard"].map { BoxInterface.name + "." + $0 }.contains(error.name)
+        }
+
+        func summary(_ context: Context) -> [String] {
+            let style = context.style
             var lines: [String] = []
             let graded = correct + wrong
             lines.append("This sitting: \(graded) answer\(graded == 1 ? "" : "s"), \(style.apply(style.green, "\(correct) correct")), "
-                         + style.apply(style.red, "\(wrong) wrong") + (undone > 0 ? ", \(undone) undone" : "") + ".")
+                         + style.apply(style.red, "\(wrong) wrong") + (undone > 0 ? ", \(undone) undone" : "")
+                         + (skipped > 0 ? ", \(skipped) skipped (answered in another review)" : "") + ".")
+            if !firstGrade.isEmpty {
+                let firstTime = firstGrade.values.filter { $0 }.count
+                lines.append("Cards: \(firstGrade.count) · right first time: \(firstTime) · repeated: \(repeated.count) · "
+                             + "time: \(ReviewCommand.duration(milliseconds: monotonicMilliseconds() - started))")
+            }
             let state = finalTest.string("state")
-            if quit {
-                lines.append("Progress kept: \(finalTest.int("remaining")) card\(finalTest.int("remaining") == 1 ? "" : "s") to go. Run 'leitnerctl review' to go on.")
-            } else if state == "completed" {
-                lines.append("Today's test is complete: \(finalTest.int("passed")) passed, \(finalTest.int("failed")) failed on the way. See you tomorrow.")
+            let remaining = finalTest.int("remaining")
+            if quit && state == "open" {
+                lines.append("Progress kept: \(remaining) card\(remaining == 1 ? "" : "s") to go. Run 'leitnerctl review' to go on.")
+                return lines
+            }
+            if state == "completed" {
+                lines.append("Today's test is complete: \(finalTest.int("passed")) passed, \(finalTest.int("failed")) failed on the way.")
             } else {
                 lines.append("No card to review today (\(Views.levels(finalTest.strings("levels")))).")
             }
+            if let next = nextTest(context) { lines.append(next) }
             return lines
         }
+
+        /// "Next test: Wed 2026-11-25, levels 3, 1 (12 cards now)", from the calendar's forecast.
+        func nextTest(_ context: Context) -> String? {
+            guard let today = LogicalDate(finalTest.string("date")) else { return nil }
+            let tomorrow = today.next
+            guard let day = try? context.call("Calendar", ["from": .string(tomorrow.description),
+                                                           "to": .string(tomorrow.description)])
+                .value("days").arrayValue?.first else { return nil }
+            let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+            let cards = day.int("cards")
+            return "Next test: \(names[tomorrow.weekday]) \(tomorrow), \(Views.levels(day.strings("levels")))"
+                + " (\(cards) card\(cards == 1 ? "" : "s") now)."
+        }
+    }
+
+    /// "4 min 12 s", "35 s", "1 h 2 min".
+    static func duration(milliseconds: Int) -> String {
+        let seconds = max(0, milliseconds) / 1000
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
     }
 
     static func monotonicMilliseconds() -> Int {

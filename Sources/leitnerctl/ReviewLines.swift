@@ -7,10 +7,13 @@ final class ReviewLines: ReviewInterface {
 
     init(context: Context) { views = Views(style: context.style, width: Console.width) }
 
-    func show(card: JSONValue, flipped: Bool, progress: String, message: String) {
+    func show(card: JSONValue, test: JSONValue, flipped: Bool, message: String) {
         if !message.isEmpty { Console.out(message) }
         if !flipped {
-            Console.out("[\(progress)] \(card.string("id"))")
+            // The progress as on the screen, and no id: an id may give the answer away.
+            let passed = test.int("passed"), repeating = test.int("repeating")
+            Console.out("[\(passed + 1) of \(passed + test.int("remaining"))" + (repeating > 0 ? " · \(repeating) to repeat" : "")
+                        + " · test: \(Views.levels(test.strings("levels"))) · card: level \(card.string("level"))]")
             for line in views.side(card.value("front")) { Console.out(line.isEmpty ? "" : "  " + line) }
             Console.write("show back? [Enter/u/q] ")
         } else {

@@ -3,68 +3,182 @@ import LeitnerClient
 import LeitnerProtocol
 import LeitnerSystem
 
-/// The review on a terminal: one card a screen, read key by key in raw mode.
+/// The review on a terminal (docs/leitnerctl.md, "The review"): a fixed header (the progress,
+/// the test's levels, the card's level — its id only on `i`, as an id may give the answer away),
+/// the card scrolled between, a fixed footer (the last action's message, the keys). The
+/// screen is drawn again at once when the terminal is resized.
 final class ReviewScreen: ReviewInterface {
     let terminal: RawTerminal
     let style: TextStyle
     let media: MediaOpener
 
-    init(context: Context) throws(Errno) {
+    /// What is on the screen now.
+    private var card: JSONValue = .null
+    private var test: JSONValue = .null
+    private var flipped = false
+    private var message = ""
+    private var scroll = 0
+    private var showsId = false
+    /// Keys read but not handled yet: one read may bring several.
+    private var typedAhead: [Key] = []
+    /// The last frame drawn: its scroll limits and page height answer the scroll keys.
+    private var frame: ScreenFrame?
+
+    init(context: Context, images chosen: ImageProtocol?) throws(Errno) {
         style = context.style
-        media = MediaOpener(settings: context.settings)
         terminal = try RawTerminal()
+        let images = chosen ?? ReviewScreen.detect(terminal)
+        media = MediaOpener(context: context, images: images)
     }
 
-    func show(card: JSONValue, flipped: Bool, progress: String, message: String) {
-        let size = Console.stdoutTerminal.size ?? (columns: 80, rows: 24)
-        let width = min(size.columns - 4, 100)
-        let views = Views(style: style, width: width)
-        var screen = "\u{1B}[H\u{1B}[2J"
-        func line(_ text: String = "") { screen += "  " + text + "\r\n" }
-        line(style.apply(style.bold, "leitner review") + " · " + progress
-             + style.apply(style.dim, "   \(card.string("id")) · level \(card.string("level"))"))
-        line(style.apply(style.dim, String(repeating: "─", count: width)))
-        line()
-        screen += sideText(card.value("front"), views: views, line: line)
-        if flipped {
-            line()
-            line(style.apply(style.dim, String(repeating: "╌", count: width)))
-            line()
-            screen += sideText(card.value("back"), views: views, line: line)
+    /// Asks the terminal which image protocol it speaks (docs/leitnerctl.md, "Images"): kitty's
+    /// graphics query, then DA1, answered within 300 ms by any terminal that is there.
+    static func detect(_ terminal: RawTerminal) -> ImageProtocol {
+        let reply = terminal.ask(ImageProtocolDetection.kittyQuery + ImageProtocolDetection.deviceAttributesQuery,
+                                 milliseconds: 300, complete: ImageProtocolDetection.isComplete)
+        return ImageProtocolDetection.choose(reply: reply, environment: MediaOpener.environment)
+    }
+
+    func show(card: JSONValue, test: JSONValue, flipped: Bool, message: String) {
+        let newCard = card.string("id") != self.card.string("id") || !flipped
+        self.card = card
+        self.test = test
+        self.flipped = flipped
+        if newCard {
+            scroll = 0
+            showsId = false
         }
-        line()
-        if !message.isEmpty { line(style.apply(style.dim, message)) }
-        line(style.apply(style.dim, flipped ? "y/→ correct   n/← wrong   u undo   q quit"
-                                            : "Space/Enter show the answer   u undo   q quit"))
-        Console.write(screen)
-        Console.flush()
-    }
-
-    /// The lines of a side; an image goes inline when the terminal can show it.
-    private func sideText(_ side: JSONValue, views: Views, line: (String) -> Void) -> String {
-        if side.string("mediaType") == "image/png", let graphics = media.inlineImage(side) {
-            line("")
-            return graphics + "\r\n"
+        // A new side comes into view: show where the back starts, play its sound.
+        var notes = message
+        if let note = media.playIfAudio(card, side: flipped ? "back" : "front") {
+            notes = notes.isEmpty ? note : notes + " · " + note
         }
-        for text in views.side(side) { line(text) }
-        return ""
-    }
-
-    func action(flipped: Bool) -> ReviewAction {
-        while true {
-            guard let key = try? terminal.readKey() else { return .quit }
-            switch key {
-            case .flip: if !flipped { return .flip }
-            case .correct: if flipped { return .correct }
-            case .wrong: if flipped { return .wrong }
-            case .undo: return .undo
-            case .quit: return .quit
-            case .other: break
+        self.message = notes
+        draw()
+        if flipped, let frame {
+            // When the back would start below the screen, scroll to where it starts: the front
+            // was read already, `k` brings it back.
+            let front = ScreenFrame(columns: frame.columns, rows: frame.rows, headerParts: frame.header, body:
+                                        lay(columns: frame.columns, rows: frame.rows, views: views(frame.columns), frontOnly: true),
+                                    message: "", keyParts: [], scroll: 0, style: style).bodyLineCount
+            if front + 2 > frame.bodyHeight {
+                scroll = front
+                draw()
             }
         }
     }
 
+    private func views(_ columns: Int) -> Views { Views(style: style, width: max(20, columns - 4)) }
+
+    /// The card as blocks: the front, and once flipped a dashed rule and the back.
+    private func lay(columns: Int, rows: Int, views: Views, frontOnly: Bool = false) -> [ScreenBlock] {
+        let imageRows = max(3, rows - 9)
+        var blocks = media.blocks(card, side: "front", views: views, columns: columns - 2, rows: imageRows)
+        if flipped && !frontOnly {
+            blocks.append(.text(style.apply(style.dim, String(repeating: "╌", count: max(1, columns - 4)))))
+            blocks += media.blocks(card, side: "back", views: views, columns: columns - 2, rows: imageRows)
+        }
+        return blocks
+    }
+
+    /// Draws the whole screen for the terminal's size now.
+    private func draw() {
+        let size = Console.stdoutTerminal.size ?? (columns: 80, rows: 24)
+        let views = views(size.columns)
+        let passed = test.int("passed"), remaining = test.int("remaining"), repeating = test.int("repeating")
+        var header = [style.apply(style.bold, "\(passed + 1) of \(passed + remaining)")]
+        if repeating > 0 { header.append("\(repeating) to repeat") }
+        header.append("test: " + Views.levels(test.strings("levels")))
+        header.append("card: level \(card.string("level"))")
+        if showsId { header.append("id: " + card.string("id")) }
+        // The keys that matter most first: at 40 columns the last ones may not fit.
+        let keys = flipped
+            ? ["y/→ correct", "n/← wrong", "u undo", "q quit", "j/k/PgDn scroll", "i id", "o open", "r replay"]
+            : ["Space/Enter show the answer", "u undo", "q quit", "j/k/PgDn scroll", "i id", "o open", "r replay"]
+        let frame = ScreenFrame(columns: size.columns, rows: size.rows, headerParts: header,
+                                body: lay(columns: size.columns, rows: size.rows, views: views),
+                                message: style.apply(style.dim, message), keyParts: keys.filter(usefulKey),
+                                scroll: scroll, style: style)
+        scroll = frame.scroll
+        self.frame = frame
+        var out = media.images == .kitty ? ImageEscapes.kittyDeleteAll : ""
+        out += frame.output
+        Console.write(out)
+        Console.flush()
+    }
+
+    /// `o` and `r` are shown only when the card has a side they work on.
+    private func usefulKey(_ key: String) -> Bool {
+        let types = [card.value("front"), flipped ? card.value("back") : .null].map { $0.string("mediaType") }
+        if key.hasPrefix("o ") { return types.contains { !$0.isEmpty && !$0.hasPrefix("text/") } }
+        if key.hasPrefix("r ") { return types.contains { $0.hasPrefix("audio/") } }
+        return true
+    }
+
+    func action(flipped: Bool) -> ReviewAction {
+        while true {
+            // Keys read with an earlier one that ended a wait (typed ahead) come first.
+            while !typedAhead.isEmpty {
+                if let action = handle(typedAhead.removeFirst(), flipped: flipped) { return action }
+            }
+            switch terminal.next() {
+            case .resized:
+                draw()
+            case .keys(let keys):
+                typedAhead = keys
+            }
+        }
+    }
+
+    /// Does what a key does on the screen; returns the action it ends the wait with, if any.
+    private func handle(_ key: Key, flipped: Bool) -> ReviewAction? {
+        let page = max(1, (frame?.bodyHeight ?? 10) - 1)
+        switch key {
+        case .character(" "), .enter: if !flipped { return .flip }
+        case .character("y"), .character("Y"), .right: if flipped { return .correct }
+        case .character("n"), .character("N"), .left: if flipped { return .wrong }
+        case .character("u"), .character("U"): return .undo
+        case .character("q"), .character("Q"), .controlC, .controlD, .endOfInput: return .quit
+        case .character("j"), .down: scrollTo(scroll + 1)
+        case .character("k"), .up: scrollTo(scroll - 1)
+        case .pageDown, .character("f"), .character("d"): scrollTo(scroll + page)
+        case .pageUp, .character("b"): scrollTo(scroll - page)
+        case .home, .character("g"): scrollTo(0)
+        case .end, .character("G"): scrollTo(frame?.maxScroll ?? 0)
+        case .character("i"), .character("I"):
+            showsId.toggle()
+            draw()
+        case .character("o"), .character("O"):
+            if let side = mediaSide(flipped: flipped, where: { !$0.hasPrefix("text/") }) {
+                message = media.open(card, side: side)
+            } else {
+                message = "nothing to open: this side is text"
+            }
+            draw()
+        case .character("r"), .character("R"):
+            if let side = mediaSide(flipped: flipped, where: { $0.hasPrefix("audio/") }) {
+                message = media.playIfAudio(card, side: side) ?? ""
+                draw()
+            }
+        default: break
+        }
+        return nil
+    }
+
+    /// The side shown whose media type `matches`, the back first once flipped.
+    private func mediaSide(flipped: Bool, where matches: (String) -> Bool) -> String? {
+        (flipped ? ["back", "front"] : ["front"]).first { matches(card.value($0).string("mediaType")) }
+    }
+
+    private func scrollTo(_ line: Int) {
+        let clamped = min(max(0, line), frame?.maxScroll ?? 0)
+        guard clamped != scroll else { return }
+        scroll = clamped
+        draw()
+    }
+
     func finish(_ lines: [String]) {
+        media.finish()
         terminal.restore()
         for line in lines { Console.out(line) }
     }

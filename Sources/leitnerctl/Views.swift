@@ -21,6 +21,18 @@ struct Views {
             + " · \(test.int("remaining")) to go, \(test.int("passed")) passed, \(test.int("failed")) failed"
     }
 
+    /// A log entry's event with where it came from: `add` (a client asked the daemon),
+    /// `add (by hand)` (a card made in the store by hand), `add (adopted)` (a loose pair).
+    static func event(_ entry: JSONValue) -> String {
+        let event = entry.string("event")
+        switch entry["origin"]?.stringValue {
+        case nil: return event
+        case "hand": return event + " (by hand)"
+        case "adopt": return event + " (adopted)"
+        case let other?: return event + " (\(other))"
+        }
+    }
+
     /// The cards per level as a two-row table.
     func counts(_ counts: JSONValue) -> [String] {
         let names = Level.allCases.map(\.name)

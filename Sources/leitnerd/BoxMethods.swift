@@ -2,9 +2,11 @@ import LeitnerCore
 import LeitnerProtocol
 
 /// The methods of `io.leitner.Box` (docs/protocol.md): one handler per method and one method-name →
-/// handler table. A handler reads its parameters (`InvalidParameter` naming a wrong
-/// one), calls the box, and returns the reply's parameters; `ErrorReplies` turns its errors into
-/// Varlink errors. Handlers run on `BoxService`, the box's one owner.
+/// handler table. The dispatcher has checked a call's parameters against the method's
+/// declaration in `BoxInterface.description` before its handler runs, so a handler only reads
+/// them (and checks what the IDL cannot say, such as a negative `answerMs`), calls the box, and
+/// returns the reply's parameters; `ErrorReplies` turns its errors into Varlink errors.
+/// Handlers run one at a time, in the box's one owner (`BoxOwner`).
 enum BoxMethods {
     /// What a handler works with: the box, and the `TestReady=` hook for `Prepare`.
     struct Context {
@@ -35,27 +37,23 @@ enum BoxMethods {
     ]
 
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly([])
         let status = try context.box.status()
         return status.json.objectValue ?? [:]
     }
 
     /// Opens today's test; the first time a test with cards is prepared, starts the hook.
     static func prepare(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly([])
         let (test, isNewlyReady) = try context.box.prepare()
         if isNewlyReady, let hook = context.hook { hook.start(for: test) }
         return ["test": test.json]
     }
 
     static func next(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly([])
         let (card, test) = try context.box.next()
         return ["card": card?.json ?? .null, "test": test.json]
     }
 
     static func grade(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["id", "correct", "answerMs"])
         let id = try parameters.string("id")
         let correct = try parameters.bool("correct")
         let answerMs = try parameters.optionalInt("answerMs")
@@ -65,13 +63,11 @@ enum BoxMethods {
     }
 
     static func undo(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly([])
         let (card, test) = try context.box.undo()
         return ["card": card.json, "test": test.json]
     }
 
     static func add(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["front", "back", "id", "level", "allowDuplicate"])
         let front = try Asset(json: parameters.required("front"), field: "front")
         let back = try Asset(json: parameters.required("back"), field: "back")
         let id = try parameters.optionalString("id")
@@ -84,7 +80,6 @@ enum BoxMethods {
 
     /// A batch of new cards; one refused card does not stop the others (docs/protocol.md).
     static func addMany(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["cards", "allowDuplicate"])
         guard let list = try parameters.required("cards").arrayValue else { throw InvalidParameter(name: "cards") }
         var cards: [NewCard] = []
         cards.reserveCapacity(list.count)
@@ -94,32 +89,27 @@ enum BoxMethods {
     }
 
     static func move(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["id", "level"])
         let card = try context.box.move(id: parameters.string("id"), level: parameters.string("level"))
         return ["card": card.json]
     }
 
     static func delete(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["id"])
         try context.box.delete(id: parameters.string("id"))
         return [:]
     }
 
     static func show(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["id"])
         let card = try context.box.show(id: parameters.string("id"))
         return ["card": card.json]
     }
 
     static func list(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["level", "withText"])
         let cards = try context.box.list(level: parameters.optionalString("level"),
                                          withText: parameters.optionalBool("withText") ?? false)
         return ["cards": .array(cards.map(\.json))]
     }
 
     static func readAsset(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["id", "side"])
         let id = try parameters.string("id")
         let side = try parameters.enumeration("side", as: SideName.self)
         let (name, data) = try context.box.readAsset(id: id, side: side)
@@ -127,7 +117,6 @@ enum BoxMethods {
     }
 
     static func calendar(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["from", "to"])
         let from = try parameters.string("from")
         let to = try parameters.string("to")
         // Dates are the daemon's to check: a malformed one is a bad parameter, not a box error.
@@ -138,7 +127,6 @@ enum BoxMethods {
     }
 
     static func log(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["since", "limit"])
         let since = try parameters.optionalString("since")
         let limit = try parameters.optionalInt("limit")
         if let limit, limit < 0 { throw InvalidParameter(name: "limit") }
@@ -150,7 +138,6 @@ enum BoxMethods {
     }
 
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly([])
         return ["problems": .array(try context.box.doctor().map(\.json))]
     }
 }

@@ -1,27 +1,14 @@
 import LeitnerProtocol
 
-/// A parameter of a call is missing, mistyped or not one the method takes: the daemon answers
-/// `org.varlink.service.InvalidParameter` naming it (docs/protocol.md).
-struct InvalidParameter: Error, Equatable {
-    /// The parameter's name.
-    var name: String
-}
-
-/// Typed access to the parameters of one call. Each accessor throws `InvalidParameter` naming
-/// the parameter when it is missing or of another type; an optional one may be absent or null.
+/// Typed access to the parameters of one call, already checked against the method's declaration
+/// (`Dispatcher`). Each accessor still throws `InvalidParameter` naming the parameter when it is
+/// missing or of another type, so that a handler asking for what its method does not declare
+/// fails the call rather than the daemon; an optional one may be absent or null.
 struct CallParameters {
     let values: [String: JSONValue]
 
     init(_ values: [String: JSONValue]) {
         self.values = values
-    }
-
-    /// Refuses any parameter the method does not take (a misspelt `answerMS` is an error, not
-    /// silently nothing).
-    func allowOnly(_ names: Set<String>) throws(InvalidParameter) {
-        for name in values.keys.sorted() where !names.contains(name) {
-            throw InvalidParameter(name: name)
-        }
     }
 
     func string(_ name: String) throws(InvalidParameter) -> String {

@@ -8,10 +8,13 @@ struct CommandLineOptions: Equatable {
     var socketPath: String?
     /// `--varlink=ADDRESS` (the Varlink activator's convention): `unix:PATH[;mode=…]`.
     var varlinkAddress: String?
+    /// `--autostarted`: started by leitnerctl, so `ExitIdleAfter=` defaults to
+    /// `DaemonSettings.autostartExitIdleAfter` instead of never.
+    var autostarted = false
     var showHelp = false
     var showVersion = false
 
-    static let usage = "Usage: leitnerd [--config PATH] [--store DIR] [--socket PATH] [--varlink=unix:PATH]"
+    static let usage = "Usage: leitnerd [--config PATH] [--store DIR] [--socket PATH] [--varlink=unix:PATH] [--autostarted]"
 
     static let help = """
         \(usage)
@@ -23,11 +26,14 @@ struct CommandLineOptions: Equatable {
           --store DIR          the store directory (overrides [Store] Path=)
           --socket PATH        the socket to listen on (overrides $LEITNER_SOCKET and [Daemon] Socket=)
           --varlink=ADDRESS    the Varlink activator's address, unix:PATH (same as --socket PATH)
+          --autostarted        started by leitnerctl: exit after 10 idle minutes unless
+                               ExitIdleAfter= says otherwise
           --help               show this help
           --version            show the version
 
         With systemd socket activation (LISTEN_FDS) the socket is taken from systemd.
         Signals: TERM/INT stop after the requests in flight; HUP reloads the configuration.
+        'leitnerctl stop' stops it as TERM does.
         """
 
     /// Why a command line was refused: rendered as `leitnerd: …` and the usage line, exit 64.
@@ -76,6 +82,7 @@ struct CommandLineOptions: Equatable {
                 let address = try value()
                 options.varlinkAddress = address
                 options.socketPath = try socketPath(ofVarlinkAddress: address)
+            case "--autostarted" where inlineValue == nil: options.autostarted = true
             case "--help" where inlineValue == nil: options.showHelp = true
             case "--version" where inlineValue == nil: options.showVersion = true
             default: throw .unknownOption(name)

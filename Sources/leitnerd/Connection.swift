@@ -89,7 +89,7 @@ struct Connection: Sendable {
     /// Answers one message and sends the reply; what the call parsed is released on return.
     /// - Returns: nil to go on, else why the connection ends.
     private func answer(_ message: consuming Dispatcher.Message) -> End? {
-        let answer = dispatcher.answer(message, wake: entry.wake)
+        let answer = dispatcher.answer(message, wake: entry.wake, peer: entry.peer)
         let failure = answer.frame.flatMap { send($0) }
         if let failure { return failure }
         if let reason = answer.closeReason { return .refusedMessage(reason) }

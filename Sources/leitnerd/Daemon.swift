@@ -70,6 +70,9 @@ enum Daemon {
         }
         let place = listener.createdPath.map { "'\($0)'" } ?? "the socket passed by systemd"
         Log.info("serving store '\(box.storePath)' on \(place)")
+        if let idle = settings.exitIdleAfter {
+            Log.info("exiting after \(idle.logDescription) without a client (ExitIdleAfter=\(options.autostarted ? ", started by leitnerctl" : ""))")
+        }
 
         let status = box.statusLine(wake: wake)
         do {

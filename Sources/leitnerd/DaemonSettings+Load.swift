@@ -37,6 +37,7 @@ extension DaemonSettings {
         // Concurrent changes share one flush of the journal; each reply waits for its own
         // (docs/daemon.md, "Group commit").
         boxOptions.groupCommit = true
+        let exitIdleAfter = configuration.exitIdleAfter ?? (options.autostarted ? autostartExitIdleAfter : nil)
         return DaemonSettings(
             boxOptions: boxOptions,
             socketPath: socketPath,
@@ -45,7 +46,7 @@ extension DaemonSettings {
             maxMessageSize: configuration.maxMessageSize,
             maxConnections: configuration.maxConnections,
             idleTimeout: configuration.idleTimeout,
-            exitIdleAfter: configuration.exitIdleAfter,
+            exitIdleAfter: exitIdleAfter == .zero ? nil : exitIdleAfter,
             testReady: configuration.testReady.map(TestReadyHook.init(command:)))
     }
 }

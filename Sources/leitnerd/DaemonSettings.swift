@@ -12,8 +12,13 @@ struct DaemonSettings: Sendable {
     var maxMessageSize: Int
     var maxConnections: Int
     var idleTimeout: Duration
-    /// Stop after this long without a connection (socket activation); nil: never.
+    /// Stop after this long without a connection; nil: never.
     var exitIdleAfter: Duration?
+
+    /// `ExitIdleAfter=` of a daemon that leitnerctl started (`--autostarted`) when the file sets
+    /// none: nobody else would ever stop it. Under systemd, or started by hand, the default is
+    /// never: the service manager, or the person, is in charge.
+    static let autostartExitIdleAfter: Duration = .seconds(600)
     var testReady: TestReadyHook?
 
     var connectionLimits: Connection.ConnectionLimits {

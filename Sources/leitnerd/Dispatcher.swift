@@ -1,12 +1,17 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerSystem
 
-/// Answers one message: reads it as a Varlink call, routes it to its interface and method, and
-/// turns what went wrong into the error a Varlink client expects (docs/protocol.md). Calls to
-/// `io.leitner.Box` go to the box's one owner, `BoxOwner`; `org.varlink.service` needs no box.
-/// Runs on the connection's thread, and waits there for its turn at the box.
+/// Answers one message: reads it as a Varlink call, routes it to its interface and method, checks
+/// its parameters against the method's declaration in the interface's IDL text (the one place
+/// they are declared), and turns what went wrong into the error a Varlink client expects
+/// (docs/protocol.md). Calls to `io.leitner.Box` go to the box's one owner, `BoxOwner`, except
+/// the daemon's own (`DaemonMethods`: `Stop`); `org.varlink.service` needs no box. Runs on the
+/// connection's thread, and waits there for its turn at the box.
 struct Dispatcher: Sendable {
     let box: BoxOwner
+    /// Where `Stop()` asks the listener to stop.
+    let stop: StopRequest
 
     /// The answer to one message: the reply frame (nil for a `oneway` call), and whether the
     /// connection must close after it (a message that is not a JSON object).
@@ -48,31 +53,48 @@ struct Dispatcher: Sendable {
     }
 
     /// Answers a message read by `read(_:)`.
-    /// - Parameter wake: the calling thread's doorbell, for its wait at the box.
-    func answer(_ message: consuming Message, wake: Wake) -> Answer {
+    /// - Parameters:
+    ///   - wake: the calling thread's doorbell, for its wait at the box.
+    ///   - peer: who sent it.
+    func answer(_ message: consuming Message, wake: Wake, peer: Socket.PeerCredentials) -> Answer {
         switch consume message {
         case .answered(let answer):
             return answer
         case .call(let request):
-            let reply = route(request, wake: wake)
+            let reply = route(request, wake: wake, peer: peer)
             return Answer(frame: request.oneway ? nil : reply.frame)
         }
     }
 
     /// The reply to a well-formed call.
-    private func route(_ request: VarlinkRequest, wake: Wake) -> VarlinkReply {
+    private func route(_ request: VarlinkRequest, wake: Wake, peer: Socket.PeerCredentials) -> VarlinkReply {
         guard let interface = request.interface else { return .interfaceNotFound(request.method) }
         let name = String(request.method[request.method.index(after: interface.endIndex)...])
         switch interface {
         case ServiceInterface.name:
             guard let handler = ServiceInterface.handlers[name] else { return .methodNotFound(request.method) }
             if request.more || request.upgrade { return .methodNotImplemented(request.method) }
+            if let bad = VarlinkServiceInterface.declaration.invalidParameter(in: request.parameters, of: name) {
+                return .invalidParameter(bad)
+            }
             return ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
                 try handler(CallParameters(request.parameters))
+            }
+        case BoxMethods.interface where DaemonMethods.handlers[name] != nil:
+            if request.more || request.upgrade { return .methodNotImplemented(request.method) }
+            if let bad = BoxInterface.declaration.invalidParameter(in: request.parameters, of: name) {
+                return .invalidParameter(bad)
+            }
+            let context = DaemonMethods.Context(peer: peer, stop: stop)
+            return ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
+                try DaemonMethods.handlers[name]!(context, CallParameters(request.parameters))
             }
         case BoxMethods.interface:
             guard let handler = BoxMethods.handlers[name] else { return .methodNotFound(request.method) }
             if request.more || request.upgrade { return .methodNotImplemented(request.method) }
+            if let bad = BoxInterface.declaration.invalidParameter(in: request.parameters, of: name) {
+                return .invalidParameter(bad)
+            }
             return box.call(handler, CallParameters(request.parameters), wake: wake)
         default:
             return .interfaceNotFound(String(interface))

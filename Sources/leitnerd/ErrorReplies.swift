@@ -21,6 +21,8 @@ enum ErrorReplies {
         switch error {
         case let invalid as InvalidParameter:
             return .invalidParameter(invalid.name)
+        case is PermissionDenied:
+            return .error(VarlinkServiceInterface.permissionDenied)
         case let missing as InterfaceNotFound:
             return .interfaceNotFound(missing.interface)
         case let invalid as JSONFieldError:

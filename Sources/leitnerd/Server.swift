@@ -30,8 +30,8 @@ final class Server: Sendable {
     private let signals: SignalDescriptor
     private let table: ConnectionTable
     private let budget = MessageBudget()
-    /// A stop asked for by another thread (a reload that lost the box): the exit status and why.
-    private let stopRequest = Mutex<(status: Int32, reason: String)?>(nil)
+    /// A stop asked for by another thread: a client's `Stop()`, or a reload that lost the box.
+    private let stopRequest: StopRequest
     /// Whether a reload thread runs, and whether another SIGHUP came meanwhile.
     private let reloads = Mutex((running: false, again: false))
 
@@ -40,7 +40,8 @@ final class Server: Sendable {
          loadSettings: @escaping @Sendable () throws -> DaemonSettings) {
         self.listener = listener
         self.box = box
-        dispatcher = Dispatcher(box: box)
+        stopRequest = StopRequest(listenerWake: wake)
+        dispatcher = Dispatcher(box: box, stop: stopRequest)
         self.settings = Mutex(settings)
         self.loadSettings = loadSettings
         self.wake = wake
@@ -48,7 +49,7 @@ final class Server: Sendable {
         table = ConnectionTable(listenerWake: wake)
     }
 
-    /// Serves until a stop signal, `ExitIdleAfter=`, or a reload that lost the box; then stops
+    /// Serves until a stop signal, `Stop()`, `ExitIdleAfter=`, or a reload that lost the box; then stops
     /// the connections and closes the box, each within `stopLimit` of the stop.
     /// - Returns: the exit status: 0, or 1 when the box was lost or could not be closed in time.
     func run() -> Int32 {
@@ -88,8 +89,12 @@ final class Server: Sendable {
             }
             if ready[1] {
                 wake.drain()
-                if let request = stopRequest.withLock({ $0 }), stop == nil {
-                    Log.error("\(request.reason), stopping")
+                if let request = stopRequest.current, stop == nil {
+                    if request.status == 0 {
+                        Log.info("\(request.reason): stopping after the requests in flight (at most \(Self.stopLimit.logDescription))")
+                    } else {
+                        Log.error("\(request.reason), stopping")
+                    }
                     stop = beginStop(status: request.status)
                 }
             }
@@ -108,7 +113,7 @@ final class Server: Sendable {
         }
         var status = stop?.status ?? 0
         if !box.close(wake: wake, deadline: stop?.deadline) {
-            Log.error("a call still held the store \(Self.stopLimit.logDescription) after the stop: exiting without closing it; every acknowledged change is on disk (R17), and the next start repairs the rest (R18)")
+            Log.error("a call still held the store \(Self.stopLimit.logDescription) after the stop: exiting without closing it; every acknowledged change is on disk, and the next start repairs the rest")
             status = 1
         }
         return status
@@ -276,8 +281,7 @@ final class Server: Sendable {
             case .abandoned:
                 break
             case .lost(let reason):
-                stopRequest.withLock { $0 = (1, "SIGHUP: \(reason)") }
-                wake.ring()
+                stopRequest.ask(status: 1, reason: "SIGHUP: \(reason)")
             }
             let again = reloads.withLock { state -> Bool in
                 if state.again {

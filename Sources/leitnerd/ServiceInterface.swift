@@ -25,7 +25,6 @@ enum ServiceInterface {
     ]
 
     static func getInfo(_ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly([])
         return [
             "vendor": .string(vendor),
             "product": .string(product),
@@ -36,16 +35,10 @@ enum ServiceInterface {
     }
 
     static func getInterfaceDescription(_ parameters: CallParameters) throws -> [String: JSONValue] {
-        try parameters.allowOnly(["interface"])
         let interface = try parameters.string("interface")
         guard let entry = descriptions.first(where: { $0.name == interface }) else {
             throw InterfaceNotFound(interface: interface)
         }
         return ["description": .string(entry.text)]
     }
-}
-
-/// `GetInterfaceDescription` of an interface the daemon does not implement.
-struct InterfaceNotFound: Error {
-    var interface: String
 }

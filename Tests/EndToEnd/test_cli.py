@@ -225,7 +225,7 @@ def test_review_in_line_mode(box):
     # flip, wrong; flip, correct; then the failed card again: flip, undo; quit.
     result = box.ctl("review", input="\nn\n\ny\n\nu\nq\n")
     assert result.returncode == 0, result.stderr
-    assert "[1/2 · levels" in result.stdout or "[1/2 · level" in result.stdout
+    assert "[1 of 2 · test: levels 2, 1 · card: level 1]" in result.stdout
     assert "This sitting: 2 answers, 1 correct, 1 wrong, 1 undone." in result.stdout
     assert "Progress kept" in result.stdout
     status = box.json("status")["test"]

@@ -16,19 +16,22 @@ pytestmark = pytest.mark.skipif(subprocess.run(["which", "tmux"], capture_output
 
 
 class Pane:
-    """A detached tmux session of 100×30 on its own tmux server, running one shell script."""
+    """A detached tmux session (100×30 unless told) on its own tmux server, running one shell
+    script; `name` tells apart several, each with a server of its own (a server being killed
+    could refuse the next session)."""
 
-    def __init__(self, tmp: pathlib.Path, script: str, env: dict):
-        self.tmux = ["tmux", "-S", str(tmp / "tmux.sock")]
-        path = tmp / "pane.sh"
+    def __init__(self, tmp: pathlib.Path, script: str, env: dict, columns=100, rows=30, name="review"):
+        self.tmux = ["tmux", "-S", str(tmp / f"tmux-{name}.sock")]
+        self.name = name
+        path = tmp / f"{name}.sh"
         path.write_text(script)
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()
                            if k in ("PATH", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "LANG", "LC_ALL"))
-        subprocess.run(self.tmux + ["new-session", "-d", "-x", "100", "-y", "30", "-s", "review",
+        subprocess.run(self.tmux + ["new-session", "-d", "-x", str(columns), "-y", str(rows), "-s", name,
                                     f"env {exports} TERM=xterm-256color sh {path}; sleep 60"], check=True)
 
     def text(self) -> str:
-        return subprocess.run(self.tmux + ["capture-pane", "-p", "-t", "review"], capture_output=True,
+        return subprocess.run(self.tmux + ["capture-pane", "-p", "-t", self.name], capture_output=True,
                               text=True).stdout
 
     def wait_for(self, needle: str, timeout=10.0) -> str:
@@ -41,19 +44,30 @@ class Pane:
                 raise AssertionError(f"{needle!r} not on the screen:\n{text}")
             time.sleep(0.05)
 
+    def wait_for_any(self, needles, timeout=10.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.text()
+            if any(needle in text for needle in needles):
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError(f"none of {needles!r} on the screen:\n{text}")
+            time.sleep(0.05)
+
     def keys(self, *keys: str):
-        subprocess.run(self.tmux + ["send-keys", "-t", "review", *keys], check=True)
+        subprocess.run(self.tmux + ["send-keys", "-t", self.name, *keys], check=True)
 
     def close(self):
         subprocess.run(self.tmux + ["kill-server"], capture_output=True)
 
 
-def review_script(box, tmp, name) -> str:
+def review_script(box, tmp, name, after="") -> str:
     ctl = f"{box.bin_dir / 'leitnerctl'} --socket {box.socket} --no-autostart"
     return (f"stty -a > {tmp}/{name}.before\n"
-            f"{ctl} review\n"
+            f"{ctl} review --images=none\n"
             f"echo \"exit=$?\" > {tmp}/{name}.exit\n"
             f"stty -a > {tmp}/{name}.after\n"
+            f"{after}"
             f"echo REVIEW-ENDED\n")
 
 
@@ -67,11 +81,11 @@ def test_flip_grade_undo_quit_resume(box, tmp_path):
     box.ok("add", "--id", "b", "dos", "two")
     pane = Pane(tmp_path, review_script(box, tmp_path, "first"), box.env)
     try:
-        screen = pane.wait_for("1/2 · level")
+        screen = pane.wait_for("1 of 2 ·")
         assert "Space/Enter show the answer" in screen
         first = "a" if "uno" in screen else "b"
         back = {"a": "one", "b": "two"}[first]
-        assert back not in screen.split("level")[-1]  # the back is hidden
+        assert back not in screen  # the back is hidden
         pane.keys("Space")
         screen = pane.wait_for("y/→ correct")
         assert back in screen
@@ -157,7 +171,7 @@ def test_review_goes_on_after_the_daemon_closed_its_idle_connection(box, tmp_pat
     pane = Pane(tmp_path, review_script(box, tmp_path, "reconnect"), box.env)
     others = []
     try:
-        pane.wait_for("1/2 · level")
+        pane.wait_for("1 of 2 ·")
         for _ in range(64):
             c = Connection(box.socket, timeout=10)
             c.call("org.varlink.service.GetInfo")
@@ -184,3 +198,183 @@ def test_review_goes_on_after_the_daemon_closed_its_idle_connection(box, tmp_pat
     grades = [line for line in (box.store / ".leitner" / "log").read_text().splitlines()
               if line.split("\t")[1] == "grade"]
     assert len(grades) == 1
+
+
+def header(screen: str) -> str:
+    """The review's header: the lines above its first rule."""
+    lines = screen.splitlines()
+    return "\n".join(lines[:next(i for i, line in enumerate(lines) if "───" in line)])
+
+
+def test_header_never_shows_the_id_before_i(box, tmp_path):
+    """An id may give the answer away (hira-ji for じ): the header shows the progress, the test's
+    levels and the card's level, and the id only on `i`, at 100 columns and at 40×12."""
+    for card_id, front, back in [("hira-ji", "じ", "ji"), ("hira-ka", "か", "ka"), ("hira-shi", "し", "shi")]:
+        box.ok("add", "--id", card_id, front, back)
+    for columns, rows in [(100, 30), (40, 12)]:
+        pane = Pane(tmp_path, review_script(box, tmp_path, f"ids{columns}"), box.env, columns, rows,
+                    name=f"ids{columns}")
+        try:
+            screen = pane.wait_for("show the answer")
+            top = header(screen)
+            assert "of 3" in top and "test: levels 2, 1" in top and "card: level 1" in top
+            assert "hira-" not in screen
+            assert all(len(line) <= columns for line in screen.splitlines())
+            pane.keys("Space")
+            screen = pane.wait_for("y/→ correct")
+            assert "hira-" not in header(screen)
+            pane.keys("i")
+            screen = pane.wait_for("id: hira-")
+            assert "id: hira-" in header(screen)
+            pane.keys("n")  # wrong: the next card's screen has no id again, though the message names this one
+            screen = pane.wait_for("→ level 1")
+            assert "hira-" not in header(screen) and "1 to repeat" in header(screen)
+            pane.keys("q")
+            pane.wait_for("REVIEW-ENDED")
+        finally:
+            pane.close()
+        box.ok("undo")
+
+
+def test_long_back_scrolls_to_its_last_line(box, tmp_path):
+    """A back of 60 lines at 40×12: the header and the keys stay, the body scrolls line by line and
+    page by page to line 60, and back to the top."""
+    box.ok("add", "--id", "long", "count to sixty", "\n".join(f"line {n}" for n in range(1, 61)))
+    pane = Pane(tmp_path, review_script(box, tmp_path, "long"), box.env, 40, 12)
+    try:
+        pane.wait_for("show the answer")
+        pane.keys("Space")
+        screen = pane.wait_for("y/→ correct")
+        assert "line 60" not in screen and "more" in screen
+        pane.keys("j")
+        pane.wait_for("↑ 1 more")
+        seen = set()
+        for _ in range(40):
+            screen = pane.text()
+            seen |= {line.strip() for line in screen.splitlines() if line.strip().startswith("line ")}
+            if "line 60" in screen:
+                break
+            pane.keys("PageDown")
+            time.sleep(0.1)
+        assert "line 60" in screen, screen
+        assert header(screen).strip().startswith("1 of 1"), screen
+        assert "y/→ correct" in screen
+        assert all(len(line) <= 40 for line in screen.splitlines())
+        assert seen == {f"line {n}" for n in range(1, 61)}  # every line was on the screen, none skipped
+        pane.keys("k")
+        pane.wait_for("↓ 1 more")
+        pane.keys("g")
+        screen = pane.wait_for("count to sixty")
+        pane.keys("q")
+        pane.wait_for("REVIEW-ENDED")
+    finally:
+        pane.close()
+
+
+def test_resize_redraws_at_once(box, tmp_path):
+    """SIGWINCH redraws the screen for the new size within 200 ms, without a key: the keys' line
+    moves to the new last row and the rules take the new width."""
+    box.ok("add", "--id", "a", "uno", "one")
+    pane = Pane(tmp_path, review_script(box, tmp_path, "resize"), box.env, 100, 30)
+    try:
+        pane.wait_for("show the answer")
+        for columns, rows in [(60, 16), (120, 40), (40, 12)]:
+            # tmux holds back a pane's resize that comes within 250 ms of the one before: wait
+            # that out, so that what is measured is the review's redraw.
+            time.sleep(0.5)
+            start = time.monotonic()
+            subprocess.run(pane.tmux + ["resize-window", "-t", pane.name, "-x", str(columns), "-y", str(rows)],
+                           check=True)
+            while True:
+                lines = pane.text().splitlines()
+                rules = [line for line in lines if line.strip().startswith("─")]
+                if (len(lines) == rows and "i id" in lines[-1] and rules
+                        and len(rules[0].rstrip()) == columns - 2):
+                    break
+                assert time.monotonic() - start < 2, "\n".join(lines)
+                time.sleep(0.005)
+            elapsed = time.monotonic() - start
+            assert elapsed < 0.2, f"redrawn for {columns}×{rows} after {elapsed * 1000:.0f} ms"
+            assert header("\n".join(lines)).strip().startswith("1 of 1")
+        pane.keys("q")
+        pane.wait_for("REVIEW-ENDED")
+    finally:
+        pane.close()
+
+
+def test_two_reviews_at_once_grade_every_card_once(box, tmp_path):
+    """Two terminals review the same test: a card the other one answered first is skipped with a
+    note, not an error; both end with exit status 0, and every card is graded exactly once."""
+    ids = [f"c{n}" for n in range(6)]
+    for card_id in ids:
+        box.ok("add", "--id", card_id, f"front {card_id}", f"back {card_id}")
+    panes = [Pane(tmp_path, review_script(box, tmp_path, name), box.env, name=name) for name in ("reviewA", "reviewB")]
+    notes = 0
+    try:
+        for pane in panes:
+            pane.wait_for("show the answer")
+        # Both show the same first card; both flip it; the left answers first, then the right.
+        for pane in panes:
+            pane.keys("Space")
+            pane.wait_for("y/→ correct")
+        for pane in panes:
+            pane.keys("y")
+            time.sleep(0.3)
+        ended = set()
+        deadline = time.monotonic() + 60
+        while len(ended) < 2:
+            assert time.monotonic() < deadline
+            for pane in panes:
+                if pane.name in ended:
+                    continue
+                screen = pane.wait_for_any(["show the answer", "REVIEW-ENDED"])
+                notes += "answered in another review" in screen
+                if "REVIEW-ENDED" in screen:
+                    ended.add(pane.name)
+                    continue
+                pane.keys("Space")
+                pane.wait_for("y/→ correct")
+                pane.keys("y")
+                pane.wait_for_any(["show the answer", "REVIEW-ENDED"])
+        for pane in panes:
+            assert (tmp_path / f"{pane.name}.exit").read_text().strip() == "exit=0"
+    finally:
+        for pane in panes:
+            pane.close()
+    assert notes >= 1
+    grades = [line.split("\t")[2] for line in (box.store / ".leitner" / "log").read_text().splitlines()
+              if line.split("\t")[1] == "grade"]
+    assert sorted(grades) == ids
+    assert box.json("status")["test"]["state"] == "completed"
+
+
+def test_keys_typed_as_the_review_ends_do_not_reach_the_shell(box, tmp_path):
+    """Keys pressed while the last grade is on its way stay in the terminal's input queue; the
+    review throws them away before giving the terminal back. The daemon is stopped (SIGSTOP)
+    while they are typed, so they are certainly typed before the review ends."""
+    box.ok("add", "--id", "a", "uno", "one")
+    # Whatever waits in the terminal's input queue when the review has ended, read within 0.5 s.
+    after = (f"stty -icanon min 0 time 5; leaked=$(dd bs=64 count=1 2>/dev/null); stty icanon\n"
+             f"echo \"leaked=[$leaked]\" > {tmp_path}/leak\n")
+    pane = Pane(tmp_path, review_script(box, tmp_path, "drain", after=after), box.env)
+    try:
+        pane.wait_for("show the answer")
+        pane.keys("Space")
+        pane.wait_for("y/→ correct")
+        box.daemon.send_signal(signal.SIGSTOP)
+        try:
+            pane.keys("y")
+            time.sleep(0.3)
+            pane.keys("-l", "echo LEAKED")
+            pane.keys("Enter")
+            time.sleep(0.3)
+        finally:
+            box.daemon.send_signal(signal.SIGCONT)
+        screen = pane.wait_for("REVIEW-ENDED")
+        assert "Today's test is complete" in screen
+        assert "Cards: 1 · right first time: 1 · repeated: 0" in screen
+        assert "Next test: " in screen
+        assert (tmp_path / "leak").read_text().strip() == "leaked=[]"
+        assert "LEAKED" not in screen
+    finally:
+        pane.close()

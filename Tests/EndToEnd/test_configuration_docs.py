@@ -27,7 +27,7 @@ def shipped_keys():
 
 def test_shipped_file_lists_every_key():
     keys = shipped_keys()
-    assert len(keys) == 15
+    assert len(keys) == 16
     assert ("Schedule", "DayStartsAt") in keys and ("Client", "Player") in keys
 
 

@@ -29,7 +29,8 @@ def make(target: str, destdir: pathlib.Path) -> subprocess.CompletedProcess:
 def expected_files() -> set[str]:
     files = {"usr/bin/leitnerd", "usr/bin/leitnerctl", "usr/lib/sysusers.d/leitner.conf",
              "usr/share/man/man1/leitnerctl.1", "usr/share/man/man8/leitnerd.8",
-             "usr/share/bash-completion/completions/leitnerctl", "etc/leitner/leitner.conf"}
+             "usr/share/bash-completion/completions/leitnerctl", "usr/share/doc/leitner/rules.md",
+             "etc/leitner/leitner.conf"}
     if (ROOT / "man" / "leitner.conf.5").exists():
         files.add("usr/share/man/man5/leitner.conf.5")
     for name in UNIT_NAMES:
@@ -87,7 +88,7 @@ def test_installed_completion_offers_commands_levels_and_flags(installed):
     completion = installed / "usr/share/bash-completion/completions/leitnerctl"
     assert complete(completion, "leitnerctl", "") == [
         "status", "review", "prepare", "add", "import", "export", "list", "show", "move",
-        "delete", "undo", "calendar", "log", "doctor", "next", "grade", "help"]
+        "delete", "undo", "calendar", "log", "doctor", "next", "grade", "stop", "help"]
     assert complete(completion, "leitnerctl", "--socket", "/x", "mo") == ["move"]
     assert complete(completion, "leitnerctl", "move", "card", "") == ["1", "2", "3", "4", "5", "6", "7", "finished"]
     assert complete(completion, "leitnerctl", "grade", "card", "c") == ["correct"]

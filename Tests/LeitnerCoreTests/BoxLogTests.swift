@@ -61,6 +61,53 @@ import LeitnerTestSupport
         #expect(lines.map { $0.last! } == ["origin=hand", "origin=hand", "origin=adopt", "origin=hand"])
     }
 
+    /// R13, R16: hand changes made while no daemon ran are logged at the next open for what
+    /// they were: a card made by hand is added, not moved from nowhere; a card moved by hand
+    /// names the level the log last put it in.
+    @Test func r16HandChangesWhileStoppedSayWhatHappened() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "A", id: "a")
+        try f.box.addText("b", "B", id: "b", level: "3")
+        try f.box.addText("c", "C", id: "c")
+        _ = try f.box.prepare() // levels 2, 1
+        f.close()
+        f.dir.writeCard("new", level: "1")
+        f.dir.move("3/b", "2/b")
+        f.dir.move("1/c", "5/c")
+        try f.reopen()
+        let lines = events(f.dir).suffix(3)
+        #expect(lines.map { Array($0.prefix(4)) } == [["move", "c", "1", "5"], ["move", "b", "3", "2"], ["add", "new", "-", "1"]])
+        #expect(lines.allSatisfy { $0.last == "origin=hand" })
+    }
+
+    /// R13, R16: `Log` takes in hand changes before it answers, as every request does.
+    @Test func r16LogShowsAHandChangeAtOnce() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "A", id: "a")
+        f.dir.writeCard("h", level: "2")
+        let entries = try f.box.log(since: nil, limit: nil)
+        #expect(entries.map(\.id) == ["a", "h"])
+        #expect(entries.map(\.origin) == [nil, "hand"])
+        try #require(entries.count == 2)
+        #expect(entries[1].event == .add && entries[1].to == .two)
+    }
+
+    /// `Status` says when the clock reads earlier than the last change (it was set back), also
+    /// after a restart, and says nothing once the clock has caught up.
+    @Test func statusReportsAClockSetBack() throws {
+        let f = try BoxFixture()
+        #expect(try f.box.status().clockBehind == nil) // an empty log
+        try f.box.addText("a", "A", id: "a")
+        let added = f.clock.now()
+        #expect(try f.box.status().clockBehind == nil)
+        f.clock.advance(hours: -30)
+        #expect(try f.box.status().clockBehind == added)
+        try f.reopen()
+        #expect(try f.box.status().clockBehind == added)
+        f.clock.advance(hours: 30)
+        #expect(try f.box.status().clockBehind == nil)
+    }
+
     /// R16, R12: a move to the card's own level changes nothing, so it logs nothing. A refused
     /// request logs nothing either.
     @Test func r16NoLineForWhatChangesNothing() throws {

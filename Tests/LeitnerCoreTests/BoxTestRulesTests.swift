@@ -323,14 +323,15 @@ import Testing
         #expect(wrong.card.level == .one)
         #expect(f.dir.levelOnDisk("x") == ["1"])
         #expect(f.box.queueNow == ["y", "x"])
-        #expect(wrong.test.failed == 1)
-        _ = try f.box.grade(id: "y", correct: true, answerMs: nil)
+        #expect(wrong.test.failed == 1 && wrong.test.repeating == 1)
+        let passed = try f.box.grade(id: "y", correct: true, answerMs: nil)
+        #expect(passed.test.repeating == 1)  // x still comes back
         let again = try f.box.grade(id: "x", correct: false, answerMs: nil)
-        #expect(again.test.remaining == 1 && again.test.state == .open)
+        #expect(again.test.remaining == 1 && again.test.state == .open && again.test.repeating == 1)
         let last = try f.box.grade(id: "x", correct: true, answerMs: nil)
         #expect(last.card.level == .two)
         #expect(last.test.state == .completed)
-        #expect((last.test.passed, last.test.failed) == (2, 1))
+        #expect((last.test.passed, last.test.failed, last.test.repeating) == (2, 1, 0))
     }
 
     @Test func r9OnFailPreviousGoesOneDownNeverBelowOne() throws {

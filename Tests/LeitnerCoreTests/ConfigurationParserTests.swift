@@ -47,6 +47,7 @@ import Testing
             Autostart=no
             Viewer=feh -.
             Player=mpv --no-video
+            Images=sixel
             """)
         #expect(c.storePath == "/home/a/cards")
         #expect(c.socketPath == "/run/leitner/leitnerd.sock")
@@ -63,6 +64,16 @@ import Testing
         #expect(c.autostart == false)
         #expect(c.viewer == "feh -.")
         #expect(c.player == "mpv --no-video")
+        #expect(c.images == "sixel")
+    }
+
+    @Test func imagesTakesAutoOrAProtocol() throws {
+        #expect(try parse("").images == "auto")
+        for name in ["auto"] + Configuration.imageProtocols {
+            #expect(try parse("[Client]\nImages=\(name)\n").images == name)
+        }
+        #expect(error("[Client]\nImages=ascii\n")
+                == "\(Self.file):2: invalid value 'ascii' for Images=: expected auto, kitty, iterm, sixel, blocks, none")
     }
 
     @Test func lastValueWinsAndSectionsRepeat() throws {
@@ -74,11 +85,12 @@ import Testing
     @Test func emptyValuesMeanNone() throws {
         let c = try parse("[Daemon]\nAllowGroup=g\nAllowGroup=\nExitIdleAfter=\n[Client]\nViewer=\nPlayer=\n[Hooks]\nTestReady=\n")
         #expect(c.allowGroup == nil)
+        // Empty is the default (10 min for a daemon leitnerctl starts, else never); 0 is never.
         #expect(c.exitIdleAfter == nil)
         #expect(c.viewer == nil)
         #expect(c.player == nil)
         #expect(c.testReady == nil)
-        #expect(try parse("[Daemon]\nExitIdleAfter=0").exitIdleAfter == nil)
+        #expect(try parse("[Daemon]\nExitIdleAfter=0").exitIdleAfter == .zero)
     }
 
     @Test func crlfLinesAndNoFinalNewline() throws {
@@ -95,9 +107,24 @@ import Testing
         #expect(error("Path=/x\n") == "\(f):1: key 'Path' outside of any section")
         #expect(error("[Store]\nPath\n") == "\(f):2: expected '[Section]', 'Key=Value' or a comment, got 'Path'")
         #expect(error("[Store]\n=/x\n") == "\(f):2: expected '[Section]', 'Key=Value' or a comment, got '=/x'")
-        #expect(error("[Store]\npath=/x\n") == "\(f):2: unknown key 'path' in section [Store]")
-        #expect(error("[store]\n") == "\(f):1: unknown section [store]")
-        #expect(error("[Daemon]\nPath=/x\n") == "\(f):2: unknown key 'Path' in section [Daemon]")
+        #expect(error("[Store]\npath=/x\n") == "\(f):2: unknown key 'path' in section [Store], did you mean 'Path'?")
+        #expect(error("[store]\n") == "\(f):1: unknown section [store], did you mean [Store]?")
+        #expect(error("[Frobs]\n") == "\(f):1: unknown section [Frobs]")
+        #expect(error("[Daemon]\nPath=/x\n") == "\(f):2: unknown key 'Path' in section [Daemon]: Path= belongs in section [Store]")
+        #expect(error("[Schedule]\nFrobnicate=1\n") == "\(f):2: unknown key 'Frobnicate' in section [Schedule]")
+    }
+
+    /// A mistyped key gets the nearest key of its section: a letter missing, one too many, two
+    /// swapped, or the wrong case.
+    @Test(arguments: [
+        ("[Schedule]\nDayStartAt=05:00", "unknown key 'DayStartAt' in section [Schedule], did you mean 'DayStartsAt'?"),
+        ("[Schedule]\nDaystartsat=05:00", "unknown key 'Daystartsat' in section [Schedule], did you mean 'DayStartsAt'?"),
+        ("[Daemon]\nExitIdelAfter=1min", "unknown key 'ExitIdelAfter' in section [Daemon], did you mean 'ExitIdleAfter'?"),
+        ("[Schedule]\nOnFial=first", "unknown key 'OnFial' in section [Schedule], did you mean 'OnFail'?"),
+        ("[Daemon]\nSockets=/x", "unknown key 'Sockets' in section [Daemon], did you mean 'Socket'?"),
+    ])
+    func mistypedKeys(text: String, message: String) {
+        #expect(error(text) == "\(Self.file):2: \(message)")
     }
 
     /// Each bad value names the file, the line, the value, the key and what was expected.

@@ -98,6 +98,22 @@ import LeitnerTestSupport
         #expect(loaded == Configuration(defaultsFor: locator))
     }
 
+    /// `Player=` unset: the first audio player on PATH, in the documented order; none found, none.
+    @Test func playerDefaultsToTheFirstOnPath() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        func player(_ programs: [String]) -> String? {
+            let bin = "bin-" + programs.joined(separator: "-")
+            for program in programs { directory.write("\(bin)/\(program)", "#!/bin/sh\n", mode: 0o755) }
+            let locator = ConfigurationLocator(environment: ["PATH": directory.path + "/" + bin], uid: 1000, home: "/home/a")
+            return Configuration(defaultsFor: locator).player
+        }
+        #expect(player(["mpv", "aplay", "paplay"]) == "paplay")
+        #expect(player(["mpv", "ffplay"]) == "ffplay -nodisp -autoexit -loglevel quiet")
+        #expect(player(["mpv"]) == "mpv --no-video --really-quiet")
+        #expect(player(["xdg-open"]) == nil)
+    }
+
     /// With every key un-commented the shipped file still parses, and gives the defaults it
     /// documents (Viewer=xdg-open when xdg-open is on PATH).
     @Test func shippedFileUncommentedParses() throws {

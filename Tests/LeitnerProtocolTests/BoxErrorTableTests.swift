@@ -13,19 +13,11 @@ import Testing
         .duplicateFront(id: "e"), .invalidParameter(name: "date", reason: "refused by the service"),
     ]
 
-    /// `error Name (a: string, b: int)` lines of the interface text: name → parameter names.
+    /// The errors the interface text declares: qualified name → parameter names.
     static func declaredErrors() -> [String: [String]] {
         var errors: [String: [String]] = [:]
-        for line in BoxInterface.description.split(separator: "\n") {
-            let words = line.trimmingPrefix(while: { $0 == " " })
-            guard words.hasPrefix("error ") else { continue }
-            let rest = words.dropFirst("error ".count)
-            let name = String(rest.prefix { $0 != " " && $0 != "(" })
-            let inside = rest.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }
-            let parameters = inside.split(separator: ",").map {
-                String($0.split(separator: ":")[0].trimmingPrefix(while: { $0 == " " }))
-            }
-            errors[BoxInterface.name + "." + name] = parameters
+        for (name, fields) in BoxInterface.declaration.errors {
+            errors[BoxInterface.name + "." + name] = fields.map(\.name)
         }
         return errors
     }

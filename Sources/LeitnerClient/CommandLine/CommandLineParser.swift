@@ -1,3 +1,4 @@
+import LeitnerCore
 /// Parses `PROGRAM [GLOBAL OPTIONS] [COMMAND] [OPTIONS] [ARGS]` against a table of commands.
 /// Global options are accepted before and after the command; `--` ends the options (so a
 /// card's text may start with a dash); `--name=value` and `--name value` are the same.

@@ -1,6 +1,6 @@
 import LeitnerCore
 /// Pairs the files of an import directory: `NAME-front.EXT` with `NAME-back.EXT` makes card
-/// `NAME` (as R14 adopts loose pairs in a level directory).
+/// `NAME`, by the same naming rule (`SideFileName`) as R14 adopts loose pairs in a level directory.
 public enum DirectoryPairs {
     /// The cards the file names make, sorted by name, and the files that make none. Other
     /// files (no `-front.`/`-back.` in their name, hidden files) are ignored.
@@ -8,8 +8,11 @@ public enum DirectoryPairs {
         var fronts: [String: [String]] = [:]
         var backs: [String: [String]] = [:]
         for name in fileNames where !name.hasPrefix(".") {
-            if let stem = stem(name, side: "-front.") { fronts[stem, default: []].append(name) }
-            else if let stem = stem(name, side: "-back.") { backs[stem, default: []].append(name) }
+            guard let half = SideFileName(fileName: name) else { continue }
+            switch half.side {
+            case .front: fronts[half.cardName, default: []].append(name)
+            case .back: backs[half.cardName, default: []].append(name)
+            }
         }
         var records: [ImportRecord] = []
         var problems: [ImportProblem] = []
@@ -32,15 +35,5 @@ public enum DirectoryPairs {
                                         back: .file(path: directory + "/" + back[0])))
         }
         return (records, problems)
-    }
-
-    private static func stem(_ name: String, side: String) -> String? {
-        // The side marker must be followed by the extension only: `a-front.b-back.png` is a back.
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        let ext = name[name.index(after: dot)...]
-        let marker = side.dropLast()
-        let head = name[..<dot]
-        guard !ext.isEmpty, head.hasSuffix(marker), head.count > marker.count else { return nil }
-        return String(head.dropLast(marker.count))
     }
 }

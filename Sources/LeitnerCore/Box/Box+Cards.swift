@@ -99,7 +99,7 @@ extension Box {
         for (id, level) in store.levelOf.sorted(by: { $0.key < $1.key }) {
             if let reason = store.damage(of: id) {
                 problems.append(StoreProblem(kind: .damagedCard, path: store.path(of: id, in: level),
-                                             reason: reason + " (R21)",
+                                             reason: reason,
                                              advice: "give the card exactly one front.EXT and one back.EXT, readable"))
             }
         }

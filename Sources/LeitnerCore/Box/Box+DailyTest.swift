@@ -112,15 +112,21 @@ extension Box {
         return (store.relocated(card, to: last.from), summary(moment))
     }
 
-    /// Today, today's test and the cards per level (`Status`). Never opens the test.
+    /// Today, today's test, the cards per level, the problems known, and whether the clock reads
+    /// earlier than the last change (`Status`). Never opens the test.
     public func status() throws(BoxError) -> BoxStatus {
         let moment = try begin()
         // Cards found damaged may have been mended since: look at them again (they are few).
         for id in Array(store.damaged.keys) where store.damage(of: id) == nil {
             try apply(.appeared(id: id, level: store.levelOf[id]!), now: moment.now, log: false)
         }
+        // A clock set back leaves the day record and the log ahead of "today": say so, rather
+        // than show a stale day without a word.
+        let latest = store.log.latestTime
+        let behind = latest.flatMap { moment.now < $0 - BoxStatus.clockTolerance ? $0 : nil }
         return BoxStatus(today: moment.today, test: summary(moment), counts: store.counts(),
                          problems: store.damaged.count + store.strays.count + store.looseFileProblems().count
-                            + store.levelProblems.count)
+                            + store.levelProblems.count,
+                         clockBehind: behind)
     }
 }

@@ -70,6 +70,8 @@ extension Box {
                 throw .invalidParameter(name: "since", reason: "neither a date (YYYY-MM-DD) nor an RFC 3339 time: '\(since)'")
             }
         }
+        // Hand changes since the last request are history too (R13, R16): take them in first.
+        _ = try begin()
         var entries = try store.log.entries(from: 0).map(\.entry)
         if let start { entries = entries.filter { $0.time >= start } }
         if let limit { entries = Array(entries.suffix(max(0, limit))) }

@@ -58,20 +58,25 @@ public final class Box {
             try reconcileDayRecord()
             // Hand changes made while no daemon ran: the test takes them in by R8. Skipped when
             // the level directories are as the last checkpoint left them.
-            // They are logged (R16), so that the next open's replay has them and keeps the order (R11);
-            // where a card was before is not known here.
+            // They are logged (R16), so that the next open's replay has them and keeps the order (R11).
+            // Where a card was before is the log's last word on it: a card the log never placed
+            // (or last deleted) was made by hand, and is logged as added.
             if tracksMembership, !store.untouchedSinceCheckpoint {
                 let leaving = test!.place.keys.filter { !test!.belongs($0, at: store.levelOf[$0]) }
                 let joining = store.levelOf.filter { test!.place[$0.key] == nil && test!.belongs($0.key, at: $0.value) }
+                let before = leaving.isEmpty && joining.isEmpty ? [:]
+                    : try lastLoggedLevels(of: Set(leaving).union(joining.keys))
                 var entries: [LogEntry] = []
                 for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                     test!.levelChanged(id, to: nil)
                     entries.append(LogEntry(time: now, event: store.levelOf[id] == nil ? .delete : .move, id: id,
-                                            to: store.levelOf[id], origin: "hand"))
+                                            from: before[id], to: store.levelOf[id], origin: "hand"))
                 }
                 for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                     test!.levelChanged(id, to: level)
-                    entries.append(LogEntry(time: now, event: .move, id: id, to: level, origin: "hand"))
+                    let from = before[id]
+                    entries.append(LogEntry(time: now, event: from == nil ? .add : .move, id: id, from: from, to: level,
+                                            origin: "hand"))
                 }
                 try store.appendToLog(entries, durable: true)
             }
@@ -83,6 +88,22 @@ public final class Box {
             store.close()
             throw error
         }
+    }
+
+    /// The level the review log last put each of `ids` in; an id it never placed, or last
+    /// deleted, is missing. Reads the whole log: only at open, when cards were moved by hand
+    /// while no daemon ran.
+    func lastLoggedLevels(of ids: Set<String>) throws(BoxError) -> [String: Level] {
+        var levels: [String: Level] = [:]
+        for (entry, _) in try store.log.entries(from: 0) {
+            guard let id = entry.id, ids.contains(id) else { continue }
+            if entry.event == .delete {
+                levels[id] = nil
+            } else if let to = entry.to {
+                levels[id] = to
+            }
+        }
+        return levels
     }
 
     /// Makes every change durable and releases the lock.
@@ -196,7 +217,7 @@ public final class Box {
         if let test, test.position == position {
             return TestSummary(date: moment.today, position: position, levels: levels,
                                state: test.remaining > 0 ? .open : .empty, remaining: test.remaining,
-                               passed: test.passed.count, failed: test.failedCount)
+                               passed: test.passed.count, failed: test.failedCount, repeating: test.repeatingCount)
         }
         let count = remaining(atPosition: position)
         return TestSummary(date: moment.today, position: position, levels: levels,
@@ -336,16 +357,5 @@ public final class Box {
                   let last = days.last, last.date >= test.opened {
             try dayFile.removeLast(from: &days)
         }
-    }
-}
-
-/// Another process holds the store's lock (R19).
-public struct StoreLockedError: Error, CustomStringConvertible, Sendable {
-    public var storePath: String
-    public var pid: Int32?
-
-    public var description: String {
-        if let pid { return "store '\(storePath)' is in use by process \(pid)" }
-        return "store '\(storePath)' is in use by another process"
     }
 }

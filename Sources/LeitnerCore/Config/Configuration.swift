@@ -27,8 +27,9 @@ public struct Configuration: Sendable, Equatable {
     /// How long a half-received message may sit idle before its connection is closed
     /// (`IdleTimeout=`, default 30 s).
     public var idleTimeout: Duration = .seconds(30)
-    /// How long the daemon may sit with no connection before it exits (`ExitIdleAfter=`, for
-    /// socket activation); nil: never.
+    /// How long the daemon may sit with no connection before it exits (`ExitIdleAfter=`);
+    /// `.zero`: never; nil: not set, so the daemon's default applies (10 minutes when leitnerctl
+    /// started it, never otherwise).
     public var exitIdleAfter: Duration?
 
     // [Schedule]
@@ -49,8 +50,20 @@ public struct Configuration: Sendable, Equatable {
     /// The command that opens a file that cannot be shown inline (`Viewer=`, default `xdg-open`
     /// when it is on `PATH`); nil: none.
     public var viewer: String?
-    /// The command that plays audio (`Player=`); nil: none.
+    /// The command that plays audio (`Player=`, default the first of `audioPlayers` on
+    /// `PATH`); nil: none.
     public var player: String?
+    /// How the review draws images (`Images=`): `auto` (ask the terminal) or one of
+    /// `imageProtocols`.
+    public var images: String = "auto"
+    /// The players tried for `Player=` when it is not set, in order: PipeWire's, PulseAudio's,
+    /// ALSA's, then the two that play any format (`ffplay` without its window).
+    public static let audioPlayers: [(program: String, command: String)] = [
+        ("pw-play", "pw-play"), ("paplay", "paplay"), ("aplay", "aplay"),
+        ("ffplay", "ffplay -nodisp -autoexit -loglevel quiet"), ("mpv", "mpv --no-video --really-quiet"),
+    ]
+    /// The values of `Images=` besides `auto`: the protocols leitnerctl draws images with.
+    public static let imageProtocols = ["kitty", "iterm", "sixel", "blocks", "none"]
 
     /// The embedded defaults for the user `locator` describes.
     public init(defaultsFor locator: ConfigurationLocator) {
@@ -58,6 +71,7 @@ public struct Configuration: Sendable, Equatable {
         socketPath = locator.defaultSocketPath
         privateSocketDirectory = locator.fallbackSocketDirectory
         viewer = locator.executableOnPath("xdg-open") == nil ? nil : "xdg-open"
+        player = Configuration.audioPlayers.first { locator.executableOnPath($0.program) != nil }?.command
     }
 
     /// The clock of the learning day (`DayStartsAt=`) in the local time zone.

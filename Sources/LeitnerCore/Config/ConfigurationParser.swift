@@ -32,7 +32,9 @@ public struct ConfigurationParser: Sendable {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else { throw fail("malformed section header '\(line)'") }
                 let name = String(line.dropFirst().dropLast())
-                guard ConfigurationParser.keys[name] != nil else { throw fail("unknown section [\(name)]") }
+                guard ConfigurationParser.keys[name] != nil else {
+                    throw fail("unknown section [\(name)]" + ConfigurationParser.hint(section: name))
+                }
                 section = name
                 continue
             }
@@ -43,7 +45,7 @@ public struct ConfigurationParser: Sendable {
             let value = String(line[line.index(after: equals)...].trimmingBlanks)
             guard let section else { throw fail("key '\(key)' outside of any section") }
             guard let apply = ConfigurationParser.keys[section]?[key] else {
-                throw fail("unknown key '\(key)' in section [\(section)]")
+                throw fail("unknown key '\(key)' in section [\(section)]" + ConfigurationParser.hint(key: key, in: section))
             }
             do {
                 try apply(&configuration, value, home)
@@ -51,6 +53,21 @@ public struct ConfigurationParser: Sendable {
                 throw fail("invalid value '\(value)' for \(key)=: \(error.reason)")
             }
         }
+    }
+
+    /// What to say after "unknown section [NAME]": the nearest section's name, if one is near.
+    static func hint(section name: String) -> String {
+        Suggestion.nearest(to: name, among: keys.keys.sorted()).map { ", did you mean [\($0)]?" } ?? ""
+    }
+
+    /// What to say after "unknown key 'KEY' in section [SECTION]": the section the key belongs
+    /// in when it is another's, else the nearest key of this section, if one is near.
+    static func hint(key: String, in section: String) -> String {
+        if let home = keys.keys.sorted().first(where: { keys[$0]?[key] != nil }) {
+            return ": \(key)= belongs in section [\(home)]"
+        }
+        let known = keys[section]?.keys.sorted() ?? []
+        return Suggestion.nearest(to: key, among: known).map { ", did you mean '\($0)'?" } ?? ""
     }
 
     /// Sets one key's value; `home` is for paths.
@@ -79,8 +96,8 @@ public struct ConfigurationParser: Sendable {
                 c.idleTimeout = span
             },
             "ExitIdleAfter": { c, v, _ throws(ConfigurationValueError) in
-                let span = v.isEmpty ? .zero : try ConfigurationValue.timeSpan(v)
-                c.exitIdleAfter = span == .zero ? nil : span
+                // Empty is the default, as in systemd's files; `0` is never.
+                c.exitIdleAfter = v.isEmpty ? nil : try ConfigurationValue.timeSpan(v)
             },
         ],
         "Schedule": [
@@ -95,6 +112,7 @@ public struct ConfigurationParser: Sendable {
             "Autostart": { c, v, _ throws(ConfigurationValueError) in c.autostart = try ConfigurationValue.boolean(v) },
             "Viewer": { c, v, _ in c.viewer = ConfigurationValue.command(v) },
             "Player": { c, v, _ in c.player = ConfigurationValue.command(v) },
+            "Images": { c, v, _ throws(ConfigurationValueError) in c.images = try ConfigurationValue.images(v) },
         ],
     ]
 }

@@ -141,6 +141,14 @@ enum ConfigurationValue {
         return policy
     }
 
+    /// How images are drawn: `auto` or a protocol's name.
+    static func images(_ value: String) throws(ConfigurationValueError) -> String {
+        guard value == "auto" || Configuration.imageProtocols.contains(value) else {
+            throw ConfigurationValueError("expected auto, " + Configuration.imageProtocols.joined(separator: ", "))
+        }
+        return value
+    }
+
     /// A cycle table in the inline form of R3.
     static func cycle(_ value: String) throws(ConfigurationValueError) -> CycleTable {
         do {

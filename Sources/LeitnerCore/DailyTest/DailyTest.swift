@@ -55,6 +55,8 @@ struct DailyTest {
     var remaining: Int { place.count }
     /// Distinct cards with a wrong grade not undone.
     var failedCount: Int { wrongGrades.count }
+    /// Cards in the queue with a wrong grade not undone (R9: they come back until answered right).
+    var repeatingCount: Int { wrongGrades.keys.reduce(0) { $0 + (place[$1] != nil ? 1 : 0) } }
 
     func contains(_ id: String) -> Bool { place[id] != nil }
 

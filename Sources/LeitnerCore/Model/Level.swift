@@ -38,11 +38,3 @@ public enum Level: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStri
 
     public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
 }
-
-/// Where a wrongly answered card goes (`[Schedule] OnFail=`, R9).
-public enum OnFailPolicy: String, Sendable {
-    /// Back to level 1 (the default).
-    case first
-    /// One level down, never below 1.
-    case previous
-}

@@ -13,9 +13,11 @@ public struct TestSummary: Sendable, Equatable {
     public var passed: Int
     /// Distinct cards with a wrong grade in this test (not undone).
     public var failed: Int
+    /// Cards in the queue answered wrong in this test: they come back until answered right.
+    public var repeating: Int
 
     public init(date: LogicalDate, position: Int, levels: [Level], state: TestState,
-                remaining: Int, passed: Int, failed: Int) {
+                remaining: Int, passed: Int, failed: Int, repeating: Int = 0) {
         self.date = date
         self.position = position
         self.levels = levels
@@ -23,5 +25,6 @@ public struct TestSummary: Sendable, Equatable {
         self.remaining = remaining
         self.passed = passed
         self.failed = failed
+        self.repeating = repeating
     }
 }

@@ -22,6 +22,9 @@ final class ReviewLog {
     private var refusal: String?
     /// Bytes in the file: the offset the next line starts at.
     private(set) var size: Int
+    /// The latest time of an entry in the log: of its last line at open, then of what was
+    /// appended; nil for an empty log. `Status` compares it with the clock.
+    private(set) var latestTime: Int64?
     /// What was appended without `durable` since the log was last synced or journaled: the next
     /// durable append journals it too, so that the journal covers every unsynced byte.
     private var unjournaled: [UInt8] = []
@@ -33,6 +36,7 @@ final class ReviewLog {
         /// Too large for the journal: written into the log and synced directly.
         fileprivate var direct: Bool
         fileprivate var sizeBefore: Int
+        fileprivate var latestTime: Int64?
     }
 
     /// How many of the journal's records found at open had their lines in the log already: their
@@ -59,6 +63,7 @@ final class ReviewLog {
             try ReviewLog.restore(journal?.recovered ?? [], stateDirectory: stateDirectory)
             try fd.syncData()
             size = try fd.size()
+            latestTime = ReviewLog.lastEntry(of: fd, size: size)?.time
         } catch {
             fd.close()
             throw .storeFailure(path: path, reason: "cannot restore from '\(statePath)/\(Journal.fileName)': \(error)")
@@ -116,6 +121,7 @@ final class ReviewLog {
         guard !entries.isEmpty, refusal == nil else { return }
         let bytes = ReviewLog.encode(entries)
         try write(bytes)
+        note(entries)
         unjournaled += bytes
         if unjournaled.count > Journal.capacity / 2 { try sync() }
     }
@@ -128,7 +134,8 @@ final class ReviewLog {
         if let refusal { throw .storeFailure(path: path, reason: refusal) }
         let bytes = ReviewLog.encode(entries)
         let intentBytes = JournalIntent.encode(intent)
-        var pending = Pending(bytes: bytes, unjournaledBefore: unjournaled, direct: false, sizeBefore: size)
+        var pending = Pending(bytes: bytes, unjournaledBefore: unjournaled, direct: false, sizeBefore: size,
+                              latestTime: entries.map(\.time).max())
         let journal = try usableJournal()
         let logBytes = unjournaled + bytes
         guard journal.hasRoom(logBytes: logBytes.count, intent: intentBytes.count) else {
@@ -158,8 +165,23 @@ final class ReviewLog {
     /// Writes a prepared append's lines into the log, once its renames are done.
     /// - Throws: `storeFailure` when the log cannot be appended to; it is then as it was.
     func commit(_ pending: Pending) throws(BoxError) {
-        guard !pending.direct else { return }
-        try write(pending.bytes)
+        if !pending.direct { try write(pending.bytes) }
+        if let time = pending.latestTime { latestTime = max(latestTime ?? time, time) }
+    }
+
+    /// Keeps `latestTime` up to date with appended entries.
+    private func note(_ entries: [LogEntry]) {
+        if let time = entries.map(\.time).max() { latestTime = max(latestTime ?? time, time) }
+    }
+
+    /// The entry on the last whole line of the log, read from the end (4 KiB, more than a line
+    /// holds); nil when there is none or it is not a log line.
+    private static func lastEntry(of fd: FileDescriptor, size: Int) -> LogEntry? {
+        let start = max(0, size - 4096)
+        guard size > 0, let bytes = try? fd.read(at: start, upTo: size - start),
+              let end = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let lineStart = bytes[..<end].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.startIndex
+        return LogLine.parse(bytes[lineStart..<end])
     }
 
     /// Takes back a prepared append whose change could not be made: the journal's record is

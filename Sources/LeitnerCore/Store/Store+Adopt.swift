@@ -6,42 +6,19 @@ import LeitnerSystem
 extension StoreProblem: Error {}
 
 extension Store {
-    /// A loose file's name taken apart: `NAME-front.EXT` → (NAME, front, EXT).
-    struct LooseHalf: Equatable {
-        var cardName: String
-        var side: SideName
-        var fileExtension: String
-
-        init?(fileName: String) {
-            guard let ext = MediaType.fileExtension(fileName) else { return nil }
-            let stem = fileName.dropLast(ext.count + 1)
-            for side in SideName.allCases where stem.hasSuffix("-" + side.rawValue) {
-                let name = stem.dropLast(side.rawValue.count + 1)
-                guard !name.isEmpty else { return nil }
-                cardName = String(name)
-                self.side = side
-                fileExtension = ext
-                return
-            }
-            return nil
-        }
-
-        var fileName: String { "\(cardName)-\(side.rawValue).\(fileExtension)" }
-    }
-
     /// The two halves of `cardName` loose in `level`, or why they cannot be adopted.
-    func loosePair(_ cardName: String, in level: Level) -> Result<(front: LooseHalf, back: LooseHalf), StoreProblem> {
-        var halves: [SideName: [LooseHalf]] = [:]
+    func loosePair(_ cardName: String, in level: Level) -> Result<(front: SideFileName, back: SideFileName), StoreProblem> {
+        var halves: [SideName: [SideFileName]] = [:]
         for file in looseFiles[level] ?? [] {
-            if let half = LooseHalf(fileName: file), half.cardName == cardName { halves[half.side, default: []].append(half) }
+            if let half = SideFileName(fileName: file), half.cardName == cardName { halves[half.side, default: []].append(half) }
         }
         let someHalf = halves[.front]?.first ?? halves[.back]?.first
         let somePath = someHalf.map { path(of: $0.fileName, in: level) } ?? self.path(of: level)
-        func problem(_ reason: String, _ advice: String) -> Result<(front: LooseHalf, back: LooseHalf), StoreProblem> {
+        func problem(_ reason: String, _ advice: String) -> Result<(front: SideFileName, back: SideFileName), StoreProblem> {
             .failure(StoreProblem(kind: .loosePair, path: somePath, reason: reason, advice: advice))
         }
         if let reason = CardID.problem(cardName) {
-            return problem("'\(cardName)' is not a valid card id: \(reason) (R20)", "rename the files")
+            return problem("'\(cardName)' is not a valid card id: \(reason)", "rename the files")
         }
         if let existing = levelOf[cardName] {
             return problem("card '\(cardName)' already exists in level \(existing)", "rename the files to another name")
@@ -59,7 +36,7 @@ extension Store {
     func adoptLoosePair(containing fileName: String, in level: Level, now: Int64) throws(BoxError) -> String? {
         // Both halves of a pair arrive in one batch of events: the second may be adopted already
         // (or the file gone again), and `loosePair` needs a half still there.
-        guard looseFiles[level]?.contains(fileName) == true, let half = LooseHalf(fileName: fileName),
+        guard looseFiles[level]?.contains(fileName) == true, let half = SideFileName(fileName: fileName),
               case .success(let pair) = loosePair(half.cardName, in: level) else { return nil }
         let id = half.cardName
         let staged = "adopt-\(level.name)-\(id)"
@@ -119,7 +96,7 @@ extension Store {
         var reported = Set<String>()
         for level in Level.allCases {
             for file in (looseFiles[level] ?? []).sorted() {
-                guard let half = LooseHalf(fileName: file) else {
+                guard let half = SideFileName(fileName: file) else {
                     problems.append(StoreProblem(kind: .strayEntry, path: path(of: file, in: level),
                                                  reason: "a file that is not half of a card (NAME-front.EXT or NAME-back.EXT)",
                                                  advice: "move it out of the store, or rename it"))

@@ -20,7 +20,7 @@ extension Store {
         case .failure(let damage):
             let reason = damage.reason
             damaged[id] = reason
-            throw .storeFailure(path: cardPath, reason: "damaged card: \(reason) (R21)")
+            throw .storeFailure(path: cardPath, reason: "damaged card: \(reason)")
         }
     }
 
@@ -101,10 +101,10 @@ extension Store {
         if file == nil {
             guard let target = try? FileSystem.linkTarget(name, in: cardDirectory),
                   let inside = storeRelative(linkTarget: target, from: cardRelative) else {
-                return .failure("'\(name)' is a link leading out of the store (R22)")
+                return .failure("'\(name)' is a link leading out of the store, which the daemon does not follow")
             }
             do { file = try openBeneathRoot(inside, flags: flags) } catch {
-                return .failure("'\(name)' is a link to '\(target)', which cannot be read inside the store (R22): \(error)")
+                return .failure("'\(name)' is a link to '\(target)', which cannot be read inside the store: \(error)")
             }
         }
         guard let opened = file else { return .failure("cannot read '\(name)'") }

@@ -67,7 +67,7 @@ extension Store {
     private func noteLink(_ name: String, in level: Level) {
         strays[path(of: name, in: level)] = StoreProblem(
             kind: .outsideLink, path: path(of: name, in: level),
-            reason: "a symbolic link; the daemon follows no link in a level directory (R22)",
+            reason: "a symbolic link; the daemon follows no link in a level directory",
             advice: "move the card directory itself into the store")
     }
 
@@ -76,7 +76,7 @@ extension Store {
         if !CardID.isValid(name), let reason = CardID.problem(name) {
             let entryPath = path(of: name, in: level)
             strays[entryPath] = StoreProblem(kind: .strayEntry, path: entryPath,
-                                             reason: "not a valid card id: \(reason) (R20)",
+                                             reason: "not a valid card id: \(reason)",
                                              advice: "rename it to a valid id (letters, digits and marks of any script, . _ -)")
         } else if let other = levelOf.updateValue(level, forKey: name) {
             // Already indexed: keep the first copy (R18) and report this one.
@@ -84,7 +84,7 @@ extension Store {
             if other != level {
                 let entryPath = path(of: name, in: level)
                 strays[entryPath] = StoreProblem(kind: .duplicateCard, path: entryPath,
-                                                 reason: "card '\(name)' is also in level \(other) (R18)",
+                                                 reason: "card '\(name)' is also in level \(other)",
                                                  advice: "keep one copy and remove the other")
             }
         } else {
@@ -171,7 +171,7 @@ extension Store {
                 if found == nil { found = level } else {
                     strays[path(of: name, in: level)] = StoreProblem(
                         kind: .duplicateCard, path: path(of: name, in: level),
-                        reason: "card '\(name)' is also in level \(found!) (R18)",
+                        reason: "card '\(name)' is also in level \(found!)",
                         advice: "keep one copy and remove the other")
                 }
             } else if st.st_mode & S_IFMT == S_IFDIR {

@@ -3,7 +3,7 @@ import LeitnerCore
 ///
 /// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
 /// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
-/// `Status.problems`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
+/// `Status.problems`, `Test.repeating`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
 /// method `AddMany` with its types `NewCard`, `AddedCard`, `PresentCard` and `RefusedCard`,
 /// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
@@ -20,6 +20,15 @@ public enum BoxInterface {
     /// `TooManyConnections (limit)`: the daemon refused a connection, every one of its
     /// `MaxConnections=` being busy (docs/protocol.md).
     public static let tooManyConnections = "io.leitner.Box.TooManyConnections"
+
+    /// The IDL text read: what the daemon checks each call's parameters against.
+    public static let declaration: VarlinkInterfaceDescription = {
+        do {
+            return try VarlinkInterfaceDescription(parsing: description)
+        } catch {
+            preconditionFailure("the IDL text of \(name) does not parse: \(error)")
+        }
+    }()
 
     /// The IDL text of `io.leitner.Box`, with its doc comments.
     public static let description = """
@@ -54,7 +63,9 @@ public enum BoxInterface {
           # Distinct cards with a correct grade in this test (not undone).
           passed: int,
           # Distinct cards with a wrong grade in this test (not undone).
-          failed: int
+          failed: int,
+          # Cards in the queue answered wrong in this test: they come back until answered right.
+          repeating: ?int
         )
 
         # One calendar day: history for past days, a forecast for future ones.
@@ -111,7 +122,9 @@ public enum BoxInterface {
         type RefusedCard (index: int, error: string, parameters: object, reason: string)
 
         # problems: how many problems the daemon knows of (Doctor lists them all).
-        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int)
+        # clockBehind: the time of the last change in the review log, when the clock reads more
+        # than a second earlier than it (it was set back); null otherwise.
+        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string)
         method Prepare() -> (test: Test)
         method Next() -> (card: ?Card, test: Test)
         method Grade(id: string, correct: bool, answerMs: ?int) -> (card: Card, test: Test)
@@ -135,6 +148,10 @@ public enum BoxInterface {
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
+        # Stops the daemon as SIGTERM does: this reply first, then the other requests in flight,
+        # then exit 0. Only the daemon's own user and root may call it
+        # (org.varlink.service.PermissionDenied).
+        method Stop() -> ()
 
         error NoSuchCard (id: string)
         error InvalidCardId (id: string, reason: string)

@@ -74,7 +74,8 @@ extension TestSummary {
     public var json: JSONValue {
         ["date": .string(date.description), "position": .int(Int64(position)),
          "levels": .array(levels.map { .string($0.name) }), "state": .string(state.rawValue),
-         "remaining": .int(Int64(remaining)), "passed": .int(Int64(passed)), "failed": .int(Int64(failed))]
+         "remaining": .int(Int64(remaining)), "passed": .int(Int64(passed)), "failed": .int(Int64(failed)),
+         "repeating": .int(Int64(repeating))]
     }
 
     /// Reads a `Test` object.
@@ -85,20 +86,21 @@ extension TestSummary {
                   levels: try fields.levels("levels"),
                   state: try fields.named("state", "a test state") { TestState(rawValue: $0) },
                   remaining: try fields.int("remaining"), passed: try fields.int("passed"),
-                  failed: try fields.int("failed"))
+                  failed: try fields.int("failed"), repeating: try fields.optionalInt("repeating") ?? 0)
     }
 }
 
 extension BoxStatus {
     /// The parameters of the `Status` reply: `today`, `test`, `counts` (every level, `"1"` …
-    /// `"7"` and `"finished"`, zero included) and `problems`.
+    /// `"7"` and `"finished"`, zero included), `problems`, and `clockBehind` (RFC 3339, or null).
     public var json: JSONValue {
         let counts = Dictionary(uniqueKeysWithValues: Level.allCases.map { ($0.name, JSONValue.int(Int64(self.counts[$0] ?? 0))) })
         return ["today": .string(today.description), "test": test.json, "counts": .object(counts),
-                "problems": .int(Int64(problems))]
+                "problems": .int(Int64(problems)),
+                "clockBehind": clockBehind.map { .string(DayClock.rfc3339($0)) } ?? .null]
     }
 
-    /// Reads the parameters of a `Status` reply; `problems` may be absent (0).
+    /// Reads the parameters of a `Status` reply; `problems` may be absent (0), `clockBehind` too.
     /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
     public init(json: JSONValue, field: String = "") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: field)
@@ -106,7 +108,8 @@ extension BoxStatus {
         var counts: [Level: Int] = [:]
         for level in Level.allCases { counts[level] = try countFields.int(level.name) }
         self.init(today: try fields.date("today"), test: try TestSummary(json: fields.required("test"), field: fields.field("test")),
-                  counts: counts, problems: try fields.optionalInt("problems") ?? 0)
+                  counts: counts, problems: try fields.optionalInt("problems") ?? 0,
+                  clockBehind: try fields.optionalNamed("clockBehind", "an RFC 3339 time") { DayClock.parseRFC3339($0) })
     }
 }
 

@@ -54,6 +54,10 @@ public final class VarlinkClient {
 
     deinit { socket.close() }
 
+    /// Who is at the other end (`SO_PEERCRED`): the process that made the listening socket —
+    /// the service itself, or the service manager that passed it the socket.
+    public var peer: Socket.PeerCredentials? { try? Socket.peerCredentials(socket) }
+
     /// Calls `method` and waits for its reply.
     /// - Parameters:
     ///   - method: the qualified method name, `io.leitner.Box.Status`.

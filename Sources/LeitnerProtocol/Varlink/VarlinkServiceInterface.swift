@@ -4,6 +4,15 @@ public enum VarlinkServiceInterface {
     /// The interface name.
     public static let name = "org.varlink.service"
 
+    /// The IDL text read: what the daemon checks each call's parameters against.
+    public static let declaration: VarlinkInterfaceDescription = {
+        do {
+            return try VarlinkInterfaceDescription(parsing: description)
+        } catch {
+            preconditionFailure("the IDL text of \(name) does not parse: \(error)")
+        }
+    }()
+
     /// The IDL text of `org.varlink.service`, with its doc comments.
     public static let description = """
         # The interface every Varlink service provides: what the service is, and the

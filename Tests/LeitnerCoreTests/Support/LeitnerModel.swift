@@ -159,6 +159,7 @@ struct LeitnerModel {
         }
         let remaining = queueCount(at: p)
         return TestSummary(date: today, position: p, levels: levels(at: p), state: remaining > 0 ? .open : .empty,
-                           remaining: remaining, passed: current?.passed.count ?? 0, failed: current?.wrong.count ?? 0)
+                           remaining: remaining, passed: current?.passed.count ?? 0, failed: current?.wrong.count ?? 0,
+                           repeating: current.map { test in test.wrong.keys.filter { test.queue.contains($0) }.count } ?? 0)
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import LeitnerClient
+@testable import LeitnerCore
 
 @Suite struct SuggestionTests {
     let commands = ["status", "review", "prepare", "add", "import", "export", "list", "show", "move", "delete",

@@ -1,0 +1,23 @@
+import Glibc
+
+/// What a descriptor is and how it behaves, rather than what it holds: blocking mode, identity,
+/// whether it is open.
+extension FileDescriptor {
+    /// Sets `O_NONBLOCK` (a descriptor received from socket activation comes blocking).
+    public func setNonBlocking() throws(Errno) {
+        let flags = try valueOrErrno { fcntl(rawValue, F_GETFL) }
+        if flags & O_NONBLOCK == 0 {
+            try nothingOrErrno { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+        }
+    }
+
+    /// The device and inode of the open file (to tell whether two names are one file).
+    public func identity() throws(Errno) -> (device: UInt64, inode: UInt64) {
+        var st = stat()
+        try nothingOrErrno { fstat(rawValue, &st) }
+        return (UInt64(st.st_dev), UInt64(st.st_ino))
+    }
+
+    /// True when the descriptor is open (`fcntl(F_GETFD)` succeeds): checks an inherited one.
+    public var isOpen: Bool { fcntl(rawValue, F_GETFD) != -1 }
+}

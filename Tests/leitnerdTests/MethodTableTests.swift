@@ -1,0 +1,39 @@
+import Testing
+import LeitnerProtocol
+@testable import leitnerd
+
+/// Each method is declared once, in its interface's IDL text; the handler tables must cover
+/// exactly those methods, or a declared method would answer MethodNotFound and a handler would
+/// be unreachable.
+@Suite struct MethodTableTests {
+    /// `io.leitner.Box` has two tables: the box's methods, and the daemon's own (`Stop`), which
+    /// never wait for the box. Together, and apart, they are the declared methods.
+    @Test func theBoxAndDaemonHandlersAreTheDeclaredMethods() {
+        let box = Set(BoxMethods.handlers.keys), daemon = Set(DaemonMethods.handlers.keys)
+        #expect(box.isDisjoint(with: daemon))
+        #expect(box.union(daemon).sorted() == BoxInterface.declaration.methods.keys.sorted())
+        #expect(daemon == ["Stop"])
+    }
+
+    @Test func theServiceHandlersAreTheDeclaredMethods() {
+        #expect(ServiceInterface.handlers.keys.sorted() == VarlinkServiceInterface.declaration.methods.keys.sorted())
+    }
+
+    /// `GetInfo` names each interface the daemon serves, and each has its IDL text.
+    @Test func everyServedInterfaceIsDescribed() throws {
+        let info = try ServiceInterface.getInfo(CallParameters([:]))
+        let names = info["interfaces"]?.arrayValue?.compactMap(\.stringValue)
+        #expect(names == [VarlinkServiceInterface.name, BoxInterface.name])
+        for name in names ?? [] {
+            let reply = try ServiceInterface.getInterfaceDescription(CallParameters(["interface": .string(name)]))
+            let text = try #require(reply["description"]?.stringValue)
+            #expect(try VarlinkInterfaceDescription(parsing: text).name == name)
+        }
+    }
+
+    @Test func anUnknownInterfaceIsNotFound() {
+        #expect(throws: InterfaceNotFound.self) {
+            try ServiceInterface.getInterfaceDescription(CallParameters(["interface": "org.example.none"]))
+        }
+    }
+}
