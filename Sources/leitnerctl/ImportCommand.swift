@@ -17,6 +17,10 @@ enum ImportCommand {
     /// And at most this many cards, so that the progress bar moves and the daemon's watch of
     /// its own renames stays within the kernel's event queue (16,384 by default).
     static let batchCards = 4096
+    /// The first batch is this many cards, and each next one four times the last, up to
+    /// `batchCards`: on a slow disk the progress bar appears soon after its second, not only
+    /// when 4,096 cards are in.
+    static let firstBatchCards = 256
 
     struct Summary {
         var added = 0
@@ -95,6 +99,7 @@ enum ImportCommand {
         var batch: [Pending] = []
         var batchSize = 0
         var limit = batchBytes
+        var cardLimit = firstBatchCards
         var done = 0
         func refuse(_ location: String, _ reason: String) {
             progress.clear()
@@ -105,6 +110,7 @@ enum ImportCommand {
             var queue = [batch]
             batch = []
             batchSize = 0
+            cardLimit = min(batchCards, cardLimit * 4)
             while let cards = queue.first {
                 queue.removeFirst()
                 guard !cards.isEmpty else { continue }
@@ -147,7 +153,7 @@ enum ImportCommand {
             if let level = record.level ?? defaultLevel { card["level"] = .string(level) }
             let json = JSONValue.object(card)
             let bytes = json.jsonText.utf8.count + 1
-            if !batch.isEmpty && (batchSize + bytes > limit || batch.count >= batchCards) { try flush() }
+            if !batch.isEmpty && (batchSize + bytes > limit || batch.count >= cardLimit) { try flush() }
             batch.append(Pending(json: json, bytes: bytes, location: location))
             batchSize += bytes
         }

@@ -52,7 +52,6 @@ def test_import_is_one_request_per_batch_and_twice_adds_nothing(box, tmp_path): 
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"Imported '{deck}': 9000 added, 0 already present, 0 refused.\n"
     assert result.stderr == ""  # not a terminal: no progress bar
-    # Three batches (4096 cards at most): three checkpoints, not one sync per card.
     assert len(added_in_log(box.store)) == 9000
     again = box.json("import", deck)
     assert again["added"] == 0 and len(again["present"]) == 9000 and again["refused"] == []
