@@ -18,8 +18,8 @@ _leitnerctl() {
     local -a words=("${COMP_WORDS[@]}")
     local cword=$COMP_CWORD
 
-    local commands="status review prepare add import export list show move delete undo
-        calendar log doctor next grade stop help"
+    local commands="status review prepare add import export list search find show edit rename move
+        delete undo calendar log doctor stats next grade stop help"
     local globals="--config --socket --json --no-autostart --help --version"
     local levels="1 2 3 4 5 6 7 finished"
 
@@ -40,7 +40,7 @@ _leitnerctl() {
     done
 
     case $prev in
-        --config | --socket | --front-file | --back-file)
+        --config | --socket | --front-file | --back-file | --html)
             _leitnerctl_files
             return
             ;;
@@ -56,11 +56,23 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "tsv csv anki" -- "$cur"))
             return
             ;;
+        --sort)
+            COMPREPLY=($(compgen -W "id level added" -- "$cur"))
+            return
+            ;;
+        --as)
+            COMPREPLY=($(compgen -W "txt md" -- "$cur"))
+            return
+            ;;
         --images)
             COMPREPLY=($(compgen -W "auto kitty iterm sixel blocks none" -- "$cur"))
             return
             ;;
-        --id | --since | --limit | --time)
+        --keep)
+            COMPREPLY=($(compgen -W "mine theirs" -- "$cur"))
+            return
+            ;;
+        --id | --since | --limit | --time | --days | --leeches | --resolve)
             return
             ;;
     esac
@@ -78,10 +90,15 @@ _leitnerctl() {
     case $command in
         review) flags+=" --plain --images" ;;
         add) flags+=" --front-file --back-file --id --level --force" ;;
-        import) flags+=" --format --level --quiet" ;;
-        export) flags+=" --dir" ;;
+        import) flags+=" --format --level --with-levels --quiet" ;;
+        export) flags+=" --dir --with-levels --force" ;;
+        list) flags+=" --long --sort" ;;
+        search | find) flags+=" --regex --front --back --level --ids" ;;
+        edit) flags+=" --front --back --as --front-file --back-file" ;;
         delete) flags+=" --yes" ;;
         log) flags+=" --since --limit" ;;
+        stats) flags+=" --days --leeches --html" ;;
+        doctor) flags+=" --resolve --keep" ;;
         grade) flags+=" --time" ;;
     esac
     if [[ $cur == -* ]]; then

@@ -80,6 +80,15 @@ public enum ChildProcess {
         return (pid, .signalled(signal))
     }
 
+    /// Waits for the child `pid` to end (an editor run in the foreground).
+    public static func wait(for pid: pid_t) throws(Errno) -> Termination {
+        var status: Int32 = 0
+        _ = try valueOrErrno { waitpid(pid, &status, 0) }
+        let signal = status & 0x7f
+        if signal == 0 { return .exited((status >> 8) & 0xff) }
+        return .signalled(signal)
+    }
+
     /// Calls `body` with a NULL-terminated array of C strings.
     private static func withCStrings<R>(_ strings: [String],
                                         _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {

@@ -77,6 +77,22 @@ public enum FileSystem {
         }
     }
 
+    /// Swaps two entries atomically (`RENAME_EXCHANGE`): each name then names the other's
+    /// inode, and at no instant is either name missing.
+    public static func exchange(_ first: String, in firstDirectory: FileDescriptor,
+                                with second: String, in secondDirectory: FileDescriptor) throws(Errno) {
+        try CrashPoint.step()
+        let flags: UInt32 = 2 // RENAME_EXCHANGE
+        try nothingOrErrno { renameat2(firstDirectory.rawValue, first, secondDirectory.rawValue, second, flags) }
+    }
+
+    /// Makes `name` in `directory` a hard link to `existing` in `existingDirectory`; a symbolic
+    /// link is linked itself, not followed.
+    public static func link(_ existing: String, in existingDirectory: FileDescriptor,
+                            as name: String, in directory: FileDescriptor) throws(Errno) {
+        try nothingOrErrno { linkat(existingDirectory.rawValue, existing, directory.rawValue, name, 0) }
+    }
+
     /// Removes a file.
     public static func removeFile(_ name: String, in directory: FileDescriptor?) throws(Errno) {
         try CrashPoint.step()
@@ -137,6 +153,16 @@ public enum FileSystem {
             throw error
         }
         try directory.sync()
+    }
+
+    /// Makes a new directory `PREFIX-XXXXXX` (mode 0700, a unique name) in `$TMPDIR`, else
+    /// `/tmp`, and returns its path.
+    public static func makeTemporaryDirectory(prefix: String) throws(Errno) -> String {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else { throw Errno.current }
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The canonical absolute path of `path`, links resolved.

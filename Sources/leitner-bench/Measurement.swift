@@ -3,7 +3,7 @@ import LeitnerCore
 
 /// One measurement of a built store, in a process of its own so that memory figures are the box's.
 enum Measurement {
-    static func run(store: String, grades: Int) throws {
+    static func run(store: String, grades: Int, logLines: Int) throws {
         let baseline = Timing.memory()
         var box: Box?
         var afterOpen = baseline
@@ -33,8 +33,30 @@ enum Measurement {
         if !gradeTimes.isEmpty {
             print("box: grade, durable (\(gradeTimes.count))         p50 \(Timing.ms(Timing.percentile(gradeTimes, 0.5)))  p99 \(Timing.ms(Timing.percentile(gradeTimes, 0.99)))")
         }
+        try StatsMeasurement.run(opened, logLines: logLines)
         let end = Timing.memory()
         print("box: memory  resident after the first open \((afterOpen.rss - baseline.rss) / 1024) MiB above a \(baseline.rss / 1024) MiB baseline; after the grades \((end.rss - baseline.rss) / 1024) MiB; peak \(end.peak / 1024) MiB")
+        try searches(opened, store: store, before: end, baseline: baseline)
         opened.close()
+    }
+
+    /// `Search` beside `grep -ri` over the store (what a person would otherwise run): the first
+    /// search builds the index; warm searches for a rare word (one card) and a common one (the
+    /// reply's first 1,000 lines), each the median of 5; then the memory the index takes.
+    static func searches(_ box: Box, store: String, before: (rss: Int, peak: Int), baseline: (rss: Int, peak: Int)) throws {
+        let fields = Set(SearchMatch.Field.allCases)
+        let rare = try SearchPattern("back 77777", regex: false)
+        let common = try SearchPattern("FRONT 9", regex: false)
+        let regex = try SearchPattern("^back 7+$", regex: true)
+        let first = try Timing.secondsThrowing { _ = try box.search(rare, fields: fields, level: nil, limit: 1000) }
+        let indexed = Timing.memory()
+        func median(_ pattern: SearchPattern) throws -> Double {
+            Timing.percentile(try (0..<5).map { _ in try Timing.secondsThrowing { _ = try box.search(pattern, fields: fields, level: nil, limit: 1000) } }, 0.5)
+        }
+        print("box: search, first (builds the index)  \(Timing.ms(first))")
+        print("box: search, warm: rare word \(Timing.ms(try median(rare))); common word, 1,000 lines \(Timing.ms(try median(common))); regex \(Timing.ms(try median(regex)))")
+        let grep = (0..<3).map { _ in Timing.seconds { _ = system("grep -ri 'back 77777' '\(store)' > /dev/null") } }.min()!
+        print("floor: grep -ri over the store (warm, best of 3)  \(Timing.ms(grep))")
+        print("box: memory  the search index takes \((indexed.rss - before.rss) / 1024) MiB; now \((indexed.rss - baseline.rss) / 1024) MiB above the baseline")
     }
 }

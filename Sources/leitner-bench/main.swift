@@ -6,7 +6,7 @@ import LeitnerSystem
 // the bare system-call floor (README, "Benchmarks"; docs/performance.md).
 //
 //   leitner-bench [--dir DIR] [--sizes 10000,100000] [--grades 1000]
-//   leitner-bench measure STORE GRADES     (one measurement, in a fresh process: internal)
+//   leitner-bench measure STORE GRADES LINES  (one measurement, in a fresh process: internal)
 //   leitner-bench import DIR N             (import of N cards beside its floor, in a fresh process)
 //   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
 
@@ -16,8 +16,8 @@ func complain(_ message: String) {
 }
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-if arguments.first == "measure", arguments.count == 3, let grades = Int(arguments[2]) {
-    try Measurement.run(store: arguments[1], grades: grades)
+if arguments.first == "measure", arguments.count == 4, let grades = Int(arguments[2]), let lines = Int(arguments[3]) {
+    try Measurement.run(store: arguments[1], grades: grades, logLines: lines)
     exit(0)
 }
 if arguments.first == "import", arguments.count == 3, let count = Int(arguments[2]) {
@@ -72,7 +72,10 @@ for size in sizes {
         _ = system("rm -rf '\(store)'")
     }
     let buildTime = try Timing.secondsThrowing { try StoreBuilder.build(at: store, count: size) }
-    print("\n== \(size) cards (built in \(Int(buildTime)) s)")
+    // A review log of ten lines a card: a million lines at 100,000 cards, for `Stats`.
+    let logLines = size * 10
+    let historyTime = try Timing.secondsThrowing { try HistoryBuilder.build(at: store, cards: size, lines: logLines) }
+    print("\n== \(size) cards (built in \(Int(buildTime)) s), a \(logLines)-line review log (written in \(Int(historyTime)) s)")
     // Warm the cache the way a running machine has it, then take the floors.
     _ = Floors.readdirWalk(store, statEach: false)
     let names = (0..<5).map { _ in Floors.readdirWalk(store, statEach: false) }.min()!
@@ -81,8 +84,9 @@ for size in sizes {
     print("floor: readdir + stat per card    \(Timing.ms(stats))")
     let exe = CommandLine.arguments[0]
     fflush(nil) // the measurement's own lines must come after these
-    let status = system("'\(exe)' measure '\(store)' \(grades)")
+    let status = system("'\(exe)' measure '\(store)' \(grades) \(logLines)")
     if status != 0 { complain("measurement failed (\(status))") }
+    StatsRoundTrip.run(store: store, in: workDirectory)
     // The import in a process of its own too, into an empty box beside its floor.
     if system("'\(exe)' import '\(workDirectory)' \(size)") != 0 { complain("import measurement failed") }
 }

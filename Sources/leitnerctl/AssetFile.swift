@@ -10,9 +10,9 @@ enum AssetFile {
     /// The largest file leitnerctl sends as an asset.
     static let maxSize = 16 << 20 - 1 << 20
 
-    /// A text side: `front.txt` with `text`.
-    static func text(_ text: String, side: String) -> JSONValue {
-        ["name": .string("\(side).txt"), "text": .string(text)]
+    /// A text side: `front.txt` (or `front.EXT`) with `text`.
+    static func text(_ text: String, side: String, extension ext: String = "txt") -> JSONValue {
+        ["name": .string("\(side).\(ext)"), "text": .string(text)]
     }
 
     /// A side from the file at `path`, named `front.EXT` by its extension.

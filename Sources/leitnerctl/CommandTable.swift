@@ -48,13 +48,15 @@ enum CommandTable {
                 arguments: 1...1,
                 options: [
                     OptionSpec("--format", value: "FORMAT", help: "tsv, csv or anki (else from the file)"),
-                    OptionSpec("--level", value: "LEVEL", help: "the level of cards the file gives none (default 1)"),
+                    OptionSpec("--level", value: "LEVEL", help: "the level of the cards (default 1)"),
+                    OptionSpec("--with-levels", help: "keep the levels the source gives (a level column, LEVEL/ID directories)"),
                     OptionSpec("--quiet", help: "no progress bar"),
                 ],
                 discussion: """
                 TSV/CSV: two fields a line, front and back, or a header line naming the columns
-                id, front, back, level. Anki: "Notes in Plain Text" with its #separator: and #html:
-                lines. A directory: NAME-front.EXT and NAME-back.EXT make card NAME.
+                id, front, back, level, frontext, backext. Anki: "Notes in Plain Text" with its
+                #separator: and #html: lines. A directory: NAME-front.EXT and NAME-back.EXT make card
+                NAME, as do ID/front.EXT and ID/back.EXT, and LEVEL/ID/… (what export --dir writes).
                 A line that cannot be imported is reported as FILE:LINE: reason; the rest go in.
                 Cards whose front (or id) is already in the box are counted as already present,
                 so importing the same file again adds nothing.
@@ -62,11 +64,50 @@ enum CommandTable {
                 run: ImportCommand.run),
         Command(name: "export", abstract: "write the text cards as TSV, or copy the cards to a directory",
                 usage: "[LEVEL]", arguments: 0...1,
-                options: [OptionSpec("--dir", value: "DIR", help: "copy every card into DIR/LEVEL/ID/ (a store's layout)")],
+                options: [
+                    OptionSpec("--dir", value: "DIR", help: "copy every card, any media, into DIR/ID/ (an empty or new directory)"),
+                    OptionSpec("--with-levels", help: "keep the levels: a level column, or DIR/LEVEL/ID/ (a store's layout)"),
+                    OptionSpec("--force", help: "with --dir: write into a directory that is not empty"),
+                ],
+                discussion: """
+                TSV: a header line id, front, back, frontext, backext (and level), the sides with
+                \\t, \\n, \\r and \\\\ escapes; import reads it back as it was.
+                """,
                 run: ExportCommand.run),
         Command(name: "list", abstract: "list the cards, of one level or all", usage: "[LEVEL]", arguments: 0...1,
+                options: [
+                    OptionSpec("--long", help: "whole sides, not cut to the terminal's width"),
+                    OptionSpec("--sort", value: "ORDER", help: "level (the default: by level, then id), id, or added"),
+                ],
+                discussion: """
+                On a terminal: a table LEVEL, ID, FRONT, BACK fitted to its width, '…' where a side
+                is cut. Not on a terminal: no header and no colour, the four fields separated by tabs,
+                sides whole. Line breaks in a side show as ⏎, tabs as →.
+                """,
                 run: ReadCommands.list),
+        Command(name: "search", abstract: "find the cards whose id, front or back holds a pattern", usage: "PATTERN",
+                arguments: 1...1, options: searchOptions, discussion: searchDiscussion, run: SearchCommand.run),
+        Command(name: "find", abstract: "the same as search", usage: "PATTERN",
+                arguments: 1...1, options: searchOptions, discussion: searchDiscussion, run: SearchCommand.run),
         Command(name: "show", abstract: "show a card", usage: "ID", arguments: 1...1, run: ReadCommands.show),
+        Command(name: "edit", abstract: "edit a card's sides in your editor", usage: "ID", arguments: 1...1,
+                options: [
+                    OptionSpec("--front", help: "edit the front only"),
+                    OptionSpec("--back", help: "edit the back only"),
+                    OptionSpec("--as", value: "EXT", help: "save the edited sides as EXT: md (Markdown) or txt"),
+                    OptionSpec("--front-file", value: "FILE", help: "replace the front with a file (any media), no editor"),
+                    OptionSpec("--back-file", value: "FILE", help: "replace the back with a file, no editor"),
+                ],
+                discussion: """
+                The editor is $VISUAL, else $EDITOR, else vi, on temporary copies named front.EXT and
+                back.EXT. When it exits with status 0, the sides that changed are replaced at once;
+                the card keeps its level, its place in today's test and its history. An empty side,
+                or an editor that fails, changes nothing. Saving a copy under another extension
+                (front.md for front.txt) changes the side's media type, as --as does.
+                """,
+                run: EditCommand.run),
+        Command(name: "rename", abstract: "give a card a new id, keeping its level and history", usage: "ID NEWID",
+                arguments: 2...2, run: EditCommand.rename),
         Command(name: "move", abstract: "move a card to a level", usage: "ID LEVEL", arguments: 2...2,
                 run: WriteCommands.move),
         Command(name: "delete", abstract: "delete a card", usage: "ID", arguments: 1...1,
@@ -83,8 +124,32 @@ enum CommandTable {
                 ],
                 run: ReadCommands.log),
         Command(name: "doctor", abstract: "find damaged cards, lone halves and other problems in the store",
-                discussion: "Exit status 0 when the store has no problem, 1 when it has some.",
+                options: [
+                    OptionSpec("--resolve", value: "ID", help: "keep one side of the card's sync conflict (with --keep)"),
+                    OptionSpec("--keep", value: "SIDE", help: "mine, theirs, or the file name of one conflict copy"),
+                ],
+                discussion: """
+                Exit status 0 when the store has no problem, 1 when it has some.
+                A sync tool's conflict copy of a side (back.sync-conflict-….txt, 'back (conflict_on_….txt',
+                'back (… conflicted copy ….txt') or git's conflict markers in a text side are resolved with
+                --resolve ID --keep mine (the side as it is), theirs (the copy, or the other branch's
+                hunks) or the copy's file name; the losing copies are removed.
+                """,
                 run: ReadCommands.doctor),
+        Command(name: "stats", abstract: "show charts of the box: levels, forecast, heatmap, retention, work, streaks",
+                options: [
+                    OptionSpec("--days", value: "N", help: "the window of retention, work and hardest cards (default 30, 90)"),
+                    OptionSpec("--leeches", value: "N", help: "how many of the hardest cards to list (default 10)"),
+                    OptionSpec("--html", value: "FILE", help: "write the report as one HTML page with charts"),
+                ],
+                discussion: """
+                On a terminal it draws with Unicode blocks and colour, fitted to its width; piped, or with
+                NO_COLOR set, with plain characters. Retention is the share of cards answered right the
+                first time they were shown in a test; a share of fewer than 20 answers is marked '?'.
+                A streak counts the days whose test was completed; a skipped day (nothing was due) does
+                not break it, a missed day does. --json prints the daemon's Stats reply.
+                """,
+                run: StatsCommand.run),
         Command(name: "next", abstract: "show the next card of today's test (for scripts)", run: ReadCommands.next),
         Command(name: "grade", abstract: "grade a card of today's test (for scripts)", usage: "ID correct|wrong",
                 arguments: 2...2,
@@ -99,6 +164,20 @@ enum CommandTable {
         Command(name: "help", abstract: "show help, for one command or all", usage: "[COMMAND]", arguments: 0...1,
                 run: { _, _ in }),
     ]
+
+    static let searchOptions = [
+        OptionSpec("--regex", short: "-E", help: "PATTERN is a regular expression (Swift Regex syntax)"),
+        OptionSpec("--front", help: "search the fronts only"),
+        OptionSpec("--back", help: "search the backs only"),
+        OptionSpec("--level", value: "LEVEL", help: "search the cards of this level only"),
+        OptionSpec("--ids", short: "-l", help: "print the ids of the matching cards only, one a line"),
+    ]
+
+    static let searchDiscussion = """
+        Ignoring case, in the ids and the text and Markdown sides. Prints the level, the id,
+        where (id, front, back) and each matching line, the match highlighted on a terminal;
+        tab-separated elsewhere. Exit status 1 when nothing matches, as grep.
+        """
 
     static let exitStatuses = """
     Exit status:

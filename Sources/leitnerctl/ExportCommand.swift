@@ -3,29 +3,59 @@ import LeitnerClient
 import LeitnerProtocol
 import LeitnerSystem
 
-/// `export [LEVEL]`: the text cards as TSV on standard output, with a header line
-/// `id level front back` that `import` reads back; `--dir DIR` copies every card (any media)
-/// into `DIR/LEVEL/ID/front.EXT` and `back.EXT`, the store's own layout.
+/// `export [LEVEL] [--with-levels]`: the text cards as TSV on standard output, with a header line
+/// `id front back frontext backext` (and `level` with `--with-levels`) that `import` reads back:
+/// ids, both sides byte for byte, Markdown as Markdown. `--dir DIR` copies every card, any
+/// media, into `DIR/ID/front.EXT` and `back.EXT` (`DIR/LEVEL/ID/…` with `--with-levels`, a
+/// store's layout), which `import DIR` reads back.
 enum ExportCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         var parameters: [String: JSONValue] = ["withText": true]
         if let level = arguments.positionals.first {
             parameters["level"] = .string(try Arguments.level(level, command: "export"))
         }
+        let withLevels = arguments.has("--with-levels")
+        if let directory = arguments["--dir"] {
+            try prepare(directory, force: arguments.has("--force"))
+            let cards = try context.call("List", parameters).value("cards").arrayValue ?? []
+            return try copy(cards, to: directory, withLevels: withLevels, context: context)
+        }
         let cards = try context.call("List", parameters).value("cards").arrayValue ?? []
-        if let directory = arguments["--dir"] { return try copy(cards, to: directory, context: context) }
-        Console.out("id\tlevel\tfront\tback")
+        Console.out((withLevels ? ["id", "level", "front", "back", "frontext", "backext"]
+                                : ["id", "front", "back", "frontext", "backext"]).joined(separator: "\t"))
         var skipped = 0
         for card in cards {
-            guard let front = card.value("front")["text"]?.stringValue, let back = card.value("back")["text"]?.stringValue else {
+            guard let front = try text(of: card, "front", context: context), let back = try text(of: card, "back", context: context) else {
                 skipped += 1
                 continue
             }
-            Console.out([card.string("id"), card.string("level"), escape(front), escape(back)].joined(separator: "\t"))
+            var fields = [card.string("id")]
+            if withLevels { fields.append(card.string("level")) }
+            fields += [escape(front.text), escape(back.text), front.ext, back.ext]
+            Console.out(fields.joined(separator: "\t"))
         }
         if skipped > 0 {
-            Console.error("\(skipped) card\(skipped == 1 ? "" : "s") with a side that is not text left out (export --dir DIR copies them)")
+            Console.error("\(skipped) card\(skipped == 1 ? "" : "s") with a side that is not text or Markdown left out (export --dir DIR copies them)")
         }
+    }
+
+    /// A side's whole text and extension, nil when it is not plain text or Markdown. `List`
+    /// carries at most 64 KiB of a side's text: a side that may have been cut is read whole.
+    static func text(of card: JSONValue, _ side: String, context: Context) throws -> (text: String, ext: String)? {
+        let value = card.value(side)
+        let ext: String
+        switch value.string("mediaType") {
+        case "text/plain": ext = "txt"
+        case "text/markdown": ext = "md"
+        default: return nil
+        }
+        guard let text = value["text"]?.stringValue else { return nil }
+        if text.utf8.count < 64 * 1024 - 4 { return (text, ext) }
+        let asset = try context.call("ReadAsset", ["id": .string(card.string("id")), "side": .string(side)])
+        guard let bytes = Base64.decode(asset.value("data").stringValue ?? ""), let whole = String(validating: bytes, as: UTF8.self) else {
+            throw Failure.failed("the daemon sent an unreadable \(side) for '\(card.string("id"))'")
+        }
+        return (whole, ext)
     }
 
     /// TSV escapes, as `DelimitedReader` reads them back.
@@ -44,25 +74,52 @@ enum ExportCommand {
         return out
     }
 
-    static func copy(_ cards: [JSONValue], to directory: String, context: Context) throws {
+    /// Makes `directory`, or checks that it is empty: an export never mixes with what is there,
+    /// unless `--force` (then its files are replaced, and other files left as they are).
+    static func prepare(_ directory: String, force: Bool) throws {
+        do { try FileSystem.makeDirectory(directory, in: nil, existingOK: true) } catch {
+            throw Failure.failed("cannot export to '\(directory)': \(error)")
+        }
+        guard !force else { return }
+        let entries: [DirectoryEntry]
+        do {
+            let handle = try FileDescriptor.openDirectory(directory)
+            defer { handle.close() }
+            entries = try FileSystem.list(handle)
+        } catch {
+            throw Failure.failed("cannot export to '\(directory)': \(error)")
+        }
+        if !entries.isEmpty {
+            throw Failure.failed("cannot export to '\(directory)': it is not empty (\(entries.count) entr\(entries.count == 1 ? "y" : "ies")); "
+                                 + "choose an empty or new directory, or add --force to write over its cards")
+        }
+    }
+
+    static func copy(_ cards: [JSONValue], to directory: String, withLevels: Bool, context: Context) throws {
         func fail(_ path: String, _ error: Errno) -> Failure { .failed("cannot write '\(path)': \(error)") }
-        do { try FileSystem.makeDirectory(directory, in: nil, existingOK: true) } catch { throw fail(directory, error) }
         for card in cards {
-            let levelPath = "\(directory)/\(card.string("level"))", cardPath = "\(levelPath)/\(card.string("id"))"
-            do { try FileSystem.makeDirectory(levelPath, in: nil, existingOK: true) } catch { throw fail(levelPath, error) }
-            do { try FileSystem.makeDirectory(cardPath, in: nil) } catch { throw fail(cardPath, error) }
+            let parent = withLevels ? "\(directory)/\(card.string("level"))" : directory
+            let cardPath = "\(parent)/\(card.string("id"))"
+            do {
+                try FileSystem.makeDirectory(parent, in: nil, existingOK: true)
+                try FileSystem.makeDirectory(cardPath, in: nil, existingOK: true)
+            } catch { throw fail(cardPath, error) }
+            let cardDirectory: FileDescriptor
+            do { cardDirectory = try FileDescriptor.openDirectory(cardPath) } catch { throw fail(cardPath, error) }
+            defer { cardDirectory.close() }
             for side in ["front", "back"] {
                 let asset = try context.call("ReadAsset", ["id": .string(card.string("id")), "side": .string(side)])
                 guard let data = Base64.decode(asset.value("data").stringValue ?? "") else {
                     throw Failure.failed("the daemon sent invalid base64 for '\(card.string("id"))' \(side)")
                 }
-                let name = asset.value("name").stringValue ?? side
-                let path = "\(cardPath)/\(name.split(separator: "/").last.map(String.init) ?? side)"
+                let name = (asset.value("name").stringValue ?? side).split(separator: "/").last.map(String.init) ?? side
                 do {
-                    let fd = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-                    defer { fd.close() }
-                    try fd.writeAll(Array(data))
-                } catch { throw fail(path, error) }
+                    // With --force over an earlier export: a side of another extension goes.
+                    for old in try FileSystem.list(cardDirectory) where CardDirectories.isSide(old.name, side) && old.name != name {
+                        try FileSystem.removeFile(old.name, in: cardDirectory)
+                    }
+                    try FileSystem.writeAtomically(data, to: name, in: cardDirectory)
+                } catch { throw fail("\(cardPath)/\(name)", error) }
             }
         }
         if context.json {

@@ -37,8 +37,14 @@ enum ImportCommand {
             }
             return format
         }
-        let (records, problems) = try read(path, format: format)
+        var (records, problems) = try read(path, format: format)
         for problem in problems { Console.error("\(place(problem.location, in: path)): \(problem.reason)") }
+        // Levels travel only when asked for, both ways (export --with-levels, import --with-levels):
+        // a shared deck starts in level 1 (R1) in every box it goes to.
+        if !arguments.has("--with-levels"), records.contains(where: { $0.level != nil }) {
+            for index in records.indices { records[index].level = nil }
+            Console.error("the levels in '\(path)' are ignored: 'import --with-levels' keeps them")
+        }
         var progress = ImportProgress(total: records.count,
                                       enabled: Console.stderrTerminal.isTerminal && !arguments.has("--quiet"))
         var summary = try add(records, defaultLevel: defaultLevel, path: path, context: context, progress: &progress)
@@ -66,10 +72,7 @@ enum ImportCommand {
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             do {
-                let directory = try FileDescriptor.openDirectory(path)
-                defer { directory.close() }
-                let names = try FileSystem.list(directory).map(\.name)
-                return DirectoryPairs.pair(fileNames: names, directory: path.hasSuffix("/") ? String(path.dropLast()) : path)
+                return try CardDirectories.read(path)
             } catch {
                 throw Failure.failed("cannot read directory '\(path)': \(error)")
             }
@@ -168,7 +171,7 @@ enum ImportCommand {
 
     static func side(_ side: ImportSide, _ name: String) throws -> JSONValue {
         switch side {
-        case .text(let text): AssetFile.text(text, side: name)
+        case .text(let text, let ext): AssetFile.text(text, side: name, extension: ext)
         case .file(let path): try AssetFile.file(path, side: name)
         }
     }

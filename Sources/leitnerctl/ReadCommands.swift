@@ -37,23 +37,46 @@ enum ReadCommands {
         }
     }
 
-    /// `list [LEVEL]`: one card a line, id, level, front and back in brief.
+    /// `list [LEVEL] [--long] [--sort id|level|added]`: a table on a terminal, tab-separated
+    /// fields elsewhere (`CardList`).
     static func list(_ context: Context, _ arguments: ParsedArguments) throws {
         var parameters: [String: JSONValue] = ["withText": true]
         if let level = arguments.positionals.first {
             parameters["level"] = .string(try Arguments.level(level, command: "list"))
         }
+        let order = arguments["--sort"] ?? "level"
+        guard ["id", "level", "added"].contains(order) else {
+            throw Failure.usage(.invalidValue(order, what: "order", reason: "expected id, level or added", command: "list"))
+        }
         let reply = try context.call("List", parameters)
         if context.json { return context.printJSON(reply) }
-        let cards = reply.value("cards").arrayValue ?? []
-        let views = views(context)
-        let idWidth = min(24, cards.map { DisplayWidth.of($0.string("id")) }.max() ?? 2)
-        let sideWidth = max(10, (Console.width - idWidth - 14) / 2)
-        for card in cards {
-            let front = Views.brief(card.value("front"), limit: sideWidth)
-            let back = Views.brief(card.value("back"), limit: sideWidth)
-            Console.out(views.pad(card.string("id"), idWidth) + "  " + views.pad(card.string("level"), 8)
-                        + views.pad(front, sideWidth) + "  " + context.style.apply(context.style.dim, back))
+        var cards = reply.value("cards").arrayValue ?? []
+        switch order {
+        case "id": cards.sort { $0.string("id").utf8.lexicographicallyPrecedes($1.string("id").utf8) }
+        case "added": cards = try addedOrder(cards, context: context)
+        default: break // the daemon's order: by level, then id
+        }
+        let table = CardList(width: Console.stdoutTerminal.isTerminal ? Console.width : nil,
+                             long: arguments.has("--long"), style: context.style)
+        if let header = table.header { Console.out(header) }
+        for card in cards { Console.out(table.line(card)) }
+    }
+
+    /// Cards in the order they were added, from the review log's `add` lines (a rename carries
+    /// the place over to the new id); cards the log does not know come last, by id.
+    static func addedOrder(_ cards: [JSONValue], context: Context) throws -> [JSONValue] {
+        var added: [String: Int] = [:]
+        for (index, entry) in (try context.call("Log").value("entries").arrayValue ?? []).enumerated() {
+            guard let id = entry["id"]?.stringValue else { continue }
+            switch entry.string("event") {
+            case "add": added[id] = added[id] ?? index
+            case "rename": if let to = entry["renamedTo"]?.stringValue, let place = added.removeValue(forKey: id) { added[to] = place }
+            default: break
+            }
+        }
+        return cards.sorted { a, b in
+            let (x, y) = (added[a.string("id")] ?? Int.max, added[b.string("id")] ?? Int.max)
+            return x != y ? x < y : a.string("id").utf8.lexicographicallyPrecedes(b.string("id").utf8)
         }
     }
 
@@ -128,6 +151,7 @@ enum ReadCommands {
         for entry in reply.value("entries").arrayValue ?? [] {
             var line = entry.string("time") + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
             if let id = entry["id"]?.stringValue { line += id }
+            if let renamedTo = entry["renamedTo"]?.stringValue { line += " → " + renamedTo }
             let from = entry["from"]?.stringValue, to = entry["to"]?.stringValue
             if let to, from == nil, entry.string("event") == "add" {
                 line += "  → \(to)"
@@ -144,6 +168,9 @@ enum ReadCommands {
 
     /// `doctor`: every problem with what to do about it; exit 1 when there is one.
     static func doctor(_ context: Context, _ arguments: ParsedArguments) throws {
+        if arguments["--resolve"] != nil || arguments["--keep"] != nil {
+            return try WriteCommands.resolveConflict(context, arguments)
+        }
         let reply = try context.call("Doctor")
         let problems = reply.value("problems").arrayValue ?? []
         if context.json {

@@ -85,7 +85,9 @@ struct Views {
     /// A side in full: text printed (Markdown rendered), other media as their path.
     func side(_ side: JSONValue) -> [String] {
         let mediaType = side.string("mediaType")
-        if let text = side["text"]?.stringValue {
+        if var text = side["text"]?.stringValue {
+            // A file's last line ends with a newline: that is no empty line of the card's.
+            while text.last?.isNewline == true { text.removeLast() }
             if mediaType == "text/markdown" { return MarkdownRenderer(width: width, style: style).render(text) }
             return MarkdownRenderer(width: width, style: style).wrap(text)
         }

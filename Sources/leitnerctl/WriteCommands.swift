@@ -62,6 +62,22 @@ enum WriteCommands {
         Console.out("Deleted '\(id)'.")
     }
 
+    /// `doctor --resolve ID --keep mine|theirs|FILE`: keeps one side of a card's sync conflict.
+    static func resolveConflict(_ context: Context, _ arguments: ParsedArguments) throws {
+        guard let id = arguments["--resolve"] else {
+            throw Failure.usage(.invalidValue("--keep", what: "option", reason: "it goes with --resolve ID", command: "doctor"))
+        }
+        guard let keep = arguments["--keep"], !keep.isEmpty else {
+            throw Failure.usage(.invalidValue("--resolve", what: "option", reason: "say which side to keep with --keep mine|theirs|FILE",
+                                              command: "doctor"))
+        }
+        let reply = try context.call("ResolveConflict", ["id": .string(id), "keep": .string(keep)])
+        if context.json { return context.printJSON(reply) }
+        Console.out("Resolved the conflict of card '\(id)':")
+        for path in reply.value("kept").arrayValue ?? [] { Console.out("  kept '\(path.stringValue ?? "")'") }
+        for path in reply.value("removed").arrayValue ?? [] { Console.out("  removed '\(path.stringValue ?? "")'") }
+    }
+
     /// `undo`: reverts today's last grade (R15).
     static func undo(_ context: Context, _ arguments: ParsedArguments) throws {
         let reply = try context.call("Undo")

@@ -28,12 +28,17 @@ enum BoxMethods {
         "AddMany": addMany,
         "Move": move,
         "Delete": delete,
+        "Edit": edit,
+        "Rename": rename,
         "Show": show,
         "List": list,
         "ReadAsset": readAsset,
         "Calendar": calendar,
         "Log": log,
         "Doctor": doctor,
+        "Stats": stats,
+        "Search": search,
+        "ResolveConflict": resolveConflict,
     ]
 
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -98,6 +103,20 @@ enum BoxMethods {
         return [:]
     }
 
+    static func edit(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let id = try parameters.string("id")
+        // Absent and null keep the side.
+        let front = try parameters.values["front"].flatMap { $0.isNull ? nil : try Asset(json: $0, field: "front") }
+        let back = try parameters.values["back"].flatMap { $0.isNull ? nil : try Asset(json: $0, field: "back") }
+        let (card, changed) = try context.box.edit(id: id, front: front, back: back)
+        return ["card": card.json, "changed": .bool(changed)]
+    }
+
+    static func rename(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let card = try context.box.rename(id: parameters.string("id"), to: parameters.string("newId"))
+        return ["card": card.json]
+    }
+
     static func show(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let card = try context.box.show(id: parameters.string("id"))
         return ["card": card.json]
@@ -137,7 +156,39 @@ enum BoxMethods {
         return ["entries": .array(entries.map(\.json))]
     }
 
+    static func search(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let pattern = try SearchPattern(parameters.string("pattern"), regex: parameters.optionalBool("regex") ?? false)
+        var fields = Set(SearchMatch.Field.allCases)
+        if let value = parameters.values["fields"], !value.isNull {
+            guard let names = value.arrayValue?.map({ $0.stringValue.flatMap(SearchMatch.Field.init(rawValue:)) }),
+                  !names.isEmpty, !names.contains(nil) else { throw InvalidParameter(name: "fields") }
+            fields = Set(names.compactMap { $0 })
+        }
+        let result = try context.box.search(pattern, fields: fields, level: parameters.optionalString("level"),
+                                            limit: parameters.optionalInt("limit") ?? 1000)
+        return ["matches": .array(result.matches.map(\.json)), "cards": .int(Int64(result.cards)),
+                "truncated": .bool(result.truncated)]
+    }
+
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         return ["problems": .array(try context.box.doctor().map(\.json))]
+    }
+
+    /// The figures of `leitnerctl stats`: bounded (fixed-size figures and the leeches asked
+    /// for), so one reply.
+    static func stats(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let days = try parameters.optionalInt("days")
+        let leeches = try parameters.optionalInt("leeches")
+        if let days, !(1...BoxStatistics.maxWindow).contains(days) { throw InvalidParameter(name: "days") }
+        if let leeches, !(0...BoxStatistics.maxLeeches).contains(leeches) { throw InvalidParameter(name: "leeches") }
+        return try context.box.statistics(window: days, leeches: leeches).json.objectValue ?? [:]
+    }
+
+    /// Keeps one side of a card's sync conflict (docs/sync.md).
+    static func resolveConflict(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let (card, kept, removed) = try context.box.resolveConflict(id: parameters.string("id"),
+                                                                    keep: parameters.string("keep"))
+        return ["card": card.json, "kept": .array(kept.map(JSONValue.string)),
+                "removed": .array(removed.map(JSONValue.string))]
     }
 }

@@ -150,16 +150,16 @@ def test_export_round_trip(box, tmp_path, bin_dir):
     box.ok("add", "--id", "plain", "sí", "yes")
     (tmp_path / "f.png").write_bytes(PNG)
     box.ok("add", "--id", "img", "--front-file", tmp_path / "f.png", "picture")
-    exported = box.ctl("export")
+    exported = box.ctl("export", "--with-levels")
     assert exported.returncode == 0 and "1 card with a side that is not text" in exported.stderr
-    assert exported.stdout.splitlines()[0] == "id\tlevel\tfront\tback"
+    assert exported.stdout.splitlines()[0] == "id\tlevel\tfront\tback\tfrontext\tbackext"
     tsv = tmp_path / "out.tsv"
     tsv.write_text(exported.stdout)
 
     other = CliBox(bin_dir, tmp_path / "other")
     other.start()
     try:
-        assert "2 added" in other.ok("import", tsv)
+        assert "2 added" in other.ok("import", "--with-levels", tsv)
         card = other.json("show", "multi")["card"]
         assert card["level"] == "4" and card["front"]["text"] == "line one\nline\ttwo"
         assert card["back"]["text"] == "back \\ slash"
@@ -167,7 +167,7 @@ def test_export_round_trip(box, tmp_path, bin_dir):
         other.stop()
 
     copy = tmp_path / "copy"
-    assert box.ok("export", "--dir", copy) == f"Copied 3 cards to '{copy}'.\n"
+    assert box.ok("export", "--dir", copy, "--with-levels") == f"Copied 3 cards to '{copy}'.\n"
     assert (copy / "1" / "img" / "front.png").read_bytes() == PNG
     assert (copy / "4" / "multi" / "back.txt").read_text() == "back \\ slash"
 

@@ -70,7 +70,7 @@ def test_bad_lines_are_reported_with_file_and_line_and_the_rest_go_in(box, tmp_p
                     "ok2\ttres\tthree\t9\n"
                     "only two fields\there\n"
                     "ok3\tcuatro\tfour\t3\n")
-    result = box.ctl("--json", "import", deck)
+    result = box.ctl("--json", "import", "--with-levels", deck)
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
         f"leitnerctl: {deck}:3: invalid card id 'bad id': contains a space",

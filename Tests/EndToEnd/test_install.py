@@ -87,8 +87,10 @@ def complete(completion: pathlib.Path, *words: str) -> list[str]:
 def test_installed_completion_offers_commands_levels_and_flags(installed):
     completion = installed / "usr/share/bash-completion/completions/leitnerctl"
     assert complete(completion, "leitnerctl", "") == [
-        "status", "review", "prepare", "add", "import", "export", "list", "show", "move",
-        "delete", "undo", "calendar", "log", "doctor", "next", "grade", "stop", "help"]
+        "status", "review", "prepare", "add", "import", "export", "list", "search", "find", "show",
+        "edit", "rename", "move", "delete", "undo", "calendar", "log", "doctor", "stats", "next", "grade",
+        "stop", "help"]
+    assert complete(completion, "leitnerctl", "list", "--sort", "") == ["id", "level", "added"]
     assert complete(completion, "leitnerctl", "--socket", "/x", "mo") == ["move"]
     assert complete(completion, "leitnerctl", "move", "card", "") == ["1", "2", "3", "4", "5", "6", "7", "finished"]
     assert complete(completion, "leitnerctl", "grade", "card", "c") == ["correct"]

@@ -36,7 +36,8 @@ def test_box_interface_additions_are_nullable_or_new():
     assert {"date", "origin"} <= set(log_entry)
     problem = interface.members["Problem"].type.fields
     assert list(problem) == ["kind", "path", "reason", "advice"]
-    assert list(problem["kind"].fields) == ["damagedCard", "loosePair", "duplicateCard", "outsideLink", "strayEntry"]
+    assert list(problem["kind"].fields) == ["damagedCard", "loosePair", "duplicateCard", "outsideLink", "strayEntry",
+                                             "damagedState", "syncConflict"]
 
 
 def test_service_interface_parses():

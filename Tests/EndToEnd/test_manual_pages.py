@@ -73,7 +73,7 @@ def tagged_paragraph_heads(body: str) -> list[str]:
 
 
 def options_in(text: str) -> set[str]:
-    return set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[a-z](?![\w-]))", text))
+    return set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[a-zA-Z](?![\w-]))", text))
 
 
 def test_leitnerctl_page_lists_every_command_in_order(ctl_help):

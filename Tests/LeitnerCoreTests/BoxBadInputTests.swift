@@ -114,11 +114,24 @@ import Testing
     @Test func madeUpIdsAreValidAndUnique() throws {
         let f = try BoxFixture()
         var ids = Set<String>()
-        for front in ["Hola, mundo", "Hola, mundo!", "hola mundo", "日本語", "", "-x-", ".", String(repeating: "ab ", count: 200)] {
+        for front in ["Hola, mundo", "Hola, mundo!", "hola mundo", "日本語", "!", "-x-", ".", String(repeating: "ab ", count: 200)] {
             let id = try f.box.addText(front, "back", id: nil).id
             #expect(CardID.isValid(id), "'\(id)' from '\(front)'")
             #expect(ids.insert(id).inserted, "'\(id)' from '\(front)' is taken")
         }
         #expect(ids.contains("hola-mundo"))
+    }
+
+    /// A blank side is refused, by add and by edit, and nothing is written.
+    @Test func blankSidesAreRefused() throws {
+        let f = try BoxFixture()
+        for blank in ["", " ", "\n\t "] {
+            #expect(throws: BoxError.self) { try f.box.addText(blank, "back", id: nil) }
+            #expect(throws: BoxError.self) { try f.box.addText("front", blank, id: nil) }
+        }
+        #expect(try f.box.list(level: nil, withText: false).isEmpty)
+        _ = try f.box.addText("front", "back", id: "card")
+        #expect(throws: BoxError.self) { try f.box.edit(id: "card", front: Asset(name: "front.txt", text: " "), back: nil) }
+        #expect(try f.box.show(id: "card").front.text == "front")
     }
 }

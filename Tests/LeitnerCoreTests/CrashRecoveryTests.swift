@@ -17,7 +17,7 @@ import LeitnerTestSupport
     }
 
     enum Operation: String, CaseIterable {
-        case gradeCorrect, gradeWrong, gradeCompleting, undo, move, add, delete, adopt, addMany
+        case gradeCorrect, gradeWrong, gradeCompleting, undo, move, add, delete, adopt, edit, editAsMarkdown, rename, addMany
     }
 
     /// Two cards in level 1, today's test open; for `gradeCompleting` one is passed already,
@@ -50,6 +50,9 @@ import LeitnerTestSupport
         case .adopt:
             dir.write("1/tres-back.txt", "three")
             _ = try box.status()
+        case .edit: _ = try box.edit(id: "uno", front: Asset(name: "front.txt", text: "UNO"), back: nil)
+        case .editAsMarkdown: _ = try box.edit(id: "uno", front: Asset(name: "front.md", text: "*uno*"), back: nil)
+        case .rename: _ = try box.rename(id: "uno", to: "eins")
         }
     }
 

@@ -315,12 +315,14 @@ import LeitnerTestSupport
         #expect(try f.box.show(id: "bad").back.text == "back")
     }
 
-    /// R18: a card copied by hand into a second level is reported, the first copy kept; once one
+    /// R18: a card copied by hand into a second level is reported, the newer copy served (R13,
+    /// "A card in two levels"; here the copy is made older, so the first one stays); once one
     /// copy is removed, the card is where the other is.
     @Test func r18CopyInASecondLevelThenOneRemoved() throws {
         let f = try BoxFixture()
         try f.box.addText("a", "A", id: "a")
         f.dir.writeCard("a", level: "3", front: "copy")
+        StoreSyncToolTests.setModified(f.dir.path + "/3/a", seconds: 1_000_000)
         #expect(try f.box.show(id: "a").level == .one)
         #expect(try f.box.doctor().contains { $0.kind == .duplicateCard && $0.path.hasSuffix("/3/a") })
         #expect(try f.box.status().counts.values.reduce(0, +) == 1)

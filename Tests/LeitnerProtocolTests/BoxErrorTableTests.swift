@@ -10,7 +10,8 @@ import Testing
         .noSuchCard(id: "a"), .invalidCardId(id: "b", reason: "r1"), .invalidLevel(level: "9"),
         .cardExists(id: "c"), .notInTest(id: "d"), .testComplete, .nothingToUndo,
         .invalidAsset(name: "front.png", reason: "r2"), .storeFailure(path: "/p", reason: "r3"),
-        .duplicateFront(id: "e"), .invalidParameter(name: "date", reason: "refused by the service"),
+        .duplicateFront(id: "e"), .invalidPattern(pattern: "(", reason: "r"), .invalidParameter(name: "date", reason: "refused by the service"),
+        .cannotResolve(id: "f", reason: "r4"),
     ]
 
     /// The errors the interface text declares: qualified name → parameter names.

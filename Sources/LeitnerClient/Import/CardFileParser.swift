@@ -2,7 +2,8 @@ import LeitnerCore
 /// Turns the text of an import file into cards to add, and the lines that cannot be.
 ///
 /// TSV and CSV: two fields a line, front and back; or a header line naming the columns
-/// (`id`, `front`, `back`, `level`, in any order; `front` and `back` required). Anki: the
+/// (`id`, `front`, `back`, `level`, `frontext`, `backext`, in any order; `front` and `back`
+/// required; `frontext`/`backext` say `txt` or `md`, as `export` writes them). Anki: the
 /// header lines say the separator, whether fields are HTML, and which columns hold the guid,
 /// note type, deck and tags; the first two other columns are front and back, more are ignored.
 public struct CardFileParser: Sendable {
@@ -109,6 +110,13 @@ public struct CardFileParser: Sendable {
             }
             let id = field("id", -1).flatMap { $0.isEmpty ? nil : $0 }
             let level = field("level", -1).flatMap { $0.isEmpty ? nil : $0 }
+            // An export's media types: txt or md (Markdown stays Markdown).
+            let frontExt = field("frontext", -1).flatMap { $0.isEmpty ? nil : $0.lowercased() } ?? "txt"
+            let backExt = field("backext", -1).flatMap { $0.isEmpty ? nil : $0.lowercased() } ?? "txt"
+            if let bad = [frontExt, backExt].first(where: { !MediaType.isText(MediaType.of(fileName: "x." + $0)) }) {
+                problems.append(ImportProblem(location: location, reason: "'\(bad)' is not a text extension (txt or md)"))
+                continue
+            }
             if front.allSatisfy(\.isWhitespace) {
                 problems.append(ImportProblem(location: location, reason: "the front is empty"))
                 continue
@@ -132,7 +140,8 @@ public struct CardFileParser: Sendable {
                 }
                 seenIds[id] = row.line
             }
-            records.append(ImportRecord(location: location, id: id, level: level, front: .text(front), back: .text(back)))
+            records.append(ImportRecord(location: location, id: id, level: level,
+                                        front: .text(front, extension: frontExt), back: .text(back, extension: backExt)))
         }
         return (records, problems)
     }
@@ -142,7 +151,7 @@ public struct CardFileParser: Sendable {
         var columns: [String: Int] = [:]
         for (index, field) in fields.enumerated() {
             let name = field.trimmed(of: " ").lowercased()
-            guard ["id", "front", "back", "level"].contains(name), columns[name] == nil else { return nil }
+            guard ["id", "front", "back", "level", "frontext", "backext"].contains(name), columns[name] == nil else { return nil }
             columns[name] = index
         }
         return columns["front"] != nil && columns["back"] != nil ? columns : nil

@@ -20,14 +20,15 @@ public struct ImportRecord: Sendable, Equatable {
 
 /// One side of an imported card: text, or a file to send as it is.
 public enum ImportSide: Sendable, Hashable {
-    /// Text, stored as `front.txt`/`back.txt`.
-    case text(String)
+    /// Text, stored as `front.EXT`/`back.EXT`: `txt`, or `md` for Markdown (an export's
+    /// `frontext`/`backext` columns).
+    case text(String, extension: String = "txt")
     /// A file whose bytes become the asset; the extension of `path` names the media.
     case file(path: String)
 }
 
 /// An input that cannot be imported: where, and why.
-public struct ImportProblem: Sendable, Equatable, CustomStringConvertible {
+public struct ImportProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var location: String
     public var reason: String
 

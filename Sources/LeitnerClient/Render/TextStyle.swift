@@ -16,6 +16,8 @@ public struct TextStyle: Sendable {
     public var blue: String { code("34") }
     public var cyan: String { code("36") }
     public var reset: String { code("0") }
+    /// One of the 256 colours of xterm, as foreground.
+    public func color(_ index: Int) -> String { code("38;5;\(index)") }
 
     /// `text` in `style`, reset after.
     public func apply(_ style: String, _ text: String) -> String {

@@ -92,16 +92,18 @@ extension Box {
     }
 
     /// Every problem in the store: damaged cards (each card is looked at), loose halves,
-    /// duplicates, links and stray entries (R14, R18, R21, R22). Changes nothing.
+    /// duplicates, links and stray entries (R14, R18, R21, R22), and what sync tools left
+    /// (docs/sync.md). Changes nothing.
     public func doctor() throws(BoxError) -> [StoreProblem] {
         let moment = try begin()
         var problems: [StoreProblem] = []
         for (id, level) in store.levelOf.sorted(by: { $0.key < $1.key }) {
-            if let reason = store.damage(of: id) {
+            if let reason = store.damage(of: id, readingText: true) {
                 problems.append(StoreProblem(kind: .damagedCard, path: store.path(of: id, in: level),
                                              reason: reason,
                                              advice: "give the card exactly one front.EXT and one back.EXT, readable"))
             }
+            problems += store.syncConflictProblems(of: id)
         }
         if tracksMembership {
             for id in store.damaged.keys where test?.contains(id) == true { test?.levelChanged(id, to: nil) }
@@ -138,8 +140,16 @@ extension Box {
         if asset.content.count > maxAssetSize {
             throw .invalidAsset(name: asset.name, reason: "larger than \(maxAssetSize >> 20) MiB")
         }
-        if MediaType.isText(MediaType.of(fileName: asset.name)), String(validating: asset.content, as: UTF8.self) == nil {
-            throw .invalidAsset(name: asset.name, reason: "a text asset that is not UTF-8")
+        if MediaType.isText(MediaType.of(fileName: asset.name)) {
+            guard let text = String(validating: asset.content, as: UTF8.self) else {
+                throw .invalidAsset(name: asset.name, reason: "a text asset that is not UTF-8")
+            }
+            // A card with a blank side cannot be reviewed: refused, nothing written (add, edit).
+            if text.allSatisfy(\.isWhitespace) {
+                throw .invalidAsset(name: asset.name, reason: "the \(side.rawValue) is empty or only white space")
+            }
+        } else if asset.content.isEmpty {
+            throw .invalidAsset(name: asset.name, reason: "the \(side.rawValue) is an empty file")
         }
         return "\(side.rawValue).\(ext.lowercased())"
     }

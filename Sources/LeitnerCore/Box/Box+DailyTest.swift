@@ -120,12 +120,17 @@ extension Box {
         for id in Array(store.damaged.keys) where store.damage(of: id) == nil {
             try apply(.appeared(id: id, level: store.levelOf[id]!), now: moment.now, log: false)
         }
+        // So are the cards with a sync conflict (resolved by hand, say).
+        for id in Set(store.conflictCopies.keys).union(store.conflictMarkers.keys) where store.damaged[id] == nil {
+            _ = store.damage(of: id, readingText: store.conflictMarkers[id] != nil)
+        }
         // A clock set back leaves the day record and the log ahead of "today": say so, rather
         // than show a stale day without a word.
         let latest = store.log.latestTime
         let behind = latest.flatMap { moment.now < $0 - BoxStatus.clockTolerance ? $0 : nil }
         return BoxStatus(today: moment.today, test: summary(moment), counts: store.counts(),
                          problems: store.damaged.count + store.strays.count + store.looseFileProblems().count
+                            + store.syncConflictCount
                             + store.levelProblems.count,
                          clockBehind: behind)
     }

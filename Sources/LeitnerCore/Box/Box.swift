@@ -28,6 +28,11 @@ public final class Box {
     var lastShown: Card?
     /// Cards graded on past days, for `Calendar`; read from the log on first use.
     var gradedDays = GradedDays()
+    /// The review log's running totals, for `Stats`; read from the log on first use, then only
+    /// the lines appended since.
+    var tally = ReviewTally()
+    /// The cards' folded text for `Search`, built by the first search.
+    var searchIndex: SearchIndex?
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
     /// Damage found in `.leitner/` while opening, and what was done about it: `doctor` reports
@@ -127,6 +132,8 @@ public final class Box {
         let now = options.clock.now()
         let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
         for change in try store.refresh(now: now) { try apply(change, now: now, log: true) }
+        // Without an index, nobody needs the card directories' events (stale watches' only).
+        if searchIndex == nil { store.cardEvents.removeAll() }
         if test?.isDone == true, test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)
         return moment

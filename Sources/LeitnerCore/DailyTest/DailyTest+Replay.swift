@@ -14,7 +14,10 @@ extension DailyTest {
             // A completed test's queue still follows the levels, for an undo that reopens it (R15).
             guard let id = entry.id else { return }
             test.levelChanged(id, to: entry.event == .delete ? nil : entry.to)
-        case .skip:
+        case .rename:
+            guard let id = entry.id, let renamedTo = entry.renamedTo else { return }
+            test.rename(id, to: renamedTo)
+        case .skip, .edit:
             return
         }
     }

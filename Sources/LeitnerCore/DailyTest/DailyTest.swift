@@ -122,6 +122,19 @@ struct DailyTest {
         return last
     }
 
+    /// A card's id changed: it keeps its place in the queue, its passed or failed mark and its
+    /// grades (an undo after a rename takes back the grade of the renamed card).
+    mutating func rename(_ id: String, to newID: String) {
+        if let mark = place.removeValue(forKey: id) {
+            place[newID] = mark
+            if let index = tail.lastIndex(where: { $0.place == mark && $0.id == id }) { tail[index].id = newID }
+            if let index = front.lastIndex(where: { $0.place == mark && $0.id == id }) { front[index].id = newID }
+        }
+        if passed.remove(id) != nil { passed.insert(newID) }
+        if let count = wrongGrades.removeValue(forKey: id) { wrongGrades[newID] = count }
+        for index in grades.indices where grades[index].id == id { grades[index].id = newID }
+    }
+
     /// R10: a test with at least one grade whose queue is empty is complete.
     var isDone: Bool { completed == nil && !grades.isEmpty && place.isEmpty }
 

@@ -13,6 +13,11 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case storeFailure(path: String, reason: String)
     /// A front with the same text is already in the box (Add without `allowDuplicate`).
     case duplicateFront(id: String)
+    /// A search pattern that cannot be used: empty, or a regular expression that does not parse.
+    case invalidPattern(pattern: String, reason: String)
+    /// A sync conflict of the card cannot be resolved as asked: there is none, or `keep` does
+    /// not name one of its sides (docs/sync.md).
+    case cannotResolve(id: String, reason: String)
     /// A parameter has the right type but a value the method cannot use (a malformed date);
     /// maps to `org.varlink.service.InvalidParameter`.
     case invalidParameter(name: String, reason: String)
@@ -29,6 +34,8 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidAsset(let name, let reason): "invalid asset '\(name)': \(reason)"
         case .storeFailure(let path, let reason): "'\(path)': \(reason)"
         case .duplicateFront(let id): "a card with the same front exists: '\(id)'"
+        case .invalidPattern(let pattern, let reason): "invalid search pattern '\(pattern)': \(reason)"
+        case .cannotResolve(let id, let reason): "cannot resolve the conflict of card '\(id)': \(reason)"
         case .invalidParameter(let name, let reason): "invalid parameter '\(name)': \(reason)"
         }
     }

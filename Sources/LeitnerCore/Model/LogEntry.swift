@@ -1,7 +1,7 @@
 /// An event of the review log (R16, `io.leitner.Box` type `LogEntry`).
 public struct LogEntry: Sendable, Equatable {
     public enum Event: String, Sendable, CaseIterable {
-        case add, grade, undo, move, delete, skip, complete
+        case add, grade, undo, move, delete, skip, complete, edit, rename
     }
     /// Milliseconds since the Unix epoch.
     public var time: Int64
@@ -16,9 +16,11 @@ public struct LogEntry: Sendable, Equatable {
     /// How the change came about: nil for a client's request, `hand` for a change made in the
     /// store by hand (R13), `adopt` for an adopted loose pair (R14).
     public var origin: String?
+    /// For `rename`: the card's new id (`id` is the old one).
+    public var renamedTo: String?
 
     public init(time: Int64, event: Event, id: String? = nil, from: Level? = nil, to: Level? = nil,
-                correct: Bool? = nil, answerMs: Int? = nil, date: LogicalDate? = nil, origin: String? = nil) {
+                correct: Bool? = nil, answerMs: Int? = nil, date: LogicalDate? = nil, origin: String? = nil, renamedTo: String? = nil) {
         self.time = time
         self.event = event
         self.id = id
@@ -28,5 +30,6 @@ public struct LogEntry: Sendable, Equatable {
         self.answerMs = answerMs
         self.date = date
         self.origin = origin
+        self.renamedTo = renamedTo
     }
 }

@@ -13,6 +13,9 @@ public struct StoreProblem: Sendable, Equatable {
         case strayEntry
         /// A damaged line or file of the box's own state in `.leitner/` (the log, the open test).
         case damagedState
+        /// What a file-sync tool left: a conflict copy of a side, of a loose file or of a card's
+        /// directory, or git's conflict markers in a text side (docs/sync.md).
+        case syncConflict
     }
     public var kind: Kind
     /// The path of the entry.

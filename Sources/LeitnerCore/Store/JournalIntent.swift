@@ -15,6 +15,10 @@ enum JournalIntent: Equatable {
     case add(staged: String, id: String, to: Level)
     /// A card directory into the trash (`.leitner/trash/TRASHED`), to be removed.
     case delete(id: String, from: Level, guard: CardGuard, trashed: String)
+    /// A card directory exchanged with its edited copy (`.leitner/tmp/STAGED`, synced): an edit.
+    case edit(staged: String, id: String, in: Level, guard: CardGuard)
+    /// A card directory renamed within its level: a new id.
+    case rename(id: String, to: String, in: Level, guard: CardGuard)
 
     /// One line, tab-separated (ids hold no tab or newline, R20).
     var line: String {
@@ -25,6 +29,10 @@ enum JournalIntent: Equatable {
             "add\t\(staged)\t\(id)\t\(to.name)\n"
         case .delete(let id, let from, let mark, let trashed):
             "delete\t\(id)\t\(from.name)\t\(mark.field)\t\(trashed)\n"
+        case .edit(let staged, let id, let level, let mark):
+            "edit\t\(staged)\t\(id)\t\(level.name)\t\(mark.field)\n"
+        case .rename(let id, let newID, let level, let mark):
+            "rename\t\(id)\t\(newID)\t\(level.name)\t\(mark.field)\n"
         }
     }
 
@@ -48,6 +56,12 @@ enum JournalIntent: Equatable {
             case ("delete", 5):
                 guard let from = Level(name: fields[2]), let mark = CardGuard(field: fields[3]) else { return nil }
                 return .delete(id: fields[1], from: from, guard: mark, trashed: fields[4])
+            case ("edit", 5):
+                guard let level = Level(name: fields[3]), let mark = CardGuard(field: fields[4]) else { return nil }
+                return .edit(staged: fields[1], id: fields[2], in: level, guard: mark)
+            case ("rename", 5):
+                guard let level = Level(name: fields[3]), let mark = CardGuard(field: fields[4]) else { return nil }
+                return .rename(id: fields[1], to: fields[2], in: level, guard: mark)
             default:
                 return nil
             }

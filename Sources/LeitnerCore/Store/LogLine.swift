@@ -4,7 +4,8 @@
 ///     TIME  EVENT  ID  FROM  TO  CORRECT  MS  [KEY=VALUE …]
 ///
 /// `TIME` is RFC 3339 local time with offset; `-` stands for an empty field; `CORRECT` is
-/// `correct` or `wrong`; extra fields are `date=YYYY-MM-DD` (skip, complete) and `origin=hand|adopt`.
+/// `correct` or `wrong`; extra fields are `date=YYYY-MM-DD` (skip, complete), `origin=hand|adopt`
+/// and `renamed=NEWID` (rename).
 enum LogLine {
     static func format(_ entry: LogEntry) -> String {
         var fields = [
@@ -18,6 +19,7 @@ enum LogLine {
         ]
         if let date = entry.date { fields.append("date=\(date)") }
         if let origin = entry.origin { fields.append("origin=\(origin)") }
+        if let renamedTo = entry.renamedTo { fields.append("renamed=\(renamedTo)") }
         return fields.joined(separator: "\t") + "\n"
     }
 
@@ -69,6 +71,8 @@ enum LogLine {
                 entry.date = LogicalDate(extra.dropFirst(5))
             } else if extra.starts(with: "origin=".utf8) {
                 entry.origin = string(extra.dropFirst(7))
+            } else if extra.starts(with: "renamed=".utf8) {
+                entry.renamedTo = string(extra.dropFirst(8))
             }
         }
         return entry

@@ -13,7 +13,9 @@ extension Store {
     func card(_ id: String, withText: Bool) throws(BoxError) -> Card {
         guard let level = levelOf[id] else { throw .noSuchCard(id: id) }
         let cardPath = path(of: id, in: level)
-        switch readSides(id, in: level, withText: withText) {
+        let read = readSides(id, in: level, withText: withText)
+        noteConflicts(read, of: id)
+        switch read.sides {
         case .success(let (front, back)):
             damaged[id] = nil
             return Card(id: id, level: level, front: front, back: back)
@@ -35,9 +37,12 @@ extension Store {
     }
 
     /// Checks a card's directory; returns the reason it is damaged, nil when it is sound.
-    func damage(of id: String) -> String? {
+    /// - Parameter readingText: read the text sides too, to find git's conflict markers (`doctor`).
+    func damage(of id: String, readingText: Bool = false) -> String? {
         guard let level = levelOf[id] else { return nil }
-        if case .failure(let damage) = readSides(id, in: level, withText: false) {
+        let read = readSides(id, in: level, withText: readingText)
+        noteConflicts(read, of: id)
+        if case .failure(let damage) = read.sides {
             damaged[id] = damage.reason
             return damage.reason
         }
@@ -152,37 +157,72 @@ extension Store {
         return try FileDescriptor.open(components.last ?? ".", relativeTo: directory, flags: flags)
     }
 
-    private func readSides(_ id: String, in level: Level, withText: Bool) -> Result<(Side, Side), CardDamage> {
+    /// What reading a card's directory found: its sides or why it is damaged, and what a sync
+    /// tool left in it (docs/sync.md).
+    struct SidesRead {
+        var sides: Result<(Side, Side), CardDamage>
+        /// Conflict copies of a side (`back.sync-conflict-….txt`), by name.
+        var conflictCopies: [String] = []
+        /// Text sides holding git's conflict markers, by name; nil when the text was not read.
+        var markedSides: [String]?
+    }
+
+    /// Records what a read of a card found a sync tool left, for `status` and `doctor`.
+    func noteConflicts(_ read: SidesRead, of id: String) {
+        conflictCopies[id] = read.conflictCopies.isEmpty ? nil : read.conflictCopies
+        if let marked = read.markedSides { conflictMarkers[id] = marked.isEmpty ? nil : marked }
+    }
+
+    /// The side a file of a card's directory is (`back.txt`), nil for any other file. A sync
+    /// tool's file (`back.sync-conflict-….txt`, `.syncthing.back.txt.tmp`) is never a side.
+    static func side(ofFile name: String) -> SideName? {
+        guard let side = SideName.allCases.first(where: { isSideFile(name, of: $0) }),
+              SyncArtifact(fileName: name) == nil else { return nil }
+        return side
+    }
+
+    func readSides(_ id: String, in level: Level, withText: Bool) -> SidesRead {
         let cardDirectory: FileDescriptor
         do {
             cardDirectory = try FileDescriptor.openDirectory(id, relativeTo: try fd(level))
         } catch {
-            return .failure("cannot open the card directory: \(error)")
+            return SidesRead(sides: .failure("cannot open the card directory: \(error)"))
         }
         defer { cardDirectory.close() }
         var found: [SideName: [DirectoryEntry]] = [:]
+        var read = SidesRead(sides: .failure("not read"), markedSides: withText ? [] : nil)
         do {
             for entry in try FileSystem.list(cardDirectory) {
-                for side in SideName.allCases where entry.name.hasPrefix(side.rawValue + ".") {
+                if let side = Store.side(ofFile: entry.name) {
                     found[side, default: []].append(entry)
+                } else if let original = SyncArtifact(fileName: entry.name)?.original, Store.side(ofFile: original) != nil {
+                    read.conflictCopies.append(entry.name)
                 }
             }
         } catch {
-            return .failure("cannot read the card directory: \(error)")
+            read.sides = .failure("cannot read the card directory: \(error)")
+            return read
         }
+        read.conflictCopies.sort()
         var sides: [Side] = []
         for side in SideName.allCases {
             let entries = found[side] ?? []
             guard entries.count == 1, let entry = entries.first else {
                 let names = entries.map { "'\($0.name)'" }.sorted().joined(separator: ", ")
-                return .failure(entries.isEmpty ? "no \(side.rawValue) file" : "\(entries.count) \(side.rawValue) files: \(names)")
+                read.sides = .failure(entries.isEmpty ? "no \(side.rawValue) file" : "\(entries.count) \(side.rawValue) files: \(names)")
+                return read
             }
             switch readSide(entry, in: cardDirectory, level: level, id: id, withText: withText) {
-            case .success(let value): sides.append(value)
-            case .failure(let damage): return .failure(damage)
+            case .success(let value):
+                sides.append(value)
+                if let text = value.text, SyncArtifact.hasConflictMarkers(text) { read.markedSides?.append(entry.name) }
+            case .failure(let damage):
+                read.sides = .failure(damage)
+                return read
             }
         }
-        return .success((sides[0], sides[1]))
+        read.sides = .success((sides[0], sides[1]))
+        return read
     }
 
     private func readSide(_ entry: DirectoryEntry, in directory: FileDescriptor, level: Level, id: String,

@@ -64,6 +64,22 @@ extension Store {
             }
             setLevel(id, nil)
             moved[id] = nil
+        case .edit(let staged, let id, let level, let mark):
+            // Not exchanged yet: the card is as it was and the edited copy is staged. Once
+            // exchanged, the staged name holds the old copy, which `clearStaging` removes.
+            guard isUntouched(id, in: level, since: mark, moved: moved), FileSystem.exists(staged, in: stagingFD) else { return }
+            do { try FileSystem.exchange(staged, in: stagingFD, with: id, in: try fd(level)) } catch {
+                throw .storeFailure(path: path(of: id, in: level), reason: "cannot finish an interrupted edit: \(error)")
+            }
+        case .rename(let id, let newID, let level, let mark):
+            guard levelOf[newID] == nil, isUntouched(id, in: level, since: mark, moved: moved) else { return }
+            do { try FileSystem.rename(id, in: try fd(level), to: newID, in: try fd(level)) } catch {
+                throw .storeFailure(path: path(of: id, in: level), reason: "cannot finish an interrupted rename to '\(newID)': \(error)")
+            }
+            setLevel(id, nil)
+            setLevel(newID, level)
+            moved[id] = nil
+            moved[newID] = level
         }
     }
 

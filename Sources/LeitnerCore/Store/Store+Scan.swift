@@ -16,11 +16,18 @@ extension Store {
         rawCounts = [Int](repeating: 0, count: Level.allCases.count)
         looseFiles.removeAll()
         strays.removeAll()
+        copies.removeAll()
         for level in Level.allCases { try scan(level) }
+        // A card in two levels: serve the complete copy (R13, Syncthing's order).
+        for (id, levels) in copies {
+            let served = servedCopy(id, among: levels.sorted(), current: nil)
+            if served != levelOf[id] { setLevel(id, served) }
+        }
     }
 
-    /// Indexes one level directory. A card id already seen in an earlier level is reported as a
-    /// duplicate and ignored (R18: a card is in exactly one level).
+    /// Indexes one level directory. A card id already seen in an earlier level is noted in
+    /// `copies`; `scanAll` serves one copy and reports the other (R13, R18: a card is in exactly
+    /// one level).
     func scan(_ level: Level) throws(BoxError) {
         // A level whose directory is unusable holds no card until it is a directory again.
         guard let directory = openFD(level) else {
@@ -51,7 +58,7 @@ extension Store {
             case .directory:
                 noteDirectory(entry.name, in: level)
             case .file:
-                loose.insert(entry.name)
+                if !noteSyncArtifact(entry.name, in: level) { loose.insert(entry.name) }
             case .symlink:
                 noteLink(entry.name, in: level)
             case .other, .unknown:
@@ -71,22 +78,34 @@ extension Store {
             advice: "move the card directory itself into the store")
     }
 
+    /// A name a sync tool made (docs/sync.md): a temporary is passed over, since the tool renames
+    /// it when it is whole; a conflict copy is reported. Either is never a card, a loose half or
+    /// an id.
+    /// - Returns: true when `name` is such a name.
+    func noteSyncArtifact(_ name: String, in level: Level) -> Bool {
+        guard let artifact = SyncArtifact(fileName: name) else { return false }
+        if let original = artifact.original {
+            let entryPath = path(of: name, in: level)
+            strays[entryPath] = StoreProblem(
+                kind: .syncConflict, path: entryPath,
+                reason: "a conflict copy of '\(original)' left by \(artifact.tool.rawValue)",
+                advice: "compare it with '\(path(of: original, in: level))', keep what you want there and remove the copy")
+        }
+        return true
+    }
+
     /// Takes a directory found in a level into the index, or reports why it is not a card.
     private func noteDirectory(_ name: String, in level: Level) {
+        if noteSyncArtifact(name, in: level) { return }
         if !CardID.isValid(name), let reason = CardID.problem(name) {
             let entryPath = path(of: name, in: level)
             strays[entryPath] = StoreProblem(kind: .strayEntry, path: entryPath,
                                              reason: "not a valid card id: \(reason)",
                                              advice: "rename it to a valid id (letters, digits and marks of any script, . _ -)")
         } else if let other = levelOf.updateValue(level, forKey: name) {
-            // Already indexed: keep the first copy (R18) and report this one.
+            // Already indexed: `scanAll` chooses the copy to serve once every level is read.
             levelOf[name] = other
-            if other != level {
-                let entryPath = path(of: name, in: level)
-                strays[entryPath] = StoreProblem(kind: .duplicateCard, path: entryPath,
-                                                 reason: "card '\(name)' is also in level \(other)",
-                                                 advice: "keep one copy and remove the other")
-            }
+            if other != level { copies[name, default: [other]].insert(level) }
         } else {
             rawCounts[level.rawValue - 1] += 1
         }
@@ -101,7 +120,7 @@ extension Store {
         }
         // A level replaced by something that is not a directory comes back once it is one again.
         var rescan = !levelProblems.isEmpty && retryMissingLevels()
-        if events.isEmpty && !rescan { return [] }
+        if events.isEmpty && !rescan && copies.isEmpty { return [] }
         var touched: [String] = []
         var seen = Set<String>()
         var pairCandidates: [(Level, String)] = []
@@ -115,9 +134,15 @@ extension Store {
                 }
                 continue
             }
+            if event.kind != .overflow, watches[event.watch] == nil {
+                // A card directory's own watch: something in it changed (a side edited by hand).
+                cardEvents.append(event.watch)
+                continue
+            }
             switch event.kind {
             case .overflow:
                 rescan = true
+                lostEvents = true
             case .watchedDirectoryGone:
                 if let level = watches[event.watch] {
                     reopenLevel(level)
@@ -136,6 +161,8 @@ extension Store {
                     if let directory = openFD(level), let st = try? FileSystem.status(event.name, in: directory),
                        st.st_mode & S_IFMT == S_IFLNK {
                         noteLink(event.name, in: level)
+                    } else if noteSyncArtifact(event.name, in: level) {
+                        continue
                     } else if looseFiles[level, default: []].insert(event.name).inserted {
                         pairCandidates.append((level, event.name))
                     }
@@ -151,6 +178,10 @@ extension Store {
         } else {
             changes = []
             for name in touched { if let change = resolve(name) { changes.append(change) } }
+            // A card's copies fill and empty with no event in the level directories: look again.
+            for id in copies.keys.sorted() where !seen.contains(id) {
+                if let change = resolve(id) { changes.append(change) }
+            }
         }
         for (level, name) in pairCandidates {
             if let id = try adoptLoosePair(containing: name, in: level, now: now) {
@@ -164,20 +195,17 @@ extension Store {
     private func resolve(_ name: String) -> HandChange? {
         let old = levelOf[name]
         for level in Level.allCases { strays[path(of: name, in: level)] = nil }
-        var found: Level?
+        var levels: [Level] = []
         for level in Level.allCases {
             guard let directory = openFD(level), let st = try? FileSystem.status(name, in: directory) else { continue }
-            if st.st_mode & S_IFMT == S_IFDIR, CardID.isValid(name) {
-                if found == nil { found = level } else {
-                    strays[path(of: name, in: level)] = StoreProblem(
-                        kind: .duplicateCard, path: path(of: name, in: level),
-                        reason: "card '\(name)' is also in level \(found!)",
-                        advice: "keep one copy and remove the other")
-                }
+            if st.st_mode & S_IFMT == S_IFDIR, CardID.isValid(name), SyncArtifact(fileName: name) == nil {
+                levels.append(level)
             } else if st.st_mode & S_IFMT == S_IFDIR {
                 noteDirectory(name, in: level)
             }
         }
+        copies[name] = levels.count > 1 ? Set(levels) : nil
+        let found = levels.count > 1 ? servedCopy(name, among: levels, current: old) : levels.first
         if old == found { return nil }
         setLevel(name, found)
         damaged[name] = nil
@@ -189,10 +217,32 @@ extension Store {
         }
     }
 
+    /// R13, Syncthing's order: of a card's directories in several levels, the one to serve
+    /// (`CardCopy.served`); the others are reported as duplicates and never touched.
+    func servedCopy(_ id: String, among levels: [Level], current: Level?) -> Level? {
+        var found: [CardCopy] = []
+        for level in levels {
+            guard let directory = openFD(level), let st = try? FileSystem.status(id, in: directory) else { continue }
+            let complete = if case .success = readSides(id, in: level, withText: false).sides { true } else { false }
+            found.append(CardCopy(level: level, isComplete: complete,
+                                  modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)))
+        }
+        let served = CardCopy.served(among: found, current: current)
+        for copy in found where copy.level != served {
+            let copyPath = path(of: id, in: copy.level)
+            strays[copyPath] = StoreProblem(
+                kind: .duplicateCard, path: copyPath,
+                reason: "card '\(id)' is also in level \(served.map(\.name) ?? "?"), the copy served meanwhile",
+                advice: "keep one copy and remove the other (a sync tool moving the card removes this one by itself)")
+        }
+        return served
+    }
+
     /// After lost events: scans everything again and reports the differences as hand changes.
     private func rescanAndCompare() throws(BoxError) -> [HandChange] {
         let before = levelOf
         try scanAll()
+        lostEvents = true
         var changes: [HandChange] = []
         for (id, from) in before {
             switch levelOf[id] {

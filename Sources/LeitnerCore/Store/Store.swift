@@ -30,6 +30,15 @@ final class Store {
     var watches: [Int32: Level] = [:]
     /// The watch on the store's root, where the level directories themselves come and go.
     var rootWatch: Int32 = -1
+    /// Watches that are neither a level's nor the root's — the card directories the search index
+    /// watches — with an event since the index last looked (`SearchIndex`).
+    var cardEvents: [Int32] = []
+    /// True when the kernel dropped events, or the levels were scanned again, since the search
+    /// index last looked: it reads every card again.
+    var lostEvents = false
+    /// Cards whose level changed (or that came or went) since the search index last looked; nil
+    /// while there is no index.
+    var searchDirty: Set<String>?
 
     /// Every card's level.
     var levelOf: [String: Level] = [:]
@@ -41,6 +50,15 @@ final class Store {
     var looseFiles: [Level: Set<String>] = [:]
     /// Entries that are neither cards nor loose files, and duplicate card directories, by path.
     var strays: [String: StoreProblem] = [:]
+    /// Cards whose directory is in more than one level → those levels (the served one included):
+    /// looked at again before every request, since a sync tool fills and empties them (R13).
+    var copies: [String: Set<Level>] = [:]
+    /// Card → the names of the conflict copies of its sides a sync tool left in its directory,
+    /// found when the card was last read (docs/sync.md).
+    var conflictCopies: [String: [String]] = [:]
+    /// Card → the names of its text sides holding git's conflict markers, found when its text
+    /// was last read.
+    var conflictMarkers: [String: [String]] = [:]
     /// Why the checkpoint after repair could not be made, if it could not (reported, not fatal).
     var checkpointFailure: BoxError?
     /// True when no level directory changed since the last checkpoint was written: then nothing
@@ -155,7 +173,11 @@ final class Store {
     func setLevel(_ id: String, _ level: Level?) {
         if let old = levelOf[id] { rawCounts[old.rawValue - 1] -= 1 }
         levelOf[id] = level
-        if let level { rawCounts[level.rawValue - 1] += 1 }
+        if let level { rawCounts[level.rawValue - 1] += 1 } else {
+            conflictCopies[id] = nil
+            conflictMarkers[id] = nil
+        }
+        searchDirty?.insert(id)
     }
 
     // MARK: Journaled changes (R17, R18)

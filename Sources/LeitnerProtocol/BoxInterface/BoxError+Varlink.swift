@@ -17,6 +17,8 @@ extension BoxError {
         public static let invalidAsset = BoxInterface.name + ".InvalidAsset"
         public static let storeFailure = BoxInterface.name + ".StoreFailure"
         public static let duplicateFront = BoxInterface.name + ".DuplicateFront"
+        public static let invalidPattern = BoxInterface.name + ".InvalidPattern"
+        public static let cannotResolve = BoxInterface.name + ".CannotResolve"
     }
 
     /// The error's qualified name. A bad parameter value is the standard
@@ -33,6 +35,8 @@ extension BoxError {
         case .invalidAsset: Name.invalidAsset
         case .storeFailure: Name.storeFailure
         case .duplicateFront: Name.duplicateFront
+        case .invalidPattern: Name.invalidPattern
+        case .cannotResolve: Name.cannotResolve
         case .invalidParameter: VarlinkServiceInterface.invalidParameter
         }
     }
@@ -42,12 +46,13 @@ extension BoxError {
         switch self {
         case .noSuchCard(let id), .cardExists(let id), .notInTest(let id), .duplicateFront(let id):
             [("id", id)]
-        case .invalidCardId(let id, let reason): [("id", id), ("reason", reason)]
+        case .invalidCardId(let id, let reason), .cannotResolve(let id, let reason): [("id", id), ("reason", reason)]
         case .invalidLevel(let level): [("level", level)]
         case .testComplete, .nothingToUndo: []
         case .invalidAsset(let name, let reason): [("name", name), ("reason", reason)]
         case .storeFailure(let path, let reason): [("path", path), ("reason", reason)]
         case .invalidParameter(let name, _): [("parameter", name)]
+        case .invalidPattern(let pattern, let reason): [("pattern", pattern), ("reason", reason)]
         }
     }
 
@@ -81,6 +86,12 @@ extension BoxError {
             guard let path = text("path"), let reason = text("reason") else { return nil }
             self = .storeFailure(path: path, reason: reason)
         case Name.duplicateFront: guard let id = text("id") else { return nil }; self = .duplicateFront(id: id)
+        case Name.invalidPattern:
+            guard let pattern = text("pattern"), let reason = text("reason") else { return nil }
+            self = .invalidPattern(pattern: pattern, reason: reason)
+        case Name.cannotResolve:
+            guard let id = text("id"), let reason = text("reason") else { return nil }
+            self = .cannotResolve(id: id, reason: reason)
         case VarlinkServiceInterface.invalidParameter:
             guard let name = text("parameter") else { return nil }
             self = .invalidParameter(name: name, reason: "refused by the service")

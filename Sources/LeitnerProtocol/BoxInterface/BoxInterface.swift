@@ -1,11 +1,9 @@
 import LeitnerCore
 /// The interface `io.leitner.Box` as data: the IDL text `GetInterfaceDescription` returns.
 ///
-/// It is the interface of docs/protocol.md, with these additions (Varlink allows added methods and nullable fields;
-/// `docs/protocol.md` says why): `Add(allowDuplicate)`, error `DuplicateFront`,
-/// `Status.problems`, `Test.repeating`, `LogEntry.date` and `LogEntry.origin`, type `Problem` and method `Doctor`,
-/// method `AddMany` with its types `NewCard`, `AddedCard`, `PresentCard` and `RefusedCard`,
-/// errors `ConnectionClosed` and `TooManyConnections` (connections the daemon closes or refuses).
+/// It is the interface of docs/protocol.md with the additions listed in that document's table
+/// "Additions to the contract's interface" (Varlink allows added methods, types, errors and
+/// nullable fields; the table says why each was added).
 /// A copy is kept at `docs/io.leitner.Box.varlink`, checked equal by a test and parsed there by
 /// the Python `varlink` package.
 public enum BoxInterface {
@@ -81,7 +79,7 @@ public enum BoxInterface {
 
         type LogEntry (
           time: string,
-          event: (add, grade, undo, move, delete, skip, complete),
+          event: (add, grade, undo, move, delete, skip, complete, edit, rename),
           id: ?string,
           from: ?string,
           to: ?string,
@@ -91,13 +89,16 @@ public enum BoxInterface {
           date: ?string,
           # How the change came about: null for a client's request, "hand" for a change made in
           # the store by hand, "adopt" for an adopted loose pair.
-          origin: ?string
+          origin: ?string,
+          # For rename: the card's new id (id is the old one).
+          renamedTo: ?string
         )
 
         # Something in the store the daemon does not use as it is: a damaged card, half of a
-        # loose pair, a card in two levels, a link out of the store, an entry that is no card.
+        # loose pair, a card in two levels, a link out of the store, an entry that is no card,
+        # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers.
         type Problem (
-          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry),
+          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict),
           # Absolute path of the entry.
           path: string,
           # What is wrong.
@@ -105,6 +106,39 @@ public enum BoxInterface {
           # What the user can do about it.
           advice: string
         )
+
+        # One day of the statistics: its state, as in Day, and the work done on it.
+        type StatsDay (
+          date: string,
+          state: (completed, skipped, missed, today, upcoming, none),
+          # Grades not undone that day, repeats of a failed card included.
+          reviews: int,
+          # Time spent answering: the sum of those grades' answer times, in milliseconds.
+          answerMs: int
+        )
+
+        # One of the next tests, if each day's test is done: the cards expected in its queue, the
+        # cards of its levels moving on with each level's retention.
+        type ForecastTest (date: string, position: int, levels: []string, cards: int)
+
+        # Of the cards shown in a test at this level, those answered right the first time they were
+        # shown in that test: in the recent window, and over the whole log. A share of fewer than
+        # 20 answers is uncertain.
+        type Retention (level: string, recentAnswers: int, recentRight: int, answers: int, right: int)
+
+        # Retention of one level over one week; week is its Monday.
+        type WeekRetention (week: string, level: string, answers: int, right: int)
+
+        # Completed days in a row; a skipped day neither counts nor breaks a run, a missed day ends
+        # it, today ends nothing while its test is open. longestEnd: the last day of the longest.
+        type Streaks (current: int, longest: int, longestEnd: ?string)
+
+        # A card answered wrong often in the leech window, and the level it is in now.
+        type Leech (id: string, failures: int, level: string)
+
+        # A line a search found: the card, where in it (its id, its front or its back), and the
+        # line as it is in the card (cut at 1 KiB).
+        type SearchMatch (id: string, level: string, field: (id, front, back), line: string)
 
         # A card of an AddMany batch: Add's parameters for one card.
         type NewCard (front: Asset, back: Asset, id: ?string, level: ?string)
@@ -139,6 +173,12 @@ public enum BoxInterface {
         method AddMany(cards: []NewCard, allowDuplicate: ?bool) -> (added: []AddedCard, present: []PresentCard, refused: []RefusedCard)
         method Move(id: string, level: string) -> (card: Card)
         method Delete(id: string) -> ()
+        # Replaces the front, the back or both (null keeps a side), keeping the card's level, its
+        # place in the test and its history; an extension may change (front.txt to front.md).
+        # changed is false when the sides were already so: nothing is written or logged then.
+        method Edit(id: string, front: ?Asset, back: ?Asset) -> (card: Card, changed: bool)
+        # Gives a card a new id, keeping its level, its place in the test and its history.
+        method Rename(id: string, newId: string) -> (card: Card)
         method Show(id: string) -> (card: Card)
         # Cards of one level, or of all; text is filled only when withText is true.
         method List(level: ?string, withText: ?bool) -> (cards: []Card)
@@ -146,12 +186,34 @@ public enum BoxInterface {
         method ReadAsset(id: string, side: (front, back)) -> (name: string, data: string)
         method Calendar(from: string, to: string) -> (days: []Day)
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
+        # The lines of the cards whose id, front or back (text and Markdown) holds pattern,
+        # ignoring case; regex: pattern is a regular expression. fields: what to search (default
+        # all three); level: only that level; limit: the most lines (default 1000, at most
+        # 10000), sorted by level then id. cards counts the matching cards, truncated says that
+        # lines were left out to keep to the limit.
+        method Search(pattern: string, regex: ?bool, fields: ?[]string, level: ?string, limit: ?int) -> (matches: []SearchMatch, cards: int, truncated: bool)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
         # Stops the daemon as SIGTERM does: this reply first, then the other requests in flight,
         # then exit 0. Only the daemon's own user and root may call it
         # (org.varlink.service.PermissionDenied).
         method Stop() -> ()
+        # The figures of the review log and the schedule. days: the recent windows of retention
+        # and work and the leech window (default 30, 90 for leeches), 1 to 3660; leeches: how
+        # many of the hardest cards (default 10), 0 to 1000. heatmap: 52 weeks, Monday to Sunday,
+        # the last one this week. retentionWeeks: the heatmap's weeks. work: the last days days.
+        # weekReviews, weekAnswerMs: this week, Monday to today. damaged, loose: damaged cards and
+        # loose files, not in counts.
+        method Stats(days: ?int, leeches: ?int) -> (today: string, days: int, leechDays: int,
+          counts: [string]int, damaged: int, loose: int, forecast: []ForecastTest,
+          heatmap: []StatsDay, retention: []Retention, retentionWeeks: []WeekRetention,
+          work: []StatsDay, weekReviews: int, weekAnswerMs: int, streaks: Streaks,
+          leeches: []Leech)
+        # Keeps one side of a card's sync conflict: keep is "mine" (the sides as they are),
+        # "theirs" (the sync tool's copy of each side), or the file name of one copy; for git's
+        # conflict markers in a text side, "mine" or "theirs" of each hunk. kept: the files now in
+        # the sides' places; removed: the copies removed.
+        method ResolveConflict(id: string, keep: string) -> (card: Card, kept: []string, removed: []string)
 
         error NoSuchCard (id: string)
         error InvalidCardId (id: string, reason: string)
@@ -164,6 +226,10 @@ public enum BoxInterface {
         error StoreFailure (path: string, reason: string)
         # A card with the same text front exists (Add with allowDuplicate false); id names it.
         error DuplicateFront (id: string)
+        # A search pattern that is empty, or a regular expression that does not parse.
+        error InvalidPattern (pattern: string, reason: string)
+        # The card has no sync conflict, or keep names no side of it; reason says which.
+        error CannotResolve (id: string, reason: string)
         # The daemon closed the connection without reading anything sent after its last reply:
         # it was the longest idle when a new connection needed its place, or the daemon is
         # stopping. Sent in place of a reply: a call answered with it was not carried out, and

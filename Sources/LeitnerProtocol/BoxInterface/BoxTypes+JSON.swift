@@ -137,7 +137,8 @@ extension LogEntry {
                 "id": optional(id) { .string($0) }, "from": optional(from) { .string($0.name) },
                 "to": optional(to) { .string($0.name) }, "correct": optional(correct) { .bool($0) },
                 "answerMs": optional(answerMs) { .int(Int64($0)) },
-                "date": optional(date) { .string($0.description) }, "origin": optional(origin) { .string($0) }]
+                "date": optional(date) { .string($0.description) }, "origin": optional(origin) { .string($0) },
+                "renamedTo": optional(renamedTo) { .string($0) }]
     }
 
     /// Reads a `LogEntry` object.
@@ -151,7 +152,8 @@ extension LogEntry {
                   to: try fields.optionalNamed("to", "a level") { Level(name: $0) },
                   correct: try fields.optionalBool("correct"), answerMs: try fields.optionalInt("answerMs"),
                   date: try fields.optionalNamed("date", "a date (YYYY-MM-DD)") { LogicalDate($0) },
-                  origin: try fields.optionalString("origin"))
+                  origin: try fields.optionalString("origin"),
+                  renamedTo: try fields.optionalString("renamedTo"))
     }
 }
 
@@ -168,5 +170,12 @@ extension StoreProblem {
         self.init(kind: try fields.named("kind", "a problem kind") { Kind(rawValue: $0) },
                   path: try fields.string("path"), reason: try fields.string("reason"),
                   advice: try fields.string("advice"))
+    }
+}
+
+extension SearchMatch {
+    /// The `SearchMatch` object.
+    public var json: JSONValue {
+        ["id": .string(id), "level": .string(level.name), "field": .string(field.rawValue), "line": .string(line)]
     }
 }

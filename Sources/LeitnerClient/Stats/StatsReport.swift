@@ -1,0 +1,381 @@
+import LeitnerCore
+
+/// `leitnerctl stats --html FILE`: the statistics as one self-contained HTML page — inline CSS
+/// and SVG, no script, nothing fetched — with labelled charts: the cards by level, the forecast,
+/// the year's heatmap (a tooltip per day), retention by level over the weeks, and reviews and
+/// time per day. Colours are colour-blind safe: a blue scale with orange for missed days, and the
+/// Okabe–Ito palette for the lines, each line also marked by its own label.
+public struct StatsReport {
+    let stats: BoxStatistics
+
+    public init(_ stats: BoxStatistics) { self.stats = stats }
+
+    /// ColorBrewer "Blues", light to dark; orange stands out from it for any colour vision.
+    static let blues = ["#c6dbef", "#6baed6", "#2171b5", "#08306b"]
+    static let orange = "#e66101"
+    /// Okabe & Ito's palette, one colour per level 1 … 7.
+    static let levelColours = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000"]
+    static let width = 920
+
+    /// The whole page.
+    public func html() -> String {
+        let total = stats.counts.values.reduce(0, +)
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Leitner box · statistics of \(stats.today)</title>
+            <style>
+            \(Self.css)
+            </style>
+            </head>
+            <body>
+            <main>
+            <h1>Leitner box statistics</h1>
+            <p class="lead">\(StatsFormat.day(stats.today)) \(stats.today.components.year) · \(StatsFormat.count(total, "card")) · \
+            streak \(StatsFormat.count(stats.streaks.current, "day")) (longest \(stats.streaks.longest)) · \
+            this week \(StatsFormat.count(stats.weekReviews, "review")), \(StatsFormat.duration(ms: stats.weekAnswerMs))</p>
+
+            """
+        page += levels() + forecast() + heatmap() + retention() + work() + streaksAndLeeches()
+        page += """
+            <footer>Written by leitnerctl stats. Figures from the box's review log and day record; \
+            see docs/leitnerctl.md for what each one counts.</footer>
+            </main>
+            </body>
+            </html>
+
+            """
+        return page
+    }
+
+    static let css = """
+        :root { color-scheme: light; }
+        body { margin: 0; background: #f6f8fa; color: #1b1f24;
+               font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
+        main { max-width: 960px; margin: 0 auto; padding: 24px 20px 40px; }
+        h1 { font-size: 26px; margin: 0 0 4px; }
+        h2 { font-size: 18px; margin: 0 0 2px; }
+        .lead { color: #444; margin: 0 0 20px; }
+        section { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 16px 18px; margin: 0 0 16px; }
+        .note { color: #57606a; font-size: 13px; margin: 0 0 10px; }
+        svg { display: block; max-width: 100%; height: auto; }
+        svg text { font-family: system-ui, "DejaVu Sans", sans-serif; font-size: 12px; fill: #333; }
+        svg .axis { stroke: #8c959f; stroke-width: 1; }
+        svg .grid { stroke: #eaeef2; stroke-width: 1; }
+        svg .unit { fill: #57606a; font-size: 11px; }
+        table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+        th, td { text-align: right; padding: 3px 12px 3px 0; }
+        th:first-child, td:first-child { text-align: left; }
+        th { color: #57606a; font-weight: 600; border-bottom: 1px solid #d0d7de; }
+        .uncertain { color: #8c959f; }
+        .swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; vertical-align: -1px; margin: 0 3px 0 10px; }
+        footer { color: #57606a; font-size: 12px; margin-top: 8px; }
+        """
+
+    // MARK: Helpers
+
+    /// Text safe inside an element or an attribute.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    /// Axis ticks from 0 to at least `maximum`: 1, 2 or 5 times a power of ten, at most six.
+    static func ticks(_ maximum: Double) -> [Double] {
+        guard maximum > 0 else { return [0, 1] }
+        var magnitude = 1.0
+        while magnitude * 10 <= maximum { magnitude *= 10 }
+        while magnitude > maximum { magnitude /= 10 }
+        let step = [0.1, 0.2, 0.5, 1, 2, 5].map { $0 * magnitude }.first { (maximum / $0).rounded(.up) <= 5 } ?? magnitude * 10
+        return (0...Int((maximum / step).rounded(.up))).map { Double($0) * step }
+    }
+
+    private func text(_ x: Double, _ y: Double, _ content: String, anchor: String = "start", cls: String? = nil) -> String {
+        "<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" text-anchor=\"\(anchor)\"\(cls.map { " class=\"\($0)\"" } ?? "")>\(Self.escape(content))</text>"
+    }
+
+    private func section(_ title: String, note: String, _ body: String) -> String {
+        "<section>\n<h2>\(Self.escape(title))</h2>\n<p class=\"note\">\(Self.escape(note))</p>\n\(body)\n</section>\n"
+    }
+
+    /// A vertical bar chart: bars with tooltips, a value axis with ticks and its unit, and
+    /// labels under some bars.
+    private func columns(_ values: [Double], unit: String, tooltip: (Int) -> String, label: (Int) -> String?,
+                         colour: (Int) -> String, height: Double = 200) -> String {
+        let left = 56.0, top = 12.0, bottom = 30.0
+        let plotWidth = Double(Self.width) - left - 10
+        let ticks = Self.ticks(values.max() ?? 0)
+        let top_ = ticks.last!
+        let slot = plotWidth / Double(max(1, values.count))
+        var svg = "<svg viewBox=\"0 0 \(Self.width) \(Self.number(height + top + bottom))\" role=\"img\" aria-label=\"\(Self.escape(unit))\">\n"
+        for tick in ticks {
+            let y = top + height - tick / top_ * height
+            svg += "<line class=\"grid\" x1=\"\(left)\" x2=\"\(Self.number(left + plotWidth))\" y1=\"\(Self.number(y))\" y2=\"\(Self.number(y))\"/>"
+            svg += text(left - 6, y + 4, Self.number(tick), anchor: "end") + "\n"
+        }
+        svg += "<text transform=\"translate(12 \(Self.number(top + height / 2))) rotate(-90)\" text-anchor=\"middle\" class=\"unit\">\(Self.escape(unit))</text>\n"
+        for (index, value) in values.enumerated() {
+            let barHeight = value / top_ * height
+            let x = left + Double(index) * slot + slot * 0.15
+            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(top + height - barHeight))\" width=\"\(Self.number(slot * 0.7))\" height=\"\(Self.number(barHeight))\" fill=\"\(colour(index))\"><title>\(Self.escape(tooltip(index)))</title></rect>\n"
+            if let label = label(index) {
+                svg += "<line class=\"axis\" x1=\"\(Self.number(x + slot * 0.35))\" x2=\"\(Self.number(x + slot * 0.35))\" y1=\"\(Self.number(top + height))\" y2=\"\(Self.number(top + height + 4))\"/>"
+                svg += text(x + slot * 0.35, top + height + 17, label, anchor: "middle") + "\n"
+            }
+        }
+        svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(Self.number(left + plotWidth))\" y1=\"\(Self.number(top + height))\" y2=\"\(Self.number(top + height))\"/>\n"
+        svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(left)\" y1=\"\(top)\" y2=\"\(Self.number(top + height))\"/>\n"
+        return svg + "</svg>"
+    }
+
+    // MARK: Sections
+
+    func levels() -> String {
+        let total = stats.counts.values.reduce(0, +)
+        let left = 80.0, barRoom = 700.0, row = 28.0
+        let ticks = Self.ticks(Double(stats.counts.values.max() ?? 0))
+        let top_ = ticks.last!
+        let height = row * Double(Level.allCases.count)
+        var svg = "<svg viewBox=\"0 0 \(Self.width) \(Self.number(height + 44))\" role=\"img\" aria-label=\"cards by level\">\n"
+        for tick in ticks {
+            let x = left + tick / top_ * barRoom
+            svg += "<line class=\"grid\" x1=\"\(Self.number(x))\" x2=\"\(Self.number(x))\" y1=\"0\" y2=\"\(Self.number(height))\"/>"
+            svg += text(x, height + 16, Self.number(tick), anchor: "middle") + "\n"
+        }
+        for (index, level) in Level.allCases.enumerated() {
+            let count = stats.counts[level] ?? 0
+            let y = Double(index) * row
+            let width = Double(count) / top_ * barRoom
+            let name = level == .finished ? "finished" : "level \(level.name)"
+            svg += text(left - 8, y + row / 2 + 4, name, anchor: "end")
+            svg += "<rect x=\"\(left)\" y=\"\(Self.number(y + 5))\" width=\"\(Self.number(width))\" height=\"\(Self.number(row - 10))\" fill=\"\(level == .finished ? Self.blues[3] : Self.blues[2])\"><title>\(name): \(StatsFormat.count(count, "card")), \(StatsFormat.percent(count, of: total)) of the box</title></rect>"
+            svg += text(left + width + 6, y + row / 2 + 4, "\(count) · \(StatsFormat.percent(count, of: total))") + "\n"
+        }
+        svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(left)\" y1=\"0\" y2=\"\(Self.number(height))\"/>\n"
+        svg += text(left + barRoom / 2, height + 36, "cards", anchor: "middle", cls: "unit") + "\n</svg>"
+        var note = "\(StatsFormat.count(total, "card")) in the box."
+        if stats.damaged > 0 || stats.loose > 0 {
+            note += " Not counted: \(StatsFormat.count(stats.damaged, "damaged card")), \(StatsFormat.count(stats.loose, "loose file")) (see leitnerctl doctor)."
+        }
+        return section("Cards by level", note: note, svg)
+    }
+
+    func forecast() -> String {
+        let tests = stats.forecast
+        guard let busiest = tests.indices.max(by: { tests[$0].cards < tests[$1].cards }) else { return "" }
+        let chart = columns(tests.map { Double($0.cards) }, unit: "cards per test",
+                            tooltip: { index in
+                                let test = tests[index]
+                                return "\(StatsFormat.day(test.date)): test \(test.position), levels \(test.levels.map(\.name).joined(separator: ",")) — \(StatsFormat.count(test.cards, "card"))"
+                            },
+                            label: { index in index % 5 == 0 || index == busiest
+                                ? "\(tests[index].date.components.day) \(StatsFormat.month(tests[index].date))" : nil },
+                            colour: { $0 == busiest ? Self.orange : Self.blues[2] })
+        let day = tests[busiest]
+        return section("Forecast: the next \(tests.count) tests",
+                       note: "Cards expected in each test if every day's test is done, the cards of each test's levels moving on with each level's retention. Busiest (orange): \(StatsFormat.day(day.date)), \(StatsFormat.count(day.cards, "card")).",
+                       chart)
+    }
+
+    func heatmap() -> String {
+        let days = stats.heatmap
+        guard let first = days.first else { return "" }
+        let weeks = days.count / 7
+        let cell = 14.0, gap = 3.0, left = 36.0, top = 22.0
+        let thresholds = StatsFormat.thresholds(days)
+        let height = top + 7 * (cell + gap) + 34
+        var svg = "<svg viewBox=\"0 0 \(Self.width) \(Self.number(height))\" role=\"img\" aria-label=\"reviews per day, last \(weeks) weeks\">\n"
+        for weekday in [0, 2, 4, 6] {
+            svg += text(left - 6, top + Double(weekday) * (cell + gap) + cell - 3, StatsFormat.weekdays[weekday], anchor: "end")
+        }
+        var lastLabel = -10
+        for week in 0..<weeks {
+            let monday = first.date.adding(days: 7 * week)
+            let startsMonth = (0..<7).contains { monday.adding(days: $0).components.day == 1 }
+            if startsMonth, week - lastLabel >= 3 {
+                let labelDate = monday.adding(days: 6)
+                let month = StatsFormat.month(labelDate) + (labelDate.components.month == 1 ? " \(labelDate.components.year)" : "")
+                svg += text(left + Double(week) * (cell + gap), top - 8, month)
+                lastLabel = week
+            }
+        }
+        svg += "\n"
+        for (index, day) in days.enumerated() {
+            let x = left + Double(index / 7) * (cell + gap)
+            let y = top + Double(index % 7) * (cell + gap)
+            let shade = StatsFormat.shade(day.reviews, thresholds: thresholds)
+            var fill: String, stroke = "none", dash = ""
+            switch (shade, day.state) {
+            case (1..., _): fill = Self.blues[shade - 1]
+            case (_, .missed): fill = Self.orange
+            case (_, .skipped): fill = "#f6f8fa"; stroke = "#d0d7de"
+            case (_, .completed), (_, .today): fill = "#eef4fa"
+            case (_, .none): fill = "#ffffff"; stroke = "#eaeef2"
+            case (_, .upcoming): fill = "#ffffff"; stroke = "#d0d7de"; dash = " stroke-dasharray=\"2 2\""
+            default: fill = "#ffffff"
+            }
+            if day.state == .today { stroke = "#1b1f24" }
+            let state = day.state == .none ? "before the box" : day.state.rawValue
+            var tip = "\(StatsFormat.day(day.date)) \(day.date.components.year): \(state)"
+            if day.reviews > 0 { tip += " · \(StatsFormat.count(day.reviews, "review")) · \(StatsFormat.duration(ms: day.answerMs))" }
+            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\" stroke=\"\(stroke)\"\(dash)><title>\(Self.escape(tip))</title></rect>\n"
+            // A skipped day carries a dash, as in the terminal: told apart by shape, not by a shade.
+            if shade == 0, day.state == .skipped { svg += skippedMark(x, y, cell) }
+        }
+        // The legend: the scale, then the states.
+        var x = left
+        let y = top + 7 * (cell + gap) + 14
+        svg += text(x, y + 11, "fewer"); x += 40
+        for colour in Self.blues {
+            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(colour)\"/>"
+            x += cell + gap
+        }
+        svg += text(x + 4, y + 11, "more reviews"); x += 110
+        for (fill, label) in [(Self.orange, "missed"), ("#f6f8fa", "skipped (nothing due)"), ("#eef4fa", "no review"),
+                              ("#ffffff", "before the box")] {
+            let stroke = fill == "#ffffff" || fill == "#f6f8fa" ? "#d0d7de" : "none"
+            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\" stroke=\"\(stroke)\"/>"
+            if fill == "#f6f8fa" { svg += skippedMark(x, y, cell) }
+            svg += text(x + cell + 5, y + 11, label)
+            x += cell + 14 + Double(label.count) * 6.5
+        }
+        svg += "</svg>"
+        let reviewed = days.filter { $0.reviews > 0 }
+        return section("The last \(weeks) weeks",
+                       note: "One square a day, darker with more reviews (by quartile of the days with reviews: \(thresholds.map(String.init).joined(separator: ", "))); \(StatsFormat.count(reviewed.reduce(0) { $0 + $1.reviews }, "review")) on \(StatsFormat.count(reviewed.count, "day")). Point at a day for its figures.",
+                       svg)
+    }
+
+    private func skippedMark(_ x: Double, _ y: Double, _ cell: Double) -> String {
+        "<line x1=\"\(Self.number(x + 3))\" x2=\"\(Self.number(x + cell - 3))\" y1=\"\(Self.number(y + cell / 2))\" y2=\"\(Self.number(y + cell / 2))\" stroke=\"#6e7781\" stroke-width=\"2\" pointer-events=\"none\"/>"
+    }
+
+    func retention() -> String {
+        let weeks = stats.retentionWeeks
+        // From the first week with answers (a young box fills the width), at least 8 weeks.
+        let thisWeek = stats.today.adding(days: -stats.today.weekday)
+        let firstWeek = min(weeks.first?.week ?? thisWeek, thisWeek.adding(days: -7 * 7))
+        let count = (thisWeek.ordinal - firstWeek.ordinal) / 7 + 1
+        let left = 56.0, top = 12.0, height = 200.0, bottom = 40.0
+        let plotWidth = Double(Self.width) - left - 80
+        func x(_ week: LogicalDate) -> Double { left + Double((week.ordinal - firstWeek.ordinal) / 7) / Double(max(1, count - 1)) * plotWidth }
+        func y(_ share: Double) -> Double { top + height - share * height }
+        var svg = "<svg viewBox=\"0 0 \(Self.width) \(Self.number(top + height + bottom))\" role=\"img\" aria-label=\"retention by level per week\">\n"
+        for tick in stride(from: 0.0, through: 1.0, by: 0.25) {
+            svg += "<line class=\"grid\" x1=\"\(left)\" x2=\"\(Self.number(left + plotWidth))\" y1=\"\(Self.number(y(tick)))\" y2=\"\(Self.number(y(tick)))\"/>"
+            svg += text(left - 6, y(tick) + 4, "\(Int(tick * 100))%", anchor: "end") + "\n"
+        }
+        svg += "<text transform=\"translate(12 \(Self.number(top + height / 2))) rotate(-90)\" text-anchor=\"middle\" class=\"unit\">right the first time</text>\n"
+        // Weeks by their Monday while they are few enough to name, else months.
+        var lastLabel = -10
+        let every = count <= 12 ? 1 : count <= 24 ? 2 : 0
+        for week in 0..<count {
+            let monday = firstWeek.adding(days: 7 * week)
+            if every > 0 {
+                guard (count - 1 - week) % every == 0 else { continue }
+                svg += text(x(monday), top + height + 17, "\(monday.components.day) \(StatsFormat.month(monday))", anchor: "middle")
+            } else if (0..<7).contains(where: { monday.adding(days: $0).components.day == 1 }), week - lastLabel >= 3 {
+                svg += text(x(monday), top + height + 17, StatsFormat.month(monday.adding(days: 6)), anchor: "middle")
+                lastLabel = week
+            }
+        }
+        svg += text(left + plotWidth / 2, top + height + 32, "week (its Monday)", anchor: "middle", cls: "unit") + "\n"
+        var ends: [(level: Level, x: Double, y: Double)] = []
+        for level in Level.rotation {
+            let points = weeks.filter { $0.level == level }
+            guard !points.isEmpty else { continue }
+            let colour = Self.levelColours[level.rawValue - 1]
+            let path = points.map { "\(Self.number(x($0.week))),\(Self.number(y(Double($0.right) / Double($0.answers))))" }
+            if points.count > 1 {
+                svg += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" points=\"\(path.joined(separator: " "))\"/>\n"
+            }
+            for point in points {
+                let share = Double(point.right) / Double(point.answers)
+                let few = point.answers < LevelRetention.certainAnswers
+                svg += "<circle cx=\"\(Self.number(x(point.week)))\" cy=\"\(Self.number(y(share)))\" r=\"3.5\" fill=\"\(few ? "#ffffff" : colour)\" stroke=\"\(colour)\" stroke-width=\"1.5\"><title>Week of \(StatsFormat.day(point.week)): level \(level.name), \(StatsFormat.percent(point.right, of: point.answers)) of \(point.answers)\(few ? " (uncertain)" : "")</title></circle>\n"
+            }
+            let last = points.last!
+            ends.append((level, x(last.week) + 8, y(Double(last.right) / Double(last.answers)) + 4))
+        }
+        // Each line's name at its end, so that no colour has to be matched to a legend; names
+        // that would overlap are moved apart.
+        ends.sort { $0.y < $1.y }
+        for index in ends.indices.dropFirst() where ends[index].y < ends[index - 1].y + 13 {
+            ends[index].y = ends[index - 1].y + 13
+        }
+        for end in ends {
+            svg += "<text x=\"\(Self.number(end.x))\" y=\"\(Self.number(end.y))\" style=\"fill:\(Self.levelColours[end.level.rawValue - 1])\">level \(end.level.name)</text>\n"
+        }
+        svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(Self.number(left + plotWidth))\" y1=\"\(Self.number(top + height))\" y2=\"\(Self.number(top + height))\"/>\n"
+        svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(left)\" y1=\"\(top)\" y2=\"\(Self.number(top + height))\"/>\n</svg>\n"
+        if weeks.isEmpty { svg = "<p class=\"note\">No answers in these weeks yet.</p>\n" }
+        var table = "<table>\n<tr><th>level</th><th>last \(StatsFormat.count(stats.window, "day"))</th><th>answers</th><th>all time</th><th>answers</th></tr>\n"
+        for entry in stats.retention {
+            func cell(_ right: Int, _ answers: Int) -> String {
+                let few = answers > 0 && answers < LevelRetention.certainAnswers
+                return "<td\(few ? " class=\"uncertain\" title=\"fewer than \(LevelRetention.certainAnswers) answers\"" : "")>\(StatsFormat.percent(right, of: answers))\(few ? " (uncertain)" : "")</td><td>\(answers)</td>"
+            }
+            table += "<tr><td><span class=\"swatch\" style=\"background:\(Self.levelColours[entry.level.rawValue - 1]);margin-left:0\"></span>level \(entry.level.name)</td>"
+                + cell(entry.recentRight, entry.recentAnswers) + cell(entry.right, entry.answers) + "</tr>\n"
+        }
+        table += "</table>"
+        return section("Retention by level",
+                       note: "The share of cards answered right the first time they were shown in a test, per week; a hollow point stands on fewer than \(LevelRetention.certainAnswers) answers (uncertain).",
+                       svg + table)
+    }
+
+    func work() -> String {
+        let days = stats.work
+        let every = max(1, days.count / 6)
+        func label(_ index: Int) -> String? {
+            (days.count - 1 - index) % every == 0 ? "\(days[index].date.components.day) \(StatsFormat.month(days[index].date))" : nil
+        }
+        let reviews = columns(days.map { Double($0.reviews) }, unit: "reviews per day",
+                              tooltip: { "\(StatsFormat.day(days[$0].date)): \(StatsFormat.count(days[$0].reviews, "review"))" },
+                              label: label, colour: { _ in Self.blues[2] }, height: 140)
+        let minutes = columns(days.map { Double($0.answerMs) / 60_000 }, unit: "minutes per day",
+                              tooltip: { "\(StatsFormat.day(days[$0].date)): \(StatsFormat.duration(ms: days[$0].answerMs)) answering" },
+                              label: label, colour: { _ in Self.blues[3] }, height: 140)
+        let total = days.reduce(0) { $0 + $1.reviews }
+        let time = days.reduce(0) { $0 + $1.answerMs }
+        return section("Work, the last \(StatsFormat.count(stats.window, "day"))",
+                       note: "\(StatsFormat.count(total, "review")) and \(StatsFormat.duration(ms: time)) answering (from the answer times in the log); this week \(StatsFormat.count(stats.weekReviews, "review")), \(StatsFormat.duration(ms: stats.weekAnswerMs)).",
+                       reviews + "\n" + minutes)
+    }
+
+    func streaksAndLeeches() -> String {
+        let streaks = stats.streaks
+        var body = "<p>Current streak: <strong>\(StatsFormat.count(streaks.current, "day"))</strong>; longest: <strong>\(StatsFormat.count(streaks.longest, "day"))</strong>"
+        if let end = streaks.longestEnd { body += " (to \(StatsFormat.day(end)) \(end.components.year))" }
+        body += ".</p>\n<p class=\"note\">A day counts when its test was completed. A skipped day (nothing was due) does not break a streak; a missed day does. Today breaks nothing until it is over.</p>\n"
+        body += "<h2>Hardest cards</h2>\n<p class=\"note\">Answered wrong most often in the last \(StatsFormat.count(stats.leechWindow, "day")): the cards worth rewriting.</p>\n"
+        if stats.leeches.isEmpty {
+            body += "<p>None answered wrong.</p>"
+        } else {
+            body += "<table>\n<tr><th>card</th><th>wrong</th><th>level now</th></tr>\n"
+            for leech in stats.leeches {
+                body += "<tr><td>\(Self.escape(leech.id))</td><td>\(leech.failures)</td><td>\(leech.level.name)</td></tr>\n"
+            }
+            body += "</table>"
+        }
+        return section("Streaks", note: "Days in a row with the test done.", body)
+    }
+}

@@ -1,0 +1,66 @@
+/// The requests that change a card in place: `Edit` (new sides) and `Rename` (a new id). Both
+/// keep the card's level, its place in the open test and its history.
+extension Box {
+    /// Replaces one side of a card or both, each durably and at once (R17, R18), and logs an
+    /// `edit` (R16). A side given with the same file name and bytes as it has is no change;
+    /// when nothing changes, nothing is written or logged. The card is edited where it is now,
+    /// whatever moved or graded it since the client read it.
+    /// - Parameters:
+    ///   - front: the new front, or nil to keep it; its name gives the extension (`front.md`).
+    ///   - back: the new back, or nil to keep it.
+    /// - Returns: the card as it is now, and whether it changed.
+    /// - Throws: `noSuchCard` when the card is gone; `invalidAsset` for an empty side or a bad
+    ///   name; `storeFailure` for a damaged card (R21: never touched) or a failed write.
+    public func edit(id: String, front: Asset?, back: Asset?) throws(BoxError) -> (card: Card, changed: Bool) {
+        try CardID.validate(id)
+        guard front != nil || back != nil else {
+            throw .invalidParameter(name: "front", reason: "give the front, the back or both")
+        }
+        var requested: [(SideName, Asset, String)] = []
+        if let front { requested.append((.front, front, try Box.fileName(for: front, side: .front))) }
+        if let back { requested.append((.back, back, try Box.fileName(for: back, side: .back))) }
+        let moment = try begin()
+        guard let level = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        // Read first: a damaged card is refused before anything is written.
+        let card = try store.card(id, withText: false)
+        var sides: [Store.NewSide] = []
+        for (side, asset, name) in requested {
+            let current = side == .front ? card.front.path : card.back.path
+            if current.hasSuffix("/" + name),
+               let bytes = try? store.assetBytes(id, side: side, limit: Box.maxAssetSize).data, bytes == asset.content {
+                continue
+            }
+            sides.append(Store.NewSide(side: side, name: name, bytes: asset.content))
+        }
+        if sides.isEmpty { return (try store.card(id, withText: true), false) }
+        try store.replaceSides(id, in: level, with: sides, journal: [
+            LogEntry(time: moment.now, event: .edit, id: id, from: level, to: level),
+        ])
+        if sides.contains(where: { $0.side == .front }) { frontIndex = nil }
+        searchIndexNeedsReading(id)
+        if lastShown?.id == id { lastShown = nil }
+        return (try store.card(id, withText: true), true)
+    }
+
+    /// Gives a card a new id (R20), in the level it is in, logged as a `rename` (R16). Its place
+    /// in the open test, its passed or failed mark and its grades go with it; the log's earlier
+    /// lines keep the old id, and the `rename` line links the two.
+    /// - Throws: `invalidCardId` for either id; `noSuchCard`; `cardExists` when the new id is
+    ///   taken; `storeFailure` for a damaged card (R21) or a failed rename.
+    public func rename(id: String, to newID: String) throws(BoxError) -> Card {
+        try CardID.validate(id)
+        try CardID.validate(newID)
+        let moment = try begin()
+        guard let level = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        let card = try store.card(id, withText: true)
+        guard newID != id else { return card }
+        if store.levelOf[newID] != nil { throw .cardExists(id: newID) }
+        try store.renameCard(id, to: newID, in: level, journal: [
+            LogEntry(time: moment.now, event: .rename, id: id, from: level, to: level, renamedTo: newID),
+        ])
+        test?.rename(id, to: newID)
+        frontIndex = frontIndex?.mapValues { $0 == id ? newID : $0 }
+        if lastShown?.id == id { lastShown = nil }
+        return try store.card(newID, withText: true)
+    }
+}

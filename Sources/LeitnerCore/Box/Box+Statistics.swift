@@ -1,0 +1,48 @@
+/// `Stats`: the figures of the box's history and schedule (docs/protocol.md).
+extension Box {
+    /// The statistics of the box today.
+    /// - Parameters: `window`: days of the recent windows (retention, work) and of the leeches,
+    ///   1 … `BoxStatistics.maxWindow`; nil for 30 days (90 for the leeches). `leeches`: how many
+    ///   of the hardest cards to list, 0 … `BoxStatistics.maxLeeches`; nil for 10.
+    /// - Throws: `invalidParameter` for a window or a count out of range; `storeFailure` when the
+    ///   log cannot be read.
+    public func statistics(window: Int?, leeches: Int?) throws(BoxError) -> BoxStatistics {
+        if let window, !(1...BoxStatistics.maxWindow).contains(window) {
+            throw .invalidParameter(name: "days", reason: "must be 1 to \(BoxStatistics.maxWindow)")
+        }
+        if let leeches, !(0...BoxStatistics.maxLeeches).contains(leeches) {
+            throw .invalidParameter(name: "leeches", reason: "must be 0 to \(BoxStatistics.maxLeeches)")
+        }
+        let moment = try begin()
+        try updateTally()
+        var openQueue: [Level: Int]?
+        if !completedToday(moment) {
+            var byLevel: [Level: Int] = [:]
+            if let test, test.position == days.position {
+                for id in test.place.keys { if let level = store.levelOf[id] { byLevel[level, default: 0] += 1 } }
+            } else {
+                let counts = store.counts()
+                for level in options.cycle.levels(at: days.position) { byLevel[level] = counts[level] ?? 0 }
+            }
+            openQueue = byLevel
+        }
+        let levelOf = store.levelOf
+        let damaged = store.damaged
+        let input = StatisticsInput(
+            today: moment.today, firstDate: firstDate, days: days, cycle: options.cycle, onFail: options.onFail,
+            counts: store.counts(), damaged: damaged.count, loose: store.looseFileProblems().count,
+            openQueue: openQueue, levelOf: { id in damaged[id] == nil ? levelOf[id] : nil },
+            window: window ?? 30, leechWindow: window ?? 90, leechCount: leeches ?? 10)
+        return BoxStatistics(tally: tally, input: input)
+    }
+
+    /// `tally`, brought up to date with the log (read afresh if the log was cut short).
+    private func updateTally() throws(BoxError) {
+        if tally.logOffset > store.log.size { tally = ReviewTally() }
+        let dayClock = options.dayClock
+        try store.log.forEachEntry(from: tally.logOffset) { entry, end in
+            tally.take(entry, dayClock: dayClock)
+            tally.logOffset = end
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Glibc
+import LeitnerSystem
+
+/// The text of every card, case-folded, for `Search`: reading 200,000 side files per search
+/// costs seconds (as `grep -r` does), scanning them in memory milliseconds.
+///
+/// Compact: one byte arena holds each card's id (and its folded form when that differs), its
+/// folded front and its folded back; a slot of 24 bytes per card, with no reference in it, says
+/// where, and in which level the card is. It is built on the first search, not at open, and kept
+/// current without rescans:
+///
+/// - the store marks every card whose level changes — the box's adds, grades, moves, renames and
+///   deletes, and a hand's (R13) — in `Store.searchDirty`; the box marks the cards it edits;
+/// - each card directory is watched (inotify), so that a side edited in place by hand — any
+///   editor, rewriting the file or renaming a new one over it — marks its card too (R13: the
+///   next search finds the new text);
+/// - before a search the marked cards are read again; when the kernel dropped events, all are.
+///
+/// Only the first 64 KiB of a side are indexed (what a `Side` carries).
+struct SearchIndex {
+    struct Slot {
+        /// Where the card's bytes start in the arena: id, folded id, front, back.
+        var offset: UInt32
+        var idLength: UInt16
+        /// 0 when the id folds to itself (the usual case: ids are mostly lower-case).
+        var foldedIDLength: UInt16
+        var frontLength: UInt32
+        var backLength: UInt32
+        /// The card directory's inotify watch; -1 when it has none (the limit was reached):
+        /// such a card is read again before every search.
+        var watch: Int32
+        var level: UInt8
+
+        var size: Int { Int(idLength) + Int(foldedIDLength) + Int(frontLength) + Int(backLength) }
+    }
+
+    /// One card's parts, as `forEach` hands them out.
+    struct Parts {
+        var slot: Slot
+        var id: UnsafeBufferPointer<UInt8>
+        var foldedID: UnsafeBufferPointer<UInt8>
+        var front: UnsafeBufferPointer<UInt8>
+        var back: UnsafeBufferPointer<UInt8>
+    }
+
+    private(set) var slots: [Slot] = []
+    private(set) var arena: [UInt8] = []
+    /// Arena bytes no slot uses any more; compacted when they are half of it.
+    private var garbage = 0
+    /// Cards without a watch.
+    private var unwatched = Set<String>()
+
+    /// Reads every card of the store, and starts marking its changes.
+    init(store: Store) {
+        store.searchDirty = []
+        store.cardEvents.removeAll()
+        store.lostEvents = false
+        slots.reserveCapacity(store.levelOf.count)
+        for id in store.levelOf.keys { index(id, store: store) }
+        shrink()
+    }
+
+    /// Takes in what changed since the last search: the cards marked and those whose directories
+    /// had events.
+    mutating func update(store: Store) {
+        if store.lostEvents {
+            self = SearchIndex(store: store)
+            return
+        }
+        var dirty = store.searchDirty ?? []
+        store.searchDirty = []
+        if !store.cardEvents.isEmpty {
+            let touched = Set(store.cardEvents)
+            store.cardEvents.removeAll()
+            forEach { parts in
+                if touched.contains(parts.slot.watch) { dirty.insert(String(decoding: parts.id, as: UTF8.self)) }
+            }
+        }
+        dirty.formUnion(unwatched)
+        guard !dirty.isEmpty else { return }
+        let marked = Set(dirty.map { Array($0.utf8) })
+        var kept: [Slot] = []
+        kept.reserveCapacity(slots.count)
+        var dropped = 0
+        forEach { parts in
+            if marked.contains(Array(parts.id)) {
+                dropped += parts.slot.size
+            } else {
+                kept.append(parts.slot)
+            }
+        }
+        garbage += dropped
+        slots = kept
+        unwatched.removeAll()
+        for id in dirty where store.levelOf[id] != nil { index(id, store: store) }
+        if garbage > arena.count / 2 { compact() }
+        MemoryTrim.releaseFreedMemory()
+    }
+
+    /// Appends one card — its id, folded id, folded text sides (a side of other media is empty
+    /// here) — and puts a watch on its directory. A damaged card (R21) is left out.
+    private mutating func index(_ id: String, store: Store) {
+        guard let level = store.levelOf[id], let card = try? store.card(id, withText: true) else { return }
+        let watch = (try? store.inotify.watch(directory: store.path(of: id, in: level))) ?? -1
+        if watch < 0 { unwatched.insert(id) }
+        let folded = SearchIndex.fold(id)
+        let front = Array(SearchIndex.fold(card.front.text ?? "").utf8)
+        let back = Array(SearchIndex.fold(card.back.text ?? "").utf8)
+        let offset = UInt32(arena.count)
+        arena.append(contentsOf: id.utf8)
+        if folded != id { arena.append(contentsOf: folded.utf8) }
+        arena.append(contentsOf: front)
+        arena.append(contentsOf: back)
+        slots.append(Slot(offset: offset, idLength: UInt16(id.utf8.count),
+                          foldedIDLength: folded == id ? 0 : UInt16(folded.utf8.count),
+                          frontLength: UInt32(front.count), backLength: UInt32(back.count),
+                          watch: watch, level: UInt8(level.rawValue)))
+    }
+
+    private mutating func compact() {
+        var packed: [UInt8] = []
+        packed.reserveCapacity(arena.count - garbage)
+        for index in slots.indices {
+            let start = Int(slots[index].offset)
+            slots[index].offset = UInt32(packed.count)
+            packed.append(contentsOf: arena[start..<start + slots[index].size])
+        }
+        arena = packed
+        garbage = 0
+    }
+
+    /// Gives back what growing the arrays left unused.
+    private mutating func shrink() {
+        arena = arena.withUnsafeBufferPointer { Array($0) }
+        slots = slots.withUnsafeBufferPointer { Array($0) }
+        MemoryTrim.releaseFreedMemory()
+    }
+
+    /// Case folding for matching: the text lower-cased, in every script that has case.
+    static func fold(_ text: String) -> String {
+        text.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) ? text : text.lowercased()
+    }
+
+    /// Calls `body` with each card's parts.
+    func forEach(_ body: (Parts) -> Void) {
+        arena.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            for slot in slots {
+                let id = base + Int(slot.offset)
+                let foldedID = id + Int(slot.idLength)
+                let front = foldedID + Int(slot.foldedIDLength)
+                let back = front + Int(slot.frontLength)
+                body(Parts(slot: slot, id: UnsafeBufferPointer(start: id, count: Int(slot.idLength)),
+                           foldedID: slot.foldedIDLength == 0 ? UnsafeBufferPointer(start: id, count: Int(slot.idLength))
+                                                              : UnsafeBufferPointer(start: foldedID, count: Int(slot.foldedIDLength)),
+                           front: UnsafeBufferPointer(start: front, count: Int(slot.frontLength)),
+                           back: UnsafeBufferPointer(start: back, count: Int(slot.backLength))))
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// One line a search found (`Search`): the card, where in it, and the line as it is in the card.
+public struct SearchMatch: Sendable, Equatable {
+    /// What of a card is searched.
+    public enum Field: String, Sendable, CaseIterable {
+        case id, front, back
+    }
+
+    public var id: String
+    public var level: Level
+    public var field: Field
+    /// The matching line of the side (or the id), without its line break.
+    public var line: String
+
+    public init(id: String, level: Level, field: Field, line: String) {
+        self.id = id
+        self.level = level
+        self.field = field
+        self.line = line
+    }
+}

@@ -1,0 +1,16 @@
+/// One logical day's work, from the review log: the grades of that day not undone (R15), their
+/// answer times, and the first answers of cards in their test, per level, for retention.
+public struct DayTally: Sendable, Equatable {
+    /// Grades not undone, repeats of a failed card included.
+    public var reviews = 0
+    /// Of them, wrong ones.
+    public var wrong = 0
+    /// The sum of their answer times, in milliseconds (grades without one count 0).
+    public var answerMs = 0
+    /// First answers of a card in a test, by the level it was in (index 0 is level 1).
+    public var firstAnswers = [Int](repeating: 0, count: 7)
+    /// Of them, right ones.
+    public var firstRight = [Int](repeating: 0, count: 7)
+
+    public init() {}
+}

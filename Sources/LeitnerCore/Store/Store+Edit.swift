@@ -1,0 +1,106 @@
+import Glibc
+import LeitnerSystem
+
+/// Changing a card in place: new sides (an edit) and a new id (a rename). Both keep the card's
+/// level; both are journaled, so that a crash leaves the card as it was or as it was asked to be
+/// (R17, R18).
+extension Store {
+    /// A side to write: which one, its file name (`front.md`) and its bytes.
+    struct NewSide {
+        var side: SideName
+        var name: String
+        var bytes: [UInt8]
+    }
+
+    /// Replaces sides of a card at once. The card's directory is copied to
+    /// `.leitner/tmp/edit-ID` — the new sides written and synced, every other entry hard-linked —
+    /// and then exchanged with the card's directory in one `renameat2(RENAME_EXCHANGE)`: the
+    /// card is never without a side nor with two fronts, even when the extension changes
+    /// (`front.txt` → `front.md`). The old copy is removed after the reply's change is logged.
+    func replaceSides(_ id: String, in level: Level, with sides: [NewSide], journal: [LogEntry]) throws(BoxError) {
+        let levelDirectory = try fd(level)
+        let staged = "edit-" + id
+        let stagedPath = statePath + "/tmp/" + staged
+        do throws(Errno) {
+            if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
+            try FileSystem.makeDirectory(staged, in: stagingFD)
+            let copy = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
+            defer { copy.close() }
+            let card = try FileDescriptor.openDirectory(id, relativeTo: levelDirectory)
+            defer { card.close() }
+            let replaced = Set(sides.map(\.side))
+            for entry in try FileSystem.list(card) {
+                // The sides being replaced are left behind, whatever their extension.
+                if let side = SideName.allCases.first(where: { Store.isSideFile(entry.name, of: $0) }), replaced.contains(side) {
+                    continue
+                }
+                // A person's own files in the card (notes) stay with it, hard-linked; a
+                // subdirectory cannot be, so such a card is refused rather than emptied.
+                if entry.kind == .directory { throw Errno.isDirectory }
+                try FileSystem.link(entry.name, in: card, as: entry.name, in: copy)
+            }
+            for side in sides {
+                let file = try FileDescriptor.open(side.name, relativeTo: copy, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+                defer { file.close() }
+                try file.writeAll(side.bytes)
+                try file.sync()
+            }
+            try copy.sync()
+            try stagingFD.sync()
+        } catch {
+            try? FileSystem.removeTree(staged, in: stagingFD)
+            if error == .isDirectory {
+                throw .storeFailure(path: path(of: id, in: level),
+                                    reason: "cannot edit: the card directory holds a subdirectory; edit its files by hand")
+            }
+            throw .storeFailure(path: stagedPath, reason: "cannot write: \(error)")
+        }
+        let guardMark = try cardGuard(id, in: level)
+        do {
+            try journaled(journal, intent: [.edit(staged: staged, id: id, in: level, guard: guardMark)], carryOut: { () throws(BoxError) in
+                do throws(Errno) {
+                    try FileSystem.exchange(staged, in: stagingFD, with: id, in: levelDirectory)
+                } catch {
+                    throw .storeFailure(path: path(of: id, in: level), reason: "cannot replace with '\(stagedPath)': \(error)")
+                }
+            }, undo: { () throws(Errno) in try FileSystem.exchange(staged, in: stagingFD, with: id, in: levelDirectory) })
+        } catch {
+            try? FileSystem.removeTree(staged, in: stagingFD)
+            throw error
+        }
+        damaged[id] = nil
+        try? FileSystem.removeTree(staged, in: stagingFD)
+    }
+
+    /// Gives a card a new id in its level: the change is journaled, then the rename done (R17).
+    /// - Throws: `cardExists` when a directory of that name is in the level already.
+    func renameCard(_ id: String, to newID: String, in level: Level, journal: [LogEntry]) throws(BoxError) {
+        let directory = try fd(level)
+        let guardMark = try cardGuard(id, in: level)
+        try journaled(journal, intent: [.rename(id: id, to: newID, in: level, guard: guardMark)], carryOut: { () throws(BoxError) in
+            do throws(Errno) {
+                try FileSystem.rename(id, in: directory, to: newID, in: directory)
+            } catch {
+                if error == .exists { throw .cardExists(id: newID) }
+                throw .storeFailure(path: path(of: id, in: level), reason: "cannot rename to '\(path(of: newID, in: level))': \(error)")
+            }
+        }, undo: { () throws(Errno) in try FileSystem.rename(newID, in: directory, to: id, in: directory) })
+        setLevel(id, nil)
+        setLevel(newID, level)
+        if let reason = damaged.removeValue(forKey: id) { damaged[newID] = reason }
+    }
+
+    /// True when `name` is a side file of a card: `front.` or `back.` and an extension of
+    /// letters and digits. Editors' leftovers beside it — `front.txt~`, `front.txt.swp`,
+    /// `.front.txt.swp`, `#front.txt#` — are not sides, so that editing a card's file by hand
+    /// with any editor leaves a sound card (R13, R21).
+    static func isSideFile(_ name: String, of side: SideName) -> Bool {
+        let prefix = side.rawValue + "."
+        guard name.hasPrefix(prefix) else { return false }
+        let ext = name.utf8.dropFirst(prefix.utf8.count)
+        return !ext.isEmpty && ext.count <= 16 && ext.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Glibc
+import LeitnerClient
+import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
+
+/// `edit ID [--front|--back] [--as EXT]`: opens the card's text sides in the person's editor, on
+/// temporary copies named `front.EXT`/`back.EXT` (so that the editor knows Markdown), and sends
+/// what changed with `Edit`. `rename OLD NEW`: a new id with `Rename`.
+enum EditCommand {
+    static func run(_ context: Context, _ arguments: ParsedArguments) throws {
+        let id = arguments.positionals[0]
+        var sides = ["front", "back"].filter { arguments.has("--\($0)") || arguments["--\($0)-file"] != nil }
+        if sides.isEmpty { sides = ["front", "back"] }
+        var parameters: [String: JSONValue] = ["id": .string(id)]
+        // Sides given as files replace the card's sides without an editor.
+        let files = ["front", "back"].filter { arguments["--\($0)-file"] != nil }
+        if !files.isEmpty {
+            for side in files { parameters[side] = try AssetFile.file(arguments["--\(side)-file"]!, side: side) }
+            return try send(parameters, context: context)
+        }
+        let newExtension = try arguments["--as"].map { try extensionArgument($0) }
+        let card = try context.call("Show", ["id": .string(id)]).value("card")
+        for side in sides where !MediaType.isText(card.value(side).string("mediaType")) {
+            throw Failure.failed("cannot edit the \(side) of '\(id)' in a text editor: it is \(card.value(side).string("mediaType")) "
+                                 + "('\(card.value(side).string("path"))'); replace it with 'edit \(id) --\(side)-file FILE'")
+        }
+        let directory: String
+        do { directory = try FileSystem.makeTemporaryDirectory(prefix: "leitner-edit") } catch {
+            throw Failure.failed("cannot make a temporary directory: \(error)")
+        }
+        defer { removeTemporary(directory) }
+        var originals: [String: (name: String, bytes: [UInt8])] = [:]
+        var paths: [String] = []
+        for side in sides {
+            // The exact bytes, whatever their size (`Show` carries at most 64 KiB of text).
+            let asset = try context.call("ReadAsset", ["id": .string(id), "side": .string(side)])
+            guard let bytes = Base64.decode(asset.value("data").stringValue ?? "") else {
+                throw Failure.failed("the daemon sent invalid base64 for the \(side) of '\(id)'")
+            }
+            let current = asset.value("name").stringValue ?? "\(side).txt"
+            let name = newExtension.map { "\(side).\($0)" } ?? current
+            let path = directory + "/" + name
+            do {
+                let file = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+                defer { file.close() }
+                try file.writeAll(bytes)
+            } catch {
+                throw Failure.failed("cannot write '\(path)': \(error)")
+            }
+            originals[side] = (current, Array(bytes))
+            paths.append(path)
+        }
+        let editor = Editor.fromEnvironment()
+        let termination: ChildProcess.Termination
+        do { termination = try editor.edit(paths) } catch {
+            throw Failure.failed("cannot start the editor '\(editor.command)': \(error)")
+        }
+        guard termination == .exited(0) else {
+            throw Failure.failed("the editor '\(editor.command)' \(termination); '\(id)' not changed")
+        }
+        for side in sides {
+            guard let (name, bytes) = try edited(side, in: directory), let original = originals[side] else {
+                throw Failure.failed("the \(side) of '\(id)' is gone from '\(directory)'; '\(id)' not changed")
+            }
+            guard name != original.name || bytes != original.bytes else { continue }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw Failure.failed("the \(side) of '\(id)' is not UTF-8 text any more; '\(id)' not changed")
+            }
+            if text.allSatisfy(\.isWhitespace) {
+                throw Failure.failed("the \(side) of '\(id)' is empty; '\(id)' not changed")
+            }
+            parameters[side] = ["name": .string(name), "text": .string(text)]
+        }
+        if parameters.count == 1 {
+            if context.json { return context.printJSON(["card": card, "changed": false]) }
+            return Console.out("'\(id)' unchanged.")
+        }
+        try send(parameters, context: context)
+    }
+
+    /// Sends an `Edit` and says what it did.
+    static func send(_ parameters: [String: JSONValue], context: Context) throws {
+        let reply = try context.call("Edit", parameters)
+        if context.json { return context.printJSON(reply) }
+        let id = reply.value("card").string("id")
+        guard reply.value("changed").boolValue == true else { return Console.out("'\(id)' unchanged.") }
+        let sides = ["front", "back"].filter { parameters[$0] != nil }.joined(separator: " and ")
+        Console.out("Edited the \(sides) of '\(id)' (level \(reply.value("card").string("level"))).")
+    }
+
+    /// The file that holds a side after the editor: `front.EXT`, any extension (an editor may have
+    /// saved it under another, `front.md` for `front.txt`); of several, the last written.
+    static func edited(_ side: String, in directory: String) throws -> (name: String, bytes: [UInt8])? {
+        let entries: [DirectoryEntry]
+        let handle: FileDescriptor
+        do {
+            handle = try FileDescriptor.openDirectory(directory)
+            entries = try FileSystem.list(handle)
+        } catch {
+            throw Failure.failed("cannot read '\(directory)': \(error)")
+        }
+        defer { handle.close() }
+        var newest: (name: String, time: Int)?
+        for entry in entries where entry.name.hasPrefix(side + ".") {
+            guard let ext = MediaType.fileExtension(entry.name), "\(side).\(ext)" == entry.name,
+                  isExtension(ext),
+                  let st = try? FileSystem.status(entry.name, in: handle), st.st_mode & S_IFMT == S_IFREG else { continue }
+            let time = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
+            if newest == nil || time > newest!.time { newest = (entry.name, time) }
+        }
+        guard let name = newest?.name else { return nil }
+        do { return (name, try FileSystem.readFile(name, in: handle, limit: AssetFile.maxSize)) } catch {
+            throw Failure.failed("cannot read '\(directory)/\(name)': \(error)")
+        }
+    }
+
+    /// `--as md`: an extension of letters and digits, said with or without its dot.
+    static func extensionArgument(_ value: String) throws -> String {
+        let ext = value.hasPrefix(".") ? String(value.dropFirst()) : value
+        guard isExtension(ext),
+              MediaType.isText(MediaType.of(fileName: "x." + ext)) else {
+            throw Failure.usage(.invalidValue(value, what: "extension", reason: "expected a text extension: txt or md", command: "edit"))
+        }
+        return ext.lowercased()
+    }
+
+    /// 1 to 16 ASCII letters and digits, as the daemon takes them (docs/protocol.md).
+    static func isExtension(_ ext: String) -> Bool {
+        !ext.isEmpty && ext.utf8.count <= 16 && ext.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+
+    static func removeTemporary(_ directory: String) {
+        guard let handle = try? FileDescriptor.openDirectory(directory) else { return }
+        for entry in (try? FileSystem.list(handle)) ?? [] { try? FileSystem.removeTree(entry.name, in: handle) }
+        handle.close()
+        try? FileSystem.removeDirectory(directory, in: nil)
+    }
+
+    /// `rename OLD NEW`.
+    static func rename(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.call("Rename", ["id": .string(arguments.positionals[0]), "newId": .string(arguments.positionals[1])])
+        if context.json { return context.printJSON(reply) }
+        let card = reply.value("card")
+        Console.out("Renamed '\(arguments.positionals[0])' to '\(card.string("id"))' (level \(card.string("level"))).")
+    }
+}

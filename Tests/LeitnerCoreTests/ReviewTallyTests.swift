@@ -1,0 +1,154 @@
+import Testing
+@testable import LeitnerCore
+
+/// The review log's running totals on hand-made logs: grades by day, answer times, first answers
+/// in a test per level, undo (R15), hand moves, a clock set back.
+@Suite struct ReviewTallyTests {
+    /// Days start at 04:00 UTC: a fixed zone, whatever the machine's.
+    static let clock = DayClock(dayStartsAt: 4 * 60, utcOffset: { _ in 0 })
+
+    /// The time `hour` o'clock (4 … 27) of logical date `date`.
+    static func at(_ date: String, _ hour: Int, minute: Int = 0) -> Int64 {
+        clock.start(of: LogicalDate(date)!) + Int64((hour - 4) * 60 + minute) * 60_000
+    }
+
+    static func grade(_ id: String, _ date: String, _ hour: Int, from: Level, right: Bool, ms: Int? = 1000) -> LogEntry {
+        LogEntry(time: at(date, hour), event: .grade, id: id, from: from, to: right ? from.promoted : .one,
+                 correct: right, answerMs: ms)
+    }
+
+    static func tally(_ entries: [LogEntry]) -> ReviewTally {
+        var tally = ReviewTally()
+        for entry in entries { tally.take(entry, dayClock: clock) }
+        return tally
+    }
+
+    static func complete(_ date: String, _ hour: Int) -> LogEntry {
+        LogEntry(time: at(date, hour), event: .complete, date: LogicalDate(date))
+    }
+
+    static func undo(_ date: String, _ hour: Int) -> LogEntry { LogEntry(time: at(date, hour), event: .undo, id: "x") }
+
+    @Test func gradesCountOnTheirLogicalDayWithTheirAnswerTimes() {
+        let tally = Self.tally([
+            Self.grade("a", "2026-03-02", 10, from: .one, right: true, ms: 1500),
+            Self.grade("b", "2026-03-02", 10, from: .one, right: false, ms: 2500),
+            Self.grade("b", "2026-03-02", 11, from: .one, right: true, ms: nil),
+            // 02:00 on the 4th is still the learning day of the 3rd (DayStartsAt=04:00).
+            Self.grade("c", "2026-03-03", 26, from: .two, right: true, ms: 400),
+        ])
+        let second = tally.days[LogicalDate("2026-03-02")!]!
+        #expect(second.reviews == 3 && second.wrong == 1 && second.answerMs == 4000)
+        // b's second answer in the same test is not a first answer.
+        #expect(second.firstAnswers[0] == 2 && second.firstRight[0] == 1)
+        let third = tally.days[LogicalDate("2026-03-03")!]!
+        #expect(third.reviews == 1 && third.answerMs == 400 && third.firstAnswers[1] == 1 && third.firstRight[1] == 1)
+        #expect(tally.days[LogicalDate("2026-03-04")!] == nil)
+        #expect(tally.failures == ["b": [Int32(LogicalDate("2026-03-02")!.ordinal)]])
+    }
+
+    @Test func aCompletionOrASkippedDayStartsANewTestForFirstAnswers() {
+        let tally = Self.tally([
+            Self.grade("a", "2026-03-02", 10, from: .one, right: false),
+            Self.grade("a", "2026-03-02", 10, from: .one, right: true),
+            Self.complete("2026-03-02", 10),
+            Self.grade("a", "2026-03-03", 10, from: .two, right: true),
+            LogEntry(time: Self.at("2026-03-05", 10), event: .skip, date: LogicalDate("2026-03-04")),
+            Self.grade("a", "2026-03-05", 10, from: .three, right: false),
+        ])
+        #expect(tally.days[LogicalDate("2026-03-02")!]!.firstAnswers[0] == 1)
+        #expect(tally.days[LogicalDate("2026-03-02")!]!.firstRight[0] == 0)
+        #expect(tally.days[LogicalDate("2026-03-03")!]!.firstRight[1] == 1)
+        #expect(tally.days[LogicalDate("2026-03-05")!]!.firstAnswers[2] == 1)
+    }
+
+    /// A test carried over a missed day (R5) is one test: a card's answer on the second day is
+    /// not a first answer if it was answered on the first.
+    @Test func aTestCarriedOverAMissedDayIsOneTest() {
+        let tally = Self.tally([
+            Self.grade("a", "2026-03-02", 10, from: .one, right: false),
+            Self.grade("a", "2026-03-04", 10, from: .one, right: true),
+        ])
+        #expect(tally.days[LogicalDate("2026-03-04")!]!.reviews == 1)
+        #expect(tally.days[LogicalDate("2026-03-04")!]!.firstAnswers == [0, 0, 0, 0, 0, 0, 0])
+    }
+
+    /// R15: an undone grade leaves every total; the card's next answer is its first.
+    @Test func anUndoneGradeCountsNowhere() {
+        let tally = Self.tally([
+            Self.grade("a", "2026-03-02", 10, from: .three, right: false, ms: 700),
+            Self.undo("2026-03-02", 10),
+            Self.grade("a", "2026-03-02", 11, from: .three, right: true, ms: 300),
+        ])
+        let day = tally.days[LogicalDate("2026-03-02")!]!
+        #expect(day.reviews == 1 && day.wrong == 0 && day.answerMs == 300)
+        #expect(day.firstAnswers[2] == 1 && day.firstRight[2] == 1)
+        #expect(tally.failures.isEmpty)
+    }
+
+    /// R15: the undo of a completing grade opens the same test again: the card's answer after it
+    /// is still its first in that test, and the test's other cards are not shown anew.
+    @Test func undoingTheCompletingGradeReopensTheTest() {
+        let tally = Self.tally([
+            Self.grade("a", "2026-03-02", 10, from: .one, right: true),
+            Self.grade("b", "2026-03-02", 10, from: .one, right: true),
+            Self.complete("2026-03-02", 10),
+            Self.undo("2026-03-02", 11),
+            Self.grade("b", "2026-03-02", 11, from: .one, right: false),
+            Self.grade("a", "2026-03-02", 11, from: .two, right: true),  // a hand-written repeat, say
+        ])
+        let day = tally.days[LogicalDate("2026-03-02")!]!
+        #expect(day.reviews == 3)
+        #expect(day.firstAnswers[0] == 2 && day.firstRight[0] == 1)
+        #expect(day.firstAnswers[1] == 0)
+    }
+
+    /// R12, R13: moves, adds and deletes — by hand or not — are not reviews; a grade counts at
+    /// the level it was graded at.
+    /// A renamed card keeps its history: its wrong answers move to the new id, and its next
+    /// answer in the same test is still a repeat, not a first answer.
+    @Test func aRenamedCardKeepsItsWrongAnswersAndItsPlaceInTheTest() {
+        let tally = Self.tally([
+            Self.grade("a", "2026-03-02", 10, from: .two, right: false),
+            LogEntry(time: Self.at("2026-03-02", 11), event: .rename, id: "a", renamedTo: "b"),
+            Self.grade("b", "2026-03-02", 12, from: .one, right: true),
+        ])
+        #expect(tally.failures["a"] == nil)
+        #expect(tally.failures["b"]?.count == 1)
+        let day = tally.days[LogicalDate("2026-03-02")!]!
+        #expect(day.reviews == 2)
+        #expect(day.firstAnswers[0] == 0)
+        #expect(day.firstAnswers[1] == 1)
+    }
+
+    @Test func handMovesAreNotReviews() {
+        let tally = Self.tally([
+            LogEntry(time: Self.at("2026-03-02", 9), event: .add, id: "a", to: .one),
+            LogEntry(time: Self.at("2026-03-02", 9), event: .move, id: "a", from: .one, to: .five, origin: "hand"),
+            Self.grade("a", "2026-03-02", 10, from: .five, right: true),
+            LogEntry(time: Self.at("2026-03-02", 11), event: .delete, id: "a", from: .six, origin: "hand"),
+        ])
+        let day = tally.days[LogicalDate("2026-03-02")!]!
+        #expect(day.reviews == 1 && day.firstAnswers[4] == 1 && day.firstRight[4] == 1)
+    }
+
+    /// A clock set back writes a grade dated before the ones above it: it counts on its own day,
+    /// and an undo still takes back the last grade written.
+    @Test func aClockSetBackCountsEachGradeOnItsOwnDay() {
+        let tally = Self.tally([
+            Self.grade("a", "2026-03-05", 10, from: .one, right: true, ms: 100),
+            Self.grade("b", "2026-03-02", 10, from: .one, right: false, ms: 200),
+            Self.grade("c", "2026-03-02", 11, from: .one, right: false, ms: 300),
+            Self.undo("2026-03-02", 11),
+        ])
+        #expect(tally.days[LogicalDate("2026-03-05")!]!.reviews == 1)
+        let earlier = tally.days[LogicalDate("2026-03-02")!]!
+        #expect(earlier.reviews == 1 && earlier.answerMs == 200 && earlier.wrong == 1)
+        #expect(Array(tally.failures.keys) == ["b"])
+    }
+
+    @Test func anUndoWithNothingToUndoChangesNothing() {
+        let tally = Self.tally([Self.undo("2026-03-02", 10)])
+        #expect(tally.days.isEmpty && tally.failures.isEmpty)
+    }
+}
