@@ -27,6 +27,13 @@ final class Context {
         try DaemonConnection.call(&connection, settings, "io.leitner.Box." + method, parameters)
     }
 
+    /// Closes the connection, if any: the next call makes a new one. For a connection the daemon
+    /// has said it closes (a message over its size limit), so that the next call is not written
+    /// into a socket the daemon may not have finished closing.
+    func dropConnection() {
+        connection = nil // its socket closes with it
+    }
+
     /// Prints a reply as one line of JSON (the `--json` output).
     func printJSON(_ reply: [String: JSONValue]) {
         Console.out(JSONValue.object(reply).jsonText)

@@ -25,6 +25,7 @@ enum BoxMethods {
         "Grade": grade,
         "Undo": undo,
         "Add": add,
+        "AddMany": addMany,
         "Move": move,
         "Delete": delete,
         "Edit": edit,
@@ -80,6 +81,16 @@ enum BoxMethods {
         let card = try context.box.add(front: front, back: back, id: id, level: level,
                                        allowDuplicateFront: allowDuplicate)
         return ["card": card.json]
+    }
+
+    /// A batch of new cards; one refused card does not stop the others (docs/protocol.md).
+    static func addMany(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        guard let list = try parameters.required("cards").arrayValue else { throw InvalidParameter(name: "cards") }
+        var cards: [NewCard] = []
+        cards.reserveCapacity(list.count)
+        for (index, value) in list.enumerated() { cards.append(try NewCard(json: value, field: "cards.\(index)")) }
+        let outcome = try context.box.addMany(cards, allowDuplicateFront: parameters.optionalBool("allowDuplicate") ?? true)
+        return outcome.json.objectValue ?? [:]
     }
 
     static func move(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {

@@ -1,6 +1,7 @@
 import Synchronization
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerSystem
 
 /// The one owner of the box (docs/daemon.md, "Concurrency"): `Box` is not thread-safe, so a
 /// thread works on it only while it holds the single permit of `turn`, taken first come, first
@@ -19,6 +20,8 @@ final class BoxOwner: @unchecked Sendable {
     let storePath: String
 
     private let turn = Turnstile(capacity: 1)
+    /// The replies waiting for the journal share its flushes.
+    private let commits = GroupCommit()
     /// When the current holder took its turn, to say in a "busy" reply how long it has held it.
     private let heldSince = Mutex<MonotonicTime?>(nil)
 
@@ -54,16 +57,30 @@ final class BoxOwner: @unchecked Sendable {
 
     /// Runs one `io.leitner.Box` method on the calling thread, once it is its turn; answers
     /// `StoreFailure` "busy" when that takes longer than `waitLimit`.
+    ///
+    /// The reply is sent only once every journal record the box had written when it was made is
+    /// on disk (R17): its own change, and any other it may show. That wait is after the box is let
+    /// go, so that other calls write their records meanwhile and share the flush (`GroupCommit`).
     func call(_ handler: BoxMethods.Handler, _ parameters: CallParameters, wake: Wake) -> VarlinkReply {
-        let reply = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> VarlinkReply in
+        let answer = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> (VarlinkReply, CommitPoint?) in
             guard let box else {
-                return ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
-                                          storePath: storePath)
+                return (ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
+                                           storePath: storePath), nil)
             }
             let context = BoxMethods.Context(box: box, hook: hook)
-            return ErrorReplies.catching(storePath: storePath) { try handler(context, parameters) }
+            let reply = ErrorReplies.catching(storePath: storePath) { try handler(context, parameters) }
+            return (reply, box.commitPoint)
         }
-        if let reply { return reply }
+        if let (reply, point) = answer {
+            guard let point else { return reply }
+            do throws(Errno) { try commits.waitUntilDurable(point, wake: wake) } catch {
+                let journal = storePath + "/" + Box.stateDirectoryName + "/journal"
+                Log.error("cannot sync '\(journal)': \(error); changes are refused until the daemon is restarted")
+                return ErrorReplies.reply(for: BoxError.storeFailure(path: journal, reason: "cannot sync: \(error)"),
+                                          storePath: storePath)
+            }
+            return reply
+        }
         let held = heldSince.withLock { $0 }.map { MonotonicTime.now - $0 } ?? Self.waitLimit
         let reason = "the store is busy: another call has been running for \(held.logDescription)"
         Log.warning("a call waited \(Self.waitLimit.logDescription) for the store: \(reason), answered busy")

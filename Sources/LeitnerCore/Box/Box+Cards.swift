@@ -175,7 +175,8 @@ extension Box {
     /// lower-cased where the script has case — joined by `-` (`Hola, mundo` → `hola-mundo`,
     /// `猫` → `猫`, `café au lait` → `café-au-lait`), in NFC, or `card`; a number is added when
     /// it is taken.
-    func makeID(from text: String?) -> String {
+    /// `reserved`: ids already chosen in the same batch, taken as well.
+    func makeID(from text: String?, reserved: Set<String> = []) -> String {
         var slug = ""
         for scalar in CardID.composed(text ?? "").unicodeScalars {
             if scalar != ".", scalar != "_", scalar != "-", CardID.isAllowed(scalar) {
@@ -190,11 +191,12 @@ extension Box {
         slug = CardID.composed(slug)
         if !CardID.isValid(slug) { slug = "" }
         if slug.isEmpty { slug = "card" }
-        if store.levelOf[slug] == nil { return slug }
+        func isTaken(_ id: String) -> Bool { store.levelOf[id] != nil || reserved.contains(id) }
+        if !isTaken(slug) { return slug }
         // Remember where the numbers of each stem left off: importing thousands of cards whose
         // fronts have no ASCII letters (kana) would otherwise probe from 2 every time.
         var number = idCounters[slug] ?? 2
-        while store.levelOf["\(slug)-\(number)"] != nil { number += 1 }
+        while isTaken("\(slug)-\(number)") { number += 1 }
         idCounters[slug] = number + 1
         return "\(slug)-\(number)"
     }

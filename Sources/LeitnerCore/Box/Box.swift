@@ -47,7 +47,7 @@ public final class Box {
     public init(options: BoxOptions) throws {
         self.options = options
         let now = options.clock.now()
-        store = try Store(path: options.storePath, now: now)
+        store = try Store(path: options.storePath, now: now, groupCommit: options.groupCommit)
         do {
             dayFile = try DayRecordFile(stateDirectory: store.stateFD, statePath: store.statePath)
             days = try dayFile.load()
@@ -113,6 +113,11 @@ public final class Box {
 
     /// Makes every change durable and releases the lock.
     public func close() { store.close() }
+
+    /// With `BoxOptions.groupCommit`: the journal record a reply made now must wait for before it
+    /// is sent (`CommitPoint.file.flush()`, from any thread); nil when every change is on disk.
+    /// Read it after each request, while still holding the box.
+    public var commitPoint: CommitPoint? { store.log.commitPoint }
 
     // MARK: The request prologue
 
