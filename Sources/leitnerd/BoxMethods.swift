@@ -14,6 +14,10 @@ enum BoxMethods {
 
     typealias Handler = @Sendable (Context, CallParameters) throws -> [String: JSONValue]
 
+    /// A method whose reply grows with the box: it checks its parameters and begins the reading
+    /// under the box's turn, and the items it returns are sent in parts (`StreamedReply`).
+    typealias StreamHandler = @Sendable (Context, CallParameters) throws -> any ReplyItems
+
     static let interface = BoxInterface.name
 
     static let handlers: [String: Handler] = [
@@ -26,8 +30,12 @@ enum BoxMethods {
         "Move": move,
         "Delete": delete,
         "Show": show,
-        "List": list,
         "ReadAsset": readAsset,
+    ]
+
+    /// The methods whose replies grow with the box (docs/protocol.md, "Streamed replies").
+    static let streamed: [String: StreamHandler] = [
+        "List": list,
         "Calendar": calendar,
         "Log": log,
         "Doctor": doctor,
@@ -99,11 +107,10 @@ enum BoxMethods {
         return ["card": card.json]
     }
 
-    static func list(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+    static func list(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         try parameters.allowOnly(["level", "withText"])
-        let cards = try context.box.list(level: parameters.optionalString("level"),
-                                         withText: parameters.optionalBool("withText") ?? false)
-        return ["cards": .array(cards.map(\.json))]
+        return CardItems(try context.box.startListing(level: parameters.optionalString("level"),
+                                                      withText: parameters.optionalBool("withText") ?? false))
     }
 
     static func readAsset(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -114,7 +121,7 @@ enum BoxMethods {
         return ["name": .string(name), "data": .string(Base64.encode(data))]
     }
 
-    static func calendar(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+    static func calendar(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         try parameters.allowOnly(["from", "to"])
         let from = try parameters.string("from")
         let to = try parameters.string("to")
@@ -122,10 +129,10 @@ enum BoxMethods {
         guard LogicalDate(from) != nil else { throw InvalidParameter(name: "from") }
         guard LogicalDate(to) != nil else { throw InvalidParameter(name: "to") }
         let days = try context.box.calendar(from: from, to: to)
-        return ["days": .array(days.map(\.json))]
+        return SnapshotItems(member: "days", kind: "day", items: days.map(\.json))
     }
 
-    static func log(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+    static func log(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         try parameters.allowOnly(["since", "limit"])
         let since = try parameters.optionalString("since")
         let limit = try parameters.optionalInt("limit")
@@ -133,12 +140,11 @@ enum BoxMethods {
         if let since, LogicalDate(since) == nil, DayClock.parseRFC3339(since) == nil {
             throw InvalidParameter(name: "since")
         }
-        let entries = try context.box.log(since: since, limit: limit)
-        return ["entries": .array(entries.map(\.json))]
+        return LogItems(try context.box.logReader(since: since, limit: limit))
     }
 
-    static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+    static func doctor(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         try parameters.allowOnly([])
-        return ["problems": .array(try context.box.doctor().map(\.json))]
+        return ProblemItems(try context.box.startDoctor())
     }
 }

@@ -55,19 +55,33 @@ final class BoxOwner: @unchecked Sendable {
     /// Runs one `io.leitner.Box` method on the calling thread, once it is its turn; answers
     /// `StoreFailure` "busy" when that takes longer than `waitLimit`.
     func call(_ handler: BoxMethods.Handler, _ parameters: CallParameters, wake: Wake) -> VarlinkReply {
-        let reply = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> VarlinkReply in
-            guard let box else {
-                return ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
-                                          storePath: storePath)
-            }
-            let context = BoxMethods.Context(box: box, hook: hook)
-            return ErrorReplies.catching(storePath: storePath) { try handler(context, parameters) }
+        switch run(wake: wake, { context in try handler(context, parameters) }) {
+        case .success(let output): VarlinkReply(parameters: output)
+        case .failure(let error): error.reply
         }
-        if let reply { return reply }
+    }
+
+    /// Runs `body` with the box on the calling thread, once it is its turn: a call, the start of
+    /// a streamed one, or one batch of its items (`StreamedReply`). Its error becomes the
+    /// reply's; a turn that does not come within `waitLimit` is `StoreFailure` "busy".
+    func run<T>(wake: Wake, _ body: (BoxMethods.Context) throws -> T) -> Result<T, ErrorReply> {
+        let result = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> Result<T, ErrorReply> in
+            guard let box else {
+                return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
+                                                                     storePath: storePath)))
+            }
+            do {
+                return .success(try body(BoxMethods.Context(box: box, hook: hook)))
+            } catch {
+                return .failure(ErrorReply(reply: ErrorReplies.reply(for: error, storePath: storePath)))
+            }
+        }
+        if let result { return result }
         let held = heldSince.withLock { $0 }.map { MonotonicTime.now - $0 } ?? Self.waitLimit
         let reason = "the store is busy: another call has been running for \(held.logDescription)"
         Log.warning("a call waited \(Self.waitLimit.logDescription) for the store: \(reason), answered busy")
-        return ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: reason), storePath: storePath)
+        return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: reason),
+                                                             storePath: storePath)))
     }
 
     /// The `STATUS=` line for the service manager: "12 cards due, levels 2, 1".

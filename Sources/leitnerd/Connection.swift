@@ -89,9 +89,14 @@ struct Connection: Sendable {
     /// Answers one message and sends the reply; what the call parsed is released on return.
     /// - Returns: nil to go on, else why the connection ends.
     private func answer(_ message: consuming Dispatcher.Message) -> End? {
-        let answer = dispatcher.answer(message, wake: entry.wake)
-        let failure = answer.frame.flatMap { send($0) }
-        if let failure { return failure }
+        let answer = dispatcher.answer(message, limit: limits.maxMessageSize, wake: entry.wake)
+        if let failure = answer.frame.flatMap({ send($0) }) { return failure }
+        if let stream = answer.stream {
+            // Each part is made only once the one before is sent (docs/daemon.md, "Streamed replies").
+            while let frame = stream.nextFrame(wake: entry.wake) {
+                if let failure = send(frame) { return failure }
+            }
+        }
         if let reason = answer.closeReason { return .refusedMessage(reason) }
         return nil
     }

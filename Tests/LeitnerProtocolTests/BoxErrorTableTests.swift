@@ -10,7 +10,7 @@ import Testing
         .noSuchCard(id: "a"), .invalidCardId(id: "b", reason: "r1"), .invalidLevel(level: "9"),
         .cardExists(id: "c"), .notInTest(id: "d"), .testComplete, .nothingToUndo,
         .invalidAsset(name: "front.png", reason: "r2"), .storeFailure(path: "/p", reason: "r3"),
-        .duplicateFront(id: "e"), .invalidParameter(name: "date", reason: "refused by the service"),
+        .duplicateFront(id: "e"), .replyTooLarge(reason: "r4"), .invalidParameter(name: "date", reason: "refused by the service"),
     ]
 
     /// `error Name (a: string, b: int)` lines of the interface text: name → parameter names.

@@ -42,6 +42,7 @@ import Testing
         .noSuchCard(id: "a"), .invalidCardId(id: "-a", reason: "starts with '-'"), .invalidLevel(level: "9"),
         .cardExists(id: "a"), .notInTest(id: "a"), .testComplete, .nothingToUndo,
         .invalidAsset(name: "f.x", reason: "r"), .storeFailure(path: "/p", reason: "r"), .duplicateFront(id: "a"),
+        .replyTooLarge(reason: "r"),
     ]
 
     /// Every error the core can raise is declared in the interface, under the name it maps to.

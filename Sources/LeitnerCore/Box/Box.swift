@@ -249,7 +249,7 @@ public final class Box {
         try? FileSystem.rename(TestFile.name, in: store.stateFD, to: TestFile.name + ".damaged", in: store.stateFD, replacing: true)
         var start = 0
         var since: [LogEntry] = []
-        for (entry, end) in try store.log.entries(from: 0) {
+        try store.log.forEachEntry(from: 0) { entry, end in
             if entry.event == .complete || entry.event == .skip {
                 start = end
                 since = []

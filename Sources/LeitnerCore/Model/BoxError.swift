@@ -13,6 +13,9 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case storeFailure(path: String, reason: String)
     /// A front with the same text is already in the box (Add without `allowDuplicate`).
     case duplicateFront(id: String)
+    /// A reply that grows with the box would pass the daemon's message size limit: without
+    /// Varlink's `more`, the whole reply would; with it, one item alone would (docs/protocol.md).
+    case replyTooLarge(reason: String)
     /// A parameter has the right type but a value the method cannot use (a malformed date);
     /// maps to `org.varlink.service.InvalidParameter`.
     case invalidParameter(name: String, reason: String)
@@ -29,6 +32,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidAsset(let name, let reason): "invalid asset '\(name)': \(reason)"
         case .storeFailure(let path, let reason): "'\(path)': \(reason)"
         case .duplicateFront(let id): "a card with the same front exists: '\(id)'"
+        case .replyTooLarge(let reason): "reply too large: \(reason)"
         case .invalidParameter(let name, let reason): "invalid parameter '\(name)': \(reason)"
         }
     }

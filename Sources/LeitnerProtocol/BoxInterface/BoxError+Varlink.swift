@@ -17,6 +17,7 @@ extension BoxError {
         public static let invalidAsset = BoxInterface.name + ".InvalidAsset"
         public static let storeFailure = BoxInterface.name + ".StoreFailure"
         public static let duplicateFront = BoxInterface.name + ".DuplicateFront"
+        public static let replyTooLarge = BoxInterface.name + ".ReplyTooLarge"
     }
 
     /// The error's qualified name. A bad parameter value is the standard
@@ -33,6 +34,7 @@ extension BoxError {
         case .invalidAsset: Name.invalidAsset
         case .storeFailure: Name.storeFailure
         case .duplicateFront: Name.duplicateFront
+        case .replyTooLarge: Name.replyTooLarge
         case .invalidParameter: VarlinkServiceInterface.invalidParameter
         }
     }
@@ -47,6 +49,7 @@ extension BoxError {
         case .testComplete, .nothingToUndo: []
         case .invalidAsset(let name, let reason): [("name", name), ("reason", reason)]
         case .storeFailure(let path, let reason): [("path", path), ("reason", reason)]
+        case .replyTooLarge(let reason): [("reason", reason)]
         case .invalidParameter(let name, _): [("parameter", name)]
         }
     }
@@ -81,6 +84,7 @@ extension BoxError {
             guard let path = text("path"), let reason = text("reason") else { return nil }
             self = .storeFailure(path: path, reason: reason)
         case Name.duplicateFront: guard let id = text("id") else { return nil }; self = .duplicateFront(id: id)
+        case Name.replyTooLarge: guard let reason = text("reason") else { return nil }; self = .replyTooLarge(reason: reason)
         case VarlinkServiceInterface.invalidParameter:
             guard let name = text("parameter") else { return nil }
             self = .invalidParameter(name: name, reason: "refused by the service")
