@@ -19,10 +19,11 @@ enum ReadCommands {
         for line in views.counts(reply.value("counts")) { Console.out(line) }
         if let date = LogicalDate(today) {
             let monday = date.adding(days: -date.weekday)
-            let week = try context.call("Calendar", ["from": .string(monday.description),
-                                                     "to": .string(monday.adding(days: 6).description)])
+            var days: [JSONValue] = []
+            try context.stream("Calendar", ["from": .string(monday.description),
+                                            "to": .string(monday.adding(days: 6).description)], member: "days") { days += $0 }
             Console.out()
-            for line in views.week(week.value("days").arrayValue ?? []) { Console.out(line) }
+            for line in views.week(days) { Console.out(line) }
         }
         let problems = reply.value("problems").intValue ?? 0
         if problems > 0 {
@@ -31,23 +32,28 @@ enum ReadCommands {
         }
     }
 
-    /// `list [LEVEL]`: one card a line, id, level, front and back in brief.
+    /// `list [LEVEL]`: one card a line, id, level, front and back in brief, printed as the
+    /// daemon's replies arrive (docs/protocol.md, "Streamed replies").
     static func list(_ context: Context, _ arguments: ParsedArguments) throws {
         var parameters: [String: JSONValue] = ["withText": true]
         if let level = arguments.positionals.first {
             parameters["level"] = .string(try Arguments.level(level, command: "list"))
         }
-        let reply = try context.call("List", parameters)
-        if context.json { return context.printJSON(reply) }
-        let cards = reply.value("cards").arrayValue ?? []
         let views = views(context)
-        let idWidth = min(24, cards.map { DisplayWidth.of($0.string("id")) }.max() ?? 2)
-        let sideWidth = max(10, (Console.width - idWidth - 14) / 2)
-        for card in cards {
-            let front = Views.brief(card.value("front"), limit: sideWidth)
-            let back = Views.brief(card.value("back"), limit: sideWidth)
-            Console.out(views.pad(card.string("id"), idWidth) + "  " + views.pad(card.string("level"), 8)
-                        + views.pad(front, sideWidth) + "  " + context.style.apply(context.style.dim, back))
+        // The id column is as wide as the first reply's ids need: the rest have not come yet.
+        var idWidth: Int?
+        try context.stream("List", parameters, member: "cards") { cards in
+            if context.json { return context.printJSONLines(cards) }
+            let width = idWidth ?? min(24, cards.map { DisplayWidth.of($0.string("id")) }.max() ?? 2)
+            idWidth = width
+            let sideWidth = max(10, (Console.width - width - 14) / 2)
+            for card in cards {
+                let front = Views.brief(card.value("front"), limit: sideWidth)
+                let back = Views.brief(card.value("back"), limit: sideWidth)
+                Console.out(views.pad(card.string("id"), width) + "  " + views.pad(card.string("level"), 8)
+                            + views.pad(front, sideWidth) + "  " + context.style.apply(context.style.dim, back))
+            }
+            Console.flush()
         }
     }
 
@@ -84,11 +90,15 @@ enum ReadCommands {
         guard from <= to else {
             throw Failure.usage(.invalidValue(to.description, what: "date range", reason: "TO is before FROM", command: "calendar"))
         }
-        let reply = try context.call("Calendar", ["from": .string(from.description), "to": .string(to.description)])
-        if context.json { return context.printJSON(reply) }
         let style = context.style
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        for day in reply.value("days").arrayValue ?? [] {
+        try context.stream("Calendar", ["from": .string(from.description), "to": .string(to.description)],
+                           member: "days") { days in
+            if context.json { return context.printJSONLines(days) }
+            for day in days { printDay(day) }
+            Console.flush()
+        }
+        func printDay(_ day: JSONValue) {
             let date = LogicalDate(day.string("date"))
             let state = day.string("state")
             let look = switch state {
@@ -116,10 +126,13 @@ enum ReadCommands {
             }
             parameters["limit"] = .int(Int64(n))
         }
-        let reply = try context.call("Log", parameters)
-        if context.json { return context.printJSON(reply) }
         let style = context.style
-        for entry in reply.value("entries").arrayValue ?? [] {
+        try context.stream("Log", parameters, member: "entries") { entries in
+            if context.json { return context.printJSONLines(entries) }
+            for entry in entries { printEntry(entry) }
+            Console.flush()
+        }
+        func printEntry(_ entry: JSONValue) {
             var line = entry.string("time") + "  " + Views(style: style, width: 0).pad(entry.string("event"), 9)
             if let id = entry["id"]?.stringValue { line += id }
             let from = entry["from"]?.stringValue, to = entry["to"]?.stringValue
@@ -132,22 +145,23 @@ enum ReadCommands {
         }
     }
 
-    /// `doctor`: every problem with what to do about it; exit 1 when there is one.
+    /// `doctor`: every problem with what to do about it, as the daemon finds them; exit 1 when
+    /// there is one.
     static func doctor(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Doctor")
-        let problems = reply.value("problems").arrayValue ?? []
-        if context.json {
-            context.printJSON(reply)
-        } else if problems.isEmpty {
-            Console.out("No problems found.")
-        } else {
-            let style = context.style
+        let style = context.style
+        var count = 0
+        try context.stream("Doctor", member: "problems") { problems in
+            count += problems.count
+            if context.json { return context.printJSONLines(problems) }
             for problem in problems {
                 Console.out(style.apply(style.bold, "'\(problem.string("path"))'") + ": " + problem.string("reason"))
                 Console.out("  " + style.apply(style.dim, problem.string("advice")))
             }
-            Console.out("\(problems.count) problem\(problems.count == 1 ? "" : "s") found.")
+            Console.flush()
         }
-        if !problems.isEmpty { throw Failure.quiet(ExitStatus.failure) }
+        if !context.json {
+            Console.out(count == 0 ? "No problems found." : "\(count) problem\(count == 1 ? "" : "s") found.")
+        }
+        if count > 0 { throw Failure.quiet(ExitStatus.failure) }
     }
 }
