@@ -27,12 +27,26 @@ public enum FileSystem {
 
     /// Calls `body` for each entry of a directory, names and `d_type` only, reading it with
     /// `getdents64` from its start (the descriptor's offset is moved).
-    public static func forEachEntry(_ directory: FileDescriptor,
+    /// - Parameter fresh: the descriptor was just opened, so it is at the start already: no
+    ///   `lseek`, and a buffer of 4 KiB on the stack, ample for a card's directory (a larger
+    ///   directory is read in more calls). Listing 100,000 cards reads 100,000 directories.
+    public static func forEachEntry(_ directory: FileDescriptor, fresh: Bool = false,
                                     _ body: (String, EntryKind) -> Void) throws(Errno) {
+        if fresh {
+            try withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { (buffer) throws(Errno) in
+                try forEachEntry(directory, buffer: buffer.baseAddress!, capacity: buffer.count, body)
+            }
+            return
+        }
         try nothingOrErrno { lseek(directory.rawValue, 0, SEEK_SET) }
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         defer { buffer.deallocate() }
+        try forEachEntry(directory, buffer: buffer, capacity: capacity, body)
+    }
+
+    private static func forEachEntry(_ directory: FileDescriptor, buffer: UnsafeMutableRawPointer, capacity: Int,
+                                     _ body: (String, EntryKind) -> Void) throws(Errno) {
         while true {
             let count = try valueOrErrno { getdents64(directory.rawValue, buffer, capacity) }
             if count == 0 { return }

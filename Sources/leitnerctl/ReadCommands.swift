@@ -46,11 +46,12 @@ enum ReadCommands {
             if context.json { return context.printJSONLines(cards) }
             let width = idWidth ?? min(24, cards.map { DisplayWidth.of($0.string("id")) }.max() ?? 2)
             idWidth = width
-            let sideWidth = max(10, (Console.width - width - 14) / 2)
+            // "finished" is 8 columns: the level column is 9, so that a space always follows it.
+            let sideWidth = max(10, (Console.width - width - 15) / 2)
             for card in cards {
                 let front = Views.brief(card.value("front"), limit: sideWidth)
                 let back = Views.brief(card.value("back"), limit: sideWidth)
-                Console.out(views.pad(card.string("id"), width) + "  " + views.pad(card.string("level"), 8)
+                Console.out(views.pad(card.string("id"), width) + "  " + views.pad(card.string("level"), 9)
                             + views.pad(front, sideWidth) + "  " + context.style.apply(context.style.dim, back))
             }
             Console.flush()

@@ -96,10 +96,8 @@ extension Box {
     public func nextCards(of listing: inout CardListing, upTo count: Int) throws(BoxError) -> [Card] {
         _ = try begin()
         var cards: [Card] = []
-        let end = min(listing.ids.count, listing.position + count)
-        while listing.position < end {
-            let id = listing.ids[listing.position]
-            listing.position += 1
+        for _ in 0..<count {
+            guard let id = listing.nextID() else { break }
             guard let level = store.levelOf[id], listing.only == nil || level == listing.only else { continue }
             if let card = try? store.card(id, withText: listing.withText) { cards.append(card) }
         }
@@ -126,7 +124,7 @@ extension Box {
     /// look at from the index as it is now.
     public func startDoctor() throws(BoxError) -> DoctorScan {
         _ = try begin()
-        return DoctorScan(ids: store.levelOf.keys.sorted(by: CardListing.precedes))
+        return DoctorScan(ids: CardListing.sorted(Array(store.levelOf.keys)))
     }
 
     /// The next problems of a `doctor`: those of the next `count` cards (a card gone since is
