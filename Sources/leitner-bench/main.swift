@@ -78,4 +78,14 @@ for size in sizes {
     fflush(nil) // the measurement's own lines must come after these
     let status = system("'\(exe)' measure '\(store)' \(grades)")
     if status != 0 { complain("measurement failed (\(status))") }
+    let cards = try Floors.readCards(store)
+    print("floor: read every card (dir, both sides) \(Timing.ms(cards.seconds))")
+    do {
+        let list = try ListMeasurement.run(store: store, workDirectory: workDirectory)
+        print("daemon: leitnerctl list | wc -l      \(list.lines) lines, first in \(Timing.ms(list.firstLine)), all in "
+              + "\(Timing.ms(list.all)) (\(Timing.ratio(list.all, cards.seconds)) the floor)")
+        print("daemon: memory  resident after start \(list.rssAfterStart / 1024) MiB, peak during the listings \(list.peakDuringList / 1024) MiB")
+    } catch {
+        complain("the listing through leitnerd failed: \(error)")
+    }
 }

@@ -96,6 +96,8 @@ struct Connection: Sendable {
             while let frame = stream.nextFrame(wake: entry.wake) {
                 if let failure = send(frame) { return failure }
             }
+            // A long stream leaves freed batches and parts in this thread's arena: give them back.
+            MemoryTrim.releaseFreedMemory()
         }
         if let reason = answer.closeReason { return .refusedMessage(reason) }
         return nil
