@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 
@@ -95,6 +96,13 @@ struct Connection: Sendable {
             // Each part is made only once the one before is sent (docs/daemon.md, "Streamed replies").
             while let frame = stream.nextFrame(wake: entry.wake) {
                 if let failure = send(frame) { return failure }
+                // A stream still going when the stop's time is up ends with an error in place of
+                // its next part, so that the box can be closed (docs/daemon.md, "Life cycle").
+                if !stream.isComplete, let deadline = table.stopDeadline, MonotonicTime.now >= deadline {
+                    let stopping = BoxError.storeFailure(path: dispatcher.box.storePath, reason: "the daemon is stopping")
+                    _ = send(stopping.varlinkReply.frame)
+                    return .stoppedMidReply
+                }
             }
             // A long stream leaves freed batches and parts in this thread's arena: give them back.
             MemoryTrim.releaseFreedMemory()

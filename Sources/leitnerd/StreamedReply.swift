@@ -23,6 +23,9 @@ final class StreamedReply {
         self.owner = owner
     }
 
+    /// True once the last frame has been given.
+    var isComplete: Bool { finished && last == nil }
+
     /// The next frame to send; nil once the last one has been given.
     /// - Parameter wake: the connection's doorbell, for its waits at the box.
     func nextFrame(wake: Wake) -> [UInt8]? {

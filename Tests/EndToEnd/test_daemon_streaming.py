@@ -6,6 +6,7 @@ A store of 20,000 cards is written directly in the store format (as leitner-benc
 served with a small message size limit, so that every reply that grows with the box must be cut.
 """
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -205,3 +206,26 @@ def test_leitnerctl_lists_and_exports_every_card_through_the_small_limit(daemon,
     log = ctl(daemon, "log", "--limit", "5000")
     assert len(log.stdout.splitlines()) == 5000
     assert len(ctl(daemon, "--json", "log").stdout.splitlines()) == 30_000
+
+
+def test_a_stream_still_going_at_the_end_of_a_stop_is_cut_and_the_daemon_exits_cleanly(daemon):
+    # A client reading a long listing slowly: the stop waits for it at most its 5 s. Then the
+    # stream ends — with StoreFailure in place of its next part when there is room for it, else
+    # by closing the connection, as any reply not taken by then — and the box is closed (exit 0).
+    with daemon.connect(timeout=30) as slow:
+        slow.send({"method": f"{BOX}.List", "parameters": {"withText": True}, "more": True})
+        assert json.loads(slow.receive_raw())["continues"] is True
+        stopped = time.monotonic()
+        daemon.signal(signal.SIGTERM)
+        last = None
+        while True:
+            try:
+                last = json.loads(slow.receive_raw())
+            except (EOFError, ConnectionError):
+                break
+            if not last.get("continues"):
+                break
+            time.sleep(0.05)
+        assert last is not None and (last.get("continues") is True or last["parameters"]["reason"] == "the daemon is stopping"), last
+    assert daemon.process.wait(timeout=20) == 0, daemon.log_text()
+    assert time.monotonic() - stopped < 8
