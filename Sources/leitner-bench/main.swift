@@ -78,7 +78,8 @@ for size in sizes {
     fflush(nil) // the measurement's own lines must come after these
     let status = system("'\(exe)' measure '\(store)' \(grades)")
     if status != 0 { complain("measurement failed (\(status))") }
-    let cards = try Floors.readCards(store)
+    // The best of three, as the listings are: the first warms the cache for them all.
+    let cards = try (0..<3).map { _ in try Floors.readCards(store) }.min { $0.seconds < $1.seconds }!
     print("floor: read every card (dir, both sides) \(Timing.ms(cards.seconds))")
     do {
         let list = try ListMeasurement.run(store: store, workDirectory: workDirectory)
