@@ -86,7 +86,7 @@ extension Box {
     public func startListing(level: String?, withText: Bool) throws(BoxError) -> CardListing {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         _ = try begin()
-        return CardListing(levelOf: store.levelOf, only: only, withText: withText)
+        return CardListing(index: store.levelOf, only: only, withText: withText)
     }
 
     /// The next cards of a listing, reading at most `count` card directories. Each batch begins
@@ -124,7 +124,7 @@ extension Box {
     /// look at from the index as it is now.
     public func startDoctor() throws(BoxError) -> DoctorScan {
         _ = try begin()
-        return DoctorScan(ids: CardListing.sorted(Array(store.levelOf.keys)))
+        return DoctorScan(index: store.levelOf)
     }
 
     /// The next problems of a `doctor`: those of the next `count` cards (a card gone since is
@@ -133,15 +133,13 @@ extension Box {
     public func nextProblems(of scan: inout DoctorScan, upTo count: Int) throws(BoxError) -> [StoreProblem] {
         let moment = try begin()
         var problems: [StoreProblem] = []
-        if scan.position < scan.ids.count {
-            let end = min(scan.ids.count, scan.position + count)
-            for id in scan.ids[scan.position..<end] {
+        if !scan.cardsDone {
+            for id in scan.nextIDs(upTo: count) {
                 guard let level = store.levelOf[id], let reason = store.damage(of: id) else { continue }
                 problems.append(StoreProblem(kind: .damagedCard, path: store.path(of: id, in: level),
                                              reason: reason + " (R21)",
                                              advice: "give the card exactly one front.EXT and one back.EXT, readable"))
             }
-            scan.position = end
             return problems
         }
         if tracksMembership {

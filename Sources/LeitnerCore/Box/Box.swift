@@ -231,9 +231,7 @@ public final class Box {
     /// as `test.damaged`, reported, and the test rebuilt from the log (`rebuildTest`).
     private func loadTest() throws(BoxError) -> DailyTest? {
         guard let bytes = try? FileSystem.readFile(TestFile.name, in: store.stateFD) else { return nil }
-        guard var loaded = TestFile.decode(bytes, intern: { [store] id in
-                  store.levelOf.index(forKey: id).map { store.levelOf[$0].key } ?? id
-              }), loaded.logOffset <= store.log.size else { return try rebuildTest() }
+        guard var loaded = TestFile.decode(bytes), loaded.logOffset <= store.log.size else { return try rebuildTest() }
         for (entry, _) in try store.log.entries(from: loaded.logOffset) {
             DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
         }

@@ -12,7 +12,7 @@ extension Store {
             var st = stat()
             if let fd = openFD(level), fstat(fd.rawValue, &st) == 0, st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
         }
-        levelOf = Dictionary(minimumCapacity: cards)
+        levelOf = CardIndex(minimumCapacity: cards)
         rawCounts = [Int](repeating: 0, count: Level.allCases.count)
         looseFiles.removeAll()
         strays.removeAll()
