@@ -30,9 +30,21 @@ extension Store {
         var loose = Set<String>()
         var unusual: [DirectoryEntry] = []
         do {
-            try FileSystem.forEachEntry(directory) { name, kind in
-                // The common case, a card directory, is indexed right here with no copy.
-                if kind == .directory { noteDirectory(name, in: level) } else { unusual.append(DirectoryEntry(name: name, kind: kind)) }
+            try FileSystem.forEachEntryName(directory) { name, kind in
+                // The common case, a card directory with an ASCII id, is indexed right here from
+                // the listing's bytes, with no string made.
+                if kind == .directory, CardID.isValidASCII(name) {
+                    if let other = levelOf.updateValue(level, forBytes: name) {
+                        levelOf.updateValue(other, forBytes: name)
+                        noteDuplicate(String(decoding: name, as: UTF8.self), in: level, first: other)
+                    } else {
+                        rawCounts[level.rawValue - 1] += 1
+                    }
+                } else if kind == .directory {
+                    noteDirectory(String(decoding: name, as: UTF8.self), in: level)
+                } else {
+                    unusual.append(DirectoryEntry(name: String(decoding: name, as: UTF8.self), kind: kind))
+                }
             }
         } catch {
             throw .storeFailure(path: path(of: level), reason: "cannot read directory: \(error)")
@@ -79,17 +91,21 @@ extension Store {
                                              reason: "not a valid card id: \(reason) (R20)",
                                              advice: "rename it to a valid id (letters, digits and marks of any script, . _ -)")
         } else if let other = levelOf.updateValue(level, forKey: name) {
-            // Already indexed: keep the first copy (R18) and report this one.
             levelOf[name] = other
-            if other != level {
-                let entryPath = path(of: name, in: level)
-                strays[entryPath] = StoreProblem(kind: .duplicateCard, path: entryPath,
-                                                 reason: "card '\(name)' is also in level \(other) (R18)",
-                                                 advice: "keep one copy and remove the other")
-            }
+            noteDuplicate(name, in: level, first: other)
         } else {
             rawCounts[level.rawValue - 1] += 1
         }
+    }
+
+    /// A card directory whose id is indexed already, in `first`: the first copy is kept (R18)
+    /// and this one reported.
+    private func noteDuplicate(_ name: String, in level: Level, first: Level) {
+        guard first != level else { return }
+        let entryPath = path(of: name, in: level)
+        strays[entryPath] = StoreProblem(kind: .duplicateCard, path: entryPath,
+                                         reason: "card '\(name)' is also in level \(first) (R18)",
+                                         advice: "keep one copy and remove the other")
     }
 
     /// Takes in the changes made to the level directories since the last call: drains the watch
