@@ -209,8 +209,13 @@ public final class Box {
         // hash of the seed and its id (cheaper than sorting 100,000 strings and then shuffling).
         var keyed: [(key: UInt64, id: String)] = []
         keyed.reserveCapacity(store.levelOf.count)
-        for (id, level) in store.levelOf where levels.contains(level) && store.damaged[id] == nil {
-            keyed.append((SeededGenerator.key(seed: seed, id: id), id))
+        // A string is made only for the ids in the test's levels.
+        let index = store.levelOf
+        let damaged = store.damaged
+        index.forEachEntry { number, level in
+            guard levels.contains(level) else { return }
+            let id = index.id(ofEntry: number)
+            if damaged[id] == nil { keyed.append((SeededGenerator.key(seed: seed, id: id), id)) }
         }
         keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
         let queue = keyed.map(\.id)
