@@ -61,8 +61,8 @@ public final class Box {
             // They are logged (R16), so that the next open's replay has them and keeps the order (R11);
             // where a card was before is not known here.
             if tracksMembership, !store.untouchedSinceCheckpoint {
-                let leaving = test!.place.keys.filter { !test!.belongs($0, at: store.levelOf[$0]) }
-                let joining = store.levelOf.filter { test!.place[$0.key] == nil && test!.belongs($0.key, at: $0.value) }
+                let leaving = test!.members.filter { !test!.belongs($0, at: store.levelOf[$0]) }
+                let joining = store.levelOf.filter { !test!.contains($0.key) && test!.belongs($0.key, at: $0.value) }
                 var entries: [LogEntry] = []
                 for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                     test!.levelChanged(id, to: nil)

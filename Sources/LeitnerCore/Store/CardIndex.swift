@@ -89,6 +89,21 @@ struct CardIndex: Sequence {
         }
     }
 
+    /// The entry number of `id`, nil when it is not in the index.
+    func entryNumber(of id: String) -> UInt32? {
+        var id = id
+        return id.withUTF8 { bytes in find(bytes).map { UInt32(slots[$0]) } }
+    }
+
+    /// The entry number of `id`, added (at `level`) when missing. Entry numbers never change
+    /// while nothing is removed: a rebuild to grow copies the entries in order. So an index that
+    /// is only added to numbers ids for good (the open test's, `DailyTest`).
+    mutating func intern(_ id: String, level: Level = .one) -> UInt32 {
+        if let number = entryNumber(of: id) { return number }
+        updateValue(level, forKey: id)
+        return UInt32(entries.count - 1)
+    }
+
     /// The ids, in no particular order.
     var keys: [String] { map(\.key) }
 
