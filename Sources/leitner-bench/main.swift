@@ -89,4 +89,15 @@ for size in sizes {
     StatsRoundTrip.run(store: store, in: workDirectory)
     // The import in a process of its own too, into an empty box beside its floor.
     if system("'\(exe)' import '\(workDirectory)' \(size)") != 0 { complain("import measurement failed") }
+    // The best of three, as the listings are: the first warms the cache for them all.
+    let cards = try (0..<3).map { _ in try Floors.readCards(store) }.min { $0.seconds < $1.seconds }!
+    print("floor: read every card (dir, both sides) \(Timing.ms(cards.seconds))")
+    do {
+        let list = try ListMeasurement.run(store: store, workDirectory: workDirectory)
+        print("daemon: leitnerctl list | wc -l      \(list.lines) lines, first in \(Timing.ms(list.firstLine)), all in "
+              + "\(Timing.ms(list.all)) (\(Timing.ratio(list.all, cards.seconds)) the floor)")
+        print("daemon: memory  resident after start \(list.rssAfterStart / 1024) MiB, peak during the listings \(list.peakDuringList / 1024) MiB")
+    } catch {
+        complain("the listing through leitnerd failed: \(error)")
+    }
 }

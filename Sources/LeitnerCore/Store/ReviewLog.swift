@@ -354,6 +354,19 @@ final class ReviewLog {
         return LogLine.parse(bytes[..<end])
     }
 
+    /// A reader of the log as it is now, a piece at a time (`ReviewLogReader`): what is appended
+    /// after this call is not read.
+    func reader(since: Int64? = nil, limit: Int? = nil, from offset: Int = 0) throws(BoxError) -> ReviewLogReader {
+        try ReviewLogReader(stateDirectory: stateDirectory, path: path, end: size, since: since, limit: limit, from: offset)
+    }
+
+    /// Calls `body` with each entry from byte `offset` on, and the offset of the line after it,
+    /// reading the log a piece at a time.
+    func forEachEntry(from offset: Int, _ body: (LogEntry, Int) -> Void) throws(BoxError) {
+        let reader = try reader(from: offset)
+        while try reader.next(upTo: 4096, body) > 0 {}
+    }
+
     /// The entries from byte `offset` on, each with the offset of the line after it. A last line
     /// without its newline (a write a crash cut short) is left out and cut off.
     func entries(from offset: Int) throws(BoxError) -> [(entry: LogEntry, end: Int)] {

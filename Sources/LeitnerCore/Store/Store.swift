@@ -41,7 +41,7 @@ final class Store {
     var searchDirty: Set<String>?
 
     /// Every card's level.
-    var levelOf: [String: Level] = [:]
+    var levelOf = CardIndex()
     /// Cards per level (damaged cards included), indexed by `Level.rawValue - 1`.
     var rawCounts = [Int](repeating: 0, count: Level.allCases.count)
     /// Cards found damaged (R21) → the reason; kept out of tests and counts.

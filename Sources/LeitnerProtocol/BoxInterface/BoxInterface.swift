@@ -230,6 +230,11 @@ public enum BoxInterface {
         error InvalidPattern (pattern: string, reason: string)
         # The card has no sync conflict, or keep names no side of it; reason says which.
         error CannotResolve (id: string, reason: string)
+        # The reply would be longer than the daemon's message size limit (MaxMessageSize=). A
+        # reply that grows with the box (List, Log, Calendar, Doctor) is sent in parts when called
+        # with "more": true; without it, one too large fails with this error, which says so.
+        # With "more", one item alone too large for a message ends the replies with it.
+        error ReplyTooLarge (reason: string)
         # The daemon closed the connection without reading anything sent after its last reply:
         # it was the longest idle when a new connection needed its place, or the daemon is
         # stopping. Sent in place of a reply: a call answered with it was not carried out, and
