@@ -188,20 +188,21 @@ def test_leitnerctl_lists_and_exports_every_card_through_the_small_limit(daemon,
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
     assert len(lines) == CARDS
-    assert {line.split()[0]: line.split()[1] for line in lines} == expected
+    # Piped, a line is LEVEL, ID, FRONT, BACK, tab-separated (docs/leitnerctl.md).
+    assert {line.split("\t")[1]: line.split("\t")[0] for line in lines} == expected
 
     as_json = ctl(daemon, "--json", "list", "2")
     cards = [json.loads(line) for line in as_json.stdout.splitlines()]
     assert [c["id"] for c in cards] == sorted(k for k, v in expected.items() if v == "2")
 
-    exported = ctl(daemon, "export")
+    exported = ctl(daemon, "export", "--with-levels")
     assert exported.returncode == 0, exported.stderr
     rows = exported.stdout.splitlines()
-    assert rows[0] == "id\tlevel\tfront\tback" and len(rows) == CARDS + 1
+    assert rows[0] == "id\tlevel\tfront\tback\tfrontext\tbackext" and len(rows) == CARDS + 1
     fields = [row.split("\t") for row in rows[1:]]
     assert {f[0]: f[1] for f in fields} == expected
     first = next(f for f in fields if f[0] == "card-00007")
-    assert first[2:] == ["front 7\\twith a tab", "back 7\\nof two lines"]
+    assert first[2:] == ["front 7\\twith a tab", "back 7\\nof two lines", "txt", "txt"]
 
     log = ctl(daemon, "log", "--limit", "5000")
     assert len(log.stdout.splitlines()) == 5000
