@@ -127,8 +127,9 @@ extension Store {
         for intent in JournalIntent.decode(record.intent) {
             guard case .add(let staged, let id, let to) = intent,
                   levelOf[id] == nil, FileSystem.exists(staged, in: stagingFD) else { continue }
-            do { try FileSystem.rename(staged, in: stagingFD, to: id, in: try fd(to)) } catch {
-                throw .storeFailure(path: path(of: id, in: to), reason: "cannot finish an interrupted batch of new cards: \(error)")
+            let directory = try fd(to)
+            try Store.failing(path(of: id, in: to), "cannot finish an interrupted batch of new cards") { () throws(Errno) in
+                try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)
             }
             setLevel(id, to)
         }

@@ -52,15 +52,17 @@ extension Store {
             moved[id] = to
         case .add(let staged, let id, let to):
             guard levelOf[id] == nil, FileSystem.exists(staged, in: stagingFD) else { return }
-            do { try FileSystem.rename(staged, in: stagingFD, to: id, in: try fd(to)) } catch {
-                throw .storeFailure(path: path(of: id, in: to), reason: "cannot finish an interrupted add: \(error)")
+            let directory = try fd(to)
+            try Store.failing(path(of: id, in: to), "cannot finish an interrupted add") { () throws(Errno) in
+                try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)
             }
             setLevel(id, to)
             moved[id] = to
         case .delete(let id, let from, let mark, let trashed):
             guard isUntouched(id, in: from, since: mark, moved: moved) else { return }
-            do { try FileSystem.rename(id, in: try fd(from), to: trashed, in: trashFD) } catch {
-                throw .storeFailure(path: path(of: id, in: from), reason: "cannot finish an interrupted delete: \(error)")
+            let level = try fd(from)
+            try Store.failing(path(of: id, in: from), "cannot finish an interrupted delete") { () throws(Errno) in
+                try FileSystem.rename(id, in: level, to: trashed, in: trashFD)
             }
             setLevel(id, nil)
             moved[id] = nil
@@ -68,8 +70,9 @@ extension Store {
             // Not exchanged yet: the card is as it was and the edited copy is staged. Once
             // exchanged, the staged name holds the old copy, which `clearStaging` removes.
             guard isUntouched(id, in: level, since: mark, moved: moved), FileSystem.exists(staged, in: stagingFD) else { return }
-            do { try FileSystem.exchange(staged, in: stagingFD, with: id, in: try fd(level)) } catch {
-                throw .storeFailure(path: path(of: id, in: level), reason: "cannot finish an interrupted edit: \(error)")
+            let directory = try fd(level)
+            try Store.failing(path(of: id, in: level), "cannot finish an interrupted edit") { () throws(Errno) in
+                try FileSystem.exchange(staged, in: stagingFD, with: id, in: directory)
             }
         case .rename(let id, let newID, let level, let mark):
             guard levelOf[newID] == nil, isUntouched(id, in: level, since: mark, moved: moved) else { return }

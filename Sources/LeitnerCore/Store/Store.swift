@@ -312,21 +312,15 @@ final class Store {
         try log.flushJournal()
         for level in Level.allCases {
             guard let fd = openFD(level) else { continue }
-            do { try fd.sync() } catch {
-                throw .storeFailure(path: path(of: level), reason: "cannot sync: \(error)")
-            }
+            try Store.failing(path(of: level), "cannot sync") { () throws(Errno) in try fd.sync() }
         }
         for (fd, name) in [(stagingFD, "tmp"), (trashFD, "trash")] {
-            do { try fd.sync() } catch {
-                throw .storeFailure(path: statePath + "/" + name, reason: "cannot sync: \(error)")
-            }
+            try Store.failing(statePath + "/" + name, "cannot sync") { () throws(Errno) in try fd.sync() }
         }
         try log.sync()
         // A batch's record is spent once its renames and lines are synced; the directory's sync
         // in writing the checkpoint makes its removal durable.
-        do { try BatchRecord.remove(in: stateFD) } catch {
-            throw .storeFailure(path: statePath + "/" + BatchRecord.fileName, reason: "cannot remove: \(error)")
-        }
+        try Store.failing(statePath + "/" + BatchRecord.fileName, "cannot remove") { () throws(Errno) in try BatchRecord.remove(in: stateFD) }
         do {
             try FileSystem.writeAtomically(Array("\(log.size)\n\(levelStamps())\n".utf8), to: "checkpoint", in: stateFD)
         } catch {
@@ -426,9 +420,7 @@ final class Store {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            do { try FileSystem.makeDirectory(prefix, in: nil, mode: 0o700, existingOK: true) } catch {
-                throw .storeFailure(path: prefix, reason: "cannot create directory: \(error)")
-            }
+            try Store.failing(prefix, "cannot create directory") { () throws(Errno) in try FileSystem.makeDirectory(prefix, in: nil, mode: 0o700, existingOK: true) }
         }
     }
 }
