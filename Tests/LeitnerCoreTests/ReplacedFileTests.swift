@@ -77,6 +77,36 @@ import LeitnerTestSupport
         #expect(f.bytes == R.line(R.grade("b", seconds: 4)))
     }
 
+    /// A crash after a sync tool renamed a copy over the log, before the daemon noticed: the
+    /// journal's bytes belong to the old file and are not written into the copy at the next open.
+    @Test func aJournalOfTheOldFileIsNotWrittenIntoItsReplacement() throws {
+        let f = try R.Fixture()
+        defer { f.close() }
+        do {
+            let log = try f.open()
+            try log.appendDurably([R.grade("a"), R.grade("b", seconds: 1)])
+            // Not checkpointed: the journal still holds the record when the log is dropped.
+        }
+        let theirs = R.line(R.grade("x", seconds: 7)) + R.line(R.grade("y", seconds: 8)) + R.line(R.grade("z", seconds: 9))
+        try Self.renameOver(f.logPath, theirs)
+        _ = try f.open()
+        #expect(f.bytes == theirs)
+    }
+
+    /// The same crash with the log as the journal knows it, its last line lost: written again.
+    @Test func aJournalOfTheSameFileIsStillWrittenBack() throws {
+        let f = try R.Fixture()
+        defer { f.close() }
+        do {
+            let log = try f.open()
+            try log.appendDurably([R.grade("a"), R.grade("b", seconds: 1)])
+        }
+        let whole = f.bytes
+        try f.replace(with: Array(whole.prefix(R.line(R.grade("a")).count + 5)))
+        _ = try f.open()
+        #expect(f.bytes == whole)
+    }
+
     @Test func aDayRecordRenamedOverIsReadAgain() throws {
         let f = try R.Fixture()
         defer { f.close() }

@@ -169,14 +169,24 @@ final class ReviewLog {
     }
 
     /// Writes the journal's log bytes into the log where they belong: the same bytes where the log
-    /// kept them, the lost ones where a crash took them. A journal whose records begin past the
-    /// log's end belongs to a log replaced by hand, and is ignored.
+    /// kept them, the lost ones where a crash took them (cut off, or zeros). A journal whose
+    /// records begin past the log's end, or disagree with bytes the log holds, belongs to another
+    /// file — a log replaced by hand or by a sync tool before the daemon noticed (docs/sync.md) —
+    /// and its bytes are not written into this one.
     private static func restore(_ records: [Journal.Record], stateDirectory: FileDescriptor) throws(Errno) {
-        guard let first = records.first else { return }
+        guard let first = records.first, let last = records.last else { return }
         // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
-        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_WRONLY | O_NOFOLLOW)
+        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_RDWR | O_NOFOLLOW)
         defer { writer.close() }
         guard first.logOffset <= (try writer.size()) else { return }
+        let held = try writer.read(at: first.logOffset, upTo: last.logOffset + last.logBytes.count - first.logOffset)
+        for record in records {
+            let start = record.logOffset - first.logOffset
+            for (index, byte) in record.logBytes.enumerated() where start + index < held.count {
+                let there = held[start + index]
+                if there != 0 && there != byte { return }
+            }
+        }
         for record in records { try writer.writeAll(record.logBytes, at: record.logOffset) }
     }
 
