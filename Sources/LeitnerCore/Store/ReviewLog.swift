@@ -11,7 +11,7 @@ final class ReviewLog {
     static let fileName = "log"
 
     /// The open file; another when a sync tool or a person replaced the one its path named
-    /// (`followReplacement`).
+    /// (`reopen`).
     private var fd: FileDescriptor
     /// The device and inode of `fd`: what `isReplaced` compares the path with.
     private var identity: (device: UInt64, inode: UInt64)
