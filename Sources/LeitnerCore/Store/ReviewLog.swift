@@ -182,12 +182,17 @@ final class ReviewLog {
         let held = try writer.read(at: first.logOffset, upTo: last.logOffset + last.logBytes.count - first.logOffset)
         for record in records {
             let start = record.logOffset - first.logOffset
-            for (index, byte) in record.logBytes.enumerated() where start + index < held.count {
-                let there = held[start + index]
-                if there != 0 && there != byte { return }
-            }
+            if holdsOtherLines(held[min(start, held.count)...], than: record.logBytes) { return }
         }
         for record in records { try writer.writeAll(record.logBytes, at: record.logOffset) }
+    }
+
+    /// True when `held`, the log's bytes where `bytes` belong, has other bytes than theirs: not
+    /// only fewer (cut off by a crash) or zeros (data a crash lost), but other lines — the log
+    /// is another file than the one they were written for.
+    static func holdsOtherLines(_ held: ArraySlice<UInt8>, than bytes: [UInt8]) -> Bool {
+        for (there, byte) in zip(held, bytes) where there != 0 && there != byte { return true }
+        return false
     }
 
     /// True when a durable append of `entries` with `intent` fits in the journal as it is; when
