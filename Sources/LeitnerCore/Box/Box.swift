@@ -131,12 +131,34 @@ public final class Box {
     func begin() throws(BoxError) -> Moment {
         let now = options.clock.now()
         let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
+        try followReplacedFiles()
         for change in try store.refresh(now: now) { try apply(change, now: now, log: true) }
         // Without an index, nobody needs the card directories' events (stale watches' only).
         if searchIndex == nil { store.cardEvents.removeAll() }
         if test?.isDone == true, test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)
         return moment
+    }
+
+    /// A review log or day record replaced under the daemon — a sync tool writes a newer copy
+    /// and renames it over the old one — is opened or read again before anything is appended to
+    /// it (docs/sync.md). What is kept by log offset is good up to the bytes the new log shares
+    /// with the old one; past that, the running totals are read again and the open test's file is
+    /// written again anchored at the new log's end (its queue the cards still to ask).
+    func followReplacedFiles() throws(BoxError) {
+        if dayFile.isReplaced() { days = try dayFile.load() }
+        try store.followReplacedLog()
+        guard let kept = store.log.takeReplacement() else { return }
+        if tally.logOffset > kept { tally = ReviewTally() }
+        if gradedDays.logOffset > kept { gradedDays = GradedDays() }
+        guard var anchored = test, anchored.logOffset > kept else { return }
+        anchored.logOffset = store.log.size
+        do {
+            try FileSystem.writeAtomically(TestFile.encode(anchored, queue: anchored.queue), to: TestFile.name, in: store.stateFD)
+        } catch {
+            throw .storeFailure(path: store.statePath + "/" + TestFile.name, reason: "cannot write: \(error)")
+        }
+        test = anchored
     }
 
     /// R13, R8: a change made by hand joins or leaves the open test, and is logged (R16).

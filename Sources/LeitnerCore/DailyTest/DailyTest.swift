@@ -16,8 +16,9 @@ struct DailyTest {
     /// The logical date the test was opened on.
     let opened: LogicalDate
     let seed: UInt64
-    /// The review-log offset at which this test's events start.
-    let logOffset: Int
+    /// The review-log offset at which this test's events start; moved to the end of a log replaced
+    /// under the daemon when the new file does not share the bytes before it (`Box.followReplacedFiles`).
+    var logOffset: Int
 
     /// Every id this test has seen, numbered for good (added to only): the queue and the sets
     /// below hold these 4-byte numbers, not a string per card (docs/performance.md).

@@ -7,6 +7,9 @@ final class DayRecordFile {
     static let name = "days"
     private let directory: FileDescriptor
     private let path: String
+    /// The device, inode and size of the file as the box last read or wrote it; nil while there
+    /// is none. A file that is no longer this one was replaced or changed behind the box.
+    private var seen: (device: UInt64, inode: UInt64, size: Int)?
 
     init(stateDirectory: FileDescriptor, statePath: String) throws(BoxError) {
         directory = stateDirectory
@@ -17,8 +20,13 @@ final class DayRecordFile {
     func load() throws(BoxError) -> DayRecord {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readFile(DayRecordFile.name, in: directory)
+            let fd = try FileDescriptor.open(DayRecordFile.name, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW)
+            defer { fd.close() }
+            bytes = try fd.readAll()
+            let (device, inode) = try fd.identity()
+            seen = (device, inode, bytes.count)
         } catch where error == .noEntry {
+            seen = nil
             return DayRecord()
         } catch {
             throw .storeFailure(path: path, reason: "cannot read: \(error)")
@@ -31,6 +39,16 @@ final class DayRecordFile {
         }
         if result.tornTail { try rewrite(result.record) }
         return result.record
+    }
+
+    /// True when the file is not the one the box last read or wrote: a sync tool renamed another
+    /// over it, or something changed or removed it. The box reads it again before it appends
+    /// (docs/sync.md), so that the entry joins the record on disk rather than a stale copy of it.
+    func isReplaced() -> Bool {
+        var st = stat()
+        guard fstatat(directory.rawValue, DayRecordFile.name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return seen != nil }
+        guard let seen else { return true }
+        return UInt64(st.st_dev) != seen.device || UInt64(st.st_ino) != seen.inode || Int(st.st_size) != seen.size
     }
 
     /// Appends an entry durably (R17).
@@ -46,6 +64,8 @@ final class DayRecordFile {
             defer { fd.close() }
             try fd.writeAll(Array((DayRecord.line(for: entry) + "\n").utf8))
             try fd.syncData()
+            let (device, inode) = try fd.identity()
+            seen = (device, inode, try fd.size())
         } catch {
             _ = record.removeLast()
             throw .storeFailure(path: path, reason: "cannot append: \(error)")
@@ -62,7 +82,10 @@ final class DayRecordFile {
 
     private func rewrite(_ record: DayRecord) throws(BoxError) {
         do {
-            try FileSystem.writeAtomically(Array(record.text.utf8), to: DayRecordFile.name, in: directory)
+            let bytes = Array(record.text.utf8)
+            try FileSystem.writeAtomically(bytes, to: DayRecordFile.name, in: directory)
+            let st = try FileSystem.status(DayRecordFile.name, in: directory)
+            seen = (UInt64(st.st_dev), UInt64(st.st_ino), bytes.count)
         } catch {
             throw .storeFailure(path: path, reason: "cannot write: \(error)")
         }

@@ -10,7 +10,14 @@ import LeitnerSystem
 final class ReviewLog {
     static let fileName = "log"
 
-    private let fd: FileDescriptor
+    /// The open file; another when a sync tool or a person replaced the one its path named
+    /// (`reopen`).
+    private var fd: FileDescriptor
+    /// The device and inode of `fd`: what `isReplaced` compares the path with.
+    private var identity: (device: UInt64, inode: UInt64)
+    /// The length of the start every file the log has been since `takeReplacement` last asked
+    /// shares, byte for byte; nil while the log was not replaced.
+    private var replacedKeeping: Int?
     let path: String
     private let stateDirectory: FileDescriptor
     private let statePath: String
@@ -57,6 +64,12 @@ final class ReviewLog {
         } catch {
             throw .storeFailure(path: path, reason: "cannot open: \(error)")
         }
+        do {
+            identity = try fd.identity()
+        } catch {
+            fd.close()
+            throw .storeFailure(path: path, reason: "cannot look at the open file: \(error)")
+        }
         journal = try? Journal(stateDirectory: stateDirectory, statePath: statePath, defersSync: defersSync)
         do {
             completedRecords = try ReviewLog.completed(journal?.recovered ?? [], in: fd)
@@ -71,6 +84,70 @@ final class ReviewLog {
     }
 
     deinit { fd.close() }
+
+    // MARK: A file replaced under the daemon
+
+    /// True when the log's path no longer names the open file — a sync tool renamed a newer copy
+    /// over it, or it was removed — or the open file's size is not the size the box wrote, since
+    /// something changed it in place. An append then would write lines nobody reads, or at
+    /// offsets the journal does not know: the store reopens it first (`Store.followReplacedLog`).
+    /// One `fstatat`, cheap enough for every request.
+    func isReplaced() -> Bool {
+        var st = stat()
+        guard fstatat(stateDirectory.rawValue, ReviewLog.fileName, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return true }
+        return UInt64(st.st_dev) != identity.device || UInt64(st.st_ino) != identity.inode || Int(st.st_size) != size
+    }
+
+    /// Opens the file the path names now in place of the open one, and reads its size and latest
+    /// time again. Only once the journal has started over (a checkpoint): its records' offsets are
+    /// the old file's. The lines only the old file held are not carried over: the copy that
+    /// replaced it is a hand change, and a hand change wins (R13).
+    func reopen() throws(BoxError) {
+        let reopened: FileDescriptor
+        do {
+            reopened = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory,
+                                               flags: O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW)
+        } catch {
+            throw .storeFailure(path: path, reason: "cannot open again after it was replaced: \(error)")
+        }
+        do {
+            let kept = min(size, try ReviewLog.commonPrefix(fd, reopened))
+            let reopenedIdentity = try reopened.identity()
+            let reopenedSize = try reopened.size()
+            fd.close()
+            fd = reopened
+            identity = reopenedIdentity
+            size = reopenedSize
+            latestTime = ReviewLog.lastEntry(of: reopened, size: reopenedSize)?.time
+            unjournaled = []
+            replacedKeeping = min(replacedKeeping ?? kept, kept)
+        } catch {
+            reopened.close()
+            throw .storeFailure(path: path, reason: "cannot read after it was replaced: \(error)")
+        }
+    }
+
+    /// The length of the start the log kept, byte for byte, through the replacements since the
+    /// last call; nil when it was not replaced. The box's caches keyed by a log offset (the open
+    /// test's file, the statistics' running totals, the calendar's graded days) are good up to it.
+    func takeReplacement() -> Int? {
+        defer { replacedKeeping = nil }
+        return replacedKeeping
+    }
+
+    /// How many leading bytes two files share, read a mebibyte at a time.
+    private static func commonPrefix(_ first: FileDescriptor, _ second: FileDescriptor) throws(Errno) -> Int {
+        var offset = 0
+        while true {
+            let one = try first.read(at: offset, upTo: 1 << 20)
+            let other = try second.read(at: offset, upTo: 1 << 20)
+            let length = min(one.count, other.count)
+            var index = 0
+            while index < length && one[index] == other[index] { index += 1 }
+            offset += index
+            if index < length || one.count != other.count || length == 0 { return offset }
+        }
+    }
 
     /// The intents of the journal's records found at open whose renames may have been cut off, in
     /// order, for the store's repair: those of the records whose lines had not reached the log.
@@ -96,15 +173,30 @@ final class ReviewLog {
     }
 
     /// Writes the journal's log bytes into the log where they belong: the same bytes where the log
-    /// kept them, the lost ones where a crash took them. A journal whose records begin past the
-    /// log's end belongs to a log replaced by hand, and is ignored.
+    /// kept them, the lost ones where a crash took them (cut off, or zeros). A journal whose
+    /// records begin past the log's end, or disagree with bytes the log holds, belongs to another
+    /// file — a log replaced by hand or by a sync tool before the daemon noticed (docs/sync.md) —
+    /// and its bytes are not written into this one.
     private static func restore(_ records: [Journal.Record], stateDirectory: FileDescriptor) throws(Errno) {
-        guard let first = records.first else { return }
+        guard let first = records.first, let last = records.last else { return }
         // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
-        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_WRONLY | O_NOFOLLOW)
+        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_RDWR | O_NOFOLLOW)
         defer { writer.close() }
         guard first.logOffset <= (try writer.size()) else { return }
+        let held = try writer.read(at: first.logOffset, upTo: last.logOffset + last.logBytes.count - first.logOffset)
+        for record in records {
+            let start = record.logOffset - first.logOffset
+            if holdsOtherLines(held[min(start, held.count)...], than: record.logBytes) { return }
+        }
         for record in records { try writer.writeAll(record.logBytes, at: record.logOffset) }
+    }
+
+    /// True when `held`, the log's bytes where `bytes` belong, has other bytes than theirs: not
+    /// only fewer (cut off by a crash) or zeros (data a crash lost), but other lines — the log
+    /// is another file than the one they were written for.
+    static func holdsOtherLines(_ held: ArraySlice<UInt8>, than bytes: [UInt8]) -> Bool {
+        for (there, byte) in zip(held, bytes) where there != 0 && there != byte { return true }
+        return false
     }
 
     /// True when a durable append of `entries` with `intent` fits in the journal as it is; when
@@ -257,12 +349,14 @@ final class ReviewLog {
     /// Puts a batch record's lines into the log at their offset, as the journal's are at open.
     /// - Returns: true when the log held them already, byte for byte: the batch was finished, as
     ///   its lines are appended only after its renames. False when they were written back now,
-    ///   and nil when the record belongs to a log replaced by hand (it begins past the end).
+    ///   and nil when the record belongs to a log replaced by hand or by a sync tool (it begins
+    ///   past the end, or the log holds other lines where its belong).
     func restore(_ bytes: [UInt8], at offset: Int) throws(BoxError) -> Bool? {
         guard offset <= size else { return nil }
         do {
             let held = try fd.read(at: offset, upTo: bytes.count)
             if held == bytes { return true }
+            if ReviewLog.holdsOtherLines(held[...], than: bytes) { return nil }
             // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
             let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_WRONLY | O_NOFOLLOW)
             defer { writer.close() }

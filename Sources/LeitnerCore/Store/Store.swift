@@ -182,8 +182,20 @@ final class Store {
 
     // MARK: Journaled changes (R17, R18)
 
+    /// Reopens the review log when its path names another file than the open one (a sync tool
+    /// renamed a copy over it) or the open one changed size behind the box: everything written
+    /// so far is made durable first (a checkpoint), so that the journal, whose offsets are the
+    /// old file's, starts over empty. Done before every request and every append: a line is never
+    /// appended to a file nobody reads (docs/sync.md).
+    func followReplacedLog() throws(BoxError) {
+        guard log.isReplaced() else { return }
+        try checkpoint()
+        try log.reopen()
+    }
+
     /// Appends entries to the review log (R16); durable ones are on disk when it returns (R17).
     func appendToLog(_ entries: [LogEntry], durable: Bool) throws(BoxError) {
+        try followReplacedLog()
         guard durable else { return try log.append(entries) }
         if !log.hasRoom(for: entries, intent: []) { try checkpoint() }
         try log.appendDurably(entries)
@@ -196,6 +208,7 @@ final class Store {
     /// nothing and changes nothing (R16), and the next open does not redo it.
     func journaled(_ entries: [LogEntry], intent: [JournalIntent],
                    carryOut: () throws(BoxError) -> Void, undo: () throws(Errno) -> Void) throws(BoxError) {
+        try followReplacedLog()
         if !log.hasRoom(for: entries, intent: intent) { try checkpoint() }
         let pending = try log.prepare(entries, intent: intent)
         do { try carryOut() } catch {
