@@ -48,7 +48,7 @@ enum Measurement {
         let rare = try SearchPattern("back 77777", regex: false)
         let common = try SearchPattern("FRONT 9", regex: false)
         let regex = try SearchPattern("^back 7+$", regex: true)
-        let first = try Timing.secondsThrowing { _ = try box.search(rare, fields: fields, level: nil, limit: 1000) }
+        let first = try Timing.secondsThrowing { _ = try box.search(rare, fields: fields, level: nil) }
         let indexed = Timing.memory()
         func median(_ pattern: SearchPattern) throws -> Double {
             Timing.percentile(try (0..<5).map { _ in try Timing.secondsThrowing { _ = try box.search(pattern, fields: fields, level: nil, limit: 1000) } }, 0.5)
