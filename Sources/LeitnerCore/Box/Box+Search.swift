@@ -31,15 +31,16 @@ extension Box {
         if searchIndex == nil { searchIndex = SearchIndex(store: store) } else { searchIndex!.update(store: store) }
         var found: [SearchScan.Hit] = []
         let onlyLevel = only.map { UInt8($0.rawValue) }
+        let (searchID, searchFront, searchBack) = (fields.contains(.id), fields.contains(.front), fields.contains(.back))
         searchIndex!.forEach { parts in
             guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
-            var hits: [SearchMatch.Field] = []
-            if fields.contains(.id), pattern.matches(folded: parts.foldedID) { hits.append(.id) }
-            if fields.contains(.front), pattern.matches(folded: parts.front) { hits.append(.front) }
-            if fields.contains(.back), pattern.matches(folded: parts.back) { hits.append(.back) }
-            guard !hits.isEmpty, let level = Level(rawValue: Int(parts.slot.level)) else { return }
+            var hits: UInt8 = 0
+            if searchID, pattern.matches(folded: parts.foldedID) { hits |= SearchScan.Hit.bit(.id) }
+            if searchFront, pattern.matches(folded: parts.front) { hits |= SearchScan.Hit.bit(.front) }
+            if searchBack, pattern.matches(folded: parts.back) { hits |= SearchScan.Hit.bit(.back) }
+            guard hits != 0, let level = Level(rawValue: Int(parts.slot.level)) else { return }
             let id = String(decoding: parts.id, as: UTF8.self)
-            if store.damaged[id] == nil { found.append(SearchScan.Hit(level: level, id: id, fields: hits)) }
+            if store.damaged[id] == nil { found.append(SearchScan.Hit(level: level, id: id, fieldBits: hits)) }
         }
         return SearchScan(pattern: pattern, only: only, hits: found, limit: limit)
     }

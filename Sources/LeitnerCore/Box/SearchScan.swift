@@ -4,11 +4,21 @@
 /// 100,000 cards never holds all their lines and the box serves other calls between two batches
 /// (docs/daemon.md, "Streamed replies").
 public struct SearchScan {
-    /// A card the index found: where it was and which of its fields matched.
+    /// A card the index found: where it was and which of its fields matched, one bit a field
+    /// (in `SearchMatch.Field.allCases` order) rather than an array, which would be one more
+    /// allocation for each of 100,000 matching cards.
     struct Hit {
         let level: Level
         let id: String
-        let fields: [SearchMatch.Field]
+        let fieldBits: UInt8
+
+        /// The fields that matched, in the order their lines are given: id, front, back.
+        var fields: [SearchMatch.Field] { SearchMatch.Field.allCases.filter { fieldBits & Hit.bit($0) != 0 } }
+
+        /// The bit of `field` in `fieldBits`.
+        static func bit(_ field: SearchMatch.Field) -> UInt8 {
+            1 << UInt8(SearchMatch.Field.allCases.firstIndex(of: field)!)
+        }
     }
 
     let pattern: SearchPattern
