@@ -231,7 +231,7 @@ public enum BoxInterface {
         # The card has no sync conflict, or keep names no side of it; reason says which.
         error CannotResolve (id: string, reason: string)
         # The reply would be longer than the daemon's message size limit (MaxMessageSize=). A
-        # reply that grows with the box (List, Log, Calendar, Doctor) is sent in parts when called
+        # reply that grows with the box (List, Log, Calendar, Search, Doctor) is sent in parts when called
         # with "more": true; without it, one too large fails with this error, which says so.
         # With "more", one item alone too large for a message ends the replies with it.
         error ReplyTooLarge (reason: string)
