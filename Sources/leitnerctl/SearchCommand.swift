@@ -4,41 +4,46 @@ import LeitnerProtocol
 import LeitnerSystem
 
 /// `search PATTERN` (and `find`): the lines of the cards whose id, front or back holds PATTERN,
-/// ignoring case, as `Search` finds them in the daemon's index.
+/// ignoring case, as `Search` finds them in the daemon's index, printed as the daemon's replies
+/// arrive (docs/protocol.md, "Streamed replies").
 enum SearchCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let pattern = arguments.positionals[0]
         let regex = arguments.has("--regex")
-        var parameters: [String: JSONValue] = ["pattern": .string(pattern), "regex": .bool(regex),
-                                               "limit": .int(Int64(Box.maxSearchLines))]
+        var parameters: [String: JSONValue] = ["pattern": .string(pattern), "regex": .bool(regex)]
         let sides = ["front", "back"].filter { arguments.has("--\($0)") }
         if !sides.isEmpty { parameters["fields"] = .array(sides.map { .string($0) }) }
         if let level = arguments["--level"] { parameters["level"] = .string(try Arguments.level(level, command: "search")) }
-        let reply = try context.call("Search", parameters)
-        if context.json { return context.printJSON(reply) }
-        let matches = reply.value("matches").arrayValue ?? []
-        if arguments.has("--ids") {
-            var seen = Set<String>()
-            for match in matches where seen.insert(match.string("id")).inserted { Console.out(match.string("id")) }
-        } else {
-            let style = context.style
-            let highlighter = try? MatchHighlighter(pattern: pattern, regex: regex)
-            let terminal = Console.stdoutTerminal.isTerminal
+        let idsOnly = arguments.has("--ids")
+        let style = context.style
+        let highlighter = try? MatchHighlighter(pattern: pattern, regex: regex)
+        let terminal = Console.stdoutTerminal.isTerminal
+        var found = false
+        // A card's lines come together (the daemon sends them sorted by level then id), so the
+        // last id printed is enough to print each id once.
+        var lastID: String?
+        try context.stream("Search", parameters, member: "matches") { matches in
+            found = found || !matches.isEmpty
+            if context.json { return context.printJSONLines(matches) }
             for match in matches {
+                let id = match.string("id")
+                if idsOnly {
+                    if id != lastID { Console.out(id) }
+                    lastID = id
+                    continue
+                }
                 let line = CardList.flat(["text": match.value("line")])
                 if terminal {
                     let shown = highlighter?.highlight(line, style: style) ?? line
                     Console.out(style.apply(style.dim, Views(style: style, width: 0).pad(match.string("level"), 8)) + " "
-                                + style.apply(style.bold, match.string("id")) + style.apply(style.dim, " \(match.string("field")): ") + shown)
+                                + style.apply(style.bold, id) + style.apply(style.dim, " \(match.string("field")): ") + shown)
                 } else {
-                    Console.out([match.string("level"), match.string("id"), match.string("field"), line].joined(separator: "\t"))
+                    Console.out([match.string("level"), id, match.string("field"), line].joined(separator: "\t"))
                 }
             }
-        }
-        if reply.value("truncated").boolValue == true {
-            Console.error("only the first \(matches.count) lines are shown (of \(reply.value("cards").intValue ?? 0) matching cards): narrow the search")
+            Console.flush()
         }
         // As grep: nothing found is exit status 1, so that scripts can test for it.
-        if matches.isEmpty { throw Failure.quiet(ExitStatus.failure) }
+        if !found { throw Failure.quiet(ExitStatus.failure) }
     }
 }

@@ -37,7 +37,6 @@ enum BoxMethods {
         "Show": show,
         "ReadAsset": readAsset,
         "Stats": stats,
-        "Search": search,
         "ResolveConflict": resolveConflict,
     ]
 
@@ -46,6 +45,7 @@ enum BoxMethods {
         "List": list,
         "Calendar": calendar,
         "Log": log,
+        "Search": search,
         "Doctor": doctor,
     ]
 
@@ -162,7 +162,7 @@ enum BoxMethods {
         return LogItems(try context.box.logReader(since: since, limit: limit))
     }
 
-    static func search(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+    static func search(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         let pattern = try SearchPattern(parameters.string("pattern"), regex: parameters.optionalBool("regex") ?? false)
         var fields = Set(SearchMatch.Field.allCases)
         if let value = parameters.values["fields"], !value.isNull {
@@ -170,10 +170,10 @@ enum BoxMethods {
                   !names.isEmpty, !names.contains(nil) else { throw InvalidParameter(name: "fields") }
             fields = Set(names.compactMap { $0 })
         }
-        let result = try context.box.search(pattern, fields: fields, level: parameters.optionalString("level"),
-                                            limit: parameters.optionalInt("limit") ?? 1000)
-        return ["matches": .array(result.matches.map(\.json)), "cards": .int(Int64(result.cards)),
-                "truncated": .bool(result.truncated)]
+        let limit = try parameters.optionalInt("limit")
+        if let limit, limit < 1 { throw InvalidParameter(name: "limit") }
+        return SearchItems(try context.box.startSearch(pattern, fields: fields, level: parameters.optionalString("level"),
+                                                       limit: limit))
     }
 
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {

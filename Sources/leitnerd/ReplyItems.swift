@@ -2,7 +2,8 @@ import LeitnerCore
 import LeitnerProtocol
 
 /// The items of a streamed reply (docs/daemon.md, "Streamed replies"), given a batch at a time:
-/// the cards of `List`, the entries of `Log`, the days of `Calendar`, the problems of `Doctor`.
+/// the cards of `List`, the entries of `Log`, the days of `Calendar`, the lines of `Search`, the
+/// problems of `Doctor`.
 /// A streamed method's handler begins the reading under the box's turn and returns one of these;
 /// `StreamedReply` then takes the batches and sends the parts.
 protocol ReplyItems: AnyObject {

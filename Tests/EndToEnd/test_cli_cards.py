@@ -2,6 +2,7 @@
 and export/import round trips (docs/leitnerctl.md). A shell script stands in for the person's
 editor ($EDITOR)."""
 import base64
+import json
 import os
 import shlex
 import subprocess
@@ -299,9 +300,10 @@ def test_search(box, tmp_path):
     assert box.ok("search", "gat") == "3\tgato\tid\tgato\n3\tgato\tfront\tel gato\n"
     assert box.ok("search", "-l", "the") == "perro\ngato\n"
     assert box.ok("search", "-E", "^(the )?c.t$") == "3\tgato\tback\tthe cat\n"
-    assert box.json("search", "--back", "bark") == {
-        "cards": 1, "truncated": False,
-        "matches": [{"id": "perro", "level": "1", "field": "back", "line": "line two: DOGS bark"}]}
+    # --json: one SearchMatch a line (JSON Lines, as the other streamed commands).
+    assert box.ok("--json", "search", "--back", "bark") == (
+        '{"field":"back","id":"perro","level":"1","line":"line two: DOGS bark"}\n')
+    assert [json.loads(line)["field"] for line in box.ok("--json", "search", "gat").splitlines()] == ["id", "front"]
     nothing = box.ctl("search", "zebra")
     assert nothing.returncode == 1 and nothing.stdout == "" and nothing.stderr == ""
     bad = box.ctl("search", "-E", "(")

@@ -1,5 +1,5 @@
-"""Streamed replies (docs/protocol.md, "Streamed replies"; docs/daemon.md): List, Log, Calendar and
-Doctor sent in parts within MaxMessageSize= when called with `more`, refused with ReplyTooLarge
+"""Streamed replies (docs/protocol.md, "Streamed replies"; docs/daemon.md): List, Log, Calendar,
+Search and Doctor sent in parts within MaxMessageSize= when called with `more`, refused with ReplyTooLarge
 without it; leitnerctl reads the parts as they come.
 
 A store of 20,000 cards is written directly in the store format (as leitner-bench does) and
@@ -138,6 +138,57 @@ def test_the_python_varlink_client_reads_the_parts(daemon, big):
         rest = rest[end:].strip()
     assert len(parts) > 1
     assert [c["id"] for part in parts for c in part["cards"]] == sorted(k for k, v in expected.items() if v == "5")
+
+
+def test_search_sends_every_matching_line_in_parts(daemon, big):
+    _, expected = big
+    order = sorted((LEVELS.index(v), k) for k, v in expected.items())
+    with daemon.connect(timeout=60) as c:
+        # Every back's second line holds "of two": 20,000 lines, far past the limit.
+        replies = stream(c, "Search", {"pattern": "OF TWO"}, more=True)
+        assert len(replies) > 50 and all(length <= LIMIT for length, _ in replies)
+        assert "continues" not in replies[-1][1] and "error" not in replies[-1][1]
+        matches = [m for _, reply in replies for m in reply["parameters"]["matches"]]
+        assert [(LEVELS.index(m["level"]), m["id"]) for m in matches] == order
+        assert {(m["field"], m["line"]) for m in matches} == {("back", "of two lines")}
+        # Without more, refused; with a limit that fits, one reply; nothing found, one empty reply.
+        refused = stream(c, "Search", {"pattern": "of two"})
+        assert len(refused) == 1 and refused[0][1]["error"] == f"{BOX}.ReplyTooLarge"
+        first = stream(c, "Search", {"pattern": "of two", "limit": 3})
+        assert [m["id"] for m in first[0][1]["parameters"]["matches"]] == [k for _, k in order[:3]]
+        none = stream(c, "Search", {"pattern": "zebra"}, more=True)
+        assert len(none) == 1 and none[0][1]["parameters"] == {"matches": []}
+        bad = stream(c, "Search", {"pattern": "x", "limit": 0})
+        assert bad[0][1]["error"] == "org.varlink.service.InvalidParameter"
+    # Python's varlink command line, --more: one JSON object printed per reply.
+    result = subprocess.run([sys.executable, "-m", "varlink.cli", "call", "--more",
+                             f"unix:{daemon.socket}/{BOX}.Search", json.dumps({"pattern": "front", "level": "2"})],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    decoder, rest, parts = json.JSONDecoder(), result.stdout.strip(), []
+    while rest:
+        part, end = decoder.raw_decode(rest)
+        parts.append(part)
+        rest = rest[end:].strip()
+    assert len(parts) > 1
+    found = [m for part in parts for m in part["matches"]]
+    assert [m["id"] for m in found] == sorted(k for k, v in expected.items() if v == "2")
+    assert all(m["field"] == "front" for m in found)
+
+
+def test_leitnerctl_search_prints_every_match_through_the_small_limit(daemon, big):
+    _, expected = big
+    found = ctl(daemon, "search", "of two")
+    assert found.returncode == 0, found.stderr
+    lines = found.stdout.splitlines()
+    assert len(lines) == CARDS
+    assert {line.split("\t")[1]: line.split("\t")[0] for line in lines} == expected
+    ids = ctl(daemon, "search", "-l", "-E", "card|front|back")  # the id and both sides match: each id once
+    assert ids.stdout.splitlines() == [k for _, k in sorted((LEVELS.index(v), k) for k, v in expected.items())]
+    as_json = ctl(daemon, "--json", "search", "--level", "3", "back")
+    assert [json.loads(line)["id"] for line in as_json.stdout.splitlines()] == sorted(
+        k for k, v in expected.items() if v == "3")
+    assert ctl(daemon, "search", "zebra").returncode == 1
 
 
 def test_other_calls_are_served_while_a_stream_waits_for_its_reader(daemon):

@@ -15,7 +15,7 @@ import LeitnerProtocol
         #expect(box.isDisjoint(with: daemon) && box.isDisjoint(with: streamed) && streamed.isDisjoint(with: daemon))
         #expect(box.union(streamed).union(daemon).sorted() == BoxInterface.declaration.methods.keys.sorted())
         #expect(daemon == ["Stop"])
-        #expect(streamed.isSuperset(of: ["List", "Log", "Calendar", "Doctor"]))
+        #expect(streamed.isSuperset(of: ["List", "Log", "Calendar", "Search", "Doctor"]))
     }
 
     @Test func theServiceHandlersAreTheDeclaredMethods() {

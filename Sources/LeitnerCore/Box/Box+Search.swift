@@ -1,72 +1,86 @@
 /// `Search`: cards whose id, front or back holds a pattern, from the in-memory `SearchIndex`.
 extension Box {
-    /// What a search found: its lines (at most `limit`), how many cards matched in all, and
-    /// whether lines were left out to keep to the limit.
-    public struct SearchResult: Sendable {
-        public var matches: [SearchMatch]
-        public var cards: Int
-        public var truncated: Bool
-    }
-
-    /// The most lines one `Search` reply carries: 10,000 lines of at most 1 KiB stay well
-    /// within a message (docs/protocol.md).
-    public static let maxSearchLines = 10_000
-    /// A matching line longer than this is cut (at a character boundary) in the reply.
+    /// A line longer than this is cut (at a character boundary) in the reply.
     static let maxSearchLineBytes = 1024
 
-    /// The lines of the cards that match `pattern` (ignoring case), sorted by level then id.
+    /// Every line of the cards that match `pattern` (ignoring case), sorted by level then id, or
+    /// the first `limit` of them: `startSearch` then `nextMatches` to the end, for callers that
+    /// want them at once.
+    /// - Throws: as `startSearch` and `nextMatches`.
+    public func search(_ pattern: SearchPattern, fields: Set<SearchMatch.Field>, level: String?,
+                       limit: Int? = nil) throws(BoxError) -> [SearchMatch] {
+        var scan = try startSearch(pattern, fields: fields, level: level, limit: limit)
+        var matches: [SearchMatch] = []
+        while !scan.isFinished { matches += try nextMatches(of: &scan, upTo: 1024) }
+        return matches
+    }
+
+    /// Begins a search to be read a batch at a time: finds the matching cards in the index (built
+    /// by the first search, then brought up to date with the store's changes, R13), sorted by
+    /// level then id.
     /// - Parameters:
     ///   - fields: what to search: the id, the front, the back (text and Markdown sides).
     ///   - level: only cards of this level, when given.
-    ///   - limit: the most lines to return (1 to `maxSearchLines`).
-    /// - Throws: `invalidPattern`, `invalidLevel`, `invalidParameter` for a bad limit.
-    public func search(_ pattern: SearchPattern, fields: Set<SearchMatch.Field>, level: String?,
-                       limit: Int) throws(BoxError) -> SearchResult {
+    ///   - limit: the most lines to give, when given (at least 1).
+    /// - Throws: `invalidLevel`, `invalidParameter` for a limit below 1.
+    public func startSearch(_ pattern: SearchPattern, fields: Set<SearchMatch.Field>, level: String?,
+                            limit: Int?) throws(BoxError) -> SearchScan {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
-        guard (1...Box.maxSearchLines).contains(limit) else {
-            throw .invalidParameter(name: "limit", reason: "expected 1 to \(Box.maxSearchLines)")
-        }
+        if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
         _ = try begin()
         if searchIndex == nil { searchIndex = SearchIndex(store: store) } else { searchIndex!.update(store: store) }
-        var found: [(level: Level, id: String, fields: [SearchMatch.Field])] = []
+        var found: [SearchScan.Hit] = []
         let onlyLevel = only.map { UInt8($0.rawValue) }
+        let (searchID, searchFront, searchBack) = (fields.contains(.id), fields.contains(.front), fields.contains(.back))
         searchIndex!.forEach { parts in
             guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
-            var hits: [SearchMatch.Field] = []
-            if fields.contains(.id), pattern.matches(folded: parts.foldedID) { hits.append(.id) }
-            if fields.contains(.front), pattern.matches(folded: parts.front) { hits.append(.front) }
-            if fields.contains(.back), pattern.matches(folded: parts.back) { hits.append(.back) }
-            guard !hits.isEmpty, let level = Level(rawValue: Int(parts.slot.level)) else { return }
+            var hits: UInt8 = 0
+            if searchID, pattern.matches(folded: parts.foldedID) { hits |= SearchScan.Hit.bit(.id) }
+            if searchFront, pattern.matches(folded: parts.front) { hits |= SearchScan.Hit.bit(.front) }
+            if searchBack, pattern.matches(folded: parts.back) { hits |= SearchScan.Hit.bit(.back) }
+            guard hits != 0, let level = Level(rawValue: Int(parts.slot.level)) else { return }
             let id = String(decoding: parts.id, as: UTF8.self)
-            if store.damaged[id] == nil { found.append((level, id, hits)) }
+            if store.damaged[id] == nil { found.append(SearchScan.Hit(level: level, id: id, fieldBits: hits)) }
         }
-        found.sort { ($0.level, $0.id) < ($1.level, $1.id) }
+        return SearchScan(pattern: pattern, only: only, hits: found, limit: limit)
+    }
+
+    /// The matching lines of the next `count` cards of a search. Each batch begins as a request
+    /// does (hand changes taken in, R13) and reads each card as it is now: a card deleted or
+    /// damaged since the search began is left out, one moved is given at its new level (unless
+    /// the search is of one level it left), and a side changed so that it no longer matches
+    /// gives no line.
+    /// - Throws: `storeFailure` when the store cannot be read.
+    public func nextMatches(of scan: inout SearchScan, upTo count: Int) throws(BoxError) -> [SearchMatch] {
+        _ = try begin()
         var matches: [SearchMatch] = []
-        var truncated = false
-        cards: for (cardLevel, id, hits) in found {
-            // The lines as they are in the card: read now, for the few cards that matched.
-            guard let card = try? store.card(id, withText: true) else { continue }
-            for field in hits {
-                var lines: [String]
-                switch field {
-                case .id: lines = [id]
-                case .front, .back:
-                    let text = (field == .front ? card.front.text : card.back.text) ?? ""
-                    let all = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).map(String.init)
-                    lines = all.filter { pattern.matches(line: $0) }
-                    // A regular expression may match across lines: show the first then.
-                    if lines.isEmpty, let first = all.first { lines = [first] }
-                }
-                for line in lines {
-                    guard matches.count < limit else {
-                        truncated = true
-                        break cards
-                    }
-                    matches.append(SearchMatch(id: id, level: cardLevel, field: field, line: Box.cut(line)))
+        for hit in scan.nextHits(upTo: count) {
+            guard let level = store.levelOf[hit.id], scan.only == nil || level == scan.only,
+                  store.damaged[hit.id] == nil,
+                  let card = try? store.card(hit.id, withText: true) else { continue }
+            for field in hit.fields {
+                for line in Box.matchingLines(of: card, field: field, pattern: scan.pattern) {
+                    guard scan.take() else { return matches }
+                    matches.append(SearchMatch(id: hit.id, level: level, field: field, line: Box.cut(line)))
                 }
             }
         }
-        return SearchResult(matches: matches, cards: found.count, truncated: truncated)
+        return matches
+    }
+
+    /// The lines of a card's field that hold the pattern. A regular expression may match across
+    /// lines only: the side's first line stands for it then, while the whole side still matches.
+    static func matchingLines(of card: Card, field: SearchMatch.Field, pattern: SearchPattern) -> [String] {
+        let text: String
+        switch field {
+        case .id: return [card.id]
+        case .front: text = card.front.text ?? ""
+        case .back: text = card.back.text ?? ""
+        }
+        let all = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).map(String.init)
+        let lines = all.filter { pattern.matches(line: $0) }
+        if lines.isEmpty, let first = all.first, pattern.matches(line: text) { return [first] }
+        return lines
     }
 
     /// A line cut to `maxSearchLineBytes`, at a character boundary.

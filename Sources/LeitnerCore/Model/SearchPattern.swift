@@ -143,7 +143,8 @@ public struct SearchPattern {
         return false
     }
 
-    /// True when a line of a card, as it is, holds a match.
+    /// True when a line of a card, as it is, holds a match (or a whole side, for a regular
+    /// expression that spans lines).
     func matches(line: String) -> Bool {
         switch kind {
         case .substring:

@@ -187,11 +187,11 @@ public enum BoxInterface {
         method Calendar(from: string, to: string) -> (days: []Day)
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
         # The lines of the cards whose id, front or back (text and Markdown) holds pattern,
-        # ignoring case; regex: pattern is a regular expression. fields: what to search (default
-        # all three); level: only that level; limit: the most lines (default 1000, at most
-        # 10000), sorted by level then id. cards counts the matching cards, truncated says that
-        # lines were left out to keep to the limit.
-        method Search(pattern: string, regex: ?bool, fields: ?[]string, level: ?string, limit: ?int) -> (matches: []SearchMatch, cards: int, truncated: bool)
+        # ignoring case, sorted by level then id; regex: pattern is a regular expression.
+        # fields: what to search (default all three); level: only that level; limit: the most
+        # lines, at least 1 (default all). Streamed: called with more, the lines come in parts as
+        # the cards are read.
+        method Search(pattern: string, regex: ?bool, fields: ?[]string, level: ?string, limit: ?int) -> (matches: []SearchMatch)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
         # Stops the daemon as SIGTERM does: this reply first, then the other requests in flight,
@@ -231,7 +231,7 @@ public enum BoxInterface {
         # The card has no sync conflict, or keep names no side of it; reason says which.
         error CannotResolve (id: string, reason: string)
         # The reply would be longer than the daemon's message size limit (MaxMessageSize=). A
-        # reply that grows with the box (List, Log, Calendar, Doctor) is sent in parts when called
+        # reply that grows with the box (List, Log, Calendar, Search, Doctor) is sent in parts when called
         # with "more": true; without it, one too large fails with this error, which says so.
         # With "more", one item alone too large for a message ends the replies with it.
         error ReplyTooLarge (reason: string)
