@@ -14,29 +14,32 @@ enum SearchCommand {
         let sides = ["front", "back"].filter { arguments.has("--\($0)") }
         if !sides.isEmpty { parameters["fields"] = .array(sides.map { .string($0) }) }
         if let level = arguments["--level"] { parameters["level"] = .string(try Arguments.level(level, command: "search")) }
-        let reply = try context.call("Search", parameters)
-        if context.json { return context.printJSON(reply) }
-        let matches = reply.value("matches").arrayValue ?? []
+        let reply = try context.call("Search", parameters) { fields throws(JSONFieldError) in
+            (matches: try fields.objects("matches", SearchMatch.init(json:field:)), cards: try fields.int("cards"),
+             truncated: try fields.bool("truncated"))
+        }
+        if context.json { return context.printJSON(reply.json) }
+        let matches = reply.value.matches
         if arguments.has("--ids") {
             var seen = Set<String>()
-            for match in matches where seen.insert(match.string("id")).inserted { Console.out(match.string("id")) }
+            for match in matches where seen.insert(match.id).inserted { Console.out(match.id) }
         } else {
             let style = context.style
             let highlighter = try? MatchHighlighter(pattern: pattern, regex: regex)
             let terminal = Console.stdoutTerminal.isTerminal
             for match in matches {
-                let line = CardList.flat(["text": match.value("line")])
+                let line = CardList.flat(text: match.line)
                 if terminal {
                     let shown = highlighter?.highlight(line, style: style) ?? line
-                    Console.out(style.apply(style.dim, Views(style: style, width: 0).pad(match.string("level"), 8)) + " "
-                                + style.apply(style.bold, match.string("id")) + style.apply(style.dim, " \(match.string("field")): ") + shown)
+                    Console.out(style.apply(style.dim, Views(style: style, width: 0).pad(match.level.name, 8)) + " "
+                                + style.apply(style.bold, match.id) + style.apply(style.dim, " \(match.field.rawValue): ") + shown)
                 } else {
-                    Console.out([match.string("level"), match.string("id"), match.string("field"), line].joined(separator: "\t"))
+                    Console.out([match.level.name, match.id, match.field.rawValue, line].joined(separator: "\t"))
                 }
             }
         }
-        if reply.value("truncated").boolValue == true {
-            Console.error("only the first \(matches.count) lines are shown (of \(reply.value("cards").intValue ?? 0) matching cards): narrow the search")
+        if reply.value.truncated {
+            Console.error("only the first \(matches.count) lines are shown (of \(reply.value.cards) matching cards): narrow the search")
         }
         // As grep: nothing found is exit status 1, so that scripts can test for it.
         if matches.isEmpty { throw Failure.quiet(ExitStatus.failure) }
