@@ -9,7 +9,7 @@ enum ReadCommands {
 
     /// `status`: today, the test, the cards per level, this week.
     static func status(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Status") { fields throws(JSONFieldError) in 
+        let reply = try context.call("Status") { fields throws(JSONFieldError) in
             try BoxStatus(json: .object(fields.members))
         }
         if context.json { return context.printJSON(reply.json) }
@@ -63,7 +63,8 @@ enum ReadCommands {
         if !context.json, let header = table.header { Console.out(header) }
         var cards: [(card: Card, json: JSONValue)] = []
         try context.stream("List", parameters, member: "cards", as: Card.init(json:field:)) { batch, json in
-            if order == "level" { show(zip(batch, json).map { ($0, $1) }) } else { cards += zip(batch, json).map { ($0, $1) } }
+            let part = zip(batch, json).map { (card: $0, json: $1) }
+            if order == "level" { show(part) } else { cards += part }
         }
         if order == "level" { return }
         if order == "id" {
