@@ -15,13 +15,13 @@ let package = Package(
         .executable(name: "leitnerctl", targets: ["leitnerctl"]),
         .executable(name: "leitner-bench", targets: ["leitner-bench"]),
     ],
-    // `CrashPoint`, the tests' simulated crash between two system calls, is compiled only into
-    // test builds (`make check` passes `--traits TestHooks`); the programs never carry it.
-    traits: [.trait(name: "TestHooks", description: "Simulated crashes for the unit tests")],
+    // `CrashPoint`, the tests' simulated crash between two system calls, and `JSONFieldReads`,
+    // the members the decoders read, are compiled only into test builds (`make check` passes `--traits TestHooks`); the programs never carry it.
+    traits: [.trait(name: "TestHooks", description: "Simulated crashes and the record of decoded members, for the unit tests")],
     targets: [
         .target(name: "LeitnerSystem", swiftSettings: testHooks),
         .target(name: "LeitnerCore", dependencies: ["LeitnerSystem"]),
-        .target(name: "LeitnerProtocol", dependencies: ["LeitnerSystem", "LeitnerCore"]),
+        .target(name: "LeitnerProtocol", dependencies: ["LeitnerSystem", "LeitnerCore"], swiftSettings: testHooks),
         .target(name: "LeitnerClient", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
         .executableTarget(name: "leitnerd", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
         .executableTarget(name: "leitnerctl",
@@ -35,7 +35,8 @@ let package = Package(
         .testTarget(name: "LeitnerCoreTests", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerTestSupport"],
                     swiftSettings: testHooks),
         .testTarget(name: "LeitnerProtocolTests",
-                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"]),
+                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"],
+                    swiftSettings: testHooks),
         .testTarget(name: "LeitnerClientTests",
                     dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerClient", "LeitnerTestSupport"]),
         // The programs' own logic (parsing their command lines, dispatching calls), tested

@@ -27,21 +27,45 @@ final class Context {
         try DaemonConnection.call(&connection, settings, "io.leitner.Box." + method, parameters)
     }
 
+    /// Calls `io.leitner.Box.METHOD` and decodes its reply with `decode` (the decoders of
+    /// BoxTypes+JSON.swift).
+    /// - Throws: as `call`, and `Failure.failed` naming the member that does not decode (exit
+    ///   status 1: the daemon answered, in a shape this leitnerctl does not know).
+    func call<Value>(_ method: String, _ parameters: [String: JSONValue] = [:],
+                     as decode: (JSONFields) throws(JSONFieldError) -> Value) throws -> BoxReply<Value> {
+        let json = try call(method, parameters)
+        return BoxReply(json: json, value: try decoded(method) { () throws(JSONFieldError) in try decode(JSONFields(members: json)) })
+    }
+
+    /// Calls `io.leitner.Box.METHOD`, whose reply grows with the box, with `more`, and hands the
+    /// items of its array `member`, decoded one by one with `decode`, to `body` as each reply
+    /// arrives, beside the items as they came (for `--json`).
+    /// - Throws: as `call(_:_:as:)`, and what `body` throws.
+    func stream<Item>(_ method: String, _ parameters: [String: JSONValue] = [:], member: String,
+                      as decode: (JSONValue, String) throws(JSONFieldError) -> Item,
+                      _ body: ([Item], [JSONValue]) throws -> Void) throws {
+        try DaemonConnection.stream(&connection, settings, "io.leitner.Box." + method, parameters) { reply in
+            let items = try decoded(method) { () throws(JSONFieldError) in
+                try JSONFields(members: reply).objects(member, decode)
+            }
+            try body(items, reply[member]?.arrayValue ?? [])
+        }
+    }
+
+    /// What `decode` makes of a reply to METHOD, or the error that says which member is wrong.
+    private func decoded<Value>(_ method: String, _ decode: () throws(JSONFieldError) -> Value) throws -> Value {
+        do {
+            return try decode()
+        } catch {
+            throw Failure.failed("the daemon's answer to \(method) cannot be read: \(error)")
+        }
+    }
+
     /// Closes the connection, if any: the next call makes a new one. For a connection the daemon
     /// has said it closes (a message over its size limit), so that the next call is not written
     /// into a socket the daemon may not have finished closing.
     func dropConnection() {
         connection = nil // its socket closes with it
-    }
-
-    /// Calls `io.leitner.Box.METHOD`, whose reply grows with the box, with `more`, and hands the
-    /// items of its `member` to `body` as each reply arrives.
-    /// - Throws: as `call`, and what `body` throws.
-    func stream(_ method: String, _ parameters: [String: JSONValue] = [:], member: String,
-                _ body: ([JSONValue]) throws -> Void) throws {
-        try DaemonConnection.stream(&connection, settings, "io.leitner.Box." + method, parameters) { reply in
-            try body(reply[member]?.arrayValue ?? [])
-        }
     }
 
     /// Prints the items of a streamed reply as they arrive, one line of JSON each (the `--json`

@@ -10,35 +10,35 @@ import LeitnerSystem
 enum EditCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]
-        var sides = ["front", "back"].filter { arguments.has("--\($0)") || arguments["--\($0)-file"] != nil }
-        if sides.isEmpty { sides = ["front", "back"] }
+        var sides = SideName.allCases.filter { arguments.has("--\($0)") || arguments["--\($0)-file"] != nil }
+        if sides.isEmpty { sides = SideName.allCases }
         var parameters: [String: JSONValue] = ["id": .string(id)]
         // Sides given as files replace the card's sides without an editor.
-        let files = ["front", "back"].filter { arguments["--\($0)-file"] != nil }
+        let files = SideName.allCases.filter { arguments["--\($0)-file"] != nil }
         if !files.isEmpty {
-            for side in files { parameters[side] = try AssetFile.file(arguments["--\(side)-file"]!, side: side) }
+            for side in files { parameters[side.rawValue] = try AssetFile.file(arguments["--\(side)-file"]!, side: side.rawValue) }
             return try send(parameters, context: context)
         }
         let newExtension = try arguments["--as"].map { try extensionArgument($0) }
-        let card = try context.call("Show", ["id": .string(id)]).value("card")
-        for side in sides where !MediaType.isText(card.value(side).string("mediaType")) {
-            throw Failure.failed("cannot edit the \(side) of '\(id)' in a text editor: it is \(card.value(side).string("mediaType")) "
-                                 + "('\(card.value(side).string("path"))'); replace it with 'edit \(id) --\(side)-file FILE'")
+        let shown = try context.call("Show", ["id": .string(id)]) { fields throws(JSONFieldError) in try fields.card() }
+        for side in sides where !MediaType.isText(shown.value.side(side).mediaType) {
+            throw Failure.failed("cannot edit the \(side) of '\(id)' in a text editor: it is \(shown.value.side(side).mediaType) "
+                                 + "('\(shown.value.side(side).path)'); replace it with 'edit \(id) --\(side)-file FILE'")
         }
         let directory: String
         do { directory = try FileSystem.makeTemporaryDirectory(prefix: "leitner-edit") } catch {
             throw Failure.failed("cannot make a temporary directory: \(error)")
         }
         defer { removeTemporary(directory) }
-        var originals: [String: (name: String, bytes: [UInt8])] = [:]
+        var originals: [SideName: (name: String, bytes: [UInt8])] = [:]
         var paths: [String] = []
         for side in sides {
             // The exact bytes, whatever their size (`Show` carries at most 64 KiB of text).
-            let asset = try context.call("ReadAsset", ["id": .string(id), "side": .string(side)])
-            guard let bytes = Base64.decode(asset.value("data").stringValue ?? "") else {
-                throw Failure.failed("the daemon sent invalid base64 for the \(side) of '\(id)'")
-            }
-            let current = asset.value("name").stringValue ?? "\(side).txt"
+            let asset = try context.call("ReadAsset", ["id": .string(id), "side": .string(side.rawValue)]) {
+                fields throws(JSONFieldError) in try fields.asset()
+            }.value
+            let bytes = asset.content
+            let current = asset.name
             let name = newExtension.map { "\(side).\($0)" } ?? current
             let path = directory + "/" + name
             do {
@@ -70,10 +70,10 @@ enum EditCommand {
             if text.allSatisfy(\.isWhitespace) {
                 throw Failure.failed("the \(side) of '\(id)' is empty; '\(id)' not changed")
             }
-            parameters[side] = ["name": .string(name), "text": .string(text)]
+            parameters[side.rawValue] = ["name": .string(name), "text": .string(text)]
         }
         if parameters.count == 1 {
-            if context.json { return context.printJSON(["card": card, "changed": false]) }
+            if context.json { return context.printJSON(["card": shown.json["card"] ?? .null, "changed": false]) }
             return Console.out("'\(id)' unchanged.")
         }
         try send(parameters, context: context)
@@ -81,17 +81,19 @@ enum EditCommand {
 
     /// Sends an `Edit` and says what it did.
     static func send(_ parameters: [String: JSONValue], context: Context) throws {
-        let reply = try context.call("Edit", parameters)
-        if context.json { return context.printJSON(reply) }
-        let id = reply.value("card").string("id")
-        guard reply.value("changed").boolValue == true else { return Console.out("'\(id)' unchanged.") }
-        let sides = ["front", "back"].filter { parameters[$0] != nil }.joined(separator: " and ")
-        Console.out("Edited the \(sides) of '\(id)' (level \(reply.value("card").string("level"))).")
+        let reply = try context.call("Edit", parameters) { fields throws(JSONFieldError) in
+            (card: try fields.card(), changed: try fields.bool("changed"))
+        }
+        if context.json { return context.printJSON(reply.json) }
+        let card = reply.value.card
+        guard reply.value.changed else { return Console.out("'\(card.id)' unchanged.") }
+        let sides = SideName.allCases.filter { parameters[$0.rawValue] != nil }.map(\.rawValue).joined(separator: " and ")
+        Console.out("Edited the \(sides) of '\(card.id)' (level \(card.level.name)).")
     }
 
     /// The file that holds a side after the editor: `front.EXT`, any extension (an editor may have
     /// saved it under another, `front.md` for `front.txt`); of several, the last written.
-    static func edited(_ side: String, in directory: String) throws -> (name: String, bytes: [UInt8])? {
+    static func edited(_ side: SideName, in directory: String) throws -> (name: String, bytes: [UInt8])? {
         let entries: [DirectoryEntry]
         let handle: FileDescriptor
         do {
@@ -102,7 +104,7 @@ enum EditCommand {
         }
         defer { handle.close() }
         var newest: (name: String, time: Int)?
-        for entry in entries where entry.name.hasPrefix(side + ".") {
+        for entry in entries where entry.name.hasPrefix(side.rawValue + ".") {
             guard let ext = MediaType.fileExtension(entry.name), "\(side).\(ext)" == entry.name,
                   isExtension(ext),
                   let st = try? FileSystem.status(entry.name, in: handle), st.st_mode & S_IFMT == S_IFREG else { continue }
@@ -139,9 +141,10 @@ enum EditCommand {
 
     /// `rename OLD NEW`.
     static func rename(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Rename", ["id": .string(arguments.positionals[0]), "newId": .string(arguments.positionals[1])])
-        if context.json { return context.printJSON(reply) }
-        let card = reply.value("card")
-        Console.out("Renamed '\(arguments.positionals[0])' to '\(card.string("id"))' (level \(card.string("level"))).")
+        let reply = try context.call("Rename", ["id": .string(arguments.positionals[0]), "newId": .string(arguments.positionals[1])]) {
+            fields throws(JSONFieldError) in try fields.card()
+        }
+        if context.json { return context.printJSON(reply.json) }
+        Console.out("Renamed '\(arguments.positionals[0])' to '\(reply.value.id)' (level \(reply.value.level.name)).")
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import LeitnerClient
+import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 
@@ -20,8 +21,8 @@ enum ExportCommand {
             // The ids first, then the assets on the same connection: a part of a listing must be
             // taken within the daemon's IdleTimeout=, and copying large media may take longer.
             var cards: [(id: String, level: String)] = []
-            try context.stream("List", parameters, member: "cards") { part in
-                cards += part.map { ($0.string("id"), $0.string("level")) }
+            try context.stream("List", parameters, member: "cards", as: Card.init(json:field:)) { part, _ in
+                cards += part.map { ($0.id, $0.level.name) }
             }
             return try copy(cards, to: directory, withLevels: withLevels, context: context)
         }
@@ -29,23 +30,23 @@ enum ExportCommand {
         Console.out((withLevels ? ["id", "level", "front", "back", "frontext", "backext"]
                                 : ["id", "front", "back", "frontext", "backext"]).joined(separator: "\t"))
         var skipped = 0
-        func printLine(_ card: JSONValue) throws {
-            guard let front = try text(of: card, "front", context: context), let back = try text(of: card, "back", context: context) else {
+        func printLine(_ card: Card) throws {
+            guard let front = try text(of: card, .front, context: context), let back = try text(of: card, .back, context: context) else {
                 skipped += 1
                 return
             }
-            var fields = [card.string("id")]
-            if withLevels { fields.append(card.string("level")) }
+            var fields = [card.id]
+            if withLevels { fields.append(card.level.name) }
             fields += [escape(front.text), escape(back.text), front.ext, back.ext]
             Console.out(fields.joined(separator: "\t"))
         }
         // Printed as the daemon's replies arrive (docs/protocol.md, "Streamed replies"). A side
         // longer than `List` carries is read whole with `ReadAsset` once the listing is over:
         // the connection carries no other call while the listing's parts are coming.
-        var cut: [JSONValue] = []
-        try context.stream("List", parameters, member: "cards") { cards in
+        var cut: [Card] = []
+        try context.stream("List", parameters, member: "cards", as: Card.init(json:field:)) { cards, _ in
             for card in cards {
-                if ["front", "back"].contains(where: { mayBeCut(card.value($0)) }) {
+                if mayBeCut(card.front) || mayBeCut(card.back) {
                     cut.append(card)
                 } else {
                     try printLine(card)
@@ -61,26 +62,28 @@ enum ExportCommand {
 
     /// A side's whole text and extension, nil when it is not plain text or Markdown. `List`
     /// carries at most 64 KiB of a side's text: a side that may have been cut is read whole.
-    static func text(of card: JSONValue, _ side: String, context: Context) throws -> (text: String, ext: String)? {
-        let value = card.value(side)
+    static func text(of card: Card, _ side: SideName, context: Context) throws -> (text: String, ext: String)? {
+        let value = card.side(side)
         let ext: String
-        switch value.string("mediaType") {
+        switch value.mediaType {
         case "text/plain": ext = "txt"
         case "text/markdown": ext = "md"
         default: return nil
         }
-        guard let text = value["text"]?.stringValue else { return nil }
+        guard let text = value.text else { return nil }
         if !mayBeCut(value) { return (text, ext) }
-        let asset = try context.call("ReadAsset", ["id": .string(card.string("id")), "side": .string(side)])
-        guard let bytes = Base64.decode(asset.value("data").stringValue ?? ""), let whole = String(validating: bytes, as: UTF8.self) else {
-            throw Failure.failed("the daemon sent an unreadable \(side) for '\(card.string("id"))'")
+        let asset = try context.call("ReadAsset", ["id": .string(card.id), "side": .string(side.rawValue)]) {
+            fields throws(JSONFieldError) in try fields.asset()
+        }.value
+        guard let whole = String(validating: asset.content, as: UTF8.self) else {
+            throw Failure.failed("the daemon sent an unreadable \(side) for '\(card.id)'")
         }
         return (whole, ext)
     }
 
     /// Whether a listed side's text may have been cut: `List` carries at most 64 KiB of it.
-    static func mayBeCut(_ side: JSONValue) -> Bool {
-        (side["text"]?.stringValue?.utf8.count ?? 0) >= 64 * 1024 - 4
+    static func mayBeCut(_ side: Side) -> Bool {
+        (side.text?.utf8.count ?? 0) >= 64 * 1024 - 4
     }
 
     /// TSV escapes, as `DelimitedReader` reads them back.
@@ -132,15 +135,15 @@ enum ExportCommand {
             let cardDirectory: FileDescriptor
             do { cardDirectory = try FileDescriptor.openDirectory(cardPath) } catch { throw fail(cardPath, error) }
             defer { cardDirectory.close() }
-            for side in ["front", "back"] {
-                let asset = try context.call("ReadAsset", ["id": .string(card.id), "side": .string(side)])
-                guard let data = Base64.decode(asset.value("data").stringValue ?? "") else {
-                    throw Failure.failed("the daemon sent invalid base64 for '\(card.id)' \(side)")
-                }
-                let name = (asset.value("name").stringValue ?? side).split(separator: "/").last.map(String.init) ?? side
+            for side in SideName.allCases {
+                let asset = try context.call("ReadAsset", ["id": .string(card.id), "side": .string(side.rawValue)]) {
+                    fields throws(JSONFieldError) in try fields.asset()
+                }.value
+                let data = asset.content
+                let name = asset.name.split(separator: "/").last.map(String.init) ?? side.rawValue
                 do {
                     // With --force over an earlier export: a side of another extension goes.
-                    for old in try FileSystem.list(cardDirectory) where CardDirectories.isSide(old.name, side) && old.name != name {
+                    for old in try FileSystem.list(cardDirectory) where CardDirectories.isSide(old.name, side.rawValue) && old.name != name {
                         try FileSystem.removeFile(old.name, in: cardDirectory)
                     }
                     try FileSystem.writeAtomically(data, to: name, in: cardDirectory)

@@ -120,7 +120,9 @@ enum ImportCommand {
                 let parameters: [String: JSONValue] = ["cards": .array(cards.map(\.json)), "allowDuplicate": false]
                 let outcome: BatchOutcome
                 do {
-                    outcome = try BatchOutcome(json: .object(try context.call("AddMany", parameters)))
+                    outcome = try context.call("AddMany", parameters) { fields throws(JSONFieldError) in
+                        try BatchOutcome(json: .object(fields.members))
+                    }.value
                 } catch let error as VarlinkCallError where isTooLarge(error) && cards.count > 1 {
                     // A daemon configured with a smaller MaxMessageSize= closed the connection
                     // without carrying anything out: send halves, and smaller batches from now on.

@@ -39,10 +39,10 @@ final class MediaOpener {
 
     /// The blocks that show `side` of `card` in a body `columns` wide with `rows` lines:
     /// text wrapped (Markdown rendered), an image drawn, audio and other files as one line.
-    func blocks(_ card: JSONValue, side name: String, views: Views, columns: Int, rows: Int) -> [ScreenBlock] {
-        let side = card.value(name)
-        let mediaType = side.string("mediaType")
-        if side["text"]?.stringValue != nil { return views.side(side).map(ScreenBlock.text) }
+    func blocks(_ card: Card, side name: SideName, views: Views, columns: Int, rows: Int) -> [ScreenBlock] {
+        let side = card.side(name)
+        let mediaType = side.mediaType
+        if side.text != nil { return views.side(side).map(ScreenBlock.text) }
         let dim = { (text: String) in views.style.apply(views.style.dim, text) }
         if mediaType.hasPrefix("audio/") {
             return [.text("♪ " + dim("\(mediaType) · r plays it again"))]
@@ -50,7 +50,7 @@ final class MediaOpener {
         guard mediaType.hasPrefix("image/"), images != .none else {
             return [.text(dim("[\(mediaType)] · o opens it"))]
         }
-        let key = "\(card.string("id"))/\(name)/\(columns)x\(rows)"
+        let key = "\(card.id)/\(name.rawValue)/\(columns)x\(rows)"
         if let drawn = drawings[key] { return drawn }
         let drawn: [ScreenBlock]
         do {
@@ -101,16 +101,16 @@ final class MediaOpener {
 
     /// The bytes of `side` of `card`, fetched once, and the private file that holds them.
     /// - Throws: the daemon's error, or `Failure.failed` when the file cannot be written.
-    func asset(_ card: JSONValue, side: String) throws -> (path: String, bytes: [UInt8]) {
-        let id = card.string("id")
-        if let known = fetched["\(id)/\(side)"] { return known }
-        let reply = try context.call("ReadAsset", ["id": .string(id), "side": .string(side)])
-        guard let bytes = Base64.decode(reply.value("data").stringValue ?? "") else {
-            throw Failure.failed("the daemon sent invalid base64 for '\(id)' \(side)")
-        }
+    func asset(_ card: Card, side: SideName) throws -> (path: String, bytes: [UInt8]) {
+        let id = card.id
+        if let known = fetched["\(id)/\(side.rawValue)"] { return known }
+        let asset = try context.call("ReadAsset", ["id": .string(id), "side": .string(side.rawValue)]) {
+            fields throws(JSONFieldError) in try fields.asset()
+        }.value
+        let bytes = asset.content
         let directory = try privateDirectory()
-        let ext = MediaType.fileExtension(reply.value("name").stringValue ?? "").map { ".\($0)" } ?? ""
-        let path = "\(directory)/\(fetched.count)-\(side)\(ext)"
+        let ext = MediaType.fileExtension(asset.name).map { ".\($0)" } ?? ""
+        let path = "\(directory)/\(fetched.count)-\(side.rawValue)\(ext)"
         do {
             let file = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
             defer { file.close() }
@@ -118,7 +118,7 @@ final class MediaOpener {
         } catch {
             throw Failure.failed("cannot write '\(path)': \(error)")
         }
-        fetched["\(id)/\(side)"] = (path, Array(bytes))
+        fetched["\(id)/\(side.rawValue)"] = (path, Array(bytes))
         return (path, Array(bytes))
     }
 
@@ -137,8 +137,8 @@ final class MediaOpener {
 
     /// Plays `side` of `card` when it is audio.
     /// - Returns: one line for the person when it cannot be played, else nil.
-    func playIfAudio(_ card: JSONValue, side: String) -> String? {
-        guard card.value(side).string("mediaType").hasPrefix("audio/") else { return nil }
+    func playIfAudio(_ card: Card, side: SideName) -> String? {
+        guard card.side(side).mediaType.hasPrefix("audio/") else { return nil }
         do {
             return audio.play(try asset(card, side: side).path)
         } catch {
@@ -148,7 +148,7 @@ final class MediaOpener {
 
     /// Opens `side` of `card` with `Viewer=` (`o`), detached.
     /// - Returns: one line saying what happened.
-    func open(_ card: JSONValue, side: String) -> String {
+    func open(_ card: Card, side: SideName) -> String {
         guard let viewer = context.settings.viewer, !viewer.isEmpty else {
             return "no viewer: install xdg-utils, or set Viewer="
         }

@@ -9,29 +9,29 @@ enum ReadCommands {
 
     /// `status`: today, the test, the cards per level, this week.
     static func status(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Status")
-        if context.json { return context.printJSON(reply) }
+        let reply = try context.call("Status") { fields throws(JSONFieldError) in
+            try BoxStatus(json: .object(fields.members))
+        }
+        if context.json { return context.printJSON(reply.json) }
         let views = views(context)
         let style = context.style
-        let today = reply.value("today").stringValue ?? ""
-        Console.out(style.apply(style.bold, "Today \(today)") + " · " + views.test(reply.value("test")))
+        let status = reply.value
+        Console.out(style.apply(style.bold, "Today \(status.today)") + " · " + views.test(status.test))
         Console.out()
-        for line in views.counts(reply.value("counts")) { Console.out(line) }
-        if let date = LogicalDate(today) {
-            let monday = date.adding(days: -date.weekday)
-            var days: [JSONValue] = []
-            try context.stream("Calendar", ["from": .string(monday.description),
-                                            "to": .string(monday.adding(days: 6).description)], member: "days") { days += $0 }
-            Console.out()
-            for line in views.week(days) { Console.out(line) }
-        }
-        if let behind = reply.value("clockBehind").stringValue {
+        for line in views.counts(status.counts) { Console.out(line) }
+        let monday = status.today.adding(days: -status.today.weekday)
+        var days: [CalendarDay] = []
+        try context.stream("Calendar", ["from": .string(monday.description), "to": .string(monday.adding(days: 6).description)],
+                           member: "days", as: CalendarDay.init(json:field:)) { batch, _ in days += batch }
+        Console.out()
+        for line in views.week(days) { Console.out(line) }
+        if let behind = status.clockBehind.map(DayClock.rfc3339) {
             // Today's date and test follow the clock; a clock set back shows a day that is over.
             Console.out()
             Console.out(style.apply(style.red, "the clock is earlier than the last change: \(behind)"))
             Console.out(style.apply(style.dim, "  today's date and test follow the clock; set it right (timedatectl) before reviewing"))
         }
-        let problems = reply.value("problems").intValue ?? 0
+        let problems = status.problems
         if problems > 0 {
             Console.out()
             Console.out(style.apply(style.red, "\(problems) problem\(problems == 1 ? "" : "s") in the store: see 'leitnerctl doctor'"))
@@ -55,63 +55,68 @@ enum ReadCommands {
         // printed before the last card has come.
         let table = CardList(width: Console.stdoutTerminal.isTerminal ? Console.width : nil,
                              long: arguments.has("--long"), style: context.style)
-        func show(_ cards: [JSONValue]) {
-            if context.json { return context.printJSONLines(cards) }
-            for card in cards { Console.out(table.line(card)) }
+        func show(_ cards: [(card: Card, json: JSONValue)]) {
+            if context.json { return context.printJSONLines(cards.map(\.json)) }
+            for card in cards { Console.out(table.line(card.card)) }
             Console.flush()
         }
         if !context.json, let header = table.header { Console.out(header) }
-        if order == "level" {
-            try context.stream("List", parameters, member: "cards", show)
-            return
+        var cards: [(card: Card, json: JSONValue)] = []
+        try context.stream("List", parameters, member: "cards", as: Card.init(json:field:)) { batch, json in
+            let part = zip(batch, json).map { (card: $0, json: $1) }
+            if order == "level" { show(part) } else { cards += part }
         }
-        var cards: [JSONValue] = []
-        try context.stream("List", parameters, member: "cards") { cards += $0 }
+        if order == "level" { return }
         if order == "id" {
-            cards.sort { $0.string("id").utf8.lexicographicallyPrecedes($1.string("id").utf8) }
+            cards.sort { $0.card.id.utf8.lexicographicallyPrecedes($1.card.id.utf8) }
         } else {
-            cards = try addedOrder(cards, context: context)
+            let place = try addedOrder(context: context)
+            cards.sort { a, b in
+                let (x, y) = (place[a.card.id] ?? Int.max, place[b.card.id] ?? Int.max)
+                return x != y ? x < y : a.card.id.utf8.lexicographicallyPrecedes(b.card.id.utf8)
+            }
         }
         show(cards)
     }
 
-    /// Cards in the order they were added, from the review log's `add` lines (a rename carries
-    /// the place over to the new id); cards the log does not know come last, by id.
-    static func addedOrder(_ cards: [JSONValue], context: Context) throws -> [JSONValue] {
+    /// Each card's place in the order cards were added, from the review log's `add` lines (a
+    /// rename carries the place over to the new id); cards the log does not know have none and
+    /// come last, by id.
+    static func addedOrder(context: Context) throws -> [String: Int] {
         var added: [String: Int] = [:]
         var index = 0
-        try context.stream("Log", member: "entries") { entries in
+        try context.stream("Log", member: "entries", as: LogEntry.init(json:field:)) { entries, _ in
             for entry in entries {
                 defer { index += 1 }
-                guard let id = entry["id"]?.stringValue else { continue }
-                switch entry.string("event") {
-                case "add": added[id] = added[id] ?? index
-                case "rename": if let to = entry["renamedTo"]?.stringValue, let place = added.removeValue(forKey: id) { added[to] = place }
+                guard let id = entry.id else { continue }
+                switch entry.event {
+                case .add: added[id] = added[id] ?? index
+                case .rename: if let to = entry.renamedTo, let place = added.removeValue(forKey: id) { added[to] = place }
                 default: break
                 }
             }
         }
-        return cards.sorted { a, b in
-            let (x, y) = (added[a.string("id")] ?? Int.max, added[b.string("id")] ?? Int.max)
-            return x != y ? x < y : a.string("id").utf8.lexicographicallyPrecedes(b.string("id").utf8)
-        }
+        return added
     }
 
     /// `show ID`: the card in full.
     static func show(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Show", ["id": .string(arguments.positionals[0])])
-        if context.json { return context.printJSON(reply) }
-        for line in views(context).card(reply.value("card")) { Console.out(line) }
+        let reply = try context.call("Show", ["id": .string(arguments.positionals[0])]) { fields throws(JSONFieldError) in
+            try fields.card()
+        }
+        if context.json { return context.printJSON(reply.json) }
+        for line in views(context).card(reply.value) { Console.out(line) }
     }
 
     /// `next`: the card at the head of today's queue, for scripts.
     static func next(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Next")
-        if context.json { return context.printJSON(reply) }
+        let reply = try context.call("Next") { fields throws(JSONFieldError) in
+            (card: try fields.optionalCard(), test: try fields.test())
+        }
+        if context.json { return context.printJSON(reply.json) }
         let views = views(context)
-        let card = reply.value("card")
-        if card.isNull {
-            Console.out("No card to review: " + views.test(reply.value("test")))
+        guard let card = reply.value.card else {
+            Console.out("No card to review: " + views.test(reply.value.test))
             return
         }
         for line in views.card(card) { Console.out(line) }
@@ -119,10 +124,7 @@ enum ReadCommands {
 
     /// `calendar [FROM [TO]]`: one line a day.
     static func calendar(_ context: Context, _ arguments: ParsedArguments) throws {
-        let status = try context.call("Status")
-        guard let today = LogicalDate(status.value("today").stringValue ?? "") else {
-            throw Failure.failed("the daemon's answer has no date")
-        }
+        let today = try context.call("Status") { fields throws(JSONFieldError) in try fields.date("today") }.value
         let from = try arguments.positionals.first.map { try Arguments.date($0, today: today, command: "calendar") }
             ?? today.adding(days: -7)
         let to = try arguments.positionals.dropFirst().first.map { try Arguments.date($0, today: today, command: "calendar") }
@@ -133,25 +135,23 @@ enum ReadCommands {
         let style = context.style
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         try context.stream("Calendar", ["from": .string(from.description), "to": .string(to.description)],
-                           member: "days") { days in
-            if context.json { return context.printJSONLines(days) }
+                           member: "days", as: CalendarDay.init(json:field:)) { days, json in
+            if context.json { return context.printJSONLines(json) }
             for day in days { printDay(day) }
             Console.flush()
         }
-        func printDay(_ day: JSONValue) {
-            let date = LogicalDate(day.string("date"))
-            let state = day.string("state")
-            let look = switch state {
-            case "completed": style.green
-            case "missed": style.red
-            case "today": style.bold + style.yellow
-            case "skipped", "none": style.dim
-            default: ""
+        func printDay(_ day: CalendarDay) {
+            let look = switch day.state {
+            case .completed: style.green
+            case .missed: style.red
+            case .today: style.bold + style.yellow
+            case .skipped, .none: style.dim
+            case .upcoming: ""
             }
-            let line = "\(date.map { names[$0.weekday] } ?? "   ") \(day.string("date"))  "
-                + style.apply(look, Views(style: style, width: 0).pad(state, 10))
-                + Views(style: style, width: 0).pad(day.strings("levels").joined(separator: ","), 8)
-                + "\(day.int("cards")) card\(day.int("cards") == 1 ? "" : "s")"
+            let line = "\(names[day.date.weekday]) \(day.date)  "
+                + style.apply(look, Views(style: style, width: 0).pad(day.state.rawValue, 10))
+                + Views(style: style, width: 0).pad(day.levels.map(\.name).joined(separator: ","), 8)
+                + "\(day.cards) card\(day.cards == 1 ? "" : "s")"
             Console.out(line)
         }
     }
@@ -167,25 +167,25 @@ enum ReadCommands {
             parameters["limit"] = .int(Int64(n))
         }
         let style = context.style
-        try context.stream("Log", parameters, member: "entries") { entries in
-            if context.json { return context.printJSONLines(entries) }
+        try context.stream("Log", parameters, member: "entries", as: LogEntry.init(json:field:)) { entries, json in
+            if context.json { return context.printJSONLines(json) }
             for entry in entries { printEntry(entry) }
             Console.flush()
         }
-        func printEntry(_ entry: JSONValue) {
-            var line = entry.string("time") + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
-            if let id = entry["id"]?.stringValue { line += id }
-            if let renamedTo = entry["renamedTo"]?.stringValue { line += " → " + renamedTo }
-            let from = entry["from"]?.stringValue, to = entry["to"]?.stringValue
-            if let to, from == nil, entry.string("event") == "add" {
+        func printEntry(_ entry: LogEntry) {
+            var line = DayClock.rfc3339(entry.time) + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
+            if let id = entry.id { line += id }
+            if let renamedTo = entry.renamedTo { line += " → " + renamedTo }
+            let from = entry.from?.name, to = entry.to?.name
+            if let to, from == nil, entry.event == .add {
                 line += "  → \(to)"
             } else if from != nil || to != nil {
                 line += "  \(from ?? "–") → \(to ?? "–")"
             }
-            if let correct = entry["correct"]?.boolValue {
+            if let correct = entry.correct {
                 line += "  " + (correct ? style.apply(style.green, "correct") : style.apply(style.red, "wrong"))
             }
-            if let ms = entry["answerMs"]?.intValue { line += style.apply(style.dim, "  \(Double(ms / 100) / 10) s") }
+            if let ms = entry.answerMs { line += style.apply(style.dim, "  \(Double(ms / 100) / 10) s") }
             Console.out(line)
         }
     }
@@ -198,12 +198,12 @@ enum ReadCommands {
         }
         let style = context.style
         var count = 0
-        try context.stream("Doctor", member: "problems") { problems in
+        try context.stream("Doctor", member: "problems", as: StoreProblem.init(json:field:)) { problems, json in
             count += problems.count
-            if context.json { return context.printJSONLines(problems) }
+            if context.json { return context.printJSONLines(json) }
             for problem in problems {
-                Console.out(style.apply(style.bold, "'\(problem.string("path"))'") + ": " + problem.string("reason"))
-                Console.out("  " + style.apply(style.dim, problem.string("advice")))
+                Console.out(style.apply(style.bold, "'\(problem.path)'") + ": " + problem.reason)
+                Console.out("  " + style.apply(style.dim, problem.advice))
             }
             Console.flush()
         }

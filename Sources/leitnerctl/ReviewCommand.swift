@@ -12,7 +12,7 @@ enum ReviewAction: Equatable {
 protocol ReviewInterface: AnyObject {
     /// Shows the front (and, once flipped, the back) of `card` of `test`, with a message about
     /// the last action.
-    func show(card: JSONValue, test: JSONValue, flipped: Bool, message: String)
+    func show(card: Card, test: TestSummary, flipped: Bool, message: String)
     /// Waits for the learner's action; `flipped` says which actions make sense.
     func action(flipped: Bool) -> ReviewAction
     /// Leaves the review (restoring the terminal) and prints `lines`.
@@ -32,7 +32,7 @@ enum ReviewCommand {
                                               reason: "expected auto, " + ImageProtocol.allCases.map(\.rawValue).joined(separator: ", "),
                                               command: "review"))
         }
-        let prepared = try context.call("Prepare").value("test")
+        let prepared = try context.call("Prepare") { fields throws(JSONFieldError) in try fields.test() }.value
         let interface: any ReviewInterface
         if onTerminal {
             do {
@@ -43,7 +43,7 @@ enum ReviewCommand {
         } else {
             interface = ReviewLines(context: context)
         }
-        var session = Session(startLevels: prepared.strings("levels"))
+        var session = Session(startLevels: prepared.levels, finalTest: prepared)
         do {
             try session.loop(context: context, interface: interface)
         } catch {
@@ -55,14 +55,15 @@ enum ReviewCommand {
 
     /// The state of one sitting: what was graded, the message to show next.
     struct Session {
-        var startLevels: [String]
+        var startLevels: [Level]
         var correct = 0
         var wrong = 0
         var undone = 0
         /// Cards graded in this sitting elsewhere first (another review, a script): skipped.
         var skipped = 0
         var quit = false
-        var finalTest: JSONValue = .null
+        /// The test as the last reply said it is.
+        var finalTest: TestSummary
         /// Each card's first grade in this sitting: true when it was right.
         var firstGrade: [String: Bool] = [:]
         /// Cards answered wrong at least once in this sitting.
@@ -72,11 +73,12 @@ enum ReviewCommand {
         mutating func loop(context: Context, interface: any ReviewInterface) throws {
             var message = ""
             while true {
-                let reply = try context.call("Next")
-                let test = reply.value("test")
+                let reply = try context.call("Next") { fields throws(JSONFieldError) in
+                    (card: try fields.optionalCard(), test: try fields.test())
+                }
+                let test = reply.value.test
                 finalTest = test
-                let card = reply.value("card")
-                if card.isNull { return }
+                guard let card = reply.value.card else { return }
                 let shown = monotonicMilliseconds()
                 interface.show(card: card, test: test, flipped: false, message: message)
                 message = ""
@@ -91,20 +93,22 @@ enum ReviewCommand {
                     return
                 case .undo:
                     do {
-                        let undoneCard = try context.call("Undo").value("card")
+                        let undoneCard = try context.call("Undo") { fields throws(JSONFieldError) in try fields.card() }.value
                         undone += 1
                         // Not its id: the card comes back first, and its id may give its answer away.
-                        message = "Undone: that card is back in level \(undoneCard.string("level")), first in the queue."
+                        message = "Undone: that card is back in level \(undoneCard.level.name), first in the queue."
                     } catch let error as VarlinkCallError {
                         message = DaemonErrors.message(error)
                     }
                 case .correct, .wrong:
                     let isCorrect = action == .correct
-                    let id = card.string("id")
-                    let graded: [String: JSONValue]
+                    let id = card.id
+                    let graded: (card: Card, test: TestSummary)
                     do {
                         graded = try context.call("Grade", ["id": .string(id), "correct": .bool(isCorrect),
-                                                            "answerMs": .int(Int64(monotonicMilliseconds() - shown))])
+                                                            "answerMs": .int(Int64(monotonicMilliseconds() - shown))]) {
+                            fields throws(JSONFieldError) in (card: try fields.card(), test: try fields.test())
+                        }.value
                     } catch let error as VarlinkCallError where Session.answeredElsewhere(error) {
                         // Two reviews share the test: the other one answered this card first
                         // (or finished the test). Not an error: go on with the queue as it is now.
@@ -115,8 +119,8 @@ enum ReviewCommand {
                     if isCorrect { correct += 1 } else { wrong += 1 }
                     if firstGrade[id] == nil { firstGrade[id] = isCorrect }
                     if !isCorrect { repeated.insert(id) }
-                    finalTest = graded.value("test")
-                    message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → level \(graded.value("card").string("level"))"
+                    finalTest = graded.test
+                    message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → level \(graded.card.level.name)"
                 case .flip:
                     continue
                 }
@@ -141,16 +145,15 @@ enum ReviewCommand {
                 lines.append("Cards: \(firstGrade.count) · right first time: \(firstTime) · repeated: \(repeated.count) · "
                              + "time: \(ReviewCommand.duration(milliseconds: monotonicMilliseconds() - started))")
             }
-            let state = finalTest.string("state")
-            let remaining = finalTest.int("remaining")
-            if quit && state == "open" {
+            let remaining = finalTest.remaining
+            if quit && finalTest.state == .open {
                 lines.append("Progress kept: \(remaining) card\(remaining == 1 ? "" : "s") to go. Run 'leitnerctl review' to go on.")
                 return lines
             }
-            if state == "completed" {
-                lines.append("Today's test is complete: \(finalTest.int("passed")) passed, \(finalTest.int("failed")) failed on the way.")
+            if finalTest.state == .completed {
+                lines.append("Today's test is complete: \(finalTest.passed) passed, \(finalTest.failed) failed on the way.")
             } else {
-                lines.append("No card to review today (\(Views.levels(finalTest.strings("levels")))).")
+                lines.append("No card to review today (\(Views.levels(finalTest.levels))).")
             }
             if let next = nextTest(context) { lines.append(next) }
             return lines
@@ -158,14 +161,14 @@ enum ReviewCommand {
 
         /// "Next test: Wed 2026-11-25, levels 3, 1 (12 cards now)", from the calendar's forecast.
         func nextTest(_ context: Context) -> String? {
-            guard let today = LogicalDate(finalTest.string("date")) else { return nil }
-            let tomorrow = today.next
+            let tomorrow = finalTest.date.next
             guard let day = try? context.call("Calendar", ["from": .string(tomorrow.description),
-                                                           "to": .string(tomorrow.description)])
-                .value("days").arrayValue?.first else { return nil }
+                                                           "to": .string(tomorrow.description)], as: { fields throws(JSONFieldError) in
+                try fields.objects("days", CalendarDay.init(json:field:))
+            }).value.first else { return nil }
             let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-            let cards = day.int("cards")
-            return "Next test: \(names[tomorrow.weekday]) \(tomorrow), \(Views.levels(day.strings("levels")))"
+            let cards = day.cards
+            return "Next test: \(names[tomorrow.weekday]) \(tomorrow), \(Views.levels(day.levels))"
                 + " (\(cards) card\(cards == 1 ? "" : "s") now)."
         }
     }

@@ -1,4 +1,4 @@
-import LeitnerProtocol
+import LeitnerCore
 
 /// The review without a terminal (a pipe, a script): the same flow, one answer a line on
 /// standard input: Enter (or `f`) shows the back, then `y`, `n`, `u` or `q`; end of input quits.
@@ -7,18 +7,18 @@ final class ReviewLines: ReviewInterface {
 
     init(context: Context) { views = Views(style: context.style, width: Console.width) }
 
-    func show(card: JSONValue, test: JSONValue, flipped: Bool, message: String) {
+    func show(card: Card, test: TestSummary, flipped: Bool, message: String) {
         if !message.isEmpty { Console.out(message) }
         if !flipped {
             // The progress as on the screen, and no id: an id may give the answer away.
-            let passed = test.int("passed"), repeating = test.int("repeating")
-            Console.out("[\(passed + 1) of \(passed + test.int("remaining"))" + (repeating > 0 ? " · \(repeating) to repeat" : "")
-                        + " · test: \(Views.levels(test.strings("levels"))) · card: level \(card.string("level"))]")
-            for line in views.side(card.value("front")) { Console.out(line.isEmpty ? "" : "  " + line) }
+            let passed = test.passed, repeating = test.repeating
+            Console.out("[\(passed + 1) of \(passed + test.remaining)" + (repeating > 0 ? " · \(repeating) to repeat" : "")
+                        + " · test: \(Views.levels(test.levels)) · card: level \(card.level.name)]")
+            for line in views.side(card.front) { Console.out(line.isEmpty ? "" : "  " + line) }
             Console.write("show back? [Enter/u/q] ")
         } else {
             Console.out("  ---")
-            for line in views.side(card.value("back")) { Console.out(line.isEmpty ? "" : "  " + line) }
+            for line in views.side(card.back) { Console.out(line.isEmpty ? "" : "  " + line) }
             Console.write("correct? [y/n/u/q] ")
         }
         Console.flush()

@@ -1,5 +1,6 @@
 import Glibc
 import LeitnerClient
+import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 
@@ -12,9 +13,9 @@ final class ReviewScreen: ReviewInterface {
     let style: TextStyle
     let media: MediaOpener
 
-    /// What is on the screen now.
-    private var card: JSONValue = .null
-    private var test: JSONValue = .null
+    /// What is on the screen now (set by `show` before anything is drawn).
+    private var card: Card?
+    private var test: TestSummary?
     private var flipped = false
     private var message = ""
     private var scroll = 0
@@ -39,8 +40,8 @@ final class ReviewScreen: ReviewInterface {
         return ImageProtocolDetection.choose(reply: reply, environment: MediaOpener.environment)
     }
 
-    func show(card: JSONValue, test: JSONValue, flipped: Bool, message: String) {
-        let newCard = card.string("id") != self.card.string("id") || !flipped
+    func show(card: Card, test: TestSummary, flipped: Bool, message: String) {
+        let newCard = card.id != self.card?.id || !flipped
         self.card = card
         self.test = test
         self.flipped = flipped
@@ -50,7 +51,7 @@ final class ReviewScreen: ReviewInterface {
         }
         // A new side comes into view: show where the back starts, play its sound.
         var notes = message
-        if let note = media.playIfAudio(card, side: flipped ? "back" : "front") {
+        if let note = media.playIfAudio(card, side: flipped ? .back : .front) {
             notes = notes.isEmpty ? note : notes + " · " + note
         }
         self.message = notes
@@ -72,11 +73,12 @@ final class ReviewScreen: ReviewInterface {
 
     /// The card as blocks: the front, and once flipped a dashed rule and the back.
     private func lay(columns: Int, rows: Int, views: Views, frontOnly: Bool = false) -> [ScreenBlock] {
+        guard let card else { return [] }
         let imageRows = max(3, rows - 9)
-        var blocks = media.blocks(card, side: "front", views: views, columns: columns - 2, rows: imageRows)
+        var blocks = media.blocks(card, side: .front, views: views, columns: columns - 2, rows: imageRows)
         if flipped && !frontOnly {
             blocks.append(.text(style.apply(style.dim, String(repeating: "╌", count: max(1, columns - 4)))))
-            blocks += media.blocks(card, side: "back", views: views, columns: columns - 2, rows: imageRows)
+            blocks += media.blocks(card, side: .back, views: views, columns: columns - 2, rows: imageRows)
         }
         return blocks
     }
@@ -84,13 +86,14 @@ final class ReviewScreen: ReviewInterface {
     /// Draws the whole screen for the terminal's size now.
     private func draw() {
         let size = Console.stdoutTerminal.size ?? (columns: 80, rows: 24)
+        guard let card, let test else { return }
         let views = views(size.columns)
-        let passed = test.int("passed"), remaining = test.int("remaining"), repeating = test.int("repeating")
+        let passed = test.passed, remaining = test.remaining, repeating = test.repeating
         var header = [style.apply(style.bold, "\(passed + 1) of \(passed + remaining)")]
         if repeating > 0 { header.append("\(repeating) to repeat") }
-        header.append("test: " + Views.levels(test.strings("levels")))
-        header.append("card: level \(card.string("level"))")
-        if showsId { header.append("id: " + card.string("id")) }
+        header.append("test: " + Views.levels(test.levels))
+        header.append("card: level \(card.level.name)")
+        if showsId { header.append("id: " + card.id) }
         // The keys that matter most first: at 40 columns the last ones may not fit.
         let keys = flipped
             ? ["y/→ correct", "n/← wrong", "u undo", "q quit", "j/k/PgDn scroll", "i id", "o open", "r replay"]
@@ -109,7 +112,8 @@ final class ReviewScreen: ReviewInterface {
 
     /// `o` and `r` are shown only when the card has a side they work on.
     private func usefulKey(_ key: String) -> Bool {
-        let types = [card.value("front"), flipped ? card.value("back") : .null].map { $0.string("mediaType") }
+        guard let card else { return false }
+        let types = (flipped ? [card.front, card.back] : [card.front]).map(\.mediaType)
         if key.hasPrefix("o ") { return types.contains { !$0.isEmpty && !$0.hasPrefix("text/") } }
         if key.hasPrefix("r ") { return types.contains { $0.hasPrefix("audio/") } }
         return true
@@ -149,14 +153,14 @@ final class ReviewScreen: ReviewInterface {
             showsId.toggle()
             draw()
         case .character("o"), .character("O"):
-            if let side = mediaSide(flipped: flipped, where: { !$0.hasPrefix("text/") }) {
+            if let card, let side = mediaSide(flipped: flipped, where: { !$0.hasPrefix("text/") }) {
                 message = media.open(card, side: side)
             } else {
                 message = "nothing to open: this side is text"
             }
             draw()
         case .character("r"), .character("R"):
-            if let side = mediaSide(flipped: flipped, where: { $0.hasPrefix("audio/") }) {
+            if let card, let side = mediaSide(flipped: flipped, where: { $0.hasPrefix("audio/") }) {
                 message = media.playIfAudio(card, side: side) ?? ""
                 draw()
             }
@@ -166,8 +170,9 @@ final class ReviewScreen: ReviewInterface {
     }
 
     /// The side shown whose media type `matches`, the back first once flipped.
-    private func mediaSide(flipped: Bool, where matches: (String) -> Bool) -> String? {
-        (flipped ? ["back", "front"] : ["front"]).first { matches(card.value($0).string("mediaType")) }
+    private func mediaSide(flipped: Bool, where matches: (String) -> Bool) -> SideName? {
+        guard let card else { return nil }
+        return (flipped ? [SideName.back, .front] : [.front]).first { matches(card.side($0).mediaType) }
     }
 
     private func scrollTo(_ line: Int) {

@@ -22,23 +22,22 @@ enum SearchCommand {
         // A card's lines come together (the daemon sends them sorted by level then id), so the
         // last id printed is enough to print each id once.
         var lastID: String?
-        try context.stream("Search", parameters, member: "matches") { matches in
+        try context.stream("Search", parameters, member: "matches", as: SearchMatch.init(json:field:)) { matches, raw in
             found = found || !matches.isEmpty
-            if context.json { return context.printJSONLines(matches) }
+            if context.json { return context.printJSONLines(raw) }
             for match in matches {
-                let id = match.string("id")
                 if idsOnly {
-                    if id != lastID { Console.out(id) }
-                    lastID = id
+                    if match.id != lastID { Console.out(match.id) }
+                    lastID = match.id
                     continue
                 }
-                let line = CardList.flat(["text": match.value("line")])
+                let line = CardList.flat(text: match.line)
                 if terminal {
                     let shown = highlighter?.highlight(line, style: style) ?? line
-                    Console.out(style.apply(style.dim, Views(style: style, width: 0).pad(match.string("level"), 8)) + " "
-                                + style.apply(style.bold, id) + style.apply(style.dim, " \(match.string("field")): ") + shown)
+                    Console.out(style.apply(style.dim, Views(style: style, width: 0).pad(match.level.name, 8)) + " "
+                                + style.apply(style.bold, match.id) + style.apply(style.dim, " \(match.field.rawValue): ") + shown)
                 } else {
-                    Console.out([match.string("level"), id, match.string("field"), line].joined(separator: "\t"))
+                    Console.out([match.level.name, match.id, match.field.rawValue, line].joined(separator: "\t"))
                 }
             }
             Console.flush()

@@ -21,19 +21,16 @@ enum StatsCommand {
             }
             parameters["leeches"] = .int(Int64(n))
         }
-        let reply = try context.call("Stats", parameters)
-        let stats: BoxStatistics
-        do {
-            stats = try BoxStatistics(json: .object(reply))
-        } catch {
-            throw Failure.failed("the daemon's answer to Stats cannot be read: field '\(error.field)' \(error.reason)")
+        let reply = try context.call("Stats", parameters) { fields throws(JSONFieldError) in
+            try BoxStatistics(json: .object(fields.members))
         }
+        let stats = reply.value
         if let file = arguments["--html"] {
             try write(StatsReport(stats).html(), to: file)
-            if context.json { context.printJSON(reply) }
+            if context.json { context.printJSON(reply.json) }
             return
         }
-        if context.json { return context.printJSON(reply) }
+        if context.json { return context.printJSON(reply.json) }
         for line in StatsScreen(stats, style: context.style, width: width).lines() { Console.out(line) }
     }
 

@@ -8,24 +8,27 @@ struct Views {
     let width: Int
 
     /// "levels 2, 1"
-    static func levels(_ levels: [String]) -> String {
-        levels.isEmpty ? "no levels" : (levels.count == 1 ? "level " : "levels ") + levels.joined(separator: ", ")
+    static func levels(_ levels: [Level]) -> String {
+        levels.isEmpty ? "no levels" : (levels.count == 1 ? "level " : "levels ") + levels.map(\.name).joined(separator: ", ")
     }
 
     /// A test in one line: `test 12 · levels 2, 1 · open · 23 to go, 4 passed, 1 failed`.
-    func test(_ test: JSONValue) -> String {
-        let state = test.string("state")
-        let look = state == "completed" ? style.green : state == "open" ? style.yellow : style.dim
-        return "test \(test.int("position")) · \(Views.levels(test.strings("levels"))) · "
-            + style.apply(look, state)
-            + " · \(test.int("remaining")) to go, \(test.int("passed")) passed, \(test.int("failed")) failed"
+    func test(_ test: TestSummary) -> String {
+        let look = switch test.state {
+        case .completed: style.green
+        case .open: style.yellow
+        case .empty: style.dim
+        }
+        return "test \(test.position) · \(Views.levels(test.levels)) · "
+            + style.apply(look, test.state.rawValue)
+            + " · \(test.remaining) to go, \(test.passed) passed, \(test.failed) failed"
     }
 
     /// A log entry's event with where it came from: `add` (a client asked the daemon),
     /// `add (by hand)` (a card made in the store by hand), `add (adopted)` (a loose pair).
-    static func event(_ entry: JSONValue) -> String {
-        let event = entry.string("event")
-        switch entry["origin"]?.stringValue {
+    static func event(_ entry: LogEntry) -> String {
+        let event = entry.event.rawValue
+        switch entry.origin {
         case nil: return event
         case "hand": return event + " (by hand)"
         case "adopt": return event + " (adopted)"
@@ -34,13 +37,12 @@ struct Views {
     }
 
     /// The cards per level as a two-row table.
-    func counts(_ counts: JSONValue) -> [String] {
-        let names = Level.allCases.map(\.name)
+    func counts(_ counts: [Level: Int]) -> [String] {
         var head = "Level "
         var row = "Cards "
-        for name in names {
-            let label = name == "finished" ? "done" : name
-            let number = String(counts[name]?.intValue ?? 0)
+        for level in Level.allCases {
+            let label = level == .finished ? "done" : level.name
+            let number = String(counts[level] ?? 0)
             let cell = max(label.count, number.count) + 2
             head += pad(label, cell, right: true)
             row += pad(number, cell, right: true)
@@ -50,57 +52,56 @@ struct Views {
 
     /// The week as a paper Leitner calendar: one column a day with its date, its state and
     /// its levels.
-    func week(_ days: [JSONValue]) -> [String] {
+    func week(_ days: [CalendarDay]) -> [String] {
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         var header = "", states = "", levels = ""
         let cell = 9
         for day in days {
-            guard let date = LogicalDate(day.string("date")) else { continue }
-            let state = day.string("state")
-            let mark: (String, String) = switch state {
-            case "completed": ("✓ done", style.green)
-            case "skipped": ("– skip", style.dim)
-            case "missed": ("✗ missed", style.red)
-            case "today": ("▶ today", style.bold + style.yellow)
+            let date = day.date
+            let mark: (String, String) = switch day.state {
+            case .completed: ("✓ done", style.green)
+            case .skipped: ("– skip", style.dim)
+            case .missed: ("✗ missed", style.red)
+            case .today: ("▶ today", style.bold + style.yellow)
             // Before the box existed: nothing was due, nothing was missed.
-            default: ("", "")
+            case .upcoming, .none: ("", "")
             }
-            header += state == "none" ? style.apply(style.dim, pad("\(names[date.weekday]) \(date.components.day)", cell))
+            header += day.state == .none ? style.apply(style.dim, pad("\(names[date.weekday]) \(date.components.day)", cell))
                 : pad("\(names[date.weekday]) \(date.components.day)", cell)
             states += style.apply(mark.1, pad(mark.0, cell))
-            levels += pad(day.strings("levels").joined(separator: ","), cell)
+            levels += pad(day.levels.map(\.name).joined(separator: ","), cell)
         }
         return [header, states, levels].map { "  " + $0.trimmingTrailingSpaces() }
     }
 
     /// A side in a short form for lists: its text's first line, or its media type.
-    static func brief(_ side: JSONValue, limit: Int) -> String {
-        if let text = side["text"]?.stringValue {
+    static func brief(_ side: Side, limit: Int) -> String {
+        if let text = side.text {
             let line = text.split(separator: "\n").first.map(String.init) ?? ""
             return DisplayWidth.of(line) > limit ? String(line.prefix(limit - 1)) + "…" : line
         }
-        return "[\(side.string("mediaType"))]"
+        return "[\(side.mediaType)]"
     }
 
     /// A side in full: text printed (Markdown rendered), other media as their path.
-    func side(_ side: JSONValue) -> [String] {
-        let mediaType = side.string("mediaType")
-        if var text = side["text"]?.stringValue {
+    func side(_ side: Side) -> [String] {
+        let mediaType = side.mediaType
+        if var text = side.text {
             // A file's last line ends with a newline: that is no empty line of the card's.
             while text.last?.isNewline == true { text.removeLast() }
             if mediaType == "text/markdown" { return MarkdownRenderer(width: width, style: style).render(text) }
             return MarkdownRenderer(width: width, style: style).wrap(text)
         }
-        return [style.apply(style.dim, "[\(mediaType)] ") + side.string("path")]
+        return [style.apply(style.dim, "[\(mediaType)] ") + side.path]
     }
 
     /// A card as `show` prints it.
-    func card(_ card: JSONValue) -> [String] {
-        var lines = [style.apply(style.bold, card.string("id")) + style.apply(style.dim, " · level \(card.string("level"))")]
+    func card(_ card: Card) -> [String] {
+        var lines = [style.apply(style.bold, card.id) + style.apply(style.dim, " · level \(card.level.name)")]
         lines.append(style.apply(style.dim, "front:"))
-        lines += self.side(card.value("front")).map { "  " + $0 }
+        lines += self.side(card.front).map { "  " + $0 }
         lines.append(style.apply(style.dim, "back:"))
-        lines += self.side(card.value("back")).map { "  " + $0 }
+        lines += self.side(card.back).map { "  " + $0 }
         return lines
     }
 
@@ -108,10 +109,6 @@ struct Views {
         let gap = String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
         return right ? gap + text : text + gap
     }
-}
-
-extension JSONValue {
-    func value(_ key: String) -> JSONValue { self[key] ?? .null }
 }
 
 extension String {

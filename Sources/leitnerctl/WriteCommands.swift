@@ -7,10 +7,10 @@ import LeitnerSystem
 enum WriteCommands {
     /// `prepare`: opens today's test (the daily timer runs it).
     static func prepare(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Prepare")
-        if context.json { return context.printJSON(reply) }
-        let test = reply.value("test")
-        Console.out("\(test.string("date")): " + Views(style: context.style, width: Console.width).test(test))
+        let reply = try context.call("Prepare") { fields throws(JSONFieldError) in try fields.test() }
+        if context.json { return context.printJSON(reply.json) }
+        let test = reply.value
+        Console.out("\(test.date): " + Views(style: context.style, width: Console.width).test(test))
     }
 
     /// `add FRONT BACK`, sides from files with `--front-file`/`--back-file`.
@@ -31,26 +31,27 @@ enum WriteCommands {
         if let level = arguments["--level"] { parameters["level"] = .string(try Arguments.level(level, command: "add")) }
         // Refuse a second card with the same front unless asked to (allowDuplicate).
         parameters["allowDuplicate"] = .bool(arguments.has("--force"))
-        let reply = try context.call("Add", parameters)
-        if context.json { return context.printJSON(reply) }
-        let card = reply.value("card")
-        Console.out("Added '\(card.string("id"))' to level \(card.string("level")).")
+        let reply = try context.call("Add", parameters) { fields throws(JSONFieldError) in try fields.card() }
+        if context.json { return context.printJSON(reply.json) }
+        Console.out("Added '\(reply.value.id)' to level \(reply.value.level.name).")
     }
 
     /// `move ID LEVEL`.
     static func move(_ context: Context, _ arguments: ParsedArguments) throws {
         let level = try Arguments.level(arguments.positionals[1], command: "move")
-        let reply = try context.call("Move", ["id": .string(arguments.positionals[0]), "level": .string(level)])
-        if context.json { return context.printJSON(reply) }
-        Console.out("Moved '\(reply.value("card").string("id"))' to level \(reply.value("card").string("level")).")
+        let reply = try context.call("Move", ["id": .string(arguments.positionals[0]), "level": .string(level)]) {
+            fields throws(JSONFieldError) in try fields.card()
+        }
+        if context.json { return context.printJSON(reply.json) }
+        Console.out("Moved '\(reply.value.id)' to level \(reply.value.level.name).")
     }
 
     /// `delete ID`, asking first on a terminal unless `--yes`.
     static func delete(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]
         if !arguments.has("--yes") && Console.stdinTerminal.isTerminal {
-            let card = try context.call("Show", ["id": .string(id)]).value("card")
-            Console.status("Delete card '\(id)' (\(Views.brief(card.value("front"), limit: 40)))? [y/N] ")
+            let card = try context.call("Show", ["id": .string(id)]) { fields throws(JSONFieldError) in try fields.card() }.value
+            Console.status("Delete card '\(id)' (\(Views.brief(card.front, limit: 40)))? [y/N] ")
             let answer = readLine() ?? ""
             guard answer.lowercased().hasPrefix("y") else {
                 Console.error("'\(id)' not deleted")
@@ -71,19 +72,20 @@ enum WriteCommands {
             throw Failure.usage(.invalidValue("--resolve", what: "option", reason: "say which side to keep with --keep mine|theirs|FILE",
                                               command: "doctor"))
         }
-        let reply = try context.call("ResolveConflict", ["id": .string(id), "keep": .string(keep)])
-        if context.json { return context.printJSON(reply) }
+        let reply = try context.call("ResolveConflict", ["id": .string(id), "keep": .string(keep)]) {
+            fields throws(JSONFieldError) in (kept: try fields.strings("kept"), removed: try fields.strings("removed"))
+        }
+        if context.json { return context.printJSON(reply.json) }
         Console.out("Resolved the conflict of card '\(id)':")
-        for path in reply.value("kept").arrayValue ?? [] { Console.out("  kept '\(path.stringValue ?? "")'") }
-        for path in reply.value("removed").arrayValue ?? [] { Console.out("  removed '\(path.stringValue ?? "")'") }
+        for path in reply.value.kept { Console.out("  kept '\(path)'") }
+        for path in reply.value.removed { Console.out("  removed '\(path)'") }
     }
 
     /// `undo`: reverts today's last grade (R15).
     static func undo(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Undo")
-        if context.json { return context.printJSON(reply) }
-        let card = reply.value("card")
-        Console.out("Undone: '\(card.string("id"))' is back in level \(card.string("level")).")
+        let reply = try context.call("Undo") { fields throws(JSONFieldError) in try fields.card() }
+        if context.json { return context.printJSON(reply.json) }
+        Console.out("Undone: '\(reply.value.id)' is back in level \(reply.value.level.name).")
     }
 
     /// `grade ID correct|wrong [--time MS]`.
@@ -99,10 +101,11 @@ enum WriteCommands {
             }
             parameters["answerMs"] = .int(Int64(ms))
         }
-        let reply = try context.call("Grade", parameters)
-        if context.json { return context.printJSON(reply) }
-        let card = reply.value("card")
-        Console.out("'\(card.string("id"))' → level \(card.string("level")) · "
-                    + Views(style: context.style, width: Console.width).test(reply.value("test")))
+        let reply = try context.call("Grade", parameters) { fields throws(JSONFieldError) in
+            (card: try fields.card(), test: try fields.test())
+        }
+        if context.json { return context.printJSON(reply.json) }
+        Console.out("'\(reply.value.card.id)' → level \(reply.value.card.level.name) · "
+                    + Views(style: context.style, width: Console.width).test(reply.value.test))
     }
 }

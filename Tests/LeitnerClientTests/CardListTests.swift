@@ -1,12 +1,13 @@
 import Testing
 import LeitnerClient
+import LeitnerCore
 import LeitnerProtocol
 
 /// How `list` prints a card: a line of a table on a terminal, tab-separated fields elsewhere.
 @Suite struct CardListTests {
-    let card: JSONValue = ["id": "multi", "level": "finished",
-                           "front": ["mediaType": "text/plain", "text": "one\ntwo\tthree\n"],
-                           "back": ["mediaType": "image/png", "text": .null]]
+    let card = Card(id: "multi", level: .finished,
+                    front: Side(path: "finished/multi-front.txt", mediaType: "text/plain", text: "one\ntwo\tthree\n"),
+                    back: Side(path: "finished/multi-back.png", mediaType: "image/png", text: nil))
 
     @Test func notOnATerminalFieldsAreTabSeparatedAndWhole() {
         let list = CardList(width: nil, long: false, style: TextStyle(enabled: false))

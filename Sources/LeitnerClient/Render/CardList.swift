@@ -1,4 +1,4 @@
-import LeitnerProtocol
+import LeitnerCore
 
 /// How `leitnerctl list` prints cards, one line each, given one at a time (so that it prints
 /// as the daemon's replies arrive, however many cards there are).
@@ -42,11 +42,11 @@ public struct CardList: Sendable {
     }
 
     /// One card's line (a `Card` of the interface, its text filled).
-    public func line(_ card: JSONValue) -> String {
-        let level = card["level"]?.stringValue ?? ""
-        let id = card["id"]?.stringValue ?? ""
-        let front = CardList.flat(card["front"] ?? .null)
-        let back = CardList.flat(card["back"] ?? .null)
+    public func line(_ card: Card) -> String {
+        let level = card.level.name
+        let id = card.id
+        let front = CardList.flat(card.front)
+        let back = CardList.flat(card.back)
         guard width != nil else { return [level, id, front, back].joined(separator: "\t") }
         if long {
             return pad(level, CardList.levelWidth) + CardList.gap + pad(id, idWidth) + CardList.gap
@@ -58,8 +58,14 @@ public struct CardList: Sendable {
 
     /// A side on one line: its text with `⏎` for line breaks and `→` for tabs (a final line
     /// break dropped), or `[media/type]` for other media.
-    public static func flat(_ side: JSONValue) -> String {
-        guard var text = side["text"]?.stringValue else { return "[\(side["mediaType"]?.stringValue ?? "?")]" }
+    public static func flat(_ side: Side) -> String {
+        guard let text = side.text else { return "[\(side.mediaType)]" }
+        return flat(text: text)
+    }
+
+    /// A text on one line, as `flat(_:)` shows a side's text.
+    public static func flat(text: String) -> String {
+        var text = text
         while text.last?.isNewline == true { text.removeLast() }
         var out = ""
         for character in text {

@@ -12,4 +12,12 @@ public struct Card: Sendable, Equatable {
         self.front = front
         self.back = back
     }
+
+    /// The side called `name`.
+    public func side(_ name: SideName) -> Side {
+        switch name {
+        case .front: front
+        case .back: back
+        }
+    }
 }

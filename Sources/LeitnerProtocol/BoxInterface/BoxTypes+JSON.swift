@@ -179,3 +179,14 @@ extension SearchMatch {
         ["id": .string(id), "level": .string(level.name), "field": .string(field.rawValue), "line": .string(line)]
     }
 }
+
+extension SearchMatch {
+    /// Reads a `SearchMatch` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "match") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(id: try fields.string("id"), level: try fields.level("level"),
+                  field: try fields.named("field", "a search field") { Field(rawValue: $0) },
+                  line: try fields.string("line"))
+    }
+}

@@ -2,10 +2,10 @@ import LeitnerCore
 /// Reads the members of a JSON object by name and type, for decoding the types of
 /// `io.leitner.Box`; every error names the member's full dotted path. A nullable member may be
 /// absent or `null`.
-struct JSONFields {
-    let members: [String: JSONValue]
+package struct JSONFields {
+    package let members: [String: JSONValue]
     /// The dotted path of this object ("" for the top level).
-    let path: String
+    package let path: String
 
     /// The members of `value`, which must be an object.
     public init(_ value: JSONValue, path: String) throws(JSONFieldError) {
@@ -27,6 +27,9 @@ struct JSONFields {
 
     /// The member `key`, which must be present and not null.
     public func required(_ key: String) throws(JSONFieldError) -> JSONValue {
+        #if LEITNER_TEST_HOOKS
+        JSONFieldReads.current?.record(field(key))
+        #endif
         guard let value = members[key] else { throw JSONFieldError(field: field(key), reason: "is missing") }
         if value == .null { throw JSONFieldError(field: field(key), reason: "is null") }
         return value
@@ -34,6 +37,9 @@ struct JSONFields {
 
     /// The member `key`, nil when absent or null.
     public func optional(_ key: String) -> JSONValue? {
+        #if LEITNER_TEST_HOOKS
+        JSONFieldReads.current?.record(field(key))
+        #endif
         guard let value = members[key], value != .null else { return nil }
         return value
     }
