@@ -19,7 +19,7 @@ enum WriteCommands {
         func side(_ name: String) throws -> JSONValue {
             if let path = arguments["--\(name)-file"] { return try AssetFile.file(path, side: name) }
             guard let text = texts.popFirst() else {
-                throw Failure.usage(.missingArgument(command: "add"))
+                throw Failure.usage(.missingArgument(name.uppercased(), command: "add"))
             }
             return AssetFile.text(text, side: name)
         }

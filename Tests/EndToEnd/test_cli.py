@@ -23,7 +23,10 @@ def test_usage_errors_exit_64_with_the_usage(bin_dir):
     result = run_ctl(bin_dir, "stauts")
     assert result.returncode == 64
     assert "unknown command 'stauts', did you mean 'status'?" in result.stderr
-    assert run_ctl(bin_dir, "move", "a").returncode == 64
+    result = run_ctl(bin_dir, "move", "a")
+    assert result.returncode == 64
+    assert result.stderr.startswith("leitnerctl: missing argument LEVEL\n")
+    assert run_ctl(bin_dir, "add", "hola").stderr.startswith("leitnerctl: missing argument BACK\n")
     assert run_ctl(bin_dir, "grade", "a", "maybe").returncode == 64
     assert run_ctl(bin_dir, "list", "9").returncode == 64
 

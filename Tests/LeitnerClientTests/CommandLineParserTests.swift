@@ -41,7 +41,8 @@ import Testing
         #expect(throws: UsageError.unknownOption("--levle", command: "add", suggestion: "--level")) { try parser.parse(["add", "--levle", "2"]) }
         #expect(throws: UsageError.missingValue(option: "--level", command: "add")) { try parser.parse(["add", "--level"]) }
         #expect(throws: UsageError.unexpectedValue(option: "--force", command: "add")) { try parser.parse(["add", "--force=1"]) }
-        #expect(throws: UsageError.missingArgument(command: "move")) { try parser.parse(["move", "a"]) }
+        #expect(throws: UsageError.missingArgument("LEVEL", command: "move")) { try parser.parse(["move", "a"]) }
+        #expect(throws: UsageError.missingArgument("ID", command: "move")) { try parser.parse(["move"]) }
         #expect(throws: UsageError.extraArgument("x", command: "move")) { try parser.parse(["move", "a", "1", "x"]) }
         // An option of another command is not accepted here.
         #expect(throws: UsageError.unknownOption("--yes", command: "move", suggestion: nil)) { try parser.parse(["move", "--yes", "a", "1"]) }

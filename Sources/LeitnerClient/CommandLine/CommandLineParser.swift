@@ -77,7 +77,9 @@ public struct CommandLineParser: Sendable {
         guard let spec = commands.first(where: { $0.name == name }) else {
             throw .unknownCommand(name, suggestion: nil)
         }
-        if parsed.positionals.count < spec.arguments.lowerBound { throw .missingArgument(command: name) }
+        if parsed.positionals.count < spec.arguments.lowerBound {
+            throw .missingArgument(spec.argumentName(at: parsed.positionals.count), command: name)
+        }
         if parsed.positionals.count > spec.arguments.upperBound {
             throw .extraArgument(parsed.positionals[spec.arguments.upperBound], command: name)
         }
