@@ -117,7 +117,7 @@ enum CommandTable {
                 run: ReadCommands.calendar),
         Command(name: "log", abstract: "show the review log",
                 options: [
-                    OptionSpec("--since", value: "DATE", help: "from this date (YYYY-MM-DD) or time (RFC 3339)"),
+                    OptionSpec("--since", value: "DATE", help: "from this date (YYYY-MM-DD, today, -N days) or time (RFC 3339)"),
                     OptionSpec("--limit", value: "N", help: "the last N entries"),
                 ],
                 run: ReadCommands.log),

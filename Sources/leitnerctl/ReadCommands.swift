@@ -138,7 +138,7 @@ enum ReadCommands {
     /// `log [--since DATE] [--limit N]`: one event a line.
     static func log(_ context: Context, _ arguments: ParsedArguments) throws {
         var parameters: [String: JSONValue] = [:]
-        if let since = arguments["--since"] { parameters["since"] = .string(since) }
+        if let since = arguments["--since"] { parameters["since"] = .string(try logStart(since, context)) }
         if let limit = arguments["--limit"] {
             guard let n = Int(limit), n >= 0 else {
                 throw Failure.usage(.invalidValue(limit, what: "limit", reason: "expected a number of entries", command: "log"))
@@ -164,6 +164,24 @@ enum ReadCommands {
             if let ms = entry["answerMs"]?.intValue { line += style.apply(style.dim, "  \(Double(ms / 100) / 10) s") }
             Console.out(line)
         }
+    }
+
+    /// `--since`'s value as `Log` takes it: a date or an RFC 3339 time is sent as it is; `today`
+    /// and `+N`/`-N` become the date, as `calendar` reads them (the daemon's today); anything
+    /// else is a usage error here rather than the daemon's bare refusal of the parameter.
+    private static func logStart(_ text: String, _ context: Context) throws -> String {
+        if LogicalDate(text) != nil || DayClock.parseRFC3339(text) != nil { return text }
+        let relative = text == "today" || (text.count > 1 && (text.first == "+" || text.first == "-")
+            && text.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
+        guard relative else {
+            throw Failure.usage(.invalidValue(text, what: "date", reason:
+                "expected YYYY-MM-DD, a time such as 2026-11-21T20:30:00+01:00, today or -N", command: "log"))
+        }
+        let status = try context.call("Status")
+        guard let today = LogicalDate(status.value("today").stringValue ?? "") else {
+            throw Failure.failed("the daemon's answer has no date")
+        }
+        return try Arguments.date(text, today: today, command: "log").description
     }
 
     /// `doctor`: every problem with what to do about it; exit 1 when there is one.

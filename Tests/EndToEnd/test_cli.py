@@ -201,6 +201,16 @@ def test_review_by_script_next_grade_undo(box):
     assert box.ctl("log", "--limit", "x").returncode == 64
 
 
+def test_log_since_takes_the_dates_calendar_takes(box):
+    box.ok("add", "--id", "hola", "hola", "hello")
+    for since in ["today", "-1", "+0"]:
+        assert [e["id"] for e in box.json("log", "--since", since)["entries"]] == ["hola"], since
+    assert box.json("log", "--since", "+1")["entries"] == []
+    result = box.ctl("log", "--since", "yesterday")
+    assert result.returncode == 64
+    assert result.stderr.startswith("leitnerctl: invalid date 'yesterday': expected YYYY-MM-DD, a time such as")
+
+
 def test_calendar_doctor_next_on_empty(box):
     days = box.json("calendar")["days"]
     assert len(days) == 22 and sum(d["state"] == "today" for d in days) == 1
