@@ -1,6 +1,7 @@
 """leitnerctl against a real leitnerd: every command's output and exit status."""
 import base64
 import json
+import os
 import subprocess
 
 import pytest
@@ -50,6 +51,21 @@ def test_unreachable_without_autostart_exits_69(bin_dir, tmp_path):
     assert result.returncode == 69
     assert "systemctl --user start leitnerd.socket" in result.stderr
     assert not (tmp_path / "none.sock").exists()
+
+
+def test_a_relative_socket_path_is_refused_before_anything_is_started(bin_dir, tmp_path):
+    # leitnerd takes only an absolute socket path: leitnerctl says so itself, and leaves no
+    # lock file or daemon log behind in the working directory.
+    result = subprocess.run([str(bin_dir / "leitnerctl"), "--socket", "box.sock", "status"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 64
+    assert result.stderr.startswith("leitnerctl: invalid socket path 'box.sock': expected an absolute path\n")
+    env = {k: v for k, v in os.environ.items() if k != "LEITNER_SOCKET"}
+    result = subprocess.run([str(bin_dir / "leitnerctl"), "status"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=30, env={**env, "LEITNER_SOCKET": "box.sock", "XDG_CONFIG_HOME": str(tmp_path)})
+    assert result.returncode == 1
+    assert result.stderr == "leitnerctl: LEITNER_SOCKET 'box.sock' is not an absolute path\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_status_of_an_empty_box(box):
