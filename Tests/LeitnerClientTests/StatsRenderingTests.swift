@@ -56,6 +56,14 @@ import LeitnerCore
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= width })
     }
 
+    @Test func theHeatmapLegendKeepsItsSeparatorsApartFromTheMarks() {
+        // On a terminal the no-review mark is `·`: the legend's entries are set apart by commas.
+        let text = StatsScreen(Self.stats, style: TextStyle(enabled: false), width: 132).lines().joined(separator: "\n")
+        let fancy = StatsScreen(Self.stats, style: TextStyle(enabled: true), width: 132).lines().joined(separator: "\n")
+        #expect(text.contains(" skipped, . no review, blank: before the box"))
+        #expect(fancy.contains(" no review, blank: before the box") && !fancy.contains(" more · "))
+    }
+
     @Test func theHeatmapShowsEachStateAndMonths() {
         let lines = StatsScreen(Self.stats, style: TextStyle(enabled: false), width: 80).lines()
         let start = lines.firstIndex { $0.hasPrefix("The last 52 weeks") }!

@@ -152,9 +152,10 @@ public struct StatsScreen {
             lines.append(line.trimmingTrailing())
         }
         let legend = fancy
-            ? "less " + (1...4).map { style.apply(style.color(Self.blues[$0 - 1]), "■") }.joined() + " more · "
-                + style.apply(style.color(Self.orange), "×") + " missed · " + dim("–") + " skipped · "
-                + dim("·") + " no review · blank: before the box"
+            // Commas between the entries: a `·` between them would stand beside the no-review mark `·`.
+            ? "less " + (1...4).map { style.apply(style.color(Self.blues[$0 - 1]), "■") }.joined() + " more, "
+                + style.apply(style.color(Self.orange), "×") + " missed, " + dim("–") + " skipped, "
+                + dim("·") + " no review, blank: before the box"
             : "less :+*# more, x missed, - skipped, . no review, blank: before the box"
         lines += wrap(legend, columns: width - 6).map { "      " + $0 }
         return lines + [""]
