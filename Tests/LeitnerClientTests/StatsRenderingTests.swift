@@ -64,6 +64,15 @@ import LeitnerCore
         #expect(fancy.contains(" no review, blank: before the box") && !fancy.contains(" more · "))
     }
 
+    @Test(arguments: [(60, "in 2 days"), (80, "a day")])
+    func theWorkChartNamesTheDaysAMarkStandsFor(width: Int, unit: String) {
+        // 30 days in 26 columns: a mark for two days, and the maximum is per two days.
+        let lines = StatsScreen(Self.stats, style: TextStyle(enabled: false), width: width).lines()
+        let reviews = lines.first { $0.hasPrefix("  reviews ") }!, time = lines.first { $0.hasPrefix("  time ") }!
+        #expect(reviews.hasSuffix(" \(unit)") && time.hasSuffix(" \(unit)"), "\(reviews)\n\(time)")
+        #expect(!reviews.contains(" a 2 days"))
+    }
+
     @Test func theHeatmapShowsEachStateAndMonths() {
         let lines = StatsScreen(Self.stats, style: TextStyle(enabled: false), width: 80).lines()
         let start = lines.firstIndex { $0.hasPrefix("The last 52 weeks") }!
