@@ -63,10 +63,9 @@ enum ReviewCommand {
         var skipped = 0
         var quit = false
         var finalTest: JSONValue = .null
-        /// Each card's first grade in this sitting: true when it was right.
-        var firstGrade: [String: Bool] = [:]
-        /// Cards answered wrong at least once in this sitting.
-        var repeated = Set<String>()
+        /// This sitting's grades that stand, in order: an undo of the last one takes it off, so
+        /// that the summary's cards are the ones graded now.
+        var grades: [(id: String, correct: Bool)] = []
         let started = ReviewCommand.monotonicMilliseconds()
 
         mutating func loop(context: Context, interface: any ReviewInterface) throws {
@@ -93,6 +92,9 @@ enum ReviewCommand {
                     do {
                         let undoneCard = try context.call("Undo").value("card")
                         undone += 1
+                        // Undo may also reach a grade of an earlier sitting (R15): only this
+                        // sitting's own last grade is taken off.
+                        if grades.last?.id == undoneCard.string("id") { grades.removeLast() }
                         // Not its id: the card comes back first, and its id may give its answer away.
                         message = "Undone: that card is back in level \(undoneCard.string("level")), first in the queue."
                     } catch let error as VarlinkCallError {
@@ -113,8 +115,7 @@ enum ReviewCommand {
                         continue
                     }
                     if isCorrect { correct += 1 } else { wrong += 1 }
-                    if firstGrade[id] == nil { firstGrade[id] = isCorrect }
-                    if !isCorrect { repeated.insert(id) }
+                    grades.append((id, isCorrect))
                     finalTest = graded.value("test")
                     message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → level \(graded.value("card").string("level"))"
                 case .flip:
@@ -136,6 +137,12 @@ enum ReviewCommand {
             lines.append("This sitting: \(graded) answer\(graded == 1 ? "" : "s"), \(style.apply(style.green, "\(correct) correct")), "
                          + style.apply(style.red, "\(wrong) wrong") + (undone > 0 ? ", \(undone) undone" : "")
                          + (skipped > 0 ? ", \(skipped) skipped (answered in another review)" : "") + ".")
+            var firstGrade: [String: Bool] = [:]
+            var repeated = Set<String>()
+            for grade in grades {
+                if firstGrade[grade.id] == nil { firstGrade[grade.id] = grade.correct }
+                if !grade.correct { repeated.insert(grade.id) }
+            }
             if !firstGrade.isEmpty {
                 let firstTime = firstGrade.values.filter { $0 }.count
                 lines.append("Cards: \(firstGrade.count) · right first time: \(firstTime) · repeated: \(repeated.count) · "

@@ -256,6 +256,8 @@ def test_review_in_line_mode(box):
     assert result.returncode == 0, result.stderr
     assert "[1 of 2 · test: levels 2, 1 · card: level 1]" in result.stdout
     assert "This sitting: 2 answers, 1 correct, 1 wrong, 1 undone." in result.stdout
+    # The undone grade is no card's any more: one card graded, wrong first, to be repeated.
+    assert "Cards: 1 · right first time: 0 · repeated: 1 · " in result.stdout
     assert "Progress kept" in result.stdout
     status = box.json("status")["test"]
     assert status["passed"] == 0 and status["failed"] == 1  # the correct grade was undone
