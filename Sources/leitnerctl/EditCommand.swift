@@ -86,7 +86,7 @@ enum EditCommand {
         let id = reply.value("card").string("id")
         guard reply.value("changed").boolValue == true else { return Console.out("'\(id)' unchanged.") }
         let sides = ["front", "back"].filter { parameters[$0] != nil }.joined(separator: " and ")
-        Console.out("Edited the \(sides) of '\(id)' (level \(reply.value("card").string("level"))).")
+        Console.out("Edited the \(sides) of '\(id)' (\(Views.place(reply.value("card").string("level")))).")
     }
 
     /// The file that holds a side after the editor: `front.EXT`, any extension (an editor may have
@@ -142,6 +142,6 @@ enum EditCommand {
         let reply = try context.call("Rename", ["id": .string(arguments.positionals[0]), "newId": .string(arguments.positionals[1])])
         if context.json { return context.printJSON(reply) }
         let card = reply.value("card")
-        Console.out("Renamed '\(arguments.positionals[0])' to '\(card.string("id"))' (level \(card.string("level"))).")
+        Console.out("Renamed '\(arguments.positionals[0])' to '\(card.string("id"))' (\(Views.place(card.string("level")))).")
     }
 }

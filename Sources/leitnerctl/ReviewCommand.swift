@@ -117,7 +117,7 @@ enum ReviewCommand {
                     if isCorrect { correct += 1 } else { wrong += 1 }
                     grades.append((id, isCorrect))
                     finalTest = graded.value("test")
-                    message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → level \(graded.value("card").string("level"))"
+                    message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → \(Views.place(graded.value("card").string("level")))"
                 case .flip:
                     continue
                 }

@@ -8,6 +8,11 @@ struct Views {
     let width: Int
 
     /// "levels 2, 1"
+    /// Where a card is, for a sentence: `level 3`, or `finished` (not "level finished").
+    static func place(_ level: String) -> String {
+        level == "finished" ? "finished" : "level \(level)"
+    }
+
     static func levels(_ levels: [String]) -> String {
         levels.isEmpty ? "no levels" : (levels.count == 1 ? "level " : "levels ") + levels.joined(separator: ", ")
     }
@@ -96,7 +101,7 @@ struct Views {
 
     /// A card as `show` prints it.
     func card(_ card: JSONValue) -> [String] {
-        var lines = [style.apply(style.bold, card.string("id")) + style.apply(style.dim, " · level \(card.string("level"))")]
+        var lines = [style.apply(style.bold, card.string("id")) + style.apply(style.dim, " · \(Views.place(card.string("level")))")]
         lines.append(style.apply(style.dim, "front:"))
         lines += self.side(card.value("front")).map { "  " + $0 }
         lines.append(style.apply(style.dim, "back:"))

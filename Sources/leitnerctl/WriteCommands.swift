@@ -34,7 +34,7 @@ enum WriteCommands {
         let reply = try context.call("Add", parameters)
         if context.json { return context.printJSON(reply) }
         let card = reply.value("card")
-        Console.out("Added '\(card.string("id"))' to level \(card.string("level")).")
+        Console.out("Added '\(card.string("id"))' to \(Views.place(card.string("level"))).")
     }
 
     /// `move ID LEVEL`.
@@ -42,7 +42,7 @@ enum WriteCommands {
         let level = try Arguments.level(arguments.positionals[1], command: "move")
         let reply = try context.call("Move", ["id": .string(arguments.positionals[0]), "level": .string(level)])
         if context.json { return context.printJSON(reply) }
-        Console.out("Moved '\(reply.value("card").string("id"))' to level \(reply.value("card").string("level")).")
+        Console.out("Moved '\(reply.value("card").string("id"))' to \(Views.place(reply.value("card").string("level"))).")
     }
 
     /// `delete ID`, asking first on a terminal unless `--yes`.
@@ -102,7 +102,7 @@ enum WriteCommands {
         let reply = try context.call("Grade", parameters)
         if context.json { return context.printJSON(reply) }
         let card = reply.value("card")
-        Console.out("'\(card.string("id"))' → level \(card.string("level")) · "
+        Console.out("'\(card.string("id"))' → \(Views.place(card.string("level"))) · "
                     + Views(style: context.style, width: Console.width).test(reply.value("test")))
     }
 }

@@ -97,7 +97,10 @@ def test_add_show_list_move_delete(box, tmp_path):
     assert [c["id"] for c in box.json("list")["cards"]] == ["hola", "hola2"]
     assert "hola2" not in box.ok("list", "1") and "hola2" in box.ok("list", "3")
 
-    assert box.ok("move", "hola", "finished") == "Moved 'hola' to level finished.\n"
+    assert box.ok("move", "hola", "finished") == "Moved 'hola' to finished.\n"
+    assert box.ok("show", "hola").startswith("hola · finished\n")
+    assert box.ok("rename", "hola", "hello") == "Renamed 'hola' to 'hello' (finished).\n"
+    assert box.ok("rename", "hello", "hola") == "Renamed 'hello' to 'hola' (finished).\n"
     assert box.json("status")["counts"]["finished"] == 1
     missing = box.ctl("move", "nope", "2")
     assert missing.returncode == 1 and missing.stderr == "leitnerctl: no card 'nope'\n"
