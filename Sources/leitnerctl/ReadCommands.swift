@@ -111,7 +111,9 @@ enum ReadCommands {
         let to = try arguments.positionals.dropFirst().first.map { try Arguments.date($0, today: today, command: "calendar") }
             ?? max(from, today).adding(days: 14)
         guard from <= to else {
-            throw Failure.usage(.invalidValue(to.description, what: "date range", reason: "TO is before FROM", command: "calendar"))
+            // The words as typed, and the dates they stand for (`+5 -5` are relative to today).
+            throw Failure.usage(.invalidValue(arguments.positionals.joined(separator: " "), what: "date range",
+                                              reason: "TO \(to) is before FROM \(from)", command: "calendar"))
         }
         let reply = try context.call("Calendar", ["from": .string(from.description), "to": .string(to.description)])
         if context.json { return context.printJSON(reply) }

@@ -237,6 +237,10 @@ def test_calendar_doctor_next_on_empty(box):
     text = box.ok("calendar", "-1", "+1")
     assert len(text.splitlines()) == 3 and "today" in text
     assert box.ctl("calendar", "2026-02-30").returncode == 64
+    backwards = box.ctl("calendar", "+5", "-5")
+    assert backwards.returncode == 64
+    assert backwards.stderr.startswith("leitnerctl: invalid date range '+5 -5': TO ")
+    assert " is before FROM " in backwards.stderr.splitlines()[0]
     assert box.ok("doctor") == "No problems found.\n"
     assert box.json("doctor")["problems"] == []
     assert box.ok("next").startswith("No card to review")
