@@ -109,6 +109,12 @@ def test_add_show_list_move_delete(box, tmp_path):
     assert box.ctl("show", "hola").returncode == 1
 
 
+def test_a_side_that_starts_with_a_dash_and_a_space_needs_no_double_dash(box):
+    assert box.ok("add", "--id", "list", "- uno\n- dos", "- one\n- two") == "Added 'list' to level 1.\n"
+    card = box.json("show", "list")["card"]
+    assert card["front"]["text"] == "- uno\n- dos" and card["back"]["text"] == "- one\n- two"
+
+
 def test_add_from_files(box, tmp_path):
     (tmp_path / "f.png").write_bytes(PNG)
     (tmp_path / "b.md").write_text("# Dog\n\nA *loyal* animal.\n")

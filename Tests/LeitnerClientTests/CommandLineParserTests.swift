@@ -31,6 +31,10 @@ import Testing
         #expect(invocation == .run(command: "add",
                                    arguments: ParsedArguments(flags: ["--force"], values: ["--level": "3"], positionals: ["-x", "--y"]),
                                    globals: ParsedArguments()))
+        // A single dash and white space: a card's text, not an option ("- a" is a Markdown list).
+        #expect(try parser.parse(["add", "- a\n- b", "-ar verbs"]) == .run(command: "add",
+            arguments: ParsedArguments(positionals: ["- a\n- b", "-ar verbs"]), globals: ParsedArguments()))
+        #expect(throws: UsageError.unknownOption("-ar", command: "add", suggestion: nil)) { try parser.parse(["add", "-ar", "x"]) }
         #expect(try parser.parse(["delete", "-y", "c"]) == .run(command: "delete",
             arguments: ParsedArguments(flags: ["--yes"], positionals: ["c"]), globals: ParsedArguments()))
     }
