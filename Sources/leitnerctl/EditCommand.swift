@@ -11,7 +11,8 @@ enum EditCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]
         var sides = ["front", "back"].filter { arguments.has("--\($0)") || arguments["--\($0)-file"] != nil }
-        if sides.isEmpty { sides = ["front", "back"] }
+        let named = !sides.isEmpty
+        if !named { sides = ["front", "back"] }
         var parameters: [String: JSONValue] = ["id": .string(id)]
         // Sides given as files replace the card's sides without an editor.
         let files = ["front", "back"].filter { arguments["--\($0)-file"] != nil }
@@ -21,6 +22,16 @@ enum EditCommand {
         }
         let newExtension = try arguments["--as"].map { try extensionArgument($0) }
         let card = try context.call("Show", ["id": .string(id)]).value("card")
+        // Without --front or --back, a card with one text side (an image's caption) opens
+        // that side, and a note says how to replace the other.
+        let textSides = sides.filter { MediaType.isText(card.value($0).string("mediaType")) }
+        if !named && !textSides.isEmpty && textSides != sides {
+            for side in sides where !textSides.contains(side) {
+                Console.error("the \(side) of '\(id)' is \(card.value(side).string("mediaType")), not text: only the "
+                              + "\(textSides[0]) is opened ('edit \(id) --\(side)-file FILE' replaces the \(side))")
+            }
+            sides = textSides
+        }
         for side in sides where !MediaType.isText(card.value(side).string("mediaType")) {
             throw Failure.failed("cannot edit the \(side) of '\(id)' in a text editor: it is \(card.value(side).string("mediaType")) "
                                  + "('\(card.value(side).string("path"))'); replace it with 'edit \(id) --\(side)-file FILE'")

@@ -124,6 +124,21 @@ def test_an_image_side_is_replaced_from_a_file_not_an_editor(box, tmp_path):
     assert card["front"]["mediaType"] == "audio/mpeg" and open(card["front"]["path"], "rb").read() == MP3
 
 
+def test_edit_of_an_image_card_opens_its_text_side(box, tmp_path):
+    # Without --front or --back, the caption of an image card is opened alone, with a note.
+    (tmp_path / "a.png").write_bytes(PNG)
+    box.ok("add", "--id", "pic", "--front-file", tmp_path / "a.png", "a picture")
+    env = editor(box, tmp_path, 'for f in "$@"; do echo "$f" >> "$0.args"; printf "a red picture" > "$f"; done')
+    result = box.ctl("edit", "pic", env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Edited the back of 'pic' (level 1).\n"
+    assert result.stderr == ("leitnerctl: the front of 'pic' is image/png, not text: only the back is opened "
+                             "('edit pic --front-file FILE' replaces the front)\n")
+    assert [os.path.basename(line) for line in (tmp_path / "editor.sh.args").read_text().split()] == ["back.txt"]
+    card = box.json("show", "pic")["card"]
+    assert card["back"]["text"] == "a red picture" and open(card["front"]["path"], "rb").read() == PNG
+
+
 def test_a_hand_edit_of_an_asset_file_is_read_at_once(box):
     box.ok("add", "--id", "hand", "old front", "back")
     card_dir = box.store / "1" / "hand"
