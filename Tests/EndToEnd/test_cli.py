@@ -292,6 +292,13 @@ def test_ids_from_fronts_of_any_script(box):
     assert not (box.store / "1" / "🐱").exists()
 
 
+def test_an_image_front_takes_its_id_from_the_back(box, tmp_path):
+    """R20 (docs/rules.md): a front with no words (an image) gives the back's words."""
+    (tmp_path / "x.png").write_bytes(PNG)
+    assert box.ok("add", "--front-file", tmp_path / "x.png", "A red cat") == "Added 'a-red-cat' to level 1.\n"
+    assert box.ok("add", "--front-file", tmp_path / "x.png", "--back-file", tmp_path / "x.png") == "Added 'card' to level 1.\n"
+
+
 def test_a_new_box_misses_no_day_before_it_existed(box):
     """Day.state none (docs/protocol.md): the days before the box's first logical date are
     neither missed nor counted, in `calendar` and in the week row of `status`."""
