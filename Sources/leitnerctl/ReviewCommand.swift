@@ -164,16 +164,24 @@ enum ReviewCommand {
         }
 
         /// "Next test: Wed 2026-11-25, levels 3, 1 (12 cards now)", from the calendar's forecast.
+        /// When the next test has no card now (every card passed on from level 1), the next
+        /// one that has: that is when the person is back. A 64-day cycle shows every level.
         func nextTest(_ context: Context) -> String? {
             guard let today = LogicalDate(finalTest.string("date")) else { return nil }
-            let tomorrow = today.next
-            guard let day = try? context.call("Calendar", ["from": .string(tomorrow.description),
-                                                           "to": .string(tomorrow.description)])
-                .value("days").arrayValue?.first else { return nil }
+            guard let days = try? context.call("Calendar", ["from": .string(today.next.description),
+                                                            "to": .string(today.adding(days: 64).description)])
+                .value("days").arrayValue, let first = days.first else { return nil }
             let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-            let cards = day.int("cards")
-            return "Next test: \(names[tomorrow.weekday]) \(tomorrow), \(Views.levels(day.strings("levels")))"
-                + " (\(cards) card\(cards == 1 ? "" : "s") now)."
+            func line(_ title: String, _ day: JSONValue) -> String {
+                let date = LogicalDate(day.string("date")) ?? today.next, cards = day.int("cards")
+                return "\(title): \(names[date.weekday]) \(date), \(Views.levels(day.strings("levels")))"
+                    + " (\(cards) card\(cards == 1 ? "" : "s") now)."
+            }
+            if first.int("cards") > 0 { return line("Next test", first) }
+            guard let busy = days.first(where: { $0.int("cards") > 0 }) else {
+                return "No test to come has cards now."
+            }
+            return line("Next test with cards", busy)
         }
     }
 

@@ -280,6 +280,18 @@ def test_review_in_line_mode(box):
     assert box.json("status")["test"]["state"] == "completed"
 
 
+def test_the_review_names_the_next_test_that_has_cards(box):
+    # The one card passes to level 2: tomorrow's test (levels 3, 1) has no card, the one after
+    # (levels 2, 1) has it.
+    box.ok("add", "--id", "a", "uno", "one")
+    result = box.ctl("review", input="\ny\n")
+    assert result.returncode == 0, result.stderr
+    assert "Today's test is complete" in result.stdout
+    assert "Next test with cards: " in result.stdout and ", levels 2, 1 (1 card now)." in result.stdout
+    box.ok("move", "a", "finished")
+    assert box.ok("review", input="").endswith("No test to come has cards now.\n")
+
+
 def test_ids_from_fronts_of_any_script(box):
     """R20 (docs/rules.md): an id made from a front keeps its words, in any script."""
     box.ok("add", "猫", "cat")
