@@ -183,7 +183,12 @@ extension Box {
         var slug = ""
         for scalar in CardID.composed(text ?? "").unicodeScalars {
             if scalar != ".", scalar != "_", scalar != "-", CardID.isAllowed(scalar) {
-                if slug.utf8.count + 4 > 40, !scalar.properties.isGraphemeExtend { break }
+                if slug.utf8.count + 4 > 40, !scalar.properties.isGraphemeExtend {
+                    // Cut at the last whole word (`…-code-one`, not `…-code-one-t`) when
+                    // there is one; a text without spaces (Japanese) is cut where it is.
+                    if let dash = slug.lastIndex(of: "-"), slug.last != "-" { slug = String(slug[..<dash]) }
+                    break
+                }
                 slug.unicodeScalars.append(contentsOf: scalar.properties.changesWhenLowercased
                                            ? String(scalar).lowercased().unicodeScalars : String(scalar).unicodeScalars)
             } else if !slug.isEmpty, slug.last != "-" {
