@@ -134,9 +134,12 @@ enum ReviewCommand {
             let style = context.style
             var lines: [String] = []
             let graded = correct + wrong
-            lines.append("This sitting: \(graded) answer\(graded == 1 ? "" : "s"), \(style.apply(style.green, "\(correct) correct")), "
-                         + style.apply(style.red, "\(wrong) wrong") + (undone > 0 ? ", \(undone) undone" : "")
-                         + (skipped > 0 ? ", \(skipped) skipped (answered in another review)" : "") + ".")
+            // A review opened on a test already done (or with nothing due) says only that.
+            if graded + undone + skipped > 0 {
+                lines.append("This sitting: \(graded) answer\(graded == 1 ? "" : "s"), \(style.apply(style.green, "\(correct) correct")), "
+                             + style.apply(style.red, "\(wrong) wrong") + (undone > 0 ? ", \(undone) undone" : "")
+                             + (skipped > 0 ? ", \(skipped) skipped (answered in another review)" : "") + ".")
+            }
             var firstGrade: [String: Bool] = [:]
             var repeated = Set<String>()
             for grade in grades {
