@@ -152,14 +152,14 @@ enum ReadCommands {
         let style = context.style
         for entry in reply.value("entries").arrayValue ?? [] {
             var line = entry.string("time") + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
-            if let id = entry["id"]?.stringValue { line += id }
-            if let renamedTo = entry["renamedTo"]?.stringValue { line += " → " + renamedTo }
+            var card = entry["id"]?.stringValue ?? ""
+            if let renamedTo = entry["renamedTo"]?.stringValue { card += " → " + renamedTo }
             let from = entry["from"]?.stringValue, to = entry["to"]?.stringValue
-            if let to, from == nil, entry.string("event") == "add" {
-                line += "  → \(to)"
-            } else if from != nil || to != nil {
-                line += "  \(from ?? "–") → \(to ?? "–")"
-            }
+            // The levels in a column of their own for the usual ids (the log is printed as it
+            // streams, so the width is fixed rather than measured); a longer id pushes them on.
+            let levels: String? = if let to, from == nil, entry.string("event") == "add" { "→ \(to)" }
+                else if from != nil || to != nil { "\(from ?? "–") → \(to ?? "–")" } else { nil }
+            line += levels.map { Views(style: style, width: 0).pad(card, 18) + "  " + $0 } ?? card
             if let correct = entry["correct"]?.boolValue {
                 line += "  " + (correct ? style.apply(style.green, "correct") : style.apply(style.red, "wrong"))
             }

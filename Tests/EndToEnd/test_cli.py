@@ -226,6 +226,18 @@ def test_review_by_script_next_grade_undo(box):
     assert box.ctl("log", "--limit", "x").returncode == 64
 
 
+def test_log_lines_keep_the_levels_in_one_column(box):
+    box.env["NO_COLOR"] = "1"
+    box.ok("add", "--id", "a", "uno", "one")
+    box.ok("add", "--id", "a-longer-id", "dos", "two")
+    box.ok("move", "a", "3")
+    box.ok("move", "a-longer-id", "finished")
+    lines = box.ok("log").splitlines()
+    assert [line.index("→") for line in lines[:2]] == [lines[0].index("→")] * 2  # add: → 1
+    assert lines[2].endswith(" 1 → 3") and lines[3].endswith(" 1 → finished")
+    assert lines[2].index("1 → 3") == lines[3].index("1 → finished")
+
+
 def test_log_since_takes_the_dates_calendar_takes(box):
     box.ok("add", "--id", "hola", "hola", "hello")
     for since in ["today", "-1", "+0"]:
