@@ -58,7 +58,15 @@ enum ReadCommands {
         }
         let table = CardList(width: Console.stdoutTerminal.isTerminal ? Console.width : nil,
                              long: arguments.has("--long"), style: context.style)
-        if let header = table.header { Console.out(header) }
+        if let header = table.header {
+            // A person at a terminal gets a sentence rather than a table's header and no row.
+            guard !cards.isEmpty else {
+                let level = arguments.positionals.first
+                return Console.out(level == nil ? "No cards in the box." : level == "finished"
+                                   ? "No finished cards." : "No cards in level \(level!).")
+            }
+            Console.out(header)
+        }
         for card in cards { Console.out(table.line(card)) }
     }
 

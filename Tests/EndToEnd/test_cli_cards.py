@@ -211,6 +211,10 @@ def test_list_and_show_read_well(box):
     long_table = subprocess.run(["script", "-qec", f"stty cols 60; {command} --long", "/dev/null"],
                                 capture_output=True, text=True, env=env, timeout=30).stdout
     assert "long " * 29 in long_table
+    empty = subprocess.run(["script", "-qec", f"stty cols 60; {command} 4; {command} finished", "/dev/null"],
+                           capture_output=True, text=True, env=env, timeout=30).stdout.replace("\r", "")
+    assert empty == "No cards in level 4.\n" + table[0] + "\n" + table[2] + "\n"
+    assert box.ok("list", "4") == ""  # not on a terminal: no line at all
     box.ok("add", "--id", "nl", "ends with a newline\n", "back\n")
     assert box.ok("show", "nl") == "nl · level 1\nfront:\n  ends with a newline\nback:\n  back\n"
 
