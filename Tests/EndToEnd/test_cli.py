@@ -115,6 +115,18 @@ def test_a_side_that_starts_with_a_dash_and_a_space_needs_no_double_dash(box):
     assert card["front"]["text"] == "- uno\n- dos" and card["back"]["text"] == "- one\n- two"
 
 
+def test_add_from_a_file_that_is_missing_or_a_directory_says_so(box, tmp_path):
+    missing = box.ctl("add", "--front-file", tmp_path / "nope.png", "back")
+    assert missing.returncode == 1
+    assert missing.stderr == f"leitnerctl: cannot read '{tmp_path / 'nope.png'}': No such file or directory\n"
+    missing = box.ctl("add", "--front-file", tmp_path / "nope", "back")
+    assert "cannot read" in missing.stderr and "No such file" in missing.stderr
+    directory = box.ctl("add", "--front-file", tmp_path, "back")
+    assert directory.returncode == 1 and "cannot read" in directory.stderr and "directory" in directory.stderr.lower()
+    (tmp_path / "noext").write_text("x")
+    assert "no extension" in box.ctl("add", "--front-file", tmp_path / "noext", "back").stderr
+
+
 def test_add_from_files(box, tmp_path):
     (tmp_path / "f.png").write_bytes(PNG)
     (tmp_path / "b.md").write_text("# Dog\n\nA *loyal* animal.\n")
