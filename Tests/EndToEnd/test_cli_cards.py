@@ -179,6 +179,8 @@ def test_empty_sides_are_refused_and_ids_come_from_fronts(box, tmp_path):
     for front, back in [("", "x"), ("   ", "x"), ("x", "\t\n")]:
         refused = box.ctl("add", front, back)
         assert refused.returncode == 1 and "is empty or only white space" in refused.stderr
+        side = "front" if not front.strip() else "back"
+        assert refused.stderr == f"leitnerctl: the {side} is empty or only white space\n"
     (tmp_path / "empty.md").write_text("")
     assert box.ctl("add", "--front-file", tmp_path / "empty.md", "x").returncode == 1
     tsv = tmp_path / "blank.tsv"
