@@ -174,7 +174,7 @@ enum CommandTable {
     static let searchDiscussion = """
         Ignoring case, in the ids and the text and Markdown sides. Prints the level, the id,
         where (id, front, back) and each matching line, the match highlighted on a terminal;
-        tab-separated elsewhere. Exit status 1 when nothing matches, as grep.
+        tab-separated elsewhere. Exit status 1 when nothing matches, as grep; 64 for a bad regular expression.
         """
 
     static let exitStatuses = """

@@ -14,7 +14,17 @@ enum SearchCommand {
         let sides = ["front", "back"].filter { arguments.has("--\($0)") }
         if !sides.isEmpty { parameters["fields"] = .array(sides.map { .string($0) }) }
         if let level = arguments["--level"] { parameters["level"] = .string(try Arguments.level(level, command: "search")) }
-        let reply = try context.call("Search", parameters)
+        let reply: [String: JSONValue]
+        do {
+            reply = try context.call("Search", parameters)
+        } catch let error as VarlinkCallError {
+            // A pattern that is not a regular expression is a wrong command line (64), not the
+            // "nothing matches" of exit status 1 that scripts test for.
+            if case .invalidPattern(_, let reason)? = BoxError(error) {
+                throw Failure.usage(.invalidValue(pattern, what: "search pattern", reason: reason, command: "search"))
+            }
+            throw error
+        }
         if context.json { return context.printJSON(reply) }
         let matches = reply.value("matches").arrayValue ?? []
         if arguments.has("--ids") {

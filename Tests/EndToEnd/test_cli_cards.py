@@ -325,7 +325,9 @@ def test_search(box, tmp_path):
     nothing = box.ctl("search", "zebra")
     assert nothing.returncode == 1 and nothing.stdout == "" and nothing.stderr == ""
     bad = box.ctl("search", "-E", "(")
-    assert bad.returncode == 1 and "invalid search pattern '('" in bad.stderr
+    # Told apart from "nothing matches" (1): a wrong command line, with the usage.
+    assert bad.returncode == 64 and bad.stderr.startswith("leitnerctl: invalid search pattern '(': ")
+    assert "Usage: leitnerctl search [OPTIONS] PATTERN\n" in bad.stderr
     # Hand changes are searched at once (R13): a side rewritten in place, a card made by hand,
     # one removed; and the box's own edit and rename.
     (box.store / "3" / "gato" / "back.txt").write_text("the zebra")
