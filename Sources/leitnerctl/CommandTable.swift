@@ -174,7 +174,8 @@ enum CommandTable {
     static let searchDiscussion = """
         Ignoring case, in the ids and the text and Markdown sides. Prints the level, the id,
         where (id, front, back) and each matching line, the match highlighted on a terminal;
-        tab-separated elsewhere. Exit status 1 when nothing matches, as grep; 64 for a bad regular expression.
+        tab-separated elsewhere. Exit status 1 when nothing matches, as grep; 64 for a
+        pattern that is not a regular expression.
         """
 
     static let exitStatuses = """
