@@ -182,7 +182,12 @@ enum ReviewCommand {
             }
             if first.int("cards") > 0 { return line("Next test", first) }
             guard let busy = days.first(where: { $0.int("cards") > 0 }) else {
-                return "No test to come has cards now."
+                // No card in levels 1 to 7: a new box, or every card finished.
+                let counts = (try? context.call("Status").value("counts").objectValue) ?? [:]
+                if counts.values.allSatisfy({ ($0.intValue ?? 0) == 0 }) {
+                    return "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'."
+                }
+                return "No test to come has cards now: every card is finished."
             }
             return line("Next test with cards", busy)
         }

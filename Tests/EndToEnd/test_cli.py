@@ -315,7 +315,13 @@ def test_the_review_names_the_next_test_that_has_cards(box):
     box.ok("move", "a", "finished")
     # Nothing answered in this sitting: no line of zeros.
     assert box.ok("review", input="") == ("Today's test is complete: 1 passed, 0 failed on the way.\n"
-                                          "No test to come has cards now.\n")
+                                          "No test to come has cards now: every card is finished.\n")
+
+
+def test_the_review_of_an_empty_box_says_how_to_add_cards(box):
+    assert box.ok("review", input="") == (
+        "No card to review today (levels 2, 1).\n"
+        "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'.\n")
 
 
 def test_ids_from_fronts_of_any_script(box):
