@@ -107,6 +107,14 @@ import LeitnerCore
         #expect(html.contains("(uncertain)"))
     }
 
+    @Test func theHeatmapNoteNamesQuartilesOnlyWhenThereAreReviews() {
+        #expect(StatsReport(Self.stats).html().contains("(by quartile of the days with reviews: "))
+        var none = Self.stats
+        none.heatmap = none.heatmap.map { StatsDay(date: $0.date, state: $0.state, reviews: 0, answerMs: 0) }
+        let html = StatsReport(none).html()
+        #expect(!html.contains("quartile") && html.contains("darker with more reviews; 0 reviews on 0 days."))
+    }
+
     @Test func axisTicksAreRoundNumbersCoveringTheMaximum() {
         #expect(StatsReport.ticks(0) == [0, 1])
         #expect(StatsReport.ticks(7) == [0, 2, 4, 6, 8])
