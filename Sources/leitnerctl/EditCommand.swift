@@ -153,6 +153,8 @@ enum EditCommand {
         let reply = try context.call("Rename", ["id": .string(arguments.positionals[0]), "newId": .string(arguments.positionals[1])])
         if context.json { return context.printJSON(reply) }
         let card = reply.value("card")
+        // The daemon renames nothing and logs nothing when the id is the same (as `edit` with no change).
+        if arguments.positionals[0] == arguments.positionals[1] { return Console.out("'\(card.string("id"))' unchanged.") }
         Console.out("Renamed '\(arguments.positionals[0])' to '\(card.string("id"))' (\(Views.place(card.string("level")))).")
     }
 }

@@ -101,6 +101,8 @@ def test_add_show_list_move_delete(box, tmp_path):
     assert box.ok("show", "hola").startswith("hola · finished\n")
     assert box.ok("rename", "hola", "hello") == "Renamed 'hola' to 'hello' (finished).\n"
     assert box.ok("rename", "hello", "hola") == "Renamed 'hello' to 'hola' (finished).\n"
+    assert box.ok("rename", "hola", "hola") == "'hola' unchanged.\n"
+    assert box.ctl("rename", "nope", "nope").returncode == 1
     assert box.json("status")["counts"]["finished"] == 1
     missing = box.ctl("move", "nope", "2")
     assert missing.returncode == 1 and missing.stderr == "leitnerctl: no card 'nope'\n"
