@@ -40,9 +40,16 @@ enum WriteCommands {
     /// `move ID LEVEL`.
     static func move(_ context: Context, _ arguments: ParsedArguments) throws {
         let level = try Arguments.level(arguments.positionals[1], command: "move")
+        // Where the card was, to say so when it is there already: the daemon then changes and
+        // logs nothing (R12), and "Moved" would claim otherwise.
+        let before = context.json ? nil : try? context.call("Show", ["id": .string(arguments.positionals[0])])
         let reply = try context.call("Move", ["id": .string(arguments.positionals[0]), "level": .string(level)])
         if context.json { return context.printJSON(reply) }
-        Console.out("Moved '\(reply.value("card").string("id"))' to \(Views.place(reply.value("card").string("level"))).")
+        let card = reply.value("card")
+        if before?.value("card").string("level") == card.string("level") {
+            return Console.out("'\(card.string("id"))' is in \(Views.place(card.string("level"))) already: not moved.")
+        }
+        Console.out("Moved '\(card.string("id"))' to \(Views.place(card.string("level"))).")
     }
 
     /// `delete ID`, asking first on a terminal unless `--yes`.

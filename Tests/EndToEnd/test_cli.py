@@ -98,6 +98,7 @@ def test_add_show_list_move_delete(box, tmp_path):
     assert "hola2" not in box.ok("list", "1") and "hola2" in box.ok("list", "3")
 
     assert box.ok("move", "hola", "finished") == "Moved 'hola' to finished.\n"
+    assert box.ok("move", "hola", "finished") == "'hola' is in finished already: not moved.\n"
     assert box.ok("show", "hola").startswith("hola · finished\n")
     assert box.ok("rename", "hola", "hello") == "Renamed 'hola' to 'hello' (finished).\n"
     assert box.ok("rename", "hello", "hola") == "Renamed 'hello' to 'hola' (finished).\n"
