@@ -29,8 +29,14 @@ enum ImportCommand {
         }
         var (records, problems) = try read(path, format: format)
         if !problems.isEmpty {
-            for problem in problems { Console.error("'\(path)' \(problem.location): \(problem.reason)") }
-            Console.error("nothing imported from '\(path)': \(problems.count) bad line\(problems.count == 1 ? "" : "s")")
+            // A file's problems are at its lines; a directory's at its entries, whose quoted
+            // paths already start with the directory's.
+            let lines = problems.allSatisfy { $0.location.hasPrefix("line ") }
+            for problem in problems {
+                Console.error((lines ? "'\(path)' " : "") + "\(problem.location): \(problem.reason)")
+            }
+            let what = lines ? (problems.count == 1 ? "line" : "lines") : (problems.count == 1 ? "entry" : "entries")
+            Console.error("nothing imported from '\(path)': \(problems.count) bad \(what)")
             throw Failure.quiet(ExitStatus.failure)
         }
         // Levels travel only when asked for, both ways (export --with-levels, import --with-levels):

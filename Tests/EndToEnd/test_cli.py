@@ -170,6 +170,19 @@ def test_bad_csv_line_is_reported_and_nothing_added(box, tmp_path):
     assert {c["front"]["text"] for c in box.json("list")["cards"]} == {"perro", "x, y"}
 
 
+def test_a_directory_with_bad_entries_names_each_once(box, tmp_path):
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "x-front.txt").write_text("a")
+    (deck / "x-back.txt").write_text("b")
+    (deck / "y-front.txt").write_text("c")
+    result = box.ctl("import", deck)
+    assert result.returncode == 1
+    assert result.stderr == (f"leitnerctl: '{deck}/y-front.txt': no back for 'y' (a lone front)\n"
+                             f"leitnerctl: nothing imported from '{deck}': 1 bad entry\n")
+    assert box.json("list")["cards"] == []
+
+
 def test_import_anki_and_directory(box, tmp_path):
     anki = tmp_path / "deck.txt"
     anki.write_text("#separator:tab\n#html:true\n#tags column:3\nperro<br>(noun)\tdog &amp; pet\tanimals\n")
