@@ -9,7 +9,7 @@ enum CommandTable {
     static let globals: [OptionSpec] = [
         OptionSpec("--socket", value: "PATH", help: "the daemon's socket (else $LEITNER_SOCKET, Socket=, the default)"),
         OptionSpec("--config", value: "PATH", help: "the configuration file (else ~/.config/leitner/leitner.conf)"),
-        OptionSpec("--json", help: "print the daemon's answer as JSON (read commands)"),
+        OptionSpec("--json", help: "print the daemon's answer as JSON, for scripts (not review, export)"),
         OptionSpec("--no-autostart", help: "do not start leitnerd when nothing answers (also Autostart=no)"),
         OptionSpec("--help", short: "-h", help: "show help"),
         OptionSpec("--version", help: "show the version"),
