@@ -56,9 +56,17 @@ struct Views {
     /// The week as a paper Leitner calendar: one column a day with its date, its state and
     /// its levels.
     func week(_ days: [JSONValue]) -> [String] {
+        // A terminal narrower than the week (65 columns) gets it in rows of the days that fit,
+        // rather than lines the terminal wraps in the middle of a day.
+        let cell = 9
+        let perRow = width > 0 ? max(1, min(7, (width - 2) / cell)) : 7
+        guard days.count <= perRow else {
+            return stride(from: 0, to: days.count, by: perRow).flatMap { start in
+                (start == 0 ? [] : [""]) + week(Array(days[start..<min(days.count, start + perRow)]))
+            }
+        }
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         var header = "", states = "", levels = ""
-        let cell = 9
         for day in days {
             guard let date = LogicalDate(day.string("date")) else { continue }
             let state = day.string("state")

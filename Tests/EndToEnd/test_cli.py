@@ -2,6 +2,7 @@
 import base64
 import json
 import os
+import shlex
 import subprocess
 
 import pytest
@@ -77,6 +78,19 @@ def test_status_of_an_empty_box(box):
     assert set(reply) >= {"today", "test", "counts"}
     assert reply["counts"] == {level: 0 for level in ["1", "2", "3", "4", "5", "6", "7", "finished"]}
     assert box.ok() == out  # status is the default command
+
+
+def test_status_on_a_narrow_terminal_keeps_each_day_whole(box):
+    command = " ".join(shlex.quote(str(p)) for p in
+                       [box.bin_dir / "leitnerctl", "--socket", box.socket, "--no-autostart", "status"])
+    screen = subprocess.run(["script", "-qec", f"stty cols 40; {command}", "/dev/null"], capture_output=True,
+                            text=True, env=dict(box.env, NO_COLOR="1"), timeout=30).stdout.replace("\r", "")
+    lines = screen.splitlines()
+    week = lines[next(i for i, line in enumerate(lines) if line.startswith("Cards")) + 2:]
+    assert all(len(line.rstrip()) <= 40 for line in week), week
+    # Four days a row: Monday to Thursday, then Friday to Sunday.
+    assert week[0].split()[::2] == ["Mon", "Tue", "Wed", "Thu"], week
+    assert week[3] == "" and week[4].split()[::2] == ["Fri", "Sat", "Sun"], week
 
 
 def test_add_show_list_move_delete(box, tmp_path):
