@@ -2,11 +2,13 @@
 """Client-side benchmark of leitnerd (docs/performance.md): with a store of 100,000 cards, the
 round trip of Status and of a durable Grade over the socket (p50/p99 over 1,000 calls, with 1
 client and with 8 client processes), the daemon's resident memory, and `leitnerctl status` as a
-whole process. Grade as `leitnerctl review` makes it (after the Next that showed the card) is
+whole process, the throughput of Grade with 1 and with 8 clients (group commit), and
+`leitnerctl import` of 10,000 and 100,000 cards beside Anki's `add_notes` (bench/anki-add.py).
+Grade as `leitnerctl review` makes it (after the Next that showed the card) is
 measured in alternating rounds with a Python client and with leitnerctl's own Swift client
 (`leitner-bench client`); with ANKI_PYTHON set to an interpreter that has the `anki` package,
 Anki's in-process durable answer (bench/anki-answer.py), the figure Grade is held against, takes
-its turn in each round. Usage: bench/daemon.py [BIN_DIR] (default: the release build)."""
+its turn in each round. Usage: bench/daemon.py [BIN_DIR] (default: the release build); BENCH_CARDS=N for a smaller store."""
 import json
 import multiprocessing
 import os
@@ -19,9 +21,10 @@ import sys
 import tempfile
 import time
 
-CARDS = 100_000
+CARDS = int(os.environ.get("BENCH_CARDS", 100_000))
 CALLS = 1_000
-ROUNDS = 5
+IMPORTS = tuple(int(n) for n in os.environ.get("BENCH_IMPORTS", "10000,100000").split(",") if n)
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", 5))
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
 
 
@@ -62,17 +65,65 @@ def timed_calls(path, method, argument_list):
     return times
 
 
+def timed_calls_between(path, method, argument_list):
+    """`timed_calls`, with when the first call began and the last ended (for throughput)."""
+    client = Client(path)
+    times = []
+    first = time.perf_counter()
+    for parameters in argument_list:
+        start = time.perf_counter_ns()
+        client.call(method, **parameters)
+        times.append(time.perf_counter_ns() - start)
+    return times, first, time.perf_counter()
+
+
 def measure(path, method, argument_list, clients):
+    """p50 and p99 of one call in µs, and the calls answered per second, all clients together
+    (from the first call's start to the last one's end: the clients' connecting is not counted)."""
     if clients == 1:
-        times = timed_calls(path, method, argument_list)
+        parts = [timed_calls_between(path, method, argument_list)]
     else:
         chunks = [argument_list[i::clients] for i in range(clients)]
         with multiprocessing.Pool(clients) as pool:
-            times = [t for part in pool.starmap(timed_calls, [(path, method, c) for c in chunks]) for t in part]
-    times.sort()
+            parts = pool.starmap(timed_calls_between, [(path, method, c) for c in chunks])
+    times = sorted(t for part in parts for t in part[0])
     p50 = times[len(times) // 2] / 1000
     p99 = times[int(len(times) * 0.99)] / 1000
-    return p50, p99
+    elapsed = max(part[2] for part in parts) - min(part[1] for part in parts)
+    return p50, p99, len(times) / elapsed
+
+
+def measure_import(bin_dir, root, count):
+    """`leitnerctl import` of `count` new cards (TSV) into an empty store of its own daemon,
+    durable when it returns, as a whole process; then Anki's add_notes of as many, when there."""
+    store, sock = root / f"import-{count}", str(root / f"import-{count}.sock")
+    deck = root / f"deck-{count}.tsv"
+    with open(deck, "w") as f:
+        for i in range(count):
+            f.write(f"word {i}\tback of word {i}\n")
+    env = dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg"))
+    daemon = subprocess.Popen([str(bin_dir / "leitnerd"), "--store", str(store), "--socket", sock], env=env,
+                              stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                Client(sock).call("Status")
+                break
+            except (FileNotFoundError, ConnectionRefusedError):
+                time.sleep(0.01)
+        os.sync()
+        start = time.perf_counter()
+        result = subprocess.run([str(bin_dir / "leitnerctl"), "--socket", sock, "import", str(deck)], env=env,
+                                capture_output=True, text=True, check=True)
+        took = time.perf_counter() - start
+        print(f"import {count} cards: leitnerctl import {took * 1000:8.1f} ms (durable; {result.stdout.strip()})")
+    finally:
+        daemon.terminate()
+        daemon.wait()
+        shutil.rmtree(store, ignore_errors=True)
+    if os.environ.get("ANKI_PYTHON"):
+        subprocess.run([os.environ["ANKI_PYTHON"], str(pathlib.Path(__file__).with_name("anki-add.py")), str(count)],
+                       check=True)
 
 
 def grade_after_next(path, calls):
@@ -119,11 +170,18 @@ def main():
         print(f"test: levels {prepared['levels']}, {prepared['remaining']} cards")
         queue = [f"c{i:06d}" for i in range(0, CARDS, 5)]
         for clients in (1, 8):
-            p50, p99 = measure(sock, "Status", [{}] * CALLS, clients)
-            print(f"Status  {clients} client(s): p50 {p50:7.1f} µs  p99 {p99:7.1f} µs")
-        for clients, batch in ((1, queue[:CALLS]), (8, queue[CALLS:2 * CALLS])):
-            p50, p99 = measure(sock, "Grade", [{"id": i, "correct": True} for i in batch], clients)
-            print(f"Grade   {clients} client(s): p50 {p50:7.1f} µs  p99 {p99:7.1f} µs  (durable: fsync before the reply)")
+            p50, p99, rate = measure(sock, "Status", [{}] * CALLS, clients)
+            print(f"Status  {clients} client(s): p50 {p50:7.1f} µs  p99 {p99:7.1f} µs  {rate:7.0f} calls/s")
+        # Group commit: 8 clients grading at once share the journal's flushes (docs/daemon.md).
+        rates = {}
+        for clients, batch in ((1, queue[:CALLS]), (8, queue[CALLS:3 * CALLS]), (1, queue[3 * CALLS:4 * CALLS]),
+                               (8, queue[4 * CALLS:6 * CALLS])):
+            p50, p99, rate = measure(sock, "Grade", [{"id": i, "correct": True} for i in batch], clients)
+            rates.setdefault(clients, []).append(rate)
+            print(f"Grade   {clients} client(s): p50 {p50:7.1f} µs  p99 {p99:7.1f} µs  {rate:7.0f} grades/s"
+                  "  (durable: flushed before the reply)")
+        print(f"Grade   8 clients / 1 client throughput: {max(rates[8]) / max(rates[1]):.2f}×"
+              f" (best of two runs each)")
         # The machine's speed drifts by tens of percent over minutes: rounds that alternate the
         # clients (and Anki, when there) are what can be compared.
         for round_number in range(1, ROUNDS + 1):
@@ -135,6 +193,8 @@ def main():
                 subprocess.run([os.environ["ANKI_PYTHON"], str(pathlib.Path(__file__).with_name("anki-answer.py")),
                                 str(CARDS), str(CALLS)], check=True)
         print(f"leitnerd: RSS after the runs {rss_kib(daemon.pid) / 1024:.1f} MiB")
+        for count in IMPORTS:
+            measure_import(bin_dir, root, count)
         ctl = [str(bin_dir / "leitnerctl"), "--socket", sock, "status"]
         if shutil.which("hyperfine"):
             subprocess.run(["hyperfine", "-N", "--warmup", "20", "--runs", "300", " ".join(ctl)], env=env)

@@ -90,7 +90,7 @@ _leitnerctl() {
     case $command in
         review) flags+=" --plain --images" ;;
         add) flags+=" --front-file --back-file --id --level --force" ;;
-        import) flags+=" --format --level --with-levels" ;;
+        import) flags+=" --format --level --with-levels --quiet" ;;
         export) flags+=" --dir --with-levels --force" ;;
         list) flags+=" --long --sort" ;;
         search | find) flags+=" --regex --front --back --level --ids" ;;

@@ -105,6 +105,14 @@ public struct FileDescriptor: Sendable, Hashable {
         try nothingOrErrno { fdatasync(rawValue) }
     }
 
+    /// Flushes every file of the file system this descriptor is on, data and metadata, and waits
+    /// (`syncfs`): one flush of the device for thousands of new files, where a `fsync` of each
+    /// would flush it once per file. Linux reports a write-back error of any of them since 5.8.
+    public func syncFileSystem() throws(Errno) {
+        try CrashPoint.step()
+        try nothingOrErrno { syncfs(rawValue) }
+    }
+
     /// The size of the file.
     public func size() throws(Errno) -> Int {
         var st = stat()
@@ -124,3 +132,11 @@ public struct FileDescriptor: Sendable, Hashable {
         try nothingOrErrno { ftruncate(rawValue, off_t(size)) }
     }
 }
+
+/// glibc declares `syncfs` only under `_GNU_SOURCE`, which Swift's Glibc module does not set.
+private let syncfs: @convention(c) (Int32) -> Int32 = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") else {
+        fatalError("the C library has no syncfs (glibc 2.14 or later is needed)")
+    }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+}()

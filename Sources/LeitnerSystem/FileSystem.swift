@@ -11,12 +11,40 @@ public enum FileSystem {
 
     /// Calls `body` for each entry of a directory, names and `d_type` only, reading it with
     /// `getdents64` from its start (the descriptor's offset is moved).
-    public static func forEachEntry(_ directory: FileDescriptor,
+    /// - Parameter fresh: the descriptor was just opened, so it is at the start already: no
+    ///   `lseek`, and a buffer of 4 KiB on the stack, ample for a card's directory (a larger
+    ///   directory is read in more calls). Listing 100,000 cards reads 100,000 directories.
+    public static func forEachEntry(_ directory: FileDescriptor, fresh: Bool = false,
                                     _ body: (String, EntryKind) -> Void) throws(Errno) {
+        if fresh {
+            try withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { (buffer) throws(Errno) in
+                try forEachEntry(directory, buffer: buffer.baseAddress!, capacity: buffer.count, body)
+            }
+            return
+        }
+        try forEachEntryName(directory) { name, kind in body(String(decoding: name, as: UTF8.self), kind) }
+    }
+
+    /// `forEachEntry` with each name as the bytes the kernel gave, valid during the call only:
+    /// the store's scan at open indexes 100,000 card names without making a string of each.
+    public static func forEachEntryName(_ directory: FileDescriptor,
+                                        _ body: (UnsafeBufferPointer<UInt8>, EntryKind) -> Void) throws(Errno) {
         try nothingOrErrno { lseek(directory.rawValue, 0, SEEK_SET) }
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         defer { buffer.deallocate() }
+        try forEachEntry(directory, buffer: buffer, capacity: capacity, body)
+    }
+
+    private static func forEachEntry(_ directory: FileDescriptor, buffer: UnsafeMutableRawPointer, capacity: Int,
+                                     _ body: (String, EntryKind) -> Void) throws(Errno) {
+        try forEachEntry(directory, buffer: buffer, capacity: capacity) { name, kind in
+            body(String(decoding: name, as: UTF8.self), kind)
+        }
+    }
+
+    private static func forEachEntry(_ directory: FileDescriptor, buffer: UnsafeMutableRawPointer, capacity: Int,
+                                     _ body: (UnsafeBufferPointer<UInt8>, EntryKind) -> Void) throws(Errno) {
         while true {
             let count = try valueOrErrno { getdents64(directory.rawValue, buffer, capacity) }
             if count == 0 { return }
@@ -37,7 +65,7 @@ public enum FileSystem {
                 case Int32(DT_UNKNOWN): kind = .unknown
                 default: kind = .other
                 }
-                body(String(decoding: UnsafeBufferPointer(start: name, count: length), as: UTF8.self), kind)
+                body(UnsafeBufferPointer(start: name, count: length), kind)
             }
         }
     }

@@ -33,6 +33,13 @@ enum Timing {
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
     }
 
+    /// `a / b` as "2.4×".
+    static func ratio(_ a: Double, _ b: Double) -> String {
+        guard b > 0 else { return "?×" }
+        let tenths = Int((a / b * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)×"
+    }
+
     /// This process's resident and peak resident memory in KiB, from /proc/self/status.
     static func memory() -> (rss: Int, peak: Int) {
         guard let bytes = try? FileSystem.readFile(atPath: "/proc/self/status") else { return (0, 0) }

@@ -7,6 +7,7 @@ import LeitnerSystem
 //
 //   leitner-bench [--dir DIR] [--sizes 10000,100000] [--grades 1000]
 //   leitner-bench measure STORE GRADES LINES  (one measurement, in a fresh process: internal)
+//   leitner-bench import DIR N             (import of N cards beside its floor, in a fresh process)
 //   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
 
 func complain(_ message: String) {
@@ -17,6 +18,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == "measure", arguments.count == 4, let grades = Int(arguments[2]), let lines = Int(arguments[3]) {
     try Measurement.run(store: arguments[1], grades: grades, logLines: lines)
+    exit(0)
+}
+if arguments.first == "import", arguments.count == 3, let count = Int(arguments[2]) {
+    try ImportMeasurement.run(directory: arguments[1], count: count)
     exit(0)
 }
 if arguments.first == "client", arguments.count == 3, let grades = Int(arguments[2]) {
@@ -82,4 +87,17 @@ for size in sizes {
     let status = system("'\(exe)' measure '\(store)' \(grades) \(logLines)")
     if status != 0 { complain("measurement failed (\(status))") }
     StatsRoundTrip.run(store: store, in: workDirectory)
+    // The import in a process of its own too, into an empty box beside its floor.
+    if system("'\(exe)' import '\(workDirectory)' \(size)") != 0 { complain("import measurement failed") }
+    // The best of three, as the listings are: the first warms the cache for them all.
+    let cards = try (0..<3).map { _ in try Floors.readCards(store) }.min { $0.seconds < $1.seconds }!
+    print("floor: read every card (dir, both sides) \(Timing.ms(cards.seconds))")
+    do {
+        let list = try ListMeasurement.run(store: store, workDirectory: workDirectory)
+        print("daemon: leitnerctl list | wc -l      \(list.lines) lines, first in \(Timing.ms(list.firstLine)), all in "
+              + "\(Timing.ms(list.all)) (\(Timing.ratio(list.all, cards.seconds)) the floor)")
+        print("daemon: memory  resident after start \(list.rssAfterStart / 1024) MiB, peak during the listings \(list.peakDuringList / 1024) MiB")
+    } catch {
+        complain("the listing through leitnerd failed: \(error)")
+    }
 }

@@ -50,14 +50,16 @@ enum CommandTable {
                     OptionSpec("--format", value: "FORMAT", help: "tsv, csv or anki (else from the file)"),
                     OptionSpec("--level", value: "LEVEL", help: "the level of the cards (default 1)"),
                     OptionSpec("--with-levels", help: "keep the levels the source gives (a level column, LEVEL/ID directories)"),
+                    OptionSpec("--quiet", help: "no progress bar"),
                 ],
                 discussion: """
                 TSV/CSV: two fields a line, front and back, or a header line naming the columns
                 id, front, back, level, frontext, backext. Anki: "Notes in Plain Text" with its
                 #separator: and #html: lines. A directory: NAME-front.EXT and NAME-back.EXT make card
                 NAME, as do ID/front.EXT and ID/back.EXT, and LEVEL/ID/… (what export --dir writes).
-                A file with a bad line adds nothing: every bad line is reported with its number.
-                Cards whose front (or id) is already in the box are skipped.
+                A line that cannot be imported is reported as FILE:LINE: reason; the rest go in.
+                Cards whose front (or id) is already in the box are counted as already present,
+                so importing the same file again adds nothing.
                 """,
                 run: ImportCommand.run),
         Command(name: "export", abstract: "write the text cards as TSV, or copy the cards to a directory",

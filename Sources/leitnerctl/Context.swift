@@ -27,6 +27,30 @@ final class Context {
         try DaemonConnection.call(&connection, settings, "io.leitner.Box." + method, parameters)
     }
 
+    /// Closes the connection, if any: the next call makes a new one. For a connection the daemon
+    /// has said it closes (a message over its size limit), so that the next call is not written
+    /// into a socket the daemon may not have finished closing.
+    func dropConnection() {
+        connection = nil // its socket closes with it
+    }
+
+    /// Calls `io.leitner.Box.METHOD`, whose reply grows with the box, with `more`, and hands the
+    /// items of its `member` to `body` as each reply arrives.
+    /// - Throws: as `call`, and what `body` throws.
+    func stream(_ method: String, _ parameters: [String: JSONValue] = [:], member: String,
+                _ body: ([JSONValue]) throws -> Void) throws {
+        try DaemonConnection.stream(&connection, settings, "io.leitner.Box." + method, parameters) { reply in
+            try body(reply[member]?.arrayValue ?? [])
+        }
+    }
+
+    /// Prints the items of a streamed reply as they arrive, one line of JSON each (the `--json`
+    /// output of `list`, `log`, `calendar`, `doctor`: JSON Lines, docs/leitnerctl.md).
+    func printJSONLines(_ items: [JSONValue]) {
+        for item in items { Console.out(item.jsonText) }
+        Console.flush()
+    }
+
     /// Prints a reply as one line of JSON (the `--json` output).
     func printJSON(_ reply: [String: JSONValue]) {
         Console.out(JSONValue.object(reply).jsonText)

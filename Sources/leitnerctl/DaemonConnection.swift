@@ -58,6 +58,32 @@ enum DaemonConnection {
         }
     }
 
+    /// Calls `method` with `more` on the kept connection and hands each reply's parameters to
+    /// `body` as it arrives (docs/protocol.md, "Streamed replies"). Sent again on a new
+    /// connection only as `call` does, and only when no reply had come yet.
+    /// - Throws: as `call`, and what `body` throws.
+    static func stream(_ connection: inout VarlinkClient?, _ settings: ClientSettings, _ method: String,
+                       _ parameters: [String: JSONValue], _ body: ([String: JSONValue]) throws -> Void) throws {
+        let client = try connection ?? connect(settings)
+        connection = client
+        var received = false
+        do {
+            try client.callStreaming(method, parameters) { reply in
+                received = true
+                try body(reply)
+            }
+        } catch let error where !received && wasNotRead(error) {
+            connection = nil
+            let fresh = try connect(settings)
+            connection = fresh
+            try fresh.callStreaming(method, parameters, body)
+        } catch {
+            // A stream cut short leaves the connection in its middle: the next call makes a new one.
+            connection = nil
+            throw error
+        }
+    }
+
     /// True when the daemon closed the connection without reading the call (see `call`).
     static func wasNotRead(_ error: any Error) -> Bool {
         if let call = error as? VarlinkCallError { return call.name == BoxInterface.connectionClosed }

@@ -10,30 +10,50 @@ import LeitnerSystem
 /// store's layout), which `import DIR` reads back.
 enum ExportCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
-        var parameters: [String: JSONValue] = ["withText": true]
+        var parameters: [String: JSONValue] = [:]
         if let level = arguments.positionals.first {
             parameters["level"] = .string(try Arguments.level(level, command: "export"))
         }
         let withLevels = arguments.has("--with-levels")
         if let directory = arguments["--dir"] {
             try prepare(directory, force: arguments.has("--force"))
-            let cards = try context.call("List", parameters).value("cards").arrayValue ?? []
+            // The ids first, then the assets on the same connection: a part of a listing must be
+            // taken within the daemon's IdleTimeout=, and copying large media may take longer.
+            var cards: [(id: String, level: String)] = []
+            try context.stream("List", parameters, member: "cards") { part in
+                cards += part.map { ($0.string("id"), $0.string("level")) }
+            }
             return try copy(cards, to: directory, withLevels: withLevels, context: context)
         }
-        let cards = try context.call("List", parameters).value("cards").arrayValue ?? []
+        parameters["withText"] = true
         Console.out((withLevels ? ["id", "level", "front", "back", "frontext", "backext"]
                                 : ["id", "front", "back", "frontext", "backext"]).joined(separator: "\t"))
         var skipped = 0
-        for card in cards {
+        func printLine(_ card: JSONValue) throws {
             guard let front = try text(of: card, "front", context: context), let back = try text(of: card, "back", context: context) else {
                 skipped += 1
-                continue
+                return
             }
             var fields = [card.string("id")]
             if withLevels { fields.append(card.string("level")) }
             fields += [escape(front.text), escape(back.text), front.ext, back.ext]
             Console.out(fields.joined(separator: "\t"))
         }
+        // Printed as the daemon's replies arrive (docs/protocol.md, "Streamed replies"). A side
+        // longer than `List` carries is read whole with `ReadAsset` once the listing is over:
+        // the connection carries no other call while the listing's parts are coming.
+        var cut: [JSONValue] = []
+        try context.stream("List", parameters, member: "cards") { cards in
+            for card in cards {
+                if ["front", "back"].contains(where: { mayBeCut(card.value($0)) }) {
+                    cut.append(card)
+                } else {
+                    try printLine(card)
+                }
+            }
+            Console.flush()
+        }
+        for card in cut { try printLine(card) }
         if skipped > 0 {
             Console.error("\(skipped) card\(skipped == 1 ? "" : "s") with a side that is not text or Markdown left out (export --dir DIR copies them)")
         }
@@ -50,12 +70,17 @@ enum ExportCommand {
         default: return nil
         }
         guard let text = value["text"]?.stringValue else { return nil }
-        if text.utf8.count < 64 * 1024 - 4 { return (text, ext) }
+        if !mayBeCut(value) { return (text, ext) }
         let asset = try context.call("ReadAsset", ["id": .string(card.string("id")), "side": .string(side)])
         guard let bytes = Base64.decode(asset.value("data").stringValue ?? ""), let whole = String(validating: bytes, as: UTF8.self) else {
             throw Failure.failed("the daemon sent an unreadable \(side) for '\(card.string("id"))'")
         }
         return (whole, ext)
+    }
+
+    /// Whether a listed side's text may have been cut: `List` carries at most 64 KiB of it.
+    static func mayBeCut(_ side: JSONValue) -> Bool {
+        (side["text"]?.stringValue?.utf8.count ?? 0) >= 64 * 1024 - 4
     }
 
     /// TSV escapes, as `DelimitedReader` reads them back.
@@ -95,11 +120,11 @@ enum ExportCommand {
         }
     }
 
-    static func copy(_ cards: [JSONValue], to directory: String, withLevels: Bool, context: Context) throws {
+    static func copy(_ cards: [(id: String, level: String)], to directory: String, withLevels: Bool, context: Context) throws {
         func fail(_ path: String, _ error: Errno) -> Failure { .failed("cannot write '\(path)': \(error)") }
         for card in cards {
-            let parent = withLevels ? "\(directory)/\(card.string("level"))" : directory
-            let cardPath = "\(parent)/\(card.string("id"))"
+            let parent = withLevels ? "\(directory)/\(card.level)" : directory
+            let cardPath = "\(parent)/\(card.id)"
             do {
                 try FileSystem.makeDirectory(parent, in: nil, existingOK: true)
                 try FileSystem.makeDirectory(cardPath, in: nil, existingOK: true)
@@ -108,9 +133,9 @@ enum ExportCommand {
             do { cardDirectory = try FileDescriptor.openDirectory(cardPath) } catch { throw fail(cardPath, error) }
             defer { cardDirectory.close() }
             for side in ["front", "back"] {
-                let asset = try context.call("ReadAsset", ["id": .string(card.string("id")), "side": .string(side)])
+                let asset = try context.call("ReadAsset", ["id": .string(card.id), "side": .string(side)])
                 guard let data = Base64.decode(asset.value("data").stringValue ?? "") else {
-                    throw Failure.failed("the daemon sent invalid base64 for '\(card.string("id"))' \(side)")
+                    throw Failure.failed("the daemon sent invalid base64 for '\(card.id)' \(side)")
                 }
                 let name = (asset.value("name").stringValue ?? side).split(separator: "/").last.map(String.init) ?? side
                 do {

@@ -4,17 +4,27 @@ import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 
-/// `import FILE|DIR`: reads every card first; a source with a bad line adds nothing (every
-/// bad line is reported with its number). Then each card is added: one whose front or id is
-/// already in the box is skipped as a duplicate, one the daemon refuses is reported with its
-/// line, the others are added.
+/// `import FILE|DIR`: reads every card first, and reports each line that cannot be imported as
+/// `FILE:LINE: reason`; the other cards go to the daemon in a few `AddMany` batches of bounded
+/// size (docs/protocol.md), each one durable change. A card whose front or id is already in the
+/// box is counted as already present, one the daemon refuses is reported with its line, the
+/// others are added; the summary says how many of each.
 enum ImportCommand {
-    /// Imports of at least this many cards show a progress line on a terminal.
-    static let progressThreshold = 50
+    /// A batch is at most this many bytes of JSON, well inside the daemon's default message
+    /// limit (16 MiB) and its 64 KiB-a-connection reading: a larger message waits for a share of
+    /// the daemon's memory budget (docs/daemon.md, "Memory").
+    static let batchBytes = 1 << 20
+    /// And at most this many cards, so that the progress bar moves and the daemon's watch of
+    /// its own renames stays within the kernel's event queue (16,384 by default).
+    static let batchCards = 4096
+    /// The first batch is this many cards, and each next one four times the last, up to
+    /// `batchCards`: on a slow disk the progress bar appears soon after its second, not only
+    /// when 4,096 cards are in.
+    static let firstBatchCards = 256
 
     struct Summary {
         var added = 0
-        var duplicates: [ImportProblem] = []
+        var present: [ImportProblem] = []
         var refused: [ImportProblem] = []
     }
 
@@ -28,26 +38,30 @@ enum ImportCommand {
             return format
         }
         var (records, problems) = try read(path, format: format)
-        if !problems.isEmpty {
-            // A file's problems are at its lines; a directory's at its entries, whose quoted
-            // paths already start with the directory's.
-            let lines = problems.allSatisfy { $0.location.hasPrefix("line ") }
-            for problem in problems {
-                Console.error((lines ? "'\(path)' " : "") + "\(problem.location): \(problem.reason)")
-            }
-            let what = lines ? (problems.count == 1 ? "line" : "lines") : (problems.count == 1 ? "entry" : "entries")
-            Console.error("nothing imported from '\(path)': \(problems.count) bad \(what)")
-            throw Failure.quiet(ExitStatus.failure)
-        }
+        for problem in problems { Console.error("\(place(problem.location, in: path)): \(problem.reason)") }
         // Levels travel only when asked for, both ways (export --with-levels, import --with-levels):
         // a shared deck starts in level 1 (R1) in every box it goes to.
         if !arguments.has("--with-levels"), records.contains(where: { $0.level != nil }) {
             for index in records.indices { records[index].level = nil }
             Console.error("the levels in '\(path)' are ignored: 'import --with-levels' keeps them")
         }
-        let summary = try add(records, defaultLevel: defaultLevel, context: context)
+        var progress = ImportProgress(total: records.count,
+                                      enabled: Console.stderrTerminal.isTerminal && !arguments.has("--quiet"))
+        var summary = try add(records, defaultLevel: defaultLevel, path: path, context: context, progress: &progress)
+        progress.clear()
+        summary.refused = problems.map { ImportProblem(location: place($0.location, in: path), reason: $0.reason) }
+            + summary.refused
         report(summary, path: path, context: context)
         if !summary.refused.isEmpty { throw Failure.quiet(ExitStatus.failure) }
+    }
+
+    /// `FILE:LINE` for a parser's `line N`; a directory's file as it is.
+    static func place(_ location: String, in path: String) -> String {
+        if location.hasPrefix("line "), let line = Int(location.dropFirst(5)) { return "\(path):\(line)" }
+        if location.hasPrefix("'"), location.hasSuffix("'"), location.count >= 2 {
+            return String(location.dropFirst().dropLast())
+        }
+        return location
     }
 
     /// The cards of a file or a directory, and what is wrong in it.
@@ -74,37 +88,85 @@ enum ImportCommand {
         return CardFileParser(format: chosen).parse(text)
     }
 
-    static func add(_ records: [ImportRecord], defaultLevel: String?, context: Context) throws -> Summary {
+    /// One card ready to send: its `NewCard` object, its size in the message, and where it was read.
+    private struct Pending {
+        var json: JSONValue
+        var bytes: Int
+        var location: String
+    }
+
+    /// Sends the cards in batches and gathers what became of each.
+    static func add(_ records: [ImportRecord], defaultLevel: String?, path: String, context: Context,
+                    progress: inout ImportProgress) throws -> Summary {
         var summary = Summary()
-        let progress = records.count >= progressThreshold && Console.stderrTerminal.isTerminal
-        // A message must not land on the progress line: clear it first.
-        defer { if progress { Console.status("\r\u{1B}[K") } }
-        for (index, record) in records.enumerated() {
-            if progress && index > 0 && index % 10 == 0 { Console.status("\rimporting \(index)/\(records.count)…") }
-            var parameters: [String: JSONValue] = ["allowDuplicate": false]
-            do {
-                parameters["front"] = try side(record.front, "front")
-                parameters["back"] = try side(record.back, "back")
-            } catch let failure as Failure {
-                if case .failed(let message) = failure {
-                    summary.refused.append(ImportProblem(location: record.location, reason: message))
+        var batch: [Pending] = []
+        var batchSize = 0
+        var limit = batchBytes
+        var cardLimit = firstBatchCards
+        var done = 0
+        func refuse(_ location: String, _ reason: String) {
+            progress.clear()
+            Console.error("\(location): \(reason)")
+            summary.refused.append(ImportProblem(location: location, reason: reason))
+        }
+        func flush() throws {
+            var queue = [batch]
+            batch = []
+            batchSize = 0
+            cardLimit = min(batchCards, cardLimit * 4)
+            while let cards = queue.first {
+                queue.removeFirst()
+                guard !cards.isEmpty else { continue }
+                let parameters: [String: JSONValue] = ["cards": .array(cards.map(\.json)), "allowDuplicate": false]
+                let outcome: BatchOutcome
+                do {
+                    outcome = try BatchOutcome(json: .object(try context.call("AddMany", parameters)))
+                } catch let error as VarlinkCallError where isTooLarge(error) && cards.count > 1 {
+                    // A daemon configured with a smaller MaxMessageSize= closed the connection
+                    // without carrying anything out: send halves, and smaller batches from now on.
+                    context.dropConnection()
+                    limit = max(512, limit / 2)
+                    queue.insert(contentsOf: [Array(cards[..<(cards.count / 2)]), Array(cards[(cards.count / 2)...])], at: 0)
+                    continue
                 }
-                continue
-            }
-            if let id = record.id { parameters["id"] = .string(id) }
-            if let level = record.level ?? defaultLevel { parameters["level"] = .string(level) }
-            do {
-                _ = try context.call("Add", parameters)
-                summary.added += 1
-            } catch let error as VarlinkCallError {
-                let problem = ImportProblem(location: record.location, reason: DaemonErrors.message(error))
-                switch error.name {
-                case BoxError.Name.duplicateFront, BoxError.Name.cardExists: summary.duplicates.append(problem)
-                default: summary.refused.append(problem)
+                summary.added += outcome.added.count
+                for card in outcome.present {
+                    summary.present.append(ImportProblem(location: cards[card.index].location,
+                                                         reason: "already in the box as '\(card.id)'"))
                 }
+                for card in outcome.refused {
+                    refuse(cards[card.index].location, DaemonErrors.message(VarlinkCallError(
+                        name: card.error.varlinkName, parameters: card.error.varlinkParameters)))
+                }
+                done += cards.count
+                progress.update(done: done)
             }
         }
+        for record in records {
+            let location = place(record.location, in: path)
+            var card: [String: JSONValue]
+            do {
+                card = ["front": try side(record.front, "front"), "back": try side(record.back, "back")]
+            } catch let failure as Failure {
+                if case .failed(let message) = failure { refuse(location, message) }
+                done += 1
+                continue
+            }
+            if let id = record.id { card["id"] = .string(id) }
+            if let level = record.level ?? defaultLevel { card["level"] = .string(level) }
+            let json = JSONValue.object(card)
+            let bytes = json.jsonText.utf8.count + 1
+            if !batch.isEmpty && (batchSize + bytes > limit || batch.count >= cardLimit) { try flush() }
+            batch.append(Pending(json: json, bytes: bytes, location: location))
+            batchSize += bytes
+        }
+        try flush()
         return summary
+    }
+
+    /// The daemon's refusal of a message longer than its `MaxMessageSize=` (docs/daemon.md).
+    private static func isTooLarge(_ error: VarlinkCallError) -> Bool {
+        error.name == VarlinkServiceInterface.invalidParameter && error.parameters["parameter"]?.stringValue == "message"
     }
 
     static func side(_ side: ImportSide, _ name: String) throws -> JSONValue {
@@ -119,13 +181,12 @@ enum ImportCommand {
             func list(_ problems: [ImportProblem]) -> JSONValue {
                 .array(problems.map { ["location": .string($0.location), "reason": .string($0.reason)] })
             }
-            context.printJSON(["added": .int(Int64(summary.added)), "duplicates": list(summary.duplicates),
+            context.printJSON(["added": .int(Int64(summary.added)), "present": list(summary.present),
                                "refused": list(summary.refused)])
             return
         }
         let style = context.style
-        Console.out("Imported '\(path)': \(summary.added) added, \(summary.duplicates.count) skipped as duplicate\(summary.duplicates.count == 1 ? "" : "s"), "
-                    + (summary.refused.isEmpty ? "0 refused." : style.apply(style.red, "\(summary.refused.count) refused") + ":"))
-        for problem in summary.refused { Console.out("  \(problem.location): \(problem.reason)") }
+        let refused = summary.refused.isEmpty ? "0 refused" : style.apply(style.red, "\(summary.refused.count) refused")
+        Console.out("Imported '\(path)': \(summary.added) added, \(summary.present.count) already present, \(refused).")
     }
 }

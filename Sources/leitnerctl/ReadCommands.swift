@@ -19,10 +19,11 @@ enum ReadCommands {
         for line in views.counts(reply.value("counts")) { Console.out(line) }
         if let date = LogicalDate(today) {
             let monday = date.adding(days: -date.weekday)
-            let week = try context.call("Calendar", ["from": .string(monday.description),
-                                                     "to": .string(monday.adding(days: 6).description)])
+            var days: [JSONValue] = []
+            try context.stream("Calendar", ["from": .string(monday.description),
+                                            "to": .string(monday.adding(days: 6).description)], member: "days") { days += $0 }
             Console.out()
-            for line in views.week(week.value("days").arrayValue ?? []) { Console.out(line) }
+            for line in views.week(days) { Console.out(line) }
         }
         if let behind = reply.value("clockBehind").stringValue {
             // Today's date and test follow the clock; a clock set back shows a day that is over.
@@ -38,7 +39,9 @@ enum ReadCommands {
     }
 
     /// `list [LEVEL] [--long] [--sort id|level|added]`: a table on a terminal, tab-separated
-    /// fields elsewhere (`CardList`).
+    /// fields elsewhere (`CardList`). In the daemon's order (by level, then id) each card is
+    /// printed as its reply arrives (docs/protocol.md, "Streamed replies"); another order needs
+    /// every card first.
     static func list(_ context: Context, _ arguments: ParsedArguments) throws {
         var parameters: [String: JSONValue] = ["withText": true]
         if let level = arguments.positionals.first {
@@ -48,38 +51,53 @@ enum ReadCommands {
         guard ["id", "level", "added"].contains(order) else {
             throw Failure.usage(.invalidValue(order, what: "order", reason: "expected id, level or added", command: "list"))
         }
-        let reply = try context.call("List", parameters)
-        if context.json { return context.printJSON(reply) }
-        var cards = reply.value("cards").arrayValue ?? []
-        switch order {
-        case "id": cards.sort { $0.string("id").utf8.lexicographicallyPrecedes($1.string("id").utf8) }
-        case "added": cards = try addedOrder(cards, context: context)
-        default: break // the daemon's order: by level, then id
-        }
+        // The table's widths come from the terminal, not from the cards, so that it can be
+        // printed before the last card has come.
         let table = CardList(width: Console.stdoutTerminal.isTerminal ? Console.width : nil,
                              long: arguments.has("--long"), style: context.style)
-        if let header = table.header {
-            // A person at a terminal gets a sentence rather than a table's header and no row.
-            guard !cards.isEmpty else {
-                let level = arguments.positionals.first
-                return Console.out(level == nil ? "No cards in the box." : level == "finished"
-                                   ? "No finished cards." : "No cards in level \(level!).")
-            }
-            Console.out(header)
+        // The header comes with the first card, so that a person at a terminal with nothing
+        // to list gets a sentence rather than a header and no row.
+        var listed = 0
+        func show(_ cards: [JSONValue]) {
+            if context.json { return context.printJSONLines(cards) }
+            if listed == 0, !cards.isEmpty, let header = table.header { Console.out(header) }
+            listed += cards.count
+            for card in cards { Console.out(table.line(card)) }
+            Console.flush()
         }
-        for card in cards { Console.out(table.line(card)) }
+        if order == "level" {
+            try context.stream("List", parameters, member: "cards", show)
+        } else {
+            var cards: [JSONValue] = []
+            try context.stream("List", parameters, member: "cards") { cards += $0 }
+            if order == "id" {
+                cards.sort { $0.string("id").utf8.lexicographicallyPrecedes($1.string("id").utf8) }
+            } else {
+                cards = try addedOrder(cards, context: context)
+            }
+            show(cards)
+        }
+        if !context.json, listed == 0, table.header != nil {
+            let level = arguments.positionals.first
+            Console.out(level == nil ? "No cards in the box." : level == "finished"
+                        ? "No finished cards." : "No cards in level \(level!).")
+        }
     }
 
     /// Cards in the order they were added, from the review log's `add` lines (a rename carries
     /// the place over to the new id); cards the log does not know come last, by id.
     static func addedOrder(_ cards: [JSONValue], context: Context) throws -> [JSONValue] {
         var added: [String: Int] = [:]
-        for (index, entry) in (try context.call("Log").value("entries").arrayValue ?? []).enumerated() {
-            guard let id = entry["id"]?.stringValue else { continue }
-            switch entry.string("event") {
-            case "add": added[id] = added[id] ?? index
-            case "rename": if let to = entry["renamedTo"]?.stringValue, let place = added.removeValue(forKey: id) { added[to] = place }
-            default: break
+        var index = 0
+        try context.stream("Log", member: "entries") { entries in
+            for entry in entries {
+                defer { index += 1 }
+                guard let id = entry["id"]?.stringValue else { continue }
+                switch entry.string("event") {
+                case "add": added[id] = added[id] ?? index
+                case "rename": if let to = entry["renamedTo"]?.stringValue, let place = added.removeValue(forKey: id) { added[to] = place }
+                default: break
+                }
             }
         }
         return cards.sorted { a, b in
@@ -123,11 +141,15 @@ enum ReadCommands {
             throw Failure.usage(.invalidValue(arguments.positionals.joined(separator: " "), what: "date range",
                                               reason: "TO \(to) is before FROM \(from)", command: "calendar"))
         }
-        let reply = try context.call("Calendar", ["from": .string(from.description), "to": .string(to.description)])
-        if context.json { return context.printJSON(reply) }
         let style = context.style
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        for day in reply.value("days").arrayValue ?? [] {
+        try context.stream("Calendar", ["from": .string(from.description), "to": .string(to.description)],
+                           member: "days") { days in
+            if context.json { return context.printJSONLines(days) }
+            for day in days { printDay(day) }
+            Console.flush()
+        }
+        func printDay(_ day: JSONValue) {
             let date = LogicalDate(day.string("date"))
             let state = day.string("state")
             let look = switch state {
@@ -155,10 +177,13 @@ enum ReadCommands {
             }
             parameters["limit"] = .int(Int64(n))
         }
-        let reply = try context.call("Log", parameters)
-        if context.json { return context.printJSON(reply) }
         let style = context.style
-        for entry in reply.value("entries").arrayValue ?? [] {
+        try context.stream("Log", parameters, member: "entries") { entries in
+            if context.json { return context.printJSONLines(entries) }
+            for entry in entries { printEntry(entry) }
+            Console.flush()
+        }
+        func printEntry(_ entry: JSONValue) {
             var line = entry.string("time") + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
             var card = entry["id"]?.stringValue ?? ""
             if let renamedTo = entry["renamedTo"]?.stringValue { card += " → " + renamedTo }
@@ -194,25 +219,26 @@ enum ReadCommands {
         return try Arguments.date(text, today: today, command: "log").description
     }
 
-    /// `doctor`: every problem with what to do about it; exit 1 when there is one.
+    /// `doctor`: every problem with what to do about it, as the daemon finds them; exit 1 when
+    /// there is one.
     static func doctor(_ context: Context, _ arguments: ParsedArguments) throws {
         if arguments["--resolve"] != nil || arguments["--keep"] != nil {
             return try WriteCommands.resolveConflict(context, arguments)
         }
-        let reply = try context.call("Doctor")
-        let problems = reply.value("problems").arrayValue ?? []
-        if context.json {
-            context.printJSON(reply)
-        } else if problems.isEmpty {
-            Console.out("No problems found.")
-        } else {
-            let style = context.style
+        let style = context.style
+        var count = 0
+        try context.stream("Doctor", member: "problems") { problems in
+            count += problems.count
+            if context.json { return context.printJSONLines(problems) }
             for problem in problems {
                 Console.out(style.apply(style.bold, "'\(problem.string("path"))'") + ": " + problem.string("reason"))
                 Console.out("  " + style.apply(style.dim, problem.string("advice")))
             }
-            Console.out("\(problems.count) problem\(problems.count == 1 ? "" : "s") found.")
+            Console.flush()
         }
-        if !problems.isEmpty { throw Failure.quiet(ExitStatus.failure) }
+        if !context.json {
+            Console.out(count == 0 ? "No problems found." : "\(count) problem\(count == 1 ? "" : "s") found.")
+        }
+        if count > 0 { throw Failure.quiet(ExitStatus.failure) }
     }
 }

@@ -16,6 +16,10 @@ enum BoxMethods {
 
     typealias Handler = @Sendable (Context, CallParameters) throws -> [String: JSONValue]
 
+    /// A method whose reply grows with the box: it checks its parameters and begins the reading
+    /// under the box's turn, and the items it returns are sent in parts (`StreamedReply`).
+    typealias StreamHandler = @Sendable (Context, CallParameters) throws -> any ReplyItems
+
     static let interface = BoxInterface.name
 
     static let handlers: [String: Handler] = [
@@ -25,19 +29,24 @@ enum BoxMethods {
         "Grade": grade,
         "Undo": undo,
         "Add": add,
+        "AddMany": addMany,
         "Move": move,
         "Delete": delete,
         "Edit": edit,
         "Rename": rename,
         "Show": show,
-        "List": list,
         "ReadAsset": readAsset,
-        "Calendar": calendar,
-        "Log": log,
-        "Doctor": doctor,
         "Stats": stats,
         "Search": search,
         "ResolveConflict": resolveConflict,
+    ]
+
+    /// The methods whose replies grow with the box (docs/protocol.md, "Streamed replies").
+    static let streamed: [String: StreamHandler] = [
+        "List": list,
+        "Calendar": calendar,
+        "Log": log,
+        "Doctor": doctor,
     ]
 
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -82,6 +91,16 @@ enum BoxMethods {
         return ["card": card.json]
     }
 
+    /// A batch of new cards; one refused card does not stop the others (docs/protocol.md).
+    static func addMany(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        guard let list = try parameters.required("cards").arrayValue else { throw InvalidParameter(name: "cards") }
+        var cards: [NewCard] = []
+        cards.reserveCapacity(list.count)
+        for (index, value) in list.enumerated() { cards.append(try NewCard(json: value, field: "cards.\(index)")) }
+        let outcome = try context.box.addMany(cards, allowDuplicateFront: parameters.optionalBool("allowDuplicate") ?? true)
+        return outcome.json.objectValue ?? [:]
+    }
+
     static func move(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let card = try context.box.move(id: parameters.string("id"), level: parameters.string("level"))
         return ["card": card.json]
@@ -111,10 +130,9 @@ enum BoxMethods {
         return ["card": card.json]
     }
 
-    static func list(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        let cards = try context.box.list(level: parameters.optionalString("level"),
-                                         withText: parameters.optionalBool("withText") ?? false)
-        return ["cards": .array(cards.map(\.json))]
+    static func list(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
+        return CardItems(try context.box.startListing(level: parameters.optionalString("level"),
+                                                      withText: parameters.optionalBool("withText") ?? false))
     }
 
     static func readAsset(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -124,25 +142,24 @@ enum BoxMethods {
         return ["name": .string(name), "data": .string(Base64.encode(data))]
     }
 
-    static func calendar(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+    static func calendar(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         let from = try parameters.string("from")
         let to = try parameters.string("to")
         // Dates are the daemon's to check: a malformed one is a bad parameter, not a box error.
         guard LogicalDate(from) != nil else { throw InvalidParameter(name: "from") }
         guard LogicalDate(to) != nil else { throw InvalidParameter(name: "to") }
         let days = try context.box.calendar(from: from, to: to)
-        return ["days": .array(days.map(\.json))]
+        return SnapshotItems(member: "days", kind: "day", items: days.map(\.json))
     }
 
-    static func log(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+    static func log(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         let since = try parameters.optionalString("since")
         let limit = try parameters.optionalInt("limit")
         if let limit, limit < 0 { throw InvalidParameter(name: "limit") }
         if let since, LogicalDate(since) == nil, DayClock.parseRFC3339(since) == nil {
             throw InvalidParameter(name: "since")
         }
-        let entries = try context.box.log(since: since, limit: limit)
-        return ["entries": .array(entries.map(\.json))]
+        return LogItems(try context.box.logReader(since: since, limit: limit))
     }
 
     static func search(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -159,8 +176,8 @@ enum BoxMethods {
                 "truncated": .bool(result.truncated)]
     }
 
-    static func doctor(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        return ["problems": .array(try context.box.doctor().map(\.json))]
+    static func doctor(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
+        return ProblemItems(try context.box.startDoctor())
     }
 
     /// The figures of `leitnerctl stats`: bounded (fixed-size figures and the leeches asked

@@ -1,6 +1,7 @@
 import Synchronization
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerSystem
 
 /// The one owner of the box (docs/daemon.md, "Concurrency"): `Box` is not thread-safe, so a
 /// thread works on it only while it holds the single permit of `turn`, taken first come, first
@@ -19,6 +20,8 @@ final class BoxOwner: @unchecked Sendable {
     let storePath: String
 
     private let turn = Turnstile(capacity: 1)
+    /// The replies waiting for the journal share its flushes.
+    private let commits = GroupCommit()
     /// When the current holder took its turn, to say in a "busy" reply how long it has held it.
     private let heldSince = Mutex<MonotonicTime?>(nil)
 
@@ -52,22 +55,49 @@ final class BoxOwner: @unchecked Sendable {
         return body()
     }
 
-    /// Runs one `io.leitner.Box` method on the calling thread, once it is its turn; answers
-    /// `StoreFailure` "busy" when that takes longer than `waitLimit`.
+    /// Runs one `io.leitner.Box` method on the calling thread, once it is its turn (`run`).
     func call(_ handler: BoxMethods.Handler, _ parameters: CallParameters, wake: Wake) -> VarlinkReply {
-        let reply = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> VarlinkReply in
-            guard let box else {
-                return ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
-                                          storePath: storePath)
-            }
-            let context = BoxMethods.Context(box: box, hook: hook)
-            return ErrorReplies.catching(storePath: storePath) { try handler(context, parameters) }
+        switch run(wake: wake, { context in try handler(context, parameters) }) {
+        case .success(let output): VarlinkReply(parameters: output)
+        case .failure(let error): error.reply
         }
-        if let reply { return reply }
+    }
+
+    /// Runs `body` with the box on the calling thread, once it is its turn: a call, the start of
+    /// a streamed one, or one batch of its items (`StreamedReply`). Its error becomes the
+    /// reply's; a turn that does not come within `waitLimit` is `StoreFailure` "busy".
+    ///
+    /// The result is handed back only once every journal record the box had written when it was
+    /// made is on disk (R17): its own change, and any other it may show. That wait is after the
+    /// box is let go, so that other calls write their records meanwhile and share the flush
+    /// (`GroupCommit`).
+    func run<T>(wake: Wake, _ body: (BoxMethods.Context) throws -> T) -> Result<T, ErrorReply> {
+        let answer = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> (Result<T, ErrorReply>, CommitPoint?) in
+            guard let box else {
+                return (.failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
+                                                                      storePath: storePath))), nil)
+            }
+            do {
+                return (.success(try body(BoxMethods.Context(box: box, hook: hook))), box.commitPoint)
+            } catch {
+                return (.failure(ErrorReply(reply: ErrorReplies.reply(for: error, storePath: storePath))), box.commitPoint)
+            }
+        }
+        if let (result, point) = answer {
+            guard let point else { return result }
+            do throws(Errno) { try commits.waitUntilDurable(point, wake: wake) } catch {
+                let journal = storePath + "/" + Box.stateDirectoryName + "/journal"
+                Log.error("cannot sync '\(journal)': \(error); changes are refused until the daemon is restarted")
+                return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: journal, reason: "cannot sync: \(error)"),
+                                                                     storePath: storePath)))
+            }
+            return result
+        }
         let held = heldSince.withLock { $0 }.map { MonotonicTime.now - $0 } ?? Self.waitLimit
         let reason = "the store is busy: another call has been running for \(held.logDescription)"
         Log.warning("a call waited \(Self.waitLimit.logDescription) for the store: \(reason), answered busy")
-        return ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: reason), storePath: storePath)
+        return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: reason),
+                                                             storePath: storePath)))
     }
 
     /// The `STATUS=` line for the service manager: "12 cards due, levels 2, 1".

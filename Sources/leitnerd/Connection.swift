@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 
@@ -89,9 +90,23 @@ struct Connection: Sendable {
     /// Answers one message and sends the reply; what the call parsed is released on return.
     /// - Returns: nil to go on, else why the connection ends.
     private func answer(_ message: consuming Dispatcher.Message) -> End? {
-        let answer = dispatcher.answer(message, wake: entry.wake, peer: entry.peer)
-        let failure = answer.frame.flatMap { send($0) }
-        if let failure { return failure }
+        let answer = dispatcher.answer(message, limit: limits.maxMessageSize, wake: entry.wake, peer: entry.peer)
+        if let failure = answer.frame.flatMap({ send($0) }) { return failure }
+        if let stream = answer.stream {
+            // Each part is made only once the one before is sent (docs/daemon.md, "Streamed replies").
+            while let frame = stream.nextFrame(wake: entry.wake) {
+                if let failure = send(frame) { return failure }
+                // A stream still going when the stop's time is up ends with an error in place of
+                // its next part, so that the box can be closed (docs/daemon.md, "Life cycle").
+                if !stream.isComplete, let deadline = table.stopDeadline, MonotonicTime.now >= deadline {
+                    let stopping = BoxError.storeFailure(path: dispatcher.box.storePath, reason: "the daemon is stopping")
+                    _ = send(stopping.varlinkReply.frame)
+                    return .stoppedMidReply
+                }
+            }
+            // A long stream leaves freed batches and parts in this thread's arena: give them back.
+            MemoryTrim.releaseFreedMemory()
+        }
         if let reason = answer.closeReason { return .refusedMessage(reason) }
         return nil
     }

@@ -30,10 +30,13 @@ extension DaemonSettings {
                 throw SettingsError(description: "\(error)")
             }
         }
-        let boxOptions = BoxOptions(storePath: configuration.resolvedStorePath(override: options.storePath),
+        var boxOptions = BoxOptions(storePath: configuration.resolvedStorePath(override: options.storePath),
                                     cycle: configuration.cycle, onFail: configuration.onFail,
                                     dayClock: configuration.dayClock,
                                     maxAssetReply: BoxOptions.assetReplyLimit(messageSize: configuration.maxMessageSize))
+        // Concurrent changes share one flush of the journal; each reply waits for its own
+        // (docs/daemon.md, "Group commit").
+        boxOptions.groupCommit = true
         let exitIdleAfter = configuration.exitIdleAfter ?? (options.autostarted ? autostartExitIdleAfter : nil)
         return DaemonSettings(
             boxOptions: boxOptions,

@@ -13,11 +13,19 @@ struct Dispatcher: Sendable {
     /// Where `Stop()` asks the listener to stop.
     let stop: StopRequest
 
-    /// The answer to one message: the reply frame (nil for a `oneway` call), and whether the
-    /// connection must close after it (a message that is not a JSON object).
+    /// The answer to one message: the reply frame (nil for a `oneway` call), or the replies of a
+    /// streamed method, made as they are sent; and whether the connection must close after it (a
+    /// message that is not a JSON object).
     struct Answer {
         var frame: [UInt8]?
+        var stream: StreamedReply?
         var closeReason: String?
+    }
+
+    /// The reply to a call: one message, or a stream of them.
+    enum Reply {
+        case one(VarlinkReply)
+        case stream(StreamedReply)
     }
 
     /// A message as read: a call to answer, or already its answer (it is not a call).
@@ -54,50 +62,64 @@ struct Dispatcher: Sendable {
 
     /// Answers a message read by `read(_:)`.
     /// - Parameters:
+    ///   - limit: the connection's message size limit, which no reply of a streamed method passes.
     ///   - wake: the calling thread's doorbell, for its wait at the box.
     ///   - peer: who sent it.
-    func answer(_ message: consuming Message, wake: Wake, peer: Socket.PeerCredentials) -> Answer {
+    func answer(_ message: consuming Message, limit: Int, wake: Wake, peer: Socket.PeerCredentials) -> Answer {
         switch consume message {
         case .answered(let answer):
             return answer
         case .call(let request):
-            let reply = route(request, wake: wake, peer: peer)
-            return Answer(frame: request.oneway ? nil : reply.frame)
+            switch route(request, limit: limit, wake: wake, peer: peer) {
+            case .one(let reply): return Answer(frame: request.oneway ? nil : reply.frame)
+            case .stream(let stream): return Answer(stream: request.oneway ? nil : stream)
+            }
         }
     }
 
-    /// The reply to a well-formed call.
-    private func route(_ request: VarlinkRequest, wake: Wake, peer: Socket.PeerCredentials) -> VarlinkReply {
-        guard let interface = request.interface else { return .interfaceNotFound(request.method) }
+    /// The reply to a well-formed call, whose parameters are first checked against the method's
+    /// declaration in the interface's IDL text. `more` is accepted by every method: one whose
+    /// reply does not grow with the box answers it with one reply, without `continues`.
+    private func route(_ request: VarlinkRequest, limit: Int, wake: Wake, peer: Socket.PeerCredentials) -> Reply {
+        guard let interface = request.interface else { return .one(.interfaceNotFound(request.method)) }
         let name = String(request.method[request.method.index(after: interface.endIndex)...])
         switch interface {
         case ServiceInterface.name:
-            guard let handler = ServiceInterface.handlers[name] else { return .methodNotFound(request.method) }
-            if request.more || request.upgrade { return .methodNotImplemented(request.method) }
+            guard let handler = ServiceInterface.handlers[name] else { return .one(.methodNotFound(request.method)) }
+            if request.upgrade { return .one(.methodNotImplemented(request.method)) }
             if let bad = VarlinkServiceInterface.declaration.invalidParameter(in: request.parameters, of: name) {
-                return .invalidParameter(bad)
+                return .one(.invalidParameter(bad))
             }
-            return ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
+            return .one(ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
                 try handler(CallParameters(request.parameters))
-            }
-        case BoxMethods.interface where DaemonMethods.handlers[name] != nil:
-            if request.more || request.upgrade { return .methodNotImplemented(request.method) }
-            if let bad = BoxInterface.declaration.invalidParameter(in: request.parameters, of: name) {
-                return .invalidParameter(bad)
-            }
-            let context = DaemonMethods.Context(peer: peer, stop: stop)
-            return ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
-                try DaemonMethods.handlers[name]!(context, CallParameters(request.parameters))
-            }
+            })
         case BoxMethods.interface:
-            guard let handler = BoxMethods.handlers[name] else { return .methodNotFound(request.method) }
-            if request.more || request.upgrade { return .methodNotImplemented(request.method) }
+            guard BoxInterface.declaration.methods[name] != nil else { return .one(.methodNotFound(request.method)) }
+            if request.upgrade { return .one(.methodNotImplemented(request.method)) }
             if let bad = BoxInterface.declaration.invalidParameter(in: request.parameters, of: name) {
-                return .invalidParameter(bad)
+                return .one(.invalidParameter(bad))
             }
-            return box.call(handler, CallParameters(request.parameters), wake: wake)
+            let parameters = CallParameters(request.parameters)
+            // The daemon's own methods (Stop) never wait for the box.
+            if let handler = DaemonMethods.handlers[name] {
+                let context = DaemonMethods.Context(peer: peer, stop: stop)
+                return .one(ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
+                    try handler(context, parameters)
+                })
+            }
+            if let start = BoxMethods.streamed[name] {
+                switch box.run(wake: wake, { context in try start(context, parameters) }) {
+                case .failure(let error):
+                    return .one(error.reply)
+                case .success(let items):
+                    let parts = VarlinkReplyParts(member: items.member, limit: limit, more: request.more)
+                    return .stream(StreamedReply(items: items, parts: parts, owner: box))
+                }
+            }
+            guard let handler = BoxMethods.handlers[name] else { return .one(.methodNotImplemented(request.method)) }
+            return .one(box.call(handler, parameters, wake: wake))
         default:
-            return .interfaceNotFound(String(interface))
+            return .one(.interfaceNotFound(String(interface)))
         }
     }
 

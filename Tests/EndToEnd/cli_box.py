@@ -86,6 +86,10 @@ class CliBox:
     def json(self, *args):
         return json.loads(self.ok("--json", *args))
 
+    def json_lines(self, *args):
+        """The `--json` output of a streamed command: one JSON object a line (docs/leitnerctl.md)."""
+        return [json.loads(line) for line in self.ok("--json", *args).splitlines()]
+
 
 def daemon_is_built(bin_dir) -> bool:
     """False while leitnerd is the package skeleton's placeholder (before the daemon lands)."""

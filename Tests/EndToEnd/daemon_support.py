@@ -46,13 +46,17 @@ class Connection:
 
     def receive(self) -> dict:
         """The next reply; raises EOFError when the daemon closed the connection."""
+        return json.loads(self.receive_raw())
+
+    def receive_raw(self) -> bytes:
+        """The next message's bytes, without its NUL; raises EOFError as `receive` does."""
         while b"\0" not in self.buffer:
             chunk = self.sock.recv(1 << 16)
             if not chunk:
                 raise EOFError("connection closed by the daemon")
             self.buffer += chunk
         message, _, self.buffer = self.buffer.partition(b"\0")
-        return json.loads(message)
+        return message
 
     def at_eof(self, timeout=10.0) -> bool:
         """True when the daemon closes the connection (within `timeout`) with nothing more to read."""

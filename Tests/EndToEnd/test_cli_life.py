@@ -230,7 +230,7 @@ def test_log_shows_a_card_made_by_hand_as_added_by_hand(box):
     lines = box.ok("log").splitlines()
     assert lines[-1].split()[1:] == ["add", "(by", "hand)", "pie", "→", "1"]
     assert not any("–" in line for line in lines)
-    entries = box.json("log")["entries"]
+    entries = box.json_lines("log")
     assert [e["origin"] for e in entries] == [None, "hand", "hand"]
 
 

@@ -23,7 +23,7 @@ def test_a_syncthing_conflict_copy_is_reported_and_resolved(box):  # noqa: F811
     (card_dir / SYNCTHING_COPY).write_text("hi")
 
     # The card is whole: listed and shown with its own back, not damaged by "2 back files".
-    assert [card["id"] for card in box.json("list")["cards"]] == ["hola"]
+    assert [card["id"] for card in box.json_lines("list")] == ["hola"]
     assert box.json("show", "hola")["card"]["back"]["text"] == "hello"
     assert "1 problem in the store" in box.ok("status")
 

@@ -57,4 +57,20 @@ import Testing
                 == "heading-some-bold-text-and-code-one")
         #expect(f.dir.levelOnDisk("猫") == ["1"])
     }
+
+    /// The scan's fast path decides ASCII names on their bytes, as `isValid` would, and leaves
+    /// every other name to `problem`.
+    @Test func asciiIdsAreDecidedOnTheirBytesAsIsValidDecidesThem() {
+        let names = ["hola", "a.b_c-d", "A1", ".hidden", "-dash", "has space", "slash/", "", "x?",
+                     String(repeating: "a", count: 128), String(repeating: "a", count: 129), "猫", "café"]
+        for name in names {
+            var copy = name
+            let fast = copy.withUTF8 { CardID.isValidASCII($0) }
+            if name.utf8.allSatisfy({ $0 < 0x80 }) {
+                #expect(fast == CardID.isValid(name), "\(name)")
+            } else {
+                #expect(!fast, "\(name): not ASCII, decided by problem()")
+            }
+        }
+    }
 }

@@ -17,7 +17,7 @@ import LeitnerTestSupport
     }
 
     enum Operation: String, CaseIterable {
-        case gradeCorrect, gradeWrong, gradeCompleting, undo, move, add, delete, adopt, edit, editAsMarkdown, rename
+        case gradeCorrect, gradeWrong, gradeCompleting, undo, move, add, delete, adopt, edit, editAsMarkdown, rename, addMany
     }
 
     /// Two cards in level 1, today's test open; for `gradeCompleting` one is passed already,
@@ -42,6 +42,11 @@ import LeitnerTestSupport
         case .move: _ = try box.move(id: "uno", level: "5")
         case .add: try box.addText("cuatro", "four", id: "cuatro", level: "3")
         case .delete: try box.delete(id: "uno")
+        case .addMany:
+            // Each card whole or absent: a batch's record makes it all or nothing (R18).
+            _ = try box.addMany([NewCard(front: Asset(name: "front.txt", text: "cuatro"), back: Asset(name: "back.md", text: "four"), level: "3"),
+                                 NewCard(front: Asset(name: "front.txt", text: "cinco"), back: Asset(name: "back.txt", text: "five"))],
+                                allowDuplicateFront: false)
         case .adopt:
             dir.write("1/tres-back.txt", "three")
             _ = try box.status()

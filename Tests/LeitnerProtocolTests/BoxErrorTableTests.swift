@@ -12,6 +12,7 @@ import Testing
         .invalidAsset(name: "front.png", reason: "r2"), .storeFailure(path: "/p", reason: "r3"),
         .duplicateFront(id: "e"), .invalidPattern(pattern: "(", reason: "r"), .invalidParameter(name: "date", reason: "refused by the service"),
         .cannotResolve(id: "f", reason: "r4"),
+        .replyTooLarge(reason: "r5"),
     ]
 
     /// The errors the interface text declares: qualified name → parameter names.

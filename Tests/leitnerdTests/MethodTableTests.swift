@@ -6,13 +6,16 @@ import LeitnerProtocol
 /// exactly those methods, or a declared method would answer MethodNotFound and a handler would
 /// be unreachable.
 @Suite struct MethodTableTests {
-    /// `io.leitner.Box` has two tables: the box's methods, and the daemon's own (`Stop`), which
-    /// never wait for the box. Together, and apart, they are the declared methods.
-    @Test func theBoxAndDaemonHandlersAreTheDeclaredMethods() {
-        let box = Set(BoxMethods.handlers.keys), daemon = Set(DaemonMethods.handlers.keys)
-        #expect(box.isDisjoint(with: daemon))
-        #expect(box.union(daemon).sorted() == BoxInterface.declaration.methods.keys.sorted())
+    /// `io.leitner.Box` has three tables: the box's methods with one reply, those whose replies
+    /// grow with the box and are streamed, and the daemon's own (`Stop`), which never wait for
+    /// the box. Apart, and together, they are the declared methods.
+    @Test func theBoxStreamedAndDaemonHandlersAreTheDeclaredMethods() {
+        let box = Set(BoxMethods.handlers.keys), streamed = Set(BoxMethods.streamed.keys)
+        let daemon = Set(DaemonMethods.handlers.keys)
+        #expect(box.isDisjoint(with: daemon) && box.isDisjoint(with: streamed) && streamed.isDisjoint(with: daemon))
+        #expect(box.union(streamed).union(daemon).sorted() == BoxInterface.declaration.methods.keys.sorted())
         #expect(daemon == ["Stop"])
+        #expect(streamed.isSuperset(of: ["List", "Log", "Calendar", "Doctor"]))
     }
 
     @Test func theServiceHandlersAreTheDeclaredMethods() {

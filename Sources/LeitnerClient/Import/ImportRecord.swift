@@ -17,25 +17,3 @@ public struct ImportRecord: Sendable, Equatable {
         self.back = back
     }
 }
-
-/// One side of an imported card: text, or a file to send as it is.
-public enum ImportSide: Sendable, Hashable {
-    /// Text, stored as `front.EXT`/`back.EXT`: `txt`, or `md` for Markdown (an export's
-    /// `frontext`/`backext` columns).
-    case text(String, extension: String = "txt")
-    /// A file whose bytes become the asset; the extension of `path` names the media.
-    case file(path: String)
-}
-
-/// An input that cannot be imported: where, and why.
-public struct ImportProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public var location: String
-    public var reason: String
-
-    public init(location: String, reason: String) {
-        self.location = location
-        self.reason = reason
-    }
-
-    public var description: String { "\(location): \(reason)" }
-}

@@ -78,12 +78,32 @@ extension Box {
     /// The cards of one level, or of all, sorted by level then id; text filled only when
     /// `withText`. Damaged cards are left out (R21; `doctor` lists them).
     public func list(level: String?, withText: Bool) throws(BoxError) -> [Card] {
+        var listing = try startListing(level: level, withText: withText)
+        var cards: [Card] = []
+        while !listing.isFinished { cards += try nextCards(of: &listing, upTo: 1024) }
+        return cards
+    }
+
+    /// Begins a listing (`list`) to be read a batch at a time: takes the ids of the cards to
+    /// list, in order, from the index as it is now.
+    /// - Throws: `invalidLevel`.
+    public func startListing(level: String?, withText: Bool) throws(BoxError) -> CardListing {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         _ = try begin()
+        return CardListing(index: store.levelOf, only: only, withText: withText)
+    }
+
+    /// The next cards of a listing, reading at most `count` card directories. Each batch begins
+    /// as a request does (hand changes taken in, R13), and reads each card where it is now: a
+    /// card moved since the listing began is listed at its new level (unless the listing is of
+    /// one level it left), one deleted or damaged is left out, one added is not listed.
+    public func nextCards(of listing: inout CardListing, upTo count: Int) throws(BoxError) -> [Card] {
+        _ = try begin()
         var cards: [Card] = []
-        for (id, cardLevel) in store.levelOf.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) })
-        where only == nil || cardLevel == only {
-            if let card = try? store.card(id, withText: withText) { cards.append(card) }
+        for _ in 0..<count {
+            guard let id = listing.nextID() else { break }
+            guard let level = store.levelOf[id], listing.only == nil || level == listing.only else { continue }
+            if let card = try? store.card(id, withText: listing.withText) { cards.append(card) }
         }
         return cards
     }
@@ -99,15 +119,38 @@ extension Box {
     /// duplicates, links and stray entries (R14, R18, R21, R22), and what sync tools left
     /// (docs/sync.md). Changes nothing.
     public func doctor() throws(BoxError) -> [StoreProblem] {
+        var scan = try startDoctor()
+        var problems: [StoreProblem] = []
+        while !scan.isFinished { problems += try nextProblems(of: &scan, upTo: 1024) }
+        return problems
+    }
+
+    /// Begins a `doctor` to be carried out a batch at a time: takes the ids of the cards to
+    /// look at from the index as it is now.
+    public func startDoctor() throws(BoxError) -> DoctorScan {
+        _ = try begin()
+        return DoctorScan(index: store.levelOf)
+    }
+
+    /// The next problems of a `doctor`: those of the next `count` cards (a card gone since is
+    /// skipped), and once every card has been looked at, the damaged cards leave the open test
+    /// (R21, R8) and the problems that are not about one card follow.
+    public func nextProblems(of scan: inout DoctorScan, upTo count: Int) throws(BoxError) -> [StoreProblem] {
         let moment = try begin()
         var problems: [StoreProblem] = []
-        for (id, level) in store.levelOf.sorted(by: { $0.key < $1.key }) {
-            if let reason = store.damage(of: id, readingText: true) {
+        if !scan.cardsDone {
+            for id in scan.nextIDs(upTo: count) {
+                guard let level = store.levelOf[id] else { continue }
+                // Reading the text finds git's conflict markers; the card's sync conflicts follow
+                // its damage, if any.
+                let damage = store.damage(of: id, readingText: true)
+                defer { problems += store.syncConflictProblems(of: id) }
+                guard let reason = damage else { continue }
                 problems.append(StoreProblem(kind: .damagedCard, path: store.path(of: id, in: level),
                                              reason: reason,
                                              advice: "give the card exactly one front.EXT and one back.EXT, readable"))
             }
-            problems += store.syncConflictProblems(of: id)
+            return problems
         }
         if tracksMembership {
             for id in store.damaged.keys where test?.contains(id) == true { test?.levelChanged(id, to: nil) }
@@ -123,6 +166,7 @@ extension Box {
         }
         problems += store.strays.values.sorted { $0.path < $1.path }
         problems += store.looseFileProblems()
+        scan.isFinished = true
         return problems
     }
 
@@ -179,7 +223,8 @@ extension Box {
     /// lower-cased where the script has case — joined by `-` (`Hola, mundo` → `hola-mundo`,
     /// `猫` → `猫`, `café au lait` → `café-au-lait`), in NFC, or `card`; a number is added when
     /// it is taken.
-    func makeID(from text: String?) -> String {
+    /// `reserved`: ids already chosen in the same batch, taken as well.
+    func makeID(from text: String?, reserved: Set<String> = []) -> String {
         var slug = ""
         for scalar in CardID.composed(text ?? "").unicodeScalars {
             if scalar != ".", scalar != "_", scalar != "-", CardID.isAllowed(scalar) {
@@ -199,11 +244,12 @@ extension Box {
         slug = CardID.composed(slug)
         if !CardID.isValid(slug) { slug = "" }
         if slug.isEmpty { slug = "card" }
-        if store.levelOf[slug] == nil { return slug }
+        func isTaken(_ id: String) -> Bool { store.levelOf[id] != nil || reserved.contains(id) }
+        if !isTaken(slug) { return slug }
         // Remember where the numbers of each stem left off: importing thousands of cards whose
         // fronts have no ASCII letters (kana) would otherwise probe from 2 every time.
         var number = idCounters[slug] ?? 2
-        while store.levelOf["\(slug)-\(number)"] != nil { number += 1 }
+        while isTaken("\(slug)-\(number)") { number += 1 }
         idCounters[slug] = number + 1
         return "\(slug)-\(number)"
     }

@@ -53,13 +53,31 @@ extension Box {
     /// `gradedDays`, brought up to date with the log (read afresh if the log was cut short).
     private func updateGradedDays() throws(BoxError) {
         if gradedDays.logOffset > store.log.size { gradedDays = GradedDays() }
-        gradedDays.read(try store.log.entries(from: gradedDays.logOffset), dayClock: options.dayClock)
+        // A piece at a time: the log may hold a million lines.
+        let dayClock = options.dayClock
+        try store.log.forEachEntry(from: gradedDays.logOffset) { entry, end in
+            gradedDays.read(entry, end: end, dayClock: dayClock)
+        }
     }
 
     /// The review log (R16): entries since a time (RFC 3339) or a logical date (its start), the
     /// last `limit` of them.
     /// - Throws: `invalidParameter` naming `since` when it is neither.
     public func log(since: String?, limit: Int?) throws(BoxError) -> [LogEntry] {
+        let reader = try logReader(since: since, limit: limit)
+        var entries: [LogEntry] = []
+        while true {
+            let next = try reader.next(upTo: 4096)
+            if next.isEmpty { return entries }
+            entries += next
+        }
+    }
+
+    /// The review log as `log(since:limit:)` gives it, to be read a piece at a time: the reader
+    /// reads the log as it is now, on a descriptor of its own, and needs the box no more (a
+    /// streamed `Log`, docs/daemon.md). Hand changes are taken in first (R13), so that they are in it.
+    /// - Throws: `invalidParameter` naming `since` when it is neither a time nor a date.
+    public func logReader(since: String?, limit: Int?) throws(BoxError) -> ReviewLogReader {
         var start: Int64?
         if let since {
             if let date = LogicalDate(since) {
@@ -72,9 +90,6 @@ extension Box {
         }
         // Hand changes since the last request are history too (R13, R16): take them in first.
         _ = try begin()
-        var entries = try store.log.entries(from: 0).map(\.entry)
-        if let start { entries = entries.filter { $0.time >= start } }
-        if let limit { entries = Array(entries.suffix(max(0, limit))) }
-        return entries
+        return try store.log.reader(since: start, limit: limit)
     }
 }

@@ -47,7 +47,7 @@ public final class Box {
     public init(options: BoxOptions) throws {
         self.options = options
         let now = options.clock.now()
-        store = try Store(path: options.storePath, now: now)
+        store = try Store(path: options.storePath, now: now, groupCommit: options.groupCommit)
         do {
             dayFile = try DayRecordFile(stateDirectory: store.stateFD, statePath: store.statePath)
             days = try dayFile.load()
@@ -67,10 +67,10 @@ public final class Box {
             // Where a card was before is the log's last word on it: a card the log never placed
             // (or last deleted) was made by hand, and is logged as added.
             if tracksMembership, !store.untouchedSinceCheckpoint {
-                let leaving = test!.place.keys.filter { !test!.belongs($0, at: store.levelOf[$0]) }
-                let joining = store.levelOf.filter { test!.place[$0.key] == nil && test!.belongs($0.key, at: $0.value) }
+                let leaving = test!.members.filter { !test!.belongs($0, at: store.levelOf[$0]) }
+                let joining = store.levelOf.filter { !test!.contains($0.key) && test!.belongs($0.key, at: $0.value) }
                 let before = leaving.isEmpty && joining.isEmpty ? [:]
-                    : try lastLoggedLevels(of: Set(leaving).union(joining.keys))
+                    : try lastLoggedLevels(of: Set(leaving).union(joining.map(\.key)))
                 var entries: [LogEntry] = []
                 for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                     test!.levelChanged(id, to: nil)
@@ -113,6 +113,11 @@ public final class Box {
 
     /// Makes every change durable and releases the lock.
     public func close() { store.close() }
+
+    /// With `BoxOptions.groupCommit`: the journal record a reply made now must wait for before it
+    /// is sent (`CommitPoint.file.flush()`, from any thread); nil when every change is on disk.
+    /// Read it after each request, while still holding the box.
+    public var commitPoint: CommitPoint? { store.log.commitPoint }
 
     // MARK: The request prologue
 
@@ -237,8 +242,13 @@ public final class Box {
         // hash of the seed and its id (cheaper than sorting 100,000 strings and then shuffling).
         var keyed: [(key: UInt64, id: String)] = []
         keyed.reserveCapacity(store.levelOf.count)
-        for (id, level) in store.levelOf where levels.contains(level) && store.damaged[id] == nil {
-            keyed.append((SeededGenerator.key(seed: seed, id: id), id))
+        // A string is made only for the ids in the test's levels.
+        let index = store.levelOf
+        let damaged = store.damaged
+        index.forEachEntry { number, level in
+            guard levels.contains(level) else { return }
+            let id = index.id(ofEntry: number)
+            if damaged[id] == nil { keyed.append((SeededGenerator.key(seed: seed, id: id), id)) }
         }
         keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
         let queue = keyed.map(\.id)
@@ -259,9 +269,7 @@ public final class Box {
     /// as `test.damaged`, reported, and the test rebuilt from the log (`rebuildTest`).
     private func loadTest() throws(BoxError) -> DailyTest? {
         guard let bytes = try? FileSystem.readFile(TestFile.name, in: store.stateFD) else { return nil }
-        guard var loaded = TestFile.decode(bytes, intern: { [store] id in
-                  store.levelOf.index(forKey: id).map { store.levelOf[$0].key } ?? id
-              }), loaded.logOffset <= store.log.size else { return try rebuildTest() }
+        guard var loaded = TestFile.decode(bytes), loaded.logOffset <= store.log.size else { return try rebuildTest() }
         for (entry, _) in try store.log.entries(from: loaded.logOffset) {
             DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
         }
@@ -277,7 +285,7 @@ public final class Box {
         try? FileSystem.rename(TestFile.name, in: store.stateFD, to: TestFile.name + ".damaged", in: store.stateFD, replacing: true)
         var start = 0
         var since: [LogEntry] = []
-        for (entry, end) in try store.log.entries(from: 0) {
+        try store.log.forEachEntry(from: 0) { entry, end in
             if entry.event == .complete || entry.event == .skip {
                 start = end
                 since = []

@@ -16,6 +16,10 @@ public struct BoxOptions: Sendable {
     /// The largest asset `ReadAsset` returns: what one reply of the daemon's message size limit
     /// can carry in base64. A larger one is refused before it is read.
     public var maxAssetReply: Int
+    /// Group commit (docs/daemon.md): a change's journal record is written but not synced before
+    /// the request returns; the caller sends no reply before `Box.commitPoint` is durable, and
+    /// concurrent changes share one flush. Off, each change is synced before it returns.
+    public var groupCommit: Bool = false
 
     public init(storePath: String, cycle: CycleTable = .standard, onFail: OnFailPolicy = .first,
                 dayClock: DayClock = DayClock(), clock: any WallClock = SystemClock(),

@@ -17,20 +17,18 @@ struct GradedDays {
     /// Grades come a day at a time: one day's bounds date every grade in it.
     private var day: (start: Int64, end: Int64, date: LogicalDate)?
 
-    /// Takes in the log's entries from `logOffset` on.
-    mutating func read(_ entries: [(entry: LogEntry, end: Int)], dayClock: DayClock) {
-        for (entry, end) in entries {
-            logOffset = end
-            switch entry.event {
-            case .grade:
-                guard let id = entry.id else { continue }
-                add(id, on: date(of: entry.time, dayClock: dayClock))
-            case .undo:
-                guard let id = lastDayGrades.popLast(), let count = lastDayCards[id] else { continue }
-                lastDayCards[id] = count > 1 ? count - 1 : nil
-            default:
-                continue
-            }
+    /// Takes in the log's next entry from `logOffset` on, which ends at `end`.
+    mutating func read(_ entry: LogEntry, end: Int, dayClock: DayClock) {
+        logOffset = end
+        switch entry.event {
+        case .grade:
+            guard let id = entry.id else { return }
+            add(id, on: date(of: entry.time, dayClock: dayClock))
+        case .undo:
+            guard let id = lastDayGrades.popLast(), let count = lastDayCards[id] else { return }
+            lastDayCards[id] = count > 1 ? count - 1 : nil
+        default:
+            return
         }
     }
 

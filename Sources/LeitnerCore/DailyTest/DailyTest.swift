@@ -19,21 +19,24 @@ struct DailyTest {
     /// The review-log offset at which this test's events start.
     let logOffset: Int
 
+    /// Every id this test has seen, numbered for good (added to only): the queue and the sets
+    /// below hold these 4-byte numbers, not a string per card (docs/performance.md).
+    private var ids = CardIndex()
     /// Queue members → their place; lower comes first. Cards that join go to the end (R8, R11),
     /// a card an undo brings back goes to the front (R15).
-    private(set) var place: [String: Int] = [:]
+    private var place: [UInt32: Int32] = [:]
     /// Queue entries in order of place (ends appended); entries whose place is stale are skipped.
-    private var tail: [(place: Int, id: String)] = []
+    private var tail: [(place: Int32, number: UInt32)] = []
     private var tailHead = 0
     /// Entries put in front, the most recent last.
-    private var front: [(place: Int, id: String)] = []
-    private var nextTailPlace = 0
-    private var nextFrontPlace = -1
+    private var front: [(place: Int32, number: UInt32)] = []
+    private var nextTailPlace: Int32 = 0
+    private var nextFrontPlace: Int32 = -1
 
     /// Cards passed in this test (R8: they never rejoin it).
-    private(set) var passed = Set<String>()
+    private(set) var passed = Set<UInt32>()
     /// Wrong grades not undone, per card.
-    private(set) var wrongGrades: [String: Int] = [:]
+    private var wrongGrades: [UInt32: Int] = [:]
     /// The grades of this test not undone, in order.
     private(set) var grades: [Grade] = []
     /// The date the test was completed on (R10), nil while open.
@@ -46,9 +49,10 @@ struct DailyTest {
         self.opened = opened
         self.seed = seed
         self.logOffset = logOffset
+        ids = CardIndex(minimumCapacity: queue.count)
         place.reserveCapacity(queue.count)
         tail.reserveCapacity(queue.count)
-        for id in queue { append(id) }
+        for id in queue { append(ids.intern(id)) }
     }
 
     /// Cards in the queue.
@@ -58,50 +62,59 @@ struct DailyTest {
     /// Cards in the queue with a wrong grade not undone (R9: they come back until answered right).
     var repeatingCount: Int { wrongGrades.keys.reduce(0) { $0 + (place[$1] != nil ? 1 : 0) } }
 
-    func contains(_ id: String) -> Bool { place[id] != nil }
+    func contains(_ id: String) -> Bool { ids.entryNumber(of: id).map { place[$0] != nil } ?? false }
+
+    /// The cards in the queue, in no particular order.
+    var members: [String] { place.keys.map { ids.id(ofEntry: $0) } }
 
     /// R8: is a card at `level` a member of this test's queue?
     func belongs(_ id: String, at level: Level?) -> Bool {
-        guard let level, !passed.contains(id) else { return false }
-        return levels.contains(level) || (wrongGrades[id] != nil && level.inRotation)
+        guard let level else { return false }
+        let number = ids.entryNumber(of: id)
+        if let number, passed.contains(number) { return false }
+        return levels.contains(level) || (number.map { wrongGrades[$0] != nil } ?? false && level.inRotation)
     }
 
     /// The first card of the queue, nil when it is empty.
     mutating func head() -> String? {
         while let last = front.last {
-            if place[last.id] == last.place { return last.id }
+            if place[last.number] == last.place { return ids.id(ofEntry: last.number) }
             front.removeLast()
         }
         while tailHead < tail.count {
             let entry = tail[tailHead]
-            if place[entry.id] == entry.place { return entry.id }
+            if place[entry.number] == entry.place { return ids.id(ofEntry: entry.number) }
             tailHead += 1
         }
         return nil
     }
 
     /// The queue in order (for tests and `List`-like views; O(n log n)).
-    var queue: [String] { place.sorted { $0.value < $1.value }.map(\.key) }
+    var queue: [String] { place.sorted { $0.value < $1.value }.map { ids.id(ofEntry: $0.key) } }
 
     /// R8: a card's level changed (or it appeared, or left: `level` nil). It joins the end of the
     /// queue when it now belongs and is not in it, leaves when it no longer belongs, and keeps its
     /// place otherwise.
     mutating func levelChanged(_ id: String, to level: Level?) {
-        let member = belongs(id, at: level)
-        if member, place[id] == nil { append(id) }
-        if !member { place[id] = nil }
+        if belongs(id, at: level) {
+            let number = ids.intern(id)
+            if place[number] == nil { append(number) }
+        } else if let number = ids.entryNumber(of: id) {
+            place[number] = nil
+        }
     }
 
     /// R9: records a grade. Correct: the card is passed and leaves. Wrong: it goes to the end.
     mutating func grade(_ grade: Grade) {
         grades.append(grade)
+        let number = ids.intern(grade.id)
         if grade.correct {
-            passed.insert(grade.id)
-            place[grade.id] = nil
+            passed.insert(number)
+            place[number] = nil
         } else {
-            wrongGrades[grade.id, default: 0] += 1
-            place[grade.id] = nil
-            append(grade.id)
+            wrongGrades[number, default: 0] += 1
+            place[number] = nil
+            append(number)
         }
     }
 
@@ -110,14 +123,15 @@ struct DailyTest {
     @discardableResult
     mutating func undo() -> Grade? {
         guard let last = grades.popLast() else { return nil }
+        let number = ids.intern(last.id)
         if last.correct {
-            passed.remove(last.id)
-        } else if let count = wrongGrades[last.id] {
-            wrongGrades[last.id] = count > 1 ? count - 1 : nil
+            passed.remove(number)
+        } else if let count = wrongGrades[number] {
+            wrongGrades[number] = count > 1 ? count - 1 : nil
         }
         completed = nil
-        place[last.id] = nextFrontPlace
-        front.append((nextFrontPlace, last.id))
+        place[number] = nextFrontPlace
+        front.append((nextFrontPlace, number))
         nextFrontPlace -= 1
         return last
     }
@@ -125,22 +139,26 @@ struct DailyTest {
     /// A card's id changed: it keeps its place in the queue, its passed or failed mark and its
     /// grades (an undo after a rename takes back the grade of the renamed card).
     mutating func rename(_ id: String, to newID: String) {
-        if let mark = place.removeValue(forKey: id) {
-            place[newID] = mark
-            if let index = tail.lastIndex(where: { $0.place == mark && $0.id == id }) { tail[index].id = newID }
-            if let index = front.lastIndex(where: { $0.place == mark && $0.id == id }) { front[index].id = newID }
+        guard let old = ids.entryNumber(of: id) else { return }
+        // The new id gets a number of its own (numbers are never reused or renamed); every
+        // reference to the old number moves to it.
+        let new = ids.intern(newID)
+        if let mark = place.removeValue(forKey: old) {
+            place[new] = mark
+            if let index = tail.lastIndex(where: { $0.place == mark && $0.number == old }) { tail[index].number = new }
+            if let index = front.lastIndex(where: { $0.place == mark && $0.number == old }) { front[index].number = new }
         }
-        if passed.remove(id) != nil { passed.insert(newID) }
-        if let count = wrongGrades.removeValue(forKey: id) { wrongGrades[newID] = count }
+        if passed.remove(old) != nil { passed.insert(new) }
+        if let count = wrongGrades.removeValue(forKey: old) { wrongGrades[new] = count }
         for index in grades.indices where grades[index].id == id { grades[index].id = newID }
     }
 
     /// R10: a test with at least one grade whose queue is empty is complete.
     var isDone: Bool { completed == nil && !grades.isEmpty && place.isEmpty }
 
-    private mutating func append(_ id: String) {
-        place[id] = nextTailPlace
-        tail.append((nextTailPlace, id))
+    private mutating func append(_ number: UInt32) {
+        place[number] = nextTailPlace
+        tail.append((nextTailPlace, number))
         nextTailPlace += 1
     }
 }

@@ -35,9 +35,7 @@ enum TestFile {
     }
 
     /// Parses the file; nil when it is not a whole test file (a leftover the box then ignores).
-    /// `intern` gives each id the string the store's index already holds, so that the queue
-    /// shares its storage instead of holding a second copy of every id.
-    static func decode(_ bytes: [UInt8], intern: (String) -> String = { $0 }) -> DailyTest? {
+    static func decode(_ bytes: [UInt8]) -> DailyTest? {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.count >= 8 else { return nil }
         func value(_ index: Int, _ key: String) -> String? {
@@ -55,7 +53,7 @@ enum TestFile {
               lines.count >= 7 + count + 1 else { return nil }
         let levels = levelText.split(separator: ",").compactMap { Level(name: $0) }
         guard !levels.isEmpty else { return nil }
-        let queue = lines[7..<(7 + count)].map { intern(String(decoding: $0, as: UTF8.self)) }
+        let queue = lines[7..<(7 + count)].map { String(decoding: $0, as: UTF8.self) }
         return DailyTest(position: position, levels: levels, opened: opened, seed: seed,
                          logOffset: logOffset, queue: queue)
     }

@@ -18,6 +18,9 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A sync conflict of the card cannot be resolved as asked: there is none, or `keep` does
     /// not name one of its sides (docs/sync.md).
     case cannotResolve(id: String, reason: String)
+    /// A reply that grows with the box would pass the daemon's message size limit: without
+    /// Varlink's `more`, the whole reply would; with it, one item alone would (docs/protocol.md).
+    case replyTooLarge(reason: String)
     /// A parameter has the right type but a value the method cannot use (a malformed date);
     /// maps to `org.varlink.service.InvalidParameter`.
     case invalidParameter(name: String, reason: String)
@@ -36,6 +39,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateFront(let id): "a card with the same front exists: '\(id)'"
         case .invalidPattern(let pattern, let reason): "invalid search pattern '\(pattern)': \(reason)"
         case .cannotResolve(let id, let reason): "cannot resolve the conflict of card '\(id)': \(reason)"
+        case .replyTooLarge(let reason): "reply too large: \(reason)"
         case .invalidParameter(let name, let reason): "invalid parameter '\(name)': \(reason)"
         }
     }

@@ -39,7 +39,12 @@ final class Journal {
     }
 
     let path: String
-    private let fd: FileDescriptor
+    /// The open file, shared with the threads that flush it under group commit.
+    let file: JournalFile
+    private var fd: FileDescriptor { file.fd }
+    /// Group commit: a record is written but not synced; whoever sends a reply flushes first
+    /// (`commitPoint`). Otherwise each record is synced as it is written.
+    private let defersSync: Bool
     /// Where the next record goes.
     private var position = 0
     private var nextSequence: UInt64
@@ -51,7 +56,8 @@ final class Journal {
     /// Opens the journal, creating it full of zeros (synced, and its directory) when it is
     /// missing or not of the expected size. The records it holds are kept in `recovered` and new
     /// records follow them, until `startOver`.
-    init(stateDirectory: FileDescriptor, statePath: String) throws(Errno) {
+    init(stateDirectory: FileDescriptor, statePath: String, defersSync: Bool = false) throws(Errno) {
+        self.defersSync = defersSync
         path = statePath + "/" + Journal.fileName
         var file = try? FileDescriptor.open(Journal.fileName, relativeTo: stateDirectory, flags: O_RDWR | O_NOFOLLOW)
         if let existing = file, (try? existing.size()) != Journal.capacity {
@@ -70,14 +76,12 @@ final class Journal {
             file = try FileDescriptor.open(Journal.fileName, relativeTo: stateDirectory, flags: O_RDWR | O_NOFOLLOW)
         }
         guard let opened = file else { throw Errno.noEntry }
-        fd = opened
+        self.file = JournalFile(fd: opened)
         let (records, end) = Journal.parse(bytes)
         recovered = records
         position = end
         nextSequence = records.last.map { $0.sequence &+ 1 } ?? Journal.freshSequence()
     }
-
-    deinit { fd.close() }
 
     /// The records in a journal's bytes, in order, and where the chain ends.
     static func parse(_ bytes: [UInt8]) -> (records: [Record], end: Int) {
@@ -119,8 +123,20 @@ final class Journal {
         headerSize + logBytes + intent <= capacity
     }
 
-    /// Writes a record and syncs it. The caller checked `hasRoom`.
+    /// The last record written and not yet known durable, for a reply to wait for; nil when
+    /// every record is on disk.
+    var commitPoint: CommitPoint? {
+        let number = file.lastWritten
+        return file.isDurable(number) ? nil : CommitPoint(file: file, number: number)
+    }
+
+    /// Makes every record written so far durable, in the turn (before a checkpoint syncs the
+    /// renames they carry).
+    func flush() throws(Errno) { try file.flush() }
+
+    /// Writes a record, and syncs it unless sync is deferred (group commit). The caller checked `hasRoom`.
     func record(logOffset: Int, logBytes: [UInt8], intent: [UInt8]) throws(Errno) {
+        if let failed = file.failed { throw failed }
         precondition(hasRoom(logBytes: logBytes.count, intent: intent.count), "journal record without room")
         var bytes = [UInt8](repeating: 0, count: Journal.headerSize)
         bytes.reserveCapacity(Journal.headerSize + logBytes.count + intent.count)
@@ -135,7 +151,7 @@ final class Journal {
         Journal.store(sum, in: &bytes, at: 12)
         do {
             try fd.writeAll(bytes, at: position)
-            try fd.syncData()
+            if !defersSync { try fd.syncData() }
         } catch {
             // Whether the record reached the disk is unknown: make sure it does not count.
             try? fd.writeAll([UInt8](repeating: 0, count: Journal.headerSize), at: position)
@@ -145,13 +161,15 @@ final class Journal {
         lastRecordStart = position
         position += bytes.count
         nextSequence &+= 1
+        let number = file.noteWritten()
+        if !defersSync { file.noteDurable(upTo: number) }
     }
 
     /// Takes back the last record written: its change did not happen after all.
     func withdrawLast() throws(Errno) {
         guard let start = lastRecordStart else { return }
         try fd.writeAll([UInt8](repeating: 0, count: Journal.headerSize), at: start)
-        try fd.syncData()
+        try file.flush()
         position = start
         nextSequence &-= 1
         lastRecordStart = nil
@@ -162,7 +180,7 @@ final class Journal {
     /// from an earlier run can pass for the continuation of a new one.
     func startOver() throws(Errno) {
         try fd.writeAll([UInt8](repeating: 0, count: Journal.headerSize), at: 0)
-        try fd.syncData()
+        try file.flush()
         position = 0
         lastRecordStart = nil
         recovered = []
@@ -175,24 +193,24 @@ final class Journal {
     }
 
     /// CRC-32C of the header without its magic and checksum fields, then the payload.
-    private static func checksum(_ header: ArraySlice<UInt8>, payload: ArraySlice<UInt8>) -> UInt32 {
+    static func checksum(_ header: ArraySlice<UInt8>, payload: ArraySlice<UInt8>) -> UInt32 {
         let start = header.startIndex
         var sum = CRC32C.checksum(header[start + 4..<start + 12])
         sum = CRC32C.checksum(header[start + 16..<start + headerSize], continuing: sum)
         return CRC32C.checksum(payload, continuing: sum)
     }
 
-    private static func store<T: FixedWidthInteger>(_ value: T, in bytes: inout [UInt8], at offset: Int) {
+    static func store<T: FixedWidthInteger>(_ value: T, in bytes: inout [UInt8], at offset: Int) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for (index, byte) in raw.enumerated() { bytes[offset + index] = byte }
         }
     }
 
-    private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+    static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
     }
 
-    private static func readUInt64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+    static func readUInt64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
         (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }
     }
 }

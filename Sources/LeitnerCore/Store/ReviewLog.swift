@@ -43,8 +43,12 @@ final class ReviewLog {
     /// renames were done, since a record's lines go into the log only after its renames.
     private var completedRecords = 0
 
-    init(stateDirectory: FileDescriptor, statePath: String) throws(BoxError) {
+    /// Group commit: journal records are synced by whoever sends a reply (`commitPoint`).
+    private let defersSync: Bool
+
+    init(stateDirectory: FileDescriptor, statePath: String, defersSync: Bool = false) throws(BoxError) {
         path = statePath + "/" + ReviewLog.fileName
+        self.defersSync = defersSync
         self.stateDirectory = stateDirectory
         self.statePath = statePath
         do {
@@ -53,7 +57,7 @@ final class ReviewLog {
         } catch {
             throw .storeFailure(path: path, reason: "cannot open: \(error)")
         }
-        journal = try? Journal(stateDirectory: stateDirectory, statePath: statePath)
+        journal = try? Journal(stateDirectory: stateDirectory, statePath: statePath, defersSync: defersSync)
         do {
             completedRecords = try ReviewLog.completed(journal?.recovered ?? [], in: fd)
             try ReviewLog.restore(journal?.recovered ?? [], stateDirectory: stateDirectory)
@@ -216,7 +220,7 @@ final class ReviewLog {
     private func usableJournal() throws(BoxError) -> Journal {
         if let journal { return journal }
         do {
-            let made = try Journal(stateDirectory: stateDirectory, statePath: statePath)
+            let made = try Journal(stateDirectory: stateDirectory, statePath: statePath, defersSync: defersSync)
             // Whatever an unreadable journal held is lost to it now: the log itself is synced first.
             try fd.syncData()
             try made.startOver()
@@ -228,7 +232,50 @@ final class ReviewLog {
         }
     }
 
-    private static func encode(_ entries: [LogEntry]) -> [UInt8] {
+    /// The last journal record not yet known durable (group commit); nil when all are.
+    var commitPoint: CommitPoint? { journal?.commitPoint }
+
+    /// Makes every journal record written so far durable: before a checkpoint syncs the renames
+    /// they carry, so that no rename reaches the disk ahead of its record by the box's doing.
+    func flushJournal() throws(BoxError) {
+        guard let journal, journal.commitPoint != nil else { return }
+        do { try journal.flush() } catch { throw .storeFailure(path: journal.path, reason: "cannot sync: \(error)") }
+    }
+
+    /// Refuses with the reason when changes are refused until a restart (`refuseChanges`).
+    func checkWritable() throws(BoxError) {
+        if let refusal { throw .storeFailure(path: path, reason: refusal) }
+    }
+
+    /// Appends the lines of a change recorded durably elsewhere (a `BatchRecord`), unsynced:
+    /// the checkpoint that ends the batch syncs them.
+    func appendRecorded(_ bytes: [UInt8]) throws(BoxError) {
+        try checkWritable()
+        try write(bytes)
+    }
+
+    /// Puts a batch record's lines into the log at their offset, as the journal's are at open.
+    /// - Returns: true when the log held them already, byte for byte: the batch was finished, as
+    ///   its lines are appended only after its renames. False when they were written back now,
+    ///   and nil when the record belongs to a log replaced by hand (it begins past the end).
+    func restore(_ bytes: [UInt8], at offset: Int) throws(BoxError) -> Bool? {
+        guard offset <= size else { return nil }
+        do {
+            let held = try fd.read(at: offset, upTo: bytes.count)
+            if held == bytes { return true }
+            // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
+            let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_WRONLY | O_NOFOLLOW)
+            defer { writer.close() }
+            try writer.writeAll(bytes, at: offset)
+            try writer.syncData()
+            size = try fd.size()
+        } catch {
+            throw .storeFailure(path: path, reason: "cannot restore from '\(statePath)/\(BatchRecord.fileName)': \(error)")
+        }
+        return false
+    }
+
+    static func encode(_ entries: [LogEntry]) -> [UInt8] {
         var bytes: [UInt8] = []
         for entry in entries { bytes.append(contentsOf: LogLine.format(entry).utf8) }
         return bytes
@@ -305,6 +352,19 @@ final class ReviewLog {
     func firstEntry() -> LogEntry? {
         guard let bytes = try? fd.read(at: 0, upTo: 4096), let end = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
         return LogLine.parse(bytes[..<end])
+    }
+
+    /// A reader of the log as it is now, a piece at a time (`ReviewLogReader`): what is appended
+    /// after this call is not read.
+    func reader(since: Int64? = nil, limit: Int? = nil, from offset: Int = 0) throws(BoxError) -> ReviewLogReader {
+        try ReviewLogReader(stateDirectory: stateDirectory, path: path, end: size, since: since, limit: limit, from: offset)
+    }
+
+    /// Calls `body` with each entry from byte `offset` on, and the offset of the line after it,
+    /// reading the log a piece at a time.
+    func forEachEntry(from offset: Int, _ body: (LogEntry, Int) -> Void) throws(BoxError) {
+        let reader = try reader(from: offset)
+        while try reader.next(upTo: 4096, body) > 0 {}
     }
 
     /// The entries from byte `offset` on, each with the offset of the line after it. A last line

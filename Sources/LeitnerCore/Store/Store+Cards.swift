@@ -189,14 +189,19 @@ extension Store {
             return SidesRead(sides: .failure("cannot open the card directory: \(error)"))
         }
         defer { cardDirectory.close() }
-        var found: [SideName: [DirectoryEntry]] = [:]
+        // The sides' entries, by `SideName` order; more than one of a side is damage (R21).
+        var found: ([DirectoryEntry], [DirectoryEntry]) = ([], [])
         var read = SidesRead(sides: .failure("not read"), markedSides: withText ? [] : nil)
         do {
-            for entry in try FileSystem.list(cardDirectory) {
-                if let side = Store.side(ofFile: entry.name) {
-                    found[side, default: []].append(entry)
-                } else if let original = SyncArtifact(fileName: entry.name)?.original, Store.side(ofFile: original) != nil {
-                    read.conflictCopies.append(entry.name)
+            try FileSystem.forEachEntry(cardDirectory, fresh: true) { name, kind in
+                if let side = Store.side(ofFile: name) {
+                    if side == .front {
+                        found.0.append(DirectoryEntry(name: name, kind: kind))
+                    } else {
+                        found.1.append(DirectoryEntry(name: name, kind: kind))
+                    }
+                } else if let original = SyncArtifact(fileName: name)?.original, Store.side(ofFile: original) != nil {
+                    read.conflictCopies.append(name)
                 }
             }
         } catch {
@@ -205,8 +210,7 @@ extension Store {
         }
         read.conflictCopies.sort()
         var sides: [Side] = []
-        for side in SideName.allCases {
-            let entries = found[side] ?? []
+        for (side, entries) in [(SideName.front, found.0), (SideName.back, found.1)] {
             guard entries.count == 1, let entry = entries.first else {
                 let names = entries.map { "'\($0.name)'" }.sorted().joined(separator: ", ")
                 read.sides = .failure(entries.isEmpty ? "no \(side.rawValue) file" : "\(entries.count) \(side.rawValue) files: \(names)")
@@ -230,15 +234,20 @@ extension Store {
         let cardPath = path(of: id, in: level)
         let mediaType = MediaType.of(fileName: entry.name)
         let file: FileDescriptor
+        let size: Int
         switch openSide(entry.name, kind: entry.kind, in: directory, cardRelative: level.name + "/" + id) {
-        case .success(let opened): file = opened.file
+        case .success(let opened):
+            file = opened.file
+            size = Int(opened.status.st_size)
         case .failure(let damage): return .failure(damage)
         }
         defer { file.close() }
         var text: String?
         if withText, MediaType.isText(mediaType) {
             do {
-                var bytes = try file.read(upTo: Store.maxInlineText)
+                // As much as the file holds (its size when it was opened), not a 64 KiB buffer
+                // for every side of every card listed.
+                var bytes = try file.read(upTo: min(Store.maxInlineText, max(0, size)))
                 // Cut at a character boundary: drop a UTF-8 sequence the limit split.
                 if bytes.count == Store.maxInlineText {
                     while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }

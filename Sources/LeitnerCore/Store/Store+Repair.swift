@@ -15,6 +15,9 @@ extension Store {
         for intent in log.unfinishedIntents {
             try redo(intent, moved: &moved)
         }
+        // A batch's record is written only after every journal record before it is synced, and
+        // removed before any after it: it comes last.
+        try repairBatch()
         try clearStaging()
         do {
             for entry in try FileSystem.list(trashFD) { try FileSystem.removeTree(entry.name, in: trashFD) }

@@ -12,7 +12,7 @@ extension Store {
             var st = stat()
             if let fd = openFD(level), fstat(fd.rawValue, &st) == 0, st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
         }
-        levelOf = Dictionary(minimumCapacity: cards)
+        levelOf = CardIndex(minimumCapacity: cards)
         rawCounts = [Int](repeating: 0, count: Level.allCases.count)
         looseFiles.removeAll()
         strays.removeAll()
@@ -37,9 +37,22 @@ extension Store {
         var loose = Set<String>()
         var unusual: [DirectoryEntry] = []
         do {
-            try FileSystem.forEachEntry(directory) { name, kind in
-                // The common case, a card directory, is indexed right here with no copy.
-                if kind == .directory { noteDirectory(name, in: level) } else { unusual.append(DirectoryEntry(name: name, kind: kind)) }
+            try FileSystem.forEachEntryName(directory) { name, kind in
+                // The common case, a card directory with an ASCII id, is indexed right here from
+                // the listing's bytes, with no string made.
+                if kind == .directory, CardID.isValidASCII(name) {
+                    if let other = levelOf.updateValue(level, forBytes: name) {
+                        levelOf.updateValue(other, forBytes: name)
+                        // Already indexed: `scanAll` chooses the copy to serve once every level is read.
+                        if other != level { copies[String(decoding: name, as: UTF8.self), default: [other]].insert(level) }
+                    } else {
+                        rawCounts[level.rawValue - 1] += 1
+                    }
+                } else if kind == .directory {
+                    noteDirectory(String(decoding: name, as: UTF8.self), in: level)
+                } else {
+                    unusual.append(DirectoryEntry(name: String(decoding: name, as: UTF8.self), kind: kind))
+                }
             }
         } catch {
             throw .storeFailure(path: path(of: level), reason: "cannot read directory: \(error)")

@@ -41,7 +41,7 @@ final class Store {
     var searchDirty: Set<String>?
 
     /// Every card's level.
-    var levelOf: [String: Level] = [:]
+    var levelOf = CardIndex()
     /// Cards per level (damaged cards included), indexed by `Level.rawValue - 1`.
     var rawCounts = [Int](repeating: 0, count: Level.allCases.count)
     /// Cards found damaged (R21) → the reason; kept out of tests and counts.
@@ -72,7 +72,9 @@ final class Store {
 
     /// Opens the store at `path`, creating it and its level directories when missing, takes the
     /// lock (R19), indexes the cards and repairs leftovers (R18).
-    init(path: String, now: Int64) throws {
+    /// - Parameter groupCommit: journal records are synced by whoever sends a reply
+    ///   (`ReviewLog.commitPoint`), not as they are written.
+    init(path: String, now: Int64, groupCommit: Bool = false) throws {
         try Store.makeDirectories(path)
         let rootPath = try Store.failing(path, "cannot resolve") { () throws(Errno) in try FileSystem.realPath(path) }
         let rootDirectory = try Store.failing(rootPath, "cannot open") { () throws(Errno) in
@@ -100,7 +102,7 @@ final class Store {
             opened.append(stagingFD)
             trashFD = try Store.subdirectory("trash", of: stateDirectory, path: statePath + "/trash")
             opened.append(trashFD)
-            log = try ReviewLog(stateDirectory: stateDirectory, statePath: statePath)
+            log = try ReviewLog(stateDirectory: stateDirectory, statePath: statePath, defersSync: groupCommit)
             inotify = try Store.failing(rootPath, "cannot watch") { () throws(Errno) in try Inotify() }
         } catch {
             for fd in opened + [stateDirectory, rootDirectory] { fd.close() }
@@ -307,6 +309,7 @@ final class Store {
     /// and starts the journal over: its records are spent. Done when the journal is full, after
     /// repair and at a clean shutdown.
     func checkpoint() throws(BoxError) {
+        try log.flushJournal()
         for level in Level.allCases {
             guard let fd = openFD(level) else { continue }
             do { try fd.sync() } catch {
@@ -319,6 +322,11 @@ final class Store {
             }
         }
         try log.sync()
+        // A batch's record is spent once its renames and lines are synced; the directory's sync
+        // in writing the checkpoint makes its removal durable.
+        do { try BatchRecord.remove(in: stateFD) } catch {
+            throw .storeFailure(path: statePath + "/" + BatchRecord.fileName, reason: "cannot remove: \(error)")
+        }
         do {
             try FileSystem.writeAtomically(Array("\(log.size)\n\(levelStamps())\n".utf8), to: "checkpoint", in: stateFD)
         } catch {

@@ -19,6 +19,7 @@ extension BoxError {
         public static let duplicateFront = BoxInterface.name + ".DuplicateFront"
         public static let invalidPattern = BoxInterface.name + ".InvalidPattern"
         public static let cannotResolve = BoxInterface.name + ".CannotResolve"
+        public static let replyTooLarge = BoxInterface.name + ".ReplyTooLarge"
     }
 
     /// The error's qualified name. A bad parameter value is the standard
@@ -37,6 +38,7 @@ extension BoxError {
         case .duplicateFront: Name.duplicateFront
         case .invalidPattern: Name.invalidPattern
         case .cannotResolve: Name.cannotResolve
+        case .replyTooLarge: Name.replyTooLarge
         case .invalidParameter: VarlinkServiceInterface.invalidParameter
         }
     }
@@ -51,6 +53,7 @@ extension BoxError {
         case .testComplete, .nothingToUndo: []
         case .invalidAsset(let name, let reason): [("name", name), ("reason", reason)]
         case .storeFailure(let path, let reason): [("path", path), ("reason", reason)]
+        case .replyTooLarge(let reason): [("reason", reason)]
         case .invalidParameter(let name, _): [("parameter", name)]
         case .invalidPattern(let pattern, let reason): [("pattern", pattern), ("reason", reason)]
         }
@@ -92,6 +95,7 @@ extension BoxError {
         case Name.cannotResolve:
             guard let id = text("id"), let reason = text("reason") else { return nil }
             self = .cannotResolve(id: id, reason: reason)
+        case Name.replyTooLarge: guard let reason = text("reason") else { return nil }; self = .replyTooLarge(reason: reason)
         case VarlinkServiceInterface.invalidParameter:
             guard let name = text("parameter") else { return nil }
             self = .invalidParameter(name: name, reason: "refused by the service")

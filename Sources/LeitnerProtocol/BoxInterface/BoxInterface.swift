@@ -140,6 +140,21 @@ public enum BoxInterface {
         # line as it is in the card (cut at 1 KiB).
         type SearchMatch (id: string, level: string, field: (id, front, back), line: string)
 
+        # A card of an AddMany batch: Add's parameters for one card.
+        type NewCard (front: Asset, back: Asset, id: ?string, level: ?string)
+
+        # A card of the batch that was added; index is its place in the batch, from 0.
+        type AddedCard (index: int, id: string, level: string)
+
+        # A card of the batch already in the box, not added again: a card has the id it asks for,
+        # or (allowDuplicate false) the same text front; or an earlier card of the batch does.
+        # id names that card.
+        type PresentCard (index: int, id: string)
+
+        # A card of the batch that Add would refuse: error is the error's qualified name
+        # (io.leitner.Box.InvalidCardId, ...), parameters its parameters, reason the why in words.
+        type RefusedCard (index: int, error: string, parameters: object, reason: string)
+
         # problems: how many problems the daemon knows of (Doctor lists them all).
         # clockBehind: the time of the last change in the review log, when the clock reads more
         # than a second earlier than it (it was set back); null otherwise.
@@ -151,6 +166,11 @@ public enum BoxInterface {
         # allowDuplicate: false refuses a text front that another card already has (DuplicateFront);
         # null or true adds the card anyway.
         method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool) -> (card: Card)
+        # Adds many cards in one durable change, each as Add would: when the reply arrives, every
+        # added card is on disk and in its level. Cards already present or refused are reported
+        # and the others added, so the same batch sent twice adds nothing the second time. Fails
+        # as a whole (StoreFailure, nothing added) only when the store cannot take the batch.
+        method AddMany(cards: []NewCard, allowDuplicate: ?bool) -> (added: []AddedCard, present: []PresentCard, refused: []RefusedCard)
         method Move(id: string, level: string) -> (card: Card)
         method Delete(id: string) -> ()
         # Replaces the front, the back or both (null keeps a side), keeping the card's level, its
@@ -210,6 +230,11 @@ public enum BoxInterface {
         error InvalidPattern (pattern: string, reason: string)
         # The card has no sync conflict, or keep names no side of it; reason says which.
         error CannotResolve (id: string, reason: string)
+        # The reply would be longer than the daemon's message size limit (MaxMessageSize=). A
+        # reply that grows with the box (List, Log, Calendar, Doctor) is sent in parts when called
+        # with "more": true; without it, one too large fails with this error, which says so.
+        # With "more", one item alone too large for a message ends the replies with it.
+        error ReplyTooLarge (reason: string)
         # The daemon closed the connection without reading anything sent after its last reply:
         # it was the longest idle when a new connection needed its place, or the daemon is
         # stopping. Sent in place of a reply: a call answered with it was not carried out, and

@@ -71,10 +71,27 @@ public final class VarlinkClient {
         return reply.parameters
     }
 
-    /// Sends a request and returns its reply as it came, errors included.
+    /// Calls `method` with `more` and hands the parameters of each reply to `body` as it
+    /// arrives, until the one without `continues` (docs/protocol.md, "Streamed replies"). With a
+    /// timeout, each reply must come within it.
+    /// - Throws: `VarlinkCallError` when the service answers with an error, at once or after some
+    ///   replies; `VarlinkClientError` when there is no valid reply; what `body` throws (the
+    ///   connection is then in the middle of a stream and must not be used again).
+    public func callStreaming(_ method: String, _ parameters: [String: JSONValue] = [:],
+                              _ body: ([String: JSONValue]) throws -> Void) throws {
+        var reply = try send(VarlinkRequest(method: method, parameters: parameters, more: true))
+        while true {
+            if let name = reply.error { throw VarlinkCallError(name: name, parameters: reply.parameters) }
+            try body(reply.parameters)
+            if !reply.continues { return }
+            reply = try receiveReply(for: method)
+        }
+    }
+
+    /// Sends a request and returns its reply as it came, errors included (the first reply of a
+    /// call with `more`).
     /// - Throws: `VarlinkClientError` when there is no valid reply.
     public func send(_ request: VarlinkRequest) throws(VarlinkClientError) -> VarlinkReply {
-        let deadline = timeoutMilliseconds.map { VarlinkClient.monotonicMilliseconds() + $0 }
         do {
             try Socket.setTimeouts(socket, milliseconds: timeoutMilliseconds)
             try Socket.sendAll(socket, request.frame)
@@ -91,7 +108,13 @@ public final class VarlinkClient {
             }
             throw .connectionFailed(path: socketPath, reason: error)
         }
-        let message = try receiveMessage(for: request.method, deadline: deadline)
+        return try receiveReply(for: request.method)
+    }
+
+    /// Waits for the next reply, within the timeout.
+    private func receiveReply(for method: String) throws(VarlinkClientError) -> VarlinkReply {
+        let deadline = timeoutMilliseconds.map { VarlinkClient.monotonicMilliseconds() + $0 }
+        let message = try receiveMessage(for: method, deadline: deadline)
         do {
             return try VarlinkReply(parsing: message)
         } catch {

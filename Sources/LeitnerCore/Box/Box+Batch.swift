@@ -1,0 +1,62 @@
+/// `AddMany`: many new cards in one request, one durable change (docs/store-format.md, "Batches").
+extension Box {
+    /// Adds a batch of cards, each as `add` would (R1, R20, the same checks), durably in one go:
+    /// when it returns, every added card is on disk and in its level (R17). A card whose id, or
+    /// (with `allowDuplicateFront` false) whose text front, is already in the box — or earlier in
+    /// the batch — is reported present and not added, so that the same batch sent again adds
+    /// nothing; a card `add` would refuse is reported refused with that error. The others go in.
+    /// - Throws: `storeFailure` when the store cannot take the batch; nothing is added then (R16).
+    public func addMany(_ cards: [NewCard], allowDuplicateFront: Bool) throws(BoxError) -> BatchOutcome {
+        let moment = try begin()
+        var outcome = BatchOutcome()
+        let fronts = allowDuplicateFront ? [:] : try frontTexts()
+        // Fronts and ids of this batch's cards, which are not in the indexes until it is committed.
+        var batchFronts: [String: String] = [:]
+        var batchIDs = Set<String>()
+        var staged: [Store.StagedCard] = []
+        var stagedFronts: [String?] = []
+        do {
+            for (index, card) in cards.enumerated() {
+                let frontFile: String, backFile: String, target: Level
+                do {
+                    frontFile = try Box.fileName(for: card.front, side: .front)
+                    backFile = try Box.fileName(for: card.back, side: .back)
+                    target = try card.level.map { (name) throws(BoxError) in try Box.level(named: name) } ?? .one
+                    if let id = card.id { try CardID.validate(id) }
+                } catch {
+                    outcome.refused.append(.init(index: index, error: error))
+                    continue
+                }
+                let frontText = MediaType.isText(MediaType.of(fileName: frontFile))
+                    ? Box.normalized(String(decoding: card.front.content, as: UTF8.self)) : nil
+                if !allowDuplicateFront, let text = frontText, let existing = fronts[text] ?? batchFronts[text] {
+                    outcome.present.append(.init(index: index, id: existing))
+                    continue
+                }
+                let id = card.id ?? makeID(from: frontText, reserved: batchIDs)
+                if store.levelOf[id] != nil || batchIDs.contains(id) {
+                    outcome.present.append(.init(index: index, id: id))
+                    continue
+                }
+                staged.append(try store.stageBatchCard(id, level: target, front: (frontFile, card.front.content),
+                                                       back: (backFile, card.back.content)))
+                stagedFronts.append(frontText)
+                batchIDs.insert(id)
+                if let text = frontText, !allowDuplicateFront { batchFronts[text] = id }
+                outcome.added.append(.init(index: index, id: id, level: target))
+            }
+            try store.commitBatch(staged, journal: staged.map {
+                LogEntry(time: moment.now, event: .add, id: $0.id, to: $0.level)
+            })
+        } catch {
+            store.discardStaged(staged)
+            throw error
+        }
+        for (card, front) in zip(staged, stagedFronts) {
+            // The first card with a front stays the one named, as `frontTexts` builds it.
+            if let text = front, frontIndex != nil, frontIndex![text] == nil { frontIndex![text] = card.id }
+            if tracksMembership { test?.levelChanged(card.id, to: card.level) }
+        }
+        return outcome
+    }
+}

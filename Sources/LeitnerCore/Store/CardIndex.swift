@@ -1,0 +1,246 @@
+import Glibc
+
+/// Every card's level, kept compact: the ids' UTF-8 packed one after another in one array, an
+/// 8-byte entry per card, and an open-addressed table of 4-byte entry numbers. At 100,000 cards
+/// of 20-byte ids that is about 3 MiB, where a `[String: Level]` takes 10: 16-byte keys in a
+/// table rounded up to a power of two, and each id longer than 15 bytes a heap allocation of its
+/// own (docs/performance.md). It reads like the dictionary it replaces: `index[id]`, iteration
+/// as `(key, value)` pairs.
+///
+/// A removed id leaves its bytes in the arena and a tombstone in the table; both are reclaimed
+/// by rebuilding when they make up half.
+struct CardIndex: Sequence {
+    /// The ids' bytes, back to back.
+    private var arena: [UInt8] = []
+    /// Per card: the arena offset (bits 0–31), the id's length (bits 32–39, at most 128) and
+    /// the level's raw value (bits 40–47; 0 for a removed card).
+    private var entries: [UInt64] = []
+    /// Entry numbers by hash, linear probing; `empty` or `removed` in a free slot.
+    private var slots: [Int32]
+    /// Cards in the index.
+    private(set) var count = 0
+    /// Entries of removed cards.
+    private var removed = 0
+
+    private static let empty: Int32 = -1
+    private static let tombstone: Int32 = -2
+
+    /// An index with room for `minimumCapacity` cards before it grows.
+    init(minimumCapacity: Int = 0) {
+        slots = [Int32](repeating: CardIndex.empty, count: CardIndex.slotCount(for: minimumCapacity))
+        entries.reserveCapacity(minimumCapacity)
+        // Room for ids of 24 bytes on average; pages not written to are not resident.
+        arena.reserveCapacity(minimumCapacity * 24)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The level of the card `id`; setting nil removes it.
+    subscript(id: String) -> Level? {
+        get {
+            var id = id
+            return id.withUTF8 { bytes in find(bytes).map { level(of: entries[Int(slots[$0])]) } ?? nil }
+        }
+        set {
+            if let newValue { updateValue(newValue, forKey: id) } else { removeValue(forKey: id) }
+        }
+    }
+
+    /// Sets the level of `id`; returns the level it had, nil when it was not in the index.
+    @discardableResult
+    mutating func updateValue(_ level: Level, forKey id: String) -> Level? {
+        var id = id
+        return id.withUTF8 { bytes in updateValue(level, forBytes: bytes) }
+    }
+
+    /// `updateValue(_:forKey:)` for an id given as UTF-8 bytes (the store's scan, straight from
+    /// the directory listing).
+    @discardableResult
+    mutating func updateValue(_ level: Level, forBytes bytes: UnsafeBufferPointer<UInt8>) -> Level? {
+        if let slot = find(bytes) {
+            let number = Int(slots[slot])
+            let old = self.level(of: entries[number])
+            entries[number] = entries[number] & 0xFF_FFFF_FFFF | UInt64(level.rawValue) << 40
+            return old
+        }
+        if (count + removed + 1) * 4 > slots.count * 3 { rebuild(minimumCapacity: (count + 1) * 2) }
+        let offset = arena.count
+        arena.append(contentsOf: bytes)
+        entries.append(UInt64(offset) | UInt64(bytes.count) << 32 | UInt64(level.rawValue) << 40)
+        insertSlot(entryNumber: entries.count - 1, hash: CardIndex.hash(bytes))
+        count += 1
+        return nil
+    }
+
+    /// Removes `id`; returns the level it had.
+    @discardableResult
+    mutating func removeValue(forKey id: String) -> Level? {
+        var id = id
+        return id.withUTF8 { bytes -> Level? in
+            guard let slot = find(bytes) else { return nil }
+            let number = Int(slots[slot])
+            let old = level(of: entries[number])
+            entries[number] &= 0xFF_FFFF_FFFF
+            slots[slot] = CardIndex.tombstone
+            count -= 1
+            removed += 1
+            if removed > 1024, removed > count { rebuild(minimumCapacity: count) }
+            return old
+        }
+    }
+
+    /// The entry number of `id`, nil when it is not in the index.
+    func entryNumber(of id: String) -> UInt32? {
+        var id = id
+        return id.withUTF8 { bytes in find(bytes).map { UInt32(slots[$0]) } }
+    }
+
+    /// The entry number of `id`, added (at `level`) when missing. Entry numbers never change
+    /// while nothing is removed: a rebuild to grow copies the entries in order. So an index that
+    /// is only added to numbers ids for good (the open test's, `DailyTest`).
+    mutating func intern(_ id: String, level: Level = .one) -> UInt32 {
+        if let number = entryNumber(of: id) { return number }
+        updateValue(level, forKey: id)
+        return UInt32(entries.count - 1)
+    }
+
+    /// The ids, in no particular order.
+    var keys: [String] { map(\.key) }
+
+    // MARK: Entries, for listings that read ids without making strings of them all
+
+    /// Calls `body` with the number and level of each card's entry.
+    func forEachEntry(_ body: (UInt32, Level) -> Void) {
+        for (number, entry) in entries.enumerated() {
+            if let level = level(of: entry) { body(UInt32(number), level) }
+        }
+    }
+
+    /// The id of an entry (alive or removed).
+    func id(ofEntry number: UInt32) -> String {
+        let entry = entries[Int(number)]
+        let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
+        return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self) }
+    }
+
+    /// True when the id of entry `a` comes before that of entry `b` in byte order (for NFC ids,
+    /// the order of `String`'s `<`).
+    func entry(_ a: UInt32, precedes b: UInt32) -> Bool {
+        let x = entries[Int(a)], y = entries[Int(b)]
+        let xOffset = Int(x & 0xFFFF_FFFF), xLength = Int(x >> 32 & 0xFF)
+        let yOffset = Int(y & 0xFFFF_FFFF), yLength = Int(y >> 32 & 0xFF)
+        return arena.withUnsafeBufferPointer { base in
+            let order = memcmp(base.baseAddress! + xOffset, base.baseAddress! + yOffset, Swift.min(xLength, yLength))
+            return order != 0 ? order < 0 : xLength < yLength
+        }
+    }
+
+    /// The first eight bytes of an entry's id as one big-endian integer, zero-padded: ordered
+    /// as the ids' bytes are, for sorting by integers and comparing bytes only on a tie.
+    func prefixKey(ofEntry number: UInt32) -> UInt64 {
+        let entry = entries[Int(number)]
+        let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
+        var key: UInt64 = 0
+        for index in 0..<8 { key = key << 8 | UInt64(index < length ? arena[offset + index] : 0) }
+        return key
+    }
+
+    // MARK: Sequence
+
+    struct Iterator: IteratorProtocol {
+        fileprivate let index: CardIndex
+        fileprivate var position = 0
+
+        mutating func next() -> (key: String, value: Level)? {
+            while position < index.entries.count {
+                let number = position
+                position += 1
+                if let level = index.level(of: index.entries[number]) {
+                    return (index.id(ofEntry: UInt32(number)), level)
+                }
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(index: self) }
+
+    var underestimatedCount: Int { count }
+
+    // MARK: The table
+
+    private func level(of entry: UInt64) -> Level? { Level(rawValue: Int(entry >> 40 & 0xFF)) }
+
+    /// The slot holding `bytes`, nil when they are not in the index.
+    private func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: CardIndex.hash(bytes)) & mask
+        return arena.withUnsafeBufferPointer { base -> Int? in
+            while true {
+                let number = slots[slot]
+                if number == CardIndex.empty { return nil }
+                if number >= 0 {
+                    let entry = entries[Int(number)]
+                    let length = Int(entry >> 32 & 0xFF)
+                    if length == bytes.count,
+                       length == 0 || memcmp(base.baseAddress! + Int(entry & 0xFFFF_FFFF), bytes.baseAddress!, length) == 0 {
+                        return slot
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    private mutating func insertSlot(entryNumber: Int, hash: UInt64) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = Int32(entryNumber)
+    }
+
+    /// Packs the live entries and their bytes anew, in a table sized for `minimumCapacity`.
+    private mutating func rebuild(minimumCapacity: Int) {
+        var packed = CardIndex(minimumCapacity: Swift.max(minimumCapacity, count))
+        arena.withUnsafeBufferPointer { base in
+            for entry in entries {
+                guard let level = level(of: entry) else { continue }
+                let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
+                packed.updateValue(level, forBytes: UnsafeBufferPointer(rebasing: base[offset..<offset + length]))
+            }
+        }
+        self = packed
+    }
+
+    /// Slots for `capacity` cards at a load of at most three quarters: a power of two.
+    private static func slotCount(for capacity: Int) -> Int {
+        var slots = 16
+        while slots * 3 < capacity * 4 { slots *= 2 }
+        return slots
+    }
+
+    /// A 64-bit hash of an id's bytes, eight at a time (ids are short; a card's id is not chosen
+    /// to collide, and a collision costs a longer probe, never a wrong answer).
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var index = 0
+        while index + 8 <= bytes.count {
+            var chunk: UInt64 = 0
+            memcpy(&chunk, bytes.baseAddress! + index, 8)
+            hash = (hash ^ chunk) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            index += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < bytes.count {
+            tail |= UInt64(bytes[index]) << shift
+            shift += 8
+            index += 1
+        }
+        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 29
+        hash = hash &* 0xFF51_AFD7_ED55_8CCD
+        return hash ^ hash >> 32
+    }
+}

@@ -1,0 +1,136 @@
+import Glibc
+import LeitnerSystem
+
+/// Many new cards in one change (`AddMany`): every card is written under `.leitner/tmp/`, all of
+/// them made durable by one `syncfs`, the batch's record written and synced (`BatchRecord`),
+/// then every card renamed into its level and the log lines appended in one write; a checkpoint
+/// ends the batch. A thousand cards cost a handful of flushes instead of four per card.
+///
+/// A crash at any instant leaves each card whole or absent (R18): before the record is synced,
+/// nothing of the batch is in a level and the staged cards are dropped at open; after it, the
+/// next open finishes every rename the crash cut off (`repairBatch`).
+extension Store {
+    /// A card of a batch, written under `.leitner/tmp/` and not yet in its level.
+    struct StagedCard {
+        var staged: String
+        var id: String
+        var level: Level
+    }
+
+    /// Writes a new card's files under `.leitner/tmp/add-ID`, unsynced: `commitBatch` syncs the
+    /// whole batch at once.
+    func stageBatchCard(_ id: String, level: Level, front: (name: String, bytes: [UInt8]),
+                        back: (name: String, bytes: [UInt8])) throws(BoxError) -> StagedCard {
+        let staged = "add-" + id
+        do {
+            do { try FileSystem.makeDirectory(staged, in: stagingFD) } catch where error == .exists {
+                // Left by a batch that failed: no stat per card to look for one first.
+                try FileSystem.removeTree(staged, in: stagingFD)
+                try FileSystem.makeDirectory(staged, in: stagingFD)
+            }
+            let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
+            defer { dir.close() }
+            for (name, bytes) in [front, back] {
+                let file = try FileDescriptor.open(name, relativeTo: dir, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+                defer { file.close() }
+                try file.writeAll(bytes)
+            }
+        } catch {
+            try? FileSystem.removeTree(staged, in: stagingFD)
+            throw .storeFailure(path: statePath + "/tmp/" + staged, reason: "cannot write: \(error)")
+        }
+        return StagedCard(staged: staged, id: id, level: level)
+    }
+
+    /// Drops staged cards whose batch will not be committed.
+    func discardStaged(_ cards: [StagedCard]) {
+        for card in cards { try? FileSystem.removeTree(card.staged, in: stagingFD) }
+    }
+
+    /// Puts a batch of staged cards in place, durably (R17): one sync of the staged files, the
+    /// batch's record synced, the renames, the log lines, then a checkpoint. When a step before
+    /// the last rename fails, what was done is undone, the record removed and the staged cards
+    /// dropped: the request fails with `storeFailure` and changes nothing (R16).
+    func commitBatch(_ cards: [StagedCard], journal entries: [LogEntry]) throws(BoxError) {
+        guard !cards.isEmpty else { return }
+        do { try log.checkWritable() } catch {
+            discardStaged(cards)
+            throw error
+        }
+        // 1. The staged cards' files and directories, in one flush of the file system. It syncs
+        //    the log's pending lines too, so the record may say the batch's lines go at its end.
+        do { try stagingFD.syncFileSystem() } catch {
+            discardStaged(cards)
+            throw .storeFailure(path: statePath + "/tmp", reason: "cannot sync: \(error)")
+        }
+        // 2. The record: from here on the batch is carried out, now or by the next open.
+        let logBytes = ReviewLog.encode(entries)
+        let record = BatchRecord(logOffset: log.size, logBytes: logBytes,
+                                 intent: JournalIntent.encode(cards.map { .add(staged: $0.staged, id: $0.id, to: $0.level) }))
+        do { try record.write(in: stateFD) } catch {
+            try? BatchRecord.remove(in: stateFD)
+            discardStaged(cards)
+            throw .storeFailure(path: statePath + "/" + BatchRecord.fileName, reason: "cannot write: \(error)")
+        }
+        // 3. The renames, then the lines: a batch whose lines are in the log is finished.
+        var placed: [StagedCard] = []
+        do throws(BoxError) {
+            for card in cards {
+                let target = try fd(card.level)
+                do throws(Errno) {
+                    try FileSystem.rename(card.staged, in: stagingFD, to: card.id, in: target)
+                } catch {
+                    let reason = error == .exists ? "a card of that name appeared meanwhile" : "\(error)"
+                    throw BoxError.storeFailure(path: path(of: card.id, in: card.level), reason: "cannot create: \(reason)")
+                }
+                placed.append(card)
+            }
+            try log.appendRecorded(logBytes)
+        } catch {
+            withdrawBatch(placed: placed, all: cards)
+            throw error
+        }
+        for card in cards { setLevel(card.id, card.level) }
+        // 4. The checkpoint syncs the renames and the lines and removes the record. Should it fail,
+        //    the record stays for the next open to finish, and no later change may be journaled
+        //    after it (the open redoes the journal before the batch): changes are refused until then.
+        do { try checkpoint() } catch {
+            log.refuseChanges("the checkpoint after a batch of new cards failed (\(error))")
+        }
+    }
+
+    /// Takes back a batch that could not be carried out: the cards renamed so far go back to
+    /// `.leitner/tmp/`, the record is removed (synced), the staged cards dropped. If the record
+    /// cannot be removed, the next open would finish the batch: changes are refused until then.
+    private func withdrawBatch(placed: [StagedCard], all cards: [StagedCard]) {
+        do throws(Errno) {
+            for card in placed.reversed() {
+                guard let target = openFD(card.level) else { throw Errno.notDirectory }
+                try FileSystem.rename(card.id, in: target, to: card.staged, in: stagingFD)
+            }
+            try BatchRecord.remove(in: stateFD)
+            try stateFD.sync()
+        } catch {
+            log.refuseChanges("a failed batch of new cards could not be taken back from '\(statePath)/\(BatchRecord.fileName)' (\(error))")
+            return
+        }
+        discardStaged(cards)
+    }
+
+    /// At open (R18): finishes the batch a crash cut off, if any. A record whose lines the log
+    /// holds was finished; otherwise its lines are written back into the log and each card still
+    /// staged, whose id no card has, is renamed into its level. The record itself is removed by
+    /// the checkpoint that ends the repair.
+    func repairBatch() throws(BoxError) {
+        guard let record = BatchRecord.read(in: stateFD) else { return }
+        guard try log.restore(record.logBytes, at: record.logOffset) == false else { return }
+        for intent in JournalIntent.decode(record.intent) {
+            guard case .add(let staged, let id, let to) = intent,
+                  levelOf[id] == nil, FileSystem.exists(staged, in: stagingFD) else { continue }
+            do { try FileSystem.rename(staged, in: stagingFD, to: id, in: try fd(to)) } catch {
+                throw .storeFailure(path: path(of: id, in: to), reason: "cannot finish an interrupted batch of new cards: \(error)")
+            }
+            setLevel(id, to)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import LeitnerCore
+/// The types of `AddMany` as JSON, both ways (docs/protocol.md, "AddMany"): `NewCard` in the call,
+/// `AddedCard`, `PresentCard` and `RefusedCard` in the reply.
+
+extension NewCard {
+    /// The `NewCard` object.
+    public var json: JSONValue {
+        ["front": front.json, "back": back.json, "id": id.map(JSONValue.string) ?? .null,
+         "level": level.map(JSONValue.string) ?? .null]
+    }
+
+    /// Reads a `NewCard` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped (`cards.3.front.text`).
+    public init(json: JSONValue, field: String = "card") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(front: try Asset(json: fields.required("front"), field: fields.field("front")),
+                  back: try Asset(json: fields.required("back"), field: fields.field("back")),
+                  id: try fields.optionalString("id"), level: try fields.optionalString("level"))
+    }
+}
+
+extension BatchOutcome {
+    /// The parameters of the `AddMany` reply: `added`, `present` and `refused`, each in the
+    /// batch's order. A refused card carries the error `Add` would have answered, by its name
+    /// and parameters, and the reason in words.
+    public var json: JSONValue {
+        func index(_ value: Int) -> JSONValue { .int(Int64(value)) }
+        return [
+            "added": .array(added.map { ["index": index($0.index), "id": .string($0.id), "level": .string($0.level.name)] }),
+            "present": .array(present.map { ["index": index($0.index), "id": .string($0.id)] }),
+            "refused": .array(refused.map {
+                ["index": index($0.index), "error": .string($0.error.varlinkName),
+                 "parameters": .object($0.error.varlinkParameters), "reason": .string($0.error.description)]
+            }),
+        ]
+    }
+
+    /// Reads the parameters of an `AddMany` reply.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped, or a refusal
+    ///   whose error is not one of the box's.
+    public init(json: JSONValue, field: String = "") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        let added = try fields.objects("added") { (value, path) throws(JSONFieldError) -> Added in
+            let card = try JSONFields(value, path: path)
+            return Added(index: try card.int("index"), id: try card.string("id"), level: try card.level("level"))
+        }
+        let present = try fields.objects("present") { (value, path) throws(JSONFieldError) -> Present in
+            let card = try JSONFields(value, path: path)
+            return Present(index: try card.int("index"), id: try card.string("id"))
+        }
+        let refused = try fields.objects("refused") { (value, path) throws(JSONFieldError) -> Refused in
+            let card = try JSONFields(value, path: path)
+            let name = try card.string("error")
+            let parameters = try card.object("parameters")
+            guard let error = BoxError(VarlinkCallError(name: name, parameters: parameters.members)) else {
+                throw JSONFieldError(field: card.field("error"), reason: "is not an error of \(BoxInterface.name) with its parameters")
+            }
+            return Refused(index: try card.int("index"), error: error)
+        }
+        self.init(added: added, present: present, refused: refused)
+    }
+}

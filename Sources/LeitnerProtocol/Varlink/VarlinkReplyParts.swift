@@ -1,0 +1,124 @@
+/// Cuts a reply whose one array member grows with the box (`List`'s `cards`, `Log`'s `entries`)
+/// into Varlink replies of bounded size, as its items come, without ever holding the whole reply
+/// (docs/protocol.md, "Streamed replies").
+///
+/// Called with `more`, items are gathered into parts of about `partSize` bytes; each part but
+/// the last is sent as `{"continues":true,"parameters":{"cards":[…]}}`, the last without
+/// `continues`, so an empty listing is one reply with an empty array. A part holds at least one
+/// item, so an item larger than `partSize` goes alone; one whose reply would pass `limit` is
+/// refused (`Overflow.itemTooLarge`).
+///
+/// Called without `more`, there is one reply, and it is refused (`Overflow.needsMore`) as soon
+/// as it would pass `limit`: the items already gathered are dropped, never sent truncated.
+///
+/// The frames are the bytes `VarlinkReply(parameters: [member: .array(items)], continues:).frame`
+/// gives, built from each item's serialisation as it is appended.
+public struct VarlinkReplyParts {
+    /// How a reply could not be kept within the limit.
+    public enum Overflow: Error, Equatable {
+        /// Without `more`, the whole reply would pass `limit` bytes.
+        case needsMore(limit: Int)
+        /// With `more`, the item `index` (from 0) alone makes a reply of `size` bytes, past `limit`.
+        case itemTooLarge(index: Int, size: Int, limit: Int)
+    }
+
+    /// The size a part is cut at, unless the limit is smaller: small enough that the first part
+    /// of a long listing goes out at once and that a part costs the client little to hold, large
+    /// enough that the framing is a small share of it.
+    public static let defaultPartSize = 64 << 10
+
+    /// The array member the items go in.
+    public let member: String
+    /// The longest message allowed (without its NUL), as `VarlinkFrameReader.maxMessageSize`.
+    public let limit: Int
+    /// True when the caller asked for `more`: the reply may come in parts.
+    public let more: Bool
+    /// The size a part is cut at (at most `limit`).
+    public let partSize: Int
+
+    /// `{"continues":true,"parameters":{"MEMBER":[`, and the same without `continues`.
+    private let continuingPrefix: [UInt8]
+    private let lastPrefix: [UInt8]
+    private static let suffix: [UInt8] = Array("]}}".utf8)
+
+    /// The items of the part being gathered, serialised and separated by commas.
+    private var items: [UInt8] = []
+    private var itemCount = 0
+    /// Items appended in all.
+    private var appended = 0
+    /// Whole parts ready to be sent, in order.
+    private var ready: [[UInt8]] = []
+
+    /// - Parameters:
+    ///   - member: the reply's array member (`cards`).
+    ///   - limit: the longest message allowed, without its NUL (`MaxMessageSize=`).
+    ///   - more: the call asked for `more`.
+    ///   - partSize: where parts are cut; `limit` when smaller.
+    public init(member: String, limit: Int, more: Bool, partSize: Int = VarlinkReplyParts.defaultPartSize) {
+        self.member = member
+        self.limit = limit
+        self.more = more
+        self.partSize = min(partSize, limit)
+        var name: [UInt8] = []
+        JSONValue.string(member).serialize(into: &name)
+        lastPrefix = Array(#"{"parameters":{"#.utf8) + name + Array(":[".utf8)
+        continuingPrefix = Array(#"{"continues":true,"parameters":{"#.utf8) + name + Array(":[".utf8)
+    }
+
+    /// Adds an item at the end of the reply. With `more`, a part that it would take past
+    /// `partSize` is closed first and becomes ready (`nextReadyFrame`).
+    /// - Throws: `Overflow` when the reply cannot stay within `limit`; nothing of the item is kept.
+    public mutating func append(_ item: JSONValue) throws(Overflow) {
+        let mark = items.count
+        if itemCount > 0 { items.append(UInt8(ascii: ",")) }
+        let itemStart = items.count
+        item.serialize(into: &items)
+        let itemSize = items.count - itemStart
+        let index = appended
+        if !more {
+            guard lastPrefix.count + items.count + Self.suffix.count <= limit else {
+                items.removeSubrange(mark...)
+                throw .needsMore(limit: limit)
+            }
+        } else {
+            // Any part may turn out not to be the last: each must fit with `continues`.
+            let alone = continuingPrefix.count + itemSize + Self.suffix.count
+            guard alone <= limit else {
+                items.removeSubrange(mark...)
+                throw .itemTooLarge(index: index, size: alone, limit: limit)
+            }
+            if itemCount > 0, continuingPrefix.count + items.count + Self.suffix.count > partSize {
+                ready.append(frame(continuingPrefix, items[..<mark]))
+                items.removeSubrange(..<itemStart)
+                itemCount = 0
+            }
+        }
+        itemCount += 1
+        appended += 1
+    }
+
+    /// A whole part that can be sent now (with `continues`), in order; nil when none is ready.
+    public mutating func nextReadyFrame() -> [UInt8]? {
+        ready.isEmpty ? nil : ready.removeFirst()
+    }
+
+    /// Ends the reply: the last frame (without `continues`), with the items gathered since the
+    /// last part. Take the ready frames first.
+    public mutating func finish() -> [UInt8] {
+        precondition(ready.isEmpty, "the ready parts go out before the last one")
+        let last = frame(lastPrefix, items[...])
+        items = []
+        itemCount = 0
+        return last
+    }
+
+    private func frame(_ prefix: [UInt8], _ body: ArraySlice<UInt8>) -> [UInt8] {
+        var frame: [UInt8] = []
+        frame.reserveCapacity(prefix.count + body.count + Self.suffix.count + 1)
+        frame += prefix
+        frame += body
+        frame += Self.suffix
+        frame.append(0)
+        return frame
+    }
+}

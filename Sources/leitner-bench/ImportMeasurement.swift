@@ -1,0 +1,61 @@
+import Glibc
+import LeitnerCore
+import LeitnerSystem
+
+/// Import of N new text cards into an empty box (`Box.addMany` in the batches `leitnerctl import`
+/// sends, durable when it returns), beside its floor measured in the same run: creating N card
+/// directories of two small files each, then one `syncfs`. Each in a fresh directory.
+enum ImportMeasurement {
+    /// The batches `leitnerctl import` sends (`ImportCommand`): 256 cards, four times more each
+    /// time, up to 4,096.
+    static let firstBatch = 256
+    static let largestBatch = 4096
+
+    static func run(directory: String, count: Int) throws {
+        let floorPath = directory + "/import-floor-\(count)"
+        let storePath = directory + "/import-box-\(count)"
+        for path in [floorPath, storePath] where access(path, F_OK) == 0 { _ = system("rm -rf '\(path)'") }
+        _ = sync()
+        let floor = try Timing.secondsThrowing { try createThenSync(floorPath, count: count) }
+        let box = try Box(options: BoxOptions(storePath: storePath))
+        let cards = (0..<count).map { index in
+            NewCard(front: Asset(name: "front.txt", text: "front \(index) of the import"),
+                    back: Asset(name: "back.txt", text: "back \(index)"))
+        }
+        var added = 0
+        let time = try Timing.secondsThrowing {
+            var start = 0
+            var batch = firstBatch
+            while start < cards.count {
+                let end = min(cards.count, start + batch)
+                batch = min(largestBatch, batch * 4)
+                added += try box.addMany(Array(cards[start..<end]), allowDuplicateFront: false).added.count
+                start = end
+            }
+        }
+        box.close()
+        guard added == count else { throw BoxError.storeFailure(path: storePath, reason: "only \(added) of \(count) cards added") }
+        let ratio = (time / floor * 100).rounded() / 100
+        print("import \(count) cards: box \(Timing.ms(time)) (durable)   floor: create \(count) card directories then syncfs \(Timing.ms(floor))   ratio \(ratio)×")
+        for path in [floorPath, storePath] { _ = system("rm -rf '\(path)'") }
+    }
+
+    /// The floor: what any store of one directory per card must do, written as plainly as can be.
+    private static func createThenSync(_ path: String, count: Int) throws {
+        mkdir(path, 0o755)
+        let root = try FileDescriptor.openDirectory(path)
+        defer { root.close() }
+        for index in 0..<count {
+            let id = "front-\(index)-of-the-import"
+            try FileSystem.makeDirectory(id, in: root)
+            let dir = try FileDescriptor.openDirectory(id, relativeTo: root)
+            defer { dir.close() }
+            for (name, text) in [("front.txt", "front \(index) of the import"), ("back.txt", "back \(index)")] {
+                let file = try FileDescriptor.open(name, relativeTo: dir, flags: O_WRONLY | O_CREAT | O_EXCL)
+                defer { file.close() }
+                try file.writeAll(Array(text.utf8))
+            }
+        }
+        try root.syncFileSystem()
+    }
+}

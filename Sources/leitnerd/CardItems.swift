@@ -1,0 +1,27 @@
+import LeitnerCore
+import LeitnerProtocol
+
+/// The cards of a `List`, read a batch at a time under the box's turn (`Box.nextCards`).
+final class CardItems: ReplyItems {
+    /// Card directories read in one turn at the box: a few milliseconds, so that the other
+    /// calls wait little for their turn between two batches.
+    static let batchSize = 256
+
+    private var listing: CardListing
+
+    init(_ listing: CardListing) {
+        self.listing = listing
+    }
+
+    var member: String { "cards" }
+    var needsBox: Bool { true }
+
+    func next(_ context: BoxMethods.Context?) throws -> [JSONValue]? {
+        guard !listing.isFinished, let box = context?.box else { return nil }
+        return try box.nextCards(of: &listing, upTo: Self.batchSize).map(\.json)
+    }
+
+    func describe(_ item: JSONValue) -> String {
+        "card '\(item["id"]?.stringValue ?? "?")'"
+    }
+}

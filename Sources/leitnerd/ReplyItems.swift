@@ -1,0 +1,19 @@
+import LeitnerCore
+import LeitnerProtocol
+
+/// The items of a streamed reply (docs/daemon.md, "Streamed replies"), given a batch at a time:
+/// the cards of `List`, the entries of `Log`, the days of `Calendar`, the problems of `Doctor`.
+/// A streamed method's handler begins the reading under the box's turn and returns one of these;
+/// `StreamedReply` then takes the batches and sends the parts.
+protocol ReplyItems: AnyObject {
+    /// The reply's array member (`cards`).
+    var member: String { get }
+    /// True when a batch is read from the box, under its turn; false when the items need no box
+    /// once begun (a snapshot, or a file read on a descriptor of its own).
+    var needsBox: Bool { get }
+    /// The next batch, which may be empty; nil when there is no more.
+    /// - Parameter context: the box, while the turn is held; nil when `needsBox` is false.
+    func next(_ context: BoxMethods.Context?) throws -> [JSONValue]?
+    /// What an item is, for a message about it (`card 'hola'`).
+    func describe(_ item: JSONValue) -> String
+}

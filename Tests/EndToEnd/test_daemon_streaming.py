@@ -1,0 +1,232 @@
+"""Streamed replies (docs/protocol.md, "Streamed replies"; docs/daemon.md): List, Log, Calendar and
+Doctor sent in parts within MaxMessageSize= when called with `more`, refused with ReplyTooLarge
+without it; leitnerctl reads the parts as they come.
+
+A store of 20,000 cards is written directly in the store format (as leitner-bench does) and
+served with a small message size limit, so that every reply that grows with the box must be cut.
+"""
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import varlink
+
+from daemon_fixtures import make_daemon, root  # noqa: F401  (pytest fixtures)
+
+BOX = "io.leitner.Box"
+CARDS = 20_000
+LIMIT = 16 * 1024
+LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
+
+
+def build_store(store, count):
+    """Card directories written directly: level k holds about 1/2^k of the cards."""
+    for level in LEVELS:
+        (store / level).mkdir(parents=True, exist_ok=True)
+    expected = {}
+    for index in range(count):
+        level = LEVELS[min(7, ((index + 1) & -(index + 1)).bit_length() - 1)]
+        card_id = f"card-{index:05d}"
+        directory = store / level / card_id
+        directory.mkdir()
+        (directory / "front.txt").write_text(f"front {index}\twith a tab")
+        (directory / "back.txt").write_text(f"back {index}\nof two lines")
+        expected[card_id] = level
+    return expected
+
+
+def write_log(store, count):
+    """A review log of `count` grades, one a second (docs/store-format.md, the review log)."""
+    state = store / ".leitner"
+    state.mkdir(parents=True, exist_ok=True)
+    start = 1_767_225_600  # 2026-01-01T00:00:00Z
+    with open(state / "log", "w") as log:
+        for n in range(count):
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(start + n))
+            log.write(f"{stamp}\tgrade\tcard-{n % CARDS:05d}\t1\t2\tcorrect\t{n}\n")
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    """The 20,000-card store and its log, built once for the module; each test copies nothing."""
+    base = tmp_path_factory.mktemp("streaming")
+    store = base / "store"
+    expected = build_store(store, CARDS)
+    write_log(store, 30_000)
+    return store, expected
+
+
+@pytest.fixture
+def daemon(make_daemon, big):  # noqa: F811
+    store, _ = big
+    return make_daemon(store=store, config=f"[Daemon]\nMaxMessageSize={LIMIT // 1024}K\n").start()
+
+
+def stream(conn, method, parameters=None, **flags):
+    """Sends one call and reads every reply to it: (raw length, message) pairs."""
+    conn.send({"method": f"{BOX}.{method}", "parameters": parameters or {}, **flags})
+    replies = []
+    while True:
+        raw = conn.receive_raw()
+        message = json.loads(raw)
+        replies.append((len(raw), message))
+        if not message.get("continues"):
+            return replies
+
+
+def test_list_with_more_sends_every_card_in_parts_within_the_limit(daemon, big):
+    _, expected = big
+    with daemon.connect(timeout=60) as c:
+        replies = stream(c, "List", {"withText": True}, more=True)
+    assert len(replies) > 100
+    assert all(length <= LIMIT for length, _ in replies)
+    assert all(m.get("continues") is True for _, m in replies[:-1])
+    assert "continues" not in replies[-1][1] and "error" not in replies[-1][1]
+    cards = [card for _, m in replies for card in m["parameters"]["cards"]]
+    assert len(cards) == CARDS
+    assert {c["id"]: c["level"] for c in cards} == expected
+    # By level, then by id, as one reply would have them.
+    assert [(LEVELS.index(c["level"]), c["id"]) for c in cards] == sorted((LEVELS.index(v), k) for k, v in expected.items())
+    assert cards[0]["front"]["text"].startswith("front ") and "\n" in cards[0]["back"]["text"]
+
+
+def test_without_more_a_reply_past_the_limit_is_refused_and_says_to_use_more(daemon):
+    with daemon.connect(timeout=60) as c:
+        replies = stream(c, "List", {})
+        assert len(replies) == 1
+        length, reply = replies[0]
+        assert length <= LIMIT
+        assert reply["error"] == f"{BOX}.ReplyTooLarge"
+        assert '"more": true' in reply["parameters"]["reason"] and str(LIMIT) in reply["parameters"]["reason"]
+        # A reply that fits is sent whole, as ever, and the connection goes on.
+        small = stream(c, "Log", {"limit": 3})
+        assert [e["answerMs"] for e in small[0][1]["parameters"]["entries"]] == [29_997, 29_998, 29_999]
+
+
+def test_log_and_calendar_stream_too(daemon):
+    with daemon.connect(timeout=60) as c:
+        replies = stream(c, "Log", {}, more=True)
+        assert len(replies) > 10 and all(length <= LIMIT for length, _ in replies)
+        entries = [e for _, m in replies for e in m["parameters"]["entries"]]
+        assert [e["answerMs"] for e in entries] == list(range(30_000))
+        last = stream(c, "Log", {"limit": 1000, "since": "2026-01-01"}, more=True)
+        assert [e["answerMs"] for _, m in last for e in m["parameters"]["entries"]] == list(range(29_000, 30_000))
+        days = stream(c, "Calendar", {"from": "2020-01-01", "to": "2029-12-31"}, more=True)
+        assert len(days) > 1 and all(length <= LIMIT for length, _ in days)
+        assert sum(len(m["parameters"]["days"]) for _, m in days) == 3653
+        assert stream(c, "Calendar", {"from": "2020-01-01", "to": "2029-12-31"})[0][1]["error"] == f"{BOX}.ReplyTooLarge"
+
+
+def test_the_python_varlink_client_reads_the_parts(daemon, big):
+    _, expected = big
+    with varlink.Client.new_with_address(f"unix:{daemon.socket}") as client:
+        with client.open(BOX) as box:
+            ids = [card["id"] for part in box.List(level="3", _more=True) for card in part["cards"]]
+    assert ids == sorted(k for k, v in expected.items() if v == "3")
+    # And its command line, `--more`: one JSON object printed per reply.
+    result = subprocess.run([sys.executable, "-m", "varlink.cli", "call", "--more",
+                             f"unix:{daemon.socket}/{BOX}.List", json.dumps({"level": "5"})],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    decoder, rest, parts = json.JSONDecoder(), result.stdout.strip(), []
+    while rest:
+        part, end = decoder.raw_decode(rest)
+        parts.append(part)
+        rest = rest[end:].strip()
+    assert len(parts) > 1
+    assert [c["id"] for part in parts for c in part["cards"]] == sorted(k for k, v in expected.items() if v == "5")
+
+
+def test_other_calls_are_served_while_a_stream_waits_for_its_reader(daemon):
+    # The turn at the box is taken for one batch at a time: a client that stops reading holds
+    # up its own connection, not the box.
+    with daemon.connect(timeout=60) as slow:
+        slow.send({"method": f"{BOX}.List", "parameters": {"withText": True}, "more": True})
+        assert json.loads(slow.receive_raw())["continues"] is True
+        with daemon.connect(timeout=10) as other:
+            started = time.monotonic()
+            assert "today" in other.call("Status")
+            assert other.call("Show", id="card-00000")["card"]["level"] == "1"
+            assert time.monotonic() - started < 2
+        # The rest still arrives whole.
+        count = 0
+        while True:
+            message = json.loads(slow.receive_raw())
+            count += 1
+            if not message.get("continues"):
+                break
+        assert count > 50
+
+
+def test_an_item_too_large_for_any_message_ends_the_stream_with_its_name(make_daemon, root):  # noqa: F811
+    store = root / "store"
+    build_store(store, 300)
+    (store / "1" / "card-00000" / "front.txt").write_text("x" * (LIMIT + 100))
+    daemon = make_daemon(store=store, config=f"[Daemon]\nMaxMessageSize={LIMIT // 1024}K\n").start()
+    with daemon.connect() as c:
+        replies = stream(c, "List", {"withText": True}, more=True)
+        error = replies[-1][1]
+        assert error["error"] == f"{BOX}.ReplyTooLarge"
+        assert "card 'card-00000'" in error["parameters"]["reason"]
+        assert all(length <= LIMIT for length, _ in replies)
+        # Without text, it is as small as any other card.
+        assert sum(len(m["parameters"]["cards"]) for _, m in stream(c, "List", {}, more=True)) == 300
+
+
+def ctl(daemon, *args, timeout=120):
+    env = dict(daemon.env, LEITNER_SOCKET=str(daemon.socket))
+    return subprocess.run([str(daemon.bin_dir / "leitnerctl"), "--no-autostart", *args],
+                          capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def test_leitnerctl_lists_and_exports_every_card_through_the_small_limit(daemon, big):
+    _, expected = big
+    listed = ctl(daemon, "list")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert len(lines) == CARDS
+    # Piped, a line is LEVEL, ID, FRONT, BACK, tab-separated (docs/leitnerctl.md).
+    assert {line.split("\t")[1]: line.split("\t")[0] for line in lines} == expected
+
+    as_json = ctl(daemon, "--json", "list", "2")
+    cards = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert [c["id"] for c in cards] == sorted(k for k, v in expected.items() if v == "2")
+
+    exported = ctl(daemon, "export", "--with-levels")
+    assert exported.returncode == 0, exported.stderr
+    rows = exported.stdout.splitlines()
+    assert rows[0] == "id\tlevel\tfront\tback\tfrontext\tbackext" and len(rows) == CARDS + 1
+    fields = [row.split("\t") for row in rows[1:]]
+    assert {f[0]: f[1] for f in fields} == expected
+    first = next(f for f in fields if f[0] == "card-00007")
+    assert first[2:] == ["front 7\\twith a tab", "back 7\\nof two lines", "txt", "txt"]
+
+    log = ctl(daemon, "log", "--limit", "5000")
+    assert len(log.stdout.splitlines()) == 5000
+    assert len(ctl(daemon, "--json", "log").stdout.splitlines()) == 30_000
+
+
+def test_a_stream_still_going_at_the_end_of_a_stop_is_cut_and_the_daemon_exits_cleanly(daemon):
+    # A client reading a long listing slowly: the stop waits for it at most its 5 s. Then the
+    # stream ends — with StoreFailure in place of its next part when there is room for it, else
+    # by closing the connection, as any reply not taken by then — and the box is closed (exit 0).
+    with daemon.connect(timeout=30) as slow:
+        slow.send({"method": f"{BOX}.List", "parameters": {"withText": True}, "more": True})
+        assert json.loads(slow.receive_raw())["continues"] is True
+        stopped = time.monotonic()
+        daemon.signal(signal.SIGTERM)
+        last = None
+        while True:
+            try:
+                last = json.loads(slow.receive_raw())
+            except (EOFError, ConnectionError):
+                break
+            if not last.get("continues"):
+                break
+            time.sleep(0.05)
+        assert last is not None and (last.get("continues") is True or last["parameters"]["reason"] == "the daemon is stopping"), last
+    assert daemon.process.wait(timeout=20) == 0, daemon.log_text()
+    assert time.monotonic() - stopped < 8

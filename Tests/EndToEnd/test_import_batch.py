@@ -1,0 +1,193 @@
+"""`leitnerctl import` through AddMany batches (docs/leitnerctl.md, "Importing"; docs/protocol.md,
+"AddMany"; docs/store-format.md, "Batches"): durable and whole-or-absent per card (R17, R18),
+idempotent, bad lines reported as FILE:LINE with the rest imported, a progress bar only on a
+terminal."""
+import json
+import os
+import pty
+import random
+import signal
+import subprocess
+import time
+
+from cli_box import CliBox, box  # noqa: F401  (fixture)
+
+LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
+
+
+def write_deck(path, count, start=0):
+    with open(path, "w") as f:
+        f.write("id\tfront\tback\n")
+        for n in range(start, start + count):
+            f.write(f"w{n:05d}\tword {n}\tback of word {n}\n")
+
+
+def cards_on_disk(store):
+    """Every card directory in a level: id → (level, front text, back text), None for a missing side."""
+    found = {}
+    for level in LEVELS:
+        directory = store / level
+        if not directory.is_dir():
+            continue
+        for entry in os.scandir(directory):
+            def side(name):
+                try:
+                    return (directory / entry.name / name).read_text()
+                except FileNotFoundError:
+                    return None
+            assert entry.name not in found, f"card {entry.name} is in two levels"
+            found[entry.name] = (level, side("front.txt"), side("back.txt"))
+    return found
+
+
+def added_in_log(store):
+    lines = (store / ".leitner" / "log").read_text().splitlines()
+    return [line.split("\t")[2] for line in lines if line.split("\t")[1] == "add"]
+
+
+def test_import_is_one_request_per_batch_and_twice_adds_nothing(box, tmp_path):  # noqa: F811
+    deck = tmp_path / "deck.tsv"
+    write_deck(deck, 9000)
+    result = box.ctl("import", deck)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"Imported '{deck}': 9000 added, 0 already present, 0 refused.\n"
+    assert result.stderr == ""  # not a terminal: no progress bar
+    assert len(added_in_log(box.store)) == 9000
+    again = box.json("import", deck)
+    assert again["added"] == 0 and len(again["present"]) == 9000 and again["refused"] == []
+    assert again["present"][0] == {"location": f"{deck}:2", "reason": "already in the box as 'w00000'"}
+    on_disk = cards_on_disk(box.store)
+    assert len(on_disk) == 9000
+    assert on_disk["w08999"] == ("1", "word 8999", "back of word 8999")
+    assert not os.listdir(box.store / ".leitner" / "tmp")
+
+
+def test_bad_lines_are_reported_with_file_and_line_and_the_rest_go_in(box, tmp_path):  # noqa: F811
+    deck = tmp_path / "mixed.tsv"
+    deck.write_text("id\tfront\tback\tlevel\n"
+                    "ok1\tuno\tone\t\n"
+                    "bad id\tdos\ttwo\t\n"
+                    "ok2\ttres\tthree\t9\n"
+                    "only two fields\there\n"
+                    "ok3\tcuatro\tfour\t3\n")
+    result = box.ctl("--json", "import", "--with-levels", deck)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"leitnerctl: {deck}:3: invalid card id 'bad id': contains a space",
+        f"leitnerctl: {deck}:4: invalid level '9': expected 1 to 7 or finished",
+        f"leitnerctl: {deck}:5: expected 4 fields as the header says, found 2",
+    ]
+    summary = json.loads(result.stdout)
+    assert summary["added"] == 2 and summary["present"] == []
+    assert [p["location"] for p in summary["refused"]] == [f"{deck}:3", f"{deck}:4", f"{deck}:5"]
+    assert {card: where[0] for card, where in cards_on_disk(box.store).items()} == {"ok1": "1", "ok3": "3"}
+
+
+def test_a_card_the_daemon_refuses_is_reported_and_the_rest_go_in(box, tmp_path):  # noqa: F811
+    pairs = tmp_path / "pairs"
+    pairs.mkdir()
+    (pairs / "good-front.txt").write_text("good")
+    (pairs / "good-back.txt").write_text("fine")
+    (pairs / "odd-front.txt").write_text("odd")
+    (pairs / "odd-back.abcdefghijklmnopq").write_text("an extension of 17 letters")
+    result = box.ctl("import", pairs)
+    assert result.returncode == 1
+    assert result.stderr == (f"leitnerctl: {pairs}/odd-back.abcdefghijklmnopq: invalid asset 'back.abcdefghijklmnopq': "
+                             "the extension must be 1 to 16 letters or digits\n")
+    assert result.stdout == f"Imported '{pairs}': 1 added, 0 already present, 1 refused.\n"
+    assert list(cards_on_disk(box.store)) == ["good"]
+
+
+def test_a_kill_during_an_import_leaves_every_card_whole_or_absent(box, tmp_path):  # noqa: F811
+    """SIGKILL of the daemon at random instants of a large import: after a restart every card in
+    the store is whole (both sides, the right text), each logged once, nothing is left staged; and
+    importing again adds exactly the missing ones."""
+    rng = random.Random(int(os.environ.get("LEITNER_IMPORT_KILL_SEED", random.randrange(1 << 32))))
+    deck = tmp_path / "deck.tsv"
+    total = 14000
+    write_deck(deck, total)
+    counts = []
+    for round_number in range(3):
+        importer = subprocess.Popen([str(box.bin_dir / "leitnerctl"), "--socket", str(box.socket), "--no-autostart",
+                                     "import", str(deck)], env=box.env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+        # Somewhere inside the import: after the first batch has begun to land, at a random instant.
+        deadline = time.monotonic() + 60
+        while not any((box.store / "1").iterdir()) and not any((box.store / ".leitner" / "tmp").iterdir()):
+            assert time.monotonic() < deadline and importer.poll() is None
+        time.sleep(rng.uniform(0, 0.4))
+        box.daemon.send_signal(signal.SIGKILL)
+        box.daemon.wait(10)
+        importer.communicate(timeout=60)
+        box.start()
+        box.ok("status")  # the open has repaired the store
+        on_disk = cards_on_disk(box.store)
+        for card, (level, front, back) in on_disk.items():
+            n = int(card[1:])
+            assert (level, front, back) == ("1", f"word {n}", f"back of word {n}"), f"round {round_number}: {card} is not whole"
+        logged = added_in_log(box.store)
+        assert sorted(logged) == sorted(on_disk), f"round {round_number}: the log's adds and the cards differ"
+        assert not os.listdir(box.store / ".leitner" / "tmp")
+        assert not (box.store / ".leitner" / "batch").exists()
+        counts.append(len(on_disk))
+    # The kills fell inside the import, not after it.
+    assert any(0 <= count < total for count in counts), counts
+    result = box.ctl("import", deck)
+    assert result.returncode == 0, result.stderr
+    present = len(cards_on_disk(box.store))
+    assert present == total
+    assert sorted(added_in_log(box.store)) == sorted(f"w{n:05d}" for n in range(total))
+
+
+def test_the_progress_bar_shows_only_on_a_terminal_and_not_with_quiet(box, tmp_path):  # noqa: F811
+    deck = tmp_path / "deck.tsv"
+    write_deck(deck, 16000)
+
+    def on_a_terminal(*options):
+        """Runs the import with standard error on a pseudo-terminal; its bytes and the time taken."""
+        controller, terminal = pty.openpty()
+        started = time.monotonic()
+        process = subprocess.Popen([str(box.bin_dir / "leitnerctl"), "--socket", str(box.socket), "--no-autostart",
+                                    "import", *options, str(deck)], env=box.env, stdout=subprocess.PIPE, stderr=terminal)
+        os.close(terminal)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # EIO: the terminal's other end closed
+                break
+            if not chunk:
+                break
+            seen += chunk
+        process.wait(60)
+        os.close(controller)
+        return seen.decode(), time.monotonic() - started
+
+    shown, took = on_a_terminal()
+    if took > 1.5:
+        # Long enough for the bar (it waits a second): count, rate and time left, then wiped.
+        assert "/16000 cards" in shown and "/s" in shown, shown
+        assert shown.endswith("\r\x1b[K"), repr(shown[-40:])
+    quiet, _ = on_a_terminal("--quiet")
+    assert quiet == ""
+    piped = box.ctl("import", deck)
+    assert piped.stderr == "" and "16000 already present" in piped.stdout
+
+
+def test_a_daemon_with_a_small_message_limit_gets_smaller_batches(bin_dir, tmp_path):
+    """MaxMessageSize=64K: the first batch is refused whole (the daemon closes that connection,
+    having carried nothing out); leitnerctl halves it and sends smaller ones on a new connection."""
+    from daemon_support import Daemon
+    daemon = Daemon(bin_dir, tmp_path, config="[Daemon]\nMaxMessageSize=64K\n").start()
+    try:
+        deck = tmp_path / "deck.tsv"
+        write_deck(deck, 3000)
+        env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"))
+        result = subprocess.run([str(bin_dir / "leitnerctl"), "--socket", str(daemon.socket), "--no-autostart",
+                                 "import", str(deck)], env=env, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == f"Imported '{deck}': 3000 added, 0 already present, 0 refused.\n"
+        assert len(cards_on_disk(daemon.store)) == 3000
+        assert sorted(added_in_log(daemon.store)) == [f"w{n:05d}" for n in range(3000)]
+    finally:
+        daemon.stop()

@@ -1,0 +1,118 @@
+import Glibc
+import Testing
+@testable import LeitnerCore
+@testable import LeitnerSystem
+import LeitnerTestSupport
+
+/// `addMany`: a batch of new cards in one durable change (docs/store-format.md, "Batches").
+@Suite(.serialized) struct BoxBatchTests {
+    static func text(_ front: String, _ back: String, id: String? = nil, level: String? = nil) -> NewCard {
+        NewCard(front: Asset(name: "front.txt", text: front), back: Asset(name: "back.txt", text: back), id: id, level: level)
+    }
+
+    @Test func addsEveryCardWithItsLevelAndLogsEachAdd() throws {
+        let fixture = try BoxFixture()
+        let outcome = try fixture.box.addMany([
+            Self.text("perro", "dog"), Self.text("gato", "cat", level: "3"), Self.text("x", "y", id: "pájaro"),
+        ], allowDuplicateFront: false)
+        #expect(outcome.added == [.init(index: 0, id: "perro", level: .one), .init(index: 1, id: "gato", level: .three),
+                                  .init(index: 2, id: "pájaro", level: .one)])
+        #expect(outcome.present.isEmpty && outcome.refused.isEmpty)
+        #expect(fixture.dir.read("3/gato/front.txt") == "gato")
+        #expect(fixture.dir.read("1/pájaro/back.txt") == "y")
+        #expect(fixture.dir.logLines.map { [$0[1], $0[2], $0[4]] } == [["add", "perro", "1"], ["add", "gato", "3"], ["add", "pájaro", "1"]])
+        // Nothing is left staged, and no batch record once the batch is done.
+        #expect(fixture.dir.exists(".leitner/tmp/add-perro") == false)
+        #expect(fixture.dir.exists(".leitner/batch") == false)
+        #expect(try fixture.box.status().counts[.one] == 2)
+    }
+
+    @Test func theSameBatchTwiceAddsNothingTheSecondTime() throws {
+        let fixture = try BoxFixture()
+        let batch = [Self.text("uno", "one"), Self.text("dos", "two", id: "two"), Self.text("tres", "three")]
+        #expect(try fixture.box.addMany(batch, allowDuplicateFront: false).added.count == 3)
+        let again = try fixture.box.addMany(batch, allowDuplicateFront: false)
+        #expect(again.added.isEmpty)
+        #expect(again.present == [.init(index: 0, id: "uno"), .init(index: 1, id: "two"), .init(index: 2, id: "tres")])
+        #expect(fixture.dir.logLines.count == 3)
+    }
+
+    @Test func refusesWhatAddWouldRefuseAndAddsTheRest() throws {
+        let fixture = try BoxFixture()
+        let outcome = try fixture.box.addMany([
+            Self.text("a", "b", id: "no spaces"),
+            Self.text("c", "d", level: "9"),
+            NewCard(front: Asset(name: "front", text: "e"), back: Asset(name: "back.txt", text: "f")),
+            Self.text("fine", "good"),
+        ], allowDuplicateFront: true)
+        #expect(outcome.added == [.init(index: 3, id: "fine", level: .one)])
+        #expect(outcome.refused.map(\.index) == [0, 1, 2])
+        #expect(outcome.refused[0].error == .invalidCardId(id: "no spaces", reason: "contains a space"))
+        #expect(outcome.refused[1].error == .invalidLevel(level: "9"))
+        if case .invalidAsset(let name, _) = outcome.refused[2].error { #expect(name == "front") } else {
+            Issue.record("expected invalidAsset, got \(outcome.refused[2].error)")
+        }
+    }
+
+    @Test func duplicatesWithinTheBatchAndMadeUpIds() throws {
+        let fixture = try BoxFixture()
+        try fixture.box.addText("Hola", "hi")
+        // Same front as a card in the box, and twice in the batch; with duplicates allowed, ids
+        // are numbered past those the batch itself took.
+        let strict = try fixture.box.addMany([Self.text(" Hola ", "x"), Self.text("adiós", "bye"), Self.text("adiós", "bye again")],
+                                             allowDuplicateFront: false)
+        #expect(strict.present == [.init(index: 0, id: "hola"), .init(index: 2, id: "adiós")])
+        let loose = try fixture.box.addMany([Self.text("Hola", "a"), Self.text("Hola", "b")], allowDuplicateFront: true)
+        #expect(loose.added.map(\.id) == ["hola-2", "hola-3"])
+        // The same id twice in one batch: the second is present, as it would be in a second batch.
+        let twice = try fixture.box.addMany([Self.text("p", "q", id: "same"), Self.text("r", "s", id: "same")], allowDuplicateFront: true)
+        #expect(twice.added.map(\.id) == ["same"] && twice.present == [.init(index: 1, id: "same")])
+        #expect(fixture.dir.read("1/same/front.txt") == "p")
+    }
+
+    @Test func cardsAddedToTheOpenTestsLevelsJoinItsQueue() throws {
+        let fixture = try BoxFixture()
+        try fixture.box.addText("uno", "one")
+        #expect(try fixture.box.prepare().test.remaining == 1)
+        _ = try fixture.box.addMany([Self.text("dos", "two"), Self.text("tres", "three", level: "5")], allowDuplicateFront: false)
+        #expect(try fixture.box.status().test.remaining == 2) // R8: level 1 is in the test, 5 is not
+    }
+
+    @Test func survivesAReopenAndThenAGradeOfAnImportedCard() throws {
+        let fixture = try BoxFixture()
+        _ = try fixture.box.addMany((0..<300).map { Self.text("word \($0)", "back \($0)") }, allowDuplicateFront: false)
+        try fixture.reopen()
+        #expect(try fixture.box.status().counts[.one] == 300)
+        _ = try fixture.box.prepare()
+        let card = try #require(try fixture.box.next().card)
+        _ = try fixture.box.grade(id: card.id, correct: true, answerMs: 10)
+        fixture.kill()
+        try fixture.reopen()
+        #expect(fixture.dir.levelOnDisk(card.id) == ["2"])
+        #expect(fixture.dir.logLines.filter { $0[1] == "add" }.count == 300)
+    }
+
+    /// A record left by a kill after its sync: the next open finishes every rename and writes
+    /// the lines back, even those a power loss took from the log.
+    @Test func aRecordLeftByACrashIsFinishedAtOpen() throws {
+        let fixture = try BoxFixture()
+        let sizeBefore = fixture.dir.logSize
+        // Cut the batch off right after its record is synced: every later call fails.
+        // Steps: per card mkdir, 2 × (open, write); then syncfs; the record's open, write, sync, directory sync.
+        let cards = 3
+        CrashPoint.arm(after: cards * 5 + 1 + 4 + 1)
+        _ = try? fixture.box.addMany((0..<cards).map { Self.text("w\($0)", "b") }, allowDuplicateFront: false)
+        let crashed = CrashPoint.hasCrashed
+        CrashPoint.disarm()
+        #expect(crashed)
+        #expect(fixture.dir.exists(".leitner/batch"))
+        #expect(fixture.dir.levelOnDisk("w0").isEmpty)
+        fixture.kill()
+        try fixture.reopen()
+        #expect((0..<cards).allSatisfy { fixture.dir.levelOnDisk("w\($0)") == ["1"] })
+        #expect(fixture.dir.read("1/w2/front.txt") == "w2")
+        #expect(fixture.dir.logSize > sizeBefore)
+        #expect(fixture.dir.logLines.filter { $0[1] == "add" }.map { $0[2] } == ["w0", "w1", "w2"])
+        #expect(fixture.dir.exists(".leitner/batch") == false)
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+@testable import LeitnerCore
+
+/// `CardIndex`, the store's compact index of every card's level, answers as the dictionary it
+/// replaced would, through growth, removals and the rebuilds that reclaim their room.
+@Suite struct CardIndexTests {
+    static func id(_ number: Int) -> String { "card-\(number)-with-a-longer-id" }
+
+    @Test func answersAsADictionaryThroughRandomChanges() {
+        var index = CardIndex()
+        var model: [String: Level] = [:]
+        var random = SeededGenerator(seed: 7)
+        let ids = (0..<3000).map(Self.id) + ["a", "猫", "café", "ありがとう", String(repeating: "x", count: 128)]
+        for step in 0..<40_000 {
+            let id = ids[Int(random.next() % UInt64(ids.count))]
+            if random.next() % 3 == 0 {
+                #expect(index.removeValue(forKey: id) == model.removeValue(forKey: id))
+            } else {
+                let level = Level.allCases[Int(random.next() % 8)]
+                #expect(index.updateValue(level, forKey: id) == model.updateValue(level, forKey: id))
+            }
+            if step % 5000 == 0 { #expect(index.count == model.count) }
+        }
+        #expect(index.count == model.count)
+        for id in ids { #expect(index[id] == model[id], "\(id)") }
+        #expect(Dictionary(uniqueKeysWithValues: index.map { ($0.key, $0.value) }) == model)
+        #expect(Set(index.keys) == Set(model.keys))
+        #expect(index["missing"] == nil)
+    }
+
+    @Test func growsFromEmptyAndFromASizedStart() {
+        for start in [0, 10, 100_000] {
+            var index = CardIndex(minimumCapacity: start)
+            for number in 0..<20_000 { index[Self.id(number)] = .three }
+            #expect(index.count == 20_000)
+            #expect((0..<20_000).allSatisfy { index[Self.id($0)] == .three })
+            #expect(index[Self.id(20_000)] == nil)
+        }
+    }
+
+    @Test func removingMostCardsAndAddingThemBackKeepsEveryAnswer() {
+        var index = CardIndex()
+        for number in 0..<5000 { index[Self.id(number)] = .one }
+        for number in 0..<4900 { index[Self.id(number)] = nil }
+        #expect(index.count == 100)
+        for number in 0..<5000 where number % 2 == 0 { index[Self.id(number)] = .finished }
+        #expect(index.count == 100 + 2450)
+        for number in 0..<5000 {
+            let expected: Level? = number >= 4900 ? (number % 2 == 0 ? .finished : .one) : (number % 2 == 0 ? .finished : nil)
+            #expect(index[Self.id(number)] == expected)
+        }
+    }
+
+    @Test func aCopyKeepsItsAnswersWhileTheOriginalChanges() {
+        var index = CardIndex()
+        for number in 0..<100 { index[Self.id(number)] = .two }
+        let copy = index
+        for number in 0..<100 { index[Self.id(number)] = number % 2 == 0 ? nil : .four }
+        index["new"] = .one
+        #expect((0..<100).allSatisfy { copy[Self.id($0)] == .two })
+        #expect(copy["new"] == nil && copy.count == 100)
+    }
+
+    @Test func entriesSortByTheBytesOfTheirIds() {
+        var index = CardIndex()
+        let ids = ["b", "a", "B", "a-2", "a.1", "é", "z", "猫", "ありがとう", "café", "1", "10", "9",
+                   "abcdefgh", "abcdefgh-2", "abcdefg", "abcdefghi"]
+        for id in ids { index[id] = .one }
+        var entries: [UInt32] = []
+        index.forEachEntry { number, _ in entries.append(number) }
+        #expect(CardListing.sorted(entries, in: index).map { index.id(ofEntry: $0) } == ids.sorted())
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+@testable import LeitnerCore
+import LeitnerTestSupport
+
+/// A listing read a batch at a time (`Box.startListing`, `Box.nextCards`): the streamed `List`
+/// of docs/protocol.md. Its order is the one `list` always had, and a card changed between two
+/// batches is listed where it is when its batch is read.
+@Suite struct CardListingTests {
+    static func readAll(_ box: Box, _ listing: inout CardListing, batch: Int) throws -> [Card] {
+        var cards: [Card] = []
+        while !listing.isFinished {
+            let next = try box.nextCards(of: &listing, upTo: batch)
+            #expect(next.count <= batch)
+            cards += next
+        }
+        return cards
+    }
+
+    @Test func theOrderIsByLevelThenIdAsStringsCompare() throws {
+        let f = try BoxFixture()
+        let ids = ["b", "a", "B", "a-2", "a.1", "é", "z", "猫", "ありがとう", "café", "1", "10", "9"]
+        for (index, id) in ids.enumerated() { f.dir.writeCard(id, level: ["1", "3", "finished"][index % 3]) }
+        var listing = try f.box.startListing(level: nil, withText: false)
+        let listed = try Self.readAll(f.box, &listing, batch: 2)
+        let expected = ids.map { ($0, Level(name: ["1", "3", "finished"][ids.firstIndex(of: $0)! % 3])!) }
+            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        #expect(listed.map(\.id) == expected.map(\.0))
+        #expect(listed.map(\.level) == expected.map(\.1))
+        #expect(try f.box.list(level: nil, withText: false) == listed)
+    }
+
+    @Test func aListingOfOneLevelHasThatLevelOnly() throws {
+        let f = try BoxFixture()
+        for number in 0..<30 { f.dir.writeCard("c\(number)", level: String(1 + number % 3)) }
+        var listing = try f.box.startListing(level: "2", withText: true)
+        let listed = try Self.readAll(f.box, &listing, batch: 4)
+        #expect(listed.count == 10 && listed.allSatisfy { $0.level == .two && $0.front.text == "f" })
+    }
+
+    @Test func aCardChangedBetweenBatchesIsListedAsItIsThen() throws {
+        let f = try BoxFixture()
+        for number in 0..<10 { f.dir.writeCard("c\(number)", level: "1") }
+        var listing = try f.box.startListing(level: nil, withText: false)
+        #expect(try f.box.nextCards(of: &listing, upTo: 3).map(\.id) == ["c0", "c1", "c2"])
+        // By the box, and by hand (R13): moved, deleted, damaged, added.
+        _ = try f.box.move(id: "c5", level: "4")
+        try f.box.delete(id: "c6")
+        f.dir.move("1/c7", "2/c7")
+        f.dir.removeTree("1/c8/back.txt")
+        f.dir.writeCard("c3a", level: "1")
+        let rest = try Self.readAll(f.box, &listing, batch: 3)
+        #expect(rest.map(\.id) == ["c3", "c4", "c5", "c7", "c9"])
+        #expect(rest.first { $0.id == "c5" }?.level == .four)
+        #expect(rest.first { $0.id == "c7" }?.level == .two)
+    }
+
+    @Test func aCardThatLeftTheListedLevelIsLeftOut() throws {
+        let f = try BoxFixture()
+        for number in 0..<4 { f.dir.writeCard("c\(number)", level: "3") }
+        var listing = try f.box.startListing(level: "3", withText: false)
+        _ = try f.box.move(id: "c2", level: "5")
+        #expect(try Self.readAll(f.box, &listing, batch: 1).map(\.id) == ["c0", "c1", "c3"])
+    }
+
+    @Test func doctorInBatchesFindsWhatTheWholeScanFinds() throws {
+        let f = try BoxFixture()
+        for number in 0..<20 { f.dir.writeCard("c\(number)", level: "1") }
+        for number in [3, 11, 17] { f.dir.removeTree("1/c\(number)/front.txt") }
+        f.dir.write("2/lone-front.txt", "x")
+        var scan = try f.box.startDoctor()
+        var problems: [StoreProblem] = []
+        while !scan.isFinished { problems += try f.box.nextProblems(of: &scan, upTo: 4) }
+        #expect(problems.filter { $0.kind == .damagedCard }.map(\.path) == ["c11", "c17", "c3"].map { f.dir.path + "/1/" + $0 })
+        #expect(problems.contains { $0.kind == .loosePair })
+        #expect(try f.box.doctor() == problems)
+    }
+}
