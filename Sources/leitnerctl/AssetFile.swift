@@ -18,14 +18,15 @@ enum AssetFile {
     /// A side from the file at `path`, named `front.EXT` by its extension.
     /// - Throws: `Failure.failed` naming the file and the reason.
     static func file(_ path: String, side: String) throws -> JSONValue {
-        guard let ext = MediaType.fileExtension(path.split(separator: "/").last.map(String.init) ?? path) else {
-            throw Failure.failed("'\(path)': the file has no extension to tell what it is (.txt, .md, .png, .mp3, …)")
-        }
+        // Read first: a file that is missing or a directory is that, whatever its name.
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(atPath: path, limit: maxSize)
         } catch {
             throw Failure.failed("cannot read '\(path)': \(error.rawValue == EFBIG ? "larger than \(maxSize >> 20) MiB" : error.description)")
+        }
+        guard let ext = MediaType.fileExtension(path.split(separator: "/").last.map(String.init) ?? path) else {
+            throw Failure.failed("'\(path)': the file has no extension to tell what it is (.txt, .md, .png, .mp3, …)")
         }
         let name = "\(side).\(ext.lowercased())"
         if MediaType.isText(MediaType.of(fileName: name)), let text = String(validating: bytes, as: UTF8.self) {

@@ -36,7 +36,17 @@ extension ClientSettings {
         } catch {
             throw Failure.failed(error.description)
         }
-        return ClientSettings(socketPath: configuration.resolvedSocketPath(override: globals["--socket"]),
+        // leitnerd refuses a relative socket path; checked here, before autostart would leave
+        // the lock and the daemon's log in the working directory and quote the daemon's failure.
+        if let path = globals["--socket"], !path.hasPrefix("/") {
+            throw Failure.usage(.invalidValue(path, what: "socket path", reason: "expected an absolute path", command: nil))
+        }
+        let socketPath = configuration.resolvedSocketPath(override: globals["--socket"])
+        guard socketPath.hasPrefix("/") else {
+            let source = getenv("LEITNER_SOCKET") != nil ? "LEITNER_SOCKET" : "the socket path"
+            throw Failure.failed("\(source) '\(socketPath)' is not an absolute path")
+        }
+        return ClientSettings(socketPath: socketPath,
                               privateSocketDirectory: configuration.privateSocketDirectory,
                               configPath: globals["--config"],
                               autostart: configuration.autostart && !globals.has("--no-autostart"),

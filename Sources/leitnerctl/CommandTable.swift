@@ -9,7 +9,7 @@ enum CommandTable {
     static let globals: [OptionSpec] = [
         OptionSpec("--socket", value: "PATH", help: "the daemon's socket (else $LEITNER_SOCKET, Socket=, the default)"),
         OptionSpec("--config", value: "PATH", help: "the configuration file (else ~/.config/leitner/leitner.conf)"),
-        OptionSpec("--json", help: "print the daemon's answer as JSON (read commands)"),
+        OptionSpec("--json", help: "print the daemon's answer as JSON, for scripts (not review, export)"),
         OptionSpec("--no-autostart", help: "do not start leitnerd when nothing answers (also Autostart=no)"),
         OptionSpec("--help", short: "-h", help: "show help"),
         OptionSpec("--version", help: "show the version"),
@@ -119,7 +119,7 @@ enum CommandTable {
                 run: ReadCommands.calendar),
         Command(name: "log", abstract: "show the review log",
                 options: [
-                    OptionSpec("--since", value: "DATE", help: "from this date (YYYY-MM-DD) or time (RFC 3339)"),
+                    OptionSpec("--since", value: "DATE", help: "from this date (YYYY-MM-DD, today, -N days) or time (RFC 3339)"),
                     OptionSpec("--limit", value: "N", help: "the last N entries"),
                 ],
                 run: ReadCommands.log),
@@ -176,7 +176,8 @@ enum CommandTable {
     static let searchDiscussion = """
         Ignoring case, in the ids and the text and Markdown sides. Prints the level, the id,
         where (id, front, back) and each matching line, the match highlighted on a terminal;
-        tab-separated elsewhere. Exit status 1 when nothing matches, as grep.
+        tab-separated elsewhere. Exit status 1 when nothing matches, as grep; 64 for a
+        pattern that is not a regular expression.
         """
 
     static let exitStatuses = """

@@ -29,6 +29,12 @@ enum DaemonErrors {
             case .duplicateFront(let id): return "card '\(id)' has the same front (add --force to add it anyway)"
             case .storeFailure(let path, let reason): return storeFailure(path: path, reason: reason)
             case .invalidParameter(let name, _): return "the daemon refused parameter '\(name)'"
+            // "asset" and the file name the client chose (`front.txt`) are the protocol's words:
+            // the person typed a front or a back.
+            case .invalidAsset(let name, let reason):
+                if reason.hasPrefix("the front") || reason.hasPrefix("the back") { return reason }
+                let side = name.hasPrefix("back.") ? "back" : "front"
+                return "the \(side) ('\(name)'): \(reason)"
             default: return boxError.description
             }
         }

@@ -11,7 +11,8 @@ enum EditCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]
         var sides = SideName.allCases.filter { arguments.has("--\($0)") || arguments["--\($0)-file"] != nil }
-        if sides.isEmpty { sides = SideName.allCases }
+        let named = !sides.isEmpty
+        if !named { sides = SideName.allCases }
         var parameters: [String: JSONValue] = ["id": .string(id)]
         // Sides given as files replace the card's sides without an editor.
         let files = SideName.allCases.filter { arguments["--\($0)-file"] != nil }
@@ -21,6 +22,16 @@ enum EditCommand {
         }
         let newExtension = try arguments["--as"].map { try extensionArgument($0) }
         let shown = try context.call("Show", ["id": .string(id)]) { fields throws(JSONFieldError) in try fields.card() }
+        // Without --front or --back, a card with one text side (an image's caption) opens
+        // that side, and a note says how to replace the other.
+        let textSides = sides.filter { MediaType.isText(shown.value.side($0).mediaType) }
+        if !named && !textSides.isEmpty && textSides != sides {
+            for side in sides where !textSides.contains(side) {
+                Console.error("the \(side) of '\(id)' is \(shown.value.side(side).mediaType), not text: only the "
+                              + "\(textSides[0]) is opened ('edit \(id) --\(side)-file FILE' replaces the \(side))")
+            }
+            sides = textSides
+        }
         for side in sides where !MediaType.isText(shown.value.side(side).mediaType) {
             throw Failure.failed("cannot edit the \(side) of '\(id)' in a text editor: it is \(shown.value.side(side).mediaType) "
                                  + "('\(shown.value.side(side).path)'); replace it with 'edit \(id) --\(side)-file FILE'")
@@ -88,7 +99,7 @@ enum EditCommand {
         let card = reply.value.card
         guard reply.value.changed else { return Console.out("'\(card.id)' unchanged.") }
         let sides = SideName.allCases.filter { parameters[$0.rawValue] != nil }.map(\.rawValue).joined(separator: " and ")
-        Console.out("Edited the \(sides) of '\(card.id)' (level \(card.level.name)).")
+        Console.out("Edited the \(sides) of '\(card.id)' (\(Views.place(card.level))).")
     }
 
     /// The file that holds a side after the editor: `front.EXT`, any extension (an editor may have
@@ -145,6 +156,8 @@ enum EditCommand {
             fields throws(JSONFieldError) in try fields.card()
         }
         if context.json { return context.printJSON(reply.json) }
-        Console.out("Renamed '\(arguments.positionals[0])' to '\(reply.value.id)' (level \(reply.value.level.name)).")
+        // The daemon renames nothing and logs nothing when the id is the same (as `edit` with no change).
+        if arguments.positionals[0] == arguments.positionals[1] { return Console.out("'\(reply.value.id)' unchanged.") }
+        Console.out("Renamed '\(arguments.positionals[0])' to '\(reply.value.id)' (\(Views.place(reply.value.level))).")
     }
 }

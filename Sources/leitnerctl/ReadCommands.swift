@@ -55,28 +55,36 @@ enum ReadCommands {
         // printed before the last card has come.
         let table = CardList(width: Console.stdoutTerminal.isTerminal ? Console.width : nil,
                              long: arguments.has("--long"), style: context.style)
+        // The header comes with the first card, so that a person at a terminal with nothing
+        // to list gets a sentence rather than a header and no row.
+        var listed = 0
         func show(_ cards: [(card: Card, json: JSONValue)]) {
             if context.json { return context.printJSONLines(cards.map(\.json)) }
+            if listed == 0, !cards.isEmpty, let header = table.header { Console.out(header) }
+            listed += cards.count
             for card in cards { Console.out(table.line(card.card)) }
             Console.flush()
         }
-        if !context.json, let header = table.header { Console.out(header) }
         var cards: [(card: Card, json: JSONValue)] = []
         try context.stream("List", parameters, member: "cards", as: Card.init(json:field:)) { batch, json in
             let part = zip(batch, json).map { (card: $0, json: $1) }
             if order == "level" { show(part) } else { cards += part }
         }
-        if order == "level" { return }
         if order == "id" {
             cards.sort { $0.card.id.utf8.lexicographicallyPrecedes($1.card.id.utf8) }
-        } else {
+        } else if order == "added" {
             let place = try addedOrder(context: context)
             cards.sort { a, b in
                 let (x, y) = (place[a.card.id] ?? Int.max, place[b.card.id] ?? Int.max)
                 return x != y ? x < y : a.card.id.utf8.lexicographicallyPrecedes(b.card.id.utf8)
             }
         }
-        show(cards)
+        if order != "level" { show(cards) }
+        if !context.json, listed == 0, table.header != nil {
+            let level = arguments.positionals.first
+            Console.out(level == nil ? "No cards in the box." : level == "finished"
+                        ? "No finished cards." : "No cards in level \(level!).")
+        }
     }
 
     /// Each card's place in the order cards were added, from the review log's `add` lines (a
@@ -130,7 +138,9 @@ enum ReadCommands {
         let to = try arguments.positionals.dropFirst().first.map { try Arguments.date($0, today: today, command: "calendar") }
             ?? max(from, today).adding(days: 14)
         guard from <= to else {
-            throw Failure.usage(.invalidValue(to.description, what: "date range", reason: "TO is before FROM", command: "calendar"))
+            // The words as typed, and the dates they stand for (`+5 -5` are relative to today).
+            throw Failure.usage(.invalidValue(arguments.positionals.joined(separator: " "), what: "date range",
+                                              reason: "TO \(to) is before FROM \(from)", command: "calendar"))
         }
         let style = context.style
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
@@ -159,7 +169,7 @@ enum ReadCommands {
     /// `log [--since DATE] [--limit N]`: one event a line.
     static func log(_ context: Context, _ arguments: ParsedArguments) throws {
         var parameters: [String: JSONValue] = [:]
-        if let since = arguments["--since"] { parameters["since"] = .string(since) }
+        if let since = arguments["--since"] { parameters["since"] = .string(try logStart(since, context)) }
         if let limit = arguments["--limit"] {
             guard let n = Int(limit), n >= 0 else {
                 throw Failure.usage(.invalidValue(limit, what: "limit", reason: "expected a number of entries", command: "log"))
@@ -174,20 +184,35 @@ enum ReadCommands {
         }
         func printEntry(_ entry: LogEntry) {
             var line = DayClock.rfc3339(entry.time) + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
-            if let id = entry.id { line += id }
-            if let renamedTo = entry.renamedTo { line += " → " + renamedTo }
+            var card = entry.id ?? ""
+            if let renamedTo = entry.renamedTo { card += " → " + renamedTo }
             let from = entry.from?.name, to = entry.to?.name
-            if let to, from == nil, entry.event == .add {
-                line += "  → \(to)"
-            } else if from != nil || to != nil {
-                line += "  \(from ?? "–") → \(to ?? "–")"
-            }
+            // The levels in a column of their own for the usual ids (the log is printed as it
+            // streams, so the width is fixed rather than measured); a longer id pushes them on.
+            let levels: String? = if let to, from == nil, entry.event == .add { "→ \(to)" }
+                else if from != nil || to != nil { "\(from ?? "–") → \(to ?? "–")" } else { nil }
+            line += levels.map { Views(style: style, width: 0).pad(card, 18) + "  " + $0 } ?? card
             if let correct = entry.correct {
                 line += "  " + (correct ? style.apply(style.green, "correct") : style.apply(style.red, "wrong"))
             }
             if let ms = entry.answerMs { line += style.apply(style.dim, "  \(Double(ms / 100) / 10) s") }
             Console.out(line)
         }
+    }
+
+    /// `--since`'s value as `Log` takes it: a date or an RFC 3339 time is sent as it is; `today`
+    /// and `+N`/`-N` become the date, as `calendar` reads them (the daemon's today); anything
+    /// else is a usage error here rather than the daemon's bare refusal of the parameter.
+    private static func logStart(_ text: String, _ context: Context) throws -> String {
+        if LogicalDate(text) != nil || DayClock.parseRFC3339(text) != nil { return text }
+        let relative = text == "today" || (text.count > 1 && (text.first == "+" || text.first == "-")
+            && text.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
+        guard relative else {
+            throw Failure.usage(.invalidValue(text, what: "date", reason:
+                "expected YYYY-MM-DD, a time such as 2026-11-21T20:30:00+01:00, today or -N", command: "log"))
+        }
+        let today = try context.call("Status") { fields throws(JSONFieldError) in try fields.date("today") }.value
+        return try Arguments.date(text, today: today, command: "log").description
     }
 
     /// `doctor`: every problem with what to do about it, as the daemon finds them; exit 1 when

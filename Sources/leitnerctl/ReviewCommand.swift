@@ -64,10 +64,9 @@ enum ReviewCommand {
         var quit = false
         /// The test as the last reply said it is.
         var finalTest: TestSummary
-        /// Each card's first grade in this sitting: true when it was right.
-        var firstGrade: [String: Bool] = [:]
-        /// Cards answered wrong at least once in this sitting.
-        var repeated = Set<String>()
+        /// This sitting's grades that stand, in order: an undo of the last one takes it off, so
+        /// that the summary's cards are the ones graded now.
+        var grades: [(id: String, correct: Bool)] = []
         let started = ReviewCommand.monotonicMilliseconds()
 
         mutating func loop(context: Context, interface: any ReviewInterface) throws {
@@ -95,8 +94,11 @@ enum ReviewCommand {
                     do {
                         let undoneCard = try context.call("Undo") { fields throws(JSONFieldError) in try fields.card() }.value
                         undone += 1
+                        // Undo may also reach a grade of an earlier sitting (R15): only this
+                        // sitting's own last grade is taken off.
+                        if grades.last?.id == undoneCard.id { grades.removeLast() }
                         // Not its id: the card comes back first, and its id may give its answer away.
-                        message = "Undone: that card is back in level \(undoneCard.level.name), first in the queue."
+                        message = "Undone: that card is back in \(Views.place(undoneCard.level)), first in the queue."
                     } catch let error as VarlinkCallError {
                         message = DaemonErrors.message(error)
                     }
@@ -117,10 +119,9 @@ enum ReviewCommand {
                         continue
                     }
                     if isCorrect { correct += 1 } else { wrong += 1 }
-                    if firstGrade[id] == nil { firstGrade[id] = isCorrect }
-                    if !isCorrect { repeated.insert(id) }
+                    grades.append((id, isCorrect))
                     finalTest = graded.test
-                    message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → level \(graded.card.level.name)"
+                    message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → \(Views.place(graded.card.level))"
                 case .flip:
                     continue
                 }
@@ -137,9 +138,18 @@ enum ReviewCommand {
             let style = context.style
             var lines: [String] = []
             let graded = correct + wrong
-            lines.append("This sitting: \(graded) answer\(graded == 1 ? "" : "s"), \(style.apply(style.green, "\(correct) correct")), "
-                         + style.apply(style.red, "\(wrong) wrong") + (undone > 0 ? ", \(undone) undone" : "")
-                         + (skipped > 0 ? ", \(skipped) skipped (answered in another review)" : "") + ".")
+            // A review opened on a test already done (or with nothing due) says only that.
+            if graded + undone + skipped > 0 {
+                lines.append("This sitting: \(graded) answer\(graded == 1 ? "" : "s"), \(style.apply(style.green, "\(correct) correct")), "
+                             + style.apply(style.red, "\(wrong) wrong") + (undone > 0 ? ", \(undone) undone" : "")
+                             + (skipped > 0 ? ", \(skipped) skipped (answered in another review)" : "") + ".")
+            }
+            var firstGrade: [String: Bool] = [:]
+            var repeated = Set<String>()
+            for grade in grades {
+                if firstGrade[grade.id] == nil { firstGrade[grade.id] = grade.correct }
+                if !grade.correct { repeated.insert(grade.id) }
+            }
             if !firstGrade.isEmpty {
                 let firstTime = firstGrade.values.filter { $0 }.count
                 lines.append("Cards: \(firstGrade.count) · right first time: \(firstTime) · repeated: \(repeated.count) · "
@@ -160,16 +170,31 @@ enum ReviewCommand {
         }
 
         /// "Next test: Wed 2026-11-25, levels 3, 1 (12 cards now)", from the calendar's forecast.
+        /// When the next test has no card now (every card passed on from level 1), the next
+        /// one that has: that is when the person is back. A 64-day cycle shows every level.
         func nextTest(_ context: Context) -> String? {
-            let tomorrow = finalTest.date.next
-            guard let day = try? context.call("Calendar", ["from": .string(tomorrow.description),
-                                                           "to": .string(tomorrow.description)], as: { fields throws(JSONFieldError) in
+            let today = finalTest.date
+            guard let days = try? context.call("Calendar", ["from": .string(today.next.description),
+                                                            "to": .string(today.adding(days: 64).description)], as: { fields throws(JSONFieldError) in
                 try fields.objects("days", CalendarDay.init(json:field:))
-            }).value.first else { return nil }
+            }).value, let first = days.first else { return nil }
             let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-            let cards = day.cards
-            return "Next test: \(names[tomorrow.weekday]) \(tomorrow), \(Views.levels(day.levels))"
-                + " (\(cards) card\(cards == 1 ? "" : "s") now)."
+            func line(_ title: String, _ day: CalendarDay) -> String {
+                "\(title): \(names[day.date.weekday]) \(day.date), \(Views.levels(day.levels))"
+                    + " (\(day.cards) card\(day.cards == 1 ? "" : "s") now)."
+            }
+            if first.cards > 0 { return line("Next test", first) }
+            guard let busy = days.first(where: { $0.cards > 0 }) else {
+                // No card in levels 1 to 7: a new box, or every card finished.
+                let counts = (try? context.call("Status") { fields throws(JSONFieldError) in
+                    try BoxStatus(json: .object(fields.members))
+                })?.value.counts ?? [:]
+                if counts.values.allSatisfy({ $0 == 0 }) {
+                    return "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'."
+                }
+                return "No test to come has cards now: every card is finished."
+            }
+            return line("Next test with cards", busy)
         }
     }
 

@@ -22,25 +22,34 @@ enum SearchCommand {
         // A card's lines come together (the daemon sends them sorted by level then id), so the
         // last id printed is enough to print each id once.
         var lastID: String?
-        try context.stream("Search", parameters, member: "matches", as: SearchMatch.init(json:field:)) { matches, raw in
-            found = found || !matches.isEmpty
-            if context.json { return context.printJSONLines(raw) }
-            for match in matches {
-                if idsOnly {
-                    if match.id != lastID { Console.out(match.id) }
-                    lastID = match.id
-                    continue
+        do {
+            try context.stream("Search", parameters, member: "matches", as: SearchMatch.init(json:field:)) { matches, raw in
+                found = found || !matches.isEmpty
+                if context.json { return context.printJSONLines(raw) }
+                for match in matches {
+                    if idsOnly {
+                        if match.id != lastID { Console.out(match.id) }
+                        lastID = match.id
+                        continue
+                    }
+                    let line = CardList.flat(text: match.line)
+                    if terminal {
+                        let shown = highlighter?.highlight(line, style: style) ?? line
+                        Console.out(style.apply(style.dim, Views(style: style, width: 0).pad(match.level.name, 8)) + " "
+                                    + style.apply(style.bold, match.id) + style.apply(style.dim, " \(match.field.rawValue): ") + shown)
+                    } else {
+                        Console.out([match.level.name, match.id, match.field.rawValue, line].joined(separator: "\t"))
+                    }
                 }
-                let line = CardList.flat(text: match.line)
-                if terminal {
-                    let shown = highlighter?.highlight(line, style: style) ?? line
-                    Console.out(style.apply(style.dim, Views(style: style, width: 0).pad(match.level.name, 8)) + " "
-                                + style.apply(style.bold, match.id) + style.apply(style.dim, " \(match.field.rawValue): ") + shown)
-                } else {
-                    Console.out([match.level.name, match.id, match.field.rawValue, line].joined(separator: "\t"))
-                }
+                Console.flush()
             }
-            Console.flush()
+        } catch let error as VarlinkCallError {
+            // A pattern that is not a regular expression is a wrong command line (64), not the
+            // "nothing matches" of exit status 1 that scripts test for.
+            if case .invalidPattern(_, let reason)? = BoxError(error) {
+                throw Failure.usage(.invalidValue(pattern, what: "search pattern", reason: reason, command: "search"))
+            }
+            throw error
         }
         // As grep: nothing found is exit status 1, so that scripts can test for it.
         if !found { throw Failure.quiet(ExitStatus.failure) }

@@ -8,6 +8,11 @@ struct Views {
     let width: Int
 
     /// "levels 2, 1"
+    /// Where a card is, for a sentence: `level 3`, or `finished` (not "level finished").
+    static func place(_ level: Level) -> String {
+        level == .finished ? "finished" : "level \(level.name)"
+    }
+
     static func levels(_ levels: [Level]) -> String {
         levels.isEmpty ? "no levels" : (levels.count == 1 ? "level " : "levels ") + levels.map(\.name).joined(separator: ", ")
     }
@@ -53,9 +58,17 @@ struct Views {
     /// The week as a paper Leitner calendar: one column a day with its date, its state and
     /// its levels.
     func week(_ days: [CalendarDay]) -> [String] {
+        // A terminal narrower than the week (65 columns) gets it in rows of the days that fit,
+        // rather than lines the terminal wraps in the middle of a day.
+        let cell = 9
+        let perRow = width > 0 ? max(1, min(7, (width - 2) / cell)) : 7
+        guard days.count <= perRow else {
+            return stride(from: 0, to: days.count, by: perRow).flatMap { start in
+                (start == 0 ? [] : [""]) + week(Array(days[start..<min(days.count, start + perRow)]))
+            }
+        }
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         var header = "", states = "", levels = ""
-        let cell = 9
         for day in days {
             let date = day.date
             let mark: (String, String) = switch day.state {
@@ -97,7 +110,7 @@ struct Views {
 
     /// A card as `show` prints it.
     func card(_ card: Card) -> [String] {
-        var lines = [style.apply(style.bold, card.id) + style.apply(style.dim, " · level \(card.level.name)")]
+        var lines = [style.apply(style.bold, card.id) + style.apply(style.dim, " · \(Views.place(card.level))")]
         lines.append(style.apply(style.dim, "front:"))
         lines += self.side(card.front).map { "  " + $0 }
         lines.append(style.apply(style.dim, "back:"))

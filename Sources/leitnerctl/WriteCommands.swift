@@ -19,7 +19,7 @@ enum WriteCommands {
         func side(_ name: String) throws -> JSONValue {
             if let path = arguments["--\(name)-file"] { return try AssetFile.file(path, side: name) }
             guard let text = texts.popFirst() else {
-                throw Failure.usage(.missingArgument(command: "add"))
+                throw Failure.usage(.missingArgument(name.uppercased(), command: "add"))
             }
             return AssetFile.text(text, side: name)
         }
@@ -33,17 +33,26 @@ enum WriteCommands {
         parameters["allowDuplicate"] = .bool(arguments.has("--force"))
         let reply = try context.call("Add", parameters) { fields throws(JSONFieldError) in try fields.card() }
         if context.json { return context.printJSON(reply.json) }
-        Console.out("Added '\(reply.value.id)' to level \(reply.value.level.name).")
+        Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level)).")
     }
 
     /// `move ID LEVEL`.
     static func move(_ context: Context, _ arguments: ParsedArguments) throws {
         let level = try Arguments.level(arguments.positionals[1], command: "move")
+        // Where the card was, to say so when it is there already: the daemon then changes and
+        // logs nothing (R12), and "Moved" would claim otherwise.
+        let before = context.json ? nil : try? context.call("Show", ["id": .string(arguments.positionals[0])]) {
+            fields throws(JSONFieldError) in try fields.card()
+        }
         let reply = try context.call("Move", ["id": .string(arguments.positionals[0]), "level": .string(level)]) {
             fields throws(JSONFieldError) in try fields.card()
         }
         if context.json { return context.printJSON(reply.json) }
-        Console.out("Moved '\(reply.value.id)' to level \(reply.value.level.name).")
+        let card = reply.value
+        if before?.value.level == card.level {
+            return Console.out("'\(card.id)' is in \(Views.place(card.level)) already: not moved.")
+        }
+        Console.out("Moved '\(card.id)' to \(Views.place(card.level)).")
     }
 
     /// `delete ID`, asking first on a terminal unless `--yes`.
@@ -105,7 +114,7 @@ enum WriteCommands {
             (card: try fields.card(), test: try fields.test())
         }
         if context.json { return context.printJSON(reply.json) }
-        Console.out("'\(reply.value.card.id)' → level \(reply.value.card.level.name) · "
+        Console.out("'\(reply.value.card.id)' → \(Views.place(reply.value.card.level)) · "
                     + Views(style: context.style, width: Console.width).test(reply.value.test))
     }
 }

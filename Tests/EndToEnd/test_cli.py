@@ -1,6 +1,8 @@
 """leitnerctl against a real leitnerd: every command's output and exit status."""
 import base64
 import json
+import os
+import shlex
 import subprocess
 
 import pytest
@@ -23,7 +25,10 @@ def test_usage_errors_exit_64_with_the_usage(bin_dir):
     result = run_ctl(bin_dir, "stauts")
     assert result.returncode == 64
     assert "unknown command 'stauts', did you mean 'status'?" in result.stderr
-    assert run_ctl(bin_dir, "move", "a").returncode == 64
+    result = run_ctl(bin_dir, "move", "a")
+    assert result.returncode == 64
+    assert result.stderr.startswith("leitnerctl: missing argument LEVEL\n")
+    assert run_ctl(bin_dir, "add", "hola").stderr.startswith("leitnerctl: missing argument BACK\n")
     assert run_ctl(bin_dir, "grade", "a", "maybe").returncode == 64
     assert run_ctl(bin_dir, "list", "9").returncode == 64
 
@@ -49,6 +54,21 @@ def test_unreachable_without_autostart_exits_69(bin_dir, tmp_path):
     assert not (tmp_path / "none.sock").exists()
 
 
+def test_a_relative_socket_path_is_refused_before_anything_is_started(bin_dir, tmp_path):
+    # leitnerd takes only an absolute socket path: leitnerctl says so itself, and leaves no
+    # lock file or daemon log behind in the working directory.
+    result = subprocess.run([str(bin_dir / "leitnerctl"), "--socket", "box.sock", "status"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 64
+    assert result.stderr.startswith("leitnerctl: invalid socket path 'box.sock': expected an absolute path\n")
+    env = {k: v for k, v in os.environ.items() if k != "LEITNER_SOCKET"}
+    result = subprocess.run([str(bin_dir / "leitnerctl"), "status"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=30, env={**env, "LEITNER_SOCKET": "box.sock", "XDG_CONFIG_HOME": str(tmp_path)})
+    assert result.returncode == 1
+    assert result.stderr == "leitnerctl: LEITNER_SOCKET 'box.sock' is not an absolute path\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_status_of_an_empty_box(box):
     out = box.ok("status")
     assert out.startswith("Today ")
@@ -58,6 +78,19 @@ def test_status_of_an_empty_box(box):
     assert set(reply) >= {"today", "test", "counts"}
     assert reply["counts"] == {level: 0 for level in ["1", "2", "3", "4", "5", "6", "7", "finished"]}
     assert box.ok() == out  # status is the default command
+
+
+def test_status_on_a_narrow_terminal_keeps_each_day_whole(box):
+    command = " ".join(shlex.quote(str(p)) for p in
+                       [box.bin_dir / "leitnerctl", "--socket", box.socket, "--no-autostart", "status"])
+    screen = subprocess.run(["script", "-qec", f"stty cols 40; {command}", "/dev/null"], capture_output=True,
+                            text=True, env=dict(box.env, NO_COLOR="1"), timeout=30).stdout.replace("\r", "")
+    lines = screen.splitlines()
+    week = lines[next(i for i, line in enumerate(lines) if line.startswith("Cards")) + 2:]
+    assert all(len(line.rstrip()) <= 40 for line in week), week
+    # Four days a row: Monday to Thursday, then Friday to Sunday.
+    assert week[0].split()[::2] == ["Mon", "Tue", "Wed", "Thu"], week
+    assert week[3] == "" and week[4].split()[::2] == ["Fri", "Sat", "Sun"], week
 
 
 def test_add_show_list_move_delete(box, tmp_path):
@@ -78,13 +111,37 @@ def test_add_show_list_move_delete(box, tmp_path):
     assert [c["id"] for c in box.json_lines("list")] == ["hola", "hola2"]
     assert "hola2" not in box.ok("list", "1") and "hola2" in box.ok("list", "3")
 
-    assert box.ok("move", "hola", "finished") == "Moved 'hola' to level finished.\n"
+    assert box.ok("move", "hola", "finished") == "Moved 'hola' to finished.\n"
+    assert box.ok("move", "hola", "finished") == "'hola' is in finished already: not moved.\n"
+    assert box.ok("show", "hola").startswith("hola · finished\n")
+    assert box.ok("rename", "hola", "hello") == "Renamed 'hola' to 'hello' (finished).\n"
+    assert box.ok("rename", "hello", "hola") == "Renamed 'hello' to 'hola' (finished).\n"
+    assert box.ok("rename", "hola", "hola") == "'hola' unchanged.\n"
+    assert box.ctl("rename", "nope", "nope").returncode == 1
     assert box.json("status")["counts"]["finished"] == 1
     missing = box.ctl("move", "nope", "2")
     assert missing.returncode == 1 and missing.stderr == "leitnerctl: no card 'nope'\n"
 
     assert box.ok("delete", "hola") == "Deleted 'hola'.\n"  # not a terminal: no question
     assert box.ctl("show", "hola").returncode == 1
+
+
+def test_a_side_that_starts_with_a_dash_and_a_space_needs_no_double_dash(box):
+    assert box.ok("add", "--id", "list", "- uno\n- dos", "- one\n- two") == "Added 'list' to level 1.\n"
+    card = box.json("show", "list")["card"]
+    assert card["front"]["text"] == "- uno\n- dos" and card["back"]["text"] == "- one\n- two"
+
+
+def test_add_from_a_file_that_is_missing_or_a_directory_says_so(box, tmp_path):
+    missing = box.ctl("add", "--front-file", tmp_path / "nope.png", "back")
+    assert missing.returncode == 1
+    assert missing.stderr == f"leitnerctl: cannot read '{tmp_path / 'nope.png'}': No such file or directory\n"
+    missing = box.ctl("add", "--front-file", tmp_path / "nope", "back")
+    assert "cannot read" in missing.stderr and "No such file" in missing.stderr
+    directory = box.ctl("add", "--front-file", tmp_path, "back")
+    assert directory.returncode == 1 and "cannot read" in directory.stderr and "directory" in directory.stderr.lower()
+    (tmp_path / "noext").write_text("x")
+    assert "no extension" in box.ctl("add", "--front-file", tmp_path / "noext", "back").stderr
 
 
 def test_add_from_files(box, tmp_path):
@@ -198,6 +255,28 @@ def test_review_by_script_next_grade_undo(box):
     assert box.ctl("log", "--limit", "x").returncode == 64
 
 
+def test_log_lines_keep_the_levels_in_one_column(box):
+    box.env["NO_COLOR"] = "1"
+    box.ok("add", "--id", "a", "uno", "one")
+    box.ok("add", "--id", "a-longer-id", "dos", "two")
+    box.ok("move", "a", "3")
+    box.ok("move", "a-longer-id", "finished")
+    lines = box.ok("log").splitlines()
+    assert [line.index("→") for line in lines[:2]] == [lines[0].index("→")] * 2  # add: → 1
+    assert lines[2].endswith(" 1 → 3") and lines[3].endswith(" 1 → finished")
+    assert lines[2].index("1 → 3") == lines[3].index("1 → finished")
+
+
+def test_log_since_takes_the_dates_calendar_takes(box):
+    box.ok("add", "--id", "hola", "hola", "hello")
+    for since in ["today", "-1", "+0"]:
+        assert [e["id"] for e in box.json_lines("log", "--since", since)] == ["hola"], since
+    assert box.json_lines("log", "--since", "+1") == []
+    result = box.ctl("log", "--since", "yesterday")
+    assert result.returncode == 64
+    assert result.stderr.startswith("leitnerctl: invalid date 'yesterday': expected YYYY-MM-DD, a time such as")
+
+
 def test_calendar_doctor_next_on_empty(box):
     days = box.json_lines("calendar")
     assert len(days) == 22 and sum(d["state"] == "today" for d in days) == 1
@@ -205,6 +284,10 @@ def test_calendar_doctor_next_on_empty(box):
     text = box.ok("calendar", "-1", "+1")
     assert len(text.splitlines()) == 3 and "today" in text
     assert box.ctl("calendar", "2026-02-30").returncode == 64
+    backwards = box.ctl("calendar", "+5", "-5")
+    assert backwards.returncode == 64
+    assert backwards.stderr.startswith("leitnerctl: invalid date range '+5 -5': TO ")
+    assert " is before FROM " in backwards.stderr.splitlines()[0]
     assert box.ok("doctor") == "No problems found.\n"
     assert box.json_lines("doctor") == []
     assert box.ok("next").startswith("No card to review")
@@ -227,6 +310,8 @@ def test_review_in_line_mode(box):
     assert result.returncode == 0, result.stderr
     assert "[1 of 2 · test: levels 2, 1 · card: level 1]" in result.stdout
     assert "This sitting: 2 answers, 1 correct, 1 wrong, 1 undone." in result.stdout
+    # The undone grade is no card's any more: one card graded, wrong first, to be repeated.
+    assert "Cards: 1 · right first time: 0 · repeated: 1 · " in result.stdout
     assert "Progress kept" in result.stdout
     status = box.json("status")["test"]
     assert status["passed"] == 0 and status["failed"] == 1  # the correct grade was undone
@@ -234,6 +319,26 @@ def test_review_in_line_mode(box):
     result = box.ctl("review", input="\ny\n\ny\n")
     assert "Today's test is complete" in result.stdout
     assert box.json("status")["test"]["state"] == "completed"
+
+
+def test_the_review_names_the_next_test_that_has_cards(box):
+    # The one card passes to level 2: tomorrow's test (levels 3, 1) has no card, the one after
+    # (levels 2, 1) has it.
+    box.ok("add", "--id", "a", "uno", "one")
+    result = box.ctl("review", input="\ny\n")
+    assert result.returncode == 0, result.stderr
+    assert "Today's test is complete" in result.stdout
+    assert "Next test with cards: " in result.stdout and ", levels 2, 1 (1 card now)." in result.stdout
+    box.ok("move", "a", "finished")
+    # Nothing answered in this sitting: no line of zeros.
+    assert box.ok("review", input="") == ("Today's test is complete: 1 passed, 0 failed on the way.\n"
+                                          "No test to come has cards now: every card is finished.\n")
+
+
+def test_the_review_of_an_empty_box_says_how_to_add_cards(box):
+    assert box.ok("review", input="") == (
+        "No card to review today (levels 2, 1).\n"
+        "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'.\n")
 
 
 def test_ids_from_fronts_of_any_script(box):
@@ -246,6 +351,13 @@ def test_ids_from_fronts_of_any_script(box):
     refused = box.ctl("add", "--id", "🐱", "cat", "emoji")
     assert refused.returncode == 1 and "not a letter" in refused.stderr, refused.stderr
     assert not (box.store / "1" / "🐱").exists()
+
+
+def test_an_image_front_takes_its_id_from_the_back(box, tmp_path):
+    """R20 (docs/rules.md): a front with no words (an image) gives the back's words."""
+    (tmp_path / "x.png").write_bytes(PNG)
+    assert box.ok("add", "--front-file", tmp_path / "x.png", "A red cat") == "Added 'a-red-cat' to level 1.\n"
+    assert box.ok("add", "--front-file", tmp_path / "x.png", "--back-file", tmp_path / "x.png") == "Added 'card' to level 1.\n"
 
 
 def test_a_new_box_misses_no_day_before_it_existed(box):

@@ -125,6 +125,21 @@ def test_an_image_side_is_replaced_from_a_file_not_an_editor(box, tmp_path):
     assert card["front"]["mediaType"] == "audio/mpeg" and open(card["front"]["path"], "rb").read() == MP3
 
 
+def test_edit_of_an_image_card_opens_its_text_side(box, tmp_path):
+    # Without --front or --back, the caption of an image card is opened alone, with a note.
+    (tmp_path / "a.png").write_bytes(PNG)
+    box.ok("add", "--id", "pic", "--front-file", tmp_path / "a.png", "a picture")
+    env = editor(box, tmp_path, 'for f in "$@"; do echo "$f" >> "$0.args"; printf "a red picture" > "$f"; done')
+    result = box.ctl("edit", "pic", env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Edited the back of 'pic' (level 1).\n"
+    assert result.stderr == ("leitnerctl: the front of 'pic' is image/png, not text: only the back is opened "
+                             "('edit pic --front-file FILE' replaces the front)\n")
+    assert [os.path.basename(line) for line in (tmp_path / "editor.sh.args").read_text().split()] == ["back.txt"]
+    card = box.json("show", "pic")["card"]
+    assert card["back"]["text"] == "a red picture" and open(card["front"]["path"], "rb").read() == PNG
+
+
 def test_a_hand_edit_of_an_asset_file_is_read_at_once(box):
     box.ok("add", "--id", "hand", "old front", "back")
     card_dir = box.store / "1" / "hand"
@@ -165,6 +180,8 @@ def test_empty_sides_are_refused_and_ids_come_from_fronts(box, tmp_path):
     for front, back in [("", "x"), ("   ", "x"), ("x", "\t\n")]:
         refused = box.ctl("add", front, back)
         assert refused.returncode == 1 and "is empty or only white space" in refused.stderr
+        side = "front" if not front.strip() else "back"
+        assert refused.stderr == f"leitnerctl: the {side} is empty or only white space\n"
     (tmp_path / "empty.md").write_text("")
     assert box.ctl("add", "--front-file", tmp_path / "empty.md", "x").returncode == 1
     tsv = tmp_path / "blank.tsv"
@@ -198,6 +215,10 @@ def test_list_and_show_read_well(box):
     long_table = subprocess.run(["script", "-qec", f"stty cols 60; {command} --long", "/dev/null"],
                                 capture_output=True, text=True, env=env, timeout=30).stdout
     assert "long " * 29 in long_table
+    empty = subprocess.run(["script", "-qec", f"stty cols 60; {command} 4; {command} finished", "/dev/null"],
+                           capture_output=True, text=True, env=env, timeout=30).stdout.replace("\r", "")
+    assert empty == "No cards in level 4.\n" + table[0] + "\n" + table[2] + "\n"
+    assert box.ok("list", "4") == ""  # not on a terminal: no line at all
     box.ok("add", "--id", "nl", "ends with a newline\n", "back\n")
     assert box.ok("show", "nl") == "nl · level 1\nfront:\n  ends with a newline\nback:\n  back\n"
 
@@ -307,7 +328,9 @@ def test_search(box, tmp_path):
     nothing = box.ctl("search", "zebra")
     assert nothing.returncode == 1 and nothing.stdout == "" and nothing.stderr == ""
     bad = box.ctl("search", "-E", "(")
-    assert bad.returncode == 1 and "invalid search pattern '('" in bad.stderr
+    # Told apart from "nothing matches" (1): a wrong command line, with the usage.
+    assert bad.returncode == 64 and bad.stderr.startswith("leitnerctl: invalid search pattern '(': ")
+    assert "Usage: leitnerctl search [OPTIONS] PATTERN\n" in bad.stderr
     # Hand changes are searched at once (R13): a side rewritten in place, a card made by hand,
     # one removed; and the box's own edit and rename.
     (box.store / "3" / "gato" / "back.txt").write_text("the zebra")

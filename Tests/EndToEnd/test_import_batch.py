@@ -92,7 +92,7 @@ def test_a_card_the_daemon_refuses_is_reported_and_the_rest_go_in(box, tmp_path)
     (pairs / "odd-back.abcdefghijklmnopq").write_text("an extension of 17 letters")
     result = box.ctl("import", pairs)
     assert result.returncode == 1
-    assert result.stderr == (f"leitnerctl: {pairs}/odd-back.abcdefghijklmnopq: invalid asset 'back.abcdefghijklmnopq': "
+    assert result.stderr == (f"leitnerctl: {pairs}/odd-back.abcdefghijklmnopq: the back ('back.abcdefghijklmnopq'): "
                              "the extension must be 1 to 16 letters or digits\n")
     assert result.stdout == f"Imported '{pairs}': 1 added, 0 already present, 1 refused.\n"
     assert list(cards_on_disk(box.store)) == ["good"]

@@ -31,6 +31,10 @@ import Testing
         #expect(invocation == .run(command: "add",
                                    arguments: ParsedArguments(flags: ["--force"], values: ["--level": "3"], positionals: ["-x", "--y"]),
                                    globals: ParsedArguments()))
+        // A single dash and white space: a card's text, not an option ("- a" is a Markdown list).
+        #expect(try parser.parse(["add", "- a\n- b", "-ar verbs"]) == .run(command: "add",
+            arguments: ParsedArguments(positionals: ["- a\n- b", "-ar verbs"]), globals: ParsedArguments()))
+        #expect(throws: UsageError.unknownOption("-ar", command: "add", suggestion: nil)) { try parser.parse(["add", "-ar", "x"]) }
         #expect(try parser.parse(["delete", "-y", "c"]) == .run(command: "delete",
             arguments: ParsedArguments(flags: ["--yes"], positionals: ["c"]), globals: ParsedArguments()))
     }
@@ -41,7 +45,8 @@ import Testing
         #expect(throws: UsageError.unknownOption("--levle", command: "add", suggestion: "--level")) { try parser.parse(["add", "--levle", "2"]) }
         #expect(throws: UsageError.missingValue(option: "--level", command: "add")) { try parser.parse(["add", "--level"]) }
         #expect(throws: UsageError.unexpectedValue(option: "--force", command: "add")) { try parser.parse(["add", "--force=1"]) }
-        #expect(throws: UsageError.missingArgument(command: "move")) { try parser.parse(["move", "a"]) }
+        #expect(throws: UsageError.missingArgument("LEVEL", command: "move")) { try parser.parse(["move", "a"]) }
+        #expect(throws: UsageError.missingArgument("ID", command: "move")) { try parser.parse(["move"]) }
         #expect(throws: UsageError.extraArgument("x", command: "move")) { try parser.parse(["move", "a", "1", "x"]) }
         // An option of another command is not accepted here.
         #expect(throws: UsageError.unknownOption("--yes", command: "move", suggestion: nil)) { try parser.parse(["move", "--yes", "a", "1"]) }

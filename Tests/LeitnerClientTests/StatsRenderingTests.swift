@@ -56,6 +56,23 @@ import LeitnerCore
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= width })
     }
 
+    @Test func theHeatmapLegendKeepsItsSeparatorsApartFromTheMarks() {
+        // On a terminal the no-review mark is `·`: the legend's entries are set apart by commas.
+        let text = StatsScreen(Self.stats, style: TextStyle(enabled: false), width: 132).lines().joined(separator: "\n")
+        let fancy = StatsScreen(Self.stats, style: TextStyle(enabled: true), width: 132).lines().joined(separator: "\n")
+        #expect(text.contains(" skipped, . no review, blank: before the box"))
+        #expect(fancy.contains(" no review, blank: before the box") && !fancy.contains(" more · "))
+    }
+
+    @Test(arguments: [(60, "in 2 days"), (80, "a day")])
+    func theWorkChartNamesTheDaysAMarkStandsFor(width: Int, unit: String) {
+        // 30 days in 26 columns: a mark for two days, and the maximum is per two days.
+        let lines = StatsScreen(Self.stats, style: TextStyle(enabled: false), width: width).lines()
+        let reviews = lines.first { $0.hasPrefix("  reviews ") }!, time = lines.first { $0.hasPrefix("  time ") }!
+        #expect(reviews.hasSuffix(" \(unit)") && time.hasSuffix(" \(unit)"), "\(reviews)\n\(time)")
+        #expect(!reviews.contains(" a 2 days"))
+    }
+
     @Test func theHeatmapShowsEachStateAndMonths() {
         let lines = StatsScreen(Self.stats, style: TextStyle(enabled: false), width: 80).lines()
         let start = lines.firstIndex { $0.hasPrefix("The last 52 weeks") }!
@@ -88,6 +105,14 @@ import LeitnerCore
         // Ids are text, never markup.
         #expect(html.contains("&lt;b&gt;猫&lt;/b&gt;") && !html.contains("<b>猫"))
         #expect(html.contains("(uncertain)"))
+    }
+
+    @Test func theHeatmapNoteNamesQuartilesOnlyWhenThereAreReviews() {
+        #expect(StatsReport(Self.stats).html().contains("(by quartile of the days with reviews: "))
+        var none = Self.stats
+        none.heatmap = none.heatmap.map { StatsDay(date: $0.date, state: $0.state, reviews: 0, answerMs: 0) }
+        let html = StatsReport(none).html()
+        #expect(!html.contains("quartile") && html.contains("darker with more reviews; 0 reviews on 0 days."))
     }
 
     @Test func axisTicksAreRoundNumbersCoveringTheMaximum() {

@@ -52,6 +52,9 @@ import Testing
         #expect(try f.box.addText("I ❤ Tokyo", "love").id == "i-tokyo")
         let long = try f.box.addText(String(repeating: "長い", count: 40), "long").id
         #expect(long.utf8.count <= 40 && CardID.isValid(long))
+        // A long front is cut at a word's end, not in a word.
+        #expect(try f.box.addText("Heading some bold text and code one two three", "long").id
+                == "heading-some-bold-text-and-code-one")
         #expect(f.dir.levelOnDisk("猫") == ["1"])
     }
 

@@ -27,9 +27,12 @@ public struct CommandLineParser: Sendable {
         while index < arguments.count {
             let word = arguments[index]
             index += 1
-            // A negative number (`calendar -7`) is an argument, not an option.
+            // A negative number (`calendar -7`) is an argument, not an option; so is a word with
+            // a single dash and white space in it, which no option is: a card's text such as
+            // "- a list item" or "-ar verbs".
             let isNumber = word.count > 1 && word.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
-            if optionsEnded || word == "-" || !word.hasPrefix("-") || (isNumber && commandName != nil) {
+            let isText = !word.hasPrefix("--") && word.contains { $0.isWhitespace }
+            if optionsEnded || word == "-" || !word.hasPrefix("-") || ((isNumber || isText) && commandName != nil) {
                 if commandName == nil && !optionsEnded {
                     guard commands.contains(where: { $0.name == word }) else {
                         throw .unknownCommand(word, suggestion: Suggestion.nearest(to: word, among: commands.map(\.name)))
@@ -77,7 +80,9 @@ public struct CommandLineParser: Sendable {
         guard let spec = commands.first(where: { $0.name == name }) else {
             throw .unknownCommand(name, suggestion: nil)
         }
-        if parsed.positionals.count < spec.arguments.lowerBound { throw .missingArgument(command: name) }
+        if parsed.positionals.count < spec.arguments.lowerBound {
+            throw .missingArgument(spec.argumentName(at: parsed.positionals.count), command: name)
+        }
         if parsed.positionals.count > spec.arguments.upperBound {
             throw .extraArgument(parsed.positionals[spec.arguments.upperBound], command: name)
         }

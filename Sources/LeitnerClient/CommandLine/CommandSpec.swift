@@ -26,6 +26,13 @@ public struct CommandSpec: Sendable, Equatable {
         self.discussion = discussion
     }
 
+    /// The name of the argument at `index` as the usage shows it, brackets left out (`LEVEL`
+    /// of `ID LEVEL`, `FILE|DIR`); `ARGUMENT` past the names the usage gives.
+    public func argumentName(at index: Int) -> String {
+        let names = usage.split(separator: " ").map { $0.filter { $0 != "[" && $0 != "]" } }
+        return index < names.count ? String(names[index]) : "ARGUMENT"
+    }
+
     /// The usage line without the program name: `move ID LEVEL` or `add [OPTIONS] FRONT BACK`.
     public var usageLine: String {
         var parts = [name]

@@ -9,8 +9,9 @@ public enum UsageError: Error, Equatable, Sendable {
     case missingValue(option: String, command: String?)
     /// A flag was given a value (`--yes=1`).
     case unexpectedValue(option: String, command: String?)
-    /// Fewer arguments than the command needs.
-    case missingArgument(command: String)
+    /// Fewer arguments than the command needs; `name` is the first one missing, as the usage
+    /// line names it (`LEVEL`), so that `move card` says what is left to type.
+    case missingArgument(String, command: String)
     /// More arguments than the command takes; `extra` is the first one too many.
     case extraArgument(String, command: String)
     /// An argument or option value that is not what the command expects.
@@ -22,7 +23,7 @@ public enum UsageError: Error, Equatable, Sendable {
         case .unknownCommand: nil
         case .unknownOption(_, let command, _), .missingValue(_, let command),
              .unexpectedValue(_, let command), .invalidValue(_, _, _, let command): command
-        case .missingArgument(let command), .extraArgument(_, let command): command
+        case .missingArgument(_, let command), .extraArgument(_, let command): command
         }
     }
 
@@ -35,7 +36,7 @@ public enum UsageError: Error, Equatable, Sendable {
             "unknown option '\(name)'" + (suggestion.map { ", did you mean '\($0)'?" } ?? "")
         case .missingValue(let option, _): "option '\(option)' needs a value"
         case .unexpectedValue(let option, _): "option '\(option)' takes no value"
-        case .missingArgument: "missing argument"
+        case .missingArgument(let name, _): "missing argument \(name)"
         case .extraArgument(let extra, _): "unexpected argument '\(extra)'"
         case .invalidValue(let value, let what, let reason, _): "invalid \(what) '\(value)': \(reason)"
         }

@@ -260,7 +260,7 @@ public struct StatsReport {
         svg += "</svg>"
         let reviewed = days.filter { $0.reviews > 0 }
         return section("The last \(weeks) weeks",
-                       note: "One square a day, darker with more reviews (by quartile of the days with reviews: \(thresholds.map(String.init).joined(separator: ", "))); \(StatsFormat.count(reviewed.reduce(0) { $0 + $1.reviews }, "review")) on \(StatsFormat.count(reviewed.count, "day")). Point at a day for its figures.",
+                       note: "One square a day, darker with more reviews" + (reviewed.isEmpty ? "" : " (by quartile of the days with reviews: \(thresholds.map(String.init).joined(separator: ", ")))") + "; \(StatsFormat.count(reviewed.reduce(0) { $0 + $1.reviews }, "review")) on \(StatsFormat.count(reviewed.count, "day")). Point at a day for its figures.",
                        svg)
     }
 

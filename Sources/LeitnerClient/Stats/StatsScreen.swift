@@ -152,9 +152,10 @@ public struct StatsScreen {
             lines.append(line.trimmingTrailing())
         }
         let legend = fancy
-            ? "less " + (1...4).map { style.apply(style.color(Self.blues[$0 - 1]), "■") }.joined() + " more · "
-                + style.apply(style.color(Self.orange), "×") + " missed · " + dim("–") + " skipped · "
-                + dim("·") + " no review · blank: before the box"
+            // Commas between the entries: a `·` between them would stand beside the no-review mark `·`.
+            ? "less " + (1...4).map { style.apply(style.color(Self.blues[$0 - 1]), "■") }.joined() + " more, "
+                + style.apply(style.color(Self.orange), "×") + " missed, " + dim("–") + " skipped, "
+                + dim("·") + " no review, blank: before the box"
             : "less :+*# more, x missed, - skipped, . no review, blank: before the box"
         lines += wrap(legend, columns: width - 6).map { "      " + $0 }
         return lines + [""]
@@ -224,13 +225,13 @@ public struct StatsScreen {
                 return marks[min(7, value * 8 / (maximum + 1))]
             }.joined()
         }
-        let unit = group == 1 ? "day" : "\(group) days"
+        let unit = group == 1 ? "a day" : "in \(group) days"
         let most = buckets.map(\.reviews).max() ?? 0
         let longest = buckets.map(\.ms).max() ?? 0
         lines.append("  " + pad("reviews", 8) + style.apply(style.color(Self.blues[2]), spark(buckets.map(\.reviews)))
-                     + dim("  most \(most) a \(unit)"))
+                     + dim("  most \(most) \(unit)"))
         lines.append("  " + pad("time", 8) + style.apply(style.color(Self.blues[3]), spark(buckets.map(\.ms)))
-                     + dim("  most \(StatsFormat.duration(ms: longest)) a \(unit)"))
+                     + dim("  most \(StatsFormat.duration(ms: longest)) \(unit)"))
         return lines + [""]
     }
 

@@ -4,7 +4,7 @@ extension Box {
     public static let maxAssetSize = 64 << 20
 
     /// Adds a card (R1: to level 1 unless a level is named; R20: a valid, unused id). Without an
-    /// id, one is made from the front's text. With `allowDuplicateFront` false, a text front that
+    /// id, one is made from the front's text, or the back's when the front is not text. With `allowDuplicateFront` false, a text front that
     /// another card already has is refused with `duplicateFront`.
     public func add(front: Asset, back: Asset, id: String?, level: String?,
                     allowDuplicateFront: Bool = true) throws(BoxError) -> Card {
@@ -18,8 +18,12 @@ extension Box {
         if !allowDuplicateFront, let text = frontText, let existing = try frontTexts()[Box.normalized(text)] {
             throw .duplicateFront(id: existing)
         }
+        // A front that is not text (an image, a sound) has no words: the back's, when it is
+        // text, name the card (a picture and its caption) rather than `card-N`.
+        let backText = MediaType.isText(MediaType.of(fileName: backFile))
+            ? String(decoding: back.content, as: UTF8.self) : nil
         let cardID: String
-        if let id { cardID = id } else { cardID = makeID(from: frontText) }
+        if let id { cardID = id } else { cardID = makeID(from: frontText ?? backText) }
         if store.levelOf[cardID] != nil { throw .cardExists(id: cardID) }
         try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content))
         try store.commitStagedCard(cardID, level: target, journal: [
@@ -224,7 +228,12 @@ extension Box {
         var slug = ""
         for scalar in CardID.composed(text ?? "").unicodeScalars {
             if scalar != ".", scalar != "_", scalar != "-", CardID.isAllowed(scalar) {
-                if slug.utf8.count + 4 > 40, !scalar.properties.isGraphemeExtend { break }
+                if slug.utf8.count + 4 > 40, !scalar.properties.isGraphemeExtend {
+                    // Cut at the last whole word (`…-code-one`, not `…-code-one-t`) when
+                    // there is one; a text without spaces (Japanese) is cut where it is.
+                    if let dash = slug.lastIndex(of: "-"), slug.last != "-" { slug = String(slug[..<dash]) }
+                    break
+                }
                 slug.unicodeScalars.append(contentsOf: scalar.properties.changesWhenLowercased
                                            ? String(scalar).lowercased().unicodeScalars : String(scalar).unicodeScalars)
             } else if !slug.isEmpty, slug.last != "-" {
