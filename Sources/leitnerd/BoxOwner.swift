@@ -18,6 +18,8 @@ final class BoxOwner: @unchecked Sendable {
 
     /// The store's path as configured (for errors that happen before the box knows it).
     let storePath: String
+    /// The box's write-ahead journal, for the error when it cannot be synced.
+    let journalPath: String
 
     private let turn = Turnstile(capacity: 1)
     /// The replies waiting for the journal share its flushes.
@@ -38,6 +40,7 @@ final class BoxOwner: @unchecked Sendable {
         self.options = options
         self.hook = hook
         let opened = try Box(options: options)
+        journalPath = opened.journalPath
         for problem in opened.openingProblems { Log.warning("\(problem.path): \(problem.reason)") }
         box = opened
     }
@@ -86,7 +89,7 @@ final class BoxOwner: @unchecked Sendable {
         if let (result, point) = answer {
             guard let point else { return result }
             do throws(Errno) { try commits.waitUntilDurable(point, wake: wake) } catch {
-                let journal = storePath + "/" + Box.stateDirectoryName + "/journal"
+                let journal = journalPath
                 Log.error("cannot sync '\(journal)': \(error); changes are refused until the daemon is restarted")
                 return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: journal, reason: "cannot sync: \(error)"),
                                                                      storePath: storePath)))

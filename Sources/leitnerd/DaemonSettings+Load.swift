@@ -30,13 +30,25 @@ extension DaemonSettings {
                 throw SettingsError(description: "\(error)")
             }
         }
-        var boxOptions = BoxOptions(storePath: configuration.resolvedStorePath(override: options.storePath),
+        let device: String
+        if let configured = configuration.device {
+            device = configured
+        } else {
+            do {
+                device = try DeviceID.loadOrCreate(at: locator.deviceFilePath)
+            } catch {
+                throw SettingsError(description: "\(error)")
+            }
+        }
+        var boxOptions = BoxOptions(storePath: configuration.resolvedStorePath(override: options.storePath), device: device,
                                     cycle: configuration.cycle, onFail: configuration.onFail,
                                     dayClock: configuration.dayClock,
                                     maxAssetReply: BoxOptions.assetReplyLimit(messageSize: configuration.maxMessageSize))
         // Concurrent changes share one flush of the journal; each reply waits for its own
         // (docs/daemon.md, "Group commit").
         boxOptions.groupCommit = true
+        boxOptions.settleAfter = Int64(configuration.settleAfter.components.seconds) * 1000
+            + configuration.settleAfter.components.attoseconds / 1_000_000_000_000_000
         let exitIdleAfter = configuration.exitIdleAfter ?? (options.autostarted ? autostartExitIdleAfter : nil)
         return DaemonSettings(
             boxOptions: boxOptions,

@@ -22,8 +22,8 @@ import LeitnerTestSupport
         #expect(fixture.dir.read("1/pájaro/back.txt") == "y")
         #expect(fixture.dir.logLines.map { [$0[1], $0[2], $0[4]] } == [["add", "perro", "1"], ["add", "gato", "3"], ["add", "pájaro", "1"]])
         // Nothing is left staged, and no batch record once the batch is done.
-        #expect(fixture.dir.exists(".leitner/tmp/add-perro") == false)
-        #expect(fixture.dir.exists(".leitner/batch") == false)
+        #expect(fixture.dir.exists(".leitner/local.here/tmp/add-perro") == false)
+        #expect(fixture.dir.exists(".leitner/local.here/batch") == false)
         #expect(try fixture.box.status().counts[.one] == 2)
     }
 
@@ -105,7 +105,7 @@ import LeitnerTestSupport
         let crashed = CrashPoint.hasCrashed
         CrashPoint.disarm()
         #expect(crashed)
-        #expect(fixture.dir.exists(".leitner/batch"))
+        #expect(fixture.dir.exists(".leitner/local.here/batch"))
         #expect(fixture.dir.levelOnDisk("w0").isEmpty)
         fixture.kill()
         try fixture.reopen()
@@ -113,6 +113,6 @@ import LeitnerTestSupport
         #expect(fixture.dir.read("1/w2/front.txt") == "w2")
         #expect(fixture.dir.logSize > sizeBefore)
         #expect(fixture.dir.logLines.filter { $0[1] == "add" }.map { $0[2] } == ["w0", "w1", "w2"])
-        #expect(fixture.dir.exists(".leitner/batch") == false)
+        #expect(fixture.dir.exists(".leitner/local.here/batch") == false)
     }
 }

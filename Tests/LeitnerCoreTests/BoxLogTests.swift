@@ -128,10 +128,10 @@ import LeitnerTestSupport
     @Test func r16AppendOnly() throws {
         let f = try BoxFixture()
         for id in ["a", "b"] { try f.box.addText(id, id, id: id) }
-        var previous = f.dir.read(".leitner/log")
+        var previous = f.dir.read(".leitner/devices/here/log")
         func step(_ body: () throws -> Void) throws {
             try body()
-            let now = f.dir.read(".leitner/log")
+            let now = f.dir.read(".leitner/devices/here/log")
             #expect(now.hasPrefix(previous) && now.count > previous.count)
             previous = now
         }

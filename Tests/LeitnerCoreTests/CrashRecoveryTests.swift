@@ -60,7 +60,7 @@ import LeitnerTestSupport
         let box = try Box.open(dir, clock: clock)
         defer { box.close() }
         let status = try box.status()
-        let days = (try? FileSystem.readFile(atPath: dir.path + "/.leitner/days")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let days = (try? FileSystem.readFile(atPath: dir.path + "/.leitner/devices/here/days")).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return Observed(tree: dir.snapshot(), test: status.test, days: days)
     }
 

@@ -3,7 +3,7 @@ import Testing
 @testable import LeitnerSystem
 import LeitnerTestSupport
 
-/// `.leitner/days` on disk (R4–R7): appended and synced a line at a time, withdrawn by an atomic
+/// `.leitner/devices/here/days` on disk (R4–R7): appended and synced a line at a time, withdrawn by an atomic
 /// rewrite (R15), a torn last line dropped on load (R18).
 @Suite struct DayRecordFileTests {
     func entry(_ date: String, _ outcome: DayRecord.Outcome) -> DayRecord.Entry {
@@ -15,7 +15,7 @@ import LeitnerTestSupport
         defer { dir.remove() }
         let fd = try FileDescriptor.openDirectory(dir.path)
         defer { fd.close() }
-        try body(dir, try DayRecordFile(stateDirectory: fd, statePath: dir.path))
+        try body(dir, try DayRecordFile(directory: fd, directoryPath: dir.path))
     }
 
     @Test func missingFileIsAnEmptyRecord() throws {
@@ -105,8 +105,8 @@ import LeitnerTestSupport
     @Test func boxRefusesADamagedDayRecord() throws {
         let f = try BoxFixture()
         f.close()
-        f.dir.write(".leitner/days", "2026-03-02 completed\n2026-03-01 completed\n")
+        f.dir.write(".leitner/devices/here/days", "2026-03-02 completed\n2026-03-01 completed\n")
         #expect(throws: BoxError.self) { try f.reopen() }
-        #expect(f.dir.read(".leitner/days") == "2026-03-02 completed\n2026-03-01 completed\n")
+        #expect(f.dir.read(".leitner/devices/here/days") == "2026-03-02 completed\n2026-03-01 completed\n")
     }
 }

@@ -2,7 +2,7 @@ import Testing
 @testable import LeitnerCore
 
 @Suite struct DayRecordTests {
-    let file = "/s/.leitner/days"
+    let file = "/s/.leitner/devices/here/days"
 
     func entry(_ day: String, _ outcome: DayRecord.Outcome) -> DayRecord.Entry {
         DayRecord.Entry(date: LogicalDate(day)!, outcome: outcome)

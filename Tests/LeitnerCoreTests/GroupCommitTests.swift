@@ -8,7 +8,7 @@ import LeitnerTestSupport
 /// wait for; one flush covers every record written before it.
 @Suite(.serialized) struct GroupCommitTests {
     func open(_ dir: TemporaryDirectory, groupCommit: Bool) throws -> Box {
-        var options = BoxOptions(storePath: dir.path, clock: ManualClock("2026-06-01"))
+        var options = BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-06-01"))
         options.groupCommit = groupCommit
         return try Box(options: options)
     }
@@ -78,7 +78,7 @@ import LeitnerTestSupport
         CrashPoint.disarm()
         #expect(throws: Errno.self) { try point.file.flush() }
         expectBoxError({ try box.addText("dos", "two") }) {
-            if case .storeFailure(let path, _) = $0 { return path.hasSuffix("/.leitner/journal") }
+            if case .storeFailure(let path, _) = $0 { return path.hasSuffix("/.leitner/local.here/journal") }
             return false
         }
     }

@@ -85,7 +85,7 @@ import Testing
         let time = f.dir.logLines.last![0]
         let line = [time, "grade", "uno", "1", "7", "correct", "100"].joined(separator: "\t") + "\n"
         if killed { f.kill() } else { f.close() }
-        f.dir.write(".leitner/log", f.dir.read(".leitner/log") + line)
+        f.dir.write(".leitner/devices/here/log", f.dir.read(".leitner/devices/here/log") + line)
         try f.reopen()
         #expect(f.dir.levelOnDisk("uno") == ["1"])
         #expect(try f.box.show(id: "uno").level == .one)
@@ -96,18 +96,18 @@ import Testing
     @Test func r16AFailedMoveLeavesNoTrace() throws {
         let f = try fixture()
         f.dir.write("5/uno", "a file where the card would go")
-        let log = f.dir.read(".leitner/log")
+        let log = f.dir.read(".leitner/devices/here/log")
         expectBoxError({ try f.box.move(id: "uno", level: "5") }) {
             if case .storeFailure(let path, let reason) = $0 { return path.hasSuffix("/1/uno") && reason.contains("exists") }
             return false
         }
-        #expect(f.dir.read(".leitner/log") == log, "no line for a move that did not happen")
+        #expect(f.dir.read(".leitner/devices/here/log") == log, "no line for a move that did not happen")
         #expect(try f.box.show(id: "uno").level == .one)
         f.kill()
         f.dir.removeFile("5/uno")
         try f.reopen()
         #expect(f.dir.levelOnDisk("uno") == ["1"], "not carried out by the next open either")
-        #expect(!f.dir.read(".leitner/log").contains("\tmove\tuno\t"))
+        #expect(!f.dir.read(".leitner/devices/here/log").contains("\tmove\tuno\t"))
     }
 
     /// A damaged card (a front that links out of the store) is refused before anything is done
@@ -116,13 +116,13 @@ import Testing
         let f = try fixture()
         f.dir.removeFile("1/uno/front.txt")
         f.dir.symlink("/etc/hostname", at: "1/uno/front.txt")
-        let log = f.dir.read(".leitner/log")
+        let log = f.dir.read(".leitner/devices/here/log")
         expectBoxError({ try f.box.move(id: "uno", level: "3") }) {
             if case .storeFailure(let path, _) = $0 { return path.hasSuffix("/1/uno") }
             return false
         }
         #expect(f.dir.levelOnDisk("uno") == ["1"])
-        #expect(f.dir.read(".leitner/log") == log)
+        #expect(f.dir.read(".leitner/devices/here/log") == log)
     }
 
     /// Undo of a grade whose card was damaged since is refused; nothing changes.
@@ -130,10 +130,10 @@ import Testing
         let f = try fixture()
         _ = try f.box.grade(id: "uno", correct: true, answerMs: 10)
         f.dir.removeFile("2/uno/back.txt")
-        let log = f.dir.read(".leitner/log")
+        let log = f.dir.read(".leitner/devices/here/log")
         #expect(throws: BoxError.self) { try f.box.undo() }
         #expect(f.dir.levelOnDisk("uno") == ["2"])
-        #expect(f.dir.read(".leitner/log") == log)
+        #expect(f.dir.read(".leitner/devices/here/log") == log)
     }
 }
 
@@ -150,12 +150,12 @@ import Testing
         #expect(status.counts[.one] == 3)
         #expect(status.problems >= 1)
         #expect(try f.box.doctor().contains { $0.path.hasSuffix("/7") })
-        let log = f.dir.read(".leitner/log")
+        let log = f.dir.read(".leitner/devices/here/log")
         expectBoxError({ try f.box.move(id: "c0", level: "7") }) {
             if case .storeFailure(let path, _) = $0 { return path.hasSuffix("/7") }
             return false
         }
-        #expect(f.dir.read(".leitner/log") == log, "nothing written for the refused move")
+        #expect(f.dir.read(".leitner/devices/here/log") == log, "nothing written for the refused move")
         #expect(f.dir.levelOnDisk("c0") == ["1"])
         // A descriptor number freed by the old level, reused by a directory opened now, must not
         // be taken for level 7: `finished` is removed and made again by the box.

@@ -4,7 +4,7 @@ import Testing
 @testable import LeitnerSystem
 import LeitnerTestSupport
 
-/// R17, R18: `.leitner/journal` makes the review log's newest lines durable; at open its records
+/// R17, R18: `.leitner/local.here/journal` makes the review log's newest lines durable; at open its records
 /// are written back into the log. The records' framing decides what counts after a crash.
 @Suite struct JournalTests {
     /// A journal in a fresh directory, and the directory.
@@ -137,16 +137,16 @@ import LeitnerTestSupport
         let f = try BoxFixture()
         for name in ["a", "b", "c", "d"] { try f.box.addText(name, name.uppercased(), id: name) }
         try f.reopen() // a checkpoint: the log is synced up to here
-        let checkpoint = Int(f.dir.read(".leitner/checkpoint").split(separator: "\n")[0])!
+        let checkpoint = Int(f.dir.read(".leitner/local.here/checkpoint").split(separator: "\n")[0])!
         _ = try f.box.prepare()
         for id in ["a", "b", "c"] { _ = try f.box.grade(id: id, correct: id != "b", answerMs: 700) }
-        let logAfterGrades = f.dir.read(".leitner/log")
+        let logAfterGrades = f.dir.read(".leitner/devices/here/log")
         f.kill()
 
-        #expect(truncate(f.dir.path + "/.leitner/log", off_t(checkpoint)) == 0)
+        #expect(truncate(f.dir.path + "/.leitner/devices/here/log", off_t(checkpoint)) == 0)
         try f.reopen()
 
-        #expect(f.dir.read(".leitner/log").hasPrefix(logAfterGrades), "the lost lines are back, in place")
+        #expect(f.dir.read(".leitner/devices/here/log").hasPrefix(logAfterGrades), "the lost lines are back, in place")
         #expect(f.dir.levelOnDisk("a") == ["2"])
         #expect(f.dir.levelOnDisk("b") == ["1"])
         #expect(f.dir.levelOnDisk("c") == ["2"])
@@ -164,9 +164,9 @@ import LeitnerTestSupport
         try f.reopen()
         try f.box.addText("b", "B", id: "b") // journaled past the end of the log that replaces it
         f.kill()
-        f.dir.write(".leitner/log", "")
+        f.dir.write(".leitner/devices/here/log", "")
         try f.reopen()
-        let log = f.dir.read(".leitner/log")
+        let log = f.dir.read(".leitner/devices/here/log")
         #expect(!log.utf8.contains(0), "no hole of zeros before a record written past the end")
         #expect(!log.contains("\tadd\tb\t"))
         #expect(try f.box.show(id: "b").level == .one, "the card itself is there all the same")

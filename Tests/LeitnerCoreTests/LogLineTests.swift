@@ -2,7 +2,7 @@ import Testing
 @testable import LeitnerCore
 @testable import LeitnerSystem
 
-/// The text of a review-log line (docs/store-format.md, `.leitner/log`): what is written must
+/// The text of a review-log line (docs/store-format.md, `.leitner/devices/here/log`): what is written must
 /// read back as the same event, and a line that is not one must be refused, since `doctor`
 /// reports exactly the lines `parse` refuses.
 @Suite struct LogLineTests {

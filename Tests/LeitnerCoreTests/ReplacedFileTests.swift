@@ -110,7 +110,7 @@ import LeitnerTestSupport
     @Test func aDayRecordRenamedOverIsReadAgain() throws {
         let f = try R.Fixture()
         defer { f.close() }
-        let file = try DayRecordFile(stateDirectory: f.stateDirectory, statePath: f.dir.path)
+        let file = try DayRecordFile(directory: f.stateDirectory, directoryPath: f.dir.path)
         var record = try file.load()
         #expect(!file.isReplaced())
         try file.append(DayRecord.Entry(date: LogicalDate("2026-03-02")!, outcome: .completed), to: &record)
@@ -133,7 +133,7 @@ import LeitnerTestSupport
         let first = try f.box.next().card!.id
         _ = try f.box.grade(id: first, correct: true, answerMs: 100)
         #expect(try f.box.statistics(window: nil, leeches: nil).work.last!.reviews == 1)
-        let path = f.dir.path + "/.leitner/log"
+        let path = f.dir.path + "/.leitner/devices/here/log"
         let adds = try FileSystem.readFile(atPath: path).split(separator: UInt8(ascii: "\n"))
             .filter { LogLine.parse($0)?.event == .add }
         // The other copy has the adds alone, in the other order: nothing in common before the test.

@@ -4,7 +4,7 @@ import Testing
 @testable import LeitnerSystem
 import LeitnerTestSupport
 
-/// `.leitner/log` (docs/rules.md, R16; docs/store-format.md): appended to, read back from any
+/// `.leitner/devices/here/log` (docs/rules.md, R16; docs/store-format.md): appended to, read back from any
 /// line on, read in pieces by `doctor`, and never left with half a line at its end.
 @Suite struct ReviewLogTests {
     /// A state directory of its own, with the log opened on it the way the store opens it.
@@ -19,7 +19,7 @@ import LeitnerTestSupport
             dir.remove()
         }
 
-        func open() throws -> ReviewLog { try ReviewLog(stateDirectory: stateDirectory, statePath: dir.path) }
+        func open() throws -> ReviewLog { try ReviewLog(logDirectory: stateDirectory, logDirectoryPath: dir.path, stateDirectory: stateDirectory, statePath: dir.path) }
 
         var logPath: String { dir.path + "/log" }
 

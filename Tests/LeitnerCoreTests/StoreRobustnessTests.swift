@@ -68,13 +68,13 @@ import LeitnerTestSupport
         #expect(throws: BoxError.self) { try f.box.move(id: "a", level: "4") }
         f.kill()
         CrashPoint.disarm()
-        f.dir.write(".leitner/tmp/add-ghost/front.txt", "boo")
-        f.dir.write(".leitner/tmp/add-ghost/back.txt", "boo")
+        f.dir.write(".leitner/local.here/tmp/add-ghost/front.txt", "boo")
+        f.dir.write(".leitner/local.here/tmp/add-ghost/back.txt", "boo")
         #expect(f.dir.levelOnDisk("a") == ["1"])
         try f.reopen()
         #expect(f.dir.levelOnDisk("a") == ["4"])
         #expect(f.dir.levelOnDisk("ghost").isEmpty)
-        #expect(!f.dir.exists(".leitner/tmp/add-ghost"))
+        #expect(!f.dir.exists(".leitner/local.here/tmp/add-ghost"))
         expectBoxError(.noSuchCard(id: "ghost")) { try f.box.show(id: "ghost") }
         #expect(try f.box.show(id: "a").level == .four)
     }
@@ -84,13 +84,13 @@ import LeitnerTestSupport
     @Test func r18AHandWrittenAddLineIsNotCarriedOut() throws {
         let f = try BoxFixture()
         f.close()
-        f.dir.write(".leitner/tmp/add-half/front.txt", "half")
-        f.dir.write(".leitner/tmp/add-half/back.txt", "way")
-        f.dir.write(".leitner/log", f.dir.read(".leitner/log") + "\(DayClock.rfc3339(f.clock.now()))\tadd\thalf\t-\t3\t-\t-\n")
+        f.dir.write(".leitner/local.here/tmp/add-half/front.txt", "half")
+        f.dir.write(".leitner/local.here/tmp/add-half/back.txt", "way")
+        f.dir.write(".leitner/devices/here/log", f.dir.read(".leitner/devices/here/log") + "\(DayClock.rfc3339(f.clock.now()))\tadd\thalf\t-\t3\t-\t-\n")
         try f.reopen()
         expectBoxError(.noSuchCard(id: "half")) { try f.box.show(id: "half") }
         #expect(f.dir.levelOnDisk("half").isEmpty)
-        #expect(!f.dir.exists(".leitner/tmp/add-half"))
+        #expect(!f.dir.exists(".leitner/local.here/tmp/add-half"))
     }
 
     /// R18: a line a crash cut short at the end of the review log or the day record is dropped;
@@ -100,13 +100,13 @@ import LeitnerTestSupport
         try f.box.addText("a", "A", id: "a")
         try f.box.passAll()
         f.close()
-        f.dir.write(".leitner/log", f.dir.read(".leitner/log") + "2026-03-02T13:00:00+0")
-        f.dir.write(".leitner/days", f.dir.read(".leitner/days") + "2026-03-0")
+        f.dir.write(".leitner/devices/here/log", f.dir.read(".leitner/devices/here/log") + "2026-03-02T13:00:00+0")
+        f.dir.write(".leitner/devices/here/days", f.dir.read(".leitner/devices/here/days") + "2026-03-0")
         f.clock.advance(days: 1)
         try f.reopen()
         #expect(f.dir.dayLines == ["2026-03-02 completed"])
         try f.box.addText("b", "B", id: "b")
-        #expect(f.dir.read(".leitner/log").hasSuffix("\n"))
+        #expect(f.dir.read(".leitner/devices/here/log").hasSuffix("\n"))
         #expect(f.dir.logLines.allSatisfy { LogLine.parse(Substring($0.joined(separator: "\t"))) != nil })
         #expect(f.dir.logLines.last?[1] == "add")
     }
@@ -119,7 +119,7 @@ import LeitnerTestSupport
         let f = try BoxFixture()
         try f.box.addText("a", "A", id: "a")
         let before = f.dir.snapshot()
-        let log = f.dir.read(".leitner/log")
+        let log = f.dir.read(".leitner/devices/here/log")
         do {
             let second = try Box.open(f.dir, clock: f.clock)
             second.close()
@@ -131,7 +131,7 @@ import LeitnerTestSupport
             #expect(error.description.contains("\(getpid())"))
         }
         #expect(f.dir.snapshot() == before)
-        #expect(f.dir.read(".leitner/log") == log)
+        #expect(f.dir.read(".leitner/devices/here/log") == log)
         #expect(try f.box.show(id: "a").level == .one, "the first box goes on")
         f.close()
         let second = try Box.open(f.dir, clock: f.clock)

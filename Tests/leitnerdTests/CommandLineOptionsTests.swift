@@ -36,7 +36,8 @@ import LeitnerTestSupport
     func exitIdleAfter(file: String, autostarted: Bool) throws -> Duration? {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        directory.write("leitner.conf", file)
+        // A device named here: the test never makes one in the real home.
+        directory.write("leitner.conf", file + "\n[Sync]\nDevice=unit\n")
         let config = directory.path + "/leitner.conf"
         var options = try CommandLineOptions.parse(["--config", config, "--socket", directory.path + "/s.sock"]
                                                    + (autostarted ? ["--autostarted"] : []))

@@ -81,7 +81,7 @@ extension Box {
         test!.grade(DailyTest.Grade(id: id, from: from, to: to, correct: correct, time: moment.now))
         if completes {
             test!.completed = moment.today
-            try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
+            try recordDay(DayRecord.Entry(date: moment.today, outcome: .completed))
         }
         return (store.relocated(shown, to: to), summary(moment))
     }
@@ -108,7 +108,7 @@ extension Box {
         }
         if lastShown?.id == last.id { lastShown = nil }
         test!.undo()
-        if wasCompleted, completedToday(moment) { try dayFile.removeLast(from: &days) }
+        if wasCompleted, completedToday(moment) { try withdrawCompletion(of: moment.today) }
         return (store.relocated(card, to: last.from), summary(moment))
     }
 

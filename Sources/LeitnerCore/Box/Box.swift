@@ -13,9 +13,19 @@ public final class Box {
     /// The name of the box's own directory inside the store (docs/store-format.md).
     public static var stateDirectoryName: String { Store.stateDirectoryName }
 
+    /// This device's id (docs/sync.md).
+    public var device: String { store.device }
+
+    /// The write-ahead journal's path, for messages.
+    public var journalPath: String { store.statePath + "/" + Journal.fileName }
+
     let store: Store
     let options: BoxOptions
+    /// The day record of the box: every device's, merged (`DayRecord.union`, docs/sync.md). Its
+    /// length is the cycle position.
     var days: DayRecord
+    /// This device's own day record, the one it writes (`dayFile`).
+    var ownDays: DayRecord
     let dayFile: DayRecordFile
     /// The test of the current cycle position, or the one completed today; nil before the first
     /// test of a position opens.
@@ -47,10 +57,12 @@ public final class Box {
     public init(options: BoxOptions) throws {
         self.options = options
         let now = options.clock.now()
-        store = try Store(path: options.storePath, now: now, groupCommit: options.groupCommit)
+        store = try Store(path: options.storePath, device: options.device, now: now, groupCommit: options.groupCommit)
         do {
-            dayFile = try DayRecordFile(stateDirectory: store.stateFD, statePath: store.statePath)
-            days = try dayFile.load()
+            dayFile = try DayRecordFile(directory: store.deviceFD, directoryPath: store.devicePath)
+            ownDays = try dayFile.load()
+            _ = store.refreshPeerDays()
+            days = DayRecord.union([ownDays] + store.peerDayRecords)
             if case .storeFailure(let path, let reason)? = store.checkpointFailure {
                 openingProblems.append(StoreProblem(kind: .damagedState, path: path,
                                                     reason: "no checkpoint could be made at start-up: \(reason)",
@@ -146,7 +158,12 @@ public final class Box {
     /// with the old one; past that, the running totals are read again and the open test's file is
     /// written again anchored at the new log's end (its queue the cards still to ask).
     func followReplacedFiles() throws(BoxError) {
-        if dayFile.isReplaced() { days = try dayFile.load() }
+        var daysChanged = store.refreshPeerDays()
+        if dayFile.isReplaced() {
+            ownDays = try dayFile.load()
+            daysChanged = true
+        }
+        if daysChanged { days = DayRecord.union([ownDays] + store.peerDayRecords) }
         try store.followReplacedLog()
         guard let kept = store.log.takeReplacement() else { return }
         if tally.logOffset > kept { tally = ReviewTally() }
@@ -197,7 +214,7 @@ public final class Box {
             if remaining(atPosition: days.position) > 0 { return }
             let date = last.date.next
             try store.appendToLog([LogEntry(time: moment.now, event: .skip, date: date)], durable: false)
-            try dayFile.append(DayRecord.Entry(date: date, outcome: .skipped), to: &days)
+            try recordDay(DayRecord.Entry(date: date, outcome: .skipped))
         }
     }
 
@@ -214,7 +231,7 @@ public final class Box {
         guard test?.position == days.position, days.last?.date != moment.today else { return }
         try store.appendToLog([LogEntry(time: moment.now, event: .complete, date: moment.today)], durable: true)
         test!.completed = moment.today
-        try dayFile.append(DayRecord.Entry(date: moment.today, outcome: .completed), to: &days)
+        try recordDay(DayRecord.Entry(date: moment.today, outcome: .completed))
     }
 
     // MARK: The current test
@@ -358,7 +375,7 @@ public final class Box {
     private static func loadFirstDate(store: Store, days: DayRecord, dayClock: DayClock,
                                       today: LogicalDate) throws(BoxError) -> LogicalDate {
         let name = "created"
-        if let bytes = try? FileSystem.readFile(name, in: store.stateFD, limit: 64),
+        if let bytes = try? FileSystem.readFile(name, in: store.sharedFD, limit: 64),
            let date = LogicalDate(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "") {
             return date
         }
@@ -366,9 +383,9 @@ public final class Box {
         if let oldest = days.entries.first?.date, oldest < first { first = oldest }
         if let logged = store.log.firstEntry().map({ dayClock.logicalDate(at: $0.time) }), logged < first { first = logged }
         do {
-            try FileSystem.writeAtomically(Array("\(first)\n".utf8), to: name, in: store.stateFD)
+            try FileSystem.writeAtomically(Array("\(first)\n".utf8), to: name, in: store.sharedFD)
         } catch {
-            throw .storeFailure(path: store.statePath + "/" + name, reason: "cannot write: \(error)")
+            throw .storeFailure(path: store.sharedPath + "/" + name, reason: "cannot write: \(error)")
         }
         return first
     }
@@ -384,10 +401,24 @@ public final class Box {
         guard let test else { return }
         if let date = test.completed, days.position == test.position,
            days.last.map({ $0.date < date }) ?? true {
-            try dayFile.append(DayRecord.Entry(date: date, outcome: .completed), to: &days)
+            try recordDay(DayRecord.Entry(date: date, outcome: .completed))
         } else if test.completed == nil, days.position == test.position + 1, days.last?.outcome == .completed,
                   let last = days.last, last.date >= test.opened {
-            try dayFile.removeLast(from: &days)
+            try withdrawCompletion(of: last.date)
         }
+    }
+
+    /// Adds an entry to this device's day record (R4, R6), and so to the box's.
+    func recordDay(_ entry: DayRecord.Entry) throws(BoxError) {
+        try dayFile.append(entry, to: &ownDays)
+        days = DayRecord.union([ownDays] + store.peerDayRecords)
+    }
+
+    /// R15: withdraws this device's completion of `date` (an undone completing grade). Only the
+    /// device's own record changes: a completion of that date another device recorded stands.
+    func withdrawCompletion(of date: LogicalDate) throws(BoxError) {
+        guard let last = ownDays.last, last.date == date, last.outcome == .completed else { return }
+        try dayFile.removeLast(from: &ownDays)
+        days = DayRecord.union([ownDays] + store.peerDayRecords)
     }
 }

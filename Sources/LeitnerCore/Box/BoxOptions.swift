@@ -2,6 +2,12 @@
 public struct BoxOptions: Sendable {
     /// The store directory (docs/store-format.md); created with its level directories when missing.
     public var storePath: String
+    /// This machine's device id (`DeviceID`, docs/sync.md): the box writes its review log and day
+    /// record under `.leitner/devices/DEVICE/` and its private state under `.leitner/local.DEVICE/`.
+    public var device: String
+    /// How long the store must have been quiet (no card coming, going or moving, no other
+    /// device's file changing) before a card a sync left in two levels is settled, in ms.
+    public var settleAfter: Int64 = 180_000
     /// The cycle table (R3).
     public var cycle: CycleTable
     /// Where wrong answers go (R9).
@@ -21,11 +27,12 @@ public struct BoxOptions: Sendable {
     /// concurrent changes share one flush. Off, each change is synced before it returns.
     public var groupCommit: Bool = false
 
-    public init(storePath: String, cycle: CycleTable = .standard, onFail: OnFailPolicy = .first,
+    public init(storePath: String, device: String, cycle: CycleTable = .standard, onFail: OnFailPolicy = .first,
                 dayClock: DayClock = DayClock(), clock: any WallClock = SystemClock(),
                 maxAssetReply: Int = BoxOptions.assetReplyLimit(messageSize: 16 << 20),
                 seedSource: @escaping @Sendable () -> UInt64 = BoxOptions.systemSeed) {
         self.storePath = storePath
+        self.device = device
         self.cycle = cycle
         self.onFail = onFail
         self.dayClock = dayClock

@@ -44,6 +44,15 @@ public struct Configuration: Sendable, Equatable {
     /// The shell command run when a prepared test has cards (`TestReady=`); nil: none.
     public var testReady: String?
 
+    // [Sync]
+    /// This machine's device id (`Device=`); nil: the one kept in
+    /// `ConfigurationLocator.deviceFilePath`, made on the first start (docs/sync.md).
+    public var device: String?
+    /// How long the store must be quiet before a card a sync left in two levels is settled
+    /// (`SettleAfter=`, default 3 minutes: longer than Syncthing's one-minute delay before it
+    /// deletes a moved folder's old copy).
+    public var settleAfter: Duration = .seconds(180)
+
     // [Client]
     /// Whether `leitnerctl` starts `leitnerd` when nothing answers (`Autostart=`, default yes).
     public var autostart: Bool = true

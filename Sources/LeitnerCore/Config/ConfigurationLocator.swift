@@ -30,7 +30,7 @@ public struct ConfigurationLocator: Sendable, Equatable {
     /// The variables a locator reads, from the process's environment.
     public static func processEnvironment() -> [String: String] {
         var result: [String: String] = [:]
-        for name in ["HOME", "PATH", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "LEITNER_SOCKET"] {
+        for name in ["HOME", "PATH", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "LEITNER_SOCKET"] {
             if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result
@@ -45,6 +45,13 @@ public struct ConfigurationLocator: Sendable, Equatable {
     /// The default store: `$XDG_DATA_HOME/leitner`, by default `~/.local/share/leitner`.
     public var defaultStorePath: String {
         baseDirectory("XDG_DATA_HOME", else: ".local/share") + "/leitner"
+    }
+
+    /// Where this machine's device id is kept when `[Sync] Device=` sets none (docs/sync.md):
+    /// `$XDG_STATE_HOME/leitner/device`, by default `~/.local/state/leitner/device`. Outside the
+    /// store, so that a copy of the store taken to another machine is another device there.
+    public var deviceFilePath: String {
+        baseDirectory("XDG_STATE_HOME", else: ".local/state") + "/leitner/device"
     }
 
     /// The default socket: `$XDG_RUNTIME_DIR/leitner/leitnerd.sock`, without `XDG_RUNTIME_DIR`

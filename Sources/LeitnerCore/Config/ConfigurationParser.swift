@@ -108,6 +108,22 @@ public struct ConfigurationParser: Sendable {
         "Hooks": [
             "TestReady": { c, v, _ in c.testReady = ConfigurationValue.command(v) },
         ],
+        "Sync": [
+            "Device": { c, v, _ throws(ConfigurationValueError) in
+                if v.isEmpty {
+                    c.device = nil
+                } else if let problem = DeviceID.problem(v) {
+                    throw ConfigurationValueError(problem)
+                } else {
+                    c.device = v
+                }
+            },
+            "SettleAfter": { c, v, _ throws(ConfigurationValueError) in
+                let span = try ConfigurationValue.timeSpan(v)
+                guard span > .zero else { throw ConfigurationValueError("must be longer than 0") }
+                c.settleAfter = span
+            },
+        ],
         "Client": [
             "Autostart": { c, v, _ throws(ConfigurationValueError) in c.autostart = try ConfigurationValue.boolean(v) },
             "Viewer": { c, v, _ in c.viewer = ConfigurationValue.command(v) },

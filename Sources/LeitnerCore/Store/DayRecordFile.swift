@@ -1,7 +1,7 @@
 import Glibc
 import LeitnerSystem
 
-/// The day record on disk, `.leitner/days` (R4–R7): one `YYYY-MM-DD completed|skipped` line per
+/// This device's day record on disk, `.leitner/devices/DEVICE/days` (R4–R7): one `YYYY-MM-DD completed|skipped` line per
 /// entry, appended and synced; withdrawn (R15) by an atomic rewrite.
 final class DayRecordFile {
     static let name = "days"
@@ -11,9 +11,9 @@ final class DayRecordFile {
     /// is none. A file that is no longer this one was replaced or changed behind the box.
     private var seen: (device: UInt64, inode: UInt64, size: Int)?
 
-    init(stateDirectory: FileDescriptor, statePath: String) throws(BoxError) {
-        directory = stateDirectory
-        path = statePath + "/" + DayRecordFile.name
+    init(directory: FileDescriptor, directoryPath: String) throws(BoxError) {
+        self.directory = directory
+        path = directoryPath + "/" + DayRecordFile.name
     }
 
     /// Reads the record; a last line a crash cut short is dropped and the file rewritten.

@@ -1,7 +1,9 @@
 import Glibc
 import LeitnerSystem
 
-/// The review log `.leitner/log` (R16): one line per event, appended, never rewritten.
+/// The device's review log `.leitner/devices/DEVICE/log` (R16): one line per event, appended,
+/// never rewritten. Only this device writes it; the other devices' logs are read, never written
+/// (docs/sync.md).
 ///
 /// A change that must be durable (R17) is not synced here: its lines go first into `Journal`, a
 /// preallocated file synced in place, together with the renames that carry the change out, and
@@ -19,6 +21,9 @@ final class ReviewLog {
     /// shares, byte for byte; nil while the log was not replaced.
     private var replacedKeeping: Int?
     let path: String
+    /// `.leitner/devices/DEVICE/`, where the log is.
+    private let logDirectory: FileDescriptor
+    /// `.leitner/local.DEVICE/`, where the journal is.
     private let stateDirectory: FileDescriptor
     private let statePath: String
     /// Nil until it can be made (a full disk at open): durable changes are refused meanwhile,
@@ -53,13 +58,15 @@ final class ReviewLog {
     /// Group commit: journal records are synced by whoever sends a reply (`commitPoint`).
     private let defersSync: Bool
 
-    init(stateDirectory: FileDescriptor, statePath: String, defersSync: Bool = false) throws(BoxError) {
-        path = statePath + "/" + ReviewLog.fileName
+    init(logDirectory: FileDescriptor, logDirectoryPath: String, stateDirectory: FileDescriptor, statePath: String,
+         defersSync: Bool = false) throws(BoxError) {
+        path = logDirectoryPath + "/" + ReviewLog.fileName
         self.defersSync = defersSync
+        self.logDirectory = logDirectory
         self.stateDirectory = stateDirectory
         self.statePath = statePath
         do {
-            fd = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory,
+            fd = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory,
                                          flags: O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW)
         } catch {
             throw .storeFailure(path: path, reason: "cannot open: \(error)")
@@ -73,7 +80,7 @@ final class ReviewLog {
         journal = try? Journal(stateDirectory: stateDirectory, statePath: statePath, defersSync: defersSync)
         do {
             completedRecords = try ReviewLog.completed(journal?.recovered ?? [], in: fd)
-            try ReviewLog.restore(journal?.recovered ?? [], stateDirectory: stateDirectory)
+            try ReviewLog.restore(journal?.recovered ?? [], logDirectory: logDirectory)
             try fd.syncData()
             size = try fd.size()
             latestTime = ReviewLog.lastEntry(of: fd, size: size)?.time
@@ -94,7 +101,7 @@ final class ReviewLog {
     /// One `fstatat`, cheap enough for every request.
     func isReplaced() -> Bool {
         var st = stat()
-        guard fstatat(stateDirectory.rawValue, ReviewLog.fileName, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return true }
+        guard fstatat(logDirectory.rawValue, ReviewLog.fileName, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return true }
         return UInt64(st.st_dev) != identity.device || UInt64(st.st_ino) != identity.inode || Int(st.st_size) != size
     }
 
@@ -105,7 +112,7 @@ final class ReviewLog {
     func reopen() throws(BoxError) {
         let reopened: FileDescriptor
         do {
-            reopened = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory,
+            reopened = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory,
                                                flags: O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW)
         } catch {
             throw .storeFailure(path: path, reason: "cannot open again after it was replaced: \(error)")
@@ -177,10 +184,10 @@ final class ReviewLog {
     /// records begin past the log's end, or disagree with bytes the log holds, belongs to another
     /// file — a log replaced by hand or by a sync tool before the daemon noticed (docs/sync.md) —
     /// and its bytes are not written into this one.
-    private static func restore(_ records: [Journal.Record], stateDirectory: FileDescriptor) throws(Errno) {
+    private static func restore(_ records: [Journal.Record], logDirectory: FileDescriptor) throws(Errno) {
         guard let first = records.first, let last = records.last else { return }
         // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
-        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_RDWR | O_NOFOLLOW)
+        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, flags: O_RDWR | O_NOFOLLOW)
         defer { writer.close() }
         guard first.logOffset <= (try writer.size()) else { return }
         let held = try writer.read(at: first.logOffset, upTo: last.logOffset + last.logBytes.count - first.logOffset)
@@ -358,7 +365,7 @@ final class ReviewLog {
             if held == bytes { return true }
             if ReviewLog.holdsOtherLines(held[...], than: bytes) { return nil }
             // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
-            let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_WRONLY | O_NOFOLLOW)
+            let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, flags: O_WRONLY | O_NOFOLLOW)
             defer { writer.close() }
             try writer.writeAll(bytes, at: offset)
             try writer.syncData()
@@ -451,7 +458,7 @@ final class ReviewLog {
     /// A reader of the log as it is now, a piece at a time (`ReviewLogReader`): what is appended
     /// after this call is not read.
     func reader(since: Int64? = nil, limit: Int? = nil, from offset: Int = 0) throws(BoxError) -> ReviewLogReader {
-        try ReviewLogReader(stateDirectory: stateDirectory, path: path, end: size, since: since, limit: limit, from: offset)
+        try ReviewLogReader(stateDirectory: logDirectory, path: path, end: size, since: since, limit: limit, from: offset)
     }
 
     /// Calls `body` with each entry from byte `offset` on, and the offset of the line after it,

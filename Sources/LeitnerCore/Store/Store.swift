@@ -2,7 +2,9 @@ import Glibc
 import LeitnerSystem
 
 /// The store on disk (docs/store-format.md): one directory per level, one directory per card, and `.leitner/`
-/// for the box's own state. Keeps an index of every card's level, built from names alone (no
+/// for the box's own state: this device's review log and day record in `.leitner/devices/DEVICE/`
+/// (other devices' are read, never written: docs/sync.md), its private state (journal, checkpoint,
+/// open test, lock, staging and trash) in `.leitner/local.DEVICE/`. Keeps an index of every card's level, built from names alone (no
 /// `stat` per card), and kept current by an inotify watch on the level directories (R13).
 ///
 /// Every change the daemon makes is journaled: its log lines and the renames that carry it out
@@ -12,7 +14,15 @@ final class Store {
     /// The store's canonical absolute path.
     let root: String
     let rootFD: FileDescriptor
-    /// `.leitner/`.
+    /// This device's id (`DeviceID`).
+    let device: String
+    /// `.leitner/`: what every device shares (`created`, `devices/`, `conflicts/`).
+    let sharedFD: FileDescriptor
+    /// `.leitner/devices/`: one directory per device that has written to the store.
+    let devicesFD: FileDescriptor
+    /// `.leitner/devices/DEVICE/`: this device's review log and day record.
+    let deviceFD: FileDescriptor
+    /// `.leitner/local.DEVICE/`: this device's private state.
     let stateFD: FileDescriptor
     /// `.leitner/tmp/`: cards being written, loose pairs being adopted.
     let stagingFD: FileDescriptor
@@ -40,6 +50,9 @@ final class Store {
     /// while there is no index.
     var searchDirty: Set<String>?
 
+    /// The other devices of a synced store, by name, as last looked at (`refreshPeerDays`).
+    var peers: [String: PeerDevice] = [:]
+
     /// Every card's level.
     var levelOf = CardIndex()
     /// Cards per level (damaged cards included), indexed by `Level.rawValue - 1`.
@@ -66,49 +79,62 @@ final class Store {
     var untouchedSinceCheckpoint = false
 
     static let stateDirectoryName = ".leitner"
+    static let devicesDirectoryName = "devices"
 
-    /// The path of the box's own state directory, for messages.
-    var statePath: String { root + "/" + Store.stateDirectoryName }
+    /// The name of a device's private state directory in `.leitner/`.
+    static func privateDirectoryName(_ device: String) -> String { "local." + device }
+
+    /// `.leitner/`, for messages.
+    var sharedPath: String { root + "/" + Store.stateDirectoryName }
+    /// This device's private state directory, for messages.
+    var statePath: String { sharedPath + "/" + Store.privateDirectoryName(device) }
+    /// This device's directory of shared files, for messages.
+    var devicePath: String { sharedPath + "/" + Store.devicesDirectoryName + "/" + device }
 
     /// Opens the store at `path`, creating it and its level directories when missing, takes the
     /// lock (R19), indexes the cards and repairs leftovers (R18).
     /// - Parameter groupCommit: journal records are synced by whoever sends a reply
     ///   (`ReviewLog.commitPoint`), not as they are written.
-    init(path: String, now: Int64, groupCommit: Bool = false) throws {
+    init(path: String, device: String, now: Int64, groupCommit: Bool = false) throws {
         try Store.makeDirectories(path)
         let rootPath = try Store.failing(path, "cannot resolve") { () throws(Errno) in try FileSystem.realPath(path) }
         let rootDirectory = try Store.failing(rootPath, "cannot open") { () throws(Errno) in
             try FileDescriptor.openDirectory(rootPath)
         }
-        let statePath = rootPath + "/" + Store.stateDirectoryName
-        let stateDirectory = try Store.subdirectory(Store.stateDirectoryName, of: rootDirectory, path: statePath)
+        let sharedPath = rootPath + "/" + Store.stateDirectoryName
+        let statePath = sharedPath + "/" + Store.privateDirectoryName(device)
+        let devicePath = sharedPath + "/" + Store.devicesDirectoryName + "/" + device
         root = rootPath
         rootFD = rootDirectory
-        stateFD = stateDirectory
-        let lock: StoreLock
-        do {
-            lock = try StoreLock(stateDirectory: stateDirectory, storePath: rootPath)
-        } catch {
-            stateDirectory.close()
-            rootDirectory.close()
-            throw error
-        }
-        self.lock = lock
+        self.device = device
         // Whatever fails from here on must not leave the store locked by a box that never opened
         // (a reload that fails would otherwise lock the daemon out of its own store).
-        var opened: [FileDescriptor] = []
+        var opened: [FileDescriptor] = [rootDirectory]
+        var lock: StoreLock?
         do {
-            stagingFD = try Store.subdirectory("tmp", of: stateDirectory, path: statePath + "/tmp")
+            sharedFD = try Store.subdirectory(Store.stateDirectoryName, of: rootDirectory, path: sharedPath)
+            opened.append(sharedFD)
+            try StoreMigration.migrate(shared: sharedFD, sharedPath: sharedPath, device: device, storePath: rootPath, now: now)
+            devicesFD = try Store.subdirectory(Store.devicesDirectoryName, of: sharedFD, path: sharedPath + "/" + Store.devicesDirectoryName)
+            opened.append(devicesFD)
+            deviceFD = try Store.subdirectory(device, of: devicesFD, path: devicePath)
+            opened.append(deviceFD)
+            stateFD = try Store.subdirectory(Store.privateDirectoryName(device), of: sharedFD, path: statePath)
+            opened.append(stateFD)
+            lock = try StoreLock(stateDirectory: stateFD, storePath: rootPath)
+            stagingFD = try Store.subdirectory("tmp", of: stateFD, path: statePath + "/tmp")
             opened.append(stagingFD)
-            trashFD = try Store.subdirectory("trash", of: stateDirectory, path: statePath + "/trash")
+            trashFD = try Store.subdirectory("trash", of: stateFD, path: statePath + "/trash")
             opened.append(trashFD)
-            log = try ReviewLog(stateDirectory: stateDirectory, statePath: statePath, defersSync: groupCommit)
+            log = try ReviewLog(logDirectory: deviceFD, logDirectoryPath: devicePath, stateDirectory: stateFD, statePath: statePath,
+                                defersSync: groupCommit)
             inotify = try Store.failing(rootPath, "cannot watch") { () throws(Errno) in try Inotify() }
         } catch {
-            for fd in opened + [stateDirectory, rootDirectory] { fd.close() }
-            lock.release()
+            for fd in opened.reversed() { fd.close() }
+            lock?.release()
             throw error
         }
+        self.lock = lock!
         levelFDs = []
         do {
             // The root is watched for the level directories themselves: one removed with rmdir
@@ -127,8 +153,8 @@ final class Store {
             try repair(now: now)
         } catch {
             for case let fd? in levelFDs { fd.close() }
-            for fd in [trashFD, stagingFD, stateDirectory, rootDirectory] { fd.close() }
-            lock.release()
+            for fd in [trashFD, stagingFD, stateFD, deviceFD, devicesFD, sharedFD, rootDirectory] { fd.close() }
+            self.lock.release()
             throw error
         }
     }
@@ -139,7 +165,7 @@ final class Store {
         lock.release()
         for case let fd? in levelFDs { fd.close() }
         levelFDs = levelFDs.map { _ in nil }
-        for fd in [trashFD, stagingFD, stateFD, rootFD] { fd.close() }
+        for fd in [trashFD, stagingFD, stateFD, deviceFD, devicesFD, sharedFD, rootFD] { fd.close() }
     }
 
     /// The absolute path of a level directory.

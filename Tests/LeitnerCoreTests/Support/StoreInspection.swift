@@ -11,16 +11,16 @@ extension TemporaryDirectory {
         String(decoding: (try? FileSystem.readFile(atPath: path + "/" + relative)) ?? [], as: UTF8.self)
     }
 
-    /// `.leitner/days` as its lines.
-    var dayLines: [String] { read(".leitner/days").split(separator: "\n").map(String.init) }
+    /// `.leitner/devices/here/days` as its lines.
+    var dayLines: [String] { read(".leitner/devices/here/days").split(separator: "\n").map(String.init) }
 
     /// The review log's lines, each split at its tabs.
     var logLines: [[String]] {
-        read(".leitner/log").split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        read(".leitner/devices/here/log").split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     }
 
     /// The review log's size in bytes.
-    var logSize: Int { read(".leitner/log").utf8.count }
+    var logSize: Int { read(".leitner/devices/here/log").utf8.count }
 
     /// The level directory a card is in on disk (every level looked at), nil when in none.
     func levelOnDisk(_ id: String) -> [String] {
@@ -63,7 +63,7 @@ extension TemporaryDirectory {
             defer { fd.close() }
             for entry in (try? FileSystem.list(fd)) ?? [] {
                 let child = relative + "/" + entry.name
-                if child == "/.leitner/lock" { continue }
+                if child == "/.leitner/local.here/lock" { continue }
                 if entry.kind == .directory {
                     mkdir(target.path + child, 0o755)
                     walk(child)

@@ -20,11 +20,22 @@ final class ManualClock: WallClock {
     }
 }
 
+/// Where the tests' boxes keep their files (docs/store-format.md): every test box is the device
+/// `here`; a test of several devices names the others itself.
+enum TestBox {
+    static let device = "here"
+    /// The device's review log and day record, relative to the store.
+    static let log = ".leitner/devices/here/log"
+    static let days = ".leitner/devices/here/days"
+    /// The device's private state directory, relative to the store.
+    static let local = ".leitner/local.here"
+}
+
 extension Box {
     /// Opens a box on `directory` with the test clock.
     static func open(_ directory: TemporaryDirectory, clock: ManualClock, onFail: OnFailPolicy = .first,
                      cycle: CycleTable = .standard, seeds: SeedSequence = SeedSequence()) throws -> Box {
-        try Box(options: BoxOptions(storePath: directory.path, cycle: cycle, onFail: onFail,
+        try Box(options: BoxOptions(storePath: directory.path, device: TestBox.device, cycle: cycle, onFail: onFail,
                                     dayClock: DayClock(), clock: clock, seedSource: { seeds.next() }))
     }
 
