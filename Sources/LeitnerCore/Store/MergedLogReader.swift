@@ -90,8 +90,8 @@ public final class MergedLogReader {
     public func next(upTo count: Int) throws(BoxError) -> [LogEntry] {
         guard count > 0 else { return [] }
         if let limit {
-            let tail = try self.tail ?? lastEntries(limit)
-            self.tail = tail
+            if self.tail == nil { self.tail = try lastEntries(limit) }
+            let tail = self.tail!
             let end = min(tail.count, tailIndex + count)
             defer { tailIndex = end }
             return Array(tail[tailIndex..<end])
