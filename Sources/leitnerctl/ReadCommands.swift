@@ -177,45 +177,23 @@ enum ReadCommands {
             parameters["limit"] = .int(Int64(n))
         }
         let style = context.style
-        // A box kept on several machines logs per device (docs/sync.md); a line names its device
-        // only when the entries shown come from more than one. The reply streams, so lines are
-        // held until a second device appears or the reply ends: `--limit` and short logs are
-        // shown exactly so. Past `heldAtMost` entries of one device (a long log, which must not
-        // be held whole) the held lines are printed without a device, and the device is shown
-        // from the first line of another device on.
-        let heldAtMost = 10_000
-        var held: [LogEntry] = []
-        var holding = !context.json
-        var firstDevice: String?
-        var showDevice = false
-        func release() {
-            holding = false
-            for entry in held { printEntry(entry) }
-            held = []
-        }
+        // A line names its device only when the entries come from more than one (docs/sync.md).
+        var devices = LogDevices()
         do {
             try context.stream("Log", parameters, member: "entries", as: LogEntry.init(json:field:)) { entries, json in
                 if context.json { return context.printJSONLines(json) }
                 for entry in entries {
-                    if !showDevice, let device = entry.device {
-                        if firstDevice == nil { firstDevice = device } else if device != firstDevice { showDevice = true }
-                    }
-                    guard holding else {
-                        printEntry(entry)
-                        continue
-                    }
-                    held.append(entry)
-                    if showDevice || held.count >= heldAtMost { release() }
+                    for shown in devices.take(entry) { printEntry(shown) }
                 }
                 Console.flush()
             }
         } catch {
-            // What came before a failure is printed, as it would have been without the holding.
-            release()
+            // What came before a failure is printed, as it was before lines were held.
+            for shown in devices.finish() { printEntry(shown) }
             Console.flush()
             throw error
         }
-        release()
+        for shown in devices.finish() { printEntry(shown) }
         Console.flush()
         func printEntry(_ entry: LogEntry) {
             var line = DayClock.rfc3339(entry.time) + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
@@ -231,7 +209,7 @@ enum ReadCommands {
                 line += "  " + (correct ? style.apply(style.green, "correct") : style.apply(style.red, "wrong"))
             }
             if let ms = entry.answerMs { line += style.apply(style.dim, "  \(Double(ms / 100) / 10) s") }
-            if showDevice, let device = entry.device { line += style.apply(style.dim, "  @" + device) }
+            if let device = devices.suffix(entry) { line += style.apply(style.dim, "  " + device) }
             Console.out(line)
         }
     }
