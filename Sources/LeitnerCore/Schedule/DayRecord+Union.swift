@@ -5,8 +5,8 @@ extension DayRecord {
     /// machine. The cycle position counts distinct dates, so two devices completing the same day
     /// advance the cycle once (docs/rules.md, R4).
     public static func union(_ records: [DayRecord]) -> DayRecord {
-        var union = DayRecord()
         if records.count == 1 { return records[0] }
+        var union = DayRecord()
         var all = records.flatMap(\.entries)
         // Each record is already in date order; a sort of all of them is simpler than a k-way
         // merge and costs little: a record grows by one line a day.
