@@ -177,11 +177,24 @@ enum ReadCommands {
             parameters["limit"] = .int(Int64(n))
         }
         let style = context.style
-        try context.stream("Log", parameters, member: "entries", as: LogEntry.init(json:field:)) { entries, json in
-            if context.json { return context.printJSONLines(json) }
-            for entry in entries { printEntry(entry) }
+        // A line names its device only when the entries come from more than one (docs/sync.md).
+        var devices = LogDevices()
+        do {
+            try context.stream("Log", parameters, member: "entries", as: LogEntry.init(json:field:)) { entries, json in
+                if context.json { return context.printJSONLines(json) }
+                for entry in entries {
+                    for shown in devices.take(entry) { printEntry(shown) }
+                }
+                Console.flush()
+            }
+        } catch {
+            // What came before a failure is printed, as it was before lines were held.
+            for shown in devices.finish() { printEntry(shown) }
             Console.flush()
+            throw error
         }
+        for shown in devices.finish() { printEntry(shown) }
+        Console.flush()
         func printEntry(_ entry: LogEntry) {
             var line = DayClock.rfc3339(entry.time) + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
             var card = entry.id ?? ""
@@ -196,6 +209,7 @@ enum ReadCommands {
                 line += "  " + (correct ? style.apply(style.green, "correct") : style.apply(style.red, "wrong"))
             }
             if let ms = entry.answerMs { line += style.apply(style.dim, "  \(Double(ms / 100) / 10) s") }
+            if let device = devices.suffix(entry) { line += style.apply(style.dim, "  " + device) }
             Console.out(line)
         }
     }

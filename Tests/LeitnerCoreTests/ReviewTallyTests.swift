@@ -151,4 +151,74 @@ import Testing
         let tally = Self.tally([Self.undo("2026-03-02", 10)])
         #expect(tally.days.isEmpty && tally.failures.isEmpty)
     }
+
+    // MARK: Several devices (docs/sync.md)
+
+    @Test func dayTalliesAddUp() {
+        var a = DayTally()
+        a.reviews = 3; a.wrong = 1; a.answerMs = 4000; a.firstAnswers[0] = 2; a.firstRight[0] = 1
+        var b = DayTally()
+        b.reviews = 2; b.answerMs = 500; b.firstAnswers[0] = 1; b.firstAnswers[6] = 1; b.firstRight[6] = 1
+        let sum = a + b
+        #expect(sum.reviews == 5 && sum.wrong == 1 && sum.answerMs == 4500)
+        #expect(sum.firstAnswers == [3, 0, 0, 0, 0, 0, 1] && sum.firstRight == [1, 0, 0, 0, 0, 0, 1])
+        #expect(a + DayTally() == a)
+    }
+
+    /// Each device's log fed to its own tally, then combined: the same days and wrong answers as
+    /// one tally of both logs, when each device's tests are its own.
+    @Test func combinedTalliesSumTheDaysAndMergeTheWrongAnswers() {
+        let laptop = [
+            Self.grade("a", "2026-03-02", 10, from: .one, right: false, ms: 1500),
+            Self.grade("a", "2026-03-02", 10, from: .one, right: true, ms: 500),
+            Self.grade("b", "2026-03-02", 11, from: .two, right: true),
+            Self.complete("2026-03-02", 11),
+            Self.grade("a", "2026-03-04", 10, from: .two, right: false),
+            Self.complete("2026-03-04", 10),
+        ]
+        let desktop = [
+            Self.grade("a", "2026-03-02", 20, from: .one, right: false, ms: 3000),
+            Self.grade("c", "2026-03-03", 9, from: .three, right: true),
+            Self.complete("2026-03-03", 9),
+            Self.grade("a", "2026-03-05", 10, from: .one, right: false),
+            Self.complete("2026-03-05", 10),
+        ]
+        let combined = ReviewTally.combined([Self.tally(laptop), Self.tally(desktop)])
+        let both = Self.tally(laptop + desktop)
+        #expect(combined.days == both.days)
+        let second = combined.days[LogicalDate("2026-03-02")!]!
+        #expect(second.reviews == 4 && second.wrong == 2 && second.answerMs == 6000)
+        // a's first answers on the 2nd: one in each device's test.
+        #expect(second.firstAnswers[0] == 2 && second.firstRight[0] == 0 && second.firstAnswers[1] == 1)
+        let ordinals = ["2026-03-02", "2026-03-02", "2026-03-04", "2026-03-05"].map { Int32(LogicalDate($0)!.ordinal) }
+        #expect(combined.failures == ["a": ordinals])
+        // In ascending order whichever device comes first.
+        #expect(ReviewTally.combined([Self.tally(desktop), Self.tally(laptop)]).failures == ["a": ordinals])
+        #expect(combined.logOffset == 0)
+    }
+
+    @Test func combiningNoneOrOneTally() {
+        let none = ReviewTally.combined([])
+        #expect(none.days.isEmpty && none.failures.isEmpty)
+        let log = [
+            Self.grade("a", "2026-03-03", 10, from: .one, right: false),
+            // A clock set back: a wrong answer logged after, dated before.
+            Self.grade("a", "2026-03-02", 10, from: .one, right: false),
+        ]
+        let one = Self.tally(log)
+        let combined = ReviewTally.combined([one])
+        #expect(combined.days == one.days)
+        #expect(combined.failures["a"] == ["2026-03-02", "2026-03-03"].map { Int32(LogicalDate($0)!.ordinal) })
+    }
+
+    /// An undo takes back its own device's last grade (R15): the tallies are fed each its own
+    /// log, and a grade of another device at the same time stays.
+    @Test func anUndoTakesBackItsOwnDevicesGrade() {
+        let laptop = [Self.grade("a", "2026-03-02", 10, from: .one, right: false), Self.undo("2026-03-02", 12)]
+        let desktop = [Self.grade("b", "2026-03-02", 11, from: .two, right: false)]
+        let combined = ReviewTally.combined([Self.tally(laptop), Self.tally(desktop)])
+        let day = combined.days[LogicalDate("2026-03-02")!]!
+        #expect(day.reviews == 1 && day.wrong == 1 && day.firstAnswers == [0, 1, 0, 0, 0, 0, 0])
+        #expect(combined.failures == ["b": [Int32(LogicalDate("2026-03-02")!.ordinal)]])
+    }
 }

@@ -106,6 +106,14 @@ import Testing
         let skip = LogEntry(time: time, event: .skip, date: LogicalDate("2026-11-20"), origin: "hand")
         #expect(try LogEntry(json: skip.json) == skip)
         #expect(skip.json["date"] == "2026-11-20")
+        // The device (docs/sync.md) travels in the JSON, though not in the log line.
+        #expect(json["device"] == .null)
+        let synced = LogEntry(time: time, event: .complete, date: LogicalDate("2026-11-21"), device: "laptop")
+        #expect(synced.json["device"] == "laptop")
+        #expect(try LogEntry(json: synced.json) == synced)
+        var noDevice = synced.json.objectValue!
+        noDevice["device"] = nil
+        #expect(try LogEntry(json: .object(noDevice)).device == nil)
         var bad = json.objectValue!
         bad["time"] = "yesterday"
         #expect(failure { try LogEntry(json: .object(bad)) } == JSONFieldError(field: "entry.time", reason: "'yesterday' is not an RFC 3339 time"))

@@ -18,9 +18,14 @@ public struct LogEntry: Sendable, Equatable {
     public var origin: String?
     /// For `rename`: the card's new id (`id` is the old one).
     public var renamedTo: String?
+    /// The device whose review log holds the event (docs/sync.md), nil for a log of no device.
+    /// Not written in the log line: each device writes only its own log, so the device is the
+    /// file's, set by whoever reads that file (`MergedLogReader`).
+    public var device: String?
 
     public init(time: Int64, event: Event, id: String? = nil, from: Level? = nil, to: Level? = nil,
-                correct: Bool? = nil, answerMs: Int? = nil, date: LogicalDate? = nil, origin: String? = nil, renamedTo: String? = nil) {
+                correct: Bool? = nil, answerMs: Int? = nil, date: LogicalDate? = nil, origin: String? = nil, renamedTo: String? = nil,
+                device: String? = nil) {
         self.time = time
         self.event = event
         self.id = id
@@ -31,5 +36,6 @@ public struct LogEntry: Sendable, Equatable {
         self.date = date
         self.origin = origin
         self.renamedTo = renamedTo
+        self.device = device
     }
 }

@@ -14,3 +14,23 @@ public struct DayTally: Sendable, Equatable {
 
     public init() {}
 }
+
+extension DayTally {
+    /// One day's work on several devices (docs/sync.md): each figure summed.
+    public static func + (left: DayTally, right: DayTally) -> DayTally {
+        var sum = left
+        sum += right
+        return sum
+    }
+
+    /// Adds another device's work of the same day.
+    public static func += (left: inout DayTally, right: DayTally) {
+        left.reviews += right.reviews
+        left.wrong += right.wrong
+        left.answerMs += right.answerMs
+        for index in left.firstAnswers.indices {
+            left.firstAnswers[index] += right.firstAnswers[index]
+            left.firstRight[index] += right.firstRight[index]
+        }
+    }
+}

@@ -94,6 +94,28 @@ public struct ReviewTally: Sendable {
         }
     }
 
+    /// The totals of a box kept by several devices (docs/sync.md), from each device's tally: each
+    /// is fed its own device's log, since an undo takes back a grade of that device's test. The
+    /// days are summed; each card's wrong-answer days are those of every device, in ascending
+    /// order. That is what `BoxStatistics(tally:input:)` reads: `days` (work, heatmap, retention
+    /// per level and week — a first answer is first in its own device's test) and `failures`
+    /// (leeches, counted in a window of dates).
+    ///
+    /// The result is for computing figures, not to be fed further: it has no current test (an
+    /// undo taken in would take back nothing) and no log offset. A card renamed on one device is
+    /// not renamed in another device's tally: its wrong answers there stay under its old id.
+    public static func combined(_ tallies: [ReviewTally]) -> ReviewTally {
+        var combined = ReviewTally()
+        for tally in tallies {
+            for (date, day) in tally.days { combined.days[date, default: DayTally()] += day }
+            for (id, dates) in tally.failures { combined.failures[id, default: []] += dates }
+        }
+        // A device's own list is in log order, which a clock set back or a rename leaves out of
+        // date order; sorted, each card's days read the same whichever device holds them.
+        for index in combined.failures.values.indices { combined.failures.values[index].sort() }
+        return combined
+    }
+
     private mutating func date(of time: Int64, dayClock: DayClock) -> LogicalDate {
         if let dayBounds, time >= dayBounds.start, time < dayBounds.end { return dayBounds.date }
         let date = dayClock.logicalDate(at: time)

@@ -91,7 +91,10 @@ public enum BoxInterface {
           # the store by hand, "adopt" for an adopted loose pair.
           origin: ?string,
           # For rename: the card's new id (id is the old one).
-          renamedTo: ?string
+          renamedTo: ?string,
+          # The device whose review log holds the event (docs/sync.md); null when the log
+          # is no device's.
+          device: ?string
         )
 
         # Something in the store the daemon does not use as it is: a damaged card, half of a

@@ -138,7 +138,7 @@ extension LogEntry {
                 "to": optional(to) { .string($0.name) }, "correct": optional(correct) { .bool($0) },
                 "answerMs": optional(answerMs) { .int(Int64($0)) },
                 "date": optional(date) { .string($0.description) }, "origin": optional(origin) { .string($0) },
-                "renamedTo": optional(renamedTo) { .string($0) }]
+                "renamedTo": optional(renamedTo) { .string($0) }, "device": optional(device) { .string($0) }]
     }
 
     /// Reads a `LogEntry` object.
@@ -153,7 +153,7 @@ extension LogEntry {
                   correct: try fields.optionalBool("correct"), answerMs: try fields.optionalInt("answerMs"),
                   date: try fields.optionalNamed("date", "a date (YYYY-MM-DD)") { LogicalDate($0) },
                   origin: try fields.optionalString("origin"),
-                  renamedTo: try fields.optionalString("renamedTo"))
+                  renamedTo: try fields.optionalString("renamedTo"), device: try fields.optionalString("device"))
     }
 }
 
