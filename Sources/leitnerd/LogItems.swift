@@ -7,9 +7,9 @@ final class LogItems: ReplyItems {
     /// Entries parsed at a time: a few tens of kilobytes of log.
     static let batchSize = 1024
 
-    private let reader: ReviewLogReader
+    private let reader: MergedLogReader
 
-    init(_ reader: ReviewLogReader) {
+    init(_ reader: MergedLogReader) {
         self.reader = reader
     }
 

@@ -19,7 +19,11 @@ extension Box {
         let current = summary(moment)
         let counts = store.counts()
         func cardsNow(_ levels: [Level]) -> Int { levels.reduce(0) { $0 + (counts[$1] ?? 0) } }
-        if first < moment.today { try updateGradedDays() }
+        if first < moment.today {
+            try updateGradedDays()
+            try updatePeerTotals(tallies: false, graded: true)
+        }
+        let peerGraded = Array(peerGradedDays.values)
         var result: [CalendarDay] = []
         var recordIndex = days.entries.firstIndex { $0.date >= first } ?? days.entries.count
         var date = first
@@ -37,7 +41,7 @@ extension Box {
                 }
                 // The test open that day: the one at the number of entries before it (R5).
                 result.append(CalendarDay(date: date, state: state, levels: options.cycle.levels(at: recordIndex),
-                                          cards: gradedDays.count(on: date)))
+                                          cards: peerGraded.reduce(gradedDays.count(on: date)) { $0 + $1.count(on: date) }))
             } else if date == moment.today {
                 result.append(CalendarDay(date: date, state: current.state == .completed ? .completed : .today,
                                           levels: current.levels, cards: cardsNow(current.levels)))
@@ -60,7 +64,7 @@ extension Box {
         }
     }
 
-    /// The review log (R16): entries since a time (RFC 3339) or a logical date (its start), the
+    /// The review log (R16), every device's merged in time order (docs/sync.md): entries since a time (RFC 3339) or a logical date (its start), the
     /// last `limit` of them.
     /// - Throws: `invalidParameter` naming `since` when it is neither.
     public func log(since: String?, limit: Int?) throws(BoxError) -> [LogEntry] {
@@ -77,7 +81,7 @@ extension Box {
     /// reads the log as it is now, on a descriptor of its own, and needs the box no more (a
     /// streamed `Log`, docs/daemon.md). Hand changes are taken in first (R13), so that they are in it.
     /// - Throws: `invalidParameter` naming `since` when it is neither a time nor a date.
-    public func logReader(since: String?, limit: Int?) throws(BoxError) -> ReviewLogReader {
+    public func logReader(since: String?, limit: Int?) throws(BoxError) -> MergedLogReader {
         var start: Int64?
         if let since {
             if let date = LogicalDate(since) {
@@ -90,6 +94,6 @@ extension Box {
         }
         // Hand changes since the last request are history too (R13, R16): take them in first.
         _ = try begin()
-        return try store.log.reader(since: start, limit: limit)
+        return MergedLogReader(readers: try deviceLogReaders(since: start, limit: limit), limit: limit)
     }
 }

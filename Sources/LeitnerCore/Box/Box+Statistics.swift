@@ -33,7 +33,9 @@ extension Box {
             counts: store.counts(), damaged: damaged.count, loose: store.looseFileProblems().count,
             openQueue: openQueue, levelOf: { id in damaged[id] == nil ? levelOf[id] : nil },
             window: window ?? 30, leechWindow: window ?? 90, leechCount: leeches ?? 10)
-        return BoxStatistics(tally: tally, input: input)
+        try updatePeerTotals(tallies: true, graded: false)
+        let all = peerTallies.isEmpty ? tally : ReviewTally.combined([tally] + peerTallies.keys.sorted().map { peerTallies[$0]! })
+        return BoxStatistics(tally: all, input: input)
     }
 
     /// `tally`, brought up to date with the log (read afresh if the log was cut short).

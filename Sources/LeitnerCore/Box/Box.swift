@@ -41,6 +41,9 @@ public final class Box {
     /// The review log's running totals, for `Stats`; read from the log on first use, then only
     /// the lines appended since.
     var tally = ReviewTally()
+    /// The other devices' running totals and graded days, by device (`updatePeerTotals`).
+    var peerTallies: [String: ReviewTally] = [:]
+    var peerGradedDays: [String: GradedDays] = [:]
     /// The cards' folded text for `Search`, built by the first search.
     var searchIndex: SearchIndex?
     /// Stem of a made-up id → the next number to try.

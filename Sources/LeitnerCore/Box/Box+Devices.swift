@@ -1,0 +1,58 @@
+import Glibc
+import LeitnerSystem
+
+/// The other devices' review logs in what the box tells of its history (docs/sync.md, "What each
+/// machine sees"): `Log` merges every device's log in time order; `Stats` and `Calendar` add up
+/// running totals kept per device, since an undo takes back a grade of its own device's log only.
+extension Box {
+    /// A reader of another device's log as it is now, from `offset` on; nil when the device has
+    /// no log.
+    func peerLogReader(_ name: String, since: Int64? = nil, limit: Int? = nil, from offset: Int = 0) throws(BoxError) -> ReviewLogReader? {
+        let path = store.sharedPath + "/" + Store.devicesDirectoryName + "/" + name
+        guard let directory = try? FileDescriptor.openDirectory(name, relativeTo: store.devicesFD) else { return nil }
+        defer { directory.close() }
+        guard let st = try? FileSystem.status(ReviewLog.fileName, in: directory), st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return try ReviewLogReader(stateDirectory: directory, path: path + "/" + ReviewLog.fileName, end: Int(st.st_size),
+                                   since: since, limit: limit, from: offset)
+    }
+
+    /// Every device's log, this device's first.
+    func deviceLogReaders(since: Int64?, limit: Int?) throws(BoxError) -> [(device: String, reader: ReviewLogReader)] {
+        var readers = [(device: store.device, reader: try store.log.reader(since: since, limit: limit))]
+        for name in store.peerNames() {
+            if let reader = try peerLogReader(name, since: since, limit: limit) { readers.append((name, reader)) }
+        }
+        return readers
+    }
+
+    /// Brings the other devices' running totals up to date with their logs, from where each was
+    /// read to. A device's log only grows (it has one writer); a shorter one than was read (a
+    /// person cut it, or a backup came back) is read again from its start.
+    func updatePeerTotals(tallies: Bool, graded: Bool) throws(BoxError) {
+        let names = store.peerNames()
+        let dayClock = options.dayClock
+        for name in names {
+            if tallies {
+                var tally = peerTallies[name] ?? ReviewTally()
+                if let size = store.peers[name]?.logSignature?.size, tally.logOffset > size { tally = ReviewTally() }
+                if let reader = try peerLogReader(name, from: tally.logOffset) {
+                    while try reader.next(upTo: 4096, { entry, end in
+                        tally.take(entry, dayClock: dayClock)
+                        tally.logOffset = end
+                    }) > 0 {}
+                }
+                peerTallies[name] = tally
+            }
+            if graded {
+                var days = peerGradedDays[name] ?? GradedDays()
+                if let size = store.peers[name]?.logSignature?.size, days.logOffset > size { days = GradedDays() }
+                if let reader = try peerLogReader(name, from: days.logOffset) {
+                    while try reader.next(upTo: 4096, { entry, end in days.read(entry, end: end, dayClock: dayClock) }) > 0 {}
+                }
+                peerGradedDays[name] = days
+            }
+        }
+        for name in peerTallies.keys where !names.contains(name) { peerTallies[name] = nil }
+        for name in peerGradedDays.keys where !names.contains(name) { peerGradedDays[name] = nil }
+    }
+}
