@@ -145,6 +145,18 @@ import LeitnerTestSupport
         #expect(try Self.same(dir))
     }
 
+    /// An error is thrown, not taken for a difference: the caller cannot settle what it could
+    /// not read.
+    @Test func whatCannotBeReadIsAnError() throws {
+        let dir = Self.twin()
+        defer { dir.remove() }
+        let card = try FileDescriptor.openDirectory(dir.path + "/1/x")
+        defer { card.close() }
+        let file = try FileDescriptor.open(dir.path + "/4/x/front.txt", flags: O_RDONLY)
+        defer { file.close() }
+        #expect(throws: Errno.notDirectory) { try CardDirectoryComparison.sameContent(card, file) }
+    }
+
     @Test func anUnreadableFileIsAnError() throws {
         guard geteuid() != 0 else { return }   // root reads a file of mode 000
         let dir = Self.twin()
