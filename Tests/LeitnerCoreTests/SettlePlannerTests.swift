@@ -321,7 +321,7 @@ import Testing
         let devices = ["A", "B", "laptop"]
         let events: [LogEntry.Event] = [.add, .grade, .move, .undo, .edit, .delete, .rename, .skip]
         var kinds: Set<String> = []
-        for _ in 0..<400 {
+        for _ in 0..<500 {
             var logs = devices.map { Log($0) }
             for _ in 0..<Int.random(in: 1...8, using: &random) {
                 let device = Int.random(in: 0..<logs.count, using: &random)
@@ -344,7 +344,13 @@ import Testing
                     logs[device].append(time, event, to: to, hand: hand)
                 }
             }
-            let all = logs.flatMap(\.events)
+            var all = logs.flatMap(\.events)
+            // Now and then a (device, offset) given twice with another line: still one answer.
+            if Int.random(in: 0..<10, using: &random) == 0, var twice = all.randomElement(using: &random) {
+                twice.entry.to = Level.allCases.randomElement(using: &random)!
+                twice.entry.event = [.grade, .move, .delete].randomElement(using: &random)!
+                all.append(twice)
+            }
             // Copies mostly where the lines put the card, so that keep and remove occur.
             var copies = Set(all.compactMap { SettlePlacement(of: $0.entry, for: "x")?.level }.shuffled(using: &random)
                 .prefix(Int.random(in: 1...3, using: &random)))

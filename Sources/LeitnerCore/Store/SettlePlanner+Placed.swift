@@ -18,13 +18,15 @@ extension SettlePlanner {
         }
 
         /// The order that names the winner: time, then the device's name, then the offset; the
-        /// placement and the origin only break the tie of a `(device, offset)` given twice.
+        /// placement, the origin and the event's name only break the tie of a `(device, offset)`
+        /// given twice, so that even then the answer and its reason do not hang on the order.
         func isNewer(than other: Placed) -> Bool {
             if time != other.time { return time > other.time }
             if device != other.device { return other.device.lexicographicallyPrecedes(device) }
             if event.offset != other.event.offset { return event.offset > other.event.offset }
             if placement != other.placement { return placement > other.placement }
-            return byHand && !other.byHand
+            if byHand != other.byHand { return byHand }
+            return other.event.entry.event.rawValue.utf8.lexicographicallyPrecedes(event.entry.event.rawValue.utf8)
         }
 
         /// Later in the same device's log: a device only appends, so the offset says what that
