@@ -1,0 +1,94 @@
+/// Settling a card that a sync left in two levels, or deleted on one device and moved on another
+/// (docs/sync.md, "Settling a card after a sync"). Each device writes only its own review log and
+/// reads the others'; the decision is a function of those logs' lines and of the copies on disk
+/// alone — never of the device that runs it, nor of the order the lines are read in — so that
+/// every device that has the same lines reaches the same answer, and no two devices remove each
+/// other's copy.
+///
+/// The rules, in order:
+/// - An event's *placement* is where it leaves the card (`SettlePlacement`).
+/// - A device's *standing* events are its last word on the card (its latest line, by offset: a
+///   device only appends) and its last word of its own (its latest line not found by hand). An
+///   earlier line of a device has been overtaken on that device, so it neither explains a copy
+///   nor wins: a card a sync tool took out of a level a moment before putting it into another is
+///   not deleted by the `delete origin=hand` logged in between.
+/// - An *arrival* is a standing event found by hand (`origin=hand`) on device D whose placement is
+///   that of a standing event of another device E, logged no later: D's daemon saw the sync tool
+///   deliver E's change. It cannot tell that from a person's `mv`; an arrival is not ranked, since
+///   it only repeats E's change at a later time. Matched against E's standing events only, not all
+///   of E's history, so that a level the card had on E long ago does not turn a person's move on D
+///   (or the echo of a change whose line has not arrived) into an arrival.
+/// - Every copy must be *explained*: its level is the placement of some device's standing event
+///   (arrivals included). Otherwise the log that put it there has not arrived, or a person copied
+///   it: wait.
+/// - The newest ranked standing event — the greatest (time, device, offset) — names the winner.
+///   With two or more copies its level is kept, unless it was found by hand (a daemon's
+///   `origin=hand` line while the card is in two levels may be the echo of a line not yet
+///   arrived: wait rather than remove the copy another device keeps). With one copy the card is
+///   removed when the winner deleted it, and otherwise left alone: the store is the truth (R13),
+///   and a card is never moved because a log says so.
+enum SettlePlanner {
+    /// - Parameters:
+    ///   - id: the card.
+    ///   - copies: the levels whose directory holds a directory named `id`.
+    ///   - events: lines of every device's log (those of other cards and days are passed over), in
+    ///     any order. `(device, offset)` is assumed unique; should it repeat, the tie is still
+    ///     broken the same way on every device.
+    static func decide(id: String, copies: Set<Level>, events: [DeviceEvent]) -> SettleDecision {
+        guard !copies.isEmpty else { return .nothing }
+        let levels = copies.sorted()
+        let listed = "'\(id)' (in \(names(levels)))"
+        var placed: [Placed] = []
+        for event in events {
+            if let placement = SettlePlacement(of: event.entry, for: id) { placed.append(Placed(event, placement)) }
+        }
+        guard !placed.isEmpty else {
+            return copies.count >= 2 ? .wait("no device's log has an event of card \(listed) yet") : .nothing
+        }
+
+        // Each device's last word and last word of its own, by the bytes of its name (two names
+        // Unicode deems equal are still two directories).
+        var lastWord: [[UInt8]: Int] = [:], lastOwn: [[UInt8]: Int] = [:]
+        for index in placed.indices {
+            let item = placed[index]
+            if lastWord[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true { lastWord[item.device] = index }
+            if !item.byHand, lastOwn[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true {
+                lastOwn[item.device] = index
+            }
+        }
+        let standing = Set(lastWord.values).union(lastOwn.values).sorted().map { placed[$0] }
+
+        for level in levels where !standing.contains(where: { $0.placement == .level(level) }) {
+            return .wait("card \(listed): no device's log last put it in level \(level) — that log has not arrived yet, "
+                         + "or the copy was made by hand")
+        }
+
+        let ranked = standing.filter { item in
+            !(item.byHand && standing.contains { other in
+                other.device != item.device && other.placement == item.placement && other.time <= item.time
+            })
+        }
+        guard let winner = ranked.max(by: { $1.isNewer(than: $0) }) else {
+            // Every device's last word repeats another's: only same-time hand lines do that.
+            return copies.count >= 2 ? .wait("card \(listed): every device's last event echoes another's") : .nothing
+        }
+        let by = "the newest event, \(winner.event.entry.event.rawValue)\(winner.byHand ? " origin=hand" : "") "
+            + "on device '\(winner.event.device)'"
+        if copies.count == 1 { return winner.placement == .deleted ? .remove : .nothing }
+        guard let level = winner.placement.level else {
+            return .wait("card \(listed): \(by), deleted it; a newer move has not arrived yet, or the copies were made by hand")
+        }
+        guard copies.contains(level) else {
+            return .wait("card \(listed): \(by), put it in level \(level), where there is no copy yet")
+        }
+        if winner.byHand {
+            return .wait("card \(listed): \(by), put it in level \(level); it may be a copy a sync tool delivered "
+                         + "before its device's log")
+        }
+        return .keep(level)
+    }
+
+    private static func names(_ levels: [Level]) -> String {
+        levels.count == 1 ? "level \(levels[0])" : "levels " + levels.map(\.name).joined(separator: ", ")
+    }
+}
