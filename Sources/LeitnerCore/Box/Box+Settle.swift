@@ -6,6 +6,16 @@ import LeitnerSystem
 /// `BoxOptions.settleAfter`. The decision is `SettlePlanner`'s, from every device's log: each
 /// device reaches the same one by itself.
 extension Box {
+    /// What a request does first (`begin`: hand changes, skipped days, settling), with no request:
+    /// the daemon calls it now and then, so that a sync tool's work is taken in and settled while
+    /// nobody asks.
+    public func tick() throws(BoxError) {
+        _ = try begin()
+    }
+
+    /// How often the daemon calls `tick`: half of `settleAfter`, from half a second to a minute.
+    public var tickInterval: Int64 { min(60_000, max(500, options.settleAfter / 2)) }
+
     /// Looks at the cards that may need settling — those in two levels, those that came or moved
     /// by hand, those another device's log deleted — when the store has been quiet long enough,
     /// and settles those the logs decide. Done before every request; a pass that changes nothing
