@@ -142,3 +142,16 @@ import LeitnerTestSupport
         #expect(deleted.map(\.id) == ["x"] && deleted.first?.origin == "sync")
     }
 }
+
+/// R19 whatever the device: a second box on the store under another device id is refused too.
+@Suite struct StoreLockAcrossDevicesTests {
+    @Test func aSecondDeviceOnTheSameStoreIsRefusedNamingTheHolder() throws {
+        let f = try BoxFixture()
+        #expect {
+            try Box(options: BoxOptions(storePath: f.dir.path, device: "other", clock: f.clock))
+        } throws: { error in
+            (error as? StoreLockedError)?.pid == getpid()
+        }
+        #expect(!f.dir.exists(".leitner/local.other/lock") || f.dir.read(".leitner/local.other/lock").isEmpty)
+    }
+}
