@@ -56,6 +56,7 @@ final class Server: Sendable {
         var stop: (deadline: MonotonicTime, status: Int32)?
         var acceptPausedUntil: MonotonicTime?
         var lastAcceptWarning: MonotonicTime?
+        var spareWake: Wake?
         let tickInterval = Duration.milliseconds(box.tickInterval)
         var nextTick = MonotonicTime.now + tickInterval
         while true {
@@ -107,7 +108,7 @@ final class Server: Sendable {
             }
             if ready[0], let signalled = handleSignals(), stop == nil { stop = beginStop(status: signalled) }
             if accepting && ready[2] && stop == nil {
-                if let failure = acceptPending() {
+                if let failure = acceptPending(spare: &spareWake) {
                     // The pending connections stay queued; polling the listener again at once
                     // would spin on it while it stays readable.
                     acceptPausedUntil = .now + Self.acceptPause
@@ -165,8 +166,22 @@ final class Server: Sendable {
 
     /// Accepts every pending connection, checks the peer and the limit, and starts serving it.
     /// - Returns: the error when `accept` failed for want of a resource (accepting pauses).
-    private func acceptPending() -> Errno? {
+    /// - Parameter spare: a connection's doorbell made before `accept` and not used yet. Made
+    ///   first, so that a daemon out of descriptors fails at that, leaving the waiting clients
+    ///   queued, rather than accept a connection it must drop for want of its doorbell.
+    private func acceptPending(spare: inout Wake?) -> Errno? {
         while true {
+            let connectionWake: Wake
+            if let made = spare {
+                connectionWake = made
+            } else {
+                do {
+                    connectionWake = try Wake()
+                } catch {
+                    return error
+                }
+            }
+            spare = connectionWake
             let socket: FileDescriptor
             do throws(Errno) {
                 socket = try Socket.accept(listener.descriptor, nonBlocking: true)
@@ -182,13 +197,6 @@ final class Server: Sendable {
                 socket.close()
                 continue
             }
-            let connectionWake: Wake
-            do {
-                connectionWake = try Wake()
-            } catch {
-                socket.close()
-                return error
-            }
             let entry: ConnectionTable.Entry
             switch table.admit(peer: peer, limit: current.maxConnections, wake: connectionWake) {
             case .full:
@@ -199,6 +207,7 @@ final class Server: Sendable {
                 continue
             case .admitted(let admitted, _):
                 entry = admitted
+                spare = nil
             }
             let connection = Connection(socket: socket, entry: entry, limits: current.connectionLimits,
                                         dispatcher: dispatcher, table: table, budget: budget)
