@@ -34,13 +34,16 @@ def exec_start(unit: pathlib.Path, bin_dir: pathlib.Path, replace: dict[str, str
 
 
 def user_environment(tmp_path: pathlib.Path) -> dict[str, str]:
-    """What a user manager gives its services: HOME, the XDG directories, a runtime dir."""
+    """What a user manager gives its services: HOME, the XDG directories, a runtime dir. The
+    state directory is the test's own: the daemon draws its device id there on its first start
+    (docs/sync.md), never in the real home."""
     home = tmp_path / "home"
     runtime = tmp_path / "runtime"
     for path in (home, runtime):
         path.mkdir(mode=0o700)
     return {"HOME": str(home), "XDG_RUNTIME_DIR": str(runtime), "PATH": "/usr/bin:/bin",
-            "XDG_DATA_HOME": str(home / ".local/share"), "XDG_CONFIG_HOME": str(home / ".config")}
+            "XDG_DATA_HOME": str(home / ".local/share"), "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_STATE_HOME": str(home / ".local/state")}
 
 
 def stop(process: subprocess.Popen) -> int:
@@ -69,6 +72,8 @@ def test_user_units_socket_activation_through_systemd_socket_activate(tmp_path, 
         # store (no --store) is the user's data directory.
         assert path.stat().st_ino == inode
         assert (pathlib.Path(env["XDG_DATA_HOME"]) / "leitner" / "1").is_dir()
+        # Its device id was drawn at this first start, in the user's state directory (docs/sync.md).
+        assert (pathlib.Path(env["XDG_STATE_HOME"]) / "leitner" / "device").read_text().strip()
         assert activator.poll() is None
     finally:
         code = stop(activator)

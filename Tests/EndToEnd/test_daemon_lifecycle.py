@@ -9,6 +9,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -20,8 +21,13 @@ BOX = "io.leitner.Box"
 
 
 def run_leitnerd(bin_dir, *args, env=None, timeout=20):
-    return subprocess.run([str(bin_dir / "leitnerd"), *args], capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    # Its own XDG_STATE_HOME, so that a daemon that got as far as drawing a device id writes
+    # it there, never into the real home directory.
+    with tempfile.TemporaryDirectory(prefix="ld-state-") as state:
+        env = dict(os.environ if env is None else env)
+        env.setdefault("XDG_STATE_HOME", state)
+        return subprocess.run([str(bin_dir / "leitnerd"), *args], capture_output=True, text=True, timeout=timeout,
+                              env=env)
 
 
 def test_help_and_version(bin_dir):

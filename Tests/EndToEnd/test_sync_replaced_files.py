@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from daemon_fixtures import make_daemon, root  # noqa: F401  (fixtures)
-from daemon_support import add_text_card, all_card_ids
+from daemon_support import add_text_card, all_card_ids, days_file, log_file
 
 
 def replace(path, text):
@@ -43,7 +43,7 @@ def grade_lines(log_path):
 
 def test_a_grade_after_the_log_was_replaced_reaches_the_new_log(make_daemon):  # noqa: F811
     daemon = make_daemon().start()
-    log = daemon.store / ".leitner" / "log"
+    log = log_file(daemon.store)
     with daemon.connect() as c:
         for n in range(4):
             add_text_card(c, f"front {n}", f"back {n}", id=f"c{n}")
@@ -75,7 +75,7 @@ def test_a_log_replaced_by_a_different_one_takes_the_next_grade(make_daemon):  #
     # The replacing copy differs before the test's first line: the test's file is anchored again, so
     # that a restart neither asks a graded card again nor reads another file's offsets.
     daemon = make_daemon().start()
-    log = daemon.store / ".leitner" / "log"
+    log = log_file(daemon.store)
     with daemon.connect() as c:
         for n in range(4):
             add_text_card(c, f"front {n}", f"back {n}", id=f"c{n}")
@@ -104,7 +104,7 @@ def test_a_log_replaced_by_a_different_one_takes_the_next_grade(make_daemon):  #
 
 def test_a_day_record_replaced_under_the_daemon_is_read_again(make_daemon):  # noqa: F811
     daemon = make_daemon().start()
-    days = daemon.store / ".leitner" / "days"
+    days = days_file(daemon.store)
     with daemon.connect() as c:
         add_text_card(c, "front", "back", id="only")
         c.call("Prepare")
@@ -150,7 +150,7 @@ def test_unison_brings_a_newer_log_while_the_daemon_runs(make_daemon, root):  # 
         c.call("Prepare")
         on_a = grade_next(c)
     unison(root, a.store, b.store)
-    b_log = b.store / ".leitner" / "log"
+    b_log = log_file(b.store)
     assert [on_a in line for line in grade_lines(b_log)] == [True]
 
     # B's next grade goes into the log B's store names, beside A's, and stays there. (B's test
@@ -168,7 +168,7 @@ def test_unison_brings_a_newer_log_while_the_daemon_runs(make_daemon, root):  # 
     unison(root, a.store, b.store)
     with a.connect() as c:
         third = grade_next(c)
-    a_graded = grade_lines(a.store / ".leitner" / "log")
+    a_graded = grade_lines(log_file(a.store))
     assert a_graded[:2] == graded and third in a_graded[2]
     unison(root, a.store, b.store)
     assert sorted(all_card_ids(a.store)) == sorted(all_card_ids(b.store))
