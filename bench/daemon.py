@@ -101,7 +101,7 @@ def measure_import(bin_dir, root, count):
     with open(deck, "w") as f:
         for i in range(count):
             f.write(f"word {i}\tback of word {i}\n")
-    env = dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg"))
+    env = dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg"), XDG_STATE_HOME=str(root / "state"))
     daemon = subprocess.Popen([str(bin_dir / "leitnerd"), "--store", str(store), "--socket", sock], env=env,
                               stderr=subprocess.DEVNULL)
     try:
@@ -155,7 +155,7 @@ def main():
         started = time.monotonic()
         make_store(store)
         print(f"store: {CARDS} cards made in {time.monotonic() - started:.1f} s ({root})")
-        env = dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg"))
+        env = dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg"), XDG_STATE_HOME=str(root / "state"))
         daemon = subprocess.Popen([str(bin_dir / "leitnerd"), "--store", str(store), "--socket", sock], env=env,
                                   stderr=subprocess.DEVNULL)
         started = time.monotonic()

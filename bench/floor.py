@@ -63,7 +63,7 @@ def main():
         (card / "front.txt").write_text(f"front {i}")
         (card / "back.txt").write_text(f"back {i}")
     daemon = subprocess.Popen([str(bin_dir / "leitnerd"), "--store", str(store), "--socket", path],
-                              env=dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg")), stderr=subprocess.DEVNULL)
+                              env=dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg"), XDG_STATE_HOME=str(root / "state")), stderr=subprocess.DEVNULL)
     try:
         while not os.path.exists(path):
             time.sleep(0.01)

@@ -7,8 +7,11 @@ import LeitnerSystem
 /// with answer times) and each day's completion — so that `Stats` has a log of a box in long use.
 enum HistoryBuilder {
     static func build(at path: String, cards: Int, lines: Int, days: Int = 365) throws {
-        let state = path + "/" + Box.stateDirectoryName
-        mkdir(state, 0o755)
+        // The benchmark device's own log and day record (docs/store-format.md).
+        let state = path + "/" + Box.stateDirectoryName + "/devices/" + BenchDevice.name
+        for directory in [path + "/" + Box.stateDirectoryName, path + "/" + Box.stateDirectoryName + "/devices", state] {
+            mkdir(directory, 0o755)
+        }
         let clock = DayClock()
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)

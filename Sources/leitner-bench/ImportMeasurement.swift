@@ -17,7 +17,7 @@ enum ImportMeasurement {
         for path in [floorPath, storePath] where access(path, F_OK) == 0 { _ = system("rm -rf '\(path)'") }
         _ = sync()
         let floor = try Timing.secondsThrowing { try createThenSync(floorPath, count: count) }
-        let box = try Box(options: BoxOptions(storePath: storePath, device: "bench"))
+        let box = try Box(options: BoxOptions(storePath: storePath, device: BenchDevice.name))
         let cards = (0..<count).map { index in
             NewCard(front: Asset(name: "front.txt", text: "front \(index) of the import"),
                     back: Asset(name: "back.txt", text: "back \(index)"))

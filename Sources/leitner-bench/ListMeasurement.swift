@@ -21,7 +21,7 @@ enum ListMeasurement {
         let socket = workDirectory + "/bench.sock"
         unlink(socket)
         let daemon = try ChildProcess.spawnShell(
-            "exec '\(programs)/leitnerd' --store '\(store)' --socket '\(socket)' 2>>'\(workDirectory)/leitnerd.log'",
+            "exec '\(programs)/leitnerd' --config '\(BenchDevice.configuration(in: workDirectory))' --store '\(store)' --socket '\(socket)' 2>>'\(workDirectory)/leitnerd.log'",
             environment: [:])
         defer {
             kill(daemon, SIGTERM)

@@ -11,7 +11,7 @@ enum Measurement {
         for attempt in 0..<3 {
             box?.close()
             box = nil
-            openTimes.append(try Timing.secondsThrowing { box = try Box(options: BoxOptions(storePath: store, device: "bench")) })
+            openTimes.append(try Timing.secondsThrowing { box = try Box(options: BoxOptions(storePath: store, device: BenchDevice.name)) })
             if attempt == 0 { afterOpen = Timing.memory() }
         }
         let opened = box!

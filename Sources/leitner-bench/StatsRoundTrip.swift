@@ -10,7 +10,7 @@ enum StatsRoundTrip {
         let socket = directory + "/stats.sock"
         let pidFile = directory + "/stats.pid"
         unlink(socket)
-        guard system("'\(programs)/leitnerd' --store '\(store)' --socket '\(socket)' >/dev/null 2>&1 & echo $! > '\(pidFile)'") == 0 else {
+        guard system("'\(programs)/leitnerd' --config '\(BenchDevice.configuration(in: directory))' --store '\(store)' --socket '\(socket)' >/dev/null 2>&1 & echo $! > '\(pidFile)'") == 0 else {
             complain("cannot start leitnerd")
             return
         }

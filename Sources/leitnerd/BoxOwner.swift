@@ -20,6 +20,8 @@ final class BoxOwner: @unchecked Sendable {
     let storePath: String
     /// The box's write-ahead journal, for the error when it cannot be synced.
     let journalPath: String
+    /// How often the server calls `tick` (ms).
+    let tickInterval: Int64
 
     private let turn = Turnstile(capacity: 1)
     /// The replies waiting for the journal share its flushes.
@@ -41,6 +43,7 @@ final class BoxOwner: @unchecked Sendable {
         self.hook = hook
         let opened = try Box(options: options)
         journalPath = opened.journalPath
+        tickInterval = opened.tickInterval
         for problem in opened.openingProblems { Log.warning("\(problem.path): \(problem.reason)") }
         box = opened
     }
@@ -101,6 +104,16 @@ final class BoxOwner: @unchecked Sendable {
         Log.warning("a call waited \(Self.waitLimit.logDescription) for the store: \(reason), answered busy")
         return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: reason),
                                                              storePath: storePath)))
+    }
+
+    /// Takes in what changed in the store while no call came (a sync tool's work), so that a card
+    /// a sync left in two levels is settled once the store is quiet even when nobody asks
+    /// (docs/sync.md). Skipped when a call holds the box: that call does the same.
+    func tick(wake: Wake) {
+        _ = withTurn(wake: wake, deadline: .now) {
+            // A failure here is the store's, and the next call reports it with its reason.
+            try? box?.tick()
+        }
     }
 
     /// The `STATUS=` line for the service manager: "12 cards due, levels 2, 1".

@@ -56,8 +56,14 @@ final class Server: Sendable {
         var stop: (deadline: MonotonicTime, status: Int32)?
         var acceptPausedUntil: MonotonicTime?
         var lastAcceptWarning: MonotonicTime?
+        let tickInterval = Duration.milliseconds(box.tickInterval)
+        var nextTick = MonotonicTime.now + tickInterval
         while true {
             let now = MonotonicTime.now
+            if stop == nil, now >= nextTick {
+                box.tick(wake: wake)
+                nextTick = .now + tickInterval
+            }
             var deadline: MonotonicTime?
             if let stop {
                 if table.count == 0 { break }
@@ -76,6 +82,7 @@ final class Server: Sendable {
             }
             if let paused = acceptPausedUntil, now >= paused { acceptPausedUntil = nil }
             deadline = MonotonicTime.earliest(deadline, acceptPausedUntil)
+            if stop == nil { deadline = MonotonicTime.earliest(deadline, nextTick) }
             let accepting = stop == nil && acceptPausedUntil == nil
             var descriptors = [signals.descriptor, wake.descriptor]
             if accepting { descriptors.append(listener.descriptor) }

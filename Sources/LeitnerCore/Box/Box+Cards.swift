@@ -166,6 +166,7 @@ extension Box {
         }
         problems += store.strays.values.sorted { $0.path < $1.path }
         problems += store.looseFileProblems()
+        problems += store.sharedStateProblems()
         scan.isFinished = true
         return problems
     }

@@ -44,6 +44,14 @@ public final class Box {
     /// The other devices' running totals and graded days, by device (`updatePeerTotals`).
     var peerTallies: [String: ReviewTally] = [:]
     var peerGradedDays: [String: GradedDays] = [:]
+    /// Cards that may need settling after a sync (`settle`): found in two levels, or arrived or
+    /// moved by hand, or deleted in another device's log.
+    var settlePending = Set<String>()
+    /// The last settling pass that left cards waiting: the store's last change then, and the
+    /// cards. Nothing is read again until one of them differs.
+    var lastSettlePass: (change: Int64, candidates: Set<String>)?
+    /// How far each other device's log has been looked through for deleted cards.
+    var peerScanOffsets: [String: Int] = [:]
     /// The cards' folded text for `Search`, built by the first search.
     var searchIndex: SearchIndex?
     /// Stem of a made-up id → the next number to try.
@@ -148,6 +156,7 @@ public final class Box {
         let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
         try followReplacedFiles()
         for change in try store.refresh(now: now) { try apply(change, now: now, log: true) }
+        try settle(moment)
         // Without an index, nobody needs the card directories' events (stale watches' only).
         if searchIndex == nil { store.cardEvents.removeAll() }
         if test?.isDone == true, test?.position == days.position { try complete(moment) }
@@ -182,20 +191,27 @@ public final class Box {
     }
 
     /// R13, R8: a change made by hand joins or leaves the open test, and is logged (R16).
-    func apply(_ change: HandChange, now: Int64, log: Bool) throws(BoxError) {
+    /// - Parameter origin: how the change came about, for the log: `hand` (found in the store),
+    ///   `sync` (settling a card a sync left in two levels).
+    func apply(_ change: HandChange, now: Int64, log: Bool, origin: String = "hand") throws(BoxError) {
         if lastShown?.id == change.id { lastShown = nil }
+        // A card that came or moved by hand may be a sync tool's delivery: look at it once quiet.
+        switch change {
+        case .appeared, .moved: if origin == "hand" { settlePending.insert(change.id) }
+        case .disappeared, .adopted: break
+        }
         // An adopted pair was logged by the store as it adopted it.
         let entry: LogEntry?
         let level: Level?
         switch change {
         case .appeared(let id, let to):
-            entry = LogEntry(time: now, event: .add, id: id, to: to, origin: "hand")
+            entry = LogEntry(time: now, event: .add, id: id, to: to, origin: origin)
             level = to
         case .moved(let id, let from, let to):
-            entry = LogEntry(time: now, event: .move, id: id, from: from, to: to, origin: "hand")
+            entry = LogEntry(time: now, event: .move, id: id, from: from, to: to, origin: origin)
             level = to
         case .disappeared(let id, let from):
-            entry = LogEntry(time: now, event: .delete, id: id, from: from, origin: "hand")
+            entry = LogEntry(time: now, event: .delete, id: id, from: from, origin: origin)
             level = nil
         case .adopted(_, let to):
             entry = nil

@@ -205,7 +205,7 @@ extension Store {
     }
 
     /// Finds where `name` is now and updates the index; nil when nothing changed.
-    private func resolve(_ name: String) -> HandChange? {
+    func resolve(_ name: String) -> HandChange? {
         let old = levelOf[name]
         for level in Level.allCases { strays[path(of: name, in: level)] = nil }
         var levels: [Level] = []

@@ -114,6 +114,11 @@ final class Store {
         do {
             sharedFD = try Store.subdirectory(Store.stateDirectoryName, of: rootDirectory, path: sharedPath)
             opened.append(sharedFD)
+            // R19 whatever the device: the store's directory itself is locked too, so that two
+            // daemons on one store under two device ids (two configurations) cannot both run.
+            // Released with the descriptor, at close or at the process's death.
+            let locked = try Store.failing(rootPath, "cannot lock") { () throws(Errno) in try rootDirectory.tryLockExclusive() }
+            if !locked { throw StoreLockedError(storePath: rootPath, pid: StoreLock.holder(among: sharedFD)) as any Error }
             try StoreMigration.migrate(shared: sharedFD, sharedPath: sharedPath, device: device, storePath: rootPath, now: now)
             devicesFD = try Store.subdirectory(Store.devicesDirectoryName, of: sharedFD, path: sharedPath + "/" + Store.devicesDirectoryName)
             opened.append(devicesFD)

@@ -22,6 +22,23 @@ final class StoreLock {
         try fd.writeAll(Array("\(getpid())\n".utf8))
     }
 
+    /// The pid in the lock file of the device whose daemon holds the store: the first
+    /// `local.*/lock` in `.leitner/` that is locked. Nil when none is (the holder is still
+    /// starting).
+    static func holder(among shared: FileDescriptor) -> Int32? {
+        for entry in (try? FileSystem.list(shared)) ?? [] where entry.name.hasPrefix("local.") {
+            guard let directory = try? FileDescriptor.openDirectory(entry.name, relativeTo: shared) else { continue }
+            defer { directory.close() }
+            guard let fd = try? FileDescriptor.open("lock", relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW) else { continue }
+            defer { fd.close() }
+            if (try? fd.tryLockExclusive()) == false {
+                let text = (try? fd.readAll(limit: 64)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                return Int32(text.split(separator: "\n").first ?? "")
+            }
+        }
+        return nil
+    }
+
     /// Releases the lock (closing the descriptor releases the `flock`).
     func release() {
         try? fd.truncate(to: 0)

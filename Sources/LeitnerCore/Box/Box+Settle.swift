@@ -1,0 +1,123 @@
+import Glibc
+import LeitnerSystem
+
+/// Settling the cards a sync left in two levels, or deleted on one device and moved on another
+/// (docs/sync.md, "Settling a card after a sync"), once the store has been quiet for
+/// `BoxOptions.settleAfter`. The decision is `SettlePlanner`'s, from every device's log: each
+/// device reaches the same one by itself.
+extension Box {
+    /// What a request does first (`begin`: hand changes, skipped days, settling), with no request:
+    /// the daemon calls it now and then, so that a sync tool's work is taken in and settled while
+    /// nobody asks.
+    public func tick() throws(BoxError) {
+        _ = try begin()
+    }
+
+    /// How often the daemon calls `tick`: half of `settleAfter`, from half a second to a minute.
+    public var tickInterval: Int64 { min(60_000, max(500, options.settleAfter / 2)) }
+
+    /// Looks at the cards that may need settling — those in two levels, those that came or moved
+    /// by hand, those another device's log deleted — when the store has been quiet long enough,
+    /// and settles those the logs decide. Done before every request; a pass that changes nothing
+    /// is not repeated until something changes.
+    func settle(_ moment: Moment) throws(BoxError) {
+        // A store no other device has written to was never synced: a card in two levels there
+        // was copied by hand, and stays reported as a duplicate (R13).
+        guard !store.peers.isEmpty else { return }
+        try notePeerDeletes()
+        var candidates = settlePending.filter { !store.copyLevels(of: $0).isEmpty }
+        candidates.formUnion(store.copies.keys)
+        settlePending = candidates
+        guard !candidates.isEmpty else { return }
+        let lastChange = store.lastChange(of: candidates)
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        let realNow = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
+        guard realNow - lastChange >= options.settleAfter * 1_000_000 else { return }
+        // Nothing changed since a pass that left every candidate waiting: do not read the logs again.
+        if let last = lastSettlePass, last.change == lastChange, last.candidates == candidates { return }
+        let events = try settleEvents(for: candidates)
+        var waiting = Set<String>()
+        for id in candidates.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let copies = store.copyLevels(of: id)
+            switch SettlePlanner.decide(id: id, copies: copies, events: events[id] ?? []) {
+            case .nothing:
+                continue
+            case .wait:
+                waiting.insert(id)
+            case .keep(let kept):
+                for level in copies.sorted() where level != kept {
+                    let same = try sameContent(id, level, kept)
+                    if let change = try store.setAside(id, in: level, keep: !same) {
+                        try apply(change, now: moment.now, log: true, origin: "sync")
+                    }
+                }
+            case .remove:
+                guard let level = copies.first else { continue }
+                // A side edited after the delete (by hand, or an edit whose line has not arrived)
+                // is not thrown away: the card stays, reported as a duplicate if it is one.
+                let deleted = (events[id] ?? []).filter { $0.entry.event == .delete || $0.entry.renamedTo != nil }
+                    .map(\.entry.time).max() ?? 0
+                if let newest = store.newestFile(of: id, in: level), newest > deleted + 1000 { continue }
+                try store.removeCard(id, from: level, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: level,
+                                                                         origin: "sync")])
+                if lastShown?.id == id { lastShown = nil }
+                frontIndex = nil
+                if tracksMembership { test?.levelChanged(id, to: nil) }
+            }
+        }
+        settlePending = waiting
+        lastSettlePass = waiting.isEmpty ? nil : (store.lastChange(of: waiting), waiting)
+    }
+
+    /// True when the copies of `id` in two levels hold the same files.
+    private func sameContent(_ id: String, _ first: Level, _ second: Level) throws(BoxError) -> Bool {
+        do {
+            let one = try FileDescriptor.openDirectory(id, relativeTo: try store.fd(first))
+            defer { one.close() }
+            let other = try FileDescriptor.openDirectory(id, relativeTo: try store.fd(second))
+            defer { other.close() }
+            return try CardDirectoryComparison.sameContent(one, other)
+        } catch let error as BoxError {
+            throw error
+        } catch {
+            throw .storeFailure(path: store.path(of: id, in: first), reason: "cannot compare with '\(store.path(of: id, in: second))': \(error)")
+        }
+    }
+
+    /// Every device's log lines about `ids`, by card, each with its device and offset.
+    private func settleEvents(for ids: Set<String>) throws(BoxError) -> [String: [DeviceEvent]] {
+        var events: [String: [DeviceEvent]] = [:]
+        func take(_ device: String, _ reader: ReviewLogReader) throws(BoxError) {
+            while try reader.next(upTo: 4096, { entry, end in
+                if let id = entry.id, ids.contains(id) { events[id, default: []].append(DeviceEvent(device: device, offset: end, entry: entry)) }
+                if let id = entry.renamedTo, ids.contains(id), entry.id != id {
+                    events[id, default: []].append(DeviceEvent(device: device, offset: end, entry: entry))
+                }
+            }) > 0 {}
+        }
+        try take(store.device, try store.log.reader())
+        for name in store.peerNames() {
+            if let reader = try peerLogReader(name) { try take(name, reader) }
+        }
+        return events
+    }
+
+    /// Reads the lines other devices appended to their logs since the last look, and notes the
+    /// cards they deleted (or renamed away) that are still here: candidates for settling.
+    private func notePeerDeletes() throws(BoxError) {
+        let names = store.peerNames()
+        for name in names {
+            var offset = peerScanOffsets[name] ?? 0
+            if let size = store.peers[name]?.logSignature?.size, offset > size { offset = 0 }
+            guard let reader = try peerLogReader(name, from: offset) else { continue }
+            while try reader.next(upTo: 4096, { entry, end in
+                offset = end
+                guard entry.event == .delete || entry.event == .rename, let id = entry.id else { return }
+                if !store.copyLevels(of: id).isEmpty { settlePending.insert(id) }
+            }) > 0 {}
+            peerScanOffsets[name] = offset
+        }
+        for name in peerScanOffsets.keys where !names.contains(name) { peerScanOffsets[name] = nil }
+    }
+}
