@@ -156,10 +156,16 @@ def test_varlink_activator_address(make_daemon, root):
     assert "today" in d.call("Status")
 
 
+def socket_activate(path):
+    """systemd-socket-activate listening on `path`. It gives its command only a few variables
+    (HOME, PATH…): XDG_STATE_HOME is passed on by name, so that the device id stays under the
+    test's root, not in the home directory."""
+    return ["systemd-socket-activate", "-l", str(path), "-E", "XDG_STATE_HOME"]
+
+
 def test_socket_activation_with_systemd_socket_activate(make_daemon, root):
     path = root / "activated.sock"
-    d = make_daemon(socket_path=root / "unused" / "x.sock",
-                    prefix=["systemd-socket-activate", "-l", str(path)])
+    d = make_daemon(socket_path=root / "unused" / "x.sock", prefix=socket_activate(path))
     d.start(wait=False)
     d.socket = path
     d.wait_ready()
@@ -173,8 +179,7 @@ def test_socket_activation_with_systemd_socket_activate(make_daemon, root):
 
 def test_exit_idle_after(make_daemon, root):
     path = root / "activated.sock"
-    d = make_daemon(config="[Daemon]\nExitIdleAfter=1s\n",
-                    prefix=["systemd-socket-activate", "-l", str(path)])
+    d = make_daemon(config="[Daemon]\nExitIdleAfter=1s\n", prefix=socket_activate(path))
     d.start(wait=False)
     d.socket = path
     d.wait_ready()
