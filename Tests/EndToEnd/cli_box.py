@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from daemon_support import device_environment
+
 
 def answers(path) -> bool:
     """True when something accepts connections on the Unix socket `path`."""
@@ -50,6 +52,7 @@ class CliBox:
         self.env = dict(os.environ)
         self.env["XDG_CONFIG_HOME"] = str(tmp / "config")  # no user configuration
         self.env["XDG_DATA_HOME"] = str(tmp / "data")
+        self.env.update(device_environment(tmp))  # the device id, not in the real home
         self.env.pop("NO_COLOR", None)
         self.env.pop("LEITNER_SOCKET", None)
         self.daemon = None

@@ -10,6 +10,48 @@ import time
 
 START_TIMEOUT = 20.0
 
+# The device id every test's daemon runs as (docs/sync.md): kept in the device file under the
+# test's own XDG_STATE_HOME (see `device_environment`), never in the real home directory.
+DEVICE = "e2e"
+
+
+def state_dir(store: pathlib.Path) -> pathlib.Path:
+    """`.leitner/`: the store's state, shared by every device (docs/store-format.md)."""
+    return pathlib.Path(store) / ".leitner"
+
+
+def device_dir(store: pathlib.Path, device: str = DEVICE) -> pathlib.Path:
+    """`.leitner/devices/DEVICE/`: the files only that device writes, read by every other."""
+    return state_dir(store) / "devices" / device
+
+
+def log_file(store: pathlib.Path, device: str = DEVICE) -> pathlib.Path:
+    """`.leitner/devices/DEVICE/log`: the device's review log."""
+    return device_dir(store, device) / "log"
+
+
+def days_file(store: pathlib.Path, device: str = DEVICE) -> pathlib.Path:
+    """`.leitner/devices/DEVICE/days`: the device's day record."""
+    return device_dir(store, device) / "days"
+
+
+def private_dir(store: pathlib.Path, device: str = DEVICE) -> pathlib.Path:
+    """`.leitner/local.DEVICE/`: the device's private state (journal, checkpoint, test, lock,
+    tmp/, trash/…), never synced."""
+    return state_dir(store) / f"local.{device}"
+
+
+def device_environment(root: pathlib.Path, device: str = DEVICE) -> dict[str, str]:
+    """`XDG_STATE_HOME` under `root`, its `leitner/device` file made holding `device` (when not
+    there yet), so that a daemon started with it runs as that device and writes nothing into
+    the real home directory."""
+    state_home = pathlib.Path(root) / "xdg-state"
+    device_file = state_home / "leitner" / "device"
+    if not device_file.exists():
+        device_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        device_file.write_text(device + "\n")
+    return {"XDG_STATE_HOME": str(state_home)}
+
 
 class VarlinkError(Exception):
     """An error reply: `name` is the qualified error, `parameters` its parameters."""
@@ -99,6 +141,7 @@ class Daemon:
             self.config_path.write_text(config)
         self.env = dict(os.environ)
         self.env.update({"XDG_CONFIG_HOME": str(root / "xdg-config"), "TZ": "UTC"})
+        self.env.update(device_environment(root))
         self.env.pop("LEITNER_SOCKET", None)
         self.env.pop("NOTIFY_SOCKET", None)
         self.env.pop("LISTEN_FDS", None)

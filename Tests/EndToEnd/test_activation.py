@@ -34,13 +34,16 @@ def exec_start(unit: pathlib.Path, bin_dir: pathlib.Path, replace: dict[str, str
 
 
 def user_environment(tmp_path: pathlib.Path) -> dict[str, str]:
-    """What a user manager gives its services: HOME, the XDG directories, a runtime dir."""
+    """What a user manager gives its services: HOME, the XDG directories, a runtime dir. The
+    state directory is the test's own: the daemon draws its device id there on its first start
+    (docs/sync.md), never in the real home."""
     home = tmp_path / "home"
     runtime = tmp_path / "runtime"
     for path in (home, runtime):
         path.mkdir(mode=0o700)
     return {"HOME": str(home), "XDG_RUNTIME_DIR": str(runtime), "PATH": "/usr/bin:/bin",
-            "XDG_DATA_HOME": str(home / ".local/share"), "XDG_CONFIG_HOME": str(home / ".config")}
+            "XDG_DATA_HOME": str(home / ".local/share"), "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_STATE_HOME": str(home / ".local/state")}
 
 
 def stop(process: subprocess.Popen) -> int:
@@ -69,6 +72,8 @@ def test_user_units_socket_activation_through_systemd_socket_activate(tmp_path, 
         # store (no --store) is the user's data directory.
         assert path.stat().st_ino == inode
         assert (pathlib.Path(env["XDG_DATA_HOME"]) / "leitner" / "1").is_dir()
+        # Its device id was drawn at this first start, in the user's state directory (docs/sync.md).
+        assert (pathlib.Path(env["XDG_STATE_HOME"]) / "leitner" / "device").read_text().strip()
         assert activator.poll() is None
     finally:
         code = stop(activator)
@@ -100,8 +105,11 @@ def shared_box(tmp_path, bin_dir):
     like leitnerd.socket's, with the shipped /etc/leitner/leitner.conf plus a TestReady= hook."""
     public = pathlib.Path(tempfile.mkdtemp(prefix="leitner-shared-"))  # reachable by other uids
     public.chmod(0o755)
-    state, hook, conf_dir, notify_dir = public / "state", public / "hook", public / "conf", public / "notify"
-    for path in (state, hook, conf_dir, notify_dir):
+    # %S (/var/lib): the unit's two state directories, the store and the device id's.
+    lib, hook, conf_dir, notify_dir = public / "lib", public / "hook", public / "conf", public / "notify"
+    lib.mkdir()
+    state, device_state = lib / "leitner", lib / "leitner-device"
+    for path in (state, device_state, hook, conf_dir, notify_dir):
         path.mkdir()
         os.chown(path, NOBODY, NOBODY)
     gid = 64999
@@ -116,13 +124,17 @@ def shared_box(tmp_path, bin_dir):
     unit = SocketUnit(public / "run/leitnerd.sock", mode=int(settings["Socket.SocketMode"][0], 8), gid=gid)
     (public / "run").chmod(0o755)
     notify = NotifyListener(notify_dir / "socket")
-    command = exec_start(SYSTEMD / "leitnerd.service", bin_dir, {
-        "/etc/leitner/leitner.conf": str(conf), "${STATE_DIRECTORY}": str(state),
-        "/run/leitner/leitnerd.sock": str(unit.path)})
-    sandbox = [sys.executable, str(HERE / "sandbox.py"), "--unit", str(SYSTEMD / "leitnerd.service"),
-               "--user", f"{NOBODY}:{NOBODY}", "--writable", str(state), "--writable", str(hook),
-               "--writable", str(conf_dir), "--writable", str(notify_dir), "--bind", f"{groups}:/etc/group", "--"]
-    daemon = unit.start(sandbox + command, {"PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": str(notify.path)},
+    service = SYSTEMD / "leitnerd.service"
+    command = exec_start(service, bin_dir, {
+        "/etc/leitner/leitner.conf": str(conf), "%S": str(lib), "/run/leitner/leitnerd.sock": str(unit.path)})
+    # The unit's Environment= (the device id's XDG_STATE_HOME), as systemd passes it.
+    environment = dict(assignment.replace("%S", str(lib)).split("=", 1)
+                       for line in unit_settings(service).get("Service.Environment", []) for assignment in line.split())
+    sandbox = [sys.executable, str(HERE / "sandbox.py"), "--unit", str(service),
+               "--user", f"{NOBODY}:{NOBODY}", "--writable", str(state), "--writable", str(device_state),
+               "--writable", str(hook), "--writable", str(conf_dir), "--writable", str(notify_dir),
+               "--bind", f"{groups}:/etc/group", "--"]
+    daemon = unit.start(sandbox + command, {"PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": str(notify.path), **environment},
                         stderr=subprocess.PIPE, text=True)
     try:
         try:
@@ -130,6 +142,8 @@ def shared_box(tmp_path, bin_dir):
         except AssertionError:
             stop(daemon)
             raise AssertionError(daemon.stderr.read())
+        # The device id drawn at the first start, in the unit's own state directory, not in the store.
+        assert (device_state / "leitner" / "device").is_file()
         yield unit, daemon, hook, gid
     finally:
         code = stop(daemon)

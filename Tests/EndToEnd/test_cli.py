@@ -61,7 +61,10 @@ def test_a_relative_socket_path_is_refused_before_anything_is_started(bin_dir, t
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 64
     assert result.stderr.startswith("leitnerctl: invalid socket path 'box.sock': expected an absolute path\n")
+    # A daemon started by mistake would keep its device id in XDG_STATE_HOME: under tmp_path (and
+    # seen below), never in the real home.
     env = {k: v for k, v in os.environ.items() if k != "LEITNER_SOCKET"}
+    env["XDG_STATE_HOME"] = str(tmp_path / "xdg-state")
     result = subprocess.run([str(bin_dir / "leitnerctl"), "status"], cwd=tmp_path, capture_output=True, text=True,
                             timeout=30, env={**env, "LEITNER_SOCKET": "box.sock", "XDG_CONFIG_HOME": str(tmp_path)})
     assert result.returncode == 1

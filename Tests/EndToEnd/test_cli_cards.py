@@ -8,7 +8,7 @@ import shlex
 import subprocess
 
 from cli_box import KANA, CliBox, box  # noqa: F401  (box is a fixture)
-from daemon_support import Connection, VarlinkError
+from daemon_support import Connection, VarlinkError, private_dir
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
@@ -51,7 +51,7 @@ def test_edit_both_sides_keeps_level_place_and_history(box, tmp_path):
     # The same content again: nothing written, nothing logged.
     assert box.ok("edit", head, env=env) == f"'{head}' unchanged.\n"
     assert log_events(box, head) == history
-    assert not os.listdir(box.store / ".leitner" / "tmp")
+    assert not os.listdir(private_dir(box.store) / "tmp")
 
 
 def test_edit_one_side_as_markdown_and_by_file_name(box, tmp_path):

@@ -15,6 +15,7 @@ import pytest
 
 from cli_box import REPO, CliBox, answers, box, daemon_is_built, daemon_pids  # noqa: F401 (box: a fixture)
 from daemon_fixtures import make_daemon, root  # noqa: F401 (fixtures)
+from daemon_support import device_environment
 from test_daemon_days import LIBFAKETIME
 from test_daemon_lifecycle import as_nobody, open_socket_to_everyone
 
@@ -242,6 +243,7 @@ def test_make_try_ends_with_a_command_that_works_as_printed(bin_dir, tmp_path):
     try_dir, sock = tmp_path / "try", tmp_path / "try.sock"
     env = {k: v for k, v in os.environ.items() if k != "LEITNER_SOCKET"}
     env["LEITNER_SOCKET"] = str(tmp_path / "not-this-one.sock")  # the wrapper must not use it
+    env.update(device_environment(tmp_path))  # the trial daemon's device id, not in the real home
     made = subprocess.run(["make", "-s", "try", f"TRY_DIR={try_dir}", f"TRY_SOCKET={sock}", "TRY_IDLE=2s"],
                           cwd=REPO, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600, env=env)
     assert made.returncode == 0, made.stdout + made.stderr

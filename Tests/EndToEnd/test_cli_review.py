@@ -10,6 +10,7 @@ import time
 import pytest
 
 from cli_box import box  # noqa: F401  (a fixture)
+from daemon_support import log_file
 
 pytestmark = pytest.mark.skipif(subprocess.run(["which", "tmux"], capture_output=True).returncode != 0,
                                 reason="tmux is not installed")
@@ -26,7 +27,8 @@ class Pane:
         path = tmp / f"{name}.sh"
         path.write_text(script)
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()
-                           if k in ("PATH", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "LANG", "LC_ALL"))
+                           if k in ("PATH", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "LANG",
+                                    "LC_ALL"))
         subprocess.run(self.tmux + ["new-session", "-d", "-x", str(columns), "-y", str(rows), "-s", name,
                                     f"env {exports} TERM=xterm-256color sh {path}; sleep 60"], check=True)
 
@@ -195,7 +197,7 @@ def test_review_goes_on_after_the_daemon_closed_its_idle_connection(box, tmp_pat
         pane.close()
     test = box.json("status")["test"]
     assert test["passed"] == 1 and test["remaining"] == 1
-    grades = [line for line in (box.store / ".leitner" / "log").read_text().splitlines()
+    grades = [line for line in log_file(box.store).read_text().splitlines()
               if line.split("\t")[1] == "grade"]
     assert len(grades) == 1
 
@@ -342,7 +344,7 @@ def test_two_reviews_at_once_grade_every_card_once(box, tmp_path):
         for pane in panes:
             pane.close()
     assert notes >= 1
-    grades = [line.split("\t")[2] for line in (box.store / ".leitner" / "log").read_text().splitlines()
+    grades = [line.split("\t")[2] for line in log_file(box.store).read_text().splitlines()
               if line.split("\t")[1] == "grade"]
     assert sorted(grades) == ids
     assert box.json("status")["test"]["state"] == "completed"

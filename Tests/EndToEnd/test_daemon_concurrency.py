@@ -5,7 +5,7 @@ import threading
 import time
 
 from daemon_fixtures import daemon, make_daemon, root  # noqa: F401 (fixtures)
-from daemon_support import Daemon, VarlinkError, add_text_card, all_card_ids, make_store_cards
+from daemon_support import Daemon, VarlinkError, add_text_card, all_card_ids, log_file, make_store_cards
 
 CLIENTS = 50
 
@@ -129,7 +129,7 @@ def test_kill_9_during_a_burst_of_grades_loses_nothing(make_daemon, root):
         levels = dict(on_disk)
         for card_id in acknowledged:
             assert levels[card_id] == "2", card_id                        # R17: acknowledged is durable
-        graded = [line.split("\t")[2] for line in (store / ".leitner" / "log").read_text().splitlines()
+        graded = [line.split("\t")[2] for line in log_file(store).read_text().splitlines()
                   if line.split("\t")[1] == "grade"]
         assert set(acknowledged) <= set(graded)
         test = again.call("Status")["test"]

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from daemon_fixtures import make_daemon, root  # noqa: F401  (fixtures)
-from daemon_support import VarlinkError, add_text_card, all_card_ids
+from daemon_support import DEVICE, VarlinkError, add_text_card, all_card_ids
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
 
@@ -71,5 +71,6 @@ def test_full_disk_is_a_clear_error_and_loses_nothing(make_daemon, small_store):
     problems = again.call("Doctor")["problems"]
     # No damaged card, lone half or stale temporary file; the full disk itself is reported (the
     # checkpoint after start-up could not be written: the journal keeps the changes meanwhile).
-    assert [p for p in problems if not p["path"].endswith("/.leitner/checkpoint")] == [], problems
+    checkpoint = f"/.leitner/local.{DEVICE}/checkpoint"
+    assert [p for p in problems if not p["path"].endswith(checkpoint)] == [], problems
     assert again.stop() == 0, again.log_text()

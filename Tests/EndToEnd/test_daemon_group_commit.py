@@ -12,7 +12,7 @@ import time
 import pytest
 
 from daemon_fixtures import make_daemon, root  # noqa: F401  (fixtures)
-from daemon_support import Connection, make_store_cards
+from daemon_support import Connection, log_file, make_store_cards
 
 CLIENTS = 8
 GRADES_EACH = 40
@@ -64,5 +64,5 @@ def test_concurrent_grades_share_flushes_and_each_reply_finds_its_card_in_place(
     # One flush a grade without group commit; shared, there are clearly fewer.
     assert 0 < flushes < grades * 0.8, f"{flushes} flushes for {grades} grades"
     assert daemon.stop() == 0
-    log = (store / ".leitner" / "log").read_text().splitlines()
+    log = log_file(store).read_text().splitlines()
     assert sum(1 for line in log if line.split("\t")[1] == "grade") == grades

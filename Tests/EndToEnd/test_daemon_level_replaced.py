@@ -9,11 +9,11 @@ import signal
 import pytest
 
 from daemon_fixtures import make_daemon, root  # noqa: F401  (fixtures)
-from daemon_support import VarlinkError, add_text_card, all_card_ids
+from daemon_support import VarlinkError, add_text_card, all_card_ids, log_file
 
 
 def log_text(store):
-    return (store / ".leitner" / "log").read_text()
+    return log_file(store).read_text()
 
 
 @pytest.mark.parametrize("replacement", ["file", "link"])

@@ -9,6 +9,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -20,8 +21,13 @@ BOX = "io.leitner.Box"
 
 
 def run_leitnerd(bin_dir, *args, env=None, timeout=20):
-    return subprocess.run([str(bin_dir / "leitnerd"), *args], capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    # Its own XDG_STATE_HOME, so that a daemon that got as far as drawing a device id writes
+    # it there, never into the real home directory.
+    with tempfile.TemporaryDirectory(prefix="ld-state-") as state:
+        env = dict(os.environ if env is None else env)
+        env.setdefault("XDG_STATE_HOME", state)
+        return subprocess.run([str(bin_dir / "leitnerd"), *args], capture_output=True, text=True, timeout=timeout,
+                              env=env)
 
 
 def test_help_and_version(bin_dir):
@@ -150,10 +156,16 @@ def test_varlink_activator_address(make_daemon, root):
     assert "today" in d.call("Status")
 
 
+def socket_activate(path):
+    """systemd-socket-activate listening on `path`. It gives its command only a few variables
+    (HOME, PATH…): XDG_STATE_HOME is passed on by name, so that the device id stays under the
+    test's root, not in the home directory."""
+    return ["systemd-socket-activate", "-l", str(path), "-E", "XDG_STATE_HOME"]
+
+
 def test_socket_activation_with_systemd_socket_activate(make_daemon, root):
     path = root / "activated.sock"
-    d = make_daemon(socket_path=root / "unused" / "x.sock",
-                    prefix=["systemd-socket-activate", "-l", str(path)])
+    d = make_daemon(socket_path=root / "unused" / "x.sock", prefix=socket_activate(path))
     d.start(wait=False)
     d.socket = path
     d.wait_ready()
@@ -167,8 +179,7 @@ def test_socket_activation_with_systemd_socket_activate(make_daemon, root):
 
 def test_exit_idle_after(make_daemon, root):
     path = root / "activated.sock"
-    d = make_daemon(config="[Daemon]\nExitIdleAfter=1s\n",
-                    prefix=["systemd-socket-activate", "-l", str(path)])
+    d = make_daemon(config="[Daemon]\nExitIdleAfter=1s\n", prefix=socket_activate(path))
     d.start(wait=False)
     d.socket = path
     d.wait_ready()

@@ -15,14 +15,14 @@ import subprocess
 import pytest
 
 from daemon_fixtures import make_daemon, root  # noqa: F401  (fixtures)
-from daemon_support import VarlinkError, add_text_card, all_card_ids
+from daemon_support import VarlinkError, add_text_card, all_card_ids, log_file
 from ext4_store import ext4_store  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a file system needs root")
 
 
 def log_text(store):
-    return (store / ".leitner" / "log").read_text()
+    return log_file(store).read_text()
 
 
 def test_a_read_only_store_fails_the_request_itself(make_daemon, ext4_store, bin_dir):  # noqa: F811
@@ -54,7 +54,7 @@ def test_a_read_only_store_fails_the_request_itself(make_daemon, ext4_store, bin
             assert c.call("Status")["test"]["passed"] == 1
         assert c.call("Show", id=card["id"])["card"]["level"] == "1"
     result = subprocess.run([str(bin_dir / "leitnerctl"), "--socket", str(daemon.socket), "move", card["id"], "3"],
-                            capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+                            capture_output=True, text=True, env={**daemon.env, "NO_COLOR": "1"})
     assert result.returncode == 1, result
     assert "the store is read-only: nothing was changed" in result.stderr, result.stderr
     assert str(store) in result.stderr, result.stderr

@@ -15,6 +15,7 @@ import pytest
 import varlink
 
 from daemon_fixtures import make_daemon, root  # noqa: F401  (pytest fixtures)
+from daemon_support import log_file
 
 BOX = "io.leitner.Box"
 CARDS = 20_000
@@ -39,11 +40,12 @@ def build_store(store, count):
 
 
 def write_log(store, count):
-    """A review log of `count` grades, one a second (docs/store-format.md, the review log)."""
-    state = store / ".leitner"
-    state.mkdir(parents=True, exist_ok=True)
+    """A review log of `count` grades, one a second (docs/store-format.md, the review log): the
+    test device's, which every daemon here runs as."""
+    path = log_file(store)
+    path.parent.mkdir(parents=True, exist_ok=True)
     start = 1_767_225_600  # 2026-01-01T00:00:00Z
-    with open(state / "log", "w") as log:
+    with open(path, "w") as log:
         for n in range(count):
             stamp = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(start + n))
             log.write(f"{stamp}\tgrade\tcard-{n % CARDS:05d}\t1\t2\tcorrect\t{n}\n")

@@ -11,6 +11,7 @@ import subprocess
 import time
 
 from cli_box import CliBox, box  # noqa: F401  (fixture)
+from daemon_support import log_file, private_dir
 
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
 
@@ -41,7 +42,7 @@ def cards_on_disk(store):
 
 
 def added_in_log(store):
-    lines = (store / ".leitner" / "log").read_text().splitlines()
+    lines = log_file(store).read_text().splitlines()
     return [line.split("\t")[2] for line in lines if line.split("\t")[1] == "add"]
 
 
@@ -59,7 +60,7 @@ def test_import_is_one_request_per_batch_and_twice_adds_nothing(box, tmp_path): 
     on_disk = cards_on_disk(box.store)
     assert len(on_disk) == 9000
     assert on_disk["w08999"] == ("1", "word 8999", "back of word 8999")
-    assert not os.listdir(box.store / ".leitner" / "tmp")
+    assert not os.listdir(private_dir(box.store) / "tmp")
 
 
 def test_bad_lines_are_reported_with_file_and_line_and_the_rest_go_in(box, tmp_path):  # noqa: F811
@@ -113,7 +114,7 @@ def test_a_kill_during_an_import_leaves_every_card_whole_or_absent(box, tmp_path
                                     stderr=subprocess.PIPE, text=True)
         # Somewhere inside the import: after the first batch has begun to land, at a random instant.
         deadline = time.monotonic() + 60
-        while not any((box.store / "1").iterdir()) and not any((box.store / ".leitner" / "tmp").iterdir()):
+        while not any((box.store / "1").iterdir()) and not any((private_dir(box.store) / "tmp").iterdir()):
             assert time.monotonic() < deadline and importer.poll() is None
         time.sleep(rng.uniform(0, 0.4))
         box.daemon.send_signal(signal.SIGKILL)
@@ -127,8 +128,8 @@ def test_a_kill_during_an_import_leaves_every_card_whole_or_absent(box, tmp_path
             assert (level, front, back) == ("1", f"word {n}", f"back of word {n}"), f"round {round_number}: {card} is not whole"
         logged = added_in_log(box.store)
         assert sorted(logged) == sorted(on_disk), f"round {round_number}: the log's adds and the cards differ"
-        assert not os.listdir(box.store / ".leitner" / "tmp")
-        assert not (box.store / ".leitner" / "batch").exists()
+        assert not os.listdir(private_dir(box.store) / "tmp")
+        assert not (private_dir(box.store) / "batch").exists()
         counts.append(len(on_disk))
     # The kills fell inside the import, not after it.
     assert any(0 <= count < total for count in counts), counts

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from cli_box import daemon_pids
+from daemon_support import DEVICE
 from units import ROOT, SYSTEMD, UNIT_NAMES, copy_units, runtime_env, verify
 
 PREFIX = "/usr"
@@ -142,8 +143,12 @@ def test_installed_programs_serve_a_box_with_an_empty_environment(installed, tmp
     store on a temporary socket; `status` and `add` work and the card reaches the store (R1)."""
     bin_dir = installed / "usr/bin"
     store, sock = tmp_path / "store", tmp_path / "leitnerd.sock"
-    daemon = subprocess.Popen(["env", "-i", str(bin_dir / "leitnerd"), "--store", str(store), "--socket", str(sock)],
-                              stderr=subprocess.PIPE, text=True)
+    # The device id in the configuration: without HOME the daemon would keep it in the real home
+    # directory (docs/sync.md).
+    conf = tmp_path / "leitner.conf"
+    conf.write_text(f"[Sync]\nDevice={DEVICE}\n")
+    daemon = subprocess.Popen(["env", "-i", str(bin_dir / "leitnerd"), "--config", str(conf), "--store", str(store),
+                               "--socket", str(sock)], stderr=subprocess.PIPE, text=True)
     ctl = [str(bin_dir / "leitnerctl"), "--no-autostart", "--socket", str(sock)]
     try:
         for _ in range(500):
@@ -168,7 +173,7 @@ def test_installed_leitnerctl_autostarts_the_installed_daemon_with_an_empty_envi
     """With `env -i` there is no PATH: leitnerctl finds the leitnerd installed next to it."""
     bin_dir = installed / "usr/bin"
     conf, sock = tmp_path / "leitner.conf", tmp_path / "leitnerd.sock"
-    conf.write_text(f"[Store]\nPath={tmp_path / 'store'}\n")
+    conf.write_text(f"[Store]\nPath={tmp_path / 'store'}\n[Sync]\nDevice={DEVICE}\n")  # no device file in the real home
     ctl = [str(bin_dir / "leitnerctl"), "--config", str(conf), "--socket", str(sock)]
     try:
         added = bare(*ctl, "add", "--id", "inu", "犬", "inu")

@@ -93,8 +93,10 @@ def test_system_socket_is_for_the_leitner_group():
 
 def test_system_daemon_keeps_its_store_and_leaves_the_socket_directory_alone():
     daemon = unit_settings(SYSTEMD / "leitnerd.service")
-    assert daemon["Service.StateDirectory"] == ["leitner"]
-    assert "--store ${STATE_DIRECTORY}" in daemon["Service.ExecStart"][0]
+    assert daemon["Service.StateDirectory"] == ["leitner leitner-device"]
+    assert "--store %S/leitner " in daemon["Service.ExecStart"][0]
+    # The machine's device id (docs/sync.md) is kept outside the store, which may be synced.
+    assert daemon["Service.Environment"] == ["XDG_STATE_HOME=%S/leitner-device"]
     assert "--config /etc/leitner/leitner.conf" in daemon["Service.ExecStart"][0]
     # /run/leitner is the socket unit's: as a RuntimeDirectory= it would be chowned with the
     # socket file in it at each start, and removed (socket path included) at idle exit.
