@@ -30,13 +30,15 @@ struct Views {
     }
 
     /// A log entry's event with where it came from: `add` (a client asked the daemon),
-    /// `add (by hand)` (a card made in the store by hand), `add (adopted)` (a loose pair).
+    /// `add (by hand)` (a card made in the store by hand), `add (adopted)` (a loose pair),
+    /// `delete (settled)` (a card settled after a sync, docs/sync.md).
     static func event(_ entry: LogEntry) -> String {
         let event = entry.event.rawValue
         switch entry.origin {
         case nil: return event
         case "hand": return event + " (by hand)"
         case "adopt": return event + " (adopted)"
+        case "sync": return event + " (settled)"
         case let other?: return event + " (\(other))"
         }
     }

@@ -88,7 +88,8 @@ public enum BoxInterface {
           # For skip and complete: the logical date entered in the day record.
           date: ?string,
           # How the change came about: null for a client's request, "hand" for a change made in
-          # the store by hand, "adopt" for an adopted loose pair.
+          # the store by hand, "adopt" for an adopted loose pair, "sync" for settling a card a
+          # sync left in two levels or deleted on another device.
           origin: ?string,
           # For rename: the card's new id (id is the old one).
           renamedTo: ?string,
