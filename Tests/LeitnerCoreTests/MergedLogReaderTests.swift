@@ -13,17 +13,23 @@ import LeitnerTestSupport
     final class Devices {
         let dir = TemporaryDirectory()
         private var opened: [FileDescriptor] = []
+        /// By device: the length of its log's history from before devices (`migrated`).
+        private var shared: [String: Int] = [:]
 
         deinit {
             for fd in opened { fd.close() }
             dir.remove()
         }
 
-        /// Writes `entries` as `device`'s log (lines that are not log lines with `extra`).
-        func write(_ device: String, _ entries: [LogEntry], extra: [String] = []) throws {
+        /// Writes `entries` as `device`'s log (lines that are not log lines with `extra`); the
+        /// first `shared` of them are its history from before devices, as its migration records.
+        func write(_ device: String, _ entries: [LogEntry], extra: [String] = [], shared: Int = 0) throws {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(entries.count * 80)
-            for entry in entries { bytes += Array(LogLine.format(entry).utf8) }
+            for (index, entry) in entries.enumerated() {
+                bytes += Array(LogLine.format(entry).utf8)
+                if index + 1 == shared { self.shared[device] = bytes.count }
+            }
             for line in extra { bytes += Array((line + "\n").utf8) }
             mkdir(dir.path + "/" + device, 0o755)
             let fd = try FileDescriptor.open(dir.path + "/" + device + "/log", flags: O_WRONLY | O_CREAT | O_TRUNC)
@@ -42,7 +48,7 @@ import LeitnerTestSupport
                 readers.append((device, try ReviewLogReader(stateDirectory: directory, path: path + "/log", end: size,
                                                             since: since, limit: limit)))
             }
-            return MergedLogReader(readers: readers, limit: limit)
+            return MergedLogReader(readers: readers, limit: limit, sharedHistory: shared)
         }
     }
 
@@ -121,9 +127,9 @@ import LeitnerTestSupport
             LogEntry(time: Self.time + 61_000, event: .complete, date: LogicalDate("2026-11-21")),
         ]
         let d = Devices()
-        try d.write("laptop", shared + [Self.grade("laptop-1", 100), Self.grade("laptop-2", 102)])
-        try d.write("desktop", shared + [Self.grade("desktop-1", 101)])
-        try d.write("phone", shared)
+        try d.write("laptop", shared + [Self.grade("laptop-1", 100), Self.grade("laptop-2", 102)], shared: shared.count)
+        try d.write("desktop", shared + [Self.grade("desktop-1", 101)], shared: shared.count)
+        try d.write("phone", shared, shared: shared.count)
         let entries = try Self.readAll(try d.reader(["phone", "laptop", "desktop"]), batch: 2)
         // The shared entries come from the first device by id.
         #expect(Self.seen(entries) == ["hola@desktop", "hola@desktop", "adios@desktop", "complete@desktop",
@@ -140,11 +146,21 @@ import LeitnerTestSupport
         let again = Self.grade("x", 3)
         var slower = Self.grade("y", 4)
         slower.answerMs = 5000
-        try d.write("a", [again, again, Self.grade("y", 4)])
-        try d.write("b", [again, slower])
+        try d.write("a", [again, again, Self.grade("y", 4)], shared: 3)
+        try d.write("b", [again, slower], shared: 2)
         let entries = try Self.readAll(try d.reader(["a", "b"]))
         #expect(Self.seen(entries) == ["x@a", "x@a", "y@a", "y@b"])
         #expect(entries.last?.answerMs == 5000)
+    }
+
+    /// Two devices' own lines alike in one second are two answers (two devices grading a card the
+    /// same way at once): both are told. Only the history from before devices is matched.
+    @Test func ownLinesAlikeAreAllTold() throws {
+        let d = Devices()
+        let alike = Self.grade("x", 3)
+        try d.write("a", [Self.grade("s", 1), alike], shared: 1)
+        try d.write("b", [Self.grade("s", 1), alike], shared: 1)
+        #expect(Self.seen(try Self.readAll(try d.reader(["a", "b"]))) == ["s@a", "x@a", "x@b"])
     }
 
     @Test func sinceKeepsTheEntriesFromThatTimeOn() throws {
@@ -158,8 +174,9 @@ import LeitnerTestSupport
     @Test func aLimitKeepsTheMergedLastEntries() throws {
         let d = Devices()
         let shared = (0..<30).map { Self.grade("s\($0)", Int64($0 / 2)) } // two a second
-        try d.write("a", shared + (0..<40).map { Self.grade("a\($0)", 100 + Int64($0)) })
-        try d.write("b", shared + (0..<25).map { Self.grade("b\($0)", 100 + Int64(2 * $0)) }, extra: ["not a log line"])
+        try d.write("a", shared + (0..<40).map { Self.grade("a\($0)", 100 + Int64($0)) }, shared: shared.count)
+        try d.write("b", shared + (0..<25).map { Self.grade("b\($0)", 100 + Int64(2 * $0)) }, extra: ["not a log line"],
+                    shared: shared.count)
         try d.write("c", (0..<5).map { Self.grade("c\($0)", 50 + Int64($0)) })
         let all = Self.seen(try Self.readAll(try d.reader(["a", "b", "c"])))
         #expect(all.count == 30 + 40 + 25 + 5)

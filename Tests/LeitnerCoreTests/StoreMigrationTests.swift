@@ -40,6 +40,7 @@ import LeitnerTestSupport
         }
         #expect(f.dir.read(TestBox.log).hasPrefix(log), "the log kept, byte for byte")
         #expect(f.dir.read(".leitner/backup-before-devices.here/log") == log)
+        #expect(f.dir.read(".leitner/devices/here/migrated") == "\(log.utf8.count)\n", "the history from before devices")
         #expect(f.dir.exists(TestBox.local + "/test"))
         #expect(f.box.queueNow == queue, "the open test goes on where it was")
         #expect(try f.box.status().test.passed == 1)

@@ -198,7 +198,7 @@ import LeitnerTestSupport
         #expect(levels == [.three, .three, .three, .three, .one, .one, .one])
         #expect(try f.box.doctor().isEmpty)
         // The move is in the log once, as a change found in the store.
-        #expect(f.dir.logLines.filter { $0[1] == "move" }.map { [$0[2], $0[3], $0[4], $0.last!] } == [["a", "3", "1", "origin=hand"]])
+        #expect(f.dir.logLines.filter { $0[1] == "move" }.map { [$0[2], $0[3], $0[4], $0.last!] } == [["a", "3", "1", "origin=copy"]])
     }
 
     /// At open, too: of two whole copies the newer is served; an incomplete one never is.

@@ -16,13 +16,19 @@ extension Box {
                                    since: since, limit: limit, from: offset)
     }
 
-    /// Every device's log, this device's first.
-    func deviceLogReaders(since: Int64?, limit: Int?) throws(BoxError) -> [(device: String, reader: ReviewLogReader)] {
+    /// Every device's log merged, as `Log` gives it.
+    func mergedLogReader(since: Int64?, limit: Int?) throws(BoxError) -> MergedLogReader {
         var readers = [(device: store.device, reader: try store.log.reader(since: since, limit: limit))]
+        var shared = [store.device: StoreMigration.sharedHistoryLength(in: store.deviceFD)]
         for name in store.peerNames() {
-            if let reader = try peerLogReader(name, since: since, limit: limit) { readers.append((name, reader)) }
+            guard let reader = try peerLogReader(name, since: since, limit: limit) else { continue }
+            readers.append((name, reader))
+            if let directory = try? FileDescriptor.openDirectory(name, relativeTo: store.devicesFD) {
+                shared[name] = StoreMigration.sharedHistoryLength(in: directory)
+                directory.close()
+            }
         }
-        return readers
+        return MergedLogReader(readers: readers, limit: limit, sharedHistory: shared)
     }
 
     /// Brings the other devices' running totals up to date with their logs, from where each was

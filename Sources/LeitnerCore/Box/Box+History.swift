@@ -94,6 +94,6 @@ extension Box {
         }
         // Hand changes since the last request are history too (R13, R16): take them in first.
         _ = try begin()
-        return MergedLogReader(readers: try deviceLogReaders(since: start, limit: limit), limit: limit)
+        return try mergedLogReader(since: start, limit: limit)
     }
 }

@@ -17,14 +17,14 @@ extension Box {
     public var tickInterval: Int64 { min(60_000, max(500, options.settleAfter / 2)) }
 
     /// Looks at the cards that may need settling — those in two levels, those that came or moved
-    /// by hand, those another device's log deleted — when the store has been quiet long enough,
+    /// by hand, those another device's log names — when the store has been quiet long enough,
     /// and settles those the logs decide. Done before every request; a pass that changes nothing
     /// is not repeated until something changes.
     func settle(_ moment: Moment) throws(BoxError) {
         // A store no other device has written to was never synced: a card in two levels there
         // was copied by hand, and stays reported as a duplicate (R13).
         guard !store.peers.isEmpty else { return }
-        try notePeerDeletes()
+        try notePeerChanges()
         var candidates = settlePending.filter { !store.copyLevels(of: $0).isEmpty }
         candidates.formUnion(store.copies.keys)
         settlePending = candidates
@@ -52,6 +52,12 @@ extension Box {
                         try apply(change, now: moment.now, log: true, origin: "sync")
                     }
                 }
+            case .move(let level):
+                guard let from = copies.first else { continue }
+                try store.moveCard(id, from: from, to: level,
+                                   journal: [LogEntry(time: moment.now, event: .move, id: id, from: from, to: level, origin: "sync")])
+                if lastShown?.id == id { lastShown = nil }
+                if tracksMembership { test?.levelChanged(id, to: store.damaged[id] == nil ? level : nil) }
             case .remove:
                 guard let level = copies.first else { continue }
                 // A side edited after the delete (by hand, or an edit whose line has not arrived)
@@ -104,8 +110,8 @@ extension Box {
     }
 
     /// Reads the lines other devices appended to their logs since the last look, and notes the
-    /// cards they deleted (or renamed away) that are still here: candidates for settling.
-    private func notePeerDeletes() throws(BoxError) {
+    /// cards they name that are here: candidates for settling.
+    private func notePeerChanges() throws(BoxError) {
         let names = store.peerNames()
         for name in names {
             var offset = peerScanOffsets[name] ?? 0
@@ -113,8 +119,9 @@ extension Box {
             guard let reader = try peerLogReader(name, from: offset) else { continue }
             while try reader.next(upTo: 4096, { entry, end in
                 offset = end
-                guard entry.event == .delete || entry.event == .rename, let id = entry.id else { return }
-                if !store.copyLevels(of: id).isEmpty { settlePending.insert(id) }
+                for id in [entry.id, entry.renamedTo].compactMap({ $0 }) where !store.copyLevels(of: id).isEmpty {
+                    settlePending.insert(id)
+                }
             }) > 0 {}
             peerScanOffsets[name] = offset
         }

@@ -98,13 +98,13 @@ public final class Box {
                 for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                     test!.levelChanged(id, to: nil)
                     entries.append(LogEntry(time: now, event: store.levelOf[id] == nil ? .delete : .move, id: id,
-                                            from: before[id], to: store.levelOf[id], origin: "hand"))
+                                            from: before[id], to: store.levelOf[id], origin: store.copies[id] == nil ? "hand" : "copy"))
                 }
                 for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                     test!.levelChanged(id, to: level)
                     let from = before[id]
                     entries.append(LogEntry(time: now, event: from == nil ? .add : .move, id: id, from: from, to: level,
-                                            origin: "hand"))
+                                            origin: store.copies[id] == nil ? "hand" : "copy"))
                 }
                 try store.appendToLog(entries, durable: true)
             }
@@ -155,7 +155,11 @@ public final class Box {
         let now = options.clock.now()
         let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
         try followReplacedFiles()
-        for change in try store.refresh(now: now) { try apply(change, now: now, log: true) }
+        for change in try store.refresh(now: now) {
+            // A copy found beside the card's other copy is a sync tool's delivery, not a
+            // person's move (docs/sync.md): said so, so that settling never ranks it.
+            try apply(change, now: now, log: true, origin: store.copies[change.id] == nil ? "hand" : "copy")
+        }
         try settle(moment)
         // Without an index, nobody needs the card directories' events (stale watches' only).
         if searchIndex == nil { store.cardEvents.removeAll() }
@@ -197,7 +201,7 @@ public final class Box {
         if lastShown?.id == change.id { lastShown = nil }
         // A card that came or moved by hand may be a sync tool's delivery: look at it once quiet.
         switch change {
-        case .appeared, .moved: if origin == "hand" { settlePending.insert(change.id) }
+        case .appeared, .moved: if origin != "sync" { settlePending.insert(change.id) }
         case .disappeared, .adopted: break
         }
         // An adopted pair was logged by the store as it adopted it.

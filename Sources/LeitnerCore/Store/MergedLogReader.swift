@@ -4,10 +4,12 @@
 ///
 /// Entries are given in time order, as a merge of the logs: ties go by device id (its UTF-8
 /// bytes), then by each log's own order, and each log keeps its own order even where its times go
-/// back (a clock set back). An entry identical in every field but `device` to one given from
-/// another device at that moment is given once: after the devices' logs were separated, the log
-/// the machines shared before lives in each device's file (docs/sync.md), and its history would
-/// otherwise be told twice. The copies of that shared log are read in step — a copy at the head
+/// back (a clock set back). A line of the history from before devices (`sharedHistory`) identical
+/// in every field but `device` to one given from another device's such history at that moment
+/// is given once: after the devices' logs were separated, the log the machines shared before
+/// lives in each device's file (docs/sync.md), and its history would otherwise be told twice.
+/// Lines written since are never matched: two devices grading a card alike in one second gave
+/// two answers. The copies of that shared log are read in step — a copy at the head
 /// of another log, with the same time, is passed over as the entry is given — so that two
 /// entries of one second (a last grade and the `complete` it wrote) are matched each with its
 /// own copy.
@@ -24,20 +26,35 @@ public final class MergedLogReader {
     private final class Source {
         let device: String
         let reader: ReviewLogReader
+        /// The length of the log's history from before devices (`migrated`): its lines may be
+        /// copies of other devices' lines; no later line is.
+        let sharedEnd: Int
         private var chunk: [LogEntry] = []
+        /// Whether each entry of `chunk` is of the history from before devices.
+        private var shared: [Bool] = []
         private var index = 0
         private var finished = false
 
-        init(device: String, reader: ReviewLogReader) {
+        init(device: String, reader: ReviewLogReader, sharedEnd: Int) {
             self.device = device
             self.reader = reader
+            self.sharedEnd = sharedEnd
         }
+
+        /// True when `head()` is a line of the history from before devices.
+        var headIsShared: Bool { index < shared.count && shared[index] }
 
         /// The next entry of this log, read in if need be; nil at its end.
         func head() throws(BoxError) -> LogEntry? {
             if index == chunk.count {
                 guard !finished else { return nil }
-                chunk = try reader.next(upTo: MergedLogReader.chunkEntries)
+                chunk = []
+                shared = []
+                let sharedEnd = self.sharedEnd
+                try reader.next(upTo: MergedLogReader.chunkEntries) { entry, end in
+                    chunk.append(entry)
+                    shared.append(end <= sharedEnd)
+                }
                 index = 0
                 if chunk.isEmpty {
                     finished = true
@@ -71,9 +88,13 @@ public final class MergedLogReader {
     ///     matter.
     ///   - limit: how many of the merged stream's last entries are given (each reader made with
     ///     the same limit), nil for all.
-    public init(readers: [(device: String, reader: ReviewLogReader)], limit: Int?) {
+    ///   - sharedHistory: by device, the length of its log's history from before devices (the
+    ///     log the machines shared, moved into each device's file at its migration): only lines
+    ///     of that history are given once when two devices hold them; two devices' own lines are
+    ///     two events, however alike.
+    public init(readers: [(device: String, reader: ReviewLogReader)], limit: Int?, sharedHistory: [String: Int] = [:]) {
         sources = readers
-            .map { Source(device: $0.device, reader: $0.reader) }
+            .map { Source(device: $0.device, reader: $0.reader, sharedEnd: sharedHistory[$0.device] ?? 0) }
             .enumerated()
             .sorted { left, right in
                 // A stable order for devices alike (there should be none): their order given.
@@ -127,9 +148,11 @@ public final class MergedLogReader {
             earliestTime = time
         }
         guard let earliest, let entry = try earliest.head() else { return nil }
+        let shared = earliest.headIsShared
         earliest.advance()
+        guard shared else { return entry }
         for source in sources where source !== earliest {
-            guard try source.headTime() == entry.time, var copy = try source.head() else { continue }
+            guard try source.headTime() == entry.time, var copy = try source.head(), source.headIsShared else { continue }
             copy.device = entry.device
             if copy == entry { source.advance() }
         }

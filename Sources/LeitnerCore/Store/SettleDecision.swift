@@ -9,4 +9,7 @@ enum SettleDecision: Sendable, Equatable {
     case keep(Level)
     /// Remove the card's only copy: a device deleted it after its last move anywhere.
     case remove
+    /// Move the card's only copy to this level: a device's own event put it there after the move
+    /// that brought the copy where it is.
+    case move(Level)
 }

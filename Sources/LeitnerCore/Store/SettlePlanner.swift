@@ -6,6 +6,9 @@
 /// other's copy.
 ///
 /// The rules, in order:
+/// - A line found as a copy beside the card's other copy (`origin=copy`) is passed over: a
+///   person's move leaves one copy, so such a line is a sync tool's delivery, the echo of another
+///   device's line that may not have arrived yet.
 /// - An event's *placement* is where it leaves the card (`SettlePlacement`).
 /// - A device's *standing* events are its last word on the card (its latest line, by offset: a
 ///   device only appends) and its last word of its own (its latest line not found by hand). An
@@ -22,11 +25,9 @@
 ///   (arrivals included). Otherwise the log that put it there has not arrived, or a person copied
 ///   it: wait.
 /// - The newest ranked standing event — the greatest (time, device, offset) — names the winner.
-///   With two or more copies its level is kept, unless it was found by hand (a daemon's
-///   `origin=hand` line while the card is in two levels may be the echo of a line not yet
-///   arrived: wait rather than remove the copy another device keeps). With one copy the card is
-///   removed when the winner deleted it, and otherwise left alone: the store is the truth (R13),
-///   and a card is never moved because a log says so.
+///   With two or more copies its level is kept. With one copy the card is removed when the
+///   winner deleted it, moved when the winner is a device's own event (not found by hand) that put
+///   it in another level, and otherwise left alone.
 enum SettlePlanner {
     /// - Parameters:
     ///   - id: the card.
@@ -39,7 +40,10 @@ enum SettlePlanner {
         let levels = copies.sorted()
         let listed = "'\(id)' (in \(names(levels)))"
         var placed: [Placed] = []
-        for event in events {
+        // A copy found beside the card's other copy (`origin=copy`) is a sync tool's delivery: the
+        // echo of another device's line, which may not have arrived yet. It neither explains a
+        // copy nor wins, nor overtakes its device's earlier lines.
+        for event in events where event.entry.origin != "copy" {
             if let placement = SettlePlacement(of: event.entry, for: id) { placed.append(Placed(event, placement)) }
         }
         guard !placed.isEmpty else {
@@ -74,16 +78,23 @@ enum SettlePlanner {
         }
         let by = "the newest event, \(winner.event.entry.event.rawValue)\(winner.byHand ? " origin=hand" : "") "
             + "on device '\(winner.event.device)'"
-        if copies.count == 1 { return winner.placement == .deleted ? .remove : .nothing }
+        if copies.count == 1 {
+            switch winner.placement {
+            case .deleted:
+                return .remove
+            case .level(let level) where level != levels[0] && !winner.byHand:
+                // A device's own newer event put it elsewhere: the copy here came by an older
+                // move, delivered by the sync tool after it (both explain the copy).
+                return .move(level)
+            case .level:
+                return .nothing
+            }
+        }
         guard let level = winner.placement.level else {
             return .wait("card \(listed): \(by), deleted it; a newer move has not arrived yet, or the copies were made by hand")
         }
         guard copies.contains(level) else {
             return .wait("card \(listed): \(by), put it in level \(level), where there is no copy yet")
-        }
-        if winner.byHand {
-            return .wait("card \(listed): \(by), put it in level \(level); it may be a copy a sync tool delivered "
-                         + "before its device's log")
         }
         return .keep(level)
     }

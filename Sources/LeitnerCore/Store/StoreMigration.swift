@@ -17,6 +17,16 @@ enum StoreMigration {
     /// The old layout's private files and directories.
     static let privateFiles = [Journal.fileName, "checkpoint", TestFile.name, TestFile.ready, TestFile.name + ".damaged",
                                BatchRecord.fileName, "tmp", "trash"]
+    /// In a device's directory: the length of its log when it was migrated (docs/sync.md).
+    static let migratedFileName = "migrated"
+
+    /// The length of the history from before devices in the log of the device directory
+    /// `directory`: 0 for a device that began with devices.
+    static func sharedHistoryLength(in directory: FileDescriptor) -> Int {
+        guard let bytes = try? FileSystem.readFile(migratedFileName, in: directory, limit: 64) else { return 0 }
+        return Int(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first ?? "") ?? 0
+    }
+
     /// The backup of the old files, in `.leitner/`.
     static func backupName(_ device: String) -> String { "backup-before-devices." + device }
 
@@ -61,6 +71,10 @@ enum StoreMigration {
                 for name in sharedFiles where FileSystem.exists(name, in: shared) {
                     try FileSystem.rename(name, in: shared, to: name, in: target)
                 }
+                // How much of the log is history from before devices: if the machines shared
+                // it, each device's log holds a copy, and `Log` tells each line once.
+                let size = (try? FileSystem.status(ReviewLog.fileName, in: target)).map { Int($0.st_size) } ?? 0
+                try FileSystem.writeAtomically(Array("\(size)\n".utf8), to: migratedFileName, in: target)
                 try target.sync()
             }
             if !privateDone {
