@@ -224,6 +224,19 @@ import Testing
 
     // MARK: A person's hand
 
+    /// B's person moved the card by hand, and A's daemon saw the sync deliver it in the same
+    /// second: the two hand lines cannot both be echoes, or an older line would win and move the
+    /// card back on A alone.
+    @Test func twoHandLinesAlikeInOneSecondDoNotCancelOut() {
+        var a = Log("A"), b = Log("B")
+        a.append(Self.t1, .add, to: .three, hand: true)
+        b.append(Self.t1, .add, to: .three)
+        a.append(Self.t2, .move, from: .three, to: .two, hand: true)
+        b.append(Self.t2, .move, from: .three, to: .two, hand: true)
+        #expect(Self.decide([.two], a, b) == .nothing)
+        #expect(Self.decide([.two], Log("A"), b) == .nothing)
+    }
+
     /// A move by hand that no other device made ranks by its time like any other change.
     @Test func aPersonsMoveByHandRanksByItsTime() {
         var (a, b) = Self.history()

@@ -67,9 +67,14 @@ enum SettlePlanner {
                          + "or the copy was made by hand")
         }
 
+        // Two hand lines alike in one second (the log's times are whole seconds) cannot both be
+        // the echo of the other: the one of the device whose name sorts first stands. Both put
+        // the card in the same place, so which one stands does not change the answer.
         let ranked = standing.filter { item in
             !(item.byHand && standing.contains { other in
-                other.device != item.device && other.placement == item.placement && other.time <= item.time
+                other.device != item.device && other.placement == item.placement
+                    && (other.time < item.time
+                        || (other.time == item.time && (!other.byHand || other.device.lexicographicallyPrecedes(item.device))))
             })
         }
         guard let winner = ranked.max(by: { $1.isNewer(than: $0) }) else {
