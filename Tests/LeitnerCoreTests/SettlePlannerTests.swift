@@ -237,6 +237,20 @@ import Testing
         #expect(Self.decide([.two], Log("A"), b) == .nothing)
     }
 
+    /// A graded the card into level 2 long ago; a sync has moved it on since. B's person now moves
+    /// it back to 2 by hand: that is no echo of A's old grade, and it stands on both devices.
+    @Test func aPersonsMoveIsNoEchoOfAnOverriddenOwnLine() {
+        var a = Log("A"), b = Log("B")
+        a.append(Self.t1, .grade, from: .one, to: .two)
+        a.append(Self.t1 + 500, .move, from: .two, to: .five, copy: true)
+        b.append(Self.t2, .edit, from: .five, to: .five)
+        b.append(Self.t3, .move, from: .five, to: .two, hand: true)
+        #expect(Self.decide([.two], a, b) == .nothing)
+        var echoed = a
+        echoed.append(Self.t4, .move, from: .five, to: .two, hand: true)
+        #expect(Self.decide([.two], echoed, b) == .nothing)
+    }
+
     /// A move by hand that no other device made ranks by its time like any other change.
     @Test func aPersonsMoveByHandRanksByItsTime() {
         var (a, b) = Self.history()

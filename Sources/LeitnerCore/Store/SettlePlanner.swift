@@ -16,11 +16,12 @@
 ///   nor wins: a card a sync tool took out of a level a moment before putting it into another is
 ///   not deleted by the `delete origin=hand` logged in between.
 /// - An *arrival* is a standing event found by hand (`origin=hand`) on device D whose placement is
-///   that of a standing event of another device E, logged no later: D's daemon saw the sync tool
-///   deliver E's change. It cannot tell that from a person's `mv`; an arrival is not ranked, since
-///   it only repeats E's change at a later time. Matched against E's standing events only, not all
-///   of E's history, so that a level the card had on E long ago does not turn a person's move on D
-///   (or the echo of a change whose line has not arrived) into an arrival.
+///   that of another device E's last word, logged no later (in the same second, the line of the
+///   device whose name sorts first stands): D's daemon saw the sync tool deliver E's change. It
+///   cannot tell that from a person's `mv`; an arrival is not ranked, since it only repeats E's
+///   change at a later time. Matched against E's last word only, not its history nor its last
+///   word of its own, so that a level the card had on E before (even by E's own grade, since
+///   overtaken by a sync) does not turn a person's move on D into an arrival.
 /// - Every copy must be *explained*: its level is the placement of some device's standing event
 ///   (arrivals included). Otherwise the log that put it there has not arrived, or a person copied
 ///   it: wait.
@@ -61,6 +62,10 @@ enum SettlePlanner {
             }
         }
         let standing = Set(lastWord.values).union(lastOwn.values).sorted().map { placed[$0] }
+        // What each device says now: an echo repeats another device's last word. Its last word of
+        // its own may be stale there (the card moved since, by a sync), and must not make a
+        // person's later move look like the echo of it.
+        let saysNow = lastWord.values.sorted().map { placed[$0] }
 
         for level in levels where !standing.contains(where: { $0.placement == .level(level) }) {
             return .wait("card \(listed): no device's log last put it in level \(level) — that log has not arrived yet, "
@@ -71,7 +76,7 @@ enum SettlePlanner {
         // the echo of the other: the one of the device whose name sorts first stands. Both put
         // the card in the same place, so which one stands does not change the answer.
         let ranked = standing.filter { item in
-            !(item.byHand && standing.contains { other in
+            !(item.byHand && saysNow.contains { other in
                 other.device != item.device && other.placement == item.placement
                     && (other.time < item.time
                         || (other.time == item.time && (!other.byHand || other.device.lexicographicallyPrecedes(item.device))))
