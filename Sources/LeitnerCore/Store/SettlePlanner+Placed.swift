@@ -8,6 +8,8 @@ extension SettlePlanner {
         var device: [UInt8]
         /// Found in the store by the daemon (R13): a person's change, or a sync tool's delivery.
         var byHand: Bool
+        /// Found as a copy beside the card's other copy (`origin=copy`): a sync tool's delivery.
+        var isCopy: Bool
         var time: Int64 { event.entry.time }
 
         init(_ event: DeviceEvent, _ placement: SettlePlacement) {
@@ -15,6 +17,7 @@ extension SettlePlanner {
             self.placement = placement
             device = Array(event.device.utf8)
             byHand = event.entry.origin == "hand"
+            isCopy = event.entry.origin == "copy"
         }
 
         /// The order that names the winner: time, then the device's name, then the offset; the

@@ -6,9 +6,10 @@
 /// other's copy.
 ///
 /// The rules, in order:
-/// - A line found as a copy beside the card's other copy (`origin=copy`) is passed over: a
-///   person's move leaves one copy, so such a line is a sync tool's delivery, the echo of another
-///   device's line that may not have arrived yet.
+/// - A line found as a copy beside the card's other copy (`origin=copy`) neither explains a copy
+///   nor wins: a person's move leaves one copy, so such a line is a sync tool's delivery, the echo
+///   of another device's line that may not have arrived yet. It only overtakes its device's
+///   earlier lines.
 /// - An event's *placement* is where it leaves the card (`SettlePlacement`).
 /// - A device's *standing* events are its last word on the card (its latest line, by offset: a
 ///   device only appends) and its last word of its own (its latest line not found by hand). An
@@ -41,13 +42,10 @@ enum SettlePlanner {
         let levels = copies.sorted()
         let listed = "'\(id)' (in \(names(levels)))"
         var placed: [Placed] = []
-        // A copy found beside the card's other copy (`origin=copy`) is a sync tool's delivery: the
-        // echo of another device's line, which may not have arrived yet. It neither explains a
-        // copy nor wins, nor overtakes its device's earlier lines.
-        for event in events where event.entry.origin != "copy" {
+        for event in events {
             if let placement = SettlePlacement(of: event.entry, for: id) { placed.append(Placed(event, placement)) }
         }
-        guard !placed.isEmpty else {
+        guard placed.contains(where: { !$0.isCopy }) else {
             return copies.count >= 2 ? .wait("no device's log has an event of card \(listed) yet") : .nothing
         }
 
@@ -57,15 +55,19 @@ enum SettlePlanner {
         for index in placed.indices {
             let item = placed[index]
             if lastWord[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true { lastWord[item.device] = index }
-            if !item.byHand, lastOwn[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true {
+            if !item.byHand, !item.isCopy, lastOwn[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true {
                 lastOwn[item.device] = index
             }
         }
-        let standing = Set(lastWord.values).union(lastOwn.values).sorted().map { placed[$0] }
-        // What each device says now: an echo repeats another device's last word. Its last word of
-        // its own may be stale there (the card moved since, by a sync), and must not make a
-        // person's later move look like the echo of it.
-        let saysNow = lastWord.values.sorted().map { placed[$0] }
+        // A line found as a copy beside the card's other copy (`origin=copy`) is a sync tool's
+        // delivery, the echo of another device's line that may not have arrived yet: it neither
+        // explains a copy nor wins. It does overtake its device's earlier lines: the card moved
+        // on there.
+        let standing = Set(lastWord.values).union(lastOwn.values).sorted().map { placed[$0] }.filter { !$0.isCopy }
+        // What each device says now, its last word: an echo repeats that. Its last word of its
+        // own may be stale (the card moved on since, by a sync), and must not make a person's
+        // later move look like the echo of it; a device whose last word is a copy says nothing.
+        let saysNow = lastWord.values.sorted().map { placed[$0] }.filter { !$0.isCopy }
 
         for level in levels where !standing.contains(where: { $0.placement == .level(level) }) {
             return .wait("card \(listed): no device's log last put it in level \(level) — that log has not arrived yet, "
