@@ -49,25 +49,26 @@ enum SettlePlanner {
             return copies.count >= 2 ? .wait("no device's log has an event of card \(listed) yet") : .nothing
         }
 
-        // Each device's last word and last word of its own, by the bytes of its name (two names
-        // Unicode deems equal are still two directories).
-        var lastWord: [[UInt8]: Int] = [:], lastOwn: [[UInt8]: Int] = [:]
+        // Each device's last word, last word of its own, and latest line of all, by the bytes of
+        // its name (two names Unicode deems equal are still two directories).
+        var lastWord: [[UInt8]: Int] = [:], lastOwn: [[UInt8]: Int] = [:], latest: [[UInt8]: Int] = [:]
         for index in placed.indices {
             let item = placed[index]
+            if latest[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true { latest[item.device] = index }
+            if item.isCopy { continue }
             if lastWord[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true { lastWord[item.device] = index }
-            if !item.byHand, !item.isCopy, lastOwn[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true {
+            if !item.byHand, lastOwn[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true {
                 lastOwn[item.device] = index
             }
         }
         // A line found as a copy beside the card's other copy (`origin=copy`) is a sync tool's
         // delivery, the echo of another device's line that may not have arrived yet: it neither
-        // explains a copy nor wins. It does overtake its device's earlier lines: the card moved
-        // on there.
-        let standing = Set(lastWord.values).union(lastOwn.values).sorted().map { placed[$0] }.filter { !$0.isCopy }
-        // What each device says now, its last word: an echo repeats that. Its last word of its
-        // own may be stale (the card moved on since, by a sync), and must not make a person's
-        // later move look like the echo of it; a device whose last word is a copy says nothing.
-        let saysNow = lastWord.values.sorted().map { placed[$0] }.filter { !$0.isCopy }
+        // explains a copy nor wins.
+        let standing = Set(lastWord.values).union(lastOwn.values).sorted().map { placed[$0] }
+        // What each device says now, its last word: an echo repeats that. A device whose latest
+        // line is a copy line says nothing now — the card moved on there since its last word,
+        // which may be stale, and must not make a person's later move look like its echo.
+        let saysNow = lastWord.filter { latest[$0.key] == $0.value }.values.sorted().map { placed[$0] }
 
         for level in levels where !standing.contains(where: { $0.placement == .level(level) }) {
             return .wait("card \(listed): no device's log last put it in level \(level) — that log has not arrived yet, "
