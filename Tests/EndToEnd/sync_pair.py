@@ -120,7 +120,7 @@ class SyncPair:
         run = parse_unison(result.returncode, result.stdout + result.stderr)
         self.runs.append(run)
         assert result.returncode in (0, 1, 2), run.output
-        assert run.leitner_conflicts() == [], f"unison reported a conflict on .leitner/: {run.output}"
+        assert run.leitner_conflicts() == [], f"unison reported a conflict on {run.leitner_conflicts()}:\n{run.output}"
         if clean:
             assert run.conflicts == [] and run.failed == [] and result.returncode == 0, run.output
         return run

@@ -590,17 +590,9 @@ OLD_LOG = ("2026-11-19T10:00:00+00:00\tadd\thola\t-\t1\t-\t-\n"
 OLD_DAYS = "2026-11-20 completed\n"
 
 
-def backups(store):
-    """What the migration kept of the old `.leitner/`: every file under `.leitner/` outside
-    the new layout's places whose bytes are the old log's or the old day record's."""
-    top = store / ".leitner"
-    found = []
-    for path in top.rglob("*"):
-        relative = path.relative_to(top)
-        if path.is_file() and relative.parts[0] not in ("devices", "created") \
-                and not relative.parts[0].startswith("local."):
-            found.append(str(relative))
-    return sorted(found)
+def backup(store, device):
+    """Where the migration keeps a copy of the old files (docs/store-format.md)."""
+    return store / ".leitner" / f"backup-before-devices.{device}"
 
 
 def tree(store):
@@ -620,6 +612,10 @@ def test_a_store_in_the_old_layout_is_migrated_once(bin_dir, root):  # noqa: F81
     (store / ".leitner" / "log").write_text(OLD_LOG)
     (store / ".leitner" / "days").write_text(OLD_DAYS)
     (store / ".leitner" / "created").write_text("2026-11-19\n")
+    # What an older daemon killed on it leaves too: its lock, its staging and trash folders.
+    (store / ".leitner" / "lock").write_text("4242\n")
+    (store / ".leitner" / "tmp").mkdir()
+    (store / ".leitner" / "trash").mkdir()
     daemon = Daemon(bin_dir, root, config=sync_config("a"), env={"XDG_STATE_HOME": str(root / "state")})
     try:
         daemon.start()
@@ -631,9 +627,8 @@ def test_a_store_in_the_old_layout_is_migrated_once(bin_dir, root):  # noqa: F81
         assert own_log(store, "a").read_text() == OLD_LOG
         assert own_days(store, "a").read_text() == OLD_DAYS
         assert_new_layout(store, devices=["a"])
-        kept = backups(store)
-        contents = {(store / ".leitner" / p).read_text(errors="replace") for p in kept}
-        assert OLD_LOG in contents and OLD_DAYS in contents, f"no backup of the old files among {kept}"
+        assert (backup(store, "a") / "log").read_text() == OLD_LOG
+        assert (backup(store, "a") / "days").read_text() == OLD_DAYS
         days = daemon.call("Calendar", **{"from": "2026-11-19", "to": "2026-11-20"})["days"]
         assert (days[1]["date"], days[1]["state"]) == ("2026-11-20", "completed")
         assert listed(daemon) == {"hola": "2", "gato": "1"}
