@@ -64,11 +64,13 @@ def grade_one(daemon, correct=True):
 
 
 def grade_all(daemon, device):
-    """Answers today's test right to the end; returns the acknowledged grades."""
+    """Answers today's test right to the end; returns the acknowledged grades. Each device
+    answers in its own time: two grades alike in every field in one second are the case of
+    test_the_same_grade_on_both_ends_in_one_second_is_logged_twice."""
     daemon.call("Prepare")
     graded = []
     while (card := daemon.call("Next")["card"]) is not None:
-        daemon.call("Grade", id=card["id"], correct=True, answerMs=5)
+        daemon.call("Grade", id=card["id"], correct=True, answerMs={"a": 1100, "b": 2200}[device])
         graded.append((device, card["id"], True))
     assert daemon.call("Status")["test"]["state"] == "completed"
     return graded
@@ -215,6 +217,22 @@ def test_both_day_records_are_read_as_their_union(make_pair):
         assert daemon.call("Stats")["streaks"]["current"] == 3
     assert_grades_logged(pair, acknowledged)
     assert all(run.leitner_conflicts() == [] for run in pair.runs)
+
+
+def test_the_same_grade_on_both_ends_in_one_second_is_logged_twice(pair):
+    """Every acknowledged grade is in the merged log: two devices answering the same card alike,
+    in the same second and the same answer time, gave two reviews, and both are in `Log`."""
+    add_cards(pair.a, ["x"])
+    pair.sync()
+    pair.settle()
+    pair.a.call("Prepare")
+    pair.b.call("Prepare")
+    wait_next_second()
+    for daemon in (pair.a, pair.b):
+        daemon.call("Grade", id="x", correct=True, answerMs=1200)
+    pair.sync_settle_sync()
+    assert_grades_logged(pair, [("a", "x", True), ("b", "x", True)])
+    assert assert_newest_event_wins(pair) == {"x": "2"}
 
 
 @pytest.mark.parametrize("newer", ["delete", "move"])
