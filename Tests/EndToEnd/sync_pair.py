@@ -14,6 +14,7 @@ level, both sides listing the same cards at the same levels, the acknowledged gr
 merged logs, each card where its newest event puts it."""
 import collections
 import dataclasses
+import datetime
 import glob
 import os
 import re
@@ -222,13 +223,29 @@ def event_key(entry, index_in_device):
     return (entry["time"], entry.get("device") or "", index_in_device)
 
 
+def hand_move(daemon, card, level, to):
+    """`mv LEVEL/CARD TO/CARD` in the daemon's store, then a request, before which the daemon
+    sees it and logs it (origin=hand). Returns what `placements` needs to know it for the
+    test's own: (card, to, the wall-clock seconds it happened between)."""
+    start = time.time()
+    os.rename(daemon.store / level / card, daemon.store / to / card)
+    daemon.call("Status")
+    return (card, to, int(start), time.time())
+
+
+def epoch(rfc3339):
+    return datetime.datetime.fromisoformat(rfc3339).timestamp()
+
+
 def placements(entries, own_hand_moves=()):
     """For each card, the newest event that places it, with its level (None: deleted), from the
     merged log `entries`. Counted: the clients' add, grade, move, edit and delete, and the hand
-    moves the test made itself (`own_hand_moves`: (device, id, to) triples). Left out: a hand
-    event the daemon logged for what a sync brought (another device's placement echoed), which
-    names no decision of anyone's."""
-    remaining = collections.Counter(own_hand_moves)
+    moves the test made itself (`own_hand_moves`, from `hand_move`): a hand move of that card to
+    that level logged while it happened. Left out: a hand event the daemon logged for what a sync
+    brought (another device's placement echoed), which names no decision of anyone's. A hand
+    move is matched whatever device the entry names: the other device's echo of it, logged in the
+    same second, is alike in every field but the device, and the merged log gives the two once
+    (docs/sync.md), under the device whose id sorts first."""
     counters = collections.Counter()
     newest = {}
     for entry in entries:
@@ -239,10 +256,10 @@ def placements(entries, own_hand_moves=()):
         if card is None or event not in ("add", "grade", "move", "edit", "delete"):
             continue
         if entry.get("origin") is not None:
-            mine = (device, card, entry.get("to"))
-            if event == "move" and entry["origin"] == "hand" and remaining[mine] > 0:
-                remaining[mine] -= 1
-            else:
+            mine = event == "move" and entry["origin"] == "hand" and any(
+                card == moved and entry.get("to") == to and start <= epoch(entry["time"]) <= end
+                for moved, to, start, end in own_hand_moves)
+            if not mine:
                 continue
         level = None if event == "delete" else entry.get("to")
         key = event_key(entry, index)
@@ -264,9 +281,13 @@ def assert_newest_event_wins(pair, own_hand_moves=()):
             f"an entry without its device: {[e for e in entries if e.get('device') not in ('a', 'b')][:3]}"
     expected = {card: level for card, (level, _) in placements(log_a, own_hand_moves).items() if level is not None}
     levels = assert_one_level_each(pair)
-    wrong = {card: (levels.get(card), expected.get(card), placements(log_a, own_hand_moves).get(card, (None, None))[1])
+    wrong = {card: (levels.get(card), expected.get(card))
              for card in set(levels) | set(expected) if levels.get(card) != expected.get(card)}
-    assert wrong == {}, "cards not where their newest event puts them (card: (level, expected, event)): " + str(wrong)
+    history = "\n".join(f"  {card}: at {level}, its newest event names {want}; its events:\n" + "\n".join(
+        "    " + " ".join(f"{k}={v}" for k, v in e.items() if v is not None and k != "id")
+        for e in log_a if e.get("id") == card) for card, (level, want) in sorted(wrong.items()))
+    assert wrong == {}, f"cards not where their newest event puts them (hand moves the test made: " \
+        f"{[m[:2] for m in own_hand_moves if m[0] in wrong]}):\n{history}"
     return levels
 
 

@@ -20,7 +20,7 @@ import pytest
 from daemon_fixtures import root  # noqa: F401  (fixture)
 from daemon_support import Daemon, add_text_card
 from sync_pair import (LEVELS, SyncPair, assert_grades_logged, assert_newest_event_wins,
-                       assert_one_level_each, cards_on_disk, kept_conflicts, listed, listed_with_text,
+                       assert_one_level_each, cards_on_disk, hand_move, kept_conflicts, listed, listed_with_text,
                        local_dir, merged_log, own_days, own_log, sync_config, wait_next_second)
 
 pytestmark = pytest.mark.skipif(shutil.which("unison") is None,
@@ -361,9 +361,10 @@ def test_a_newer_hand_move_against_a_move_is_settled(pair, newer):
     pair.sync()
     pair.settle()
 
+    hand = []
+
     def by_hand():
-        os.rename(pair.a.store / "3" / "x", pair.a.store / "5" / "x")
-        pair.a.call("Status")
+        hand.append(hand_move(pair.a, "x", "3", "5"))
 
     def by_move():
         pair.b.call("Move", id="x", level="1")
@@ -373,7 +374,7 @@ def test_a_newer_hand_move_against_a_move_is_settled(pair, newer):
     wait_next_second()
     second()
     pair.sync_settle_sync()
-    assert assert_newest_event_wins(pair, [("a", "x", "5")]) == {"x": "1" if newer == "move" else "5"}
+    assert assert_newest_event_wins(pair, hand) == {"x": "1" if newer == "move" else "5"}
 
 
 # --- git ----------------------------------------------------------------------------------------
@@ -534,10 +535,8 @@ class Side:
         card, level = self.pick(also_excluded=self.plan["touched"][self.other])
         if card:
             to = self.rng.choice([lv for lv in LEVELS if lv != level])
-            os.rename(self.daemon.store / level / card, self.daemon.store / to / card)
-            self.daemon.call("Status")   # seen, and logged as a hand move, before the sync
+            self.record["hand"].append(hand_move(self.daemon, card, level, to))
             self.plan["mv"][self.device].add(card)
-            self.record["hand"].append((self.device, card, to))
             self.note("mv", card, level, to)
 
     def delete(self, k):
