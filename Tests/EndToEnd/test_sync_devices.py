@@ -10,6 +10,7 @@ A scripted case for each row of the table of issue #16, git, a replayed Syncthin
 migration of a store in the old layout, then randomised rounds with a seed
 (`LEITNER_SYNC_SEED=N` replays one)."""
 import collections
+import itertools
 import os
 import random
 import shutil
@@ -55,22 +56,25 @@ def add_cards(daemon, ids, level="1"):
         add_text_card(daemon, f"front of {card}", f"back of {card}", id=card, level=level)
 
 
+# Answer times, each different: two grades alike in every field but the device, in one second,
+# are the case of test_the_same_grade_on_both_ends_in_one_second_is_logged_twice only.
+ANSWER_MS = itertools.count(1000, 7)
+
+
 def grade_one(daemon, correct=True):
     """Grades the card `Next` offers; returns its id."""
     card = daemon.call("Next")["card"]
     assert card is not None, "no card to grade"
-    daemon.call("Grade", id=card["id"], correct=correct, answerMs=5)
+    daemon.call("Grade", id=card["id"], correct=correct, answerMs=next(ANSWER_MS))
     return card["id"]
 
 
 def grade_all(daemon, device):
-    """Answers today's test right to the end; returns the acknowledged grades. Each device
-    answers in its own time: two grades alike in every field in one second are the case of
-    test_the_same_grade_on_both_ends_in_one_second_is_logged_twice."""
+    """Answers today's test right to the end; returns the acknowledged grades."""
     daemon.call("Prepare")
     graded = []
     while (card := daemon.call("Next")["card"]) is not None:
-        daemon.call("Grade", id=card["id"], correct=True, answerMs={"a": 1100, "b": 2200}[device])
+        daemon.call("Grade", id=card["id"], correct=True, answerMs=next(ANSWER_MS))
         graded.append((device, card["id"], True))
     assert daemon.call("Status")["test"]["state"] == "completed"
     return graded
@@ -509,7 +513,7 @@ class Side:
             # move of the other side's takes it out of level 1 everywhere (the scripted case
             # test_a_grade_that_leaves_a_card_in_place_is_the_newer_placement covers it).
             correct = card["level"] == "1" or self.rng.random() < 0.7
-            self.daemon.call("Grade", id=card["id"], correct=correct, answerMs=self.rng.randint(1, 9000))
+            self.daemon.call("Grade", id=card["id"], correct=correct, answerMs=next(ANSWER_MS))
             self.touched.add(card["id"])
             self.record["grades"].append((self.device, card["id"], correct))
             self.note("grade", card["id"], correct)
