@@ -160,15 +160,19 @@ def test_a_newer_log_arriving_while_the_daemon_runs_takes_its_next_grade(pair):
     add_cards(pair.a, [f"c{n}" for n in range(4)])
     pair.sync()
     pair.settle()
+    # Each grade a second after the one before it, which it may follow on the same card: the
+    # log's times are to the second, and a tie goes by device, not by what came first.
     pair.a.call("Prepare")
     acknowledged = [("a", grade_one(pair.a), True)]
     pair.sync()
+    wait_next_second()
     pair.b.call("Prepare")
     acknowledged.append(("b", grade_one(pair.b), True))
     assert acknowledged[1][1] in own_log(pair.b.store, "b").read_text()
     assert [(e["device"], e["id"]) for e in merged_log(pair.b) if e["event"] == "grade"] == \
         [(device, card) for device, card, _ in acknowledged]
     pair.sync()
+    wait_next_second()
     acknowledged.append(("a", grade_one(pair.a), True))
     pair.sync_settle_sync()
     assert_grades_logged(pair, acknowledged)
