@@ -21,7 +21,7 @@ import pytest
 from daemon_fixtures import root  # noqa: F401  (fixture)
 from daemon_support import Daemon, add_text_card
 from sync_pair import (LEVELS, SyncPair, assert_grades_logged, assert_newest_event_wins,
-                       assert_one_level_each, cards_on_disk, hand_move, kept_conflicts, listed, listed_with_text,
+                       assert_one_level_each, cards_on_disk, conflicts_dir, hand_move, kept_conflicts, listed, listed_with_text,
                        local_dir, merged_log, own_days, own_log, sync_config, wait_next_second)
 
 pytestmark = pytest.mark.skipif(shutil.which("unison") is None,
@@ -123,6 +123,29 @@ def test_a_card_moved_differently_on_both_ends_in_the_level_of_the_newer_move(pa
     assert no_duplicates_reported(pair.a) and no_duplicates_reported(pair.b)
     moves = [(e["device"], e["to"]) for e in merged_log(pair.a) if e["event"] == "move" and e["origin"] is None]
     assert moves == [(older, target[older]), (newer, target[newer])]
+
+
+def test_a_losing_copy_that_differs_is_set_aside_and_reported_on_both_ends(pair):
+    """A edits x's back and moves it 3→4, B moves x 3→1, later: level 1 wins, and A's copy,
+    which differs, is not removed but set aside under `.leitner/conflicts/` (the same name on
+    both machines, so the sync tool sees one folder) and reported by `doctor` and `status`."""
+    add_cards(pair.a, ["x"], level="3")
+    pair.sync()
+    pair.settle()
+    pair.a.call("Edit", id="x", back={"name": "back.txt", "text": "edited on A"})
+    pair.a.call("Move", id="x", level="4")
+    wait_next_second()
+    pair.b.call("Move", id="x", level="1")
+    pair.sync_settle_sync()
+    assert assert_newest_event_wins(pair) == {"x": "1"}
+    for daemon in (pair.a, pair.b):
+        assert listed_with_text(daemon)["x"]["back"]["text"] == "back of x"
+        kept = kept_conflicts(daemon.store)
+        assert sorted(kept) == ["x.4/back.txt", "x.4/front.txt"], kept
+        assert (conflicts_dir(daemon.store) / "x.4" / "back.txt").read_text() == "edited on A"
+        problems = [(p["kind"], p["path"]) for p in daemon.call("Doctor")["problems"]]
+        assert problems == [("syncConflict", str(conflicts_dir(daemon.store) / "x.4"))], problems
+        assert daemon.call("Status")["problems"] == 1
 
 
 def test_both_logs_are_appended_and_both_are_read_on_both_ends(pair):
