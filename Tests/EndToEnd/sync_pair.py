@@ -4,9 +4,9 @@ its own configuration (`[Sync] Device=`, `SettleAfter=1s`) and its own `XDG_STAT
 no test ever reads or writes the user's device id.
 
 `SyncPair.sync()` runs the real `unison` between the two store roots while both daemons run
-(`-batch -auto -fastcheck false`, its state in a temporary `UNISON`), the whole store with no
-ignore rules: syncing `.leitner/` by mistake must harm nothing, so no conflict may ever be
-reported on a `.leitner/` path. `settle()` waits out `SettleAfter=` and makes a request on both
+(`-batch -auto -fastcheck false`, its state in a temporary `UNISON`), by default the whole store
+with no ignore rules: syncing the private state by mistake must harm nothing, so no conflict may
+ever be reported on a `.leitner/` path. `settle()` waits out `SettleAfter=` and makes a request on both
 daemons, before which each settles a card left in two levels by itself.
 
 The checks the scripted and randomised tests share are here too: every card in exactly one
@@ -64,8 +64,9 @@ def parse_unison(returncode, output):
 class SyncPair:
     """Device `a` on store `root/a` and device `b` on store `root/b`, both running."""
 
-    def __init__(self, bin_dir, root, settle_after=SETTLE_AFTER, clock=None, config=None):
+    def __init__(self, bin_dir, root, settle_after=SETTLE_AFTER, clock=None, config=None, ignores=()):
         self.root = root
+        self.ignores = list(ignores)  # unison options given to every sync (`-ignore`, `Path …`)
         self.settle_after = settle_after
         (root / "run").mkdir(exist_ok=True)
         env = {}
@@ -116,7 +117,7 @@ class SyncPair:
         run's `conflicts`); in every case none on a `.leitner/` path."""
         env = dict(os.environ, UNISON=str(self.root / "unison-state"), HOME=str(self.root))
         result = subprocess.run(["unison", str(self.a.store), str(self.b.store), "-batch", "-auto",
-                                 "-fastcheck", "false", *extra],
+                                 "-fastcheck", "false", *self.ignores, *extra],
                                 env=env, capture_output=True, text=True, timeout=120)
         run = parse_unison(result.returncode, result.stdout + result.stderr)
         self.runs.append(run)

@@ -27,6 +27,9 @@ from sync_pair import (LEVELS, SyncPair, assert_grades_logged, assert_newest_eve
 pytestmark = pytest.mark.skipif(shutil.which("unison") is None,
                                 reason="unison is not installed (.ci/run installs it)")
 
+# docs/sync.md, "Setting up a sync tool": Unison's profile lines, as command-line options.
+UNISON_IGNORES = ("-ignore", "Path .leitner/local.*", "-ignore", "Path .leitner/backup-before-devices.*")
+
 # The names the old layout kept directly in `.leitner/` (docs/store-format.md before devices):
 # none of them may be there once a device has started.
 OLD_NAMES = ["log", "days", "journal", "checkpoint", "test", "test-ready", "lock", "tmp", "trash", "batch"]
@@ -84,13 +87,14 @@ def no_duplicates_reported(daemon):
     return [p for p in daemon.call("Doctor")["problems"] if p["kind"] == "duplicateCard"] == []
 
 
-def assert_new_layout(store, devices=("a", "b")):
-    """Nothing of the old layout directly in `.leitner/`; each device's files in its place."""
+def assert_new_layout(store, own, devices=("a", "b")):
+    """Nothing of the old layout directly in `.leitner/`; each device's log in its place, and
+    the private state of the store's own device `own`."""
     names = os.listdir(store / ".leitner")
     assert [n for n in OLD_NAMES if n in names] == [], f"old-layout names in {store}/.leitner: {sorted(names)}"
     for device in devices:
         assert own_log(store, device).is_file(), f"no {own_log(store, device)}"
-        assert local_dir(store, device).is_dir(), f"no {local_dir(store, device)}"
+    assert local_dir(store, own).is_dir(), f"no {local_dir(store, own)}"
 
 
 # --- the table of issue #16, row by row -------------------------------------------------------
@@ -148,9 +152,12 @@ def test_a_losing_copy_that_differs_is_set_aside_and_reported_on_both_ends(pair)
         assert daemon.call("Status")["problems"] == 1
 
 
-def test_both_logs_are_appended_and_both_are_read_on_both_ends(pair):
+@pytest.mark.parametrize("ignores", [False, True], ids=["whole-store", "docs-ignore-rules"])
+def test_both_logs_are_appended_and_both_are_read_on_both_ends(make_pair, ignores):
     """Both devices grade between two syncs: each appends to its own log, the sync copies both
-    without a conflict, and both daemons' `Log` shows both devices' grades, each with its device."""
+    without a conflict, and both daemons' `Log` shows both devices' grades, each with its device.
+    The whole store synced, and with the Unison ignore rules docs/sync.md gives."""
+    pair = make_pair(ignores=UNISON_IGNORES if ignores else ()).start()
     add_cards(pair.a, [f"c{n}" for n in range(6)])
     pair.sync()
     pair.settle()
@@ -171,8 +178,9 @@ def test_both_logs_are_appended_and_both_are_read_on_both_ends(pair):
         lines = own_log(pair.a.store, device).read_text().splitlines()
         grades = [line for line in lines if line.split("\t")[1] == "grade"]
         assert len(grades) == 2, f"device {device}'s log holds another device's grades: {grades}"
-    assert_new_layout(pair.a.store)
-    assert_new_layout(pair.b.store)
+    assert_new_layout(pair.a.store, own="a")
+    assert_new_layout(pair.b.store, own="b")
+    assert local_dir(pair.a.store, "b").exists() != ignores and local_dir(pair.b.store, "a").exists() != ignores
     assert_newest_event_wins(pair)
 
 
@@ -410,7 +418,8 @@ def test_a_newer_hand_move_against_a_move_is_settled(pair, newer):
 
 # --- git ----------------------------------------------------------------------------------------
 
-GITIGNORE = "/.leitner/local.*/\n"
+# docs/sync.md, "Setting up a sync tool".
+GITIGNORE = "/.leitner/local.*/\n/.leitner/backup-before-devices.*/\n"
 
 
 def git(root, cwd, *args, check=True):  # noqa: F811
@@ -708,7 +717,7 @@ def test_a_store_in_the_old_layout_is_migrated_once(bin_dir, root):  # noqa: F81
         assert {e["device"] for e in entries} == {"a"}
         assert own_log(store, "a").read_text() == OLD_LOG
         assert own_days(store, "a").read_text() == OLD_DAYS
-        assert_new_layout(store, devices=["a"])
+        assert_new_layout(store, own="a", devices=["a"])
         assert (backup(store, "a") / "log").read_text() == OLD_LOG
         assert (backup(store, "a") / "days").read_text() == OLD_DAYS
         days = daemon.call("Calendar", **{"from": "2026-11-19", "to": "2026-11-20"})["days"]
