@@ -8,12 +8,11 @@ moved on the other, is settled by each device alone once the store has been quie
 
 A scripted case for each row of the table of issue #16, git, a replayed Syncthing ordering, the
 migration of a store in the old layout, then randomised rounds with a seed
-(`LEITNER_SYNC_SEED=N` replays one)."""
-import collections
+(`LEITNER_SYNC_SEED=N` replays a run's choices; the order of each daemon's test is its own).
+Skipped where `unison` is not installed (.ci/run installs it), but for git and the migration."""
 import itertools
 import os
 import random
-import shutil
 import subprocess
 
 import pytest
@@ -21,11 +20,8 @@ import pytest
 from daemon_fixtures import root  # noqa: F401  (fixture)
 from daemon_support import Daemon, add_text_card
 from sync_pair import (LEVELS, SyncPair, assert_grades_logged, assert_newest_event_wins,
-                       assert_one_level_each, cards_on_disk, conflicts_dir, hand_move, kept_conflicts, listed, listed_with_text,
+                       cards_on_disk, conflicts_dir, hand_move, kept_conflicts, listed, listed_with_text,
                        local_dir, merged_log, own_days, own_log, sync_config, wait_next_second)
-
-pytestmark = pytest.mark.skipif(shutil.which("unison") is None,
-                                reason="unison is not installed (.ci/run installs it)")
 
 # docs/sync.md, "Setting up a sync tool": Unison's profile lines, as command-line options.
 UNISON_IGNORES = ("-ignore", "Path .leitner/local.*", "-ignore", "Path .leitner/backup-before-devices.*")
