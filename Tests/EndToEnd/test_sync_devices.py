@@ -527,7 +527,7 @@ class Side:
 
     def play(self, count):
         for k in range(count):
-            op = self.rng.choice(["grade", "grade", "move", "add", "delete", "mv"])
+            op = self.rng.choice(["grade", "grade", "move", "move", "add", "delete", "mv"])
             getattr(self, op)(k)
         for card in sorted(self.plan["edits"][self.device]):
             self.edit(card)
@@ -554,7 +554,9 @@ class Side:
         free = {card: level for card, level in self.free().items() if card not in also_excluded}
         if not free:
             return None, None
-        card = self.rng.choice(sorted(free))
+        # Mostly one of the round's few hot cards, so that both sides often change the same one.
+        hot = sorted(set(free) & self.plan["hot"])
+        card = self.rng.choice(hot if hot and self.rng.random() < 0.75 else sorted(free))
         self.touched.add(card)
         return card, free[card]
 
@@ -623,10 +625,11 @@ def test_randomised_rounds(pair):
     pair.settle()
     pair.sync()
 
+    twice = 0
     for round_number in range(ROUNDS):
         cards = sorted(listed(pair.a))
-        chosen = rng.sample(cards, min(len(cards), 2))
-        plan = {"edits": {"a": set(chosen[:1]), "b": set(chosen[1:2])},
+        chosen = rng.sample(cards, min(len(cards), 4))
+        plan = {"edits": {"a": set(chosen[:1]), "b": set(chosen[1:2])}, "hot": set(chosen[2:]),
                 "touched": {"a": set(), "b": set()}, "mv": {"a": set(), "b": set()}}
         for i, device in enumerate(rng.sample(["a", "b"], 2)):
             if i:
@@ -634,6 +637,9 @@ def test_randomised_rounds(pair):
             Side(pair, device, rng, round_number, plan, record).play(rng.randint(3, 6))
         context = f"seed {seed}, round {round_number}, ops {[op for op in record['ops'] if op[0] == round_number]}"
         try:
+            pair.sync()
+            found = cards_on_disk(pair.a.store)
+            twice += len(found) - len({card for card, _ in found})
             pair.sync_settle_sync()
             levels = assert_newest_event_wins(pair, record["hand"])
             assert_grades_logged(pair, record["grades"])
@@ -648,6 +654,10 @@ def test_randomised_rounds(pair):
         except AssertionError as error:
             raise AssertionError(f"{context}\n{error}") from None
     assert all(run.conflicts == [] for run in pair.runs)
+    both = sum(len({op[3] for op in record["ops"] if op[:2] == (r, "a")} & {op[3] for op in record["ops"] if op[:2] == (r, "b")})
+               for r in range(ROUNDS))
+    print(f"{len(record['ops'])} ops, {len(record['grades'])} grades, {both} cards changed on both sides in a round, "
+          f"{twice} found in two levels after a sync")
 
 
 # --- the device id and the old layout -------------------------------------------------------------
