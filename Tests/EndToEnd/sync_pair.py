@@ -30,7 +30,7 @@ LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
 SETTLE_AFTER = 1.0
 # What `settle()` waits beyond `SettleAfter=`: the daemon's own clock and the file system's
 # timestamps are coarser than Python's.
-SETTLE_MARGIN = 0.4
+SETTLE_MARGIN = 0.25
 LIBFAKETIME = next(iter(glob.glob("/usr/lib/*/faketime/libfaketime.so.1") + glob.glob("/usr/lib/faketime/libfaketime.so.1")), None)
 
 
