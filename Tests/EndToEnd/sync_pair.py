@@ -134,17 +134,30 @@ class SyncPair:
 
     def settle(self):
         """Waits until the store has been quiet for `SettleAfter=`, then makes a request on both
-        daemons: before it, each settles by itself what a sync left in two levels."""
+        daemons: before it, each settles by itself what a sync left in two levels. A daemon's
+        own line about what the sync brought (a `move` with origin=hand, logged at its next tick,
+        up to half `SettleAfter=` after the sync) is a change too, which starts the quiet time
+        again: while a card is still in two levels on either side, look again a tick later, a
+        few times."""
         time.sleep(self.settle_after + SETTLE_MARGIN)
-        for daemon in self.daemons.values():
-            daemon.call("Status")
-            daemon.call("List")
+        for attempt in range(4):
+            for daemon in self.daemons.values():
+                daemon.call("Status")
+                daemon.call("List")
+            if not any(in_two_levels(daemon.store) for daemon in self.daemons.values()):
+                return
+            time.sleep(self.settle_after / 2 + SETTLE_MARGIN)
 
     def sync_settle_sync(self):
         """sync, settle, sync, settle, sync, and a request on each: afterwards both stores hold
-        the same files and each daemon has seen them."""
+        the same files and each daemon has seen them. After the first settle, before anything
+        of it is synced, both stores already hold the same cards in the same levels: each
+        device reached the same answer by itself (docs/sync.md, "Settling a card after a sync")."""
         runs = [self.sync()]
         self.settle()
+        alone_a, alone_b = cards_on_disk(self.a.store), cards_on_disk(self.b.store)
+        assert alone_a == alone_b, "A and B settled differently, each by itself:\n" \
+            f"A {sorted(set(alone_a) - set(alone_b))}\nB {sorted(set(alone_b) - set(alone_a))}"
         runs.append(self.sync())
         self.settle()
         runs.append(self.sync())
@@ -179,6 +192,11 @@ def cards_on_disk(store):
                 if entry.is_dir() and not is_sync_artifact(entry.name):
                     found.append((entry.name, level))
     return sorted(found)
+
+
+def in_two_levels(store):
+    found = cards_on_disk(store)
+    return sorted(card for card, n in collections.Counter(card for card, _ in found).items() if n > 1)
 
 
 def listed(daemon):
