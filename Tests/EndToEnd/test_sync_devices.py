@@ -254,9 +254,6 @@ def test_both_day_records_are_read_as_their_union(make_pair):
     assert all(run.leitner_conflicts() == [] for run in pair.runs)
 
 
-@pytest.mark.xfail(strict=True, reason="product: the merged Log gives entries of two devices alike in every field but "
-                   "the device, in one second, once (MergedLogReader, meant for a log shared before the migration): "
-                   "B's real review is missing from Log on both sides")
 def test_the_same_grade_on_both_ends_in_one_second_is_logged_twice(pair):
     """Every acknowledged grade is in the merged log: two devices answering the same card alike,
     in the same second and the same answer time, gave two reviews, and both are in `Log`."""
@@ -374,9 +371,6 @@ def test_syncthings_order_replayed_never_hides_the_card(pair, log_first):
     assert no_duplicates_reported(pair.a) and no_duplicates_reported(pair.b)
 
 
-@pytest.mark.xfail(strict=True, reason="product by design: docs/sync.md says a card found in one level is never moved "
-                   "because a log says it belongs elsewhere; issue #16 asks for the level of the newest event (1), "
-                   "x stays in 3")
 def test_a_grade_that_leaves_a_card_in_place_is_the_newer_placement(pair):
     """Beyond the table, the issue's invariant: B moves x 1→3, then A answers x wrong in level 1
     (it stays in level 1, the level A's newer grade names). After the sync the card is in one
@@ -393,10 +387,18 @@ def test_a_grade_that_leaves_a_card_in_place_is_the_newer_placement(pair):
     assert assert_newest_event_wins(pair) == {"x": "1"}
 
 
-@pytest.mark.xfail(strict=True, reason="product: a daemon's own echo of the copy a sync brought (move origin=hand) "
-                   "becomes its device's last word and displaces the person's mv (docs/sync.md: a person's own mv "
-                   "ranks by its time): newer=move, A waits with x in 1 and 5 while B settles on 1; newer=hand, the "
-                   "older Move wins (x in 1, not 5)")
+def test_a_hand_move_on_one_end_only_stays_where_the_person_put_it(pair):
+    """A moves x 1→5 with `mv`, B leaves it alone: the sync carries the one copy to level 5 on B
+    too, and neither device moves it back to the level of an older event."""
+    add_cards(pair.a, ["x"])
+    pair.sync()
+    pair.settle()
+    wait_next_second()
+    hand = [hand_move(pair.a, "x", "1", "5")]
+    pair.sync_settle_sync()
+    assert assert_newest_event_wins(pair, hand) == {"x": "5"}
+
+
 @pytest.mark.parametrize("newer", ["move", "hand"])
 def test_a_newer_hand_move_against_a_move_is_settled(pair, newer):
     """The issue's rounds have hand `mv` on both sides: B moves x 3→1 with `Move`, A moves x 3→5
