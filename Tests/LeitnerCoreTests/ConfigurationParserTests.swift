@@ -98,6 +98,13 @@ import Testing
         #expect(try parse("[Schedule]\nOnFail=previous").onFail == .previous)
     }
 
+    @Test func syncNamesTheDeviceAndTheQuietBeforeSettling() throws {
+        let configuration = try parse("[Sync]\nDevice=laptop\nSettleAfter=2min\n")
+        #expect(configuration.device == "laptop" && configuration.settleAfter == .seconds(120))
+        #expect(try parse("[Sync]\nDevice=\n").device == nil, "empty: the id kept in XDG_STATE_HOME")
+        #expect(try parse("").settleAfter == .seconds(180))
+    }
+
     @Test func malformedLines() {
         let f = Self.file
         #expect(error("[Daemon]\nFoo=1\n") == "\(f):2: unknown key 'Foo' in section [Daemon]")
@@ -147,6 +154,10 @@ import Testing
         ("[Schedule]\nDayStartsAt=4am", "invalid value '4am' for DayStartsAt=: expected HH:MM, from 00:00 to 23:59"),
         ("[Schedule]\nDayStartsAt=", "invalid value '' for DayStartsAt=: expected HH:MM, from 00:00 to 23:59"),
         ("[Schedule]\nOnFail=last", "invalid value 'last' for OnFail=: expected 'first' or 'previous'"),
+        ("[Sync]\nDevice=my laptop",
+         "invalid value 'my laptop' for Device=: a device id is made of the letters a-z and A-Z, the digits, '_' and '-'"),
+        ("[Sync]\nDevice=-x", "invalid value '-x' for Device=: a device id does not start with '-'"),
+        ("[Sync]\nSettleAfter=0", "invalid value '0' for SettleAfter=: must be longer than 0"),
         ("[Client]\nAutostart=maybe", "invalid value 'maybe' for Autostart=: expected yes, no, true, false, on, off, 1 or 0"),
     ])
     func badValues(text: String, message: String) {
