@@ -25,6 +25,7 @@ extension ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        closeInheritedDescriptors(in: &actions)
 
         var attributes = ChildProcess.cleanSignalAttributes()
         defer { posix_spawnattr_destroy(&attributes) }

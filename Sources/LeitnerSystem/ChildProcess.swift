@@ -30,6 +30,7 @@ public enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        closeInheritedDescriptors(in: &actions)
 
         var attributes = ChildProcess.cleanSignalAttributes()
         defer { posix_spawnattr_destroy(&attributes) }

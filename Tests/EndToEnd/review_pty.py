@@ -35,12 +35,12 @@ class PtyReview:
     `answers` maps a query the review writes (bytes) to the terminal's reply, sent once when the
     query is seen: a terminal that speaks kitty's graphics protocol, or sixel, or neither."""
 
-    def __init__(self, box, *args, columns=80, rows=24, env=None, answers=None):
+    def __init__(self, box, *args, columns=80, rows=24, env=None, answers=None, pass_fds=()):
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         command = [str(box.bin_dir / "leitnerctl"), "--socket", str(box.socket), "--no-autostart", "review", *args]
         self.process = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env or box.env,
-                                        start_new_session=True)
+                                        start_new_session=True, pass_fds=pass_fds)
         os.close(slave)
         self.output = b""
         self.answers = dict(answers or {})

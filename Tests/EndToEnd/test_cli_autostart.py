@@ -47,3 +47,26 @@ def test_autostart_failure_is_reported(bin_dir, tmp_path):
     assert "leitnerd" in result.stderr or "bad.conf" in result.stderr
     time.sleep(0.1)
     assert daemon_pids(b.socket) == []
+
+
+def test_an_autostarted_daemon_holds_no_pipe_of_its_client(bin_dir, tmp_path):
+    """#25: `leitnerctl status 3>&1 >/dev/null | cat` with no daemon running ends when leitnerctl
+    does, not when the daemon it started exits after ten idle minutes: the daemon inherits no
+    descriptor of its client's but the three it is given."""
+    if not daemon_is_built(bin_dir):
+        pytest.skip("leitnerd is not built yet (placeholder)")
+    b = CliBox(bin_dir, tmp_path)
+    env = dict(b.env)
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    ctl = f"'{bin_dir / 'leitnerctl'}' --socket '{b.socket}' status"
+    try:
+        started = time.monotonic()
+        result = subprocess.run(["bash", "-c", f"{{ {ctl} 3>&1 >/dev/null; }} | cat"], env=env,
+                                capture_output=True, text=True, timeout=60)
+        elapsed = time.monotonic() - started
+        assert result.returncode == 0, result.stderr
+        assert answers(b.socket)  # the daemon is still running, idle
+        assert elapsed < 20, f"the pipe stayed open {elapsed:.1f} s"
+    finally:
+        for pid in daemon_pids(b.socket):
+            os.kill(pid, signal.SIGTERM)

@@ -3,6 +3,7 @@ sequences (kitty, iTerm2, sixel, half blocks) forced with --images= and chosen b
 terminal; chafa missing; `o` opens the image with Viewer=; an audio side is played, `r` plays it
 again (docs/leitnerctl.md, "Images and sound")."""
 import base64
+import os
 import re
 import shutil
 import stat
@@ -157,6 +158,38 @@ def test_o_opens_the_image_with_the_viewer(box, tmp_path):
         review.pump(0.05)
     assert opened.read_bytes() == image
     assert review.finish() == 0
+
+
+def test_the_viewer_inherits_no_descriptor_of_leitnerctl(box, tmp_path):
+    """#25: a viewer started by `o` gets standard input, output and error and nothing else, so a
+    pipe that leitnerctl was given is not held open by a viewer that outlives the review."""
+    add_image_card(box, tmp_path, png(16, 16, RED))
+    seen = tmp_path / "seen"
+    viewer = executable(tmp_path / "viewer",
+                        f"#!/bin/sh\nif [ -e /proc/$$/fd/57 ]; then r=inherited; else r=clean; fi\n"
+                        f"echo $r > {seen}.part && mv {seen}.part {seen}\n")
+    configure(box, tmp_path, f"Viewer={viewer}\n")
+    read_end, write_end = os.pipe()
+    os.dup2(write_end, 57)
+    os.close(write_end)
+    try:
+        review = PtyReview(box, "--images=none", pass_fds=(57,))
+    finally:
+        os.close(57)
+    try:
+        review.wait_for(SHOWN)
+        review.keys(b"o")
+        review.wait_for(rb"opened with")
+        for _ in range(100):
+            if seen.exists():
+                break
+            review.pump(0.05)
+        assert seen.read_text().strip() == "clean"
+        assert review.finish() == 0
+        # Every writer of the pipe is gone once the review is: its reader sees the end.
+        assert os.read(read_end, 1) == b""
+    finally:
+        os.close(read_end)
 
 
 def test_audio_plays_when_shown_and_r_plays_it_again(box, tmp_path):

@@ -35,6 +35,11 @@ public struct Editor: Sendable {
         for signal in [SIGINT, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        // The terminal's three descriptors, nothing else of leitnerctl's.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        ChildProcess.closeInheritedDescriptors(in: &actions)
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         let oldInterrupt = signal(SIGINT, SIG_IGN)
@@ -44,7 +49,7 @@ public struct Editor: Sendable {
             signal(SIGQUIT, oldQuit)
         }
         var pid = pid_t()
-        let result = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ)
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
         if result != 0 { throw Errno(rawValue: result) }
         return try ChildProcess.wait(for: pid)
     }
