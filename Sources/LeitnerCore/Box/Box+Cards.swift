@@ -143,9 +143,14 @@ extension Box {
                 guard let level = store.levelOf[id] else { continue }
                 // Reading the text finds git's conflict markers; the card's sync conflicts follow
                 // its damage, if any.
+                let wasDamaged = store.damaged[id] != nil
                 let damage = store.damage(of: id, readingText: true)
                 defer { problems += store.syncConflictProblems(of: id) }
-                guard let reason = damage else { continue }
+                guard let reason = damage else {
+                    // Mended since this request began: it joins the test as at any request.
+                    if wasDamaged { try apply(.appeared(id: id, level: level), now: moment.now, log: false) }
+                    continue
+                }
                 problems.append(StoreProblem(kind: .damagedCard, path: store.path(of: id, in: level),
                                              reason: reason,
                                              advice: "give the card exactly one front.EXT and one back.EXT, readable"))

@@ -116,11 +116,8 @@ extension Box {
     /// earlier than the last change (`Status`). Never opens the test.
     public func status() throws(BoxError) -> BoxStatus {
         let moment = try begin()
-        // Cards found damaged may have been mended since: look at them again (they are few).
-        for id in Array(store.damaged.keys) where store.damage(of: id) == nil {
-            try apply(.appeared(id: id, level: store.levelOf[id]!), now: moment.now, log: false)
-        }
-        // So are the cards with a sync conflict (resolved by hand, say).
+        // Cards with a sync conflict may have been resolved by hand since: look at them again
+        // (the damaged ones, begin() looked at already). with a sync conflict (resolved by hand, say).
         for id in Set(store.conflictCopies.keys).union(store.conflictMarkers.keys) where store.damaged[id] == nil {
             _ = store.damage(of: id, readingText: store.conflictMarkers[id] != nil)
         }

@@ -160,6 +160,7 @@ public final class Box {
             // person's move (docs/sync.md): said so, so that settling never ranks it.
             try apply(change, now: now, log: true, origin: store.copies[change.id] == nil ? "hand" : "copy")
         }
+        try takeInMendedCards(now: now)
         try settle(moment)
         // Without an index, nobody needs the card directories' events (stale watches' only).
         if searchIndex == nil { store.cardEvents.removeAll() }
@@ -192,6 +193,17 @@ public final class Box {
             throw .storeFailure(path: store.statePath + "/" + TestFile.name, reason: "cannot write: \(error)")
         }
         test = anchored
+    }
+
+    /// R21, R13: a card found damaged and mended by hand since (its missing side put back) is
+    /// sound again, and joins the open test as a card that arrived would (R8). Every request
+    /// looks, whichever it is, so that `doctor` or `show` as the first call after a repair
+    /// takes it in as `status` does (#25). Damaged cards are few; each is one directory read.
+    func takeInMendedCards(now: Int64) throws(BoxError) {
+        for id in Array(store.damaged.keys) where store.damage(of: id) == nil {
+            guard let level = store.levelOf[id] else { continue }
+            try apply(.appeared(id: id, level: level), now: now, log: false)
+        }
     }
 
     /// R13, R8: a change made by hand joins or leaves the open test, and is logged (R16).
