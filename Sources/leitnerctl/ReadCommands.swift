@@ -196,7 +196,8 @@ enum ReadCommands {
         for shown in devices.finish() { printEntry(shown) }
         Console.flush()
         func printEntry(_ entry: LogEntry) {
-            var line = DayClock.rfc3339(entry.time) + "  " + Views(style: style, width: 0).pad(Views.event(entry), 16)
+            // The widest event with its origin, "delete (by hand)", and two spaces before the id.
+            var line = DayClock.rfc3339(entry.time) + "  " + Views(style: style, width: 0).pad(Views.event(entry), 18)
             var card = entry.id ?? ""
             if let renamedTo = entry.renamedTo { card += " → " + renamedTo }
             let from = entry.from?.name, to = entry.to?.name

@@ -27,3 +27,38 @@ def test_a_mended_card_joins_the_test_whatever_the_first_call(box, first):
     assert box.json("status")["test"]["remaining"] == 2
     assert "No problems found" in box.ok("doctor")
     assert box.json("status")["test"]["remaining"] == 2
+
+
+def test_doctor_reports_what_is_in_the_root_beside_the_levels(box):
+    box.ok("add", "--id", "katze", "Katze", "cat")
+    mistyped = box.store / "9" / "hund"  # `mv 1/hund 9/` for `mv 1/hund 2/`
+    mistyped.mkdir(parents=True)
+    (mistyped / "front.txt").write_text("Hund\n")
+    (mistyped / "back.txt").write_text("dog\n")
+    (box.store / "notes.txt").write_text("to learn\n")
+    for kept in [".stfolder", ".git", "new", "suspended"]:  # sync tools' own, and the places
+        (box.store / kept).mkdir(exist_ok=True)
+    result = box.ctl("doctor")
+    assert result.returncode == 1, result.stdout
+    assert f"'{box.store / '9'}'" in result.stdout
+    assert "its cards are in no test" in result.stdout
+    assert f"'{box.store / 'notes.txt'}'" in result.stdout
+    for kept in [".stfolder", ".git", "new", "suspended", ".leitner"]:
+        assert f"'{box.store / kept}'" not in result.stdout
+    assert "2 problems in the store" in box.ok("status")
+    (box.store / "notes.txt").unlink()
+    (box.store / "9" / "hund").rename(box.store / "2" / "hund")
+    (box.store / "9").rmdir()
+    assert "No problems found" in box.ok("doctor")
+
+
+def test_log_columns_stay_apart_for_the_longest_event(box):
+    box.env["NO_COLOR"] = "1"
+    box.ok("add", "--id", "kata-de", "kata", "Katze")
+    box.ok("add", "--id", "hund", "Hund", "dog")
+    import shutil
+    shutil.rmtree(box.store / "1" / "kata-de")  # a delete by hand
+    lines = box.ok("log").splitlines()
+    assert lines[-1].split()[1:] == ["delete", "(by", "hand)", "kata-de", "1", "→", "–"], lines[-1]
+    # The ids start in one column whatever the event's width.
+    assert lines[-1].index("kata-de") == lines[-2].index("hund")

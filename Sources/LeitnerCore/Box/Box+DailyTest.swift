@@ -127,6 +127,7 @@ extension Box {
         let behind = latest.flatMap { moment.now < $0 - BoxStatus.clockTolerance ? $0 : nil }
         return BoxStatus(today: moment.today, test: summary(moment), counts: store.counts(),
                          problems: store.damaged.count + store.strays.count + store.looseFileProblems().count
+                            + store.rootProblems().count
                             + store.syncConflictCount + store.sharedStateProblems().count
                             + store.levelProblems.count,
                          clockBehind: behind)

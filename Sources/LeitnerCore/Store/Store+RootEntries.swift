@@ -1,0 +1,34 @@
+import LeitnerSystem
+
+/// What sits in the store's root beside the levels: a card directory put into `9/` by a
+/// mistyped `mv`, or a stray file, is in no level, so no scan of a level finds it (#25).
+extension Store {
+    /// The names that belong in a store's root besides the levels: the places beside them
+    /// (docs/store-format.md: `new/` and `suspended/`, whose cards are in no test).
+    static let placeNames: Set<String> = ["new", "suspended"]
+
+    /// Entries a file system itself keeps in a root that is a mount point.
+    static let fileSystemNames: Set<String> = ["lost+found"]
+
+    /// The entries of the store's root that are neither a level, a place nor hidden. Hidden
+    /// entries are the box's own `.leitner/` and what sync tools keep there (`.stfolder`,
+    /// `.stignore`, `.git`, `.unison…`), none of them a card.
+    func rootProblems() -> [StoreProblem] {
+        guard let entries = try? FileSystem.list(rootFD) else { return [] }
+        return entries
+            .filter { !$0.name.hasPrefix(".") && Level(name: $0.name) == nil && !Store.placeNames.contains($0.name)
+                        && !Store.fileSystemNames.contains($0.name) }
+            .sorted { $0.name < $1.name }
+            .map { entry in
+                let path = root + "/" + entry.name
+                guard entry.kind == .directory else {
+                    return StoreProblem(kind: .strayEntry, path: path,
+                                        reason: "not a level (1 to 7, finished) nor a place (new, suspended)",
+                                        advice: "move it out of the store")
+                }
+                return StoreProblem(kind: .strayEntry, path: path,
+                                    reason: "a directory that is not a level (1 to 7, finished) nor a place (new, suspended): its cards are in no test",
+                                    advice: "move its cards into a level (mv '\(path)'/ID '\(root)/1/'), or move it out of the store")
+            }
+    }
+}
