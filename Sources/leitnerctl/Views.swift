@@ -17,16 +17,22 @@ struct Views {
         levels.isEmpty ? "no levels" : (levels.count == 1 ? "level " : "levels ") + levels.map(\.name).joined(separator: ", ")
     }
 
-    /// A test in one line: `test 12 · levels 2, 1 · open · 23 to go, 4 passed, 1 failed`.
+    /// A test in one line: `test #13 · levels 2, 1 · open · 23 to go, 4 passed, 1 failed`.
     func test(_ test: TestSummary) -> String {
         let look = switch test.state {
         case .completed: style.green
         case .open: style.yellow
         case .empty: style.dim
         }
-        return "test \(test.position) · \(Views.levels(test.levels)) · "
+        return "test \(Views.ordinal(test)) · \(Views.levels(test.levels)) · "
             + style.apply(look, test.state.rawValue)
             + " · \(test.remaining) to go, \(test.passed) passed, \(test.failed) failed"
+    }
+
+    /// A test as people count them, `#1` for the box's first: its cycle position (the days
+    /// recorded before it) plus one. "test 0" read as "no test" (#25).
+    static func ordinal(_ test: TestSummary) -> String {
+        "#\(test.position + 1)"
     }
 
     /// A log entry's event with where it came from: `add` (a client asked the daemon),
