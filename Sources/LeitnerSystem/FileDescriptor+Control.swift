@@ -18,6 +18,14 @@ extension FileDescriptor {
         return (UInt64(st.st_dev), UInt64(st.st_ino))
     }
 
+    /// True when the descriptor is a regular file (a log file, rather than a terminal, a pipe or
+    /// a socket).
+    public var isRegularFile: Bool {
+        var st = stat()
+        guard (try? nothingOrErrno({ fstat(rawValue, &st) })) != nil else { return false }
+        return st.st_mode & S_IFMT == S_IFREG
+    }
+
     /// True when the descriptor is open (`fcntl(F_GETFD)` succeeds): checks an inherited one.
     public var isOpen: Bool { fcntl(rawValue, F_GETFD) != -1 }
 }

@@ -91,6 +91,21 @@ enum DaemonConnection {
         return false
     }
 
+    /// The daemon's log file, its directory made (0700) when missing; beside the socket when
+    /// the state directory cannot be made.
+    private static func autostartLog(_ socketPath: String) -> String {
+        let path = ConfigurationLocator(environment: ConfigurationLocator.processEnvironment())
+            .autostartLogPath(socketPath: socketPath)
+        var made = ""
+        for component in parent(of: path).split(separator: "/") {
+            made += "/" + component
+            guard (try? FileSystem.makeDirectory(made, in: nil, mode: 0o700, existingOK: true)) != nil else {
+                return parent(of: socketPath) + "/" + String(path.split(separator: "/").last!)
+            }
+        }
+        return path
+    }
+
     /// Starts `leitnerd` under the lock, or finds that another client or systemd did.
     static func start(_ settings: ClientSettings) throws -> VarlinkClient {
         let socketPath = settings.socketPath
@@ -121,7 +136,7 @@ enum DaemonConnection {
         guard let program = findDaemon() else {
             throw Failure.unreachable("nothing answers on '\(socketPath)' and no leitnerd was found next to leitnerctl or on PATH")
         }
-        let logPath = directory + "/leitnerd.log"
+        let logPath = autostartLog(socketPath)
         let logStart = (try? FileSystem.readFile(atPath: logPath))?.count ?? 0
         let pid: pid_t
         do {

@@ -71,7 +71,10 @@ enum Daemon {
         let place = listener.createdPath.map { "'\($0)'" } ?? "the socket passed by systemd"
         Log.info("serving store '\(box.storePath)' on \(place)")
         if let idle = settings.exitIdleAfter {
-            Log.info("exiting after \(idle.logDescription) without a client (ExitIdleAfter=\(options.autostarted ? ", started by leitnerctl" : ""))")
+            // Said at start-up, of the future: the daemon serves until then (#25).
+            let why = options.autostarted && idle == DaemonSettings.autostartExitIdleAfter
+                ? "ExitIdleAfter=, started by leitnerctl" : "ExitIdleAfter="
+            Log.info("will exit after \(idle.logDescription) without a client (\(why))")
         }
 
         let status = box.statusLine(wake: wake)

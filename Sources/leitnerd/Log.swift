@@ -1,9 +1,12 @@
 import Glibc
+import LeitnerCore
 import LeitnerSystem
 
 /// The daemon's log: one line per event on standard error. When standard error is the journal
 /// (`JOURNAL_STREAM` names its device and inode) each line starts with a `<N>` priority prefix
-/// that journald understands; otherwise lines read like any Unix tool's: `leitnerd: …`.
+/// that journald understands; otherwise lines read like any Unix tool's: `leitnerd: …`. When
+/// standard error is a file (the log of a daemon leitnerctl started, docs/daemon.md), each line
+/// starts with its time, since nothing else will say when it was written.
 enum Log {
     /// syslog priorities, as journald reads them from a `<N>` prefix.
     enum Priority: Int {
@@ -19,6 +22,9 @@ enum Log {
         return stderr.device == device && stderr.inode == inode
     }()
 
+    /// True when standard error is a regular file (decided once, at start-up).
+    static let toFile: Bool = !toJournal && FileDescriptor(rawValue: 2).isRegularFile
+
     static func error(_ message: String) { write(.error, message) }
     static func warning(_ message: String) { write(.warning, message) }
     static func notice(_ message: String) { write(.notice, message) }
@@ -28,7 +34,8 @@ enum Log {
     /// forge log lines).
     static func write(_ priority: Priority, _ message: String) {
         let flat = message.contains("\n") ? message.split(separator: "\n").joined(separator: "\\n") : message
-        let line = toJournal ? "<\(priority.rawValue)>\(flat)\n" : "leitnerd: \(flat)\n"
+        let line = toJournal ? "<\(priority.rawValue)>\(flat)\n"
+            : toFile ? "\(DayClock.rfc3339(SystemClock().now())) leitnerd: \(flat)\n" : "leitnerd: \(flat)\n"
         // A log line that cannot be written has nowhere else to go.
         try? FileDescriptor(rawValue: 2).writeAll(line.utf8)
     }

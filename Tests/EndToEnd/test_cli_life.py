@@ -5,6 +5,7 @@ each change; and `make try`, whose last line is a command that works as printed.
 import json
 import os
 import pathlib
+import re
 import shlex
 import signal
 import subprocess
@@ -49,7 +50,10 @@ def wait_until(condition, timeout: float) -> bool:
 
 
 def autostarted_log(b: CliBox) -> str:
-    return (b.socket.parent / "leitnerd.log").read_text()
+    """The log of the daemon leitnerctl started: in the state directory, named after the socket
+    (docs/leitnerctl.md, "Autostart"), never in /tmp or beside the socket."""
+    assert not (b.socket.parent / "leitnerd.log").exists()
+    return (pathlib.Path(b.env["XDG_STATE_HOME"]) / "leitner" / (b.socket.stem + ".log")).read_text()
 
 
 # --- leitnerctl stop ---------------------------------------------------------------------------
@@ -132,7 +136,10 @@ def test_an_autostarted_daemon_exits_after_ten_idle_minutes_by_default(quiet_box
     [pid] = daemon_pids(b.socket)
     argv = pathlib.Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     assert b"--autostarted" in argv
-    assert "exiting after 600 s without a client (ExitIdleAfter=, started by leitnerctl)" in autostarted_log(b)
+    log = autostarted_log(b)
+    # Said of the future, with the time each line was written (#25).
+    assert "will exit after 600 s without a client (ExitIdleAfter=, started by leitnerctl)" in log
+    assert all(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d leitnerd: ", line) for line in log.splitlines()), log
 
 
 def test_a_daemon_started_by_hand_has_no_idle_exit_by_default(box):

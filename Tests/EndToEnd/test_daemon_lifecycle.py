@@ -3,6 +3,7 @@ directory, socket activation, readiness, signals, reload, idle exit, peer creden
 import os
 import pathlib
 import pwd
+import re
 import grp
 import signal
 import socket
@@ -300,7 +301,26 @@ def test_log_lines_have_priority_prefixes_under_the_journal(make_daemon, root):
     assert lines and all(line.startswith("<") and line[1].isdigit() and line[2] == ">" for line in lines), lines
 
 
-def test_plain_log_lines_otherwise(daemon):
+def test_plain_log_lines_otherwise_with_their_time_in_a_file(daemon):
+    """Standard error is a file here: each line says when it was written (#25)."""
     daemon.stop()
     lines = daemon.log_text().splitlines()
+    assert lines and all(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d leitnerd: ", line)
+                         for line in lines), lines
+
+
+def test_plain_log_lines_on_a_pipe(daemon):
+    """On a terminal or a pipe, the lines read like any Unix tool's (whoever reads them says when)."""
+    daemon.stop()
+    process = subprocess.Popen([str(daemon.bin_dir / "leitnerd"), "--store", str(daemon.store),
+                                "--socket", str(daemon.socket)], env=daemon.env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 10
+        while not daemon.socket.exists():
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.02)
+    finally:
+        process.terminate()
+    lines = process.communicate(timeout=10)[1].splitlines()
     assert lines and all(line.startswith("leitnerd: ") for line in lines), lines

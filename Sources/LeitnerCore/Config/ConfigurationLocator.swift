@@ -54,6 +54,16 @@ public struct ConfigurationLocator: Sendable, Equatable {
         baseDirectory("XDG_STATE_HOME", else: ".local/state") + "/leitner/device"
     }
 
+    /// Where the standard error of a daemon that leitnerctl starts goes (docs/leitnerctl.md,
+    /// "Autostart"): `$XDG_STATE_HOME/leitner/NAME.log`, NAME the socket's file name without
+    /// `.sock` (`leitnerd.log` for the default socket). A state directory of the user's own,
+    /// kept across reboots, rather than `/tmp` or the runtime directory.
+    public func autostartLogPath(socketPath: String) -> String {
+        var name = String(socketPath.split(separator: "/").last ?? "leitnerd")
+        if name.hasSuffix(".sock") { name.removeLast(5) }
+        return baseDirectory("XDG_STATE_HOME", else: ".local/state") + "/leitner/" + name + ".log"
+    }
+
     /// The default socket: `$XDG_RUNTIME_DIR/leitner/leitnerd.sock`, without `XDG_RUNTIME_DIR`
     /// `/tmp/leitner-UID/leitnerd.sock`.
     public var defaultSocketPath: String {
