@@ -62,3 +62,26 @@ def test_log_columns_stay_apart_for_the_longest_event(box):
     assert lines[-1].split()[1:] == ["delete", "(by", "hand)", "kata-de", "1", "→", "–"], lines[-1]
     # The ids start in one column whatever the event's width.
     assert lines[-1].index("kata-de") == lines[-2].index("hund")
+
+
+def test_status_counts_tests_from_one(box):
+    """'test 0' read as 'no test': the first test of a box is test #1 (its cycle position + 1)."""
+    box.env["NO_COLOR"] = "1"
+    box.ok("add", "--id", "katze", "Katze", "cat")
+    first = box.ok("status").splitlines()[0]
+    assert " · test #1 · levels 2, 1 · open · 1 to go" in first, first
+    assert "test 0" not in first
+    assert box.json("status")["test"]["position"] == 0  # the interface keeps the position
+
+
+def test_calendar_and_stats_say_what_their_counts_for_tomorrow_mean(box):
+    box.env["NO_COLOR"] = "1"
+    for word in ["eins", "zwei", "drei"]:
+        box.ok("add", "--id", word, word, word.upper())
+    calendar = box.ok("calendar", "today", "+2")
+    assert "the cards in the day's levels now" in calendar
+    assert "'leitnerctl stats' forecasts them as if each day's test were done" in calendar
+    stats = box.ok("stats")
+    assert "'leitnerctl calendar' counts the cards in each day's levels now" in " ".join(stats.split())
+    # Only the past: nothing to explain.
+    assert "forecasts" not in box.ok("calendar", "-3", "-1")
