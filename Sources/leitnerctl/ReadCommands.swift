@@ -144,7 +144,6 @@ enum ReadCommands {
         }
         let style = context.style
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        var sawUpcoming = false
         try context.stream("Calendar", ["from": .string(from.description), "to": .string(to.description)],
                            member: "days", as: CalendarDay.init(json:field:)) { days, json in
             if context.json { return context.printJSONLines(json) }
@@ -163,14 +162,11 @@ enum ReadCommands {
                 + style.apply(look, Views(style: style, width: 0).pad(day.state.rawValue, 10))
                 + Views(style: style, width: 0).pad(day.levels.map(\.name).joined(separator: ","), 8)
                 + "\(day.cards) card\(day.cards == 1 ? "" : "s")"
-                + (day.state == .completed || day.state == .missed || day.state == .skipped ? " graded" : "")
-            if day.state == .upcoming { sawUpcoming = true }
+                // What the count is, in place: 'stats' forecasts days to come as if each test
+                // were done, so its figure for tomorrow differs from this one (#25).
+                + (day.state == .today || day.state == .upcoming ? style.apply(style.dim, " in its levels now")
+                   : day.state == .none ? "" : " graded")
             Console.out(line)
-        }
-        // The two counts 'stats' and this command give for a day to come differ: say why.
-        if sawUpcoming, !context.json {
-            Console.out(style.apply(style.dim, "Past days: the cards graded. Today and upcoming days: the cards in the day's levels now;"))
-            Console.out(style.apply(style.dim, "'leitnerctl stats' forecasts them as if each day's test were done."))
         }
     }
 

@@ -5,7 +5,7 @@ import LeitnerSystem
 // leitnerctl: parse the command line against the command table, run the command, map what
 // went wrong to one message and one documented exit status.
 setlocale(LC_ALL, "")
-let arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = ProgramArguments.current()
 let status: Int32
 do {
     switch try CommandTable.parser.parse(arguments) {

@@ -78,10 +78,31 @@ def test_calendar_and_stats_say_what_their_counts_for_tomorrow_mean(box):
     box.env["NO_COLOR"] = "1"
     for word in ["eins", "zwei", "drei"]:
         box.ok("add", "--id", word, word, word.upper())
-    calendar = box.ok("calendar", "today", "+2")
-    assert "the cards in the day's levels now" in calendar
-    assert "'leitnerctl stats' forecasts them as if each day's test were done" in calendar
+    box.ok("grade", "eins", "correct")
+    calendar = box.ok("calendar", "today", "+2").splitlines()
+    assert len(calendar) == 3  # one line a day
+    assert calendar[0].endswith("3 cards in its levels now"), calendar
+    assert all(line.endswith(" in its levels now") for line in calendar)
     stats = box.ok("stats")
     assert "'leitnerctl calendar' counts the cards in each day's levels now" in " ".join(stats.split())
-    # Only the past: nothing to explain.
-    assert "forecasts" not in box.ok("calendar", "-3", "-1")
+    # The past counts what was graded.
+    box.stop()
+    box.env["FAKETIME"] = "+1d"
+    from sync_pair import LIBFAKETIME
+    assert LIBFAKETIME, "faketime is not installed"
+    box.env["LD_PRELOAD"] = LIBFAKETIME
+    box.start()
+    assert box.ok("calendar", "-1", "-1").rstrip().endswith("1 card graded")
+
+
+def test_leitnerctl_under_faketime_keeps_its_arguments(box):
+    """`faketime -f +1d leitnerctl …`: under libfaketime the Swift runtime sees no argv; leitnerctl
+    reads it from the kernel, rather than running a bare `status` on the default store (#25)."""
+    from sync_pair import LIBFAKETIME
+    assert LIBFAKETIME, "faketime is not installed"
+    box.ok("add", "--id", "katze", "Katze", "cat")
+    env = dict(box.env, LD_PRELOAD=LIBFAKETIME, FAKETIME="+0d")
+    assert box.ctl("--version", env=env).stdout.startswith("leitnerctl ")
+    shown = box.ctl("--json", "show", "katze", env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert '"id":"katze"' in shown.stdout.replace(" ", "")
