@@ -188,7 +188,7 @@ public final class Box {
         guard var anchored = test, anchored.logOffset > kept else { return }
         anchored.logOffset = store.log.size
         do {
-            try FileSystem.writeAtomically(TestFile.encode(anchored, queue: anchored.queue), to: TestFile.name, in: store.stateFD)
+            try FileSystem.writeAtomically(TestFile.encode(anchored), to: TestFile.name, in: store.stateFD)
         } catch {
             throw .storeFailure(path: store.statePath + "/" + TestFile.name, reason: "cannot write: \(error)")
         }
@@ -314,22 +314,22 @@ public final class Box {
         let seed = options.seedSource()
         // The order is a function of the seed and the set of cards alone: each card sorts by a
         // hash of the seed and its id (cheaper than sorting 100,000 strings and then shuffling).
-        var keyed: [(key: UInt64, id: String)] = []
-        keyed.reserveCapacity(store.levelOf.count)
-        // A string is made only for the ids in the test's levels.
+        // The cards are the index's entry numbers, their ids read as bytes where they lie: no
+        // string per card, no reference counting while sorting (docs/performance.md, Prepare).
         let index = store.levelOf
         let damaged = store.damaged
-        index.forEachEntry { number, level in
+        var keyed: [(key: UInt64, entry: UInt32)] = []
+        keyed.reserveCapacity(index.count)
+        index.forEachEntry { entry, level in
             guard levels.contains(level) else { return }
-            let id = index.id(ofEntry: number)
-            if damaged[id] == nil { keyed.append((SeededGenerator.key(seed: seed, id: id), id)) }
+            if !damaged.isEmpty, damaged[index.id(ofEntry: entry)] != nil { return }
+            keyed.append((index.withBytes(ofEntry: entry) { SeededGenerator.key(seed: seed, bytes: $0) }, entry))
         }
-        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
-        let queue = keyed.map(\.id)
+        keyed.sort { $0.key != $1.key ? $0.key < $1.key : index.entry($0.entry, precedes: $1.entry) }
         let opened = DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
-                               logOffset: store.log.size, queue: queue)
+                               logOffset: store.log.size, queue: keyed.map(\.entry), of: index)
         do {
-            try FileSystem.writeAtomically(TestFile.encode(opened, queue: queue), to: TestFile.name, in: store.stateFD)
+            try FileSystem.writeAtomically(TestFile.encode(opened), to: TestFile.name, in: store.stateFD)
         } catch {
             throw .storeFailure(path: store.statePath + "/test", reason: "cannot write: \(error)")
         }
@@ -391,7 +391,7 @@ public final class Box {
         for entry in since { DailyTest.replay(entry, into: &rebuilt, dayClock: options.dayClock) }
         do {
             try FileSystem.writeAtomically(TestFile.encode(DailyTest(position: position, levels: levels, opened: opened, seed: seed,
-                                                                     logOffset: start, queue: queue), queue: queue),
+                                                                     logOffset: start, queue: queue)),
                                            to: TestFile.name, in: store.stateFD)
         } catch {
             throw .storeFailure(path: statePath + "/" + TestFile.name, reason: "cannot write: \(error)")

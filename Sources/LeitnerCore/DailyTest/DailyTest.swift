@@ -56,6 +56,23 @@ struct DailyTest {
         for id in queue { append(ids.intern(id)) }
     }
 
+    /// Opens a test on the entries `queue` of the store's `index`, in that order (R11, already
+    /// shuffled): the ids' bytes are copied from one index to the other, no string made per card.
+    init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int,
+         queue: [UInt32], of index: CardIndex) {
+        self.position = position
+        self.levels = levels
+        self.opened = opened
+        self.seed = seed
+        self.logOffset = logOffset
+        ids = CardIndex(minimumCapacity: queue.count)
+        place.reserveCapacity(queue.count)
+        tail.reserveCapacity(queue.count)
+        for entry in queue {
+            append(index.withBytes(ofEntry: entry) { ids.intern(bytes: $0) })
+        }
+    }
+
     /// Cards in the queue.
     var remaining: Int { place.count }
     /// Distinct cards with a wrong grade not undone.
@@ -88,6 +105,17 @@ struct DailyTest {
             tailHead += 1
         }
         return nil
+    }
+
+    /// Appends the ids of the queue, in order, one a line (the test's file, `TestFile`): the
+    /// entries put in front, the most recent first, then the rest; O(n), no string per card.
+    func appendQueue(to bytes: inout [UInt8]) {
+        func put(_ number: UInt32) {
+            ids.withBytes(ofEntry: number) { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        for entry in front.reversed() where place[entry.number] == entry.place { put(entry.number) }
+        for entry in tail[tailHead...] where place[entry.number] == entry.place { put(entry.number) }
     }
 
     /// The queue in order (for tests and `List`-like views; O(n log n)).

@@ -15,23 +15,25 @@ enum TestFile {
     static let name = "test"
     static let ready = "test-ready"
 
-    static func encode(_ test: DailyTest, queue: [String]) -> [UInt8] {
-        var text = """
-            leitner-test 1
-            position \(test.position)
-            levels \(test.levels.map(\.name).joined(separator: ","))
-            opened \(test.opened)
-            seed \(test.seed)
-            log \(test.logOffset)
-            queue \(queue.count)
+    /// The file of `test` with its own queue, in order (`DailyTest.appendQueue`).
+    static func encode(_ test: DailyTest) -> [UInt8] {
+        var bytes = Array(header(test, count: test.remaining).utf8)
+        bytes.reserveCapacity(bytes.count + test.remaining * 24)
+        test.appendQueue(to: &bytes)
+        return bytes
+    }
 
-            """
-        text.reserveCapacity(text.utf8.count + queue.count * 16)
-        for id in queue {
-            text += id
-            text += "\n"
-        }
-        return Array(text.utf8)
+    private static func header(_ test: DailyTest, count: Int) -> String {
+        """
+        leitner-test 1
+        position \(test.position)
+        levels \(test.levels.map(\.name).joined(separator: ","))
+        opened \(test.opened)
+        seed \(test.seed)
+        log \(test.logOffset)
+        queue \(count)
+
+        """
     }
 
     /// Parses the file; nil when it is not a whole test file (a leftover the box then ignores).

@@ -104,6 +104,14 @@ struct CardIndex: Sequence {
         return UInt32(entries.count - 1)
     }
 
+    /// `intern(_:level:)` for an id given as UTF-8 bytes (an open test made from the store's
+    /// index, with no string made per card).
+    mutating func intern(bytes: UnsafeBufferPointer<UInt8>, level: Level = .one) -> UInt32 {
+        if let slot = find(bytes) { return UInt32(slots[slot]) }
+        updateValue(level, forBytes: bytes)
+        return UInt32(entries.count - 1)
+    }
+
     /// The ids, in no particular order.
     var keys: [String] { map(\.key) }
 
@@ -121,6 +129,13 @@ struct CardIndex: Sequence {
         let entry = entries[Int(number)]
         let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
         return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of an entry's id, valid during the call only.
+    func withBytes<R>(ofEntry number: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let entry = entries[Int(number)]
+        let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
+        return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offset..<offset + length])) }
     }
 
     /// True when the id of entry `a` comes before that of entry `b` in byte order (for NFC ids,
