@@ -121,7 +121,8 @@ uninstall:
 # a client. XDG_DATA_HOME points the daemon's default store at the same place as Path=, and
 # LEITNER_SOCKET is unset, so that the trial never touches the real box.
 TRY_DIR ?= $(CURDIR)/.build/try
-TRY_SOCKET ?= $${XDG_RUNTIME_DIR:-/tmp}/leitner-try-$$(id -u).sock
+# One socket per checkout (a checksum of its path): two checkouts' trials are two boxes.
+TRY_SOCKET ?= $${XDG_RUNTIME_DIR:-/tmp}/leitner-try-$$(id -u)-$$(printf %s '$(TRY_DIR)' | cksum | cut -d' ' -f1).sock
 TRY_IDLE ?= 10min
 try: build
 	@mkdir -p $(TRY_DIR)

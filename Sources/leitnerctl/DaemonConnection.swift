@@ -141,7 +141,7 @@ enum DaemonConnection {
         let pid: pid_t
         do {
             pid = try DetachedProcess.spawn(program, arguments: settings.daemonArguments + ["--autostarted"],
-                                         logPath: logPath)
+                                         logPath: logPath, environment: DetachedProcess.environmentWithoutFaketime())
         } catch {
             throw Failure.unreachable("cannot start '\(program)': \(error)")
         }

@@ -106,3 +106,46 @@ def test_leitnerctl_under_faketime_keeps_its_arguments(box):
     shown = box.ctl("--json", "show", "katze", env=env)
     assert shown.returncode == 0, shown.stderr
     assert '"id":"katze"' in shown.stdout.replace(" ", "")
+
+
+def test_a_damaged_card_made_while_no_daemon_ran_stays_out_of_the_open_test(box):
+    """R21 at start-up: a card directory with only a front, made while the daemon was stopped,
+    is reported and kept out of the open test and the counts, as one made while it runs is."""
+    box.ok("add", "--id", "eins", "one", "eins")
+    box.ok("prepare")
+    box.stop()
+    half = box.store / "1" / "halb"
+    half.mkdir()
+    (half / "front.txt").write_text("half\n")
+    box.start()
+    status = box.json("status")
+    assert status["problems"] == 1, status
+    assert status["test"]["remaining"] == 1 and status["counts"]["1"] == 1, status
+    assert box.ctl("grade", "halb", "correct").returncode == 1
+
+
+def test_a_daemon_leitnerctl_starts_never_keeps_faketime(bin_dir, tmp_path):
+    """`faketime -f +1d leitnerctl status` with no daemon running: the daemon it starts runs on
+    the real clock, so that the next plain `status` is today, not tomorrow (#25)."""
+    import datetime
+    import os
+    import signal
+    from cli_box import CliBox, daemon_pids
+    from sync_pair import LIBFAKETIME
+    assert LIBFAKETIME, "faketime is not installed"
+    b = CliBox(bin_dir, tmp_path)
+    conf = tmp_path / "leitner.conf"
+    conf.write_text(f"[Store]\nPath={b.store}\n")
+    faked = dict(b.env, LD_PRELOAD=LIBFAKETIME, FAKETIME="+3d", TZ="UTC")
+    try:
+        first = b.ctl("--config", conf, "--json", "status", autostart=True, env=faked)
+        assert first.returncode == 0, first.stderr
+        today = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=4)  # DayStartsAt=04:00
+        assert '"today":"%s"' % today.date().isoformat() in first.stdout.replace(" ", ""), first.stdout
+        [pid] = daemon_pids(b.socket)
+        environment = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
+        assert not any(entry.startswith(b"FAKETIME") or (entry.startswith(b"LD_PRELOAD=") and b"faketime" in entry)
+                       for entry in environment), environment
+    finally:
+        for pid in daemon_pids(b.socket):
+            os.kill(pid, signal.SIGTERM)

@@ -174,13 +174,17 @@ def test_installed_leitnerctl_autostarts_the_installed_daemon_with_an_empty_envi
     bin_dir = installed / "usr/bin"
     conf, sock = tmp_path / "leitner.conf", tmp_path / "leitnerd.sock"
     conf.write_text(f"[Store]\nPath={tmp_path / 'store'}\n[Sync]\nDevice={DEVICE}\n")  # no device file in the real home
-    ctl = [str(bin_dir / "leitnerctl"), "--config", str(conf), "--socket", str(sock)]
+    # No PATH, no HOME; only where the autostarted daemon's log goes, so that it is not the
+    # real home's state directory.
+    state = tmp_path / "state"
+    ctl = [f"XDG_STATE_HOME={state}", str(bin_dir / "leitnerctl"), "--config", str(conf), "--socket", str(sock)]
     try:
         added = bare(*ctl, "add", "--id", "inu", "犬", "inu")
         assert added.returncode == 0, added.stderr
         status = bare(*ctl, "--json", "status")
         assert status.returncode == 0, status.stderr
         assert (tmp_path / "store" / "1" / "inu").is_dir()
+        assert "serving store" in (state / "leitner" / "leitnerd.log").read_text()
     finally:
         for pid in daemon_pids(sock):
             os.kill(pid, signal.SIGTERM)

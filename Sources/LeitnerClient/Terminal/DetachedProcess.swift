@@ -6,10 +6,13 @@ import LeitnerSystem
 /// `leitnerd` (as `gpg` starts `gpg-agent`).
 public enum DetachedProcess {
     /// Spawns `path` with `arguments` (not counting `argv[0]`) in a new session.
-    /// - Parameter logPath: the file standard error goes to (appended, created 0600).
+    /// - Parameters:
+    ///   - logPath: the file standard error goes to (appended, created 0600).
+    ///   - environment: the child's environment, `NAME=value` each; nil for this process's.
     /// - Returns: the child's pid.
     /// - Throws: `Errno` when the log cannot be opened or the program cannot be started.
-    public static func spawn(_ path: String, arguments: [String], logPath: String) throws(Errno) -> pid_t {
+    public static func spawn(_ path: String, arguments: [String], logPath: String,
+                             environment: [String]? = nil) throws(Errno) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -35,10 +38,35 @@ public enum DetachedProcess {
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        let envp = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { for pointer in envp ?? [] { free(pointer) } }
         var pid = pid_t()
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let result = envp.map { envp in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
+            ?? posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         if result != 0 { throw Errno(rawValue: result) }
         return pid
+    }
+
+    /// This process's environment without libfaketime: `faketime -f +1d leitnerctl status`
+    /// fakes the client's clock, and a daemon it starts would otherwise keep tomorrow's clock for
+    /// every later client until it exits (the day is the daemon's: README, "Looking at
+    /// tomorrow"). `LD_PRELOAD` loses its libfaketime entries; the `FAKETIME…` settings go.
+    public static func environmentWithoutFaketime() -> [String] {
+        var result: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            index += 1
+            let text = String(cString: entry)
+            if text.hasPrefix("FAKETIME") || text.hasPrefix("DONT_FAKE_MONOTONIC=") { continue }
+            if text.hasPrefix("LD_PRELOAD=") {
+                let kept = text.dropFirst("LD_PRELOAD=".count).split(whereSeparator: { $0 == ":" || $0 == " " })
+                    .filter { !$0.contains("faketime") }
+                if !kept.isEmpty { result.append("LD_PRELOAD=" + kept.joined(separator: ":")) }
+                continue
+            }
+            result.append(text)
+        }
+        return result
     }
 
     /// Whether the child `pid` has ended, without waiting; its exit status when it has.

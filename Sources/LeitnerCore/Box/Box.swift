@@ -101,7 +101,9 @@ public final class Box {
                                             from: before[id], to: store.levelOf[id], origin: store.copies[id] == nil ? "hand" : "copy"))
                 }
                 for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                    test!.levelChanged(id, to: level)
+                    // R21: a card that came while no daemon ran is looked at, as one that comes
+                    // while it runs is (`apply`): a damaged one stays out of the test and the counts.
+                    test!.levelChanged(id, to: store.damage(of: id) == nil ? level : nil)
                     let from = before[id]
                     entries.append(LogEntry(time: now, event: from == nil ? .add : .move, id: id, from: from, to: level,
                                             origin: store.copies[id] == nil ? "hand" : "copy"))
