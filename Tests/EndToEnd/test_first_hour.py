@@ -41,7 +41,7 @@ def test_doctor_reports_what_is_in_the_root_beside_the_levels(box):
     result = box.ctl("doctor")
     assert result.returncode == 1, result.stdout
     assert f"'{box.store / '9'}'" in result.stdout
-    assert "its cards are in no test" in result.stdout
+    assert "its cards are in no test, holding 'hund'" in result.stdout
     assert f"'{box.store / 'notes.txt'}'" in result.stdout
     for kept in [".stfolder", ".git", "new", "suspended", ".leitner"]:
         assert f"'{box.store / kept}'" not in result.stdout

@@ -10,6 +10,17 @@ extension Store {
     /// Entries a file system itself keeps in a root that is a mount point.
     static let fileSystemNames: Set<String> = ["lost+found"]
 
+    /// ", holding 'a', 'b' and 3 more": what a stray directory of the root holds, so that a card
+    /// put there by a mistyped `mv` is named.
+    private func heldNames(_ name: String) -> String {
+        guard let directory = try? FileDescriptor.openDirectory(name, relativeTo: rootFD) else { return "" }
+        defer { directory.close() }
+        let names = ((try? FileSystem.list(directory)) ?? []).map(\.name).sorted()
+        guard !names.isEmpty else { return ", empty" }
+        let shown = names.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+        return ", holding " + shown + (names.count > 3 ? " and \(names.count - 3) more" : "")
+    }
+
     /// The entries of the store's root that are neither a level, a place nor hidden. Hidden
     /// entries are the box's own `.leitner/` and what sync tools keep there (`.stfolder`,
     /// `.stignore`, `.git`, `.unison…`), none of them a card.
@@ -27,7 +38,8 @@ extension Store {
                                         advice: "move it out of the store")
                 }
                 return StoreProblem(kind: .strayEntry, path: path,
-                                    reason: "a directory that is not a level (1 to 7, finished) nor a place (new, suspended): its cards are in no test",
+                                    reason: "a directory that is not a level (1 to 7, finished) nor a place (new, suspended): its cards are in no test"
+                                        + heldNames(entry.name),
                                     advice: "move its cards into a level (mv '\(path)'/ID '\(root)/1/'), or move it out of the store")
             }
     }
