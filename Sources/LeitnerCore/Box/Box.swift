@@ -327,7 +327,7 @@ public final class Box {
             if !damaged.isEmpty, damaged[index.id(ofEntry: entry)] != nil { return }
             keyed.append((index.withBytes(ofEntry: entry) { SeededGenerator.key(seed: seed, bytes: $0) }, entry))
         }
-        keyed.sort { $0.key != $1.key ? $0.key < $1.key : index.entry($0.entry, precedes: $1.entry) }
+        ShuffleOrder.sort(&keyed) { index.entry($0, precedes: $1) }
         let opened = DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
                                logOffset: store.log.size, queue: keyed.map(\.entry), of: index)
         do {

@@ -25,7 +25,7 @@ struct DailyTest {
     private var ids = CardIndex()
     /// Queue members → their place; lower comes first. Cards that join go to the end (R8, R11),
     /// a card an undo brings back goes to the front (R15).
-    private var place: [UInt32: Int32] = [:]
+    private var place = QueuePlaces()
     /// Queue entries in order of place (ends appended); entries whose place is stale are skipped.
     private var tail: [(place: Int32, number: UInt32)] = []
     private var tailHead = 0
@@ -68,9 +68,16 @@ struct DailyTest {
         ids = CardIndex(minimumCapacity: queue.count)
         place.reserveCapacity(queue.count)
         tail.reserveCapacity(queue.count)
-        for entry in queue {
-            append(index.withBytes(ofEntry: entry) { ids.intern(bytes: $0) })
+        // The ids are copied in the index's own order, reading its bytes front to back (the
+        // queue's shuffled order would read them at random, a cache miss a card); the queue
+        // then takes the numbers they got.
+        let absent = UInt32.max
+        var numbers = [UInt32](repeating: absent, count: index.entryCount)
+        for entry in queue { numbers[Int(entry)] = 0 }
+        for entry in numbers.indices where numbers[entry] != absent {
+            numbers[entry] = index.withBytes(ofEntry: UInt32(entry)) { ids.intern(bytes: $0) }
         }
+        for entry in queue { append(numbers[Int(entry)]) }
     }
 
     /// Cards in the queue.
@@ -110,16 +117,28 @@ struct DailyTest {
     /// Appends the ids of the queue, in order, one a line (the test's file, `TestFile`): the
     /// entries put in front, the most recent first, then the rest; O(n), no string per card.
     func appendQueue(to bytes: inout [UInt8]) {
-        func put(_ number: UInt32) {
-            ids.withBytes(ofEntry: number) { bytes.append(contentsOf: $0) }
-            bytes.append(UInt8(ascii: "\n"))
+        var order: [UInt32] = []
+        order.reserveCapacity(place.count)
+        for entry in front.reversed() where place[entry.number] == entry.place { order.append(entry.number) }
+        for entry in tail[tailHead...] where place[entry.number] == entry.place { order.append(entry.number) }
+        // Sized first, then copied straight from the index's bytes: one allocation, no append
+        // per id.
+        let total = order.reduce(0) { $0 + ids.span(ofEntry: $1).length + 1 }
+        var at = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: total))
+        ids.withArenaBytes { arena in
+            bytes.withUnsafeMutableBufferPointer { out in
+                for number in order {
+                    let (offset, length) = ids.span(ofEntry: number)
+                    if length > 0 { (out.baseAddress! + at).update(from: arena.baseAddress! + offset, count: length) }
+                    at += length + 1
+                }
+            }
         }
-        for entry in front.reversed() where place[entry.number] == entry.place { put(entry.number) }
-        for entry in tail[tailHead...] where place[entry.number] == entry.place { put(entry.number) }
     }
 
     /// The queue in order (for tests and `List`-like views; O(n log n)).
-    var queue: [String] { place.sorted { $0.value < $1.value }.map { ids.id(ofEntry: $0.key) } }
+    var queue: [String] { place.inOrder.map { ids.id(ofEntry: $0) } }
 
     /// R8: a card's level changed (or it appeared, or left: `level` nil). It joins the end of the
     /// queue when it now belongs and is not in it, leaves when it no longer belongs, and keeps its

@@ -35,6 +35,9 @@ struct CardIndex: Sequence {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Entries made so far, removed ones included: entry numbers are below it.
+    var entryCount: Int { entries.count }
+
     /// The level of the card `id`; setting nil removes it.
     subscript(id: String) -> Level? {
         get {
@@ -136,6 +139,17 @@ struct CardIndex: Sequence {
         let entry = entries[Int(number)]
         let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
         return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offset..<offset + length])) }
+    }
+
+    /// Where an entry's id lies in the bytes `withArenaBytes` gives.
+    func span(ofEntry number: UInt32) -> (offset: Int, length: Int) {
+        let entry = entries[Int(number)]
+        return (Int(entry & 0xFFFF_FFFF), Int(entry >> 32 & 0xFF))
+    }
+
+    /// Calls `body` with the ids' bytes, back to back (see `span(ofEntry:)`).
+    func withArenaBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        arena.withUnsafeBufferPointer(body)
     }
 
     /// True when the id of entry `a` comes before that of entry `b` in byte order (for NFC ids,
