@@ -41,7 +41,7 @@ let package = Package(
                     dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerClient", "LeitnerTestSupport"]),
         // The programs' own logic (parsing their command lines, dispatching calls), tested
         // through `@testable import` of the executable modules.
-        .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"]),
+        .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

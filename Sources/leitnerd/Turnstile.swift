@@ -81,6 +81,9 @@ final class Turnstile: Sendable {
         }
     }
 
+    /// The waiters in the queue (the unit tests wait for it to know the order they came in).
+    var waiting: Int { state.withLock { $0.queue.count } }
+
     /// Gives back permits taken with `acquire(weight:)`, handing them to the next waiters.
     func release(weight: Int = 1) {
         let wakes = state.withLock { state -> [Wake] in
