@@ -142,6 +142,17 @@ def configure(box, tmp_path, lines: str):
     (config / "leitner.conf").write_text("[Client]\n" + lines)
 
 
+def open_with_viewer(review, written):
+    """Presses `o` on the card shown and waits (5 s at most) for the viewer to write `written`."""
+    review.wait_for(SHOWN)
+    review.keys(b"o")
+    review.wait_for(rb"opened with")
+    for _ in range(100):
+        if written.exists():
+            break
+        review.pump(0.05)
+
+
 def test_o_opens_the_image_with_the_viewer(box, tmp_path):
     image = png(16, 16, RED)
     add_image_card(box, tmp_path, image)
@@ -149,13 +160,7 @@ def test_o_opens_the_image_with_the_viewer(box, tmp_path):
     viewer = executable(tmp_path / "viewer", f"#!/bin/sh\ncat \"$1\" > {opened}.part && mv {opened}.part {opened}\n")
     configure(box, tmp_path, f"Viewer={viewer}\n")
     review = PtyReview(box, "--images=none")
-    review.wait_for(SHOWN)
-    review.keys(b"o")
-    review.wait_for(rb"opened with")
-    for _ in range(100):
-        if opened.exists():
-            break
-        review.pump(0.05)
+    open_with_viewer(review, opened)
     assert opened.read_bytes() == image
     assert review.finish() == 0
 
@@ -177,13 +182,7 @@ def test_the_viewer_inherits_no_descriptor_of_leitnerctl(box, tmp_path):
     finally:
         os.close(57)
     try:
-        review.wait_for(SHOWN)
-        review.keys(b"o")
-        review.wait_for(rb"opened with")
-        for _ in range(100):
-            if seen.exists():
-                break
-            review.pump(0.05)
+        open_with_viewer(review, seen)
         assert seen.read_text().strip() == "clean"
         assert review.finish() == 0
         # Every writer of the pipe is gone once the review is: its reader sees the end.

@@ -45,14 +45,7 @@ struct DailyTest {
 
     /// Opens a test on `queue`, shuffled with `seed` (R11).
     init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int, queue: [String]) {
-        self.position = position
-        self.levels = levels
-        self.opened = opened
-        self.seed = seed
-        self.logOffset = logOffset
-        ids = CardIndex(minimumCapacity: queue.count)
-        place.reserveCapacity(queue.count)
-        tail.reserveCapacity(queue.count)
+        self.init(position: position, levels: levels, opened: opened, seed: seed, logOffset: logOffset, capacity: queue.count)
         for id in queue { append(ids.intern(id)) }
     }
 
@@ -60,14 +53,7 @@ struct DailyTest {
     /// shuffled): the ids' bytes are copied from one index to the other, no string made per card.
     init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int,
          queue: [UInt32], of index: CardIndex) {
-        self.position = position
-        self.levels = levels
-        self.opened = opened
-        self.seed = seed
-        self.logOffset = logOffset
-        ids = CardIndex(minimumCapacity: queue.count)
-        place.reserveCapacity(queue.count)
-        tail.reserveCapacity(queue.count)
+        self.init(position: position, levels: levels, opened: opened, seed: seed, logOffset: logOffset, capacity: queue.count)
         // The ids are copied in the index's own order, reading its bytes front to back (the
         // queue's shuffled order would read them at random, a cache miss a card); the queue
         // then takes the numbers they got.
@@ -78,6 +64,18 @@ struct DailyTest {
             numbers[entry] = index.withBytes(ofEntry: UInt32(entry)) { ids.intern(bytes: $0) }
         }
         for entry in queue { append(numbers[Int(entry)]) }
+    }
+
+    /// An empty test with room for `capacity` cards.
+    private init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int, capacity: Int) {
+        self.position = position
+        self.levels = levels
+        self.opened = opened
+        self.seed = seed
+        self.logOffset = logOffset
+        ids = CardIndex(minimumCapacity: capacity)
+        place.reserveCapacity(capacity)
+        tail.reserveCapacity(capacity)
     }
 
     /// Cards in the queue.
