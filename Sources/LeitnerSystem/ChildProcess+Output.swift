@@ -19,23 +19,15 @@ extension ChildProcess {
         let reader = FileDescriptor(rawValue: ends[0])
         defer { reader.close() }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        closeInheritedDescriptors(in: &actions)
-
-        var attributes = ChildProcess.cleanSignalAttributes()
-        defer { posix_spawnattr_destroy(&attributes) }
-
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        let result = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        let pid: pid_t
+        do {
+            pid = try spawn(program, arguments: arguments, searchPath: true, input: .null,
+                            output: .descriptor(ends[1]), error: .null)
+        } catch {
+            Glibc.close(ends[1])
+            throw error
+        }
         Glibc.close(ends[1])
-        if result != 0 { throw Errno(rawValue: result) }
 
         var output: [UInt8] = []
         while true {

@@ -6,8 +6,9 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
 
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    /// The `errno` the last system call left.
-    static var current: Errno { Errno(rawValue: errno) }
+    /// The `errno` the last system call left on the calling thread, for a C library call that
+    /// reports through it (`popen`): the one place outside the system-call wrappers that reads it.
+    public static var current: Errno { Errno(rawValue: errno) }
 
     public static let noEntry = Errno(rawValue: ENOENT)
     public static let exists = Errno(rawValue: EEXIST)

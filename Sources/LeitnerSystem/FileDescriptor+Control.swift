@@ -11,18 +11,23 @@ extension FileDescriptor {
         }
     }
 
-    /// The device and inode of the open file (to tell whether two names are one file).
-    public func identity() throws(Errno) -> (device: UInt64, inode: UInt64) {
+    /// The open file's status (`fstat`).
+    public func status() throws(Errno) -> stat {
         var st = stat()
         try nothingOrErrno { fstat(rawValue, &st) }
+        return st
+    }
+
+    /// The device and inode of the open file (to tell whether two names are one file).
+    public func identity() throws(Errno) -> (device: UInt64, inode: UInt64) {
+        let st = try status()
         return (UInt64(st.st_dev), UInt64(st.st_ino))
     }
 
     /// True when the descriptor is a regular file (a log file, rather than a terminal, a pipe or
     /// a socket).
     public var isRegularFile: Bool {
-        var st = stat()
-        guard (try? nothingOrErrno({ fstat(rawValue, &st) })) != nil else { return false }
+        guard let st = try? status() else { return false }
         return st.st_mode & S_IFMT == S_IFREG
     }
 

@@ -183,11 +183,15 @@ public enum FileSystem {
         try directory.sync()
     }
 
-    /// Makes a new directory `PREFIX-XXXXXX` (mode 0700, a unique name) in `$TMPDIR`, else
-    /// `/tmp`, and returns its path.
+    /// Where temporary directories are made: `$TMPDIR` when it is an absolute path, else `/tmp`.
+    public static var temporaryBase: String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+    }
+
+    /// Makes a new directory `PREFIX-XXXXXX` (mode 0700, a unique name) in `temporaryBase`, and
+    /// returns its path.
     public static func makeTemporaryDirectory(prefix: String) throws(Errno) -> String {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
+        var template = Array("\(temporaryBase)/\(prefix)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else { throw Errno.current }
         return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)

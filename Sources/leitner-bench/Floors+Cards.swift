@@ -19,9 +19,7 @@ extension Floors {
                     try FileSystem.forEachEntry(card, fresh: true) { name, _ in sides.append(name) }
                     for side in sides {
                         let file = try FileDescriptor.open(side, relativeTo: card, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-                        var st = stat()
-                        _ = fstat(file.rawValue, &st)
-                        _ = try file.read(upTo: Int(st.st_size))
+                        _ = try file.read(upTo: Int(try file.status().st_size))
                         file.close()
                     }
                     card.close()

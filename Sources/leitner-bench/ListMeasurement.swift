@@ -34,7 +34,7 @@ enum ListMeasurement {
         for _ in 0..<rounds {
             let start = Timing.now()
             guard let pipe = popen("exec '\(programs)/leitnerctl' --no-autostart --socket '\(socket)' list", "r") else {
-                throw Errno(rawValue: errno)
+                throw Errno.current
             }
             var line: UnsafeMutablePointer<CChar>?
             var capacity = 0

@@ -3,11 +3,7 @@ import LeitnerSystem
 
 /// Wall-clock timing and percentiles.
 enum Timing {
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicTime.now.seconds }
 
     static func seconds(_ body: () -> Void) -> Double {
         let start = now()

@@ -1,5 +1,6 @@
 import Glibc
 import LeitnerClient
+import LeitnerSystem
 
 /// The progress bar of a long import on standard error (docs/leitnerctl.md, "Importing"): the
 /// count, the rate and the time left, drawn once the import has run for a second, and only on a
@@ -37,9 +38,5 @@ struct ImportProgress {
         shown = false
     }
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    private static func now() -> Double { MonotonicTime.now.seconds }
 }

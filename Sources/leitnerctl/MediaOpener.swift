@@ -125,12 +125,10 @@ final class MediaOpener {
     /// `$TMPDIR/leitnerctl-XXXXXX`, mode 0700: the assets are the user's cards.
     private func privateDirectory() throws -> String {
         if let directory { return directory }
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        var template = Array("\(base)/leitnerctl-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw Failure.failed("cannot make a directory in '\(base)': \(Errno(rawValue: errno))")
+        let made: String
+        do { made = try FileSystem.makeTemporaryDirectory(prefix: "leitnerctl") } catch {
+            throw Failure.failed("cannot make a directory in '\(FileSystem.temporaryBase)': \(error)")
         }
-        let made = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         directory = made
         return made
     }

@@ -2,6 +2,7 @@ import Glibc
 import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerSystem
 
 /// What the learner does with a card.
 enum ReviewAction: Equatable {
@@ -206,9 +207,5 @@ enum ReviewCommand {
         return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
     }
 
-    static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
-    }
+    static func monotonicMilliseconds() -> Int { Int(MonotonicTime.now.milliseconds) }
 }

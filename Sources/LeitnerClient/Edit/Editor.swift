@@ -26,31 +26,15 @@ public struct Editor: Sendable {
     /// - Returns: how the editor ended.
     /// - Throws: `Errno` when the shell cannot be started.
     public func edit(_ files: [String]) throws(Errno) -> ChildProcess.Termination {
-        let arguments = ["/bin/sh", "-c", command + " \"$@\"", "sh"] + files
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        // The terminal's three descriptors, nothing else of leitnerctl's.
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        ChildProcess.closeInheritedDescriptors(in: &actions)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
         let oldInterrupt = signal(SIGINT, SIG_IGN)
         let oldQuit = signal(SIGQUIT, SIG_IGN)
         defer {
             signal(SIGINT, oldInterrupt)
             signal(SIGQUIT, oldQuit)
         }
-        var pid = pid_t()
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
-        if result != 0 { throw Errno(rawValue: result) }
+        // The terminal's three descriptors, nothing else of leitnerctl's; Ctrl-C is the editor's.
+        let pid = try ChildProcess.spawn("/bin/sh", arguments: ["-c", command + " \"$@\"", "sh"] + files,
+                                         defaults: .only([SIGINT, SIGQUIT, SIGPIPE]))
         return try ChildProcess.wait(for: pid)
     }
 }

@@ -90,8 +90,6 @@ enum CardDirectoryComparison {
     private static let chunk = 64 * 1024
 
     private static func isRegular(_ file: FileDescriptor) throws(Errno) -> Bool {
-        var st = stat()
-        if fstat(file.rawValue, &st) != 0 { throw Errno(rawValue: errno) }
-        return st.st_mode & S_IFMT == S_IFREG
+        try file.status().st_mode & S_IFMT == S_IFREG
     }
 }

@@ -113,8 +113,12 @@ extension Store {
             }
         }
         guard let opened = file else { return .failure("cannot read '\(name)'") }
-        var st = stat()
-        guard fstat(opened.rawValue, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+        let st: stat
+        do { st = try opened.status() } catch {
+            opened.close()
+            return .failure("cannot read '\(name)': \(error)")
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else {
             opened.close()
             return .failure("'\(name)' is not a regular file")
         }

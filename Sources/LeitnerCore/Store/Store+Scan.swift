@@ -9,8 +9,8 @@ extension Store {
         // A directory's link count is 2 plus its subdirectories: size the index once, up front.
         var cards = 0
         for level in Level.allCases {
-            var st = stat()
-            if let fd = openFD(level), fstat(fd.rawValue, &st) == 0, st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
+            // Only a size hint: a level that cannot be looked at counts none.
+            if let st = try? openFD(level)?.status(), st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
         }
         levelOf = CardIndex(minimumCapacity: cards)
         rawCounts = [Int](repeating: 0, count: Level.allCases.count)

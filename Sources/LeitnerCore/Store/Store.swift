@@ -379,8 +379,8 @@ final class Store {
     /// moved in or out, created or removed changes them.
     func levelStamps() -> String {
         levelFDs.map { fd in
-            var st = stat()
-            guard let fd, fstat(fd.rawValue, &st) == 0 else { return "?" }
+            // A level that cannot be looked at never matches a checkpoint: the open reconciles.
+            guard let st = try? fd?.status() else { return "?" }
             return "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec),\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec),\(st.st_nlink)"
         }.joined(separator: " ")
     }
@@ -434,8 +434,8 @@ final class Store {
     /// True when the level's descriptor is the directory its path names now, still linked.
     func levelIsCurrent(_ level: Level) -> Bool {
         guard let fd = openFD(level), let named = try? FileSystem.status(level.name, in: rootFD) else { return false }
-        var st = stat()
-        return fstat(fd.rawValue, &st) == 0 && st.st_nlink > 0 && st.st_ino == named.st_ino && st.st_dev == named.st_dev
+        guard let st = try? fd.status() else { return false }
+        return st.st_nlink > 0 && st.st_ino == named.st_ino && st.st_dev == named.st_dev
     }
 
     /// Tries again to open the levels that had no directory; true when one came back.

@@ -155,8 +155,6 @@ public final class VarlinkClient {
     }
 
     private static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+        Int(MonotonicTime.now.milliseconds)
     }
 }

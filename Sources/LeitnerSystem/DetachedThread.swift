@@ -1,9 +1,10 @@
 import Glibc
 
-/// Starts a detached thread: one per connection, and one for a reload (SIGHUP). A connection
-/// blocks in `poll`, `recv` and in the box's fsync on its own thread, so a request never moves
-/// between threads (docs/daemon.md, "Concurrency").
-enum DetachedThread {
+/// Starts a detached thread (`pthread_create`), the programs' one way to: leitnerd makes one per
+/// connection and one for a reload (SIGHUP). A connection blocks in `poll`, `recv` and in the
+/// box's fsync on its own thread, so a request never moves between threads (docs/daemon.md,
+/// "Concurrency").
+public enum DetachedThread {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
@@ -11,7 +12,7 @@ enum DetachedThread {
 
     /// Runs `body` on a new thread.
     /// - Returns: the error number when no thread could be made (`EAGAIN`: thread limit).
-    static func start(_ body: @escaping @Sendable () -> Void) -> Int32? {
+    public static func start(_ body: @escaping @Sendable () -> Void) -> Int32? {
         // pthread_create passes one pointer: the closure travels retained, and the thread takes
         // that reference over (or this function does, when no thread was made).
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
