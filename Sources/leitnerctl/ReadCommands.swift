@@ -143,7 +143,6 @@ enum ReadCommands {
                                               reason: "TO \(to) is before FROM \(from)", command: "calendar"))
         }
         let style = context.style
-        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         try context.stream("Calendar", ["from": .string(from.description), "to": .string(to.description)],
                            member: "days", as: CalendarDay.init(json:field:)) { days, json in
             if context.json { return context.printJSONLines(json) }
@@ -158,7 +157,7 @@ enum ReadCommands {
             case .skipped, .none: style.dim
             case .upcoming: ""
             }
-            let line = "\(names[day.date.weekday]) \(day.date)  "
+            let line = "\(day.date.weekdayAbbreviation) \(day.date)  "
                 + style.apply(look, Views(style: style, width: 0).pad(day.state.rawValue, 10))
                 + Views(style: style, width: 0).pad(day.levels.map(\.name).joined(separator: ","), 8)
                 + "\(day.cards) card\(day.cards == 1 ? "" : "s")"

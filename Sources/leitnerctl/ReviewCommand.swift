@@ -179,9 +179,8 @@ enum ReviewCommand {
                                                             "to": .string(today.adding(days: 64).description)], as: { fields throws(JSONFieldError) in
                 try fields.objects("days", CalendarDay.init(json:field:))
             }).value, let first = days.first else { return nil }
-            let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
             func line(_ title: String, _ day: CalendarDay) -> String {
-                "\(title): \(names[day.date.weekday]) \(day.date), \(Views.levels(day.levels))"
+                "\(title): \(day.date.weekdayAbbreviation) \(day.date), \(Views.levels(day.levels))"
                     + " (\(day.cards) card\(day.cards == 1 ? "" : "s") now)."
             }
             if first.cards > 0 { return line("Next test", first) }

@@ -75,7 +75,6 @@ struct Views {
                 (start == 0 ? [] : [""]) + week(Array(days[start..<min(days.count, start + perRow)]))
             }
         }
-        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         var header = "", states = "", levels = ""
         for day in days {
             let date = day.date
@@ -87,8 +86,8 @@ struct Views {
             // Before the box existed: nothing was due, nothing was missed.
             case .upcoming, .none: ("", "")
             }
-            header += day.state == .none ? style.apply(style.dim, pad("\(names[date.weekday]) \(date.components.day)", cell))
-                : pad("\(names[date.weekday]) \(date.components.day)", cell)
+            header += day.state == .none ? style.apply(style.dim, pad("\(date.weekdayAbbreviation) \(date.components.day)", cell))
+                : pad("\(date.weekdayAbbreviation) \(date.components.day)", cell)
             states += style.apply(mark.1, pad(mark.0, cell))
             levels += pad(day.levels.map(\.name).joined(separator: ","), cell)
         }

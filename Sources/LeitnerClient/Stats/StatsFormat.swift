@@ -2,7 +2,7 @@ import LeitnerCore
 
 /// How the statistics' numbers read, the same in the terminal and in the HTML report.
 public enum StatsFormat {
-    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    static let weekdays = LogicalDate.weekdayAbbreviations
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// A time spent: `45 s`, `14 min`, `1 h 12 min`.
