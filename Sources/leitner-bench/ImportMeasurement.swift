@@ -15,7 +15,7 @@ enum ImportMeasurement {
         let floorPath = directory + "/import-floor-\(count)"
         let storePath = directory + "/import-box-\(count)"
         for path in [floorPath, storePath] where access(path, F_OK) == 0 { _ = system("rm -rf '\(path)'") }
-        _ = sync()
+        sync()
         let floor = try Timing.secondsThrowing { try createThenSync(floorPath, count: count) }
         let box = try Box(options: BoxOptions(storePath: storePath, device: BenchDevice.name))
         let cards = (0..<count).map { index in

@@ -230,7 +230,6 @@ public struct StatsReport {
             case (_, .completed), (_, .today): fill = "#eef4fa"
             case (_, .none): fill = "#ffffff"; stroke = "#eaeef2"
             case (_, .upcoming): fill = "#ffffff"; stroke = "#d0d7de"; dash = " stroke-dasharray=\"2 2\""
-            default: fill = "#ffffff"
             }
             if day.state == .today { stroke = "#1b1f24" }
             let state = day.state == .none ? "before the box" : day.state.rawValue
