@@ -13,6 +13,13 @@ final class DaemonUnderTest {
     /// The device the daemon writes as (docs/sync.md): its review log is `.leitner/devices/fuzz/log`.
     static let device = "fuzz"
 
+    /// libfaketime, when installed: the daemon then reads its clock from `clockPath`, which the
+    /// fuzzer moves forward (days pass: new tests, skipped days, R6).
+    let libfaketime: String? = DaemonUnderTest.findLibfaketime()
+    var clockPath: String { directory + "/faketime" }
+    /// How far ahead of the real clock the daemon's is, in seconds.
+    private(set) var clockAhead = 0
+
     private let program: String
     private var pid: pid_t?
     /// How the daemon ended, once it has.
@@ -26,6 +33,26 @@ final class DaemonUnderTest {
         let fd = try FileDescriptor.open(configuration, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
         defer { fd.close() }
         try fd.writeAll(Array(text.utf8))
+        try moveClock(by: 0)
+    }
+
+    /// Moves the daemon's clock forward by `seconds` (libfaketime reads the file on every call).
+    func moveClock(by seconds: Int) throws(Errno) {
+        clockAhead += seconds
+        let fd = try FileDescriptor.open(clockPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        defer { fd.close() }
+        try fd.writeAll(Array("+\(clockAhead)\n".utf8))
+    }
+
+    /// The Debian package faketime's library, if installed.
+    static func findLibfaketime() -> String? {
+        var found = glob_t()
+        defer { globfree(&found) }
+        guard glob("/usr/lib/*/faketime/libfaketime.so.1", 0, nil, &found) == 0, found.gl_pathc > 0,
+              let first = found.gl_pathv[0] else {
+            return access("/usr/lib/faketime/libfaketime.so.1", R_OK) == 0 ? "/usr/lib/faketime/libfaketime.so.1" : nil
+        }
+        return String(cString: first)
     }
 
     /// Starts the daemon and waits until its socket takes connections.
@@ -33,10 +60,17 @@ final class DaemonUnderTest {
     func start() throws(FuzzFailure) {
         unlink(socketPath)
         termination = nil
+        var environment = ["XDG_STATE_HOME": directory + "/state", "XDG_RUNTIME_DIR": directory]
+        if let libfaketime {
+            environment["LD_PRELOAD"] = libfaketime
+            environment["FAKETIME_TIMESTAMP_FILE"] = clockPath
+            environment["FAKETIME_NO_CACHE"] = "1"
+            environment["DONT_FAKE_MONOTONIC"] = "1"
+        }
         do {
             pid = try ChildProcess.spawnShell(
                 "exec '\(program)' --config '\(directory)/leitner.conf' --store '\(storePath)' --socket '\(socketPath)' 2>>'\(logPath)'",
-                environment: ["XDG_STATE_HOME": directory + "/state", "XDG_RUNTIME_DIR": directory])
+                environment: environment)
         } catch {
             throw FuzzFailure("cannot start '\(program)': \(error)")
         }

@@ -27,6 +27,10 @@ final class FuzzSession {
     private(set) var randomSteps = 0
     private(set) var calls = 0
     private(set) var restarts = 0
+    private(set) var handChanges = 0
+    private(set) var clockMoves = 0
+    /// By method, how its calls were answered: `ok` or the error's short name, with counts.
+    private(set) var outcomes: [String: [String: Int]] = [:]
     /// Where the run is, for a failure's report.
     private(set) var phase = "start"
 
@@ -56,6 +60,14 @@ final class FuzzSession {
         phase = "stop"
         try stopAndRestart(how: "SIGTERM")
         daemon.stop()
+    }
+
+    /// How each method's calls were answered, a line a method: what the run reached.
+    func outcomeReport() -> String {
+        outcomes.keys.sorted().map { method in
+            let counts = outcomes[method]!.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }
+            return "  \(method): " + counts.joined(separator: ", ")
+        }.joined(separator: "\n")
     }
 
     /// Removes the temporary directory (after a run without failure).
@@ -88,6 +100,7 @@ final class FuzzSession {
             let interface = interfaces[name]!
             for methodName in interface.methods.keys.sorted() { methods.append((interface, interface.methods[methodName]!)) }
         }
+        if daemon.libfaketime == nil { say("leitner-fuzz: libfaketime not found (Debian package faketime): the daemon's days do not pass") }
         say("leitner-fuzz: \(interfaces.count) interfaces, \(methods.count) methods: \(knowledge.interfaces.joined(separator: ", "))")
         try refreshKnowledge()
     }
@@ -136,7 +149,7 @@ final class FuzzSession {
         if method.name == interface.methods.keys.min() {
             try edgeCall(FuzzCall(method: interface.name + ".FuzzNoSuchMethod", parameters: [], purpose: "edge unknown method"))
         }
-        knowledge = try checker.full(bystander: bystander).merged(interfaces: knowledge.interfaces)
+        knowledge = knowledge.updated(with: try checker.full(bystander: bystander, looseHalves: knowledge.looseHalves))
         say("leitner-fuzz: \(name): \(sent) edge calls")
     }
 
@@ -162,9 +175,29 @@ final class FuzzSession {
 
     // MARK: - Random calls
 
-    /// One random valid call to a random method, then every invariant.
+    /// One random valid call to a random method, or now and then a change made by hand, then
+    /// every invariant.
     private func randomStep() throws(FuzzFailure) {
         randomSteps += 1
+        if daemon.libfaketime != nil, random.chance(0.02) {
+            // Time passes: hours, or days (a new test, days skipped, R6).
+            let seconds = random.chance(0.5) ? random.int(1...12) * 3600 : random.int(1...3) * 86_400
+            do { try daemon.moveClock(by: seconds) } catch { throw FuzzFailure("cannot move the clock: \(error)") }
+            clockMoves += 1
+            do { try refreshKnowledge() } catch {
+                throw FuzzFailure(error.reason + "\n  after the clock moved \(seconds) s forward (random step \(randomSteps))", call: error.call)
+            }
+            return
+        }
+        if random.chance(0.05) {
+            let (change, halves) = try HandChanges(storePath: daemon.storePath).perform(knowledge, using: &random)
+            handChanges += 1
+            knowledge.looseHalves = halves
+            do { try refreshKnowledge() } catch {
+                throw FuzzFailure(error.reason + "\n  after a change by hand (random step \(randomSteps)): " + change, call: error.call)
+            }
+            return
+        }
         var (interface, method) = random.pick(methods)
         // A method that stops the daemon, a tenth as often as the others: a restart is slow.
         while FuzzSession.stoppingMethods.contains(interface.name + "." + method.name), random.chance(0.9) {
@@ -201,7 +234,7 @@ final class FuzzSession {
 
     /// Every invariant, and what the box holds now.
     private func refreshKnowledge() throws(FuzzFailure) {
-        knowledge = try checker.full(bystander: bystander).merged(interfaces: knowledge.interfaces)
+        knowledge = knowledge.updated(with: try checker.full(bystander: bystander, looseHalves: knowledge.looseHalves))
     }
 
     // MARK: - Sending
@@ -218,6 +251,9 @@ final class FuzzSession {
             guard let ended = daemon.exited() else { throw error }
             throw FuzzFailure("leitnerd \(ended): \(error.reason)", call: call)
         }
+        let answer = replies.last?.error.map { String($0[$0.index(after: $0.lastIndex(of: ".")!)...]) } ?? "ok"
+        outcomes[call.method, default: [:]][answer, default: 0] += 1
+        for reply in replies where reply.error == nil { knowledge.noteIds(in: .object(reply.parameters)) }
         if FuzzSession.stoppingMethods.contains(call.method), replies.last?.error == nil {
             guard let ended = daemon.waitForExit(seconds: 20) else {
                 throw FuzzFailure("leitnerd did not exit within 20 s of a successful \(call.shortName)", call: call)
@@ -250,14 +286,5 @@ final class FuzzSession {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-}
-
-extension BoxKnowledge {
-    /// This knowledge with the interfaces kept from before (the invariants do not read them).
-    func merged(interfaces: [String]) -> BoxKnowledge {
-        var merged = self
-        merged.interfaces = interfaces
-        return merged
     }
 }

@@ -19,9 +19,12 @@ struct InvariantChecker {
     }
 
     /// Everything; returns what the box holds now, for the next calls.
-    func full(bystander: FuzzConnection) throws(FuzzFailure) -> BoxKnowledge {
+    /// - Parameter looseHalves: the lone halves the fuzzer put into the store by hand, the only
+    ///   problems `Doctor` may report.
+    func full(bystander: FuzzConnection, looseHalves: Set<String>) throws(FuzzFailure) -> BoxKnowledge {
         try quick(bystander: bystander)
         var knowledge = BoxKnowledge()
+        knowledge.looseHalves = looseHalves
         let connection = try judge.connect()
         let statusReply = try judge.expectSuccess(connection, BoxInterface.name + ".Status", [:])[0].parameters
         let status: BoxStatus
@@ -57,6 +60,7 @@ struct InvariantChecker {
             }
         }
         knowledge.ids = listed.keys.sorted()
+        knowledge.levels = listed
 
         // The review log: each line an entry that decodes.
         var entries = 0
@@ -71,14 +75,23 @@ struct InvariantChecker {
             throw FuzzFailure("invariant: the review log has \(lines) lines but Log gives \(entries) entries")
         }
 
-        var problems: [JSONValue] = []
+        // Doctor reports the lone halves put there by hand, as loose pairs, and nothing else.
+        var reported: Set<String> = []
         for reply in try judge.expectSuccess(connection, BoxInterface.name + ".Doctor", [:], more: true) {
-            problems += reply.parameters["problems"]?.arrayValue ?? []
+            for value in reply.parameters["problems"]?.arrayValue ?? [] {
+                guard value["kind"]?.stringValue == "loosePair", let path = value["path"]?.stringValue,
+                      looseHalves.contains(path) else {
+                    throw FuzzFailure("invariant: Doctor reports a problem the fuzzer did not make: \(value.jsonText)")
+                }
+                reported.insert(path)
+            }
         }
-        if let first = problems.first {
-            throw FuzzFailure("invariant: Doctor reports \(problems.count) problems the fuzzer did not make, first \(first.jsonText)")
+        if let missed = looseHalves.subtracting(reported).min() {
+            throw FuzzFailure("invariant: Doctor does not report the lone half '\(missed)' put there by hand")
         }
-        if status.problems != 0 { throw FuzzFailure("invariant: Status counts \(status.problems) problems") }
+        if status.problems != looseHalves.count {
+            throw FuzzFailure("invariant: Status counts \(status.problems) problems, not the \(looseHalves.count) lone halves")
+        }
         return knowledge
     }
 
@@ -95,7 +108,7 @@ struct InvariantChecker {
             do {
                 let directory = try FileDescriptor.openDirectory(path)
                 defer { directory.close() }
-                for entry in try FileSystem.list(directory) where !entry.name.hasPrefix(".") {
+                for entry in try FileSystem.list(directory) where entry.kind == .directory && !entry.name.hasPrefix(".") {
                     found[entry.name, default: []].append(level)
                 }
             } catch {

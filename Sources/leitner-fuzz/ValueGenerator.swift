@@ -81,8 +81,9 @@ struct ValueGenerator {
         switch type {
         case .string:
             if lower == "id" || lower.hasSuffix("id") {
-                // Mostly a card of the box; else a new id, valid or not.
-                if !knowledge.ids.isEmpty, random.chance(0.75) { return .string(random.pick(knowledge.ids)) }
+                // Mostly a card a reply just named, or one of the box; else a new id.
+                if !knowledge.recentIds.isEmpty, random.chance(0.4) { return .string(random.pick(knowledge.recentIds)) }
+                if !knowledge.ids.isEmpty, random.chance(0.6) { return .string(random.pick(knowledge.ids)) }
                 return .string(random.pick(ValueGenerator.words) + "-" + String(random.int(0...999)))
             }
             if lower.contains("level") { return .string(random.pick(ValueGenerator.levels)) }
