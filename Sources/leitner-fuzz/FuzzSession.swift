@@ -65,10 +65,13 @@ final class FuzzSession {
     /// How each method's calls were answered, a line a method: what the run reached.
     func outcomeReport() -> String {
         outcomes.keys.sorted().map { method in
-            let counts = outcomes[method]!.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }
+            let counts = outcomes[method]!.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
             return "  \(method): " + counts.joined(separator: ", ")
         }.joined(separator: "\n")
     }
+
+    /// Stops the daemon after a failure, keeping its store and messages for a look.
+    func stopAfterFailure() { daemon.stop() }
 
     /// Removes the temporary directory (after a run without failure).
     func cleanUp() {

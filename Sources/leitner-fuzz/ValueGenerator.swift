@@ -62,12 +62,22 @@ struct ValueGenerator {
         }
     }
 
-    /// The members of a structure, each drawn by its own name and type.
+    /// The members of a structure, each drawn by its own name and type. Optional members `text`
+    /// and `data` side by side are the two forms of one content (`Asset`): mostly exactly one of
+    /// them is given, as a valid value has it.
     func structure(_ fields: [VarlinkField], using random: inout FuzzRandom, depth: Int = 0) -> [String: JSONValue] {
         var members: [String: JSONValue] = [:]
         for field in fields {
             if let member = value(named: field.name, of: field.type, using: &random, depth: depth + 1) {
                 members[field.name] = member
+            }
+        }
+        let forms = fields.filter { ($0.name == "text" || $0.name == "data") && $0.type.isOptional }
+        if forms.count == 2, random.chance(0.9) {
+            let kept = random.pick(forms)
+            for form in forms { members[form.name] = nil }
+            if case .optional(let wrapped) = kept.type {
+                members[kept.name] = value(named: kept.name, of: wrapped, using: &random, depth: depth + 1)
             }
         }
         return members

@@ -39,6 +39,7 @@ let started = FuzzSession.now()
 do {
     try session.run()
 } catch {
+    session.stopAfterFailure()
     say("""
         leitner-fuzz: FAILURE with seed \(options.seed), in the \(session.phase), after \(session.calls) calls:
           \(error.description.split(separator: "\n").joined(separator: "\n  "))
