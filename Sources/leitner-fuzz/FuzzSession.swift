@@ -135,6 +135,11 @@ final class FuzzSession {
             // One level down: each member of a structure, or of a structure in an array.
             let generator = ValueGenerator(interface: interface, knowledge: knowledge)
             guard let (fields, inArray) = structureFields(field.type, interface) else { continue }
+            // A valid structure with a member its type does not declare: let through (Varlink).
+            var valid = generator.structure(fields, using: &random)
+            valid["fuzzUnknown"] = ["nested": [1, 2]]
+            let text = JSONValue.object(valid).jsonText
+            try send(field.name, inArray ? "[" + text + "]" : text, "an unknown member")
             for member in fields {
                 for edge in edges.edges(of: member.type) {
                     var others = generator.structure(fields, using: &random)
