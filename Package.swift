@@ -45,6 +45,8 @@ let package = Package(
         // The programs' own logic (parsing their command lines, dispatching calls), tested
         // through `@testable import` of the executable modules.
         .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"]),
+        // The fuzzer's generators, through `@testable import` of its executable module.
+        .testTarget(name: "leitner-fuzzTests", dependencies: ["leitner-fuzz", "LeitnerCore", "LeitnerProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )
