@@ -35,13 +35,24 @@ final class FuzzConnection {
 
     /// Sends `call` and reads its replies until one without `continues`.
     func send(_ call: FuzzCall) -> Outcome {
+        guard write(call) else { return .closed(after: []) }
+        return replies(to: call)
+    }
+
+    /// Writes `call` without waiting for its answer; false when the daemon had closed the
+    /// connection (it may have refused the message as it came, and said why).
+    func write(_ call: FuzzCall) -> Bool {
         do {
             try Socket.setTimeouts(socket, milliseconds: timeoutMilliseconds)
             try Socket.sendAll(socket, call.message + [0])
+            return true
         } catch {
-            // The daemon may have refused the message as it came (too large) and said why.
-            return .closed(after: [])
+            return false
         }
+    }
+
+    /// Reads the replies to a call written before, until one without `continues`.
+    func replies(to call: FuzzCall) -> Outcome {
         var replies: [VarlinkReply] = []
         while true {
             switch receive() {

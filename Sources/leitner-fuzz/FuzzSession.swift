@@ -29,6 +29,7 @@ final class FuzzSession {
     private(set) var restarts = 0
     private(set) var handChanges = 0
     private(set) var clockMoves = 0
+    private(set) var bursts = 0
     /// By method, how its calls were answered: `ok` or the error's short name, with counts.
     private(set) var outcomes: [String: [String: Int]] = [:]
     /// Where the run is, for a failure's report.
@@ -198,6 +199,10 @@ final class FuzzSession {
             return
         }
         if random.chance(0.05) {
+            try burst()
+            return
+        }
+        if random.chance(0.05) {
             let (change, halves) = try HandChanges(storePath: daemon.storePath).perform(knowledge, using: &random)
             handChanges += 1
             knowledge.looseHalves = halves
@@ -225,6 +230,41 @@ final class FuzzSession {
                             more: random.chance(0.3), purpose: purpose)
         try send(call)
         do { try refreshKnowledge() } catch { throw FuzzFailure(error.reason, call: call) }
+    }
+
+    /// Two to five random valid calls at once, each on a connection of its own: all are written
+    /// before any reply is read, so the daemon has them in hand together (docs/daemon.md,
+    /// "Concurrency: plain threads, one owner of the box"). A method that stops the daemon is left out.
+    private func burst() throws(FuzzFailure) {
+        var sent: [(FuzzCall, FuzzConnection)] = []
+        for index in 0..<random.int(2...5) {
+            var (interface, method) = random.pick(methods)
+            while FuzzSession.stoppingMethods.contains(interface.name + "." + method.name) { (interface, method) = random.pick(methods) }
+            let call = FuzzCall(method: interface.name + "." + method.name, parameters: validParameters(interface, method),
+                                more: random.chance(0.3), purpose: "random step \(randomSteps), call \(index + 1) of a burst")
+            let connection = try judge.connect()
+            calls += 1
+            guard connection.write(call) else { throw FuzzFailure("the connection was closed before the call was written", call: call) }
+            sent.append((call, connection))
+        }
+        for (call, connection) in sent {
+            let replies: [VarlinkReply]
+            do { replies = try judge.judge(call, connection.replies(to: call)) } catch {
+                usleep(200_000)
+                guard let ended = daemon.exited() else { throw error }
+                throw FuzzFailure("leitnerd \(ended): \(error.reason)", call: call)
+            }
+            note(call, replies)
+        }
+        bursts += 1
+        do { try refreshKnowledge() } catch { throw FuzzFailure(error.reason + "\n  after a burst (random step \(randomSteps))", call: sent.last?.0) }
+    }
+
+    /// Counts how a call was answered, and notes the ids its replies name.
+    private func note(_ call: FuzzCall, _ replies: [VarlinkReply]) {
+        let answer = replies.last?.error.map { String($0[$0.index(after: $0.lastIndex(of: ".")!)...]) } ?? "ok"
+        outcomes[call.method, default: [:]][answer, default: 0] += 1
+        for reply in replies where reply.error == nil { knowledge.noteIds(in: .object(reply.parameters)) }
     }
 
     /// Valid parameters for `method`, drawn at random; `minimal`: only those that are not optional.
@@ -259,9 +299,7 @@ final class FuzzSession {
             guard let ended = daemon.exited() else { throw error }
             throw FuzzFailure("leitnerd \(ended): \(error.reason)", call: call)
         }
-        let answer = replies.last?.error.map { String($0[$0.index(after: $0.lastIndex(of: ".")!)...]) } ?? "ok"
-        outcomes[call.method, default: [:]][answer, default: 0] += 1
-        for reply in replies where reply.error == nil { knowledge.noteIds(in: .object(reply.parameters)) }
+        note(call, replies)
         if FuzzSession.stoppingMethods.contains(call.method), replies.last?.error == nil {
             guard let ended = daemon.waitForExit(seconds: 20) else {
                 throw FuzzFailure("leitnerd did not exit within 20 s of a successful \(call.shortName)", call: call)
