@@ -69,7 +69,8 @@ final class DaemonUnderTest {
         }
         do {
             pid = try ChildProcess.spawnShell(
-                "exec '\(program)' --config '\(directory)/leitner.conf' --store '\(storePath)' --socket '\(socketPath)' 2>>'\(logPath)'",
+                "exec '\(program)' --config '\(directory)/leitner.conf' --store '\(storePath)' "
+                    + "--socket '\(socketPath)' 2>>'\(logPath)'",
                 environment: environment)
         } catch {
             throw FuzzFailure("cannot start '\(program)': \(error)")

@@ -104,7 +104,9 @@ final class FuzzSession {
             let interface = interfaces[name]!
             for methodName in interface.methods.keys.sorted() { methods.append((interface, interface.methods[methodName]!)) }
         }
-        if daemon.libfaketime == nil { say("leitner-fuzz: libfaketime not found (Debian package faketime): the daemon's days do not pass") }
+        if daemon.libfaketime == nil {
+            say("leitner-fuzz: libfaketime not found (Debian package faketime): the daemon's days do not pass")
+        }
         say("leitner-fuzz: \(interfaces.count) interfaces, \(methods.count) methods: \(knowledge.interfaces.joined(separator: ", "))")
         try refreshKnowledge()
     }
@@ -147,7 +149,8 @@ final class FuzzSession {
                     others[member.name] = nil
                     var text = JSONValue.object(others).jsonText
                     if let json = edge.json {
-                        text = String(text.dropLast()) + (others.isEmpty ? "" : ",") + JSONValue.string(member.name).jsonText + ":" + json + "}"
+                        let separator = others.isEmpty ? "" : ","
+                        text = String(text.dropLast()) + separator + JSONValue.string(member.name).jsonText + ":" + json + "}"
                     }
                     try send(field.name, inArray ? "[" + text + "]" : text, "\(member.name)=\(edge.label)")
                 }
@@ -194,7 +197,8 @@ final class FuzzSession {
             do { try daemon.moveClock(by: seconds) } catch { throw FuzzFailure("cannot move the clock: \(error)") }
             clockMoves += 1
             do { try refreshKnowledge() } catch {
-                throw FuzzFailure(error.reason + "\n  after the clock moved \(seconds) s forward (random step \(randomSteps))", call: error.call)
+                throw FuzzFailure(error.reason + "\n  after the clock moved \(seconds) s forward (random step \(randomSteps))",
+                                  call: error.call)
             }
             return
         }
@@ -207,7 +211,8 @@ final class FuzzSession {
             handChanges += 1
             knowledge.looseHalves = halves
             do { try refreshKnowledge() } catch {
-                throw FuzzFailure(error.reason + "\n  after a change by hand (random step \(randomSteps)): " + change, call: error.call)
+                throw FuzzFailure(error.reason + "\n  after a change by hand (random step \(randomSteps)): " + change,
+                                  call: error.call)
             }
             return
         }
@@ -239,12 +244,16 @@ final class FuzzSession {
         var sent: [(FuzzCall, FuzzConnection)] = []
         for index in 0..<random.int(2...5) {
             var (interface, method) = random.pick(methods)
-            while FuzzSession.stoppingMethods.contains(interface.name + "." + method.name) { (interface, method) = random.pick(methods) }
+            while FuzzSession.stoppingMethods.contains(interface.name + "." + method.name) {
+                (interface, method) = random.pick(methods)
+            }
             let call = FuzzCall(method: interface.name + "." + method.name, parameters: validParameters(interface, method),
                                 more: random.chance(0.3), purpose: "random step \(randomSteps), call \(index + 1) of a burst")
             let connection = try judge.connect()
             calls += 1
-            guard connection.write(call) else { throw FuzzFailure("the connection was closed before the call was written", call: call) }
+            guard connection.write(call) else {
+                throw FuzzFailure("the connection was closed before the call was written", call: call)
+            }
             sent.append((call, connection))
         }
         for (call, connection) in sent {
@@ -257,7 +266,9 @@ final class FuzzSession {
             note(call, replies)
         }
         bursts += 1
-        do { try refreshKnowledge() } catch { throw FuzzFailure(error.reason + "\n  after a burst (random step \(randomSteps))", call: sent.last?.0) }
+        do { try refreshKnowledge() } catch {
+            throw FuzzFailure(error.reason + "\n  after a burst (random step \(randomSteps))", call: sent.last?.0)
+        }
     }
 
     /// Counts how a call was answered, and notes the ids its replies name.

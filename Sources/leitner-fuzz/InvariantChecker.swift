@@ -38,7 +38,9 @@ struct InvariantChecker {
         for reply in try judge.expectSuccess(connection, BoxInterface.name + ".List", [:], more: true) {
             for value in reply.parameters["cards"]?.arrayValue ?? [] {
                 let card: Card
-                do { card = try Card(json: value) } catch { throw FuzzFailure("invariant: List gives a card that does not decode: \(error)") }
+                do { card = try Card(json: value) } catch {
+                    throw FuzzFailure("invariant: List gives a card that does not decode: \(error)")
+                }
                 if listed[card.id] != nil { throw FuzzFailure("invariant: List gives card '\(card.id)' twice") }
                 listed[card.id] = card.level
             }
@@ -48,7 +50,8 @@ struct InvariantChecker {
             throw FuzzFailure("invariant: card '\(id)' is in \(levels.count) levels on disk: \(levels.map(\.name))")
         }
         for (id, levels) in onDisk where listed[id] != levels[0] {
-            throw FuzzFailure("invariant: card '\(id)' is in level \(levels[0]) on disk but List gives \(listed[id].map(\.name) ?? "nothing")")
+            let listedLevel = listed[id].map(\.name) ?? "nothing"
+            throw FuzzFailure("invariant: card '\(id)' is in level \(levels[0]) on disk but List gives \(listedLevel)")
         }
         for id in listed.keys where onDisk[id] == nil {
             throw FuzzFailure("invariant: List gives card '\(id)', which is in no level on disk")
@@ -56,7 +59,8 @@ struct InvariantChecker {
         for level in Level.allCases {
             let count = onDisk.values.filter { $0[0] == level }.count
             if status.counts[level] != count {
-                throw FuzzFailure("invariant: Status counts \(status.counts[level] ?? -1) cards in level \(level) but \(count) are on disk")
+                throw FuzzFailure(
+                    "invariant: Status counts \(status.counts[level] ?? -1) cards in level \(level) but \(count) are on disk")
             }
         }
         knowledge.ids = listed.keys.sorted()
@@ -66,7 +70,9 @@ struct InvariantChecker {
         var entries = 0
         for reply in try judge.expectSuccess(connection, BoxInterface.name + ".Log", [:], more: true) {
             for value in reply.parameters["entries"]?.arrayValue ?? [] {
-                do { _ = try LogEntry(json: value) } catch { throw FuzzFailure("invariant: Log gives an entry that does not decode: \(error)") }
+                do { _ = try LogEntry(json: value) } catch {
+                    throw FuzzFailure("invariant: Log gives an entry that does not decode: \(error)")
+                }
                 entries += 1
             }
         }

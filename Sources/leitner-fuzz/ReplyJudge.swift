@@ -59,7 +59,8 @@ struct ReplyJudge {
             throw FuzzFailure("error '\(name)' is declared by no interface the daemon serves", call: call)
         }
         if let bad = interface.invalidMember(of: parameters, declared: fields) {
-            throw FuzzFailure("error '\(name)' has member '\(bad)' missing or of another type: \(JSONValue.object(parameters).jsonText.prefix(300))", call: call)
+            let text = JSONValue.object(parameters).jsonText.prefix(300)
+            throw FuzzFailure("error '\(name)' has member '\(bad)' missing or of another type: \(text)", call: call)
         }
     }
 
@@ -70,7 +71,8 @@ struct ReplyJudge {
             throw FuzzFailure("a reply to a method no interface declares", call: call)
         }
         if let bad = interface.invalidMember(of: parameters, declared: method.output) {
-            throw FuzzFailure("reply member '\(bad)' missing or of another type: \(JSONValue.object(parameters).jsonText.prefix(300))", call: call)
+            let text = JSONValue.object(parameters).jsonText.prefix(300)
+            throw FuzzFailure("reply member '\(bad)' missing or of another type: \(text)", call: call)
         }
     }
 }

@@ -52,4 +52,5 @@ do {
 session.cleanUp()
 say("leitner-fuzz: the answers, by method:\n" + session.outcomeReport())
 say("leitner-fuzz: seed \(options.seed): \(session.edgeCalls) edge calls, \(session.randomSteps) random steps, "
-      + "\(session.calls) calls in all, \(session.restarts) restarts, \(session.handChanges) changes by hand, \(session.clockMoves) clock moves, \(session.bursts) bursts, \(Int(FuzzSession.now() - started)) s: nothing found")
+      + "\(session.calls) calls in all, \(session.restarts) restarts, \(session.handChanges) changes by hand, "
+      + "\(session.clockMoves) clock moves, \(session.bursts) bursts, \(Int(FuzzSession.now() - started)) s: nothing found")
