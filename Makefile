@@ -4,7 +4,7 @@ DESTDIR ?=
 SWIFT ?= swift
 PYTHON ?= python3
 
-.PHONY: all build build-clean release check unit e2e bench clean install uninstall try
+.PHONY: all build build-clean release check unit e2e fuzz bench clean install uninstall try
 
 all: build
 
@@ -26,6 +26,12 @@ release:
 # their own, so that the programs the end-to-end tests run are built as they ship, without it.
 UNIT = $(SWIFT) test --traits TestHooks --scratch-path .build/test-hooks $(if $(UNIT_FILTER),--filter '$(UNIT_FILTER)')
 
+# Last, the fuzzer (docs/protocol.md, "Fuzzing"): leitner-fuzz sends the built leitnerd every
+# method's parameters at the edges of their types, then random valid calls for FUZZ_CHECK_BUDGET
+# seconds, checking the invariants after each; once with seed 1, once with a fresh seed it prints.
+FUZZ_CHECK_BUDGET ?= 8
+FUZZ = $$($(SWIFT) build --show-bin-path)/leitner-fuzz
+
 # `make check` builds as `make try` does and fails when the compiler warned: a newcomer's first
 # build shows no warnings (#25). Only the files compiled in this run can warn, so a clean clone
 # (CI) checks them all.
@@ -33,12 +39,20 @@ check: build-clean
 	$(UNIT)
 	LEITNER_SYSTEM_TZ_TESTS=1 $(UNIT) --filter DayClockSystemZoneTests
 	LEITNER_BIN=$$($(SWIFT) build --show-bin-path) $(PYTHON) -m pytest -q Tests/EndToEnd
+	$(FUZZ) --seed 1 --budget $(FUZZ_CHECK_BUDGET)
+	$(FUZZ) --budget $(FUZZ_CHECK_BUDGET)
 
 unit:
 	$(UNIT)
 
 e2e: build
 	LEITNER_BIN=$$($(SWIFT) build --show-bin-path) $(PYTHON) -m pytest -q Tests/EndToEnd
+
+# The fuzzer alone, as long as asked: `make fuzz FUZZ_BUDGET=3600`; `FUZZ_SEED=N` replays a run.
+FUZZ_BUDGET ?= 300
+FUZZ_SEED ?=
+fuzz: build
+	$(FUZZ) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --budget $(FUZZ_BUDGET)
 
 bench:
 	$(SWIFT) build -c release

@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "leitnerd", targets: ["leitnerd"]),
         .executable(name: "leitnerctl", targets: ["leitnerctl"]),
         .executable(name: "leitner-bench", targets: ["leitner-bench"]),
+        .executable(name: "leitner-fuzz", targets: ["leitner-fuzz"]),
     ],
     // `CrashPoint`, the tests' simulated crash between two system calls, and `JSONFieldReads`,
     // the members the decoders read, are compiled only into test builds (`make check` passes `--traits TestHooks`); the programs never carry it.
@@ -27,6 +28,8 @@ let package = Package(
         .executableTarget(name: "leitnerctl",
                           dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerClient"]),
         .executableTarget(name: "leitner-bench", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
+        // Calls the built leitnerd with values generated from its interface text (docs/protocol.md, "Fuzzing").
+        .executableTarget(name: "leitner-fuzz", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
         // One test target per module; what several share (a temporary directory) is a target
         // of its own that only the tests link.
         .target(name: "LeitnerTestSupport", dependencies: ["LeitnerSystem"], path: "Tests/Support"),
@@ -42,6 +45,8 @@ let package = Package(
         // The programs' own logic (parsing their command lines, dispatching calls), tested
         // through `@testable import` of the executable modules.
         .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"]),
+        // The fuzzer's generators, through `@testable import` of its executable module.
+        .testTarget(name: "leitner-fuzzTests", dependencies: ["leitner-fuzz", "LeitnerCore", "LeitnerProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

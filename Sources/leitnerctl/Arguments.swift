@@ -10,15 +10,21 @@ enum Arguments {
         return text
     }
 
-    /// A date: `YYYY-MM-DD`, `today`, or `+N`/`-N` days from today.
+    /// A date: `YYYY-MM-DD`, `today`, or `+N`/`-N` days from today, within the years a date
+    /// has, 0000 to 9999: `N` is checked before it is added, so no number overflows (issue #25).
     static func date(_ text: String, today: LogicalDate, command: String) throws -> LogicalDate {
+        let invalid = Failure.usage(.invalidValue(text, what: "date", reason: "expected YYYY-MM-DD, today, +N or -N", command: command))
         if text == "today" { return today }
         if let first = text.first, first == "+" || first == "-", let days = Int(text.dropFirst()) {
-            return today.adding(days: first == "+" ? days : -days)
+            guard days <= Arguments.maxDaysApart else { throw invalid }
+            let date = today.adding(days: first == "+" ? days : -days)
+            guard (0...9999).contains(date.components.year) else { throw invalid }
+            return date
         }
-        guard let date = LogicalDate(text) else {
-            throw Failure.usage(.invalidValue(text, what: "date", reason: "expected YYYY-MM-DD, today, +N or -N", command: command))
-        }
+        guard let date = LogicalDate(text) else { throw invalid }
         return date
     }
+
+    /// Days between 0000-01-01 and 9999-12-31, the first and last dates `YYYY-MM-DD` writes.
+    static let maxDaysApart = 3_652_424
 }

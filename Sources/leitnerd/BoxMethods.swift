@@ -4,8 +4,9 @@ import LeitnerProtocol
 /// The methods of `io.leitner.Box` (docs/protocol.md): one handler per method and one method-name →
 /// handler table. The dispatcher has checked a call's parameters against the method's
 /// declaration in `BoxInterface.description` before its handler runs, so a handler only reads
-/// them (and checks what the IDL cannot say, such as a negative `answerMs`), calls the box, and
-/// returns the reply's parameters; `ErrorReplies` turns its errors into Varlink errors.
+/// them (and checks what the IDL cannot say: every integer is bounded, `CallParameters.optionalInt`),
+/// calls the box, and returns the reply's parameters; `ErrorReplies` turns its errors into Varlink
+/// errors.
 /// Handlers run one at a time, in the box's one owner (`BoxOwner`).
 enum BoxMethods {
     /// What a handler works with: the box, and the `TestReady=` hook for `Prepare`.
@@ -69,8 +70,7 @@ enum BoxMethods {
     static func grade(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let id = try parameters.string("id")
         let correct = try parameters.bool("correct")
-        let answerMs = try parameters.optionalInt("answerMs")
-        if let answerMs, answerMs < 0 { throw InvalidParameter(name: "answerMs") }
+        let answerMs = try parameters.optionalInt("answerMs", in: 0...Box.maxAnswerMs, clampingAbove: true)
         let (card, test) = try context.box.grade(id: id, correct: correct, answerMs: answerMs)
         return ["card": card.json, "test": test.json]
     }
@@ -154,8 +154,7 @@ enum BoxMethods {
 
     static func log(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         let since = try parameters.optionalString("since")
-        let limit = try parameters.optionalInt("limit")
-        if let limit, limit < 0 { throw InvalidParameter(name: "limit") }
+        let limit = try parameters.optionalInt("limit", in: 0...Box.maxLimit, clampingAbove: true)
         if let since, LogicalDate(since) == nil, DayClock.parseRFC3339(since) == nil {
             throw InvalidParameter(name: "since")
         }
@@ -170,8 +169,7 @@ enum BoxMethods {
                   !names.isEmpty, !names.contains(nil) else { throw InvalidParameter(name: "fields") }
             fields = Set(names.compactMap { $0 })
         }
-        let limit = try parameters.optionalInt("limit")
-        if let limit, limit < 1 { throw InvalidParameter(name: "limit") }
+        let limit = try parameters.optionalInt("limit", in: 1...Box.maxLimit, clampingAbove: true)
         return SearchItems(try context.box.startSearch(pattern, fields: fields, level: parameters.optionalString("level"),
                                                        limit: limit))
     }
@@ -183,10 +181,8 @@ enum BoxMethods {
     /// The figures of `leitnerctl stats`: bounded (fixed-size figures and the leeches asked
     /// for), so one reply.
     static func stats(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        let days = try parameters.optionalInt("days")
-        let leeches = try parameters.optionalInt("leeches")
-        if let days, !(1...BoxStatistics.maxWindow).contains(days) { throw InvalidParameter(name: "days") }
-        if let leeches, !(0...BoxStatistics.maxLeeches).contains(leeches) { throw InvalidParameter(name: "leeches") }
+        let days = try parameters.optionalInt("days", in: 1...BoxStatistics.maxWindow, clampingAbove: false)
+        let leeches = try parameters.optionalInt("leeches", in: 0...BoxStatistics.maxLeeches, clampingAbove: false)
         return try context.box.statistics(window: days, leeches: leeches).json.objectValue ?? [:]
     }
 

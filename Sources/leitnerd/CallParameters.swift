@@ -29,8 +29,18 @@ struct CallParameters {
         try optional(name) { $0.boolValue }
     }
 
-    func optionalInt(_ name: String) throws(InvalidParameter) -> Int? {
-        try optional(name) { $0.intValue }
+    /// An integer parameter, checked before any arithmetic touches it (docs/protocol.md, "Numbers
+    /// from clients"): below `range` it is `InvalidParameter`; above, it is the range's upper
+    /// bound with `clampingAbove`, else `InvalidParameter`. The only way a handler reads an
+    /// integer: a client's number is never used unbounded.
+    func optionalInt(_ name: String, in range: ClosedRange<Int>, clampingAbove: Bool) throws(InvalidParameter) -> Int? {
+        guard let value = try optional(name, { $0.intValue }) else { return nil }
+        if value < range.lowerBound { throw InvalidParameter(name: name) }
+        if value > range.upperBound {
+            guard clampingAbove else { throw InvalidParameter(name: name) }
+            return range.upperBound
+        }
+        return value
     }
 
     /// A parameter of an enum type: one of `cases`, else `InvalidParameter`.

@@ -297,6 +297,17 @@ def test_calendar_doctor_next_on_empty(box):
     assert box.json("next")["card"] is None
 
 
+def test_a_date_of_2_63_days_from_today_is_a_usage_error(box):
+    """issue #25: +N days is checked before it is added to today, and must stay within the years
+    0000 to 9999; `calendar +9223372036854775807` used to overflow."""
+    for argument in ["+9223372036854775807", "-9223372036854775807", "+3652425", "+3000000", "-800000"]:
+        for args in (["calendar", argument], ["log", "--since", argument]):
+            result = box.ctl(*args)
+            assert result.returncode == 64, (args, result.stderr)
+            assert result.stderr.startswith(f"leitnerctl: invalid date '{argument}'"), result.stderr
+    assert len(box.json_lines("calendar", "+3000", "+3001")) == 2
+
+
 def test_doctor_reports_a_damaged_card(box):
     box.ok("add", "--id", "ok", "a", "b")
     (box.store / "2" / "broken").mkdir(parents=True, exist_ok=True)

@@ -191,6 +191,19 @@ import LeitnerTestSupport
         #expect(Self.seen(try Self.readAll(try d.reader(["a", "b", "c"], since: since, limit: 4))) == Array(fromSince.suffix(4)))
     }
 
+    /// issue #25 (found by leitner-fuzz): `Log(limit: 2^63 - 1)` stopped the daemon with SIGILL,
+    /// the merge computing `2 * limit`. A limit of 2^62 or more gives every entry, as any limit
+    /// larger than the logs does.
+    @Test func aLimitNearIntMaxGivesEveryEntryWithoutOverflow() throws {
+        let d = Devices()
+        try d.write("a", (0..<3).map { Self.grade("a\($0)", Int64($0)) })
+        try d.write("b", (0..<2).map { Self.grade("b\($0)", Int64($0)) })
+        let all = Self.seen(try Self.readAll(try d.reader(["a", "b"])))
+        for limit in [Int.max, Int.max - 1, 1 << 62, (1 << 62) - 1] {
+            #expect(Self.seen(try Self.readAll(try d.reader(["a", "b"], limit: limit))) == all, "limit \(limit)")
+        }
+    }
+
     @Test func emptyLogsAddNothing() throws {
         let d = Devices()
         try d.write("a", [])

@@ -47,6 +47,18 @@ import Testing
         #expect(tally.failures == ["b": [Int32(LogicalDate("2026-03-02")!.ordinal)]])
     }
 
+    /// issue #25: an answer time near `Int.max` — sent by a client, or written into the log by
+    /// hand — counts as a day (`Box.maxAnswerMs`), so the day's sum cannot overflow; a negative
+    /// one counts as 0.
+    @Test func anAnswerTimeNearIntMaxCountsAsADay() {
+        let tally = Self.tally([
+            Self.grade("a", "2026-03-02", 10, from: .one, right: true, ms: .max),
+            Self.grade("b", "2026-03-02", 10, from: .one, right: true, ms: .max),
+            Self.grade("c", "2026-03-02", 11, from: .one, right: true, ms: .min),
+        ])
+        #expect(tally.days[LogicalDate("2026-03-02")!]!.answerMs == 2 * Box.maxAnswerMs)
+    }
+
     @Test func aCompletionOrASkippedDayStartsANewTestForFirstAnswers() {
         let tally = Self.tally([
             Self.grade("a", "2026-03-02", 10, from: .one, right: false),

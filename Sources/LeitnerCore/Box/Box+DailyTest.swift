@@ -3,6 +3,11 @@ import LeitnerSystem
 
 /// The daily test's requests: `Prepare`, `Next`, `Grade`, `Undo` (R6–R11, R15).
 extension Box {
+    /// The longest answer time a grade records, in ms: a day. A longer one, or a line of the
+    /// log written by hand with one, counts as a day, so that the statistics' sums of answer
+    /// times cannot overflow (docs/protocol.md, "Numbers from clients").
+    public static let maxAnswerMs = 86_400_000
+
     /// Applies R6, opens today's test (R11) and returns it (`Prepare`); moves no card.
     /// `isNewlyReady` is true the first time a test with cards is prepared: the daemon then runs
     /// the `TestReady=` hook, once per test.
@@ -44,6 +49,7 @@ extension Box {
     /// Grades a card of the queue (R9): correct moves it up one level and out of the queue; wrong
     /// moves it to level 1 (or one down with `OnFail=previous`) and to the end of the queue. The
     /// grade that empties the queue completes the test (R10). One `fdatasync` makes it durable.
+    /// `answerMs` below 0 is recorded as 0, above `Box.maxAnswerMs` as `Box.maxAnswerMs` (R16).
     /// - Throws: `testComplete`, `notInTest`, `noSuchCard`, `invalidCardId`, `storeFailure`.
     public func grade(id: String, correct: Bool, answerMs: Int?) throws(BoxError) -> (card: Card, test: TestSummary) {
         try CardID.validate(id)
@@ -68,7 +74,7 @@ extension Box {
         lastShown = nil
         let to = correct ? from.promoted : from.demoted(options.onFail)
         var journal = [LogEntry(time: moment.now, event: .grade, id: id, from: from, to: to,
-                                correct: correct, answerMs: answerMs.map { max(0, $0) })]
+                                correct: correct, answerMs: answerMs.map { min(max(0, $0), Box.maxAnswerMs) })]
         // R10: a correct answer to the last card in the queue completes the test.
         let completes = correct && test!.remaining == 1
         if completes { journal.append(LogEntry(time: moment.now, event: .complete, date: moment.today)) }

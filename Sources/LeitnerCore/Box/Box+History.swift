@@ -3,6 +3,11 @@ extension Box {
     /// The longest range `Calendar` answers, in days.
     public static let maxCalendarDays = 3660
 
+    /// The largest `limit` of `Log` and `Search` (2^31 − 1): a larger one is taken as this — more
+    /// entries or lines than a box holds — so that no arithmetic on a client's number can
+    /// overflow (docs/protocol.md, "Numbers from clients").
+    public static let maxLimit = Int(Int32.max)
+
     /// Days from `from` to `to`, both included: past days from the day record (completed,
     /// skipped, or missed) with the distinct cards graded that day; today; and upcoming days
     /// projected from the cycle with the cards now in their levels. Days before the box's first
@@ -80,8 +85,10 @@ extension Box {
     /// The review log as `log(since:limit:)` gives it, to be read a piece at a time: the reader
     /// reads the log as it is now, on a descriptor of its own, and needs the box no more (a
     /// streamed `Log`, docs/daemon.md). Hand changes are taken in first (R13), so that they are in it.
+    /// A `limit` below 0 is 0, one above `Box.maxLimit` is `Box.maxLimit`.
     /// - Throws: `invalidParameter` naming `since` when it is neither a time nor a date.
     public func logReader(since: String?, limit: Int?) throws(BoxError) -> MergedLogReader {
+        let limit = limit.map { min(max(0, $0), Box.maxLimit) }
         var start: Int64?
         if let since {
             if let date = LogicalDate(since) {

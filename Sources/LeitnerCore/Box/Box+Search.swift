@@ -21,12 +21,13 @@ extension Box {
     /// - Parameters:
     ///   - fields: what to search: the id, the front, the back (text and Markdown sides).
     ///   - level: only cards of this level, when given.
-    ///   - limit: the most lines to give, when given (at least 1).
+    ///   - limit: the most lines to give, when given (at least 1; above `Box.maxLimit`, that).
     /// - Throws: `invalidLevel`, `invalidParameter` for a limit below 1.
     public func startSearch(_ pattern: SearchPattern, fields: Set<SearchMatch.Field>, level: String?,
                             limit: Int?) throws(BoxError) -> SearchScan {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
+        let limit = limit.map { min($0, Box.maxLimit) }
         _ = try begin()
         if searchIndex == nil { searchIndex = SearchIndex(store: store) } else { searchIndex!.update(store: store) }
         var found: [SearchScan.Hit] = []

@@ -1,11 +1,12 @@
 /// SplitMix64: a small, fast generator whose sequence a seed fixes, so that a test's shuffle is
-/// a function of its seed (R11).
-struct SeededGenerator: RandomNumberGenerator {
+/// a function of its seed (R11). `package`: leitner-fuzz draws its calls from it, so that a seed
+/// replays a run.
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

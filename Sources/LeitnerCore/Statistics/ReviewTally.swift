@@ -51,7 +51,7 @@ public struct ReviewTally: Sendable {
             let date = self.date(of: entry.time, dayClock: dayClock)
             let level = entry.from.flatMap { $0.inRotation ? $0.rawValue - 1 : nil }
             let grade = Grade(id: id, date: date, level: level, first: testCards[id] == nil, correct: correct,
-                              answerMs: max(0, entry.answerMs ?? 0))
+                              answerMs: min(max(0, entry.answerMs ?? 0), Box.maxAnswerMs))
             testCards[id, default: 0] += 1
             testGrades.append(grade)
             count(grade, by: 1)

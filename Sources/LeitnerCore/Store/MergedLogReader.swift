@@ -131,7 +131,9 @@ public final class MergedLogReader {
         var kept: [LogEntry] = []
         while let entry = try take() {
             kept.append(entry)
-            if kept.count == 2 * limit { kept.removeFirst(limit) }
+            // Not `2 * limit`, which overflows for a limit of 2^62 or more: `kept` never holds
+            // more than twice `limit`, so the difference does not.
+            if kept.count - limit == limit { kept.removeFirst(limit) }
         }
         return Array(kept.suffix(limit))
     }

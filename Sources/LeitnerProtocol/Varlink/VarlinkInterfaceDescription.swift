@@ -42,6 +42,16 @@ public struct VarlinkInterfaceDescription: Sendable {
         return nil
     }
 
+    /// The dotted path of the first of `fields` that `parameters` lacks or holds with another
+    /// type, or nil: a reply's or an error's parameters against their declaration. Members not
+    /// declared are let through, as a client lets through fields a later version adds.
+    public func invalidMember(of parameters: [String: JSONValue], declared fields: [VarlinkField]) -> String? {
+        for field in fields {
+            if let path = invalidMember(parameters[field.name], of: field.type, at: field.name) { return path }
+        }
+        return nil
+    }
+
     /// The dotted path of the first member of `value` that is not of `type`, or nil.
     /// `value` nil stands for an absent member.
     func invalidMember(_ value: JSONValue?, of type: VarlinkType, at path: String) -> String? {
