@@ -1,0 +1,263 @@
+"""Two machines through real Syncthing (docs/sync.md, "A store a sync tool is changing"): two
+leitnerd, devices `a` and `b`, on two copies of a store kept in step by two Syncthing
+instances on loopback (syncthing_pair.py), both daemons live. Syncthing carries a card's move
+as files created and deleted, in an order of its own; each scenario of issue #26 is run with the
+connection up and with it paused, and then randomised rounds (`LEITNER_SYNC_SEED=N` replays a
+run's choices, `LEITNER_SYNC_ROUNDS=N` sets how many; `make sync-soak` runs many).
+
+After every round both sides are idle with completion 100 and the daemons settled, and then:
+every acknowledged grade is in both merged logs; each card is in exactly one level, the same on
+both sides, the level its newest event gives; no card that was whole is damaged; no edit is
+lost; no day is completed but by answering; no `.sync-conflict-*` file is left."""
+import itertools
+import os
+import random
+import signal
+import time
+
+import pytest
+
+from daemon_fixtures import root  # noqa: F401  (fixture)
+from daemon_support import add_text_card
+from sync_pair import (assert_grades_logged, assert_newest_event_wins, kept_conflicts, listed_with_text,
+                       own_days, wait_next_second)
+from syncthing_pair import SyncthingPair, sync_conflict_files
+
+ANSWER_MS = itertools.count(1000, 7)
+ROUNDS = int(os.environ.get("LEITNER_SYNC_ROUNDS", "2"))
+
+
+@pytest.fixture
+def make_pair(bin_dir, root):  # noqa: F811
+    made = []
+
+    def make(**kwargs):
+        pair = SyncthingPair(bin_dir, root, **kwargs)
+        made.append(pair)
+        return pair
+
+    yield make
+    for pair in made:
+        pair.stop()
+
+
+@pytest.fixture
+def pair(make_pair):
+    return make_pair().start()
+
+
+class Round:
+    """What a round did, for the checks: acknowledged grades, the test's own hand moves, the
+    back each edited card must show, and the completions made by answering."""
+
+    def __init__(self, pair):
+        self.pair = pair
+        self.grades = []
+        self.hand_moves = []
+        self.backs = {}
+        self.settle_times = []
+
+    def add(self, ids, level):
+        for card in ids:
+            add_text_card(self.pair.a, f"front of {card}", f"back of {card}", id=card, level=level)
+            self.backs[card] = f"back of {card}"
+
+    def grade(self, device, card, correct=True):
+        daemon = self.pair.daemons[device]
+        daemon.call("Prepare")
+        daemon.call("Grade", id=card, correct=correct, answerMs=next(ANSWER_MS))
+        self.grades.append((device, card, correct))
+
+    def edit(self, device, card, text):
+        self.pair.daemons[device].call("Edit", id=card, back={"name": "back.txt", "text": text})
+        self.backs[card] = text
+
+    def hand_move(self, device, card, level, to):
+        """`mv LEVEL/CARD TO/CARD` in the store of `device`; the daemon sees it when it looks."""
+        store = self.pair.daemons[device].store
+        start = time.time()
+        os.rename(store / level / card, store / to / card)
+        self.hand_moves.append((card, to, int(start), time.time() + 0.5))
+
+    def converge(self):
+        self.settle_times.append(self.pair.converge())
+
+    def check(self, completed_by_answer=()):
+        pair = self.pair
+        assert_grades_logged(pair, self.grades)
+        levels = assert_newest_event_wins(pair, self.hand_moves)
+        for name, daemon in pair.daemons.items():
+            problems = daemon.call("Doctor")["problems"]
+            damaged = [p for p in problems if p["kind"] in ("damagedCard", "duplicateCard")]
+            assert damaged == [], f"{name}: {damaged}"
+            assert kept_conflicts(daemon.store) == [], f"{name}: copies put aside {kept_conflicts(daemon.store)}"
+            assert sync_conflict_files(daemon.store) == [], f"{name}: {sync_conflict_files(daemon.store)}"
+            cards = listed_with_text(daemon)
+            lost = {card: (cards[card]["back"].get("text"), back) for card, back in self.backs.items()
+                    if card in cards and cards[card]["back"].get("text") != back}
+            assert lost == {}, f"{name}: edits lost (shown, made): {lost}"
+            for device in ("a", "b"):
+                days = own_days(daemon.store, device)
+                completed = [line for line in (days.read_text().splitlines() if days.exists() else [])
+                             if "completed" in line]
+                if device not in completed_by_answer:
+                    assert completed == [], f"{name}: device {device} recorded a completion nobody answered: {completed}"
+        return levels
+
+
+def sides(daemon, card):
+    return {p.name for p in (daemon.store).glob(f"*/{card}/*")}
+
+
+# --- 1. a card graded on one machine and moved by hand on the other ----------------------------
+
+@pytest.mark.parametrize("paused", [False, True], ids=["online", "paused"])
+def test_grade_on_one_machine_and_hand_move_on_the_other(pair, paused):
+    r = Round(pair)
+    r.add(["c0", "x"], level="1")
+    r.converge()
+    if paused:
+        pair.pause()
+    r.grade("a", "x")
+    if paused:
+        wait_next_second()
+    r.hand_move("b", "x", "1", "6")
+    if paused:
+        pair.b.call("Status")
+        pair.resume()
+    r.converge()
+    r.check()
+
+
+# --- 2 and 3. an edit on one machine and a move on the other ------------------------------------
+
+@pytest.mark.parametrize("paused", [False, True], ids=["online", "paused"])
+@pytest.mark.parametrize("order", ["move-then-edit", "edit-then-move"])
+def test_an_edit_and_a_move_both_survive(pair, paused, order):
+    r = Round(pair)
+    r.add(["c0", "x"], level="3")
+    r.converge()
+    if paused:
+        pair.pause()
+    steps = [lambda: r.hand_move("b", "x", "3", "5"), lambda: r.edit("a", "x", "the back A wrote")]
+    for step in (steps if order == "move-then-edit" else reversed(steps)):
+        step()
+        if paused:
+            wait_next_second()
+    pair.b.call("Status")
+    if paused:
+        pair.resume()
+    r.converge()
+    levels = r.check()
+    assert levels["x"] == "5"
+    for daemon in pair.daemons.values():
+        assert sides(daemon, "x") == {"front.txt", "back.txt"}
+
+
+# --- 4. a card moving on one machine while the other's test waits for it -----------------------
+
+@pytest.mark.parametrize("paused", [False, True], ids=["online", "paused"])
+def test_moves_delivered_during_a_test_do_not_complete_it(pair, paused):
+    r = Round(pair)
+    r.add(["c0", "c1", "x"], level="1")
+    r.converge()
+    pair.b.call("Prepare")
+    r.grade("b", "c0")
+    r.grade("b", "c1")
+    r.converge()
+    assert pair.b.call("Status")["test"]["remaining"] == 1
+    if paused:
+        pair.pause()
+    level = "1"
+    for _ in range(10):
+        to = "2" if level == "1" else "1"
+        pair.a.call("Move", id="x", level=to)
+        level = to
+        time.sleep(0.3)
+        status = pair.b.call("Status")["test"]
+        assert status["state"] == "open", f"B's test {status['state']} while x moves on A"
+    if paused:
+        pair.resume()
+    r.converge()
+    r.check()
+    test = pair.b.call("Status")["test"]
+    assert (test["state"], test["remaining"]) == ("open", 1)
+    r.grade("b", "x")
+    assert pair.b.call("Status")["test"]["state"] == "completed"
+
+
+# --- 5. the newest event wins, whenever the daemon noticed a hand move -------------------------
+
+def test_a_hand_move_counts_from_when_it_was_made(pair):
+    """B moves x by hand while its daemon is stopped (SIGSTOP: it notices late, as a busy
+    daemon between two ticks does), then A grades x. A's grade is the newer event."""
+    r = Round(pair)
+    r.add(["c0", "x"], level="2")
+    r.converge()
+    pair.pause()
+    pair.b.signal(signal.SIGSTOP)
+    try:
+        r.hand_move("b", "x", "2", "5")
+        wait_next_second()
+        time.sleep(1)
+        r.grade("a", "x")
+        wait_next_second()
+    finally:
+        pair.b.signal(signal.SIGCONT)
+    pair.b.call("Status")
+    pair.resume()
+    r.converge()
+    levels = r.check()
+    assert levels["x"] == "3"
+
+
+# --- randomised rounds ------------------------------------------------------------------------
+
+def random_round(r, rng, number):
+    """One of the scenarios, chosen and timed by `rng`, on fresh cards of its own."""
+    pair = r.pair
+    paused = rng.random() < 0.5
+    kind = rng.choice(["grade-move", "edit-move", "moves-in-test", "late-hand-move"])
+    card = f"r{number}"
+    level = {"grade-move": "1", "edit-move": "3", "moves-in-test": "4", "late-hand-move": "2"}[kind]
+    r.add([card], level=level)
+    r.converge()
+    if paused:
+        pair.pause()
+    one, other = rng.sample(["a", "b"], 2)
+    print(f"round {number}: {kind}, {'paused' if paused else 'online'}, {one} then {other}")
+    if kind == "grade-move":
+        r.grade(one, card)
+        time.sleep(rng.uniform(0, 1.5))
+        r.hand_move(other, card, "2" if False else "1", rng.choice(["5", "6"])) if False else None
+        r.hand_move(other, card, "1", rng.choice(["5", "6"]))
+    elif kind == "edit-move":
+        r.hand_move(other, card, "3", "5")
+        time.sleep(rng.uniform(0, 1.5))
+        r.edit(one, card, f"edited in round {number}")
+    elif kind == "moves-in-test":
+        at = "4"
+        for _ in range(rng.randint(2, 6)):
+            to = "5" if at == "4" else "4"
+            pair.daemons[one].call("Move", id=card, level=to)
+            at = to
+            time.sleep(rng.uniform(0, 0.5))
+    else:
+        r.hand_move(other, card, "2", "6")
+        wait_next_second()
+        r.grade(one, card)
+    pair.daemons[other].call("Status")
+    if paused:
+        pair.resume()
+    r.converge()
+    r.check()
+
+
+def test_randomised_rounds(pair):
+    seed = int(os.environ.get("LEITNER_SYNC_SEED", random.randrange(1 << 32)))
+    print(f"LEITNER_SYNC_SEED={seed} LEITNER_SYNC_ROUNDS={ROUNDS}")
+    rng = random.Random(seed)
+    r = Round(pair)
+    for number in range(ROUNDS):
+        random_round(r, rng, number)
+    print(f"{ROUNDS} rounds, seed {seed}; settle times {[round(t, 1) for t in r.settle_times]}")
