@@ -85,7 +85,7 @@ class Round:
     def check(self, completed_by_answer=()):
         pair = self.pair
         assert_grades_logged(pair, self.grades)
-        levels = assert_newest_event_wins(pair, self.hand_moves)
+        levels = assert_newest_event_wins(pair, self.hand_moves, edits_place=False)
         for name, daemon in pair.daemons.items():
             problems = daemon.call("Doctor")["problems"]
             damaged = [p for p in problems if p["kind"] in ("damagedCard", "duplicateCard")]

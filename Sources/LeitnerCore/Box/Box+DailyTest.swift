@@ -32,6 +32,9 @@ extension Box {
                 lastShown = card
                 return (card, summary(moment))
             } catch {
+                // In transit, or a part of it delivered: it keeps its place, and no card is
+                // offered meanwhile (docs/sync.md, "A store a sync tool is changing").
+                if isInTransit(id) { return (nil, summary(moment)) }
                 // Damaged (now recorded as such) or gone: it leaves the queue; try the next one.
                 test?.levelChanged(id, to: nil)
             }

@@ -34,9 +34,26 @@ enum SettlePlanner {
     /// - Parameters:
     ///   - id: the card.
     ///   - copies: the levels whose directory holds a directory named `id`.
+    ///   - partial: those of `copies` whose directory holds only a part of the card (a partial
+    ///     delivery, docs/sync.md "A store a sync tool is changing"): content, not a place. They
+    ///     explain nothing and are never kept; an `edit` line in such a level does not place the
+    ///     card. Without a whole copy, the card waits.
     ///   - events: lines of every device's log (those of other cards and days are passed over), in
     ///     any order. `(device, offset)` is assumed unique; should it repeat, the tie is still
     ///     broken the same way on every device.
+    static func decide(id: String, copies: Set<Level>, partial: Set<Level> = [], events: [DeviceEvent]) -> SettleDecision {
+        guard !partial.isEmpty else { return decide(id: id, copies: copies, events: events) }
+        let whole = copies.subtracting(partial)
+        guard !whole.isEmpty else {
+            return .wait("card '\(id)' (in \(names(copies.sorted()))): no folder holds the whole card yet")
+        }
+        let placing = events.filter { event in
+            !(event.entry.event == .edit && event.entry.id == id
+              && (event.entry.to ?? event.entry.from).map(partial.contains) == true)
+        }
+        return decide(id: id, copies: whole, events: placing)
+    }
+
     static func decide(id: String, copies: Set<Level>, events: [DeviceEvent]) -> SettleDecision {
         guard !copies.isEmpty else { return .nothing }
         let levels = copies.sorted()
