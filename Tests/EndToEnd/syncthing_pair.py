@@ -251,7 +251,7 @@ class SyncthingPair:
             self.wait_synced(max(5.0, deadline - time.monotonic()))
             quiet = all(not in_two_levels(d.store) for d in self.daemons.values()) \
                 and cards_on_disk(self.a.store) == cards_on_disk(self.b.store) \
-                and all(d.call("Status").get("syncing") is not True for d in self.daemons.values())
+                and all(d.call("Status")["test"].get("syncing", 0) == 0 for d in self.daemons.values())
             if quiet:
                 # One more look after the quiet time: nothing the daemons did is still on its way.
                 before = self._sequences()

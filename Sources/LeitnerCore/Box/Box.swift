@@ -290,11 +290,12 @@ public final class Box {
         if let test, test.position == position {
             return TestSummary(date: moment.today, position: position, levels: levels,
                                state: test.remaining > 0 ? .open : .empty, remaining: test.remaining,
-                               passed: test.passed.count, failed: test.failedCount, repeating: test.repeatingCount)
+                               passed: test.passed.count, failed: test.failedCount, repeating: test.repeatingCount,
+                               syncing: inTransit.count)
         }
         let count = remaining(atPosition: position)
         return TestSummary(date: moment.today, position: position, levels: levels,
-                           state: count > 0 ? .open : .empty, remaining: count, passed: 0, failed: 0)
+                           state: count > 0 ? .open : .empty, remaining: count, passed: 0, failed: 0, syncing: inTransit.count)
     }
 
     /// R11: opens the test of the current position when it is not open yet: its queue is the

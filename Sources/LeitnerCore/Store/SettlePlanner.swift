@@ -54,6 +54,7 @@ enum SettlePlanner {
         return decide(id: id, copies: whole, events: placing)
     }
 
+    /// The decision for copies that each hold the whole card (the rules above).
     static func decide(id: String, copies: Set<Level>, events: [DeviceEvent]) -> SettleDecision {
         guard !copies.isEmpty else { return .nothing }
         let levels = copies.sorted()
