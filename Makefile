@@ -4,7 +4,7 @@ DESTDIR ?=
 SWIFT ?= swift
 PYTHON ?= python3
 
-.PHONY: all build release check unit e2e bench clean install uninstall try
+.PHONY: all build release check unit e2e sync-soak bench clean install uninstall try
 
 all: build
 
@@ -30,6 +30,14 @@ unit:
 
 e2e: build
 	LEITNER_BIN=$$($(SWIFT) build --show-bin-path) $(PYTHON) -m pytest -q Tests/EndToEnd
+
+# Two daemons kept in step by two real Syncthing instances on loopback (docs/sync.md): every
+# scripted scenario, online and paused, then SOAK_ROUNDS randomised rounds (LEITNER_SYNC_SEED=N
+# replays a run). `make check` runs a short round of it.
+SOAK_ROUNDS ?= 20
+sync-soak: build
+	LEITNER_SYNC_SOAK=1 LEITNER_SYNC_ROUNDS=$(SOAK_ROUNDS) LEITNER_BIN=$$($(SWIFT) build --show-bin-path) \
+		$(PYTHON) -m pytest -q -s Tests/EndToEnd/test_sync_syncthing.py
 
 bench:
 	$(SWIFT) build -c release

@@ -3,7 +3,8 @@ leitnerd, devices `a` and `b`, on two copies of a store kept in step by two Sync
 instances on loopback (syncthing_pair.py), both daemons live. Syncthing carries a card's move
 as files created and deleted, in an order of its own; each scenario of issue #26 is run with the
 connection up and with it paused, and then randomised rounds (`LEITNER_SYNC_SEED=N` replays a
-run's choices, `LEITNER_SYNC_ROUNDS=N` sets how many; `make sync-soak` runs many).
+run's choices, `LEITNER_SYNC_ROUNDS=N` sets how many; `make check` runs a short round, `make
+sync-soak` the scripted scenarios and many rounds).
 
 After every round both sides are idle with completion 100 and the daemons settled, and then:
 every acknowledged grade is in both merged logs; each card is in exactly one level, the same on
@@ -25,6 +26,10 @@ from syncthing_pair import SyncthingPair, sync_conflict_files
 
 ANSWER_MS = itertools.count(1000, 7)
 ROUNDS = int(os.environ.get("LEITNER_SYNC_ROUNDS", "4"))
+# `make check` runs a short round of the randomised test (each scenario once); `make sync-soak`
+# runs every scripted scenario, online and paused, and many rounds.
+soak_only = pytest.mark.skipif(os.environ.get("LEITNER_SYNC_SOAK") != "1",
+                               reason="a scripted scenario: make sync-soak runs it (LEITNER_SYNC_SOAK=1)")
 
 
 @pytest.fixture
@@ -123,6 +128,7 @@ def sides(daemon, card):
 
 # --- 1. a card graded on one machine and moved by hand on the other ----------------------------
 
+@soak_only
 @pytest.mark.parametrize("paused", [False, True], ids=["online", "paused"])
 def test_grade_on_one_machine_and_hand_move_on_the_other(pair, paused):
     r = Round(pair)
@@ -143,6 +149,7 @@ def test_grade_on_one_machine_and_hand_move_on_the_other(pair, paused):
 
 # --- 2 and 3. an edit on one machine and a move on the other ------------------------------------
 
+@soak_only
 @pytest.mark.parametrize("paused", [False, True], ids=["online", "paused"])
 @pytest.mark.parametrize("order", ["move-then-edit", "edit-then-move"])
 def test_an_edit_and_a_move_both_survive(pair, paused, order):
@@ -168,6 +175,7 @@ def test_an_edit_and_a_move_both_survive(pair, paused, order):
 
 # --- 4. a card moving on one machine while the other's test waits for it -----------------------
 
+@soak_only
 @pytest.mark.parametrize("paused", [False, True], ids=["online", "paused"])
 def test_moves_delivered_during_a_test_do_not_complete_it(pair, paused):
     r = Round(pair)
@@ -200,6 +208,7 @@ def test_moves_delivered_during_a_test_do_not_complete_it(pair, paused):
 
 # --- 5. the newest event wins, whenever the daemon noticed a hand move -------------------------
 
+@soak_only
 def test_a_hand_move_counts_from_when_it_was_made(pair):
     """B moves x by hand while its daemon is stopped (SIGSTOP: it notices late, as a busy
     daemon between two ticks does), then A grades x. A's grade is the newer event."""
