@@ -23,8 +23,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from daemon_support import Daemon
-from sync_pair import cards_on_disk, in_two_levels, sync_config
+from sync_pair import SyncPair, cards_on_disk, in_two_levels
 
 FOLDER = "leitner"
 # docs/sync.md, "Setting up a sync tool": Syncthing's .stignore.
@@ -140,24 +139,14 @@ class Syncthing:
         return connections.get(other.device_id, {}).get("connected", False)
 
 
-class SyncthingPair:
-    """Device `a` on store `root/a` and device `b` on store `root/b`, both daemons running, the
-    stores kept in step by Syncthing instances `sa` and `sb`."""
+class SyncthingPair(SyncPair):
+    """Device `a` on store `root/a` and device `b` on store `root/b`, both daemons running (as
+    `SyncPair` makes them), the stores kept in step by Syncthing instances `sa` and `sb`."""
 
     def __init__(self, bin_dir, root, settle_after=SETTLE_AFTER):
         if shutil.which("syncthing") is None:
             pytest.skip("syncthing is not installed (.ci/run installs it)")
-        self.root = root
-        self.settle_after = settle_after
-        (root / "run").mkdir(exist_ok=True)
-        self.daemons = {}
-        for device in ("a", "b"):
-            home = root / f"home-{device}"
-            home.mkdir(exist_ok=True)
-            self.daemons[device] = Daemon(bin_dir, home, config=sync_config(device, settle_after),
-                                          store=root / device, socket_path=root / "run" / f"{device}.sock",
-                                          env=dict(XDG_STATE_HOME=str(home / "state")))
-        self.a, self.b = self.daemons["a"], self.daemons["b"]
+        super().__init__(bin_dir, root, settle_after=settle_after)
         self.sa = Syncthing(root / "st-a", "a")
         self.sb = Syncthing(root / "st-b", "b")
         self.paused = False
@@ -182,12 +171,7 @@ class SyncthingPair:
         return self
 
     def stop(self):
-        for daemon in self.daemons.values():
-            try:
-                daemon.stop(timeout=10)
-            except Exception:
-                pass
-            daemon.kill()
+        super().stop()
         for instance in (self.sa, self.sb):
             instance.stop()
 

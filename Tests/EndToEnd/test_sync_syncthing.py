@@ -33,22 +33,12 @@ soak_only = pytest.mark.skipif(os.environ.get("LEITNER_SYNC_SOAK") != "1",
 
 
 @pytest.fixture
-def make_pair(bin_dir, root):  # noqa: F811
-    made = []
-
-    def make(**kwargs):
-        pair = SyncthingPair(bin_dir, root, **kwargs)
-        made.append(pair)
-        return pair
-
-    yield make
-    for pair in made:
-        pair.stop()
-
-
-@pytest.fixture
-def pair(make_pair):
-    return make_pair().start()
+def pair(bin_dir, root):  # noqa: F811
+    made = SyncthingPair(bin_dir, root)
+    try:
+        yield made.start()
+    finally:
+        made.stop()
 
 
 class Round:
@@ -123,7 +113,9 @@ class Round:
 
 
 def sides(daemon, card):
-    return {p.name for p in (daemon.store).glob(f"*/{card}/*")}
+    """The files of the card's folders, Syncthing's temporaries left over from a pull it
+    abandoned (kept for reuse, passed over by the daemon: docs/sync.md) excepted."""
+    return {p.name for p in (daemon.store).glob(f"*/{card}/*") if not p.name.startswith(".syncthing.")}
 
 
 # --- 1. a card graded on one machine and moved by hand on the other ----------------------------

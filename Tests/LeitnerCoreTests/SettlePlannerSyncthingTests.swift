@@ -96,7 +96,8 @@ import Testing
                             carried: Self.move(from: .three, to: .five), events: events)
         #expect(onA == [.nothing])
         // On B: the card is in 5; A's edit brings back a folder in 3 holding the back, made
-        // before or after its file.
+        // before its file. Before either arrives, A's line alone moves nothing.
+        #expect(SettlePlanner.decide(id: "x", copies: [.five], partial: [], events: events) == .nothing)
         let edit: [Operation] = [.makeFolder(.three), .create(.three, "back")]
         let onB = Self.walk(start: Store(folders: [.five: ["front", "back"]]), changed: [],
                             carried: (edit, [(.makeFolder(.three), .create(.three, "back"))]), events: events)

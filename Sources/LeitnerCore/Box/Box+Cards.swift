@@ -147,8 +147,8 @@ extension Box {
                 defer { problems += store.syncConflictProblems(of: id) }
                 guard let reason = damage else { continue }
                 if isInTransit(id) {
-                    problems.append(StoreProblem(kind: .inTransit, path: store.path(of: id, in: level),
-                                                 reason: "a part of the card, delivered by a sync tool still at work (\(reason))",
+                    problems.append(StoreProblem(kind: .syncConflict, path: store.path(of: id, in: level),
+                                                 reason: "in transit: a part of the card, delivered by a sync tool still at work (\(reason)); not damaged",
                                                  advice: "wait for the sync to finish; it is damaged only if it stays so once the store is quiet"))
                     continue
                 }
@@ -164,8 +164,8 @@ extension Box {
             if test?.isDone == true { try complete(moment) }
         }
         for (id, left) in inTransit.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            problems.append(StoreProblem(kind: .inTransit, path: store.path(of: id, in: left.level),
-                                         reason: "card '\(id)' left level \(left.level.name) while a sync tool is at work, and has not arrived elsewhere yet",
+            problems.append(StoreProblem(kind: .syncConflict, path: store.path(of: id, in: left.level),
+                                         reason: "in transit: card '\(id)' left level \(left.level.name) while a sync tool is at work, and has not arrived elsewhere yet; not deleted",
                                          advice: "wait for the sync to finish; if it is still gone once the store is quiet, it was deleted"))
         }
         problems += store.levelProblems.values.sorted { $0.path < $1.path }

@@ -28,8 +28,9 @@
 ///   it: wait.
 /// - The newest ranked standing event — the greatest (time, device, offset) — names the winner.
 ///   With two or more copies its level is kept. With one copy the card is removed when the
-///   winner deleted it, moved when the winner is a device's own event (not found by hand) that put
-///   it in another level, and otherwise left alone.
+///   winner deleted it, moved when the winner is a device's own event (not found by hand, nor an
+///   edit, which changes content and not place) that put it in another level, and otherwise left
+///   alone.
 enum SettlePlanner {
     /// - Parameters:
     ///   - id: the card.
@@ -113,9 +114,11 @@ enum SettlePlanner {
             switch winner.placement {
             case .deleted:
                 return .remove
-            case .level(let level) where level != levels[0] && !winner.byHand:
+            case .level(let level) where level != levels[0] && !winner.byHand && winner.event.entry.event != .edit:
                 // A device's own newer event put it elsewhere: the copy here came by an older
-                // move, delivered by the sync tool after it (both explain the copy).
+                // move, delivered by the sync tool after it (both explain the copy). An edit
+                // changed the card's content, not its place: its side arrives on its own, and is
+                // merged into this copy (docs/sync.md, "A store a sync tool is changing").
                 return .move(level)
             case .level:
                 return .nothing

@@ -103,10 +103,10 @@ public enum BoxInterface {
 
         # Something in the store the daemon does not use as it is: a damaged card, half of a
         # loose pair, a card in two levels, a link out of the store, an entry that is no card,
-        # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers;
-        # or a card a sync tool is moving (inTransit: it is no damage, and goes by itself).
+        # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers,
+        # or a card it is still moving (in transit: no damage, it goes by itself).
         type Problem (
-          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict, inTransit),
+          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict),
           # Absolute path of the entry.
           path: string,
           # What is wrong.
