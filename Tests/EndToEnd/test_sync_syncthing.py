@@ -165,6 +165,31 @@ def test_an_edit_and_a_move_both_survive(pair, paused, order):
         assert sides(daemon, "x") == {"front.txt", "back.txt"}
 
 
+@soak_only
+@pytest.mark.parametrize("paused", [False, True], ids=["online", "paused"])
+def test_an_edit_between_two_grades_on_two_machines_stays(pair, paused):
+    """B edits x's back while A grades x 1 → 2; once A's grade is on B, B grades x 2 → 3.
+    Syncthing keeps B's changed back in 1/x over A's move (a folder with the back only): that is
+    content, merged into the card in level 3, not a second card in level 1."""
+    r = Round(pair)
+    r.add(["c0", "x"], level="1")
+    r.converge()
+    if paused:
+        pair.pause()
+    r.edit("b", "x", "the back B wrote")
+    r.grade("a", "x")
+    if paused:
+        pair.resume()
+    deadline = time.monotonic() + 60
+    while pair.b.call("Show", id="x")["card"]["level"] != "2":
+        assert time.monotonic() < deadline, "A's grade did not reach B"
+        time.sleep(0.3)
+    r.grade("b", "x")
+    r.converge()
+    levels = r.check()
+    assert levels["x"] == "3"
+
+
 # --- 4. a card moving on one machine while the other's test waits for it -----------------------
 
 @soak_only
