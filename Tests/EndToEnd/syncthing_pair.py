@@ -28,7 +28,9 @@ from sync_pair import SyncPair, cards_on_disk, in_two_levels
 FOLDER = "leitner"
 # docs/sync.md, "Setting up a sync tool": Syncthing's .stignore.
 STIGNORE = "/.leitner/local.*\n/.leitner/backup-before-devices.*\n"
-SETTLE_AFTER = 2.0
+# The daemons' `SettleAfter=`: short, so that a round is quick; `LEITNER_SYNC_SETTLE_AFTER=5`
+# runs the rounds as the issue did.
+SETTLE_AFTER = float(os.environ.get("LEITNER_SYNC_SETTLE_AFTER", "2"))
 CONVERGE_TIMEOUT = 120.0
 
 

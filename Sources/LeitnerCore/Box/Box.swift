@@ -195,8 +195,9 @@ public final class Box {
     }
 
     /// R13, R8: a change made by hand joins or leaves the open test, and is logged (R16).
-    /// - Parameter origin: how the change came about, for the log: `hand` (found in the store),
-    ///   `sync` (settling a card a sync left in two levels).
+    /// - Parameters:
+    ///   - origin: how the change came about, for the log: `hand` (found in the store), `copy`
+    ///     (found beside the card's other copy), `sync` (settling a card a sync left in two levels).
     ///   - time: the time logged, when not `now` (a hand move's own, `handTime`).
     func apply(_ change: HandChange, now: Int64, log: Bool, origin: String = "hand", time: Int64? = nil) throws(BoxError) {
         let now = time ?? now

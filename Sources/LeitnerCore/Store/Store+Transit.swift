@@ -17,9 +17,9 @@ extension Store {
     /// files and conflict copies are not sides): a partial delivery, or what a sync left of a
     /// folder moved on one machine and edited on another. False when it cannot be read.
     func isPartial(_ id: String, in level: Level) -> Bool {
-        guard let levelFD = openFD(level), let directory = try? FileDescriptor.openDirectory(id, relativeTo: levelFD),
-              let entries = try? FileSystem.list(directory) else { return false }
-        directory.close()
+        guard let levelFD = openFD(level), let directory = try? FileDescriptor.openDirectory(id, relativeTo: levelFD) else { return false }
+        defer { directory.close() }
+        guard let entries = try? FileSystem.list(directory) else { return false }
         let sides = Set(entries.compactMap { Store.side(ofFile: $0.name) })
         return sides.count < SideName.allCases.count
     }
