@@ -20,8 +20,8 @@ import pytest
 
 from daemon_fixtures import root  # noqa: F401  (fixture)
 from daemon_support import VarlinkError, add_text_card
-from sync_pair import (LEVELS, assert_grades_logged, assert_newest_event_wins, kept_conflicts, listed_with_text,
-                       own_days, wait_next_second)
+from sync_pair import (LEVELS, assert_grades_logged, assert_newest_event_wins, kept_conflicts, listed,
+                       listed_with_text, own_days, wait_next_second)
 from syncthing_pair import SyncthingPair, sync_conflict_files
 
 ANSWER_MS = itertools.count(1000, 7)
@@ -188,7 +188,7 @@ def test_an_edit_between_two_grades_on_two_machines_stays(pair, paused):
     if paused:
         pair.resume()
     deadline = time.monotonic() + 60
-    while pair.b.call("Show", id="x")["card"]["level"] != "2":
+    while listed(pair.b).get("x") != "2":
         assert time.monotonic() < deadline, "A's grade did not reach B"
         time.sleep(0.3)
     r.grade("b", "x")
