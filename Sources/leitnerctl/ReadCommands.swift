@@ -31,6 +31,11 @@ enum ReadCommands {
             Console.out(style.apply(style.red, "the clock is earlier than the last change: \(behind)"))
             Console.out(style.apply(style.dim, "  today's date and test follow the clock; set it right (timedatectl) before reviewing"))
         }
+        if status.test.syncing > 0 {
+            // A sync tool is moving cards (docs/sync.md): they are counted again once it is done.
+            Console.out()
+            Console.out(style.apply(style.dim, "syncing: \(status.test.syncing) card\(status.test.syncing == 1 ? "" : "s") in transit"))
+        }
         let problems = status.problems
         if problems > 0 {
             Console.out()

@@ -261,7 +261,7 @@ def epoch(rfc3339):
     return datetime.datetime.fromisoformat(rfc3339).timestamp()
 
 
-def placements(entries, own_hand_moves=()):
+def placements(entries, own_hand_moves=(), edits_place=True):
     """For each card, the newest event that places it, with its level (None: deleted), from the
     merged log `entries`. Counted: the clients' add, grade, move, edit and delete, and the hand
     moves the test made itself (`own_hand_moves`, from `hand_move`): a hand move of that card to
@@ -269,7 +269,9 @@ def placements(entries, own_hand_moves=()):
     brought (another device's placement echoed), which names no decision of anyone's. A hand
     move is matched whatever device the entry names: the other device's echo of it, logged in the
     same second, is alike in every field but the device, and the merged log gives the two once
-    (docs/sync.md), under the device whose id sorts first."""
+    (docs/sync.md), under the device whose id sorts first. Without `edits_place`, an edit places
+    nothing: content and place are merged separately (docs/sync.md, "A store a sync tool is
+    changing")."""
     counters = collections.Counter()
     newest = {}
     for entry in entries:
@@ -277,7 +279,7 @@ def placements(entries, own_hand_moves=()):
         index = counters[device]
         counters[device] += 1
         event, card = entry["event"], entry.get("id")
-        if card is None or event not in ("add", "grade", "move", "edit", "delete"):
+        if card is None or event not in ("add", "grade", "move", "edit", "delete") or (event == "edit" and not edits_place):
             continue
         if entry.get("origin") is not None:
             mine = event == "move" and entry["origin"] == "hand" and any(
@@ -292,7 +294,7 @@ def placements(entries, own_hand_moves=()):
     return {card: (level, entry) for card, (_, level, entry) in newest.items()}
 
 
-def assert_newest_event_wins(pair, own_hand_moves=()):
+def assert_newest_event_wins(pair, own_hand_moves=(), edits_place=True):
     """Each card is at the level its newest event names (absent when that is a delete), on both
     sides, and A's and B's merged logs agree on the clients' events."""
     log_a, log_b = merged_log(pair.a), merged_log(pair.b)
@@ -303,7 +305,7 @@ def assert_newest_event_wins(pair, own_hand_moves=()):
         assert times == sorted(times), "the merged log is not in time order"
         assert all(e.get("device") in ("a", "b") for e in entries), \
             f"an entry without its device: {[e for e in entries if e.get('device') not in ('a', 'b')][:3]}"
-    expected = {card: level for card, (level, _) in placements(log_a, own_hand_moves).items() if level is not None}
+    expected = {card: level for card, (level, _) in placements(log_a, own_hand_moves, edits_place).items() if level is not None}
     levels = assert_one_level_each(pair)
     wrong = {card: (levels.get(card), expected.get(card))
              for card in set(levels) | set(expected) if levels.get(card) != expected.get(card)}

@@ -151,6 +151,12 @@ extension Box {
                     if wasDamaged { try apply(.appeared(id: id, level: level), now: moment.now, log: false) }
                     continue
                 }
+                if isInTransit(id) {
+                    problems.append(StoreProblem(kind: .syncConflict, path: store.path(of: id, in: level),
+                                                 reason: "in transit: a part of the card, delivered by a sync tool still at work (\(reason)); not damaged",
+                                                 advice: "wait for the sync to finish; it is damaged only if it stays so once the store is quiet"))
+                    continue
+                }
                 problems.append(StoreProblem(kind: .damagedCard, path: store.path(of: id, in: level),
                                              reason: reason,
                                              advice: "give the card exactly one front.EXT and one back.EXT, readable"))
@@ -158,9 +164,14 @@ extension Box {
             return problems
         }
         if tracksMembership {
-            for id in store.damaged.keys where test?.contains(id) == true { test?.levelChanged(id, to: nil) }
+            for id in store.damaged.keys where test?.contains(id) == true && !isInTransit(id) { test?.levelChanged(id, to: nil) }
             // R10: a graded test whose last cards were just found damaged is completed.
             if test?.isDone == true { try complete(moment) }
+        }
+        for (id, left) in inTransit.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            problems.append(StoreProblem(kind: .syncConflict, path: store.path(of: id, in: left.level),
+                                         reason: "in transit: card '\(id)' left level \(left.level.name) while a sync tool is at work, and has not arrived elsewhere yet; not deleted",
+                                         advice: "wait for the sync to finish; if it is still gone once the store is quiet, it was deleted"))
         }
         problems += store.levelProblems.values.sorted { $0.path < $1.path }
         problems += openingProblems

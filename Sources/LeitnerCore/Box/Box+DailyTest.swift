@@ -37,6 +37,17 @@ extension Box {
                 lastShown = card
                 return (card, summary(moment))
             } catch {
+                // In transit, or a part of it delivered: it keeps its place, and the next card
+                // that can be shown is offered meanwhile (docs/sync.md, "A store a sync tool is
+                // changing"); none when every card left is in transit.
+                if isInTransit(id) {
+                    for other in test!.queue where other != id && inTransit[other] == nil {
+                        guard let card = try? store.card(other, withText: true) else { continue }
+                        lastShown = card
+                        return (card, summary(moment))
+                    }
+                    return (nil, summary(moment))
+                }
                 // Damaged (now recorded as such) or gone: it leaves the queue; try the next one.
                 test?.levelChanged(id, to: nil)
             }

@@ -40,26 +40,38 @@ extension Box {
         var waiting = Set<String>()
         for id in candidates.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let copies = store.copyLevels(of: id)
-            switch SettlePlanner.decide(id: id, copies: copies, events: events[id] ?? []) {
+            // A folder holding a part of the card beside another is content, not a place: its
+            // sides are merged into the copy kept (docs/sync.md, "A store a sync tool is changing").
+            let partial: Set<Level> = copies.count > 1 ? copies.filter { store.isPartial(id, in: $0) } : []
+            let whole = copies.subtracting(partial)
+            let decision = SettlePlanner.decide(id: id, copies: copies, partial: partial, events: events[id] ?? [])
+            if case .keep = decision {} else if case .wait = decision {} else if let into = whole.first, whole.count == 1 {
+                for level in partial.sorted() { try mergePartial(id, from: level, into: into, moment) }
+            }
+            switch decision {
             case .nothing:
                 continue
             case .wait:
                 waiting.insert(id)
             case .keep(let kept):
                 for level in copies.sorted() where level != kept {
+                    if partial.contains(level) {
+                        try mergePartial(id, from: level, into: kept, moment)
+                        continue
+                    }
                     let same = try sameContent(id, level, kept)
                     if let change = try store.setAside(id, in: level, keep: !same) {
                         try apply(change, now: moment.now, log: true, origin: "sync")
                     }
                 }
             case .move(let level):
-                guard let from = copies.first else { continue }
+                guard let from = whole.first else { continue }
                 try store.moveCard(id, from: from, to: level,
                                    journal: [LogEntry(time: moment.now, event: .move, id: id, from: from, to: level, origin: "sync")])
                 if lastShown?.id == id { lastShown = nil }
                 if tracksMembership { test?.levelChanged(id, to: store.damaged[id] == nil ? level : nil) }
             case .remove:
-                guard let level = copies.first else { continue }
+                guard let level = whole.first else { continue }
                 // A side edited after the delete (by hand, or an edit whose line has not arrived)
                 // is not thrown away: the card stays, reported as a duplicate if it is one.
                 let deleted = (events[id] ?? []).filter { $0.entry.event == .delete || $0.entry.renamedTo != nil }
@@ -74,6 +86,15 @@ extension Box {
         }
         settlePending = waiting
         lastSettlePass = waiting.isEmpty ? nil : (store.lastChange(of: waiting), waiting)
+    }
+
+    /// Merges the partial copy of `id` in `level` into the copy kept (`Store.mergePartial`).
+    private func mergePartial(_ id: String, from level: Level, into kept: Level, _ moment: Moment) throws(BoxError) {
+        if let change = try store.mergePartial(id, from: level, into: kept) {
+            try apply(change, now: moment.now, log: true, origin: "sync")
+        }
+        if lastShown?.id == id { lastShown = nil }
+        searchIndexNeedsReading(id)
     }
 
     /// True when the copies of `id` in two levels hold the same files.

@@ -50,6 +50,9 @@ public final class Box {
     /// The last settling pass that left cards waiting: the store's last change then, and the
     /// cards. Nothing is read again until one of them differs.
     var lastSettlePass: (change: Int64, candidates: Set<String>)?
+    /// Cards whose folder left its level in a synced store, not yet known deleted: the level
+    /// each left and when it was first missed (docs/sync.md, "A store a sync tool is changing").
+    var inTransit: [String: (level: Level, since: Int64)] = [:]
     /// How far each other device's log has been looked through for deleted cards.
     var peerScanOffsets: [String: Int] = [:]
     /// The cards' folded text for `Search`, built by the first search.
@@ -157,11 +160,8 @@ public final class Box {
         let now = options.clock.now()
         let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
         try followReplacedFiles()
-        for change in try store.refresh(now: now) {
-            // A copy found beside the card's other copy is a sync tool's delivery, not a
-            // person's move (docs/sync.md): said so, so that settling never ranks it.
-            try apply(change, now: now, log: true, origin: store.copies[change.id] == nil ? "hand" : "copy")
-        }
+        for change in try store.refresh(now: now) { try takeIn(change, moment) }
+        try finishTransit(moment)
         try takeInMendedCards(now: now)
         try settle(moment)
         // Without an index, nobody needs the card directories' events (stale watches' only).
@@ -209,9 +209,12 @@ public final class Box {
     }
 
     /// R13, R8: a change made by hand joins or leaves the open test, and is logged (R16).
-    /// - Parameter origin: how the change came about, for the log: `hand` (found in the store),
-    ///   `sync` (settling a card a sync left in two levels).
-    func apply(_ change: HandChange, now: Int64, log: Bool, origin: String = "hand") throws(BoxError) {
+    /// - Parameters:
+    ///   - origin: how the change came about, for the log: `hand` (found in the store), `copy`
+    ///     (found beside the card's other copy), `sync` (settling a card a sync left in two levels).
+    ///   - time: the time logged, when not `now` (a hand move's own, `handTime`).
+    func apply(_ change: HandChange, now: Int64, log: Bool, origin: String = "hand", time: Int64? = nil) throws(BoxError) {
+        let now = time ?? now
         if lastShown?.id == change.id { lastShown = nil }
         // A card that came or moved by hand may be a sync tool's delivery: look at it once quiet.
         switch change {
@@ -240,7 +243,9 @@ public final class Box {
         if case .moved = change {} else { frontIndex = nil }
         // R21: a card that arrives by hand is looked at now (one card, not the whole store), so
         // that a damaged one stays out of the counts and the test from the start.
-        let sound = level == nil || store.damage(of: change.id) == nil
+        // A part of a card while a sync tool is at work is a partial delivery, not a damaged
+        // card: it keeps its place in the test until the store is quiet (docs/sync.md).
+        let sound = level == nil || store.damage(of: change.id) == nil || (isSynced && !storeIsQuiet([change.id]))
         if tracksMembership { test?.levelChanged(change.id, to: sound ? level : nil) }
     }
 
@@ -300,11 +305,12 @@ public final class Box {
         if let test, test.position == position {
             return TestSummary(date: moment.today, position: position, levels: levels,
                                state: test.remaining > 0 ? .open : .empty, remaining: test.remaining,
-                               passed: test.passed.count, failed: test.failedCount, repeating: test.repeatingCount)
+                               passed: test.passed.count, failed: test.failedCount, repeating: test.repeatingCount,
+                               syncing: inTransit.count)
         }
         let count = remaining(atPosition: position)
         return TestSummary(date: moment.today, position: position, levels: levels,
-                           state: count > 0 ? .open : .empty, remaining: count, passed: 0, failed: 0)
+                           state: count > 0 ? .open : .empty, remaining: count, passed: 0, failed: 0, syncing: inTransit.count)
     }
 
     /// R11: opens the test of the current position when it is not open yet: its queue is the

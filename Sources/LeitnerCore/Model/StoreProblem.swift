@@ -14,7 +14,8 @@ public struct StoreProblem: Sendable, Equatable {
         /// A damaged line or file of the box's own state in `.leitner/` (the log, the open test).
         case damagedState
         /// What a file-sync tool left: a conflict copy of a side, of a loose file or of a card's
-        /// directory, or git's conflict markers in a text side (docs/sync.md).
+        /// directory, or git's conflict markers in a text side (docs/sync.md); or a card it is
+        /// still moving, in transit (docs/sync.md, "A store a sync tool is changing").
         case syncConflict
     }
     public var kind: Kind

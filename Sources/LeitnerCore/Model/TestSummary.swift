@@ -15,9 +15,12 @@ public struct TestSummary: Sendable, Equatable {
     public var failed: Int
     /// Cards in the queue answered wrong in this test: they come back until answered right.
     public var repeating: Int
+    /// Cards in transit in the store: a sync tool is moving them (docs/sync.md, "A store a sync
+    /// tool is changing"); while one of the queue is, the test waits for it.
+    public var syncing: Int
 
     public init(date: LogicalDate, position: Int, levels: [Level], state: TestState,
-                remaining: Int, passed: Int, failed: Int, repeating: Int = 0) {
+                remaining: Int, passed: Int, failed: Int, repeating: Int = 0, syncing: Int = 0) {
         self.date = date
         self.position = position
         self.levels = levels
@@ -26,5 +29,6 @@ public struct TestSummary: Sendable, Equatable {
         self.passed = passed
         self.failed = failed
         self.repeating = repeating
+        self.syncing = syncing
     }
 }

@@ -1,5 +1,5 @@
 /// What to do with a card after a sync, as `SettlePlanner.decide` finds it (docs/sync.md).
-enum SettleDecision: Sendable, Equatable {
+enum SettleDecision: Sendable, Hashable {
     /// Leave the card as it is: one copy, and no device deleted it after its last move.
     case nothing
     /// Leave every copy where it is: the logs do not yet say which one is right (the reason says

@@ -28,15 +28,34 @@
 ///   it: wait.
 /// - The newest ranked standing event — the greatest (time, device, offset) — names the winner.
 ///   With two or more copies its level is kept. With one copy the card is removed when the
-///   winner deleted it, moved when the winner is a device's own event (not found by hand) that put
-///   it in another level, and otherwise left alone.
+///   winner deleted it, moved when the winner is a device's own event (not found by hand, nor an
+///   edit, which changes content and not place) that put it in another level, and otherwise left
+///   alone.
 enum SettlePlanner {
     /// - Parameters:
     ///   - id: the card.
     ///   - copies: the levels whose directory holds a directory named `id`.
+    ///   - partial: those of `copies` whose directory holds only a part of the card (a partial
+    ///     delivery, docs/sync.md "A store a sync tool is changing"): content, not a place. They
+    ///     explain nothing and are never kept; an `edit` line in such a level does not place the
+    ///     card. Without a whole copy, the card waits.
     ///   - events: lines of every device's log (those of other cards and days are passed over), in
     ///     any order. `(device, offset)` is assumed unique; should it repeat, the tie is still
     ///     broken the same way on every device.
+    static func decide(id: String, copies: Set<Level>, partial: Set<Level> = [], events: [DeviceEvent]) -> SettleDecision {
+        guard !partial.isEmpty else { return decide(id: id, copies: copies, events: events) }
+        let whole = copies.subtracting(partial)
+        guard !whole.isEmpty else {
+            return .wait("card '\(id)' (in \(names(copies.sorted()))): no folder holds the whole card yet")
+        }
+        let placing = events.filter { event in
+            !(event.entry.event == .edit && event.entry.id == id
+              && (event.entry.to ?? event.entry.from).map(partial.contains) == true)
+        }
+        return decide(id: id, copies: whole, events: placing)
+    }
+
+    /// The decision for copies that each hold the whole card (the rules above).
     static func decide(id: String, copies: Set<Level>, events: [DeviceEvent]) -> SettleDecision {
         guard !copies.isEmpty else { return .nothing }
         let levels = copies.sorted()
@@ -95,9 +114,11 @@ enum SettlePlanner {
             switch winner.placement {
             case .deleted:
                 return .remove
-            case .level(let level) where level != levels[0] && !winner.byHand:
+            case .level(let level) where level != levels[0] && !winner.byHand && winner.event.entry.event != .edit:
                 // A device's own newer event put it elsewhere: the copy here came by an older
-                // move, delivered by the sync tool after it (both explain the copy).
+                // move, delivered by the sync tool after it (both explain the copy). An edit
+                // changed the card's content, not its place: its side arrives on its own, and is
+                // merged into this copy (docs/sync.md, "A store a sync tool is changing").
                 return .move(level)
             case .level:
                 return .nothing

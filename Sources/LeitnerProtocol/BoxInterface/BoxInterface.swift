@@ -63,7 +63,10 @@ public enum BoxInterface {
           # Distinct cards with a wrong grade in this test (not undone).
           failed: int,
           # Cards in the queue answered wrong in this test: they come back until answered right.
-          repeating: ?int
+          repeating: ?int,
+          # Cards in transit in the store: a sync tool is moving them; while one of the queue is,
+          # the test waits for it (no card offered at its turn, no completion). Absent: none.
+          syncing: ?int
         )
 
         # One calendar day: history for past days, a forecast for future ones.
@@ -100,7 +103,8 @@ public enum BoxInterface {
 
         # Something in the store the daemon does not use as it is: a damaged card, half of a
         # loose pair, a card in two levels, a link out of the store, an entry that is no card,
-        # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers.
+        # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers,
+        # or a card it is still moving (in transit: no damage, it goes by itself).
         type Problem (
           kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict),
           # Absolute path of the entry.

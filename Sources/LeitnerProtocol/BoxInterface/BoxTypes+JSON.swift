@@ -71,11 +71,17 @@ extension Asset {
 
 extension TestSummary {
     /// The `Test` object.
+    /// `syncing` is given only while cards are in transit.
     public var json: JSONValue {
-        ["date": .string(date.description), "position": .int(Int64(position)),
-         "levels": .array(levels.map { .string($0.name) }), "state": .string(state.rawValue),
-         "remaining": .int(Int64(remaining)), "passed": .int(Int64(passed)), "failed": .int(Int64(failed)),
-         "repeating": .int(Int64(repeating))]
+        var object: JSONValue = ["date": .string(date.description), "position": .int(Int64(position)),
+                                 "levels": .array(levels.map { .string($0.name) }), "state": .string(state.rawValue),
+                                 "remaining": .int(Int64(remaining)), "passed": .int(Int64(passed)), "failed": .int(Int64(failed)),
+                                 "repeating": .int(Int64(repeating))]
+        if syncing > 0, case .object(var members) = object {
+            members["syncing"] = .int(Int64(syncing))
+            object = .object(members)
+        }
+        return object
     }
 
     /// Reads a `Test` object.
@@ -86,7 +92,8 @@ extension TestSummary {
                   levels: try fields.levels("levels"),
                   state: try fields.named("state", "a test state") { TestState(rawValue: $0) },
                   remaining: try fields.int("remaining"), passed: try fields.int("passed"),
-                  failed: try fields.int("failed"), repeating: try fields.optionalInt("repeating") ?? 0)
+                  failed: try fields.int("failed"), repeating: try fields.optionalInt("repeating") ?? 0,
+                  syncing: try fields.optionalInt("syncing") ?? 0)
     }
 }
 

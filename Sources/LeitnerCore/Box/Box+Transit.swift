@@ -1,0 +1,94 @@
+import Glibc
+import LeitnerSystem
+
+/// Taking in what a sync tool does to the store as provisional (docs/sync.md, "A store a sync
+/// tool is changing"): a card whose folder left its level is in transit, not deleted, until the
+/// store is quiet; a hand move is logged at the time it was made.
+extension Box {
+    /// True when another device's files are in the store: a sync tool may be at work in it.
+    var isSynced: Bool { !store.peers.isEmpty }
+
+    /// True when nothing a sync tool touches (the level directories, the devices' files, the
+    /// directories of the cards `ids`) changed for `BoxOptions.settleAfter`, by change times.
+    func storeIsQuiet(_ ids: some Sequence<String>) -> Bool {
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        let realNow = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
+        return realNow - store.lastChange(of: ids) >= options.settleAfter * 1_000_000
+    }
+
+    /// True when card `id` of the open test cannot be shown now only because a sync tool is
+    /// still at work: its folder is in transit, or holds a part of it while the store is not quiet.
+    func isInTransit(_ id: String) -> Bool {
+        if inTransit[id] != nil { return true }
+        return isSynced && store.levelOf[id] != nil && !storeIsQuiet([id])
+    }
+
+    /// Takes in one hand change found in the store (R13). In a synced store a card gone from its
+    /// level is in transit, and its coming back is one change from the level it left: nothing
+    /// when it is the same. A copy found beside the card's other copy is a sync tool's delivery,
+    /// not a person's move: said so (`origin=copy`), so that settling never ranks it.
+    func takeIn(_ change: HandChange, _ moment: Moment) throws(BoxError) {
+        var change = change
+        if isSynced {
+            switch change {
+            case .disappeared(let id, let from):
+                if inTransit[id] == nil { inTransit[id] = (from, moment.now) }
+                if lastShown?.id == id { lastShown = nil }
+                return
+            case .appeared(let id, let to):
+                if let left = inTransit.removeValue(forKey: id) {
+                    if left.level == to {
+                        // Back where it was: nothing happened; only its damage is looked at again.
+                        try apply(change, now: moment.now, log: false)
+                        return
+                    }
+                    change = .moved(id: id, from: left.level, to: to)
+                }
+            case .moved(let id, _, _), .adopted(let id, _):
+                inTransit[id] = nil
+            }
+        }
+        if let copies = store.copies[change.id], case .moved(let id, let from, let to) = change, !copies.contains(from) {
+            // The card left its level and is found in two others: a person's `mv` here while the
+            // sync tool delivered another device's move. The copy that came whole is the
+            // person's: logged as found by hand, then the change of the copy served.
+            let whole = copies.filter { store.cameWhole(id, in: $0) }
+            if whole.count == 1, let moved = whole.first {
+                let person = HandChange.moved(id: id, from: from, to: moved)
+                try apply(person, now: moment.now, log: true, origin: "hand", time: handTime(of: person, now: moment.now))
+                if moved != to { try apply(.moved(id: id, from: moved, to: to), now: moment.now, log: true, origin: "copy") }
+                return
+            }
+        }
+        let origin = store.copies[change.id] == nil ? "hand" : "copy"
+        try apply(change, now: moment.now, log: true, origin: origin,
+                  time: origin == "hand" ? handTime(of: change, now: moment.now) : nil)
+    }
+
+    /// Once the store is quiet, a card still in transit was deleted: logged as found by hand, at
+    /// the time it was first missed, and it leaves the test (R8).
+    func finishTransit(_ moment: Moment) throws(BoxError) {
+        guard !inTransit.isEmpty, storeIsQuiet(inTransit.keys) else { return }
+        let gone = inTransit.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        inTransit.removeAll()
+        for (id, left) in gone where store.levelOf[id] == nil {
+            try apply(.disappeared(id: id, from: left.level), now: moment.now, log: true, time: max(left.since, store.log.latestTime ?? 0))
+        }
+    }
+
+    /// The time of a card's arrival or move found by hand: the change time of its folder, which
+    /// the `rename` of a person's `mv` set, when that is recent (the daemon's clock may be
+    /// another than the file system's: a test's); never earlier than the log's last line, so that
+    /// the log stays in time order.
+    func handTime(of change: HandChange, now: Int64) -> Int64 {
+        let level: Level
+        switch change {
+        case .appeared(_, let to), .moved(_, _, let to): level = to
+        case .disappeared, .adopted: return now
+        }
+        guard let changed = store.changeTime(of: change.id, in: level),
+              changed <= now, now - changed <= max(60_000, 2 * options.settleAfter) else { return now }
+        return max(changed, store.log.latestTime ?? changed)
+    }
+}
