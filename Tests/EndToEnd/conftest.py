@@ -32,3 +32,18 @@ def pytest_runtest_makereport(item, call):
         return
     report.outcome = "failed"
     report.longrepr = f"skipped in CI, where every test must run (README, 'Testing'): {reason}"
+
+
+# `@pytest.mark.soak`: a long scenario that only `make sync-soak` (LEITNER_SYNC_SOAK=1) runs. It
+# is left out of the other runs before they start, so that it is neither run nor skipped.
+def pytest_configure(config):
+    config.addinivalue_line("markers", "soak: run only by make sync-soak (LEITNER_SYNC_SOAK=1)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("LEITNER_SYNC_SOAK") == "1":
+        return
+    kept = [item for item in items if item.get_closest_marker("soak") is None]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("soak")])
+        items[:] = kept
