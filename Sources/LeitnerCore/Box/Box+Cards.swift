@@ -181,7 +181,7 @@ extension Box {
                                          advice: "mend the line (TIME, EVENT, ID, FROM, TO, CORRECT, MS, tab-separated) or remove it"))
         }
         problems += store.strays.values.sorted { $0.path < $1.path }
-        problems += store.rootProblems()
+        problems += store.rootProblems(fresh: true)
         problems += store.looseFileProblems()
         problems += store.sharedStateProblems()
         scan.isFinished = true

@@ -24,7 +24,17 @@ extension Store {
     /// The entries of the store's root that are neither a level, a place nor hidden. Hidden
     /// entries are the box's own `.leitner/` and what sync tools keep there (`.stfolder`,
     /// `.stignore`, `.git`, `.unison…`), none of them a card.
-    func rootProblems() -> [StoreProblem] {
+    /// - Parameter fresh: list the root even when it did not change (`doctor`, which names what a
+    ///   stray directory holds, and that can change without the root changing).
+    func rootProblems(fresh: Bool = false) -> [StoreProblem] {
+        let stamp = (try? rootFD.status()).map { [$0.st_mtim.tv_sec, $0.st_mtim.tv_nsec, $0.st_ctim.tv_sec, $0.st_ctim.tv_nsec] }
+        if !fresh, let stamp, let seen = rootProblemsSeen, seen.stamp == stamp { return seen.problems }
+        let problems = listRootProblems()
+        if let stamp { rootProblemsSeen = (stamp, problems) }
+        return problems
+    }
+
+    private func listRootProblems() -> [StoreProblem] {
         guard let entries = try? FileSystem.list(rootFD) else { return [] }
         return entries
             .filter { !$0.name.hasPrefix(".") && Level(name: $0.name) == nil && !Store.placeNames.contains($0.name)

@@ -77,6 +77,9 @@ final class Store {
     /// True when no level directory changed since the last checkpoint was written: then nothing
     /// was done by hand while no daemon ran, and the open test needs no reconciling.
     var untouchedSinceCheckpoint = false
+    /// What `rootProblems()` last found, and the root's modification and change times then: the
+    /// root is listed again only when an entry came, went or was renamed (`Status` asks each call).
+    var rootProblemsSeen: (stamp: [Int], problems: [StoreProblem])?
 
     static let stateDirectoryName = ".leitner"
     static let devicesDirectoryName = "devices"
