@@ -4,8 +4,9 @@ import PackageDescription
 let testHooks: [SwiftSetting] = [.define("LEITNER_TEST_HOOKS", .when(traits: ["TestHooks"]))]
 
 // No package dependencies: the toolchain only (see README, "Building").
-// Who imports whom is drawn in docs/architecture.md: LeitnerSystem ← LeitnerCore ←
-// LeitnerProtocol ← leitnerd; LeitnerProtocol ← LeitnerClient ← leitnerctl. The daemon links no
+// Who imports whom is drawn in docs/architecture.md: LeitnerSystem ← LeitnerVarlink (JSON and
+// Varlink, knowing nothing of cards); LeitnerSystem ← LeitnerCore; both ← LeitnerProtocol (the
+// box's interface) ← leitnerd; LeitnerProtocol ← LeitnerClient ← leitnerctl. The daemon links no
 // client code.
 let package = Package(
     name: "leitner",
@@ -22,14 +23,16 @@ let package = Package(
     targets: [
         .target(name: "LeitnerSystem", swiftSettings: testHooks),
         .target(name: "LeitnerCore", dependencies: ["LeitnerSystem"]),
-        .target(name: "LeitnerProtocol", dependencies: ["LeitnerSystem", "LeitnerCore"], swiftSettings: testHooks),
-        .target(name: "LeitnerClient", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
-        .executableTarget(name: "leitnerd", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
+        .target(name: "LeitnerVarlink", dependencies: ["LeitnerSystem"], swiftSettings: testHooks),
+        .target(name: "LeitnerProtocol", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerVarlink"],
+                swiftSettings: testHooks),
+        .target(name: "LeitnerClient", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
+        .executableTarget(name: "leitnerd", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
         .executableTarget(name: "leitnerctl",
-                          dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerClient"]),
-        .executableTarget(name: "leitner-bench", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
+                          dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerClient"]),
+        .executableTarget(name: "leitner-bench", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
         // Calls the built leitnerd with values generated from its interface text (docs/protocol.md, "Fuzzing").
-        .executableTarget(name: "leitner-fuzz", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol"]),
+        .executableTarget(name: "leitner-fuzz", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
         // One test target per module; what several share (a temporary directory) is a target
         // of its own that only the tests link.
         .target(name: "LeitnerTestSupport", dependencies: ["LeitnerSystem"], path: "Tests/Support"),
@@ -38,15 +41,15 @@ let package = Package(
         .testTarget(name: "LeitnerCoreTests", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerTestSupport"],
                     swiftSettings: testHooks),
         .testTarget(name: "LeitnerProtocolTests",
-                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"],
+                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerTestSupport"],
                     swiftSettings: testHooks),
         .testTarget(name: "LeitnerClientTests",
-                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerClient", "LeitnerTestSupport"]),
+                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerClient", "LeitnerTestSupport"]),
         // The programs' own logic (parsing their command lines, dispatching calls), tested
         // through `@testable import` of the executable modules.
-        .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerTestSupport"]),
+        .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerTestSupport"]),
         // The fuzzer's generators, through `@testable import` of its executable module.
-        .testTarget(name: "leitner-fuzzTests", dependencies: ["leitner-fuzz", "LeitnerCore", "LeitnerProtocol"]),
+        .testTarget(name: "leitner-fuzzTests", dependencies: ["leitner-fuzz", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Glibc
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// Round trips to a running leitnerd as `leitnerctl review` makes them, with its own client
 /// (`VarlinkClient`, Swift): `Status`, and `Grade` right after the `Next` that showed the card.

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// `Stats` on an open box: the first call reads the whole review log; the next ones take in
 /// only what was appended since (warm), as the daemon serves them. Each includes the reply's JSON.

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// What the fuzzer knows of the box under test, read back from the daemon after each step: the
 /// values worth sending are mostly those that name something in it.

@@ -1,4 +1,5 @@
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The values at the edges of each type of the interface language, as JSON text (some are text
 /// no `JSONValue` can hold: lone surrogates). Each parameter of each method is sent each edge of

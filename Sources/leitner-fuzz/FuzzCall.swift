@@ -1,4 +1,5 @@
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// One call the fuzzer sends, held as JSON text rather than as a `JSONValue`: an edge value may be
 /// text no `JSONValue` holds (a lone surrogate, `\u0000`), and the daemon must answer it all

@@ -1,6 +1,7 @@
 import Glibc
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// One connection to the daemon under test, sending raw messages and reading whole replies,
 /// each within a deadline: a reply that never comes is a hang, not a wait.

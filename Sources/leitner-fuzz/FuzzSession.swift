@@ -2,6 +2,7 @@ import Glibc
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// One run: the daemon on a temporary store, its interfaces read from itself, every parameter of
 /// every method sent the edges of its type, then random valid calls until the budget is spent,

@@ -1,4 +1,5 @@
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// Tells an answer the daemon may give from one it must never give, for any call: each call gets
 /// replies or one error, in time; an error is one its interface declares (or Varlink's own),

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// Valid values for any type of an interface, drawn at random: the type says what a value is;
 /// a member's name, where it is one the box's interfaces use for something narrower than its

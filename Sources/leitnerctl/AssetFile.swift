@@ -2,6 +2,7 @@ import Glibc
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// Turning what the user names into `Asset` parameters (docs/protocol.md): text as text, a file's
 /// bytes as base64 data (text and Markdown files valid as UTF-8 as text). The daemon reads no

@@ -1,4 +1,5 @@
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// A reply of the daemon as it came and as the interface's types: `json` is what `--json`
 /// prints unchanged (the daemon's members, not a re-encoding), `value` what the views show,

@@ -2,6 +2,7 @@ import Glibc
 import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// What every command gets: the global options, how to print, and the daemon, reached on
 /// first use (and started when nothing answers, unless autostart is off).

@@ -2,6 +2,7 @@ import Glibc
 import LeitnerClient
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// The commands about the daemon itself rather than the box: stop.
 enum DaemonCommands {

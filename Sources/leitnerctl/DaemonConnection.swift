@@ -3,6 +3,7 @@ import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// Reaching the daemon: connect, and when nothing answers start `leitnerd` (as `gpg` starts
 /// `gpg-agent`), without racing another client or systemd's socket activation:

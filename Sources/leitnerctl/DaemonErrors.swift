@@ -1,6 +1,7 @@
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// The daemon's errors and connection failures as leitnerctl reports them.
 enum DaemonErrors {

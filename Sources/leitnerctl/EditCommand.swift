@@ -3,6 +3,7 @@ import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// `edit ID [--front|--back] [--as EXT]`: opens the card's text sides in the person's editor, on
 /// temporary copies named `front.EXT`/`back.EXT` (so that the editor knows Markdown), and sends

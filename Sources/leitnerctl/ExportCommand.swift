@@ -3,6 +3,7 @@ import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// `export [LEVEL] [--with-levels]`: the text cards as TSV on standard output, with a header line
 /// `id front back frontext backext` (and `level` with `--with-levels`) that `import` reads back:

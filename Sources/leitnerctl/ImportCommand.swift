@@ -3,6 +3,7 @@ import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// `import FILE|DIR`: reads every card first, and reports each line that cannot be imported as
 /// `FILE:LINE: reason`; the other cards go to the daemon in a few `AddMany` batches of bounded

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The members of the daemon's replies as the interface's types (docs/protocol.md), for
 /// `Context.call(_:_:as:)`: each names the member that does not decode.

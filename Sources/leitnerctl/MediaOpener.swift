@@ -3,6 +3,7 @@ import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// A card's sides that are not text, for the review (docs/leitnerctl.md, "Images and sound"):
 /// fetched from the daemon with `ReadAsset` (the store may belong to another user, or the

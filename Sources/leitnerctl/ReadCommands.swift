@@ -2,6 +2,7 @@ import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// The commands that only read: status, list, show, calendar, log, doctor, next.
 enum ReadCommands {

@@ -3,6 +3,7 @@ import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// What the learner does with a card.
 enum ReviewAction: Equatable {

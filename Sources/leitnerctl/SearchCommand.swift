@@ -2,6 +2,7 @@ import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// `search PATTERN` (and `find`): the lines of the cards whose id, front or back holds PATTERN,
 /// ignoring case, as `Search` finds them in the daemon's index, printed as the daemon's replies

@@ -3,6 +3,7 @@ import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// `stats [--days N] [--leeches N] [--html FILE]`: the box's figures on one screen, as JSON, or
 /// as an HTML report (docs/leitnerctl.md, "Statistics").

@@ -2,6 +2,7 @@ import Glibc
 import LeitnerClient
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// The commands that change the box: prepare, add, move, delete, undo, grade.
 enum WriteCommands {

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The methods of `io.leitner.Box` (docs/protocol.md): one handler per method and one method-name →
 /// handler table. The dispatcher has checked a call's parameters against the method's

@@ -1,3 +1,4 @@
+import LeitnerVarlink
 import Synchronization
 import LeitnerCore
 import LeitnerProtocol

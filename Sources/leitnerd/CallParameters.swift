@@ -1,4 +1,5 @@
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// Typed access to the parameters of one call, already checked against the method's declaration
 /// (`Dispatcher`). Each accessor still throws `InvalidParameter` naming the parameter when it is

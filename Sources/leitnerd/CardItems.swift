@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The cards of a `List`, read a batch at a time under the box's turn (`Box.nextCards`).
 final class CardItems: ReplyItems {

@@ -2,6 +2,7 @@ import Glibc
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// One client's connection, served on a thread of its own (docs/daemon.md, "Concurrency"):
 /// reads its messages in order, has each answered, writes the replies in the same order.

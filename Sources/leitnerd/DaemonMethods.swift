@@ -1,6 +1,7 @@
 import Glibc
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// The methods of `io.leitner.Box` that are about the daemon itself, not the box: they never
 /// wait for a turn at the box (docs/protocol.md). One handler per method and one name → handler

@@ -1,6 +1,7 @@
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// Answers one message: reads it as a Varlink call, routes it to its interface and method, checks
 /// its parameters against the method's declaration in the interface's IDL text (the one place

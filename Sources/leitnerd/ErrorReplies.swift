@@ -1,6 +1,7 @@
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import LeitnerVarlink
 
 /// The one place where what went wrong in a call becomes a Varlink error: a bad
 /// parameter is `org.varlink.service.InvalidParameter` naming it, a `BoxError` is its

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The entries of a `Log`, read from the review log as it was when the call began, on the
 /// reader's own descriptor: no batch needs the box (docs/daemon.md, "Streamed replies").

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The problems of a `Doctor`, found a batch of cards at a time under the box's turn
 /// (`Box.nextProblems`).

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The items of a streamed reply (docs/daemon.md, "Streamed replies"), given a batch at a time:
 /// the cards of `List`, the entries of `Log`, the days of `Calendar`, the lines of `Search`, the

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The matching lines of a `Search`, read a batch of cards at a time under the box's turn
 /// (`Box.nextMatches`).

@@ -1,4 +1,5 @@
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The daemon's side of `org.varlink.service`: what the service is (`GetInfo`) and the IDL text
 /// of its interfaces (`GetInterfaceDescription`). Needs no box.

@@ -1,4 +1,5 @@
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// Items made whole when the call began, under the box's turn, and sent in parts: the days of a
 /// `Calendar`, which are at most `Box.maxCalendarDays` and yet may pass a small message limit.

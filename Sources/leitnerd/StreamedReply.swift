@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The reply of a streamed method (docs/daemon.md, "Streamed replies"), made a part at a time as
 /// the connection sends it: the connection's thread asks for the next frame only once the one

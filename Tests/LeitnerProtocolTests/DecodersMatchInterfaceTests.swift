@@ -1,4 +1,5 @@
 #if LEITNER_TEST_HOOKS
+import LeitnerVarlink
 import Testing
 @testable import LeitnerCore
 @testable import LeitnerProtocol

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import LeitnerVarlink
 import Testing
 @testable import LeitnerCore
 @testable import LeitnerProtocol

@@ -1,3 +1,4 @@
+@testable import LeitnerVarlink
 import Testing
 @testable import LeitnerProtocol
 

@@ -1,3 +1,4 @@
+import LeitnerVarlink
 import Testing
 @testable import LeitnerCore
 @testable import LeitnerProtocol

@@ -1,3 +1,4 @@
+import LeitnerVarlink
 import Testing
 import LeitnerCore
 import LeitnerProtocol

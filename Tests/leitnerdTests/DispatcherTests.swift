@@ -1,3 +1,4 @@
+import LeitnerVarlink
 import Testing
 import LeitnerProtocol
 @testable import leitnerd

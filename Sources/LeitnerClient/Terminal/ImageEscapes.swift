@@ -1,4 +1,5 @@
 import LeitnerProtocol
+import LeitnerVarlink
 
 /// The escape sequences that draw an image from its file's bytes, for the two protocols that
 /// take PNG or JPEG as they are. The image travels in the output (the terminal may be on

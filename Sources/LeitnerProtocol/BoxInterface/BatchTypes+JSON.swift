@@ -1,4 +1,5 @@
 import LeitnerCore
+import LeitnerVarlink
 /// The types of `AddMany` as JSON, both ways (docs/protocol.md, "AddMany"): `NewCard` in the call,
 /// `AddedCard`, `PresentCard` and `RefusedCard` in the reply.
 

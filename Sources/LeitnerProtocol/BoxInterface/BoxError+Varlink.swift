@@ -1,4 +1,5 @@
 import LeitnerCore
+import LeitnerVarlink
 
 /// The box's errors on the wire: each error's name and parameters in `io.leitner.Box`, written
 /// once here for both sides. The daemon encodes with `varlinkReply`, and leitnerctl decodes with

@@ -1,4 +1,5 @@
 import LeitnerCore
+import LeitnerVarlink
 /// The interface `io.leitner.Box` as data: the IDL text `GetInterfaceDescription` returns.
 ///
 /// It is the interface of docs/protocol.md with the additions listed in that document's table

@@ -1,4 +1,5 @@
 import LeitnerCore
+import LeitnerVarlink
 /// The `Stats` reply and its types as JSON, both ways (docs/protocol.md): the daemon encodes
 /// them, leitnerctl decodes them to draw the charts. Decoding errors name the member's dotted
 /// path (`heatmap.12.reviews`).

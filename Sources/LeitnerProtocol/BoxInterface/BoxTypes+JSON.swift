@@ -1,4 +1,5 @@
 import LeitnerCore
+import LeitnerVarlink
 /// The types of `io.leitner.Box` as JSON, both ways: the daemon encodes them into replies, the
 /// client decodes them to show them. Field names are the interface's (docs/io.leitner.Box.varlink). A nil optional is written as
 /// `null`; on reading, a nullable member may be `null` or absent. Decoding errors name the

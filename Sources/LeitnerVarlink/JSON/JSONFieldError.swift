@@ -1,4 +1,3 @@
-import LeitnerCore
 /// A JSON value that does not have the shape a type of `io.leitner.Box` needs: `field` is the
 /// dotted path of the member (`card.front.mediaType`, `days.3.state`), `reason` what is wrong.
 public struct JSONFieldError: Error, Equatable, Sendable, CustomStringConvertible {

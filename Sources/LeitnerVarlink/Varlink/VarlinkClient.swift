@@ -1,5 +1,4 @@
 import Glibc
-import LeitnerCore
 import LeitnerSystem
 
 /// A blocking Varlink client over a Unix socket, for `leitnerctl`: one connection, one call at

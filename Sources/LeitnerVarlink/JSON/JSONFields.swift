@@ -1,4 +1,3 @@
-import LeitnerCore
 /// Reads the members of a JSON object by name and type, for decoding the types of
 /// `io.leitner.Box`; every error names the member's full dotted path. A nullable member may be
 /// absent or `null`.
@@ -102,24 +101,6 @@ package struct JSONFields {
         guard let name = try optionalString(key) else { return nil }
         guard let value = make(name) else { throw JSONFieldError(field: field(key), reason: "'\(name)' is not \(what)") }
         return value
-    }
-
-    /// The member `key` as a level name (`1` … `7`, `finished`).
-    public func level(_ key: String) throws(JSONFieldError) -> Level { try named(key, "a level") { Level(name: $0) } }
-
-    /// The member `key` as a date, `YYYY-MM-DD`.
-    public func date(_ key: String) throws(JSONFieldError) -> LogicalDate {
-        try named(key, "a date (YYYY-MM-DD)") { LogicalDate($0) }
-    }
-
-    /// An array of level names.
-    public func levels(_ key: String) throws(JSONFieldError) -> [Level] {
-        try array(key).enumerated().map { (index, element) throws(JSONFieldError) -> Level in
-            guard let name = element.stringValue, let level = Level(name: name) else {
-                throw JSONFieldError(field: "\(field(key)).\(index)", reason: "is not a level")
-            }
-            return level
-        }
     }
 
     /// An array of objects, each decoded by `decode` with its own path (`cards.3`).

@@ -1,4 +1,3 @@
-import LeitnerCore
 /// A Varlink reply: `{"parameters": {…}}`, or an error `{"error": "io.leitner.Box.NoSuchCard",
 /// "parameters": {"id": "hola"}}`; `continues` when more replies follow (a `more` call).
 public struct VarlinkReply: Sendable, Equatable {

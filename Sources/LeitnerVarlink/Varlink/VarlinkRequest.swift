@@ -1,4 +1,3 @@
-import LeitnerCore
 /// A Varlink call: `{"method": "io.leitner.Box.Grade", "parameters": {…}, "oneway": …}`.
 public struct VarlinkRequest: Sendable, Equatable {
     /// The fully qualified method name, `interface.Method`.

@@ -1,4 +1,3 @@
-import LeitnerCore
 /// Base64 (RFC 4648 §4, standard alphabet, with padding) for asset bytes on the wire
 /// (`Asset.data`, `ReadAsset`), without Foundation.
 public enum Base64 {

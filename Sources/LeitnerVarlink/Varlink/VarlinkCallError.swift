@@ -1,4 +1,3 @@
-import LeitnerCore
 /// An error reply to a Varlink call: the qualified error name and its parameters, e.g.
 /// `io.leitner.Box.NoSuchCard` with `["id": "hola"]`. `BoxError(reply:)` turns the box's own
 /// errors back into `BoxError`.

@@ -1,4 +1,3 @@
-import LeitnerCore
 /// Strict RFC 8259 parsing from UTF-8 bytes. Every request the daemon serves passes through
 /// here, so it works on the raw buffer, byte by byte, without Foundation.
 extension JSONValue {
