@@ -3,11 +3,11 @@ import LeitnerCore
 /// Checks of argument values that leitnerctl can make before asking the daemon.
 enum Arguments {
     /// A level name, `1` … `7` or `finished`.
-    static func level(_ text: String, command: String) throws -> String {
-        guard Level(name: text) != nil else {
+    static func level(_ text: String, command: String) throws -> Level {
+        guard let level = Level(name: text) else {
             throw Failure.usage(.invalidValue(text, what: "level", reason: "expected 1 to 7 or finished", command: command))
         }
-        return text
+        return level
     }
 
     /// A date: `YYYY-MM-DD`, `today`, or `+N`/`-N` days from today, within the years a date

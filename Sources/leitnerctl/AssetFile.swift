@@ -12,13 +12,13 @@ enum AssetFile {
     static let maxSize = 16 << 20 - 1 << 20
 
     /// A text side: `front.txt` (or `front.EXT`) with `text`.
-    static func text(_ text: String, side: String, extension ext: String = "txt") -> JSONValue {
-        ["name": .string("\(side).\(ext)"), "text": .string(text)]
+    static func text(_ text: String, side: SideName, extension ext: String = "txt") -> Asset {
+        Asset(name: "\(side.rawValue).\(ext)", text: text)
     }
 
     /// A side from the file at `path`, named `front.EXT` by its extension.
     /// - Throws: `Failure.failed` naming the file and the reason.
-    static func file(_ path: String, side: String) throws -> JSONValue {
+    static func file(_ path: String, side: SideName) throws -> Asset {
         // Read first: a file that is missing or a directory is that, whatever its name.
         let bytes: [UInt8]
         do {
@@ -29,10 +29,7 @@ enum AssetFile {
         guard let ext = MediaType.fileExtension(path.split(separator: "/").last.map(String.init) ?? path) else {
             throw Failure.failed("'\(path)': the file has no extension to tell what it is (.txt, .md, .png, .mp3, …)")
         }
-        let name = "\(side).\(ext.lowercased())"
-        if MediaType.isText(MediaType.of(fileName: name)), let text = String(validating: bytes, as: UTF8.self) {
-            return ["name": .string(name), "text": .string(text)]
-        }
-        return ["name": .string(name), "data": .string(Base64.encode(bytes))]
+        // Text and Markdown valid as UTF-8 travel as text (`Asset.json` says how).
+        return Asset(name: "\(side.rawValue).\(ext.lowercased())", content: bytes)
     }
 }

@@ -6,7 +6,7 @@ import LeitnerVarlink
 
 /// What every command gets: the global options, how to print, and the daemon, reached on
 /// first use (and started when nothing answers, unless autostart is off).
-final class Context {
+final class Context: BoxTransport {
     let settings: ClientSettings
     /// Print the daemon's answers as JSON.
     let json: Bool
@@ -21,46 +21,9 @@ final class Context {
         style = TextStyle(enabled: Console.stdoutTerminal.isTerminal && !noColor)
     }
 
-    /// Calls `io.leitner.Box.METHOD` and returns the reply's parameters.
-    /// - Throws: `VarlinkCallError` for the daemon's errors, `Failure.unreachable` when the
-    ///   daemon cannot be reached or started.
-    func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
-        try DaemonConnection.call(&connection, settings, "io.leitner.Box." + method, parameters)
-    }
-
-    /// Calls `io.leitner.Box.METHOD` and decodes its reply with `decode` (the decoders of
-    /// BoxTypes+JSON.swift).
-    /// - Throws: as `call`, and `Failure.failed` naming the member that does not decode (exit
-    ///   status 1: the daemon answered, in a shape this leitnerctl does not know).
-    func call<Value>(_ method: String, _ parameters: [String: JSONValue] = [:],
-                     as decode: (JSONFields) throws(JSONFieldError) -> Value) throws -> BoxReply<Value> {
-        let json = try call(method, parameters)
-        return BoxReply(json: json, value: try decoded(method) { () throws(JSONFieldError) in try decode(JSONFields(members: json)) })
-    }
-
-    /// Calls `io.leitner.Box.METHOD`, whose reply grows with the box, with `more`, and hands the
-    /// items of its array `member`, decoded one by one with `decode`, to `body` as each reply
-    /// arrives, beside the items as they came (for `--json`).
-    /// - Throws: as `call(_:_:as:)`, and what `body` throws.
-    func stream<Item>(_ method: String, _ parameters: [String: JSONValue] = [:], member: String,
-                      as decode: (JSONValue, String) throws(JSONFieldError) -> Item,
-                      _ body: ([Item], [JSONValue]) throws -> Void) throws {
-        try DaemonConnection.stream(&connection, settings, "io.leitner.Box." + method, parameters) { reply in
-            let items = try decoded(method) { () throws(JSONFieldError) in
-                try JSONFields(members: reply).objects(member, decode)
-            }
-            try body(items, reply[member]?.arrayValue ?? [])
-        }
-    }
-
-    /// What `decode` makes of a reply to METHOD, or the error that says which member is wrong.
-    private func decoded<Value>(_ method: String, _ decode: () throws(JSONFieldError) -> Value) throws -> Value {
-        do {
-            return try decode()
-        } catch {
-            throw Failure.failed("the daemon's answer to \(method) cannot be read: \(error)")
-        }
-    }
+    /// The daemon's methods as Swift functions (`BoxClient`), called through this context's
+    /// connection.
+    var box: BoxClient { BoxClient(self) }
 
     /// Closes the connection, if any: the next call makes a new one. For a connection the daemon
     /// has said it closes (a message over its size limit), so that the next call is not written
@@ -79,5 +42,17 @@ final class Context {
     /// Prints a reply as one line of JSON (the `--json` output).
     func printJSON(_ reply: [String: JSONValue]) {
         Console.out(JSONValue.object(reply).jsonText)
+    }
+
+    // MARK: BoxTransport: the kept connection, made or remade as `DaemonConnection` says
+
+    /// - Throws: `VarlinkCallError` for the daemon's errors, `Failure.unreachable` when the
+    ///   daemon cannot be reached or started.
+    func call(_ method: String, _ parameters: [String: JSONValue]) throws -> [String: JSONValue] {
+        try DaemonConnection.call(&connection, settings, method, parameters)
+    }
+
+    func stream(_ method: String, _ parameters: [String: JSONValue], _ body: ([String: JSONValue]) throws -> Void) throws {
+        try DaemonConnection.stream(&connection, settings, method, parameters, body)
     }
 }

@@ -26,7 +26,7 @@ enum DaemonCommands {
         // The process that listens: the daemon, unless systemd made the socket (then the peer is
         // the service manager, and the daemon's exit cannot be watched by its pid).
         let daemon = client.peer.map(\.pid).flatMap { isDaemon($0) ? $0 : nil }
-        _ = try client.call("io.leitner.Box.Stop")
+        _ = try BoxClient(client).stop()
         guard let daemon else {
             Console.out("leitnerd is stopping.")
             return

@@ -87,7 +87,7 @@ enum DaemonConnection {
 
     /// True when the daemon closed the connection without reading the call (see `call`).
     static func wasNotRead(_ error: any Error) -> Bool {
-        if let call = error as? VarlinkCallError { return call.name == BoxInterface.connectionClosed }
+        if let call = error as? VarlinkCallError, case .connectionClosed? = BoxConnectionError(call) { return true }
         if case .closedBeforeCall? = error as? VarlinkClientError { return true }
         return false
     }

@@ -15,10 +15,7 @@ enum DaemonErrors {
     /// The exit status for an error that is not a `Failure`: 69 when the daemon went away, else 1.
     static func exitStatus(for error: any Error) -> Int32 {
         if error is VarlinkClientError { return ExitStatus.unavailable }
-        if let call = error as? VarlinkCallError,
-           call.name == BoxInterface.tooManyConnections || call.name == BoxInterface.connectionClosed {
-            return ExitStatus.unavailable
-        }
+        if let call = error as? VarlinkCallError, BoxConnectionError(call) != nil { return ExitStatus.unavailable }
         return ExitStatus.failure
     }
 
@@ -39,15 +36,15 @@ enum DaemonErrors {
             default: return boxError.description
             }
         }
-        func parameter(_ name: String) -> String { error.parameters[name]?.stringValue ?? "?" }
-        switch error.name {
-        case BoxInterface.tooManyConnections:
-            return "the daemon is serving as many connections as it may (MaxConnections=\(error.parameters["limit"]?.intValue.map(String.init) ?? "?")), none idle: try again later"
-        case BoxInterface.connectionClosed: return "the daemon closed the connection: \(parameter("reason"))"
-        case VarlinkServiceInterface.permissionDenied:
-            return "the daemon refused: only its own user and root may do that"
-        case VarlinkServiceInterface.methodNotFound:
-            return "the daemon does not know method '\(parameter("method"))' (an older leitnerd?)"
+        switch BoxConnectionError(error) {
+        case .tooManyConnections(let limit)?:
+            return "the daemon is serving as many connections as it may (MaxConnections=\(limit)), none idle: try again later"
+        case .connectionClosed(let reason)?: return "the daemon closed the connection: \(reason)"
+        case nil: break
+        }
+        switch VarlinkServiceError(error) {
+        case .permissionDenied?: return "the daemon refused: only its own user and root may do that"
+        case .methodNotFound(let method)?: return "the daemon does not know method '\(method ?? "?")' (an older leitnerd?)"
         default: return error.description
         }
     }

@@ -14,15 +14,14 @@ enum EditCommand {
         var sides = SideName.allCases.filter { arguments.has("--\($0)") || arguments["--\($0)-file"] != nil }
         let named = !sides.isEmpty
         if !named { sides = SideName.allCases }
-        var parameters: [String: JSONValue] = ["id": .string(id)]
+        var changes: [SideName: Asset] = [:]
         // Sides given as files replace the card's sides without an editor.
-        let files = SideName.allCases.filter { arguments["--\($0)-file"] != nil }
-        if !files.isEmpty {
-            for side in files { parameters[side.rawValue] = try AssetFile.file(arguments["--\(side)-file"]!, side: side.rawValue) }
-            return try send(parameters, context: context)
+        for side in SideName.allCases {
+            if let path = arguments["--\(side)-file"] { changes[side] = try AssetFile.file(path, side: side) }
         }
+        if !changes.isEmpty { return try send(id, changes, context: context) }
         let newExtension = try arguments["--as"].map { try extensionArgument($0) }
-        let shown = try context.call("Show", ["id": .string(id)]) { fields throws(JSONFieldError) in try fields.card() }
+        let shown = try context.box.show(id: id)
         // Without --front or --back, a card with one text side (an image's caption) opens
         // that side, and a note says how to replace the other.
         let textSides = sides.filter { MediaType.isText(shown.value.side($0).mediaType) }
@@ -46,9 +45,7 @@ enum EditCommand {
         var paths: [String] = []
         for side in sides {
             // The exact bytes, whatever their size (`Show` carries at most 64 KiB of text).
-            let asset = try context.call("ReadAsset", ["id": .string(id), "side": .string(side.rawValue)]) {
-                fields throws(JSONFieldError) in try fields.asset()
-            }.value
+            let asset = try context.box.readAsset(id: id, side: side).value
             let bytes = asset.content
             let current = asset.name
             let name = newExtension.map { "\(side).\($0)" } ?? current
@@ -82,24 +79,22 @@ enum EditCommand {
             if text.allSatisfy(\.isWhitespace) {
                 throw Failure.failed("the \(side) of '\(id)' is empty; '\(id)' not changed")
             }
-            parameters[side.rawValue] = ["name": .string(name), "text": .string(text)]
+            changes[side] = Asset(name: name, text: text)
         }
-        if parameters.count == 1 {
+        if changes.isEmpty {
             if context.json { return context.printJSON(["card": shown.json["card"] ?? .null, "changed": false]) }
             return Console.out("'\(id)' unchanged.")
         }
-        try send(parameters, context: context)
+        try send(id, changes, context: context)
     }
 
     /// Sends an `Edit` and says what it did.
-    static func send(_ parameters: [String: JSONValue], context: Context) throws {
-        let reply = try context.call("Edit", parameters) { fields throws(JSONFieldError) in
-            (card: try fields.card(), changed: try fields.bool("changed"))
-        }
+    static func send(_ id: String, _ changes: [SideName: Asset], context: Context) throws {
+        let reply = try context.box.edit(id: id, front: changes[.front], back: changes[.back])
         if context.json { return context.printJSON(reply.json) }
         let card = reply.value.card
         guard reply.value.changed else { return Console.out("'\(card.id)' unchanged.") }
-        let sides = SideName.allCases.filter { parameters[$0.rawValue] != nil }.map(\.rawValue).joined(separator: " and ")
+        let sides = SideName.allCases.filter { changes[$0] != nil }.map(\.rawValue).joined(separator: " and ")
         Console.out("Edited the \(sides) of '\(card.id)' (\(Views.place(card.level))).")
     }
 
@@ -153,9 +148,7 @@ enum EditCommand {
 
     /// `rename OLD NEW`.
     static func rename(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Rename", ["id": .string(arguments.positionals[0]), "newId": .string(arguments.positionals[1])]) {
-            fields throws(JSONFieldError) in try fields.card()
-        }
+        let reply = try context.box.rename(id: arguments.positionals[0], to: arguments.positionals[1])
         if context.json { return context.printJSON(reply.json) }
         // The daemon renames nothing and logs nothing when the id is the same (as `edit` with no change).
         if arguments.positionals[0] == arguments.positionals[1] { return Console.out("'\(reply.value.id)' unchanged.") }

@@ -12,22 +12,16 @@ import LeitnerVarlink
 /// store's layout), which `import DIR` reads back.
 enum ExportCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
-        var parameters: [String: JSONValue] = [:]
-        if let level = arguments.positionals.first {
-            parameters["level"] = .string(try Arguments.level(level, command: "export"))
-        }
+        let level = try arguments.positionals.first.map { try Arguments.level($0, command: "export") }
         let withLevels = arguments.has("--with-levels")
         if let directory = arguments["--dir"] {
             try prepare(directory, force: arguments.has("--force"))
             // The ids first, then the assets on the same connection: a part of a listing must be
             // taken within the daemon's IdleTimeout=, and copying large media may take longer.
             var cards: [(id: String, level: String)] = []
-            try context.stream("List", parameters, member: "cards", as: Card.init(json:field:)) { part, _ in
-                cards += part.map { ($0.id, $0.level.name) }
-            }
+            try context.box.list(level: level) { part in cards += part.items.map { ($0.id, $0.level.name) } }
             return try copy(cards, to: directory, withLevels: withLevels, context: context)
         }
-        parameters["withText"] = true
         Console.out((withLevels ? ["id", "level", "front", "back", "frontext", "backext"]
                                 : ["id", "front", "back", "frontext", "backext"]).joined(separator: "\t"))
         var skipped = 0
@@ -45,8 +39,8 @@ enum ExportCommand {
         // longer than `List` carries is read whole with `ReadAsset` once the listing is over:
         // the connection carries no other call while the listing's parts are coming.
         var cut: [Card] = []
-        try context.stream("List", parameters, member: "cards", as: Card.init(json:field:)) { cards, _ in
-            for card in cards {
+        try context.box.list(level: level, withText: true) { part in
+            for card in part.items {
                 if mayBeCut(card.front) || mayBeCut(card.back) {
                     cut.append(card)
                 } else {
@@ -73,9 +67,7 @@ enum ExportCommand {
         }
         guard let text = value.text else { return nil }
         if !mayBeCut(value) { return (text, ext) }
-        let asset = try context.call("ReadAsset", ["id": .string(card.id), "side": .string(side.rawValue)]) {
-            fields throws(JSONFieldError) in try fields.asset()
-        }.value
+        let asset = try context.box.readAsset(id: card.id, side: side).value
         guard let whole = String(validating: asset.content, as: UTF8.self) else {
             throw Failure.failed("the daemon sent an unreadable \(side) for '\(card.id)'")
         }
@@ -137,9 +129,7 @@ enum ExportCommand {
             do { cardDirectory = try FileDescriptor.openDirectory(cardPath) } catch { throw fail(cardPath, error) }
             defer { cardDirectory.close() }
             for side in SideName.allCases {
-                let asset = try context.call("ReadAsset", ["id": .string(card.id), "side": .string(side.rawValue)]) {
-                    fields throws(JSONFieldError) in try fields.asset()
-                }.value
+                let asset = try context.box.readAsset(id: card.id, side: side).value
                 let data = asset.content
                 let name = asset.name.split(separator: "/").last.map(String.init) ?? side.rawValue
                 do {

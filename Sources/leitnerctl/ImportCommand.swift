@@ -89,15 +89,15 @@ enum ImportCommand {
         return CardFileParser(format: chosen).parse(text)
     }
 
-    /// One card ready to send: its `NewCard` object, its size in the message, and where it was read.
+    /// One card ready to send: the card, its size in the message, and where it was read.
     private struct Pending {
-        var json: JSONValue
+        var card: NewCard
         var bytes: Int
         var location: String
     }
 
     /// Sends the cards in batches and gathers what became of each.
-    static func add(_ records: [ImportRecord], defaultLevel: String?, path: String, context: Context,
+    static func add(_ records: [ImportRecord], defaultLevel: Level?, path: String, context: Context,
                     progress: inout ImportProgress) throws -> Summary {
         var summary = Summary()
         var batch: [Pending] = []
@@ -118,12 +118,9 @@ enum ImportCommand {
             while let cards = queue.first {
                 queue.removeFirst()
                 guard !cards.isEmpty else { continue }
-                let parameters: [String: JSONValue] = ["cards": .array(cards.map(\.json)), "allowDuplicate": false]
                 let outcome: BatchOutcome
                 do {
-                    outcome = try context.call("AddMany", parameters) { fields throws(JSONFieldError) in
-                        try BatchOutcome(json: .object(fields.members))
-                    }.value
+                    outcome = try context.box.addMany(cards.map(\.card), allowDuplicate: false).value
                 } catch let error as VarlinkCallError where isTooLarge(error) && cards.count > 1 {
                     // A daemon configured with a smaller MaxMessageSize= closed the connection
                     // without carrying anything out: send halves, and smaller batches from now on.
@@ -147,20 +144,18 @@ enum ImportCommand {
         }
         for record in records {
             let location = place(record.location, in: path)
-            var card: [String: JSONValue]
+            let card: NewCard
             do {
-                card = ["front": try side(record.front, "front"), "back": try side(record.back, "back")]
+                card = NewCard(front: try side(record.front, .front), back: try side(record.back, .back),
+                               id: record.id, level: record.level ?? defaultLevel?.name)
             } catch let failure as Failure {
                 if case .failed(let message) = failure { refuse(location, message) }
                 done += 1
                 continue
             }
-            if let id = record.id { card["id"] = .string(id) }
-            if let level = record.level ?? defaultLevel { card["level"] = .string(level) }
-            let json = JSONValue.object(card)
-            let bytes = json.jsonText.utf8.count + 1
+            let bytes = card.json.jsonText.utf8.count + 1
             if !batch.isEmpty && (batchSize + bytes > limit || batch.count >= cardLimit) { try flush() }
-            batch.append(Pending(json: json, bytes: bytes, location: location))
+            batch.append(Pending(card: card, bytes: bytes, location: location))
             batchSize += bytes
         }
         try flush()
@@ -169,10 +164,10 @@ enum ImportCommand {
 
     /// The daemon's refusal of a message longer than its `MaxMessageSize=` (docs/daemon.md).
     private static func isTooLarge(_ error: VarlinkCallError) -> Bool {
-        error.name == VarlinkServiceInterface.invalidParameter && error.parameters["parameter"]?.stringValue == "message"
+        VarlinkServiceError(error) == .invalidParameter(parameter: VarlinkServiceInterface.messageParameter)
     }
 
-    static func side(_ side: ImportSide, _ name: String) throws -> JSONValue {
+    static func side(_ side: ImportSide, _ name: SideName) throws -> Asset {
         switch side {
         case .text(let text, let ext): AssetFile.text(text, side: name, extension: ext)
         case .file(let path): try AssetFile.file(path, side: name)

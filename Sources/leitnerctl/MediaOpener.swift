@@ -105,9 +105,7 @@ final class MediaOpener {
     func asset(_ card: Card, side: SideName) throws -> (path: String, bytes: [UInt8]) {
         let id = card.id
         if let known = fetched["\(id)/\(side.rawValue)"] { return known }
-        let asset = try context.call("ReadAsset", ["id": .string(id), "side": .string(side.rawValue)]) {
-            fields throws(JSONFieldError) in try fields.asset()
-        }.value
+        let asset = try context.box.readAsset(id: id, side: side).value
         let bytes = asset.content
         let directory = try privateDirectory()
         let ext = MediaType.fileExtension(asset.name).map { ".\($0)" } ?? ""

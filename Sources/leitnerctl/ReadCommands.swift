@@ -10,9 +10,7 @@ enum ReadCommands {
 
     /// `status`: today, the test, the cards per level, this week.
     static func status(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Status") { fields throws(JSONFieldError) in
-            try BoxStatus(json: .object(fields.members))
-        }
+        let reply = try context.box.status()
         if context.json { return context.printJSON(reply.json) }
         let views = views(context)
         let style = context.style
@@ -22,8 +20,7 @@ enum ReadCommands {
         for line in views.counts(status.counts) { Console.out(line) }
         let monday = status.today.adding(days: -status.today.weekday)
         var days: [CalendarDay] = []
-        try context.stream("Calendar", ["from": .string(monday.description), "to": .string(monday.adding(days: 6).description)],
-                           member: "days", as: CalendarDay.init(json:field:)) { batch, _ in days += batch }
+        try context.box.calendar(from: monday, to: monday.adding(days: 6)) { part in days += part.items }
         Console.out()
         for line in views.week(days) { Console.out(line) }
         if let behind = status.clockBehind.map(DayClock.rfc3339) {
@@ -49,10 +46,7 @@ enum ReadCommands {
     /// printed as its reply arrives (docs/protocol.md, "Streamed replies"); another order needs
     /// every card first.
     static func list(_ context: Context, _ arguments: ParsedArguments) throws {
-        var parameters: [String: JSONValue] = ["withText": true]
-        if let level = arguments.positionals.first {
-            parameters["level"] = .string(try Arguments.level(level, command: "list"))
-        }
+        let level = try arguments.positionals.first.map { try Arguments.level($0, command: "list") }
         let order = arguments["--sort"] ?? "level"
         guard ["id", "level", "added"].contains(order) else {
             throw Failure.usage(.invalidValue(order, what: "order", reason: "expected id, level or added", command: "list"))
@@ -72,8 +66,8 @@ enum ReadCommands {
             Console.flush()
         }
         var cards: [(card: Card, json: JSONValue)] = []
-        try context.stream("List", parameters, member: "cards", as: Card.init(json:field:)) { batch, json in
-            let part = zip(batch, json).map { (card: $0, json: $1) }
+        try context.box.list(level: level, withText: true) { reply in
+            let part = zip(reply.items, reply.json).map { (card: $0, json: $1) }
             if order == "level" { show(part) } else { cards += part }
         }
         if order == "id" {
@@ -99,8 +93,8 @@ enum ReadCommands {
     static func addedOrder(context: Context) throws -> [String: Int] {
         var added: [String: Int] = [:]
         var index = 0
-        try context.stream("Log", member: "entries", as: LogEntry.init(json:field:)) { entries, _ in
-            for entry in entries {
+        try context.box.log { part in
+            for entry in part.items {
                 defer { index += 1 }
                 guard let id = entry.id else { continue }
                 switch entry.event {
@@ -115,18 +109,14 @@ enum ReadCommands {
 
     /// `show ID`: the card in full.
     static func show(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Show", ["id": .string(arguments.positionals[0])]) { fields throws(JSONFieldError) in
-            try fields.card()
-        }
+        let reply = try context.box.show(id: arguments.positionals[0])
         if context.json { return context.printJSON(reply.json) }
         for line in views(context).card(reply.value) { Console.out(line) }
     }
 
     /// `next`: the card at the head of today's queue, for scripts.
     static func next(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Next") { fields throws(JSONFieldError) in
-            (card: try fields.optionalCard(), test: try fields.test())
-        }
+        let reply = try context.box.next()
         if context.json { return context.printJSON(reply.json) }
         let views = views(context)
         guard let card = reply.value.card else {
@@ -138,7 +128,7 @@ enum ReadCommands {
 
     /// `calendar [FROM [TO]]`: one line a day.
     static func calendar(_ context: Context, _ arguments: ParsedArguments) throws {
-        let today = try context.call("Status") { fields throws(JSONFieldError) in try fields.date("today") }.value
+        let today = try context.box.status().value.today
         let from = try arguments.positionals.first.map { try Arguments.date($0, today: today, command: "calendar") }
             ?? today.adding(days: -7)
         let to = try arguments.positionals.dropFirst().first.map { try Arguments.date($0, today: today, command: "calendar") }
@@ -149,10 +139,9 @@ enum ReadCommands {
                                               reason: "TO \(to) is before FROM \(from)", command: "calendar"))
         }
         let style = context.style
-        try context.stream("Calendar", ["from": .string(from.description), "to": .string(to.description)],
-                           member: "days", as: CalendarDay.init(json:field:)) { days, json in
-            if context.json { return context.printJSONLines(json) }
-            for day in days { printDay(day) }
+        try context.box.calendar(from: from, to: to) { part in
+            if context.json { return context.printJSONLines(part.json) }
+            for day in part.items { printDay(day) }
             Console.flush()
         }
         func printDay(_ day: CalendarDay) {
@@ -177,21 +166,20 @@ enum ReadCommands {
 
     /// `log [--since DATE] [--limit N]`: one event a line.
     static func log(_ context: Context, _ arguments: ParsedArguments) throws {
-        var parameters: [String: JSONValue] = [:]
-        if let since = arguments["--since"] { parameters["since"] = .string(try logStart(since, context)) }
-        if let limit = arguments["--limit"] {
-            guard let n = Int(limit), n >= 0 else {
-                throw Failure.usage(.invalidValue(limit, what: "limit", reason: "expected a number of entries", command: "log"))
+        let since = try arguments["--since"].map { try logStart($0, context) }
+        let limit = try arguments["--limit"].map { text in
+            guard let n = Int(text), n >= 0 else {
+                throw Failure.usage(.invalidValue(text, what: "limit", reason: "expected a number of entries", command: "log"))
             }
-            parameters["limit"] = .int(Int64(n))
+            return n
         }
         let style = context.style
         // A line names its device only when the entries come from more than one (docs/sync.md).
         var devices = LogDevices()
         do {
-            try context.stream("Log", parameters, member: "entries", as: LogEntry.init(json:field:)) { entries, json in
-                if context.json { return context.printJSONLines(json) }
-                for entry in entries {
+            try context.box.log(since: since, limit: limit) { part in
+                if context.json { return context.printJSONLines(part.json) }
+                for entry in part.items {
                     for shown in devices.take(entry) { printEntry(shown) }
                 }
                 Console.flush()
@@ -235,7 +223,7 @@ enum ReadCommands {
             throw Failure.usage(.invalidValue(text, what: "date", reason:
                 "expected YYYY-MM-DD, a time such as 2026-11-21T20:30:00+01:00, today or -N", command: "log"))
         }
-        let today = try context.call("Status") { fields throws(JSONFieldError) in try fields.date("today") }.value
+        let today = try context.box.status().value.today
         return try Arguments.date(text, today: today, command: "log").description
     }
 
@@ -247,10 +235,10 @@ enum ReadCommands {
         }
         let style = context.style
         var count = 0
-        try context.stream("Doctor", member: "problems", as: StoreProblem.init(json:field:)) { problems, json in
-            count += problems.count
-            if context.json { return context.printJSONLines(json) }
-            for problem in problems {
+        try context.box.doctor { part in
+            count += part.items.count
+            if context.json { return context.printJSONLines(part.json) }
+            for problem in part.items {
                 Console.out(style.apply(style.bold, "'\(problem.path)'") + ": " + problem.reason)
                 Console.out("  " + style.apply(style.dim, problem.advice))
             }

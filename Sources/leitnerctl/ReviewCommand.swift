@@ -34,7 +34,7 @@ enum ReviewCommand {
                                               reason: "expected auto, " + ImageProtocol.allCases.map(\.rawValue).joined(separator: ", "),
                                               command: "review"))
         }
-        let prepared = try context.call("Prepare") { fields throws(JSONFieldError) in try fields.test() }.value
+        let prepared = try context.box.prepare().value
         let interface: any ReviewInterface
         if onTerminal {
             do {
@@ -74,9 +74,7 @@ enum ReviewCommand {
         mutating func loop(context: Context, interface: any ReviewInterface) throws {
             var message = ""
             while true {
-                let reply = try context.call("Next") { fields throws(JSONFieldError) in
-                    (card: try fields.optionalCard(), test: try fields.test())
-                }
+                let reply = try context.box.next()
                 let test = reply.value.test
                 finalTest = test
                 guard let card = reply.value.card else { return }
@@ -94,7 +92,7 @@ enum ReviewCommand {
                     return
                 case .undo:
                     do {
-                        let undoneCard = try context.call("Undo") { fields throws(JSONFieldError) in try fields.card() }.value
+                        let undoneCard = try context.box.undo().value.card
                         undone += 1
                         // Undo may also reach a grade of an earlier sitting (R15): only this
                         // sitting's own last grade is taken off.
@@ -109,10 +107,8 @@ enum ReviewCommand {
                     let id = card.id
                     let graded: (card: Card, test: TestSummary)
                     do {
-                        graded = try context.call("Grade", ["id": .string(id), "correct": .bool(isCorrect),
-                                                            "answerMs": .int(Int64(monotonicMilliseconds() - shown))]) {
-                            fields throws(JSONFieldError) in (card: try fields.card(), test: try fields.test())
-                        }.value
+                        graded = try context.box.grade(id: id, correct: isCorrect,
+                                                       answerMs: Int(monotonicMilliseconds() - shown)).value
                     } catch let error as VarlinkCallError where Session.answeredElsewhere(error) {
                         // Two reviews share the test: the other one answered this card first
                         // (or finished the test). Not an error: go on with the queue as it is now.
@@ -133,7 +129,10 @@ enum ReviewCommand {
         /// True for the errors a grade gets when the card was answered in another review: it
         /// left the queue (`NotInTest`), the test completed (`TestComplete`), or it was deleted.
         static func answeredElsewhere(_ error: VarlinkCallError) -> Bool {
-            ["NotInTest", "TestComplete", "NoSuchCard"].map { BoxInterface.name + "." + $0 }.contains(error.name)
+            switch BoxError(error) {
+            case .notInTest?, .testComplete?, .noSuchCard?: true
+            default: false
+            }
         }
 
         func summary(_ context: Context) -> [String] {
@@ -176,10 +175,9 @@ enum ReviewCommand {
         /// one that has: that is when the person is back. A 64-day cycle shows every level.
         func nextTest(_ context: Context) -> String? {
             let today = finalTest.date
-            guard let days = try? context.call("Calendar", ["from": .string(today.next.description),
-                                                            "to": .string(today.adding(days: 64).description)], as: { fields throws(JSONFieldError) in
-                try fields.objects("days", CalendarDay.init(json:field:))
-            }).value, let first = days.first else { return nil }
+            var days: [CalendarDay] = []
+            guard (try? context.box.calendar(from: today.next, to: today.adding(days: 64)) { days += $0.items }) != nil,
+                  let first = days.first else { return nil }
             func line(_ title: String, _ day: CalendarDay) -> String {
                 "\(title): \(day.date.weekdayAbbreviation) \(day.date), \(Views.levels(day.levels))"
                     + " (\(day.cards) card\(day.cards == 1 ? "" : "s") now)."
@@ -187,9 +185,7 @@ enum ReviewCommand {
             if first.cards > 0 { return line("Next test", first) }
             guard let busy = days.first(where: { $0.cards > 0 }) else {
                 // No card in levels 1 to 7: a new box, or every card finished.
-                let counts = (try? context.call("Status") { fields throws(JSONFieldError) in
-                    try BoxStatus(json: .object(fields.members))
-                })?.value.counts ?? [:]
+                let counts = (try? context.box.status())?.value.counts ?? [:]
                 if counts.values.allSatisfy({ $0 == 0 }) {
                     return "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'."
                 }

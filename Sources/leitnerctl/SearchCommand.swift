@@ -11,10 +11,8 @@ enum SearchCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let pattern = arguments.positionals[0]
         let regex = arguments.has("--regex")
-        var parameters: [String: JSONValue] = ["pattern": .string(pattern), "regex": .bool(regex)]
-        let sides = ["front", "back"].filter { arguments.has("--\($0)") }
-        if !sides.isEmpty { parameters["fields"] = .array(sides.map { .string($0) }) }
-        if let level = arguments["--level"] { parameters["level"] = .string(try Arguments.level(level, command: "search")) }
+        let sides = Set([SearchMatch.Field.front, .back].filter { arguments.has("--\($0.rawValue)") })
+        let level = try arguments["--level"].map { try Arguments.level($0, command: "search") }
         let idsOnly = arguments.has("--ids")
         let style = context.style
         let highlighter = try? MatchHighlighter(pattern: pattern, regex: regex)
@@ -24,10 +22,10 @@ enum SearchCommand {
         // last id printed is enough to print each id once.
         var lastID: String?
         do {
-            try context.stream("Search", parameters, member: "matches", as: SearchMatch.init(json:field:)) { matches, raw in
-                found = found || !matches.isEmpty
-                if context.json { return context.printJSONLines(raw) }
-                for match in matches {
+            try context.box.search(pattern, regex: regex, fields: sides.isEmpty ? nil : sides, level: level) { part in
+                found = found || !part.items.isEmpty
+                if context.json { return context.printJSONLines(part.json) }
+                for match in part.items {
                     if idsOnly {
                         if match.id != lastID { Console.out(match.id) }
                         lastID = match.id

@@ -9,22 +9,19 @@ import LeitnerVarlink
 /// as an HTML report (docs/leitnerctl.md, "Statistics").
 enum StatsCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
-        var parameters: [String: JSONValue] = [:]
-        if let days = arguments["--days"] {
+        let days = try arguments["--days"].map { days in
             guard let n = Int(days), (1...BoxStatistics.maxWindow).contains(n) else {
                 throw Failure.usage(.invalidValue(days, what: "number of days", reason: "expected 1 to \(BoxStatistics.maxWindow)", command: "stats"))
             }
-            parameters["days"] = .int(Int64(n))
+            return n
         }
-        if let leeches = arguments["--leeches"] {
+        let leeches = try arguments["--leeches"].map { leeches in
             guard let n = Int(leeches), (0...BoxStatistics.maxLeeches).contains(n) else {
                 throw Failure.usage(.invalidValue(leeches, what: "number of cards", reason: "expected 0 to \(BoxStatistics.maxLeeches)", command: "stats"))
             }
-            parameters["leeches"] = .int(Int64(n))
+            return n
         }
-        let reply = try context.call("Stats", parameters) { fields throws(JSONFieldError) in
-            try BoxStatistics(json: .object(fields.members))
-        }
+        let reply = try context.box.stats(days: days, leeches: leeches)
         let stats = reply.value
         if let file = arguments["--html"] {
             try write(StatsReport(stats).html(), to: file)

@@ -1,5 +1,6 @@
 import Glibc
 import LeitnerClient
+import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 import LeitnerVarlink
@@ -8,7 +9,7 @@ import LeitnerVarlink
 enum WriteCommands {
     /// `prepare`: opens today's test (the daily timer runs it).
     static func prepare(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Prepare") { fields throws(JSONFieldError) in try fields.test() }
+        let reply = try context.box.prepare()
         if context.json { return context.printJSON(reply.json) }
         let test = reply.value
         Console.out("\(test.date): " + Views(style: context.style, width: Console.width).test(test))
@@ -17,22 +18,20 @@ enum WriteCommands {
     /// `add FRONT BACK`, sides from files with `--front-file`/`--back-file`.
     static func add(_ context: Context, _ arguments: ParsedArguments) throws {
         var texts = arguments.positionals[...]
-        func side(_ name: String) throws -> JSONValue {
-            if let path = arguments["--\(name)-file"] { return try AssetFile.file(path, side: name) }
+        func side(_ name: SideName) throws -> Asset {
+            if let path = arguments["--\(name.rawValue)-file"] { return try AssetFile.file(path, side: name) }
             guard let text = texts.popFirst() else {
-                throw Failure.usage(.missingArgument(name.uppercased(), command: "add"))
+                throw Failure.usage(.missingArgument(name.rawValue.uppercased(), command: "add"))
             }
             return AssetFile.text(text, side: name)
         }
-        let front = try side("front")
-        let back = try side("back")
+        let front = try side(.front)
+        let back = try side(.back)
         if let extra = texts.first { throw Failure.usage(.extraArgument(extra, command: "add")) }
-        var parameters: [String: JSONValue] = ["front": front, "back": back]
-        if let id = arguments["--id"] { parameters["id"] = .string(id) }
-        if let level = arguments["--level"] { parameters["level"] = .string(try Arguments.level(level, command: "add")) }
+        let level = try arguments["--level"].map { try Arguments.level($0, command: "add") }
         // Refuse a second card with the same front unless asked to (allowDuplicate).
-        parameters["allowDuplicate"] = .bool(arguments.has("--force"))
-        let reply = try context.call("Add", parameters) { fields throws(JSONFieldError) in try fields.card() }
+        let reply = try context.box.add(front: front, back: back, id: arguments["--id"], level: level,
+                                        allowDuplicate: arguments.has("--force"))
         if context.json { return context.printJSON(reply.json) }
         Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level)).")
     }
@@ -42,12 +41,8 @@ enum WriteCommands {
         let level = try Arguments.level(arguments.positionals[1], command: "move")
         // Where the card was, to say so when it is there already: the daemon then changes and
         // logs nothing (R12), and "Moved" would claim otherwise.
-        let before = context.json ? nil : try? context.call("Show", ["id": .string(arguments.positionals[0])]) {
-            fields throws(JSONFieldError) in try fields.card()
-        }
-        let reply = try context.call("Move", ["id": .string(arguments.positionals[0]), "level": .string(level)]) {
-            fields throws(JSONFieldError) in try fields.card()
-        }
+        let before = context.json ? nil : try? context.box.show(id: arguments.positionals[0])
+        let reply = try context.box.move(id: arguments.positionals[0], to: level)
         if context.json { return context.printJSON(reply.json) }
         let card = reply.value
         if before?.value.level == card.level {
@@ -60,7 +55,7 @@ enum WriteCommands {
     static func delete(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]
         if !arguments.has("--yes") && Console.stdinTerminal.isTerminal {
-            let card = try context.call("Show", ["id": .string(id)]) { fields throws(JSONFieldError) in try fields.card() }.value
+            let card = try context.box.show(id: id).value
             Console.status("Delete card '\(id)' (\(Views.brief(card.front, limit: 40)))? [y/N] ")
             let answer = readLine() ?? ""
             guard answer.lowercased().hasPrefix("y") else {
@@ -68,8 +63,8 @@ enum WriteCommands {
                 throw Failure.quiet(ExitStatus.failure)
             }
         }
-        let reply = try context.call("Delete", ["id": .string(id)])
-        if context.json { return context.printJSON(reply) }
+        let reply = try context.box.delete(id: id)
+        if context.json { return context.printJSON(reply.json) }
         Console.out("Deleted '\(id)'.")
     }
 
@@ -82,9 +77,7 @@ enum WriteCommands {
             throw Failure.usage(.invalidValue("--resolve", what: "option", reason: "say which side to keep with --keep mine|theirs|FILE",
                                               command: "doctor"))
         }
-        let reply = try context.call("ResolveConflict", ["id": .string(id), "keep": .string(keep)]) {
-            fields throws(JSONFieldError) in (kept: try fields.strings("kept"), removed: try fields.strings("removed"))
-        }
+        let reply = try context.box.resolveConflict(id: id, keep: keep)
         if context.json { return context.printJSON(reply.json) }
         Console.out("Resolved the conflict of card '\(id)':")
         for path in reply.value.kept { Console.out("  kept '\(path)'") }
@@ -93,9 +86,9 @@ enum WriteCommands {
 
     /// `undo`: reverts today's last grade (R15).
     static func undo(_ context: Context, _ arguments: ParsedArguments) throws {
-        let reply = try context.call("Undo") { fields throws(JSONFieldError) in try fields.card() }
+        let reply = try context.box.undo()
         if context.json { return context.printJSON(reply.json) }
-        Console.out("Undone: '\(reply.value.id)' is back in level \(reply.value.level.name).")
+        Console.out("Undone: '\(reply.value.card.id)' is back in level \(reply.value.card.level.name).")
     }
 
     /// `grade ID correct|wrong [--time MS]`.
@@ -104,16 +97,13 @@ enum WriteCommands {
         guard verdict == "correct" || verdict == "wrong" else {
             throw Failure.usage(.invalidValue(verdict, what: "grade", reason: "expected correct or wrong", command: "grade"))
         }
-        var parameters: [String: JSONValue] = ["id": .string(arguments.positionals[0]), "correct": .bool(verdict == "correct")]
-        if let time = arguments["--time"] {
+        let answerMs = try arguments["--time"].map { time in
             guard let ms = Int(time), ms >= 0 else {
                 throw Failure.usage(.invalidValue(time, what: "time", reason: "expected milliseconds", command: "grade"))
             }
-            parameters["answerMs"] = .int(Int64(ms))
+            return ms
         }
-        let reply = try context.call("Grade", parameters) { fields throws(JSONFieldError) in
-            (card: try fields.card(), test: try fields.test())
-        }
+        let reply = try context.box.grade(id: arguments.positionals[0], correct: verdict == "correct", answerMs: answerMs)
         if context.json { return context.printJSON(reply.json) }
         Console.out("'\(reply.value.card.id)' → \(Views.place(reply.value.card.level)) · "
                     + Views(style: context.style, width: Console.width).test(reply.value.test))

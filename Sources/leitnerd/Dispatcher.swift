@@ -128,17 +128,18 @@ struct Dispatcher: Sendable {
     /// large. Varlink has no standard error for a malformed stream; `InvalidParameter` naming
     /// the message itself is the closest a client understands, and `reason` says what was wrong.
     static func refusal(reason: String) -> VarlinkReply {
-        .error("org.varlink.service.InvalidParameter", ["parameter": "message", "reason": .string(reason)])
+        .error(VarlinkServiceInterface.invalidParameter,
+               ["parameter": .string(VarlinkServiceInterface.messageParameter), "reason": .string(reason)])
     }
 
     /// `ConnectionClosed`, sent in place of a reply to an idle connection the daemon closes
     /// without reading further (docs/protocol.md): the client may send its call again elsewhere.
     static func goodbye(reason: String) -> VarlinkReply {
-        .error(BoxInterface.connectionClosed, ["reason": .string(reason)])
+        BoxConnectionError.connectionClosed(reason: reason).varlinkReply
     }
 
     /// `TooManyConnections`, sent to a connection refused at `MaxConnections=` before it is closed.
     static func refusal(limit: Int) -> VarlinkReply {
-        .error(BoxInterface.tooManyConnections, ["limit": .int(Int64(limit))])
+        BoxConnectionError.tooManyConnections(limit: limit).varlinkReply
     }
 }

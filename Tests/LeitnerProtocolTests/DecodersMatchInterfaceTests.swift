@@ -155,6 +155,7 @@ import Testing
         case "time", "clockBehind": "2026-11-23T10:00:00+00:00"
         case "level", "from", "to", "0": "1"
         case "error": .string(BoxInterface.name + "." + sampleError)
+        case "data": "aG9sYQ==" // base64, as `ReadAsset` sends a side's bytes
         default: "a"
         }
     }

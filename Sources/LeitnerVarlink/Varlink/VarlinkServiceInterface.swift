@@ -58,4 +58,8 @@ public enum VarlinkServiceInterface {
     public static let invalidParameter = "org.varlink.service.InvalidParameter"
     public static let permissionDenied = "org.varlink.service.PermissionDenied"
     public static let expectedMore = "org.varlink.service.ExpectedMore"
+
+    /// The `parameter` of the `InvalidParameter` a service answers a message longer than it
+    /// takes with (the message itself is refused, not one of its parameters).
+    public static let messageParameter = "message"
 }

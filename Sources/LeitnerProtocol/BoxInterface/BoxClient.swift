@@ -1,0 +1,180 @@
+import LeitnerCore
+import LeitnerVarlink
+
+/// `io.leitner.Box` as Swift functions, one per method: the only place a client names a method
+/// or a parameter. Each reply is decoded here, once, into the interface's types, and kept as it
+/// came beside them (`BoxReply.json`) for a client that prints JSON. `BoxClientTests` checks every
+/// call these functions make against the interface text.
+///
+/// A parameter left nil is not sent, so the daemon applies its default (docs/protocol.md).
+public struct BoxClient {
+    public let transport: any BoxTransport
+
+    public init(_ transport: any BoxTransport) {
+        self.transport = transport
+    }
+
+    // MARK: The day's test
+
+    /// `Status`: today, the test, the cards per level.
+    public func status() throws -> BoxReply<BoxStatus> {
+        try call(.status) { fields throws(JSONFieldError) in try BoxStatus(json: .object(fields.members)) }
+    }
+
+    /// `Prepare`: opens today's test (R3), or returns the one open.
+    public func prepare() throws -> BoxReply<TestSummary> {
+        try call(.prepare) { fields throws(JSONFieldError) in try fields.test() }
+    }
+
+    /// `Next`: the card at the head of the queue, none when the test is done.
+    public func next() throws -> BoxReply<(card: Card?, test: TestSummary)> {
+        try call(.next) { fields throws(JSONFieldError) in (card: try fields.optionalCard(), test: try fields.test()) }
+    }
+
+    /// `Grade`: the answer to a card of the test (R4, R5).
+    public func grade(id: String, correct: Bool, answerMs: Int? = nil) throws -> BoxReply<(card: Card, test: TestSummary)> {
+        try call(.grade, ["id": .string(id), "correct": .bool(correct), "answerMs": answerMs.map { .int(Int64($0)) }]) {
+            fields throws(JSONFieldError) in (card: try fields.card(), test: try fields.test())
+        }
+    }
+
+    /// `Undo`: reverts today's last grade (R15).
+    public func undo() throws -> BoxReply<(card: Card, test: TestSummary)> {
+        try call(.undo) { fields throws(JSONFieldError) in (card: try fields.card(), test: try fields.test()) }
+    }
+
+    // MARK: Cards
+
+    /// `Add`: one card, in `level` (level 1 when nil); a second card with the same front only
+    /// when `allowDuplicate`.
+    public func add(front: Asset, back: Asset, id: String? = nil, level: Level? = nil,
+                    allowDuplicate: Bool? = nil) throws -> BoxReply<Card> {
+        try call(.add, ["front": front.json, "back": back.json, "id": id.map(JSONValue.string),
+                        "level": level.map { .string($0.name) }, "allowDuplicate": allowDuplicate.map(JSONValue.bool)]) {
+            fields throws(JSONFieldError) in try fields.card()
+        }
+    }
+
+    /// `AddMany`: a batch of cards, each added, found present or refused on its own.
+    public func addMany(_ cards: [NewCard], allowDuplicate: Bool? = nil) throws -> BoxReply<BatchOutcome> {
+        try call(.addMany, ["cards": .array(cards.map(\.json)), "allowDuplicate": allowDuplicate.map(JSONValue.bool)]) {
+            fields throws(JSONFieldError) in try BatchOutcome(json: .object(fields.members))
+        }
+    }
+
+    /// `Move`: the card to `level` (R12).
+    public func move(id: String, to level: Level) throws -> BoxReply<Card> {
+        try call(.move, ["id": .string(id), "level": .string(level.name)]) { fields throws(JSONFieldError) in try fields.card() }
+    }
+
+    /// `Delete`.
+    public func delete(id: String) throws -> BoxReply<Void> {
+        try call(.delete, ["id": .string(id)]) { _ throws(JSONFieldError) in () }
+    }
+
+    /// `Edit`: new sides for a card; a side left nil is kept.
+    public func edit(id: String, front: Asset? = nil, back: Asset? = nil) throws -> BoxReply<(card: Card, changed: Bool)> {
+        try call(.edit, ["id": .string(id), "front": front?.json, "back": back?.json]) { fields throws(JSONFieldError) in
+            (card: try fields.card(), changed: try fields.bool("changed"))
+        }
+    }
+
+    /// `Rename`: the card under a new id (R17).
+    public func rename(id: String, to newID: String) throws -> BoxReply<Card> {
+        try call(.rename, ["id": .string(id), "newId": .string(newID)]) { fields throws(JSONFieldError) in try fields.card() }
+    }
+
+    /// `Show`: one card.
+    public func show(id: String) throws -> BoxReply<Card> {
+        try call(.show, ["id": .string(id)]) { fields throws(JSONFieldError) in try fields.card() }
+    }
+
+    /// `ReadAsset`: a side's file, its bytes decoded.
+    public func readAsset(id: String, side: SideName) throws -> BoxReply<Asset> {
+        try call(.readAsset, ["id": .string(id), "side": .string(side.rawValue)]) { fields throws(JSONFieldError) in
+            try Asset(json: .object(fields.members), field: fields.path)
+        }
+    }
+
+    /// `ResolveConflict`: keeps one side of a card's sync conflict (docs/sync.md); `keep` is
+    /// `mine`, `theirs` or a conflict file's name.
+    public func resolveConflict(id: String, keep: String) throws -> BoxReply<(card: Card, kept: [String], removed: [String])> {
+        try call(.resolveConflict, ["id": .string(id), "keep": .string(keep)]) { fields throws(JSONFieldError) in
+            (card: try fields.card(), kept: try fields.strings("kept"), removed: try fields.strings("removed"))
+        }
+    }
+
+    // MARK: Streamed: replies that grow with the box
+
+    /// `List`: every card, or those of `level`, in parts.
+    public func list(level: Level? = nil, withText: Bool? = nil, _ body: (BoxReplyPart<Card>) throws -> Void) throws {
+        try stream(.list, ["level": level.map { .string($0.name) }, "withText": withText.map(JSONValue.bool)],
+                   member: "cards", as: Card.init(json:field:), body)
+    }
+
+    /// `Calendar`: a line a day from `from` to `to`.
+    public func calendar(from: LogicalDate, to: LogicalDate, _ body: (BoxReplyPart<CalendarDay>) throws -> Void) throws {
+        try stream(.calendar, ["from": .string(from.description), "to": .string(to.description)],
+                   member: "days", as: CalendarDay.init(json:field:), body)
+    }
+
+    /// `Log`: the review log from `since` (a date or an RFC 3339 time), at most `limit` entries.
+    public func log(since: String? = nil, limit: Int? = nil, _ body: (BoxReplyPart<LogEntry>) throws -> Void) throws {
+        try stream(.log, ["since": since.map(JSONValue.string), "limit": limit.map { .int(Int64($0)) }],
+                   member: "entries", as: LogEntry.init(json:field:), body)
+    }
+
+    /// `Search`: every matching line, in parts.
+    public func search(_ pattern: String, regex: Bool? = nil, fields: Set<SearchMatch.Field>? = nil, level: Level? = nil,
+                       limit: Int? = nil, _ body: (BoxReplyPart<SearchMatch>) throws -> Void) throws {
+        let names = fields.map { set in SearchMatch.Field.allCases.filter(set.contains).map { JSONValue.string($0.rawValue) } }
+        try stream(.search, ["pattern": .string(pattern), "regex": regex.map(JSONValue.bool), "fields": names.map(JSONValue.array),
+                             "level": level.map { .string($0.name) }, "limit": limit.map { .int(Int64($0)) }],
+                   member: "matches", as: SearchMatch.init(json:field:), body)
+    }
+
+    /// `Doctor`: every problem of the store.
+    public func doctor(_ body: (BoxReplyPart<StoreProblem>) throws -> Void) throws {
+        try stream(.doctor, [:], member: "problems", as: StoreProblem.init(json:field:), body)
+    }
+
+    // MARK: Statistics and the daemon
+
+    /// `Stats`: the figures of `leitnerctl stats` over `days`, with `leeches` leeches listed.
+    public func stats(days: Int? = nil, leeches: Int? = nil) throws -> BoxReply<BoxStatistics> {
+        try call(.stats, ["days": days.map { .int(Int64($0)) }, "leeches": leeches.map { .int(Int64($0)) }]) {
+            fields throws(JSONFieldError) in try BoxStatistics(json: .object(fields.members))
+        }
+    }
+
+    /// `Stop`: asks the daemon to stop, as SIGTERM does.
+    public func stop() throws -> BoxReply<Void> {
+        try call(.stop) { _ throws(JSONFieldError) in () }
+    }
+
+    // MARK: The two shapes of a call
+
+    private func call<Value>(_ method: BoxMethod, _ parameters: [String: JSONValue?] = [:],
+                             _ decode: (JSONFields) throws(JSONFieldError) -> Value) throws -> BoxReply<Value> {
+        let json = try transport.call(method.qualifiedName, parameters.compactMapValues { $0 })
+        do throws(JSONFieldError) {
+            return BoxReply(json: json, value: try decode(JSONFields(members: json)))
+        } catch {
+            throw BoxReplyError(method: method, error: error)
+        }
+    }
+
+    private func stream<Item>(_ method: BoxMethod, _ parameters: [String: JSONValue?], member: String,
+                              as decode: (JSONValue, String) throws(JSONFieldError) -> Item,
+                              _ body: (BoxReplyPart<Item>) throws -> Void) throws {
+        try transport.stream(method.qualifiedName, parameters.compactMapValues { $0 }) { reply in
+            let items: [Item]
+            do throws(JSONFieldError) {
+                items = try JSONFields(members: reply).objects(member, decode)
+            } catch {
+                throw BoxReplyError(method: method, error: error)
+            }
+            try body(BoxReplyPart(items: items, json: reply[member]?.arrayValue ?? []))
+        }
+    }
+}
