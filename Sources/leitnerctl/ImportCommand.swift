@@ -25,8 +25,14 @@ enum ImportCommand {
 
     struct Summary {
         var added = 0
-        var present: [ImportProblem] = []
-        var refused: [ImportProblem] = []
+        var present: [Reported] = []
+        var refused: [Reported] = []
+    }
+
+    /// A card the summary names: where it was read, as a message leads with it (`FILE:LINE`).
+    struct Reported {
+        var place: String
+        var reason: String
     }
 
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
@@ -39,7 +45,7 @@ enum ImportCommand {
             return format
         }
         var (records, problems) = try read(path, format: format)
-        for problem in problems { Console.error("\(place(problem.location, in: path)): \(problem.reason)") }
+        for problem in problems { Console.error("\(problem.location.place(in: path)): \(problem.reason)") }
         // Levels travel only when asked for, both ways (export --with-levels, import --with-levels):
         // a shared deck starts in level 1 (R1) in every box it goes to.
         if !arguments.has("--with-levels"), records.contains(where: { $0.level != nil }) {
@@ -50,19 +56,9 @@ enum ImportCommand {
                                       enabled: Console.stderrTerminal.isTerminal && !arguments.has("--quiet"))
         var summary = try add(records, defaultLevel: defaultLevel, path: path, context: context, progress: &progress)
         progress.clear()
-        summary.refused = problems.map { ImportProblem(location: place($0.location, in: path), reason: $0.reason) }
-            + summary.refused
+        summary.refused = problems.map { Reported(place: $0.location.place(in: path), reason: $0.reason) } + summary.refused
         report(summary, path: path, context: context)
         if !summary.refused.isEmpty { throw Failure.quiet(ExitStatus.failure) }
-    }
-
-    /// `FILE:LINE` for a parser's `line N`; a directory's file as it is.
-    static func place(_ location: String, in path: String) -> String {
-        if location.hasPrefix("line "), let line = Int(location.dropFirst(5)) { return "\(path):\(line)" }
-        if location.hasPrefix("'"), location.hasSuffix("'"), location.count >= 2 {
-            return String(location.dropFirst().dropLast())
-        }
-        return location
     }
 
     /// The cards of a file or a directory, and what is wrong in it.
@@ -105,10 +101,10 @@ enum ImportCommand {
         var limit = batchBytes
         var cardLimit = firstBatchCards
         var done = 0
-        func refuse(_ location: String, _ reason: String) {
+        func refuse(_ place: String, _ reason: String) {
             progress.clear()
-            Console.error("\(location): \(reason)")
-            summary.refused.append(ImportProblem(location: location, reason: reason))
+            Console.error("\(place): \(reason)")
+            summary.refused.append(Reported(place: place, reason: reason))
         }
         func flush() throws {
             var queue = [batch]
@@ -131,7 +127,7 @@ enum ImportCommand {
                 }
                 summary.added += outcome.added.count
                 for card in outcome.present {
-                    summary.present.append(ImportProblem(location: cards[card.index].location,
+                    summary.present.append(Reported(place: cards[card.index].location,
                                                          reason: "already in the box as '\(card.id)'"))
                 }
                 for card in outcome.refused {
@@ -143,7 +139,7 @@ enum ImportCommand {
             }
         }
         for record in records {
-            let location = place(record.location, in: path)
+            let location = record.location.place(in: path)
             let card: NewCard
             do {
                 card = NewCard(front: try side(record.front, .front), back: try side(record.back, .back),
@@ -176,8 +172,8 @@ enum ImportCommand {
 
     static func report(_ summary: Summary, path: String, context: Context) {
         if context.json {
-            func list(_ problems: [ImportProblem]) -> JSONValue {
-                .array(problems.map { ["location": .string($0.location), "reason": .string($0.reason)] })
+            func list(_ problems: [Reported]) -> JSONValue {
+                .array(problems.map { ["location": .string($0.place), "reason": .string($0.reason)] })
             }
             context.printJSON(["added": .int(Int64(summary.added)), "present": list(summary.present),
                                "refused": list(summary.refused)])

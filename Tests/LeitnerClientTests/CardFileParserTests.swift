@@ -7,8 +7,8 @@ import Testing
         let (records, problems) = CardFileParser(format: .tsv).parse("hola\thello\nadiós\tgoodbye\n")
         #expect(problems.isEmpty)
         #expect(records == [
-            ImportRecord(location: "line 1", front: .text("hola"), back: .text("hello")),
-            ImportRecord(location: "line 2", front: .text("adiós"), back: .text("goodbye")),
+            ImportRecord(location: .line(1), front: .text("hola"), back: .text("hello")),
+            ImportRecord(location: .line(2), front: .text("adiós"), back: .text("goodbye")),
         ])
     }
 
@@ -16,8 +16,8 @@ import Testing
         let (records, problems) = CardFileParser(format: .csv).parse("Level,Back,Front,ID\n3,dog,perro,es-perro\n,cat,gato,\n")
         #expect(problems.isEmpty)
         #expect(records == [
-            ImportRecord(location: "line 2", id: "es-perro", level: "3", front: .text("perro"), back: .text("dog")),
-            ImportRecord(location: "line 3", front: .text("gato"), back: .text("cat")),
+            ImportRecord(location: .line(2), id: "es-perro", level: "3", front: .text("perro"), back: .text("dog")),
+            ImportRecord(location: .line(3), front: .text("gato"), back: .text("cat")),
         ])
     }
 
@@ -25,7 +25,7 @@ import Testing
         let text = "id,front,back,level\na,1,one,\nb,2,,\n-c,3,three,\nd,4,four,9\na,5,five,\ne,6\nf,\"7\",seven,1\n"
         let (records, problems) = CardFileParser(format: .csv).parse(text)
         #expect(records.map(\.id) == ["a", "f"])
-        #expect(problems.map(\.location) == ["line 3", "line 4", "line 5", "line 6", "line 7"])
+        #expect(problems.map(\.location) == [.line(3), .line(4), .line(5), .line(6), .line(7)])
         #expect(problems[0].reason == "the back is empty")
         #expect(problems[1].reason.hasPrefix("invalid card id '-c'"))
         #expect(problems[2].reason.hasPrefix("invalid level '9'"))
@@ -35,7 +35,7 @@ import Testing
     @Test func tooManyFieldsWithoutHeader() {
         let (records, problems) = CardFileParser(format: .tsv).parse("a\tb\tc\n")
         #expect(records.isEmpty)
-        #expect(problems.count == 1 && problems[0].location == "line 1")
+        #expect(problems.count == 1 && problems[0].location == .line(1))
     }
 
     @Test func ankiHeadersSeparatorHTMLAndColumns() {
@@ -46,8 +46,8 @@ import Testing
         let (records, problems) = CardFileParser(format: .anki).parse(text)
         #expect(problems.isEmpty)
         #expect(records == [
-            ImportRecord(location: "line 5", front: .text("perro"), back: .text("dog\na pet & friend")),
-            ImportRecord(location: "line 6", front: .text("gato; cat"), back: .text("猫")),
+            ImportRecord(location: .line(5), front: .text("perro"), back: .text("dog\na pet & friend")),
+            ImportRecord(location: .line(6), front: .text("gato; cat"), back: .text("猫")),
         ])
     }
 

@@ -35,7 +35,7 @@ public enum CardDirectories {
             }
         }
         // An id found twice (in two levels, or as a pair and a directory) is a bad entry.
-        var seen: [String: String] = [:]
+        var seen: [String: ImportLocation] = [:]
         var unique: [ImportRecord] = []
         for record in records {
             guard let id = record.id else { unique.append(record); continue }
@@ -62,7 +62,7 @@ public enum CardDirectories {
 
     /// The card in directory `name`: exactly one `front.EXT` and one `back.EXT`, a valid id.
     private static func card(_ name: String, in parent: FileDescriptor, path: String) throws(Errno) -> Result<ImportRecord, ImportProblem> {
-        let location = "'\(path)'"
+        let location = ImportLocation.file(path)
         if let reason = CardID.problem(name) {
             return .failure(ImportProblem(location: location, reason: "invalid card id '\(name)': \(reason)"))
         }

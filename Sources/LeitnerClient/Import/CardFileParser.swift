@@ -39,12 +39,12 @@ public struct CardFileParser: Sendable {
             switch key {
             case "separator":
                 if let found = Self.ankiSeparator(value) { separator = found } else {
-                    problems.append(ImportProblem(location: "line \(lineNumber)", reason: "unknown separator '\(value)'"))
+                    problems.append(ImportProblem(location: .line(lineNumber), reason: "unknown separator '\(value)'"))
                 }
             case "html": html = value.lowercased() == "true"
             case "guid column", "notetype column", "deck column", "tags column":
                 if let column = Int(value), column >= 1 { skip.insert(column - 1) } else {
-                    problems.append(ImportProblem(location: "line \(lineNumber)", reason: "bad column number '\(value)'"))
+                    problems.append(ImportProblem(location: .line(lineNumber), reason: "bad column number '\(value)'"))
                 }
             default: break // #columns:, #tags:, #deck: and future keys do not change which fields are which
             }
@@ -74,7 +74,7 @@ public struct CardFileParser: Sendable {
         var columns: [String: Int]?
         var seenIds: [String: Int] = [:]
         for (index, row) in rows.enumerated() {
-            let location = "line \(row.line)"
+            let location = ImportLocation.line(row.line)
             if let problem = row.problem {
                 problems.append(ImportProblem(location: location, reason: problem))
                 continue

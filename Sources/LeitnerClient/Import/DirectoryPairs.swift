@@ -18,7 +18,7 @@ public enum DirectoryPairs {
         var problems: [ImportProblem] = []
         for name in Set(fronts.keys).union(backs.keys).sorted() {
             let front = fronts[name] ?? [], back = backs[name] ?? []
-            let location = "'\(directory)/\((front + back).sorted().first!)'"
+            let location = ImportLocation.file("\(directory)/\((front + back).sorted().first!)")
             if front.count != 1 || back.count != 1 {
                 let reason = front.isEmpty ? "no front for '\(name)' (a lone back)"
                     : back.isEmpty ? "no back for '\(name)' (a lone front)"

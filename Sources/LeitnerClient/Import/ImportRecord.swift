@@ -1,7 +1,7 @@
 /// A card to add, read from an import source, with where it was read.
 public struct ImportRecord: Sendable, Equatable {
-    /// Where it came from: `line 12` of a file, or the file name of a pair's front.
-    public var location: String
+    /// Where it came from: a line of a file, or the file of a pair's front or a card directory.
+    public var location: ImportLocation
     /// The id asked for, or nil to let the box choose one.
     public var id: String?
     /// The level asked for, or nil for level 1 (R1).
@@ -9,7 +9,7 @@ public struct ImportRecord: Sendable, Equatable {
     public var front: ImportSide
     public var back: ImportSide
 
-    public init(location: String, id: String? = nil, level: String? = nil, front: ImportSide, back: ImportSide) {
+    public init(location: ImportLocation, id: String? = nil, level: String? = nil, front: ImportSide, back: ImportSide) {
         self.location = location
         self.id = id
         self.level = level
