@@ -31,25 +31,25 @@ extension ClientSettings {
     static func resolve(globals: ParsedArguments) throws -> ClientSettings {
         let configuration: Configuration
         do {
-            configuration = try Configuration.load(path: globals["--config"],
+            configuration = try Configuration.load(path: globals[.config],
                                                    environment: ConfigurationLocator.processEnvironment())
         } catch {
             throw Failure.failed(error.description)
         }
         // leitnerd refuses a relative socket path; checked here, before autostart would leave
         // the lock and the daemon's log in the working directory and quote the daemon's failure.
-        if let path = globals["--socket"], !path.hasPrefix("/") {
+        if let path = globals[.socket], !path.hasPrefix("/") {
             throw Failure.usage(.invalidValue(path, what: "socket path", reason: "expected an absolute path", command: nil))
         }
-        let socketPath = configuration.resolvedSocketPath(override: globals["--socket"])
+        let socketPath = configuration.resolvedSocketPath(override: globals[.socket])
         guard socketPath.hasPrefix("/") else {
             let source = getenv("LEITNER_SOCKET") != nil ? "LEITNER_SOCKET" : "the socket path"
             throw Failure.failed("\(source) '\(socketPath)' is not an absolute path")
         }
         return ClientSettings(socketPath: socketPath,
                               privateSocketDirectory: configuration.privateSocketDirectory,
-                              configPath: globals["--config"],
-                              autostart: configuration.autostart && !globals.has("--no-autostart"),
+                              configPath: globals[.config],
+                              autostart: configuration.autostart && !globals.has(.noAutostart),
                               viewer: configuration.viewer, player: configuration.player, images: configuration.images)
     }
 }

@@ -7,12 +7,12 @@ enum CommandTable {
     static let program = "leitnerctl"
 
     static let globals: [OptionSpec] = [
-        OptionSpec("--socket", value: "PATH", help: "the daemon's socket (else $LEITNER_SOCKET, Socket=, the default)"),
-        OptionSpec("--config", value: "PATH", help: "the configuration file (else ~/.config/leitner/leitner.conf)"),
-        OptionSpec("--json", help: "print the daemon's answer as JSON, for scripts (not review, export)"),
-        OptionSpec("--no-autostart", help: "do not start leitnerd when nothing answers (also Autostart=no)"),
-        OptionSpec("--help", short: "-h", help: "show help"),
-        OptionSpec("--version", help: "show the version"),
+        OptionSpec(.socket, value: "PATH", help: "the daemon's socket (else $LEITNER_SOCKET, Socket=, the default)"),
+        OptionSpec(.config, value: "PATH", help: "the configuration file (else ~/.config/leitner/leitner.conf)"),
+        OptionSpec(.json, help: "print the daemon's answer as JSON, for scripts (not review, export)"),
+        OptionSpec(.noAutostart, help: "do not start leitnerd when nothing answers (also Autostart=no)"),
+        OptionSpec(.help, short: "-h", help: "show help"),
+        OptionSpec(.version, help: "show the version"),
     ]
 
     static let commands: [Command] = [
@@ -20,8 +20,8 @@ enum CommandTable {
                 run: ReadCommands.status),
         Command(name: "review", abstract: "review today's test in the terminal",
                 options: [
-                    OptionSpec("--plain", help: "line by line, even on a terminal"),
-                    OptionSpec("--images", value: "PROTOCOL",
+                    OptionSpec(.plain, help: "line by line, even on a terminal"),
+                    OptionSpec(.images, value: "PROTOCOL",
                                help: "auto, kitty, iterm, sixel, blocks or none (else Images=, else auto)"),
                 ],
                 discussion: """
@@ -36,21 +36,21 @@ enum CommandTable {
         Command(name: "prepare", abstract: "open today's test (for the daily timer)", run: WriteCommands.prepare),
         Command(name: "add", abstract: "add a card", usage: "[FRONT] [BACK]", arguments: 0...2,
                 options: [
-                    OptionSpec("--front-file", value: "FILE", help: "the front from a file (image, Markdown, audio, …)"),
-                    OptionSpec("--back-file", value: "FILE", help: "the back from a file"),
-                    OptionSpec("--id", value: "ID", help: "the card's id (else made from the front)"),
-                    OptionSpec("--level", value: "LEVEL", help: "1 to 7 or finished (default 1)"),
-                    OptionSpec("--force", help: "add even if a card has the same front"),
+                    OptionSpec(.frontFile, value: "FILE", help: "the front from a file (image, Markdown, audio, …)"),
+                    OptionSpec(.backFile, value: "FILE", help: "the back from a file"),
+                    OptionSpec(.id, value: "ID", help: "the card's id (else made from the front)"),
+                    OptionSpec(.level, value: "LEVEL", help: "1 to 7 or finished (default 1)"),
+                    OptionSpec(.force, help: "add even if a card has the same front"),
                 ],
                 discussion: "FRONT and BACK are text; a side given as a file is left out of the arguments.",
                 run: WriteCommands.add),
         Command(name: "import", abstract: "add the cards of a TSV, CSV or Anki file, or of a directory", usage: "FILE|DIR",
                 arguments: 1...1,
                 options: [
-                    OptionSpec("--format", value: "FORMAT", help: "tsv, csv or anki (else from the file)"),
-                    OptionSpec("--level", value: "LEVEL", help: "the level of the cards (default 1)"),
-                    OptionSpec("--with-levels", help: "keep the levels the source gives (a level column, LEVEL/ID directories)"),
-                    OptionSpec("--quiet", help: "no progress bar"),
+                    OptionSpec(.format, value: "FORMAT", help: "tsv, csv or anki (else from the file)"),
+                    OptionSpec(.level, value: "LEVEL", help: "the level of the cards (default 1)"),
+                    OptionSpec(.withLevels, help: "keep the levels the source gives (a level column, LEVEL/ID directories)"),
+                    OptionSpec(.quiet, help: "no progress bar"),
                 ],
                 discussion: """
                 TSV/CSV: two fields a line, front and back, or a header line naming the columns
@@ -65,9 +65,9 @@ enum CommandTable {
         Command(name: "export", abstract: "write the text cards as TSV, or copy the cards to a directory",
                 usage: "[LEVEL]", arguments: 0...1,
                 options: [
-                    OptionSpec("--dir", value: "DIR", help: "copy every card, any media, into DIR/ID/ (an empty or new directory)"),
-                    OptionSpec("--with-levels", help: "keep the levels: a level column, or DIR/LEVEL/ID/ (a store's layout)"),
-                    OptionSpec("--force", help: "with --dir: write into a directory that is not empty"),
+                    OptionSpec(.dir, value: "DIR", help: "copy every card, any media, into DIR/ID/ (an empty or new directory)"),
+                    OptionSpec(.withLevels, help: "keep the levels: a level column, or DIR/LEVEL/ID/ (a store's layout)"),
+                    OptionSpec(.force, help: "with --dir: write into a directory that is not empty"),
                 ],
                 discussion: """
                 TSV: a header line id, front, back, frontext, backext (and level), the sides with
@@ -76,8 +76,8 @@ enum CommandTable {
                 run: ExportCommand.run),
         Command(name: "list", abstract: "list the cards, of one level or all", usage: "[LEVEL]", arguments: 0...1,
                 options: [
-                    OptionSpec("--long", help: "whole sides, not cut to the terminal's width"),
-                    OptionSpec("--sort", value: "ORDER", help: "level (the default: by level, then id), id, or added"),
+                    OptionSpec(.long, help: "whole sides, not cut to the terminal's width"),
+                    OptionSpec(.sort, value: "ORDER", help: "level (the default: by level, then id), id, or added"),
                 ],
                 discussion: """
                 On a terminal: a table LEVEL, ID, FRONT, BACK fitted to its width, '…' where a side
@@ -92,11 +92,11 @@ enum CommandTable {
         Command(name: "show", abstract: "show a card", usage: "ID", arguments: 1...1, run: ReadCommands.show),
         Command(name: "edit", abstract: "edit a card's sides in your editor", usage: "ID", arguments: 1...1,
                 options: [
-                    OptionSpec("--front", help: "edit the front only"),
-                    OptionSpec("--back", help: "edit the back only"),
-                    OptionSpec("--as", value: "EXT", help: "save the edited sides as EXT: md (Markdown) or txt"),
-                    OptionSpec("--front-file", value: "FILE", help: "replace the front with a file (any media), no editor"),
-                    OptionSpec("--back-file", value: "FILE", help: "replace the back with a file, no editor"),
+                    OptionSpec(.front, help: "edit the front only"),
+                    OptionSpec(.back, help: "edit the back only"),
+                    OptionSpec(.saveAs, value: "EXT", help: "save the edited sides as EXT: md (Markdown) or txt"),
+                    OptionSpec(.frontFile, value: "FILE", help: "replace the front with a file (any media), no editor"),
+                    OptionSpec(.backFile, value: "FILE", help: "replace the back with a file, no editor"),
                 ],
                 discussion: """
                 The editor is $VISUAL, else $EDITOR, else vi, on temporary copies named front.EXT and
@@ -111,7 +111,7 @@ enum CommandTable {
         Command(name: "move", abstract: "move a card to a level", usage: "ID LEVEL", arguments: 2...2,
                 run: WriteCommands.move),
         Command(name: "delete", abstract: "delete a card", usage: "ID", arguments: 1...1,
-                options: [OptionSpec("--yes", short: "-y", help: "do not ask")], run: WriteCommands.delete),
+                options: [OptionSpec(.yes, short: "-y", help: "do not ask")], run: WriteCommands.delete),
         Command(name: "undo", abstract: "undo today's last grade", run: WriteCommands.undo),
         Command(name: "calendar", abstract: "show past tests and the ones to come", usage: "[FROM [TO]]",
                 arguments: 0...2,
@@ -119,14 +119,14 @@ enum CommandTable {
                 run: ReadCommands.calendar),
         Command(name: "log", abstract: "show the review log",
                 options: [
-                    OptionSpec("--since", value: "DATE", help: "from this date (YYYY-MM-DD, today, -N days) or time (RFC 3339)"),
-                    OptionSpec("--limit", value: "N", help: "the last N entries"),
+                    OptionSpec(.since, value: "DATE", help: "from this date (YYYY-MM-DD, today, -N days) or time (RFC 3339)"),
+                    OptionSpec(.limit, value: "N", help: "the last N entries"),
                 ],
                 run: ReadCommands.log),
         Command(name: "doctor", abstract: "find damaged cards, lone halves and other problems in the store",
                 options: [
-                    OptionSpec("--resolve", value: "ID", help: "keep one side of the card's sync conflict (with --keep)"),
-                    OptionSpec("--keep", value: "SIDE", help: "mine, theirs, or the file name of one conflict copy"),
+                    OptionSpec(.resolve, value: "ID", help: "keep one side of the card's sync conflict (with --keep)"),
+                    OptionSpec(.keep, value: "SIDE", help: "mine, theirs, or the file name of one conflict copy"),
                 ],
                 discussion: """
                 Exit status 0 when the store has no problem, 1 when it has some.
@@ -138,9 +138,9 @@ enum CommandTable {
                 run: ReadCommands.doctor),
         Command(name: "stats", abstract: "show charts of the box: levels, forecast, heatmap, retention, work, streaks",
                 options: [
-                    OptionSpec("--days", value: "N", help: "the window of retention, work and hardest cards (default 30, 90)"),
-                    OptionSpec("--leeches", value: "N", help: "how many of the hardest cards to list (default 10)"),
-                    OptionSpec("--html", value: "FILE", help: "write the report as one HTML page with charts"),
+                    OptionSpec(.days, value: "N", help: "the window of retention, work and hardest cards (default 30, 90)"),
+                    OptionSpec(.leeches, value: "N", help: "how many of the hardest cards to list (default 10)"),
+                    OptionSpec(.html, value: "FILE", help: "write the report as one HTML page with charts"),
                 ],
                 discussion: """
                 On a terminal it draws with Unicode blocks and colour, fitted to its width; piped, or with
@@ -153,7 +153,7 @@ enum CommandTable {
         Command(name: "next", abstract: "show the next card of today's test (for scripts)", run: ReadCommands.next),
         Command(name: "grade", abstract: "grade a card of today's test (for scripts)", usage: "ID correct|wrong",
                 arguments: 2...2,
-                options: [OptionSpec("--time", value: "MS", help: "the answer time in milliseconds")],
+                options: [OptionSpec(.time, value: "MS", help: "the answer time in milliseconds")],
                 run: WriteCommands.grade),
         Command(name: "stop", abstract: "stop the daemon, as SIGTERM does",
                 discussion: """
@@ -166,11 +166,11 @@ enum CommandTable {
     ]
 
     static let searchOptions = [
-        OptionSpec("--regex", short: "-E", help: "PATTERN is a regular expression (Swift Regex syntax)"),
-        OptionSpec("--front", help: "search the fronts only"),
-        OptionSpec("--back", help: "search the backs only"),
-        OptionSpec("--level", value: "LEVEL", help: "search the cards of this level only"),
-        OptionSpec("--ids", short: "-l", help: "print the ids of the matching cards only, one a line"),
+        OptionSpec(.regex, short: "-E", help: "PATTERN is a regular expression (Swift Regex syntax)"),
+        OptionSpec(.front, help: "search the fronts only"),
+        OptionSpec(.back, help: "search the backs only"),
+        OptionSpec(.level, value: "LEVEL", help: "search the cards of this level only"),
+        OptionSpec(.ids, short: "-l", help: "print the ids of the matching cards only, one a line"),
     ]
 
     static let searchDiscussion = """

@@ -16,7 +16,7 @@ final class Context: BoxTransport {
 
     init(globals: ParsedArguments, command: String) throws {
         settings = try ClientSettings.resolve(globals: globals)
-        json = globals.has("--json")
+        json = globals.has(.json)
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
         style = TextStyle(enabled: Console.stdoutTerminal.isTerminal && !noColor)
     }

@@ -11,16 +11,16 @@ import LeitnerVarlink
 enum EditCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]
-        var sides = SideName.allCases.filter { arguments.has("--\($0)") || arguments["--\($0)-file"] != nil }
+        var sides = SideName.allCases.filter { arguments.has(.only($0)) || arguments[.file($0)] != nil }
         let named = !sides.isEmpty
         if !named { sides = SideName.allCases }
         var changes: [SideName: Asset] = [:]
         // Sides given as files replace the card's sides without an editor.
         for side in SideName.allCases {
-            if let path = arguments["--\(side)-file"] { changes[side] = try AssetFile.file(path, side: side) }
+            if let path = arguments[.file(side)] { changes[side] = try AssetFile.file(path, side: side) }
         }
         if !changes.isEmpty { return try send(id, changes, context: context) }
-        let newExtension = try arguments["--as"].map { try extensionArgument($0) }
+        let newExtension = try arguments[.saveAs].map { try extensionArgument($0) }
         let shown = try context.box.show(id: id)
         // Without --front or --back, a card with one text side (an image's caption) opens
         // that side, and a note says how to replace the other.

@@ -13,9 +13,9 @@ import LeitnerVarlink
 enum ExportCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let level = try arguments.positionals.first.map { try Arguments.level($0, command: "export") }
-        let withLevels = arguments.has("--with-levels")
-        if let directory = arguments["--dir"] {
-            try prepare(directory, force: arguments.has("--force"))
+        let withLevels = arguments.has(.withLevels)
+        if let directory = arguments[.dir] {
+            try prepare(directory, force: arguments.has(.force))
             // The ids first, then the assets on the same connection: a part of a listing must be
             // taken within the daemon's IdleTimeout=, and copying large media may take longer.
             var cards: [(id: String, level: String)] = []

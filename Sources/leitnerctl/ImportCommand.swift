@@ -37,8 +37,8 @@ enum ImportCommand {
 
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let path = arguments.positionals[0]
-        let defaultLevel = try arguments["--level"].map { try Arguments.level($0, command: "import") }
-        let format = try arguments["--format"].map { name in
+        let defaultLevel = try arguments[.level].map { try Arguments.level($0, command: "import") }
+        let format = try arguments[.format].map { name in
             guard let format = ImportFormat(rawValue: name) else {
                 throw Failure.usage(.invalidValue(name, what: "format", reason: "expected tsv, csv or anki", command: "import"))
             }
@@ -48,12 +48,12 @@ enum ImportCommand {
         for problem in problems { Console.error("\(problem.location.place(in: path)): \(problem.reason)") }
         // Levels travel only when asked for, both ways (export --with-levels, import --with-levels):
         // a shared deck starts in level 1 (R1) in every box it goes to.
-        if !arguments.has("--with-levels"), records.contains(where: { $0.level != nil }) {
+        if !arguments.has(.withLevels), records.contains(where: { $0.level != nil }) {
             for index in records.indices { records[index].level = nil }
             Console.error("the levels in '\(path)' are ignored: 'import --with-levels' keeps them")
         }
         var progress = ImportProgress(total: records.count,
-                                      enabled: Console.stderrTerminal.isTerminal && !arguments.has("--quiet"))
+                                      enabled: Console.stderrTerminal.isTerminal && !arguments.has(.quiet))
         var summary = try add(records, defaultLevel: defaultLevel, path: path, context: context, progress: &progress)
         progress.clear()
         summary.refused = problems.map { Reported(place: $0.location.place(in: path), reason: $0.reason) } + summary.refused

@@ -47,14 +47,14 @@ enum ReadCommands {
     /// every card first.
     static func list(_ context: Context, _ arguments: ParsedArguments) throws {
         let level = try arguments.positionals.first.map { try Arguments.level($0, command: "list") }
-        let order = arguments["--sort"] ?? "level"
+        let order = arguments[.sort] ?? "level"
         guard ["id", "level", "added"].contains(order) else {
             throw Failure.usage(.invalidValue(order, what: "order", reason: "expected id, level or added", command: "list"))
         }
         // The table's widths come from the terminal, not from the cards, so that it can be
         // printed before the last card has come.
         let table = CardList(width: Console.stdoutTerminal.isTerminal ? Console.width : nil,
-                             long: arguments.has("--long"), style: context.style)
+                             long: arguments.has(.long), style: context.style)
         // The header comes with the first card, so that a person at a terminal with nothing
         // to list gets a sentence rather than a header and no row.
         var listed = 0
@@ -166,8 +166,8 @@ enum ReadCommands {
 
     /// `log [--since DATE] [--limit N]`: one event a line.
     static func log(_ context: Context, _ arguments: ParsedArguments) throws {
-        let since = try arguments["--since"].map { try logStart($0, context) }
-        let limit = try arguments["--limit"].map { text in
+        let since = try arguments[.since].map { try logStart($0, context) }
+        let limit = try arguments[.limit].map { text in
             guard let n = Int(text), n >= 0 else {
                 throw Failure.usage(.invalidValue(text, what: "limit", reason: "expected a number of entries", command: "log"))
             }
@@ -230,7 +230,7 @@ enum ReadCommands {
     /// `doctor`: every problem with what to do about it, as the daemon finds them; exit 1 when
     /// there is one.
     static func doctor(_ context: Context, _ arguments: ParsedArguments) throws {
-        if arguments["--resolve"] != nil || arguments["--keep"] != nil {
+        if arguments[.resolve] != nil || arguments[.keep] != nil {
             return try WriteCommands.resolveConflict(context, arguments)
         }
         let style = context.style

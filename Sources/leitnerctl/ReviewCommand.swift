@@ -25,12 +25,12 @@ protocol ReviewInterface: AnyObject {
 /// keeping the progress (the daemon keeps the test, docs/rules.md R10, R11).
 enum ReviewCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
-        let onTerminal = Console.stdinTerminal.isTerminal && Console.stdoutTerminal.isTerminal && !arguments.has("--plain")
+        let onTerminal = Console.stdinTerminal.isTerminal && Console.stdoutTerminal.isTerminal && !arguments.has(.plain)
         let chosen: ImageProtocol?
         do {
-            chosen = try ImageProtocol.named(arguments["--images"] ?? context.settings.images)
+            chosen = try ImageProtocol.named(arguments[.images] ?? context.settings.images)
         } catch {
-            throw Failure.usage(.invalidValue(arguments["--images"] ?? context.settings.images, what: "--images",
+            throw Failure.usage(.invalidValue(arguments[.images] ?? context.settings.images, what: "--images",
                                               reason: "expected auto, " + ImageProtocol.allCases.map(\.rawValue).joined(separator: ", "),
                                               command: "review"))
         }

@@ -10,10 +10,12 @@ import LeitnerVarlink
 enum SearchCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let pattern = arguments.positionals[0]
-        let regex = arguments.has("--regex")
-        let sides = Set([SearchMatch.Field.front, .back].filter { arguments.has("--\($0.rawValue)") })
-        let level = try arguments["--level"].map { try Arguments.level($0, command: "search") }
-        let idsOnly = arguments.has("--ids")
+        let regex = arguments.has(.regex)
+        var sides = Set<SearchMatch.Field>()
+        if arguments.has(.front) { sides.insert(.front) }
+        if arguments.has(.back) { sides.insert(.back) }
+        let level = try arguments[.level].map { try Arguments.level($0, command: "search") }
+        let idsOnly = arguments.has(.ids)
         let style = context.style
         let highlighter = try? MatchHighlighter(pattern: pattern, regex: regex)
         let terminal = Console.stdoutTerminal.isTerminal

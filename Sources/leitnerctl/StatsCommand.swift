@@ -9,13 +9,13 @@ import LeitnerVarlink
 /// as an HTML report (docs/leitnerctl.md, "Statistics").
 enum StatsCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
-        let days = try arguments["--days"].map { days in
+        let days = try arguments[.days].map { days in
             guard let n = Int(days), (1...BoxStatistics.maxWindow).contains(n) else {
                 throw Failure.usage(.invalidValue(days, what: "number of days", reason: "expected 1 to \(BoxStatistics.maxWindow)", command: "stats"))
             }
             return n
         }
-        let leeches = try arguments["--leeches"].map { leeches in
+        let leeches = try arguments[.leeches].map { leeches in
             guard let n = Int(leeches), (0...BoxStatistics.maxLeeches).contains(n) else {
                 throw Failure.usage(.invalidValue(leeches, what: "number of cards", reason: "expected 0 to \(BoxStatistics.maxLeeches)", command: "stats"))
             }
@@ -23,7 +23,7 @@ enum StatsCommand {
         }
         let reply = try context.box.stats(days: days, leeches: leeches)
         let stats = reply.value
-        if let file = arguments["--html"] {
+        if let file = arguments[.html] {
             try write(StatsReport(stats).html(), to: file)
             if context.json { context.printJSON(reply.json) }
             return

@@ -19,7 +19,7 @@ enum WriteCommands {
     static func add(_ context: Context, _ arguments: ParsedArguments) throws {
         var texts = arguments.positionals[...]
         func side(_ name: SideName) throws -> Asset {
-            if let path = arguments["--\(name.rawValue)-file"] { return try AssetFile.file(path, side: name) }
+            if let path = arguments[.file(name)] { return try AssetFile.file(path, side: name) }
             guard let text = texts.popFirst() else {
                 throw Failure.usage(.missingArgument(name.rawValue.uppercased(), command: "add"))
             }
@@ -28,10 +28,10 @@ enum WriteCommands {
         let front = try side(.front)
         let back = try side(.back)
         if let extra = texts.first { throw Failure.usage(.extraArgument(extra, command: "add")) }
-        let level = try arguments["--level"].map { try Arguments.level($0, command: "add") }
+        let level = try arguments[.level].map { try Arguments.level($0, command: "add") }
         // Refuse a second card with the same front unless asked to (allowDuplicate).
-        let reply = try context.box.add(front: front, back: back, id: arguments["--id"], level: level,
-                                        allowDuplicate: arguments.has("--force"))
+        let reply = try context.box.add(front: front, back: back, id: arguments[.id], level: level,
+                                        allowDuplicate: arguments.has(.force))
         if context.json { return context.printJSON(reply.json) }
         Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level)).")
     }
@@ -54,7 +54,7 @@ enum WriteCommands {
     /// `delete ID`, asking first on a terminal unless `--yes`.
     static func delete(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]
-        if !arguments.has("--yes") && Console.stdinTerminal.isTerminal {
+        if !arguments.has(.yes) && Console.stdinTerminal.isTerminal {
             let card = try context.box.show(id: id).value
             Console.status("Delete card '\(id)' (\(Views.brief(card.front, limit: 40)))? [y/N] ")
             let answer = readLine() ?? ""
@@ -70,10 +70,10 @@ enum WriteCommands {
 
     /// `doctor --resolve ID --keep mine|theirs|FILE`: keeps one side of a card's sync conflict.
     static func resolveConflict(_ context: Context, _ arguments: ParsedArguments) throws {
-        guard let id = arguments["--resolve"] else {
+        guard let id = arguments[.resolve] else {
             throw Failure.usage(.invalidValue("--keep", what: "option", reason: "it goes with --resolve ID", command: "doctor"))
         }
-        guard let keep = arguments["--keep"], !keep.isEmpty else {
+        guard let keep = arguments[.keep], !keep.isEmpty else {
             throw Failure.usage(.invalidValue("--resolve", what: "option", reason: "say which side to keep with --keep mine|theirs|FILE",
                                               command: "doctor"))
         }
@@ -97,7 +97,7 @@ enum WriteCommands {
         guard verdict == "correct" || verdict == "wrong" else {
             throw Failure.usage(.invalidValue(verdict, what: "grade", reason: "expected correct or wrong", command: "grade"))
         }
-        let answerMs = try arguments["--time"].map { time in
+        let answerMs = try arguments[.time].map { time in
             guard let ms = Int(time), ms >= 0 else {
                 throw Failure.usage(.invalidValue(time, what: "time", reason: "expected milliseconds", command: "grade"))
             }

@@ -69,6 +69,7 @@ public struct CommandLineParser: Sendable {
         }
 
         let name = commandName ?? defaultCommand
+        globalValues.declared = Set(globals.map(\.name))
         if wantsHelp { return .help(command: commandName, globals: globalValues) }
         if name == "help" {
             if let topic = parsed.positionals.first, !commands.contains(where: { $0.name == topic }) {
@@ -86,6 +87,7 @@ public struct CommandLineParser: Sendable {
         if parsed.positionals.count > spec.arguments.upperBound {
             throw .extraArgument(parsed.positionals[spec.arguments.upperBound], command: name)
         }
+        parsed.declared = Set(spec.options.map(\.name))
         return .run(command: name, arguments: parsed, globals: globalValues)
     }
 

@@ -16,6 +16,11 @@ public struct OptionSpec: Sendable, Equatable {
         self.help = help
     }
 
+    /// The option `name`, declared once by the program (`OptionName`) and read back by it.
+    public init(_ name: OptionName, short: String? = nil, value: String? = nil, help: String) {
+        self.init(name.text, short: short, value: value, help: help)
+    }
+
     /// `--level LEVEL` or `-y, --yes`, as help shows it.
     public var synopsis: String {
         var text = short.map { "\($0), " } ?? ""

@@ -7,15 +7,34 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The positional arguments, in order.
     public var positionals: [String] = []
 
+    /// The options the command declares, when a parser made these arguments: an option read
+    /// that the command does not declare is a programming error, caught where it is read.
+    public var declared: Set<String>?
+
     public init(flags: Set<String> = [], values: [String: String] = [:], positionals: [String] = []) {
         self.flags = flags
         self.values = values
         self.positionals = positionals
     }
 
-    /// True when the flag `name` (`--yes`) was given.
-    public func has(_ name: String) -> Bool { flags.contains(name) }
+    /// True when the flag `option` (`--yes`) was given.
+    public func has(_ option: OptionName) -> Bool {
+        check(option)
+        return flags.contains(option.text)
+    }
 
-    /// The value of option `name` (`--level`), nil when not given.
-    public subscript(_ name: String) -> String? { values[name] }
+    /// The value of `option` (`--level`), nil when not given.
+    public subscript(_ option: OptionName) -> String? {
+        check(option)
+        return values[option.text]
+    }
+
+    private func check(_ option: OptionName) {
+        assert(declared?.contains(option.text) ?? true, "\(option) is read but not declared by the command")
+    }
+
+    /// Equal when the same options and arguments were given, whoever made them.
+    public static func == (a: ParsedArguments, b: ParsedArguments) -> Bool {
+        a.flags == b.flags && a.values == b.values && a.positionals == b.positionals
+    }
 }
