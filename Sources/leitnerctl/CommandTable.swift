@@ -9,6 +9,7 @@ enum CommandTable {
     static let globals: [OptionSpec] = [
         OptionSpec("--socket", value: "PATH", help: "the daemon's socket (else $LEITNER_SOCKET, Socket=, the default)"),
         OptionSpec("--config", value: "PATH", help: "the configuration file (else ~/.config/leitner/leitner.conf)"),
+        OptionSpec("--box", value: "NAME", help: "the box NAME (else $LEITNER_BOX, else the default box)"),
         OptionSpec("--json", help: "print the daemon's answer as JSON, for scripts (not review, export)"),
         OptionSpec("--no-autostart", help: "do not start leitnerd when nothing answers (also Autostart=no)"),
         OptionSpec("--help", short: "-h", help: "show help"),
@@ -187,7 +188,7 @@ enum CommandTable {
       64  the command line is wrong (usage)
       69  the daemon cannot be reached (and could not be started)
 
-    Environment: LEITNER_SOCKET (the socket), NO_COLOR (no colour), XDG_CONFIG_HOME, XDG_RUNTIME_DIR.
+    Environment: LEITNER_BOX (the box), LEITNER_SOCKET (the default box's socket), NO_COLOR (no colour), XDG_CONFIG_HOME, XDG_RUNTIME_DIR.
     """
 
     static var parser: CommandLineParser {
