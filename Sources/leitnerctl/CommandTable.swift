@@ -162,6 +162,15 @@ enum CommandTable {
                 starts it again; 'systemctl --user stop leitnerd.socket leitnerd.service' keeps it stopped.
                 """,
                 run: DaemonCommands.stop),
+        Command(name: "boxes", abstract: "list the boxes: cards, today's test to go, the next due day",
+                discussion: """
+                The default box and each box NAME with a store in $XDG_DATA_HOME/leitner/boxes/NAME or a
+                configuration $XDG_CONFIG_HOME/leitner/NAME.conf; '*' marks the one --box or LEITNER_BOX
+                selects. Each box's daemon is started when nothing answers, as for any command; with
+                --no-autostart a box whose daemon is not running is listed as not running. Exit status 1
+                when a box could not be read. --json prints one JSON object a line.
+                """,
+                run: BoxesCommand.run),
         Command(name: "help", abstract: "show help, for one command or all", usage: "[COMMAND]", arguments: 0...1,
                 run: { _, _ in }),
     ]
