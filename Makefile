@@ -86,7 +86,8 @@ DOCDIR = $(PREFIX)/share/doc/leitner
 CONFDIR = /etc/leitner
 
 PROGRAMS = leitnerd leitnerctl
-UNITS = leitnerd.service leitnerd.socket leitner-prepare.service leitner-prepare.timer
+UNITS = leitnerd.service leitnerd.socket leitner-prepare.service leitner-prepare.timer \
+	leitnerd@.service leitnerd@.socket leitner-prepare@.service leitner-prepare@.timer
 MAN1 = man/leitnerctl.1
 MAN5 = $(wildcard man/leitner.conf.5)
 MAN8 = man/leitnerd.8
