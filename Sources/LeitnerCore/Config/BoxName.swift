@@ -12,7 +12,7 @@ public enum BoxName {
     public static func problem(_ name: String) -> String? {
         if let reason = CardID.problem(name) { return reason }
         if reserved.contains(name) {
-            return "is reserved: it names the default box's own files (leitner.conf, leitnerd.sock); leave --box out for that box"
+            return "is reserved: it names the default box's own files (leitner.conf, leitnerd.sock); name no box to use that one"
         }
         return nil
     }
