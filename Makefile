@@ -86,7 +86,8 @@ DOCDIR = $(PREFIX)/share/doc/leitner
 CONFDIR = /etc/leitner
 
 PROGRAMS = leitnerd leitnerctl
-UNITS = leitnerd.service leitnerd.socket leitner-prepare.service leitner-prepare.timer
+UNITS = leitnerd.service leitnerd.socket leitner-prepare.service leitner-prepare.timer \
+	leitnerd@.service leitnerd@.socket leitner-prepare@.service leitner-prepare@.timer
 MAN1 = man/leitnerctl.1
 MAN5 = $(wildcard man/leitner.conf.5)
 MAN8 = man/leitnerd.8
@@ -141,7 +142,7 @@ uninstall:
 # .build/try/leitnerctl, that runs the built leitnerctl on it; the last line it prints is the
 # command to go on with. The leitnerd that leitnerctl starts for it exits after TRY_IDLE without
 # a client. XDG_DATA_HOME points the daemon's default store at the same place as Path=, and
-# LEITNER_SOCKET is unset, so that the trial never touches the real box.
+# LEITNER_SOCKET and LEITNER_BOX are unset, so that the trial never touches the real box.
 TRY_DIR ?= $(CURDIR)/.build/try
 # One socket per checkout (a checksum of its path): two checkouts' trials are two boxes.
 TRY_SOCKET ?= $${XDG_RUNTIME_DIR:-/tmp}/leitner-try-$$(id -u)-$$(printf %s '$(TRY_DIR)' | cksum | cut -d' ' -f1).sock
@@ -151,7 +152,7 @@ try: build
 	@printf '# Written by make try: a throwaway box.\n[Store]\nPath=%s/leitner\n[Daemon]\nSocket=%s\nExitIdleAfter=%s\n' \
 	  "$(TRY_DIR)" "$(TRY_SOCKET)" "$(TRY_IDLE)" > $(TRY_DIR)/leitner.conf
 	@bin=$$($(SWIFT) build --show-bin-path) && \
-	  printf '#!/bin/sh\n# Written by make try: leitnerctl on the throwaway box in %s.\nexec env -u LEITNER_SOCKET XDG_DATA_HOME='"'"'%s'"'"' '"'"'%s/leitnerctl'"'"' --config '"'"'%s/leitner.conf'"'"' "$$@"\n' \
+	  printf '#!/bin/sh\n# Written by make try: leitnerctl on the throwaway box in %s.\nexec env -u LEITNER_SOCKET -u LEITNER_BOX XDG_DATA_HOME='"'"'%s'"'"' '"'"'%s/leitnerctl'"'"' --config '"'"'%s/leitner.conf'"'"' "$$@"\n' \
 	    "$(TRY_DIR)" "$(TRY_DIR)" "$$bin" "$(TRY_DIR)" > $(TRY_DIR)/leitnerctl && chmod 0755 $(TRY_DIR)/leitnerctl
 	@$(TRY_DIR)/leitnerctl import samples/kana.tsv
 	@$(TRY_DIR)/leitnerctl review; status=$$?; \

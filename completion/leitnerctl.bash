@@ -13,21 +13,40 @@ _leitnerctl_files() {
     fi
 }
 
+# The names of the boxes (R29), read from the disk as `leitnerctl boxes` finds them: each
+# directory of $XDG_DATA_HOME/leitner/boxes and each NAME.conf of $XDG_CONFIG_HOME/leitner but
+# the default box's leitner.conf. Read from the disk, not asked of a daemon, as card ids are not.
+_leitnerctl_boxes() {
+    local data=${XDG_DATA_HOME:-$HOME/.local/share} config=${XDG_CONFIG_HOME:-$HOME/.config}
+    [[ $data == /* ]] || data=$HOME/.local/share
+    [[ $config == /* ]] || config=$HOME/.config
+    local path names=()
+    for path in "$data"/leitner/boxes/*/ "$config"/leitner/*.conf; do
+        [[ -e $path ]] || continue
+        path=${path%/}
+        path=${path##*/}
+        path=${path%.conf}
+        [[ $path == leitner || $path == leitnerd || $path == [.-]* ]] || names+=("$path")
+    done
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$(printf '%s\n' "${names[@]}" | sort -u)" -- "$cur"))
+}
+
 _leitnerctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
     local -a words=("${COMP_WORDS[@]}")
     local cword=$COMP_CWORD
 
     local commands="status review prepare add import export list search find show edit rename move
-        delete undo calendar log doctor stats next grade stop help"
-    local globals="--config --socket --json --no-autostart --help --version"
+        delete undo calendar log doctor stats next grade stop boxes help"
+    local globals="--config --socket --box --json --no-autostart --help --version"
     local levels="1 2 3 4 5 6 7 finished"
 
     # The command is the first word that is neither a global flag nor a global flag's value.
     local i command="" nargs=0
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
-            --config | --socket) ((i++)) ;;
+            --config | --socket | --box) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then
@@ -46,6 +65,10 @@ _leitnerctl() {
             ;;
         --dir)
             _leitnerctl_files -d
+            return
+            ;;
+        --box)
+            _leitnerctl_boxes
             return
             ;;
         --level)

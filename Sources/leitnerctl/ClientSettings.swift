@@ -6,6 +6,15 @@ import LeitnerSystem
 /// leitnerctl's settings: where the daemon is and how to reach it, from the command line,
 /// the environment and the configuration file.
 struct ClientSettings {
+    /// The box (R29): `--box`, else `LEITNER_BOX`; nil: the default box.
+    var box: String?
+    /// The store the daemon serves for this box (`[Store] Path=`, else the box's default): where
+    /// to look whether the box was made, never opened by leitnerctl.
+    var storePath: String
+    /// The configuration file that was read; nil: none, the embedded defaults.
+    var configurationSource: String?
+    /// The command may make the box when it was never made (`BoxSelection.creatingCommands`).
+    var mayCreateBox: Bool
     /// The daemon's socket: `--socket`, then `LEITNER_SOCKET`, then `Socket=`, then the default.
     var socketPath: String
     /// `/tmp/leitner-UID`: the socket directory used without `XDG_RUNTIME_DIR`, which must be
@@ -24,15 +33,22 @@ struct ClientSettings {
 }
 
 extension ClientSettings {
-    /// The settings for this run: the configuration file (`--config`, else the user's, else
-    /// the embedded defaults), `LEITNER_SOCKET`, and the global options over them.
-    /// - Throws: `Failure.failed` for a configuration that cannot be read or is wrong
-    ///   (`FILE:LINE: message`).
-    static func resolve(globals: ParsedArguments) throws -> ClientSettings {
+    /// The settings for this run: the box (`--box`, `LEITNER_BOX`), the configuration file
+    /// (`--config`, else the box's, else the embedded defaults), `LEITNER_SOCKET` for the
+    /// default box, and the global options over them.
+    /// - Throws: `Failure.usage` for an invalid box name, `Failure.failed` for a configuration
+    ///   that cannot be read or is wrong (`FILE:LINE: message`).
+    static func resolve(globals: ParsedArguments, command: String) throws -> ClientSettings {
+        try resolve(box: BoxSelection.selected(globals), globals: globals, command: command)
+    }
+
+    /// The settings for box `box` (nil: the default one) with the global options `globals`.
+    /// - Throws: as `resolve(globals:command:)`.
+    static func resolve(box: String?, globals: ParsedArguments, command: String) throws -> ClientSettings {
+        let locator = ConfigurationLocator(environment: ConfigurationLocator.processEnvironment(), box: box)
         let configuration: Configuration
         do {
-            configuration = try Configuration.load(path: globals[.config],
-                                                   environment: ConfigurationLocator.processEnvironment())
+            configuration = try Configuration.load(path: globals[.config], locator: locator)
         } catch {
             throw Failure.failed(error.description)
         }
@@ -43,10 +59,12 @@ extension ClientSettings {
         }
         let socketPath = configuration.resolvedSocketPath(override: globals[.socket])
         guard socketPath.hasPrefix("/") else {
-            let source = getenv("LEITNER_SOCKET") != nil ? "LEITNER_SOCKET" : "the socket path"
+            let source = box == nil && getenv("LEITNER_SOCKET") != nil ? "LEITNER_SOCKET" : "the socket path"
             throw Failure.failed("\(source) '\(socketPath)' is not an absolute path")
         }
-        return ClientSettings(socketPath: socketPath,
+        return ClientSettings(box: box, storePath: configuration.storePath, configurationSource: configuration.source,
+                              mayCreateBox: BoxSelection.creatingCommands.contains(command),
+                              socketPath: socketPath,
                               privateSocketDirectory: configuration.privateSocketDirectory,
                               configPath: globals[.config],
                               autostart: configuration.autostart && !globals.has(.noAutostart),

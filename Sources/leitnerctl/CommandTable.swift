@@ -9,6 +9,7 @@ enum CommandTable {
     static let globals: [OptionSpec] = [
         OptionSpec(.socket, value: "PATH", help: "the daemon's socket (else $LEITNER_SOCKET, Socket=, the default)"),
         OptionSpec(.config, value: "PATH", help: "the configuration file (else ~/.config/leitner/leitner.conf)"),
+        OptionSpec(.box, value: "NAME", help: "the box NAME (else $LEITNER_BOX, else the default box)"),
         OptionSpec(.json, help: "print the daemon's answer as JSON, for scripts (not review, export)"),
         OptionSpec(.noAutostart, help: "do not start leitnerd when nothing answers (also Autostart=no)"),
         OptionSpec(.help, short: "-h", help: "show help"),
@@ -161,6 +162,15 @@ enum CommandTable {
                 starts it again; 'systemctl --user stop leitnerd.socket leitnerd.service' keeps it stopped.
                 """,
                 run: DaemonCommands.stop),
+        Command(name: "boxes", abstract: "list the boxes: cards, today's test to go, the next due day",
+                discussion: """
+                The default box and each box NAME with a store in $XDG_DATA_HOME/leitner/boxes/NAME or a
+                configuration $XDG_CONFIG_HOME/leitner/NAME.conf; '*' marks the one --box or LEITNER_BOX
+                selects. Each box's daemon is started when nothing answers, as for any command; with
+                --no-autostart a box whose daemon is not running is listed as not running. Exit status 1
+                when a box could not be read. --json prints one JSON object a line.
+                """,
+                run: BoxesCommand.run),
         Command(name: "help", abstract: "show help, for one command or all", usage: "[COMMAND]", arguments: 0...1,
                 run: { _, _ in }),
     ]
@@ -187,7 +197,7 @@ enum CommandTable {
       64  the command line is wrong (usage)
       69  the daemon cannot be reached (and could not be started)
 
-    Environment: LEITNER_SOCKET (the socket), NO_COLOR (no colour), XDG_CONFIG_HOME, XDG_RUNTIME_DIR.
+    Environment: LEITNER_BOX (the box), LEITNER_SOCKET (the default box's socket), NO_COLOR (no colour), XDG_CONFIG_HOME, XDG_RUNTIME_DIR.
     """
 
     static var parser: CommandLineParser {

@@ -8,17 +8,27 @@ import LeitnerVarlink
 /// first use (and started when nothing answers, unless autostart is off).
 final class Context: BoxTransport {
     let settings: ClientSettings
+    /// The global options as given: `boxes` resolves every other box's settings with them.
+    let globals: ParsedArguments
     /// Print the daemon's answers as JSON.
     let json: Bool
     /// Colour on standard output: only on a terminal, never with `NO_COLOR` set.
     let style: TextStyle
     private var connection: VarlinkClient?
 
-    init(globals: ParsedArguments, command: String) throws {
-        settings = try ClientSettings.resolve(globals: globals)
-        json = globals.has(.json)
+    convenience init(globals: ParsedArguments, command: String) throws {
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        style = TextStyle(enabled: Console.stdoutTerminal.isTerminal && !noColor)
+        self.init(settings: try ClientSettings.resolve(globals: globals, command: command), globals: globals,
+                  json: globals.has(.json), style: TextStyle(enabled: Console.stdoutTerminal.isTerminal && !noColor))
+    }
+
+    /// A context for `settings`, printing as `json` and `style` say: `boxes` reaches each box
+    /// through one of these.
+    init(settings: ClientSettings, globals: ParsedArguments = ParsedArguments(), json: Bool, style: TextStyle) {
+        self.settings = settings
+        self.globals = globals
+        self.json = json
+        self.style = style
     }
 
     /// The daemon's methods as Swift functions (`BoxClient`), called through this context's

@@ -23,9 +23,13 @@ enum DaemonConnection {
             guard settings.autostart else {
                 throw Failure.unreachable("""
                     nothing answers on '\(settings.socketPath)' and autostart is off: start the daemon with \
-                    'systemctl --user start leitnerd.socket' or 'leitnerd\(settings.daemonArguments.map { " " + $0 }.joined())'
+                    'systemctl --user start \(settings.box.map { "leitnerd@\($0).socket" } ?? "leitnerd.socket")' \
+                    or 'leitnerd\(settings.daemonArguments.map { " " + $0 }.joined())'
                     """)
             }
+            // Autostart would make a store for a mistyped box name (R29): only the commands that
+            // add cards make a box.
+            try BoxSelection.requireMade(settings)
             return try start(settings)
         } catch {
             throw Failure.unreachable(error.description)
@@ -191,8 +195,9 @@ enum DaemonConnection {
 }
 
 extension ClientSettings {
-    /// The arguments an autostarted `leitnerd` gets: the same socket, the same configuration.
+    /// The arguments an autostarted `leitnerd` gets: the same box, socket and configuration, so
+    /// that it finds the store leitnerctl expects.
     var daemonArguments: [String] {
-        ["--socket", socketPath] + (configPath.map { ["--config", $0] } ?? [])
+        (box.map { ["--box", $0] } ?? []) + ["--socket", socketPath] + (configPath.map { ["--config", $0] } ?? [])
     }
 }

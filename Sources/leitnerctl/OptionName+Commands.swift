@@ -8,6 +8,7 @@ extension OptionName {
     // Global options.
     static let socket = OptionName("--socket")
     static let config = OptionName("--config")
+    static let box = OptionName("--box")
     static let json = OptionName("--json")
     static let noAutostart = OptionName("--no-autostart")
     static let help = OptionName("--help")

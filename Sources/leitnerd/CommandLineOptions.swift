@@ -1,7 +1,12 @@
+import LeitnerCore
+
 /// What the command line of `leitnerd` says (docs/daemon.md). Flags override the configuration file.
 struct CommandLineOptions: Equatable {
     /// `--config PATH`: the configuration file, which must then exist.
     var configPath: String?
+    /// `--box NAME`: box NAME's configuration (when present), store and socket (R29), as
+    /// leitnerctl finds them, so that the template units and autostart name the box alone.
+    var box: String?
     /// `--store DIR`.
     var storePath: String?
     /// `--socket PATH`.
@@ -14,13 +19,16 @@ struct CommandLineOptions: Equatable {
     var showHelp = false
     var showVersion = false
 
-    static let usage = "Usage: leitnerd [--config PATH] [--store DIR] [--socket PATH] [--varlink=unix:PATH] [--autostarted]"
+    static let usage = "Usage: leitnerd [--box NAME] [--config PATH] [--store DIR] [--socket PATH] [--varlink=unix:PATH] [--autostarted]"
 
     static let help = """
         \(usage)
 
         Serves a Leitner box over Varlink (interface io.leitner.Box) on a Unix socket.
 
+          --box NAME           serve box NAME: $XDG_CONFIG_HOME/leitner/NAME.conf when it
+                               exists, $XDG_DATA_HOME/leitner/boxes/NAME, and
+                               $XDG_RUNTIME_DIR/leitner/NAME.sock (the flags below override them)
           --config PATH        configuration file (default: $XDG_CONFIG_HOME/leitner/leitner.conf
                                when it exists, else built-in defaults)
           --store DIR          the store directory (overrides [Store] Path=)
@@ -42,6 +50,7 @@ struct CommandLineOptions: Equatable {
         case missingValue(String)
         case unexpectedArgument(String)
         case badVarlinkAddress(String)
+        case badBoxName(String, reason: String)
 
         var description: String {
             switch self {
@@ -49,6 +58,7 @@ struct CommandLineOptions: Equatable {
             case .missingValue(let option): "option '\(option)' needs a value"
             case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
             case .badVarlinkAddress(let address): "unsupported Varlink address '\(address)': expected unix:PATH"
+            case .badBoxName(let name, let reason): "invalid box name '\(name)': \(reason)"
             }
         }
     }
@@ -75,6 +85,10 @@ struct CommandLineOptions: Equatable {
                 return arguments[index - 1]
             }
             switch name {
+            case "--box":
+                let name = try value()
+                if let reason = BoxName.problem(name) { throw .badBoxName(name, reason: reason) }
+                options.box = name
             case "--config": options.configPath = try value()
             case "--store": options.storePath = try value()
             case "--socket": options.socketPath = try value()

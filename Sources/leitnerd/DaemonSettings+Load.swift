@@ -3,11 +3,11 @@ import LeitnerCore
 
 extension DaemonSettings {
     /// Reads the configuration (`--config`, else the user's file, else the embedded defaults,
-    /// docs/configuration.md) and applies the command line over it; resolves `AllowGroup=`. When the socket is
+    /// docs/configuration.md; `--box` picks the box's file and default paths, R29) and applies the command line over it; resolves `AllowGroup=`. When the socket is
     /// the fallback `/tmp/leitner-UID/…`, that directory is made private (0700) or refused.
     /// - Throws: `SettingsError`: `FILE:LINE: message`, an unreadable file, an unknown group.
     static func load(_ options: CommandLineOptions) throws(SettingsError) -> DaemonSettings {
-        let locator = ConfigurationLocator(environment: ConfigurationLocator.processEnvironment())
+        let locator = ConfigurationLocator(environment: ConfigurationLocator.processEnvironment(), box: options.box)
         let configuration: Configuration
         do {
             configuration = try Configuration.load(path: options.configPath, locator: locator)

@@ -115,3 +115,61 @@ def test_prepare_runs_as_the_daemons_user_with_the_socket_group():
 def test_every_unit_is_installed_in_both_sets():
     for name in UNIT_NAMES:
         assert (SYSTEMD / name).is_file() and (SYSTEMD / "user" / name).is_file()
+
+
+# The template units (R29): one daemon a box, on the socket leitnerctl --box NAME looks for.
+SYSTEM_BOX_SOCKET = "/run/leitner/%I.sock"
+USER_BOX_SOCKET = "%t/leitner/%I.sock"
+
+
+@pytest.mark.parametrize(
+    "source,socket_path", [(SYSTEMD, SYSTEM_BOX_SOCKET), (SYSTEMD / "user", USER_BOX_SOCKET)], ids=["system", "user"]
+)
+def test_template_units_agree_on_the_boxs_socket(source, socket_path):
+    socket = unit_settings(source / "leitnerd@.socket")
+    assert socket["Socket.ListenStream"] == [socket_path]
+    assert socket["Socket.RemoveOnStop"] == ["yes"]
+    daemon = unit_settings(source / "leitnerd@.service")
+    assert daemon["Service.Type"] == ["notify"]
+    (command,) = daemon["Service.ExecStart"]
+    # --box refuses an instance name that is no box name, and finds the user's NAME.conf.
+    assert "--box %I " in command and f"--socket {socket_path}" in command
+    prepare = unit_settings(source / "leitner-prepare@.service")
+    (command,) = prepare["Service.ExecStart"]
+    assert command.split()[-4:] == ["--socket", socket_path, "--no-autostart", "prepare"]
+    for unit in (daemon, prepare):
+        assert unit["Unit.Requires"] == ["leitnerd@%i.socket"]
+        assert unit["Unit.After"] == ["leitnerd@%i.socket"]
+    assert daemon["Install.Also"] == ["leitnerd@%i.socket"]
+    timer = unit_settings(source / "leitner-prepare@.timer")
+    assert timer["Timer.OnCalendar"] == unit_settings(source / "leitner-prepare.timer")["Timer.OnCalendar"]
+
+
+def test_user_template_daemon_finds_the_boxs_store_by_name():
+    """The user's box NAME: the store $XDG_DATA_HOME/leitner/boxes/NAME and NAME.conf when it
+    exists, both found by --box, so no --store nor --config in the unit."""
+    (command,) = unit_settings(SYSTEMD / "user" / "leitnerd@.service")["Service.ExecStart"]
+    assert "--store" not in command and "--config" not in command
+
+
+def test_system_template_daemon_keeps_each_box_in_its_own_state_directory():
+    daemon = unit_settings(SYSTEMD / "leitnerd@.service")
+    shared = unit_settings(SYSTEMD / "leitnerd.service")
+    assert daemon["Service.StateDirectory"] == ["leitner-box-%I leitner-device"]
+    (command,) = daemon["Service.ExecStart"]
+    assert "--store %S/leitner-box-%I " in command and "--config /etc/leitner/%I.conf " in command
+    assert daemon["Service.Environment"] == shared["Service.Environment"]
+    assert daemon["Service.User"] == shared["Service.User"]
+    assert "Service.RuntimeDirectory" not in daemon
+    # The same sandbox as the shared box's daemon, line for line.
+    sandbox = {key: value for key, value in shared.items() if key.startswith("Service.")
+               and key not in ("Service.ExecStart", "Service.StateDirectory")}
+    assert {key: daemon[key] for key in sandbox} == sandbox
+
+
+@pytest.mark.parametrize("name", ["leitnerd@.service", "leitner-prepare@.service"])
+def test_system_template_services_expose_at_most_1_0(tmp_path, name):
+    # security wants an instance: the template copied under an instance's name.
+    instance = tmp_path / name.replace("@.", "@kana.")
+    instance.write_text((SYSTEMD / name).read_text())
+    assert exposure(instance) <= 1.0

@@ -9,6 +9,9 @@ import subprocess
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SYSTEMD = ROOT / "systemd"
 UNIT_NAMES = ["leitnerd.service", "leitnerd.socket", "leitner-prepare.service", "leitner-prepare.timer"]
+# The template units of R29, one daemon a box: leitnerd@NAME.socket and so on.
+TEMPLATE_NAMES = ["leitnerd@.service", "leitnerd@.socket", "leitner-prepare@.service", "leitner-prepare@.timer"]
+UNIT_NAMES += TEMPLATE_NAMES
 MAN_PAGES = ["leitnerd.8", "leitnerctl.1", "leitner.conf.5"]
 INSTALLED_BIN = "/usr/local/bin/"
 
@@ -32,7 +35,7 @@ def unit_settings(path: pathlib.Path) -> dict[str, list[str]]:
 def copy_units(
     source: pathlib.Path, target: pathlib.Path, bin_dir: pathlib.Path, installed_bin: str = INSTALLED_BIN
 ) -> list[pathlib.Path]:
-    """Copies the four units of `source` into `target` with `installed_bin` replaced by bin_dir."""
+    """Copies the units of `source` into `target` with `installed_bin` replaced by bin_dir."""
     target.mkdir(parents=True, exist_ok=True)
     copies = []
     for name in UNIT_NAMES:

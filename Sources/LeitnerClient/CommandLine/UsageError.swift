@@ -54,7 +54,7 @@ public enum UsageError: Error, Equatable, Sendable {
             lines.append("Usage: \(program) \(spec.usageLine)")
             lines.append("See '\(program) help \(name)'.")
         } else {
-            lines.append("Usage: \(program) [--socket PATH] [--config PATH] [--json] COMMAND [ARGS]")
+            lines.append("Usage: \(program) [--box NAME] [--socket PATH] [--config PATH] [--json] COMMAND [ARGS]")
             lines.append("See '\(program) help'.")
         }
         return lines.joined(separator: "\n")

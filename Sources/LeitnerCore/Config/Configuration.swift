@@ -99,7 +99,7 @@ public struct Configuration: Sendable, Equatable {
 
     /// Reads the configuration as `leitnerd` and `leitnerctl` do (`docs/configuration.md`):
     /// `path` when given (it must exist), else the user's file when it exists, else the
-    /// embedded defaults; then `$LEITNER_SOCKET` over `Socket=`.
+    /// embedded defaults; then, for the default box, `$LEITNER_SOCKET` over `Socket=`.
     /// - Parameters:
     ///   - path: the `--config` option, or nil.
     ///   - locator: the user's environment, uid and home.
@@ -120,7 +120,9 @@ public struct Configuration: Sendable, Equatable {
             try ConfigurationParser(path: file, home: locator.home)
                 .parse(String(decoding: bytes, as: UTF8.self), into: &configuration)
         }
-        if let socket = locator.environment["LEITNER_SOCKET"], !socket.isEmpty {
+        // LEITNER_SOCKET is the default box's: a box named on purpose is served on its own
+        // socket, whatever a shell's profile exports (R29).
+        if locator.box == nil, let socket = locator.environment["LEITNER_SOCKET"], !socket.isEmpty {
             configuration.socketPath = socket
         }
         return configuration

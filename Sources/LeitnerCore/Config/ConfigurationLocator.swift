@@ -10,21 +10,25 @@ public struct ConfigurationLocator: Sendable, Equatable {
     public var uid: UInt32
     /// The home directory, for `~/` and the XDG defaults.
     public var home: String
+    /// The box the paths are for (R29, a valid `BoxName`); nil: the default box, whose paths
+    /// are those from before there were several.
+    public var box: String?
 
-    /// A locator for the given user.
-    public init(environment: [String: String], uid: UInt32, home: String) {
+    /// A locator for the given user and box.
+    public init(environment: [String: String], uid: UInt32, home: String, box: String? = nil) {
         self.environment = environment
         self.uid = uid
         self.home = home
+        self.box = box
     }
 
     /// A locator for the running user with the given environment: the uid from `getuid()`, the
     /// home from `$HOME` when absolute, else from the password database, else `/`.
-    public init(environment: [String: String]) {
+    public init(environment: [String: String], box: String? = nil) {
         let uid = getuid()
         var home = environment["HOME"] ?? ""
         if !home.hasPrefix("/") { home = ConfigurationLocator.passwordHome(uid: uid) ?? "/" }
-        self.init(environment: environment, uid: uid, home: home)
+        self.init(environment: environment, uid: uid, home: home, box: box)
     }
 
     /// The variables a locator reads, from the process's environment.
@@ -37,14 +41,26 @@ public struct ConfigurationLocator: Sendable, Equatable {
     }
 
     /// The user's configuration file: `$XDG_CONFIG_HOME/leitner/leitner.conf`, by default
-    /// `~/.config/leitner/leitner.conf`.
+    /// `~/.config/leitner/leitner.conf`; a box's is `NAME.conf` beside it (R29).
     public var userConfigurationPath: String {
-        baseDirectory("XDG_CONFIG_HOME", else: ".config") + "/leitner/leitner.conf"
+        configurationDirectory + "/" + (box ?? "leitner") + ".conf"
     }
 
-    /// The default store: `$XDG_DATA_HOME/leitner`, by default `~/.local/share/leitner`.
+    /// `$XDG_CONFIG_HOME/leitner`, by default `~/.config/leitner`: where the configuration files
+    /// of the default box and of every other box are.
+    public var configurationDirectory: String {
+        baseDirectory("XDG_CONFIG_HOME", else: ".config") + "/leitner"
+    }
+
+    /// The default store: `$XDG_DATA_HOME/leitner`, by default `~/.local/share/leitner`; a
+    /// box's is `boxes/NAME` in it (R29).
     public var defaultStorePath: String {
-        baseDirectory("XDG_DATA_HOME", else: ".local/share") + "/leitner"
+        box.map { boxesDirectory + "/" + $0 } ?? baseDirectory("XDG_DATA_HOME", else: ".local/share") + "/leitner"
+    }
+
+    /// `$XDG_DATA_HOME/leitner/boxes`: the stores of the boxes other than the default one.
+    public var boxesDirectory: String {
+        baseDirectory("XDG_DATA_HOME", else: ".local/share") + "/leitner/boxes"
     }
 
     /// Where this machine's device id is kept when `[Sync] Device=` sets none (docs/sync.md):
@@ -65,10 +81,11 @@ public struct ConfigurationLocator: Sendable, Equatable {
     }
 
     /// The default socket: `$XDG_RUNTIME_DIR/leitner/leitnerd.sock`, without `XDG_RUNTIME_DIR`
-    /// `/tmp/leitner-UID/leitnerd.sock`.
+    /// `/tmp/leitner-UID/leitnerd.sock`; a box's is `NAME.sock` in the same directory (R29).
     public var defaultSocketPath: String {
-        if let runtime = absolute("XDG_RUNTIME_DIR") { return runtime + "/leitner/leitnerd.sock" }
-        return fallbackSocketDirectory + "/leitnerd.sock"
+        let name = (box ?? "leitnerd") + ".sock"
+        if let runtime = absolute("XDG_RUNTIME_DIR") { return runtime + "/leitner/" + name }
+        return fallbackSocketDirectory + "/" + name
     }
 
     /// `/tmp/leitner-UID`: the socket's directory without `XDG_RUNTIME_DIR`, which must belong

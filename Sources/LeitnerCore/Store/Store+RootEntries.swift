@@ -7,6 +7,10 @@ extension Store {
     /// (docs/store-format.md: `new/` and `suspended/`, whose cards are in no test).
     static let placeNames: Set<String> = ["new", "suspended"]
 
+    /// The directory of the other boxes' stores (R29): the default store's root holds
+    /// `boxes/NAME`, each a store of its own, not cards of this one.
+    static let boxesName = "boxes"
+
     /// Entries a file system itself keeps in a root that is a mount point.
     static let fileSystemNames: Set<String> = ["lost+found"]
 
@@ -38,7 +42,7 @@ extension Store {
         guard let entries = try? FileSystem.list(rootFD) else { return [] }
         return entries
             .filter { !$0.name.hasPrefix(".") && Level(name: $0.name) == nil && !Store.placeNames.contains($0.name)
-                        && !Store.fileSystemNames.contains($0.name) }
+                        && !Store.fileSystemNames.contains($0.name) && $0.name != Store.boxesName }
             .sorted { $0.name < $1.name }
             .map { entry in
                 let path = root + "/" + entry.name
