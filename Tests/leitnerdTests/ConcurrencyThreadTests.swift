@@ -77,6 +77,26 @@ func wait(on wake: Wake, until condition: () -> Bool) -> Bool {
 }
 
 extension MessageBudgetTests {
+    /// A connection's thread waiting for a long message's share: it says when it is queued, then
+    /// takes the share (unless `giveUp`), gives it back, and says whether it had it.
+    static func waitForShare(of budget: MessageBudget, limit: Int, as name: String, wake: Wake,
+                             steps: Rendezvous<[String]>, giveUp: @escaping @Sendable () -> Bool) {
+        startThread {
+            var queued = false
+            // `giveUp` is asked once the waiter is in the queue, before it first sleeps: the
+            // test learns from it that the thread waits.
+            let acquired = budget.acquire(maxMessageSize: limit, wake: wake, giveUp: {
+                if !queued {
+                    queued = true
+                    steps.update { $0.append("\(name) waiting") }
+                }
+                return giveUp()
+            })
+            if acquired { budget.release(maxMessageSize: limit) }
+            steps.update { $0.append("\(name) " + (acquired ? "acquired" : "gave up")) }
+        }
+    }
+
     /// With the default limit a share is the whole pool: a second long message waits for the
     /// first one's share, and has it as soon as it is given back.
     @Test func aSecondLongMessageWaitsForTheFirstShare() throws {
@@ -85,26 +105,12 @@ extension MessageBudgetTests {
         let main = try Wake(), other = try Wake()
         #expect(budget.acquire(maxMessageSize: limit, wake: main, giveUp: { false }))
         let steps = Rendezvous<[String]>([])
-        startThread {
-            var queued = false
-            // `giveUp` is asked once the waiter is in the queue, before it first sleeps: the
-            // test learns from it that the other thread waits.
-            let acquired = budget.acquire(maxMessageSize: limit, wake: other, giveUp: {
-                if !queued {
-                    queued = true
-                    steps.update { $0.append("waiting") }
-                }
-                return false
-            })
-            steps.update { $0.append(acquired ? "acquired" : "gave up") }
-            if acquired { budget.release(maxMessageSize: limit) }
-            steps.update { $0.append("done") }
-        }
+        Self.waitForShare(of: budget, limit: limit, as: "other", wake: other, steps: steps) { false }
         try #require(steps.wait(with: main) { !$0.isEmpty })
-        #expect(steps.read { $0 } == ["waiting"])
+        #expect(steps.read { $0 } == ["other waiting"])
         budget.release(maxMessageSize: limit)
-        #expect(steps.wait(with: main) { $0.last == "done" })
-        #expect(steps.read { $0 } == ["waiting", "acquired", "done"])
+        #expect(steps.wait(with: main) { $0.count == 2 })
+        #expect(steps.read { $0 } == ["other waiting", "other acquired"])
         // Given back, the whole pool is free again.
         #expect(budget.acquire(maxMessageSize: limit, wake: main, giveUp: { true }))
         budget.release(maxMessageSize: limit)
@@ -135,20 +141,6 @@ extension MessageBudgetTests {
         #expect(budget.acquire(maxMessageSize: limit, wake: main, giveUp: { false }))
         let stopping = Atomic(false)
         let steps = Rendezvous<[String]>([])
-        func waiter(_ name: String, wake: Wake, giveUp: @escaping @Sendable () -> Bool) {
-            startThread {
-                var queued = false
-                let acquired = budget.acquire(maxMessageSize: limit, wake: wake, giveUp: {
-                    if !queued {
-                        queued = true
-                        steps.update { $0.append("\(name) waiting") }
-                    }
-                    return giveUp()
-                })
-                steps.update { $0.append("\(name) " + (acquired ? "acquired" : "gave up")) }
-                if acquired { budget.release(maxMessageSize: limit) }
-            }
-        }
         // Whatever fails, no waiter outlives the test.
         let testOver = Atomic(false)
         defer {
@@ -157,10 +149,14 @@ extension MessageBudgetTests {
             first.ring()
             second.ring()
         }
-        waiter("first", wake: first) { stopping.load(ordering: .acquiring) }
+        Self.waitForShare(of: budget, limit: limit, as: "first", wake: first, steps: steps) {
+            stopping.load(ordering: .acquiring)
+        }
         try #require(steps.wait(with: main) { $0.contains("first waiting") })
         // The second only once the first is queued, so that it is behind it.
-        waiter("second", wake: second) { testOver.load(ordering: .acquiring) }
+        Self.waitForShare(of: budget, limit: limit, as: "second", wake: second, steps: steps) {
+            testOver.load(ordering: .acquiring)
+        }
         try #require(steps.wait(with: main) { $0.contains("second waiting") })
         stopping.store(true, ordering: .releasing)
         first.ring()
