@@ -3,24 +3,51 @@ import Testing
 import LeitnerProtocol
 @testable import leitnerd
 
-/// Each method is declared once, in its interface's IDL text; the handler tables must cover
-/// exactly those methods, or a declared method would answer MethodNotFound and a handler would
-/// be unreachable.
+/// Each method is declared once, in its interface's IDL text; the dispatcher's one method table
+/// (`Dispatcher.methods`) must name exactly those methods, or a declared method would answer
+/// MethodNotImplemented and an entry would be unreachable.
 @Suite struct MethodTableTests {
-    /// `io.leitner.Box` has three tables: the box's methods with one reply, those whose replies
-    /// grow with the box and are streamed, and the daemon's own (`Stop`), which never wait for
-    /// the box. Apart, and together, they are the declared methods.
-    @Test func theBoxStreamedAndDaemonHandlersAreTheDeclaredMethods() {
-        let box = Set(BoxMethods.handlers.keys), streamed = Set(BoxMethods.streamed.keys)
-        let daemon = Set(DaemonMethods.handlers.keys)
-        #expect(box.isDisjoint(with: daemon) && box.isDisjoint(with: streamed) && streamed.isDisjoint(with: daemon))
-        #expect(box.union(streamed).union(daemon).sorted() == BoxInterface.declaration.methods.keys.sorted())
-        #expect(daemon == ["Stop"])
-        #expect(streamed.isSuperset(of: ["List", "Log", "Calendar", "Search", "Doctor"]))
+    static func names(_ interface: String) -> [String] {
+        Dispatcher.methods[interface]?.methods.keys.sorted() ?? []
     }
 
-    @Test func theServiceHandlersAreTheDeclaredMethods() {
-        #expect(ServiceInterface.handlers.keys.sorted() == VarlinkServiceInterface.declaration.methods.keys.sorted())
+    /// The kind of each entry of an interface, by method name.
+    static func kinds(_ interface: String) -> [String: String] {
+        (Dispatcher.methods[interface]?.methods ?? [:]).mapValues { method in
+            switch method {
+            case .once: "once"
+            case .streams: "streams"
+            case .daemon: "daemon"
+            }
+        }
+    }
+
+    /// Checked against the parsed interface texts themselves, not against the declarations the
+    /// table carries, so that a table holding the wrong text fails too.
+    @Test func everyDeclaredMethodHasOneEntryAndEveryEntryIsDeclared() {
+        #expect(Self.names(BoxInterface.name) == BoxInterface.declaration.methods.keys.sorted())
+        #expect(Self.names(VarlinkServiceInterface.name) == VarlinkServiceInterface.declaration.methods.keys.sorted())
+    }
+
+    /// The table serves the interfaces `GetInfo` names, each checked against its own text.
+    @Test func theTableServesTheDescribedInterfacesWithTheirOwnDeclarations() throws {
+        #expect(Dispatcher.methods.keys.sorted() == ServiceInterface.descriptions.map(\.name).sorted())
+        for (name, text) in ServiceInterface.descriptions {
+            let parsed = try VarlinkInterfaceDescription(parsing: text)
+            let table = try #require(Dispatcher.methods[name])
+            #expect(table.declaration.name == name)
+            #expect(table.declaration.methods.keys.sorted() == parsed.methods.keys.sorted())
+        }
+    }
+
+    /// Only `Stop` of the box's interface is the daemon's own, and nothing of
+    /// `org.varlink.service` waits for the box: a daemon whose box is stuck still answers them.
+    /// The replies that grow with the box stream.
+    @Test func eachEntrySaysHowItIsAnswered() {
+        let box = Self.kinds(BoxInterface.name)
+        #expect(box.filter { $0.value == "daemon" }.keys.sorted() == ["Stop"])
+        #expect(box.filter { $0.value == "streams" }.keys.sorted() == ["Calendar", "Doctor", "List", "Log", "Search"])
+        #expect(Set(Self.kinds(VarlinkServiceInterface.name).values) == ["daemon"])
     }
 
     /// `GetInfo` names each interface the daemon serves, and each has its IDL text.

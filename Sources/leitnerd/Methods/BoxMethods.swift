@@ -2,9 +2,10 @@ import LeitnerCore
 import LeitnerProtocol
 import LeitnerVarlink
 
-/// The methods of `io.leitner.Box` (docs/protocol.md): one handler per method and one method-name →
-/// handler table. The dispatcher has checked a call's parameters against the method's
-/// declaration in `BoxInterface.description` before its handler runs, so a handler only reads
+/// The methods of `io.leitner.Box` that work on the box (docs/protocol.md): one handler per
+/// method, named in the dispatcher's one method table (`Dispatcher.methods`). The dispatcher has
+/// checked a call's parameters against the method's declaration in `BoxInterface.description`
+/// before its handler runs, so a handler only reads
 /// them (and checks what the IDL cannot say: every integer is bounded, `CallParameters.optionalInt`),
 /// calls the box, and returns the reply's parameters; `ErrorReplies` turns its errors into Varlink
 /// errors.
@@ -21,35 +22,6 @@ enum BoxMethods {
     /// A method whose reply grows with the box: it checks its parameters and begins the reading
     /// under the box's turn, and the items it returns are sent in parts (`StreamedReply`).
     typealias StreamHandler = @Sendable (Context, CallParameters) throws -> any ReplyItems
-
-    static let interface = BoxInterface.name
-
-    static let handlers: [String: Handler] = [
-        "Status": status,
-        "Prepare": prepare,
-        "Next": next,
-        "Grade": grade,
-        "Undo": undo,
-        "Add": add,
-        "AddMany": addMany,
-        "Move": move,
-        "Delete": delete,
-        "Edit": edit,
-        "Rename": rename,
-        "Show": show,
-        "ReadAsset": readAsset,
-        "Stats": stats,
-        "ResolveConflict": resolveConflict,
-    ]
-
-    /// The methods whose replies grow with the box (docs/protocol.md, "Streamed replies").
-    static let streamed: [String: StreamHandler] = [
-        "List": list,
-        "Calendar": calendar,
-        "Log": log,
-        "Search": search,
-        "Doctor": doctor,
-    ]
 
     static func status(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let status = try context.box.status()

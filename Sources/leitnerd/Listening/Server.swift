@@ -53,9 +53,16 @@ final class Server: Sendable {
     /// the connections and closes the box, each within `stopLimit` of the stop.
     /// - Returns: the exit status: 0, or 1 when the box was lost or could not be closed in time.
     func run() -> Int32 {
+        // Carried from one pass to the next: each pass first does what time says is due (a
+        // tick, `ExitIdleAfter=`, the end of an accept pause or of the stop), then sleeps until
+        // a source wakes it or the next of those times, and attends to the sources that woke it.
+        /// Once a stop has begun: by when it must end, and the exit status.
         var stop: (deadline: MonotonicTime, status: Int32)?
+        /// While `accept` lacks a resource: until when the listening socket is not polled.
         var acceptPausedUntil: MonotonicTime?
+        /// When that was last logged, to log it once in 10 s.
         var lastAcceptWarning: MonotonicTime?
+        /// A connection's doorbell made before `accept` and not used yet (`acceptPending`).
         var spareWake: Wake?
         let tickInterval = Duration.milliseconds(box.tickInterval)
         var nextTick = MonotonicTime.now + tickInterval
@@ -85,30 +92,31 @@ final class Server: Sendable {
             deadline = MonotonicTime.earliest(deadline, acceptPausedUntil)
             if stop == nil { deadline = MonotonicTime.earliest(deadline, nextTick) }
             let accepting = stop == nil && acceptPausedUntil == nil
-            var descriptors = [signals.descriptor, wake.descriptor]
-            if accepting { descriptors.append(listener.descriptor) }
-            let ready: [Bool]
+            let woken: [WakeUpSource]
             do {
-                ready = try Poll.readable(descriptors, milliseconds: deadline?.millisecondsFromNow)
+                woken = try wait(accepting: accepting, until: deadline)
             } catch {
                 Log.error("cannot wait for connections: \(error), stopping")
                 stop = stop ?? beginStop(status: 1)
                 continue
             }
-            if ready[1] {
-                wake.drain()
-                if let request = stopRequest.current, stop == nil {
-                    if request.status == 0 {
-                        Log.info("\(request.reason): stopping after the requests in flight (at most \(Self.stopLimit.logDescription))")
-                    } else {
-                        Log.error("\(request.reason), stopping")
+            for source in woken {
+                switch source {
+                case .doorbell:
+                    wake.drain()
+                    if let request = stopRequest.current, stop == nil {
+                        if request.status == 0 {
+                            Log.info("\(request.reason): stopping after the requests in flight (at most \(Self.stopLimit.logDescription))")
+                        } else {
+                            Log.error("\(request.reason), stopping")
+                        }
+                        stop = beginStop(status: request.status)
                     }
-                    stop = beginStop(status: request.status)
-                }
-            }
-            if ready[0], let signalled = handleSignals(), stop == nil { stop = beginStop(status: signalled) }
-            if accepting && ready[2] && stop == nil {
-                if let failure = acceptPending(spare: &spareWake) {
+                case .signal:
+                    if let signalled = handleSignals(), stop == nil { stop = beginStop(status: signalled) }
+                case .newConnection:
+                    // A stop begun by a source attended to before this one accepts no more.
+                    guard stop == nil, let failure = acceptPending(spare: &spareWake) else { break }
                     // The pending connections stay queued; polling the listener again at once
                     // would spin on it while it stays readable.
                     acceptPausedUntil = .now + Self.acceptPause
@@ -125,6 +133,34 @@ final class Server: Sendable {
             status = 1
         }
         return status
+    }
+
+    /// What wakes the listener from its one `poll`, in the order it attends to them when several
+    /// are ready at once: a stop asked for by another thread is begun before the signals are
+    /// read, and nothing is accepted once a stop has begun. The passing of a deadline is no
+    /// source: what is due is looked at on every pass, whatever woke the listener.
+    private enum WakeUpSource: CaseIterable {
+        /// Its doorbell (`Wake`): a connection ended, or another thread asked to stop (`StopRequest`).
+        case doorbell
+        /// A signal is pending (`SignalDescriptor`).
+        case signal
+        /// A client waits to be accepted; the listening socket is polled only while accepting.
+        case newConnection
+    }
+
+    /// Sleeps in one `poll` until a source is ready or `deadline` (nil: no limit) has passed.
+    /// - Returns: the sources that are ready, in the order to attend to them; none at the deadline.
+    private func wait(accepting: Bool, until deadline: MonotonicTime?) throws(Errno) -> [WakeUpSource] {
+        let sources = WakeUpSource.allCases.filter { accepting || $0 != .newConnection }
+        let descriptors = sources.map { source -> FileDescriptor in
+            switch source {
+            case .doorbell: wake.descriptor
+            case .signal: signals.descriptor
+            case .newConnection: listener.descriptor
+            }
+        }
+        let ready = try Poll.readable(descriptors, milliseconds: deadline?.millisecondsFromNow)
+        return zip(sources, ready).compactMap { source, isReady in isReady ? source : nil }
     }
 
     /// Notifies the service manager and asks every connection to stop.

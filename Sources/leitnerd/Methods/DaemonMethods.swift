@@ -4,8 +4,8 @@ import LeitnerSystem
 import LeitnerVarlink
 
 /// The methods of `io.leitner.Box` that are about the daemon itself, not the box: they never
-/// wait for a turn at the box (docs/protocol.md). One handler per method and one name → handler
-/// table, as `BoxMethods`.
+/// wait for a turn at the box (docs/protocol.md). One handler per method, named in the
+/// dispatcher's method table (`Dispatcher.methods`) as the daemon's own.
 enum DaemonMethods {
     /// What a handler works with: who called, and how to stop the daemon.
     struct Context {
@@ -14,10 +14,6 @@ enum DaemonMethods {
     }
 
     typealias Handler = @Sendable (Context, CallParameters) throws -> [String: JSONValue]
-
-    static let handlers: [String: Handler] = [
-        "Stop": stop,
-    ]
 
     /// `Stop()`: the daemon replies, then stops as on SIGTERM. A member of `AllowGroup=` may use
     /// the box, but only the daemon's own user and root may end it for everyone.

@@ -6,13 +6,69 @@ import LeitnerVarlink
 /// Answers one message: reads it as a Varlink call, routes it to its interface and method, checks
 /// its parameters against the method's declaration in the interface's IDL text (the one place
 /// they are declared), and turns what went wrong into the error a Varlink client expects
-/// (docs/protocol.md). Calls to `io.leitner.Box` go to the box's one owner, `BoxOwner`, except
-/// the daemon's own (`DaemonMethods`: `Stop`); `org.varlink.service` needs no box. Runs on the
-/// connection's thread, and waits there for its turn at the box.
+/// (docs/protocol.md). Which methods there are, and how each is answered, is `methods`, the one
+/// table: a call that replies once or streams goes to the box's one owner, `BoxOwner`; the
+/// daemon's own (`Stop`, and all of `org.varlink.service`) need no box. Runs on the connection's
+/// thread, and waits there for its turn at the box.
 struct Dispatcher: Sendable {
     let box: BoxOwner
     /// Where `Stop()` asks the listener to stop.
     let stop: StopRequest
+
+    /// How a method is answered: an entry of the method table says it once, so that a method
+    /// cannot be in two kinds at a time.
+    enum Method: Sendable {
+        /// One reply, made under the box's turn (`BoxOwner.call`).
+        case once(BoxMethods.Handler)
+        /// Replies that grow with the box, begun under its turn and sent in parts
+        /// (docs/daemon.md, "Streamed replies").
+        case streams(BoxMethods.StreamHandler)
+        /// The daemon's own: never waits for the box, so that a daemon whose box is stuck still
+        /// describes itself and can be stopped.
+        case daemon(DaemonMethods.Handler)
+    }
+
+    /// An interface the daemon serves: its parsed IDL text, the one place its methods and their
+    /// parameters are declared, and how each declared method is answered.
+    struct Interface: Sendable {
+        let declaration: VarlinkInterfaceDescription
+        let methods: [String: Method]
+    }
+
+    /// The method table: every method the daemon answers, named once, by interface. A unit test
+    /// (`MethodTableTests`) holds each interface's names to the methods its IDL text declares,
+    /// so that no declared method goes unanswered and no entry is unreachable. A name written
+    /// twice is a compiler warning (a repeated key of a dictionary literal), which the build
+    /// does not allow, and would trap at the first call.
+    static let methods: [String: Interface] = [
+        BoxInterface.name: Interface(declaration: BoxInterface.declaration, methods: [
+            "Status": .once(BoxMethods.status),
+            "Prepare": .once(BoxMethods.prepare),
+            "Next": .once(BoxMethods.next),
+            "Grade": .once(BoxMethods.grade),
+            "Undo": .once(BoxMethods.undo),
+            "Add": .once(BoxMethods.add),
+            "AddMany": .once(BoxMethods.addMany),
+            "Move": .once(BoxMethods.move),
+            "Delete": .once(BoxMethods.delete),
+            "Edit": .once(BoxMethods.edit),
+            "Rename": .once(BoxMethods.rename),
+            "Show": .once(BoxMethods.show),
+            "ReadAsset": .once(BoxMethods.readAsset),
+            "Stats": .once(BoxMethods.stats),
+            "ResolveConflict": .once(BoxMethods.resolveConflict),
+            "List": .streams(BoxMethods.list),
+            "Calendar": .streams(BoxMethods.calendar),
+            "Log": .streams(BoxMethods.log),
+            "Search": .streams(BoxMethods.search),
+            "Doctor": .streams(BoxMethods.doctor),
+            "Stop": .daemon(DaemonMethods.stop),
+        ]),
+        ServiceInterface.name: Interface(declaration: VarlinkServiceInterface.declaration, methods: [
+            "GetInfo": .daemon { _, parameters in try ServiceInterface.getInfo(parameters) },
+            "GetInterfaceDescription": .daemon { _, parameters in try ServiceInterface.getInterfaceDescription(parameters) },
+        ]),
+    ]
 
     /// The answer to one message: the reply frame (nil for a `oneway` call), or the replies of a
     /// streamed method, made as they are sent; and whether the connection must close after it (a
@@ -82,45 +138,35 @@ struct Dispatcher: Sendable {
     /// declaration in the interface's IDL text. `more` is accepted by every method: one whose
     /// reply does not grow with the box answers it with one reply, without `continues`.
     private func route(_ request: VarlinkRequest, limit: Int, wake: Wake, peer: Socket.PeerCredentials) -> Reply {
-        guard let interface = request.interface else { return .one(.interfaceNotFound(request.method)) }
-        let name = String(request.method[request.method.index(after: interface.endIndex)...])
-        switch interface {
-        case ServiceInterface.name:
-            guard let handler = ServiceInterface.handlers[name] else { return .one(.methodNotFound(request.method)) }
-            if request.upgrade { return .one(.methodNotImplemented(request.method)) }
-            if let bad = VarlinkServiceInterface.declaration.invalidParameter(in: request.parameters, of: name) {
-                return .one(.invalidParameter(bad))
-            }
+        guard let interfaceName = request.interface else { return .one(.interfaceNotFound(request.method)) }
+        guard let interface = Self.methods[String(interfaceName)] else {
+            return .one(.interfaceNotFound(String(interfaceName)))
+        }
+        let name = String(request.method[request.method.index(after: interfaceName.endIndex)...])
+        guard interface.declaration.methods[name] != nil else { return .one(.methodNotFound(request.method)) }
+        if request.upgrade { return .one(.methodNotImplemented(request.method)) }
+        if let bad = interface.declaration.invalidParameter(in: request.parameters, of: name) {
+            return .one(.invalidParameter(bad))
+        }
+        // Declared but not in the table: the unit test keeps this from happening.
+        guard let method = interface.methods[name] else { return .one(.methodNotImplemented(request.method)) }
+        let parameters = CallParameters(request.parameters)
+        switch method {
+        case .daemon(let handler):
+            let context = DaemonMethods.Context(peer: peer, stop: stop)
             return .one(ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
-                try handler(CallParameters(request.parameters))
+                try handler(context, parameters)
             })
-        case BoxMethods.interface:
-            guard BoxInterface.declaration.methods[name] != nil else { return .one(.methodNotFound(request.method)) }
-            if request.upgrade { return .one(.methodNotImplemented(request.method)) }
-            if let bad = BoxInterface.declaration.invalidParameter(in: request.parameters, of: name) {
-                return .one(.invalidParameter(bad))
+        case .streams(let start):
+            switch box.run(wake: wake, { context in try start(context, parameters) }) {
+            case .failure(let error):
+                return .one(error.reply)
+            case .success(let items):
+                let parts = VarlinkReplyParts(member: items.member, limit: limit, more: request.more)
+                return .stream(StreamedReply(items: items, parts: parts, owner: box))
             }
-            let parameters = CallParameters(request.parameters)
-            // The daemon's own methods (Stop) never wait for the box.
-            if let handler = DaemonMethods.handlers[name] {
-                let context = DaemonMethods.Context(peer: peer, stop: stop)
-                return .one(ErrorReplies.catching(storePath: box.storePath) { () throws -> [String: JSONValue] in
-                    try handler(context, parameters)
-                })
-            }
-            if let start = BoxMethods.streamed[name] {
-                switch box.run(wake: wake, { context in try start(context, parameters) }) {
-                case .failure(let error):
-                    return .one(error.reply)
-                case .success(let items):
-                    let parts = VarlinkReplyParts(member: items.member, limit: limit, more: request.more)
-                    return .stream(StreamedReply(items: items, parts: parts, owner: box))
-                }
-            }
-            guard let handler = BoxMethods.handlers[name] else { return .one(.methodNotImplemented(request.method)) }
+        case .once(let handler):
             return .one(box.call(handler, parameters, wake: wake))
-        default:
-            return .one(.interfaceNotFound(String(interface)))
         }
     }
 

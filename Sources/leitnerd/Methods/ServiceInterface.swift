@@ -2,10 +2,9 @@ import LeitnerProtocol
 import LeitnerVarlink
 
 /// The daemon's side of `org.varlink.service`: what the service is (`GetInfo`) and the IDL text
-/// of its interfaces (`GetInterfaceDescription`). Needs no box.
+/// of its interfaces (`GetInterfaceDescription`). Needs no box: the dispatcher's method table
+/// (`Dispatcher.methods`) names both as the daemon's own.
 enum ServiceInterface {
-    typealias Handler = @Sendable (CallParameters) throws -> [String: JSONValue]
-
     static let name = VarlinkServiceInterface.name
 
     static let vendor = "leitner"
@@ -17,12 +16,6 @@ enum ServiceInterface {
     static let descriptions: [(name: String, text: String)] = [
         (VarlinkServiceInterface.name, VarlinkServiceInterface.description),
         (BoxInterface.name, BoxInterface.description),
-    ]
-
-    /// The method-name → handler table of `org.varlink.service`.
-    static let handlers: [String: Handler] = [
-        "GetInfo": getInfo,
-        "GetInterfaceDescription": getInterfaceDescription,
     ]
 
     static func getInfo(_ parameters: CallParameters) throws -> [String: JSONValue] {
