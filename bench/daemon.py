@@ -2,7 +2,8 @@
 """Client-side benchmark of leitnerd (docs/performance.md): with a store of 100,000 cards, the
 round trip of Status and of a durable Grade over the socket (p50/p99 over 1,000 calls, with 1
 client and with 8 client processes), the daemon's resident memory, and `leitnerctl status` as a
-whole process, the throughput of Grade with 1 and with 8 clients (group commit), and
+whole process, the throughput of Grade with 1 and with 8 clients (group commit), 50 clients making
+a learner's mix of calls for 30 s (BENCH_MIXED_CLIENTS, BENCH_MIXED_SECONDS), and
 `leitnerctl import` of 10,000 and 100,000 cards beside Anki's `add_notes` (bench/anki-add.py).
 Grade as `leitnerctl review` makes it (after the Next that showed the card) is
 measured in alternating rounds with a Python client and with leitnerctl's own Swift client
@@ -25,6 +26,8 @@ CARDS = int(os.environ.get("BENCH_CARDS", 100_000))
 CALLS = 1_000
 IMPORTS = tuple(int(n) for n in os.environ.get("BENCH_IMPORTS", "10000,100000").split(",") if n)
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", 5))
+MIXED_CLIENTS = int(os.environ.get("BENCH_MIXED_CLIENTS", 50))
+MIXED_SECONDS = int(os.environ.get("BENCH_MIXED_SECONDS", 30))
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
 
 
@@ -139,6 +142,81 @@ def grade_after_next(path, calls):
     return times[len(times) // 2] / 1000, times[int(len(times) * 0.99)] / 1000
 
 
+def mixed_client(path, seconds, ids, seed):
+    """One of the many clients of `mixed`: for `seconds`, a learner's mix of calls (a third
+    Status, then Next and Grade in turn, a Show, now and then a small Search and a List of a
+    level), each timed. Grades go to the client's own cards, so that no two clients answer the
+    same one."""
+    import random
+    rng = random.Random(seed)
+    client = Client(path)
+    times = {}
+    end = time.monotonic() + seconds
+    pending = list(ids)
+    while time.monotonic() < end:
+        roll = rng.random()
+        if roll < 0.33:
+            method, parameters = "Status", {}
+        elif roll < 0.55:
+            method, parameters = "Next", {}
+        elif roll < 0.80 and pending:
+            method, parameters = "Grade", {"id": pending.pop(), "correct": rng.random() < 0.8}
+        elif roll < 0.92:
+            method, parameters = "Show", {"id": rng.choice(ids)}
+        elif roll < 0.97:
+            method, parameters = "Search", {"pattern": f"front {rng.randrange(100000)}", "limit": 5}
+        else:
+            method, parameters = "List", {"level": "finished"}
+        start = time.perf_counter_ns()
+        try:
+            client.call(method, **parameters)
+        except RuntimeError:
+            pass  # a card answered elsewhere meanwhile (NotInTest): still a round trip
+        times.setdefault(method, []).append(time.perf_counter_ns() - start)
+    return times
+
+
+def fdatasync_counter(pid):
+    """`perf stat` counting the daemon's fdatasync calls, when perf may trace it; else None."""
+    if not shutil.which("perf"):
+        return None
+    return subprocess.Popen(["perf", "stat", "-x,", "-e", "syscalls:sys_enter_fdatasync", "-p", str(pid)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def mixed(path, pid, queue, clients, seconds):
+    """`clients` processes calling at once for `seconds` (issue #30: 50 clients, mixed calls):
+    calls/s, p50 and p99 of all calls and of Grade, the daemon's peak RSS, and how many grades
+    each journal flush carried (group commit), from perf's count of fdatasync."""
+    chunks = [queue[i::clients] for i in range(clients)]
+    counter = fdatasync_counter(pid)
+    peak = rss_kib(pid)
+    with multiprocessing.Pool(clients) as pool:
+        result = pool.starmap_async(mixed_client, [(path, seconds, chunks[i], i) for i in range(clients)])
+        while not result.ready():
+            peak = max(peak, rss_kib(pid))
+            result.wait(0.1)
+        parts = result.get()
+    flushes = None
+    if counter is not None:
+        counter.send_signal(2)
+        _, err = counter.communicate()
+        for line in err.splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and "fdatasync" in fields[2] and fields[0].strip().isdigit():
+                flushes = int(fields[0])
+    every = sorted(t for part in parts for times in part.values() for t in times)
+    grades = sorted(t for part in parts for t in part.get("Grade", []))
+    print(f"Mixed   {clients} clients, {seconds} s: {len(every) / seconds:7.0f} calls/s  p50 {every[len(every) // 2] / 1e3:7.1f} µs"
+          f"  p99 {every[int(len(every) * 0.99)] / 1e3:8.1f} µs  peak RSS {peak / 1024:.1f} MiB")
+    if grades:
+        line = (f"Mixed   Grade: {len(grades)} durable, p50 {grades[len(grades) // 2] / 1e3:7.1f} µs"
+                f"  p99 {grades[int(len(grades) * 0.99)] / 1e3:8.1f} µs")
+        if flushes:
+            line += f"; {flushes} fdatasync, {len(grades) / flushes:.1f} grades a flush"
+        print(line)
+
+
 def rss_kib(pid):
     for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -182,6 +260,7 @@ def main():
                   "  (durable: flushed before the reply)")
         print(f"Grade   8 clients / 1 client throughput: {max(rates[8]) / max(rates[1]):.2f}×"
               f" (best of two runs each)")
+        mixed(sock, daemon.pid, queue[6 * CALLS:], MIXED_CLIENTS, MIXED_SECONDS)
         # The machine's speed drifts by tens of percent over minutes: rounds that alternate the
         # clients (and Anki, when there) are what can be compared.
         for round_number in range(1, ROUNDS + 1):
