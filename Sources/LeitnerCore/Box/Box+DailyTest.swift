@@ -19,7 +19,7 @@ extension Box {
         do {
             try FileSystem.writeAtomically(Array("\(summary.position)\n".utf8), to: TestFile.ready, in: store.stateFD)
         } catch {
-            throw .storeFailure(path: store.statePath + "/" + TestFile.ready, reason: "cannot write: \(error)")
+            throw .failing(.write, store.statePath + "/" + TestFile.ready, error)
         }
         readyPosition = summary.position
         return (summary, true)

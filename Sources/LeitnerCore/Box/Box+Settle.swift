@@ -108,7 +108,7 @@ extension Box {
         } catch let error as BoxError {
             throw error
         } catch {
-            throw .storeFailure(path: store.path(of: id, in: first), reason: "cannot compare with '\(store.path(of: id, in: second))': \(error)")
+            throw .failing(.read, store.path(of: id, in: first), error, doing: "cannot compare with '\(store.path(of: id, in: second))'")
         }
     }
 

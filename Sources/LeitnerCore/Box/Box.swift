@@ -77,7 +77,7 @@ public final class Box {
             ownDays = try dayFile.load()
             _ = store.refreshPeerDays()
             days = DayRecord.union([ownDays] + store.peerDayRecords)
-            if case .storeFailure(let path, let reason)? = store.checkpointFailure {
+            if case .storeFailure(let path, let reason, _, _)? = store.checkpointFailure {
                 openingProblems.append(StoreProblem(kind: .damagedState, path: path,
                                                     reason: "no checkpoint could be made at start-up: \(reason)",
                                                     advice: "free some space; the journal keeps every change meanwhile"))
@@ -192,7 +192,7 @@ public final class Box {
         do {
             try FileSystem.writeAtomically(TestFile.encode(anchored), to: TestFile.name, in: store.stateFD)
         } catch {
-            throw .storeFailure(path: store.statePath + "/" + TestFile.name, reason: "cannot write: \(error)")
+            throw .failing(.write, store.statePath + "/" + TestFile.name, error)
         }
         test = anchored
     }
@@ -339,7 +339,7 @@ public final class Box {
         do {
             try FileSystem.writeAtomically(TestFile.encode(opened), to: TestFile.name, in: store.stateFD)
         } catch {
-            throw .storeFailure(path: store.statePath + "/test", reason: "cannot write: \(error)")
+            throw .failing(.write, store.statePath + "/test", error)
         }
         test = opened
         MemoryTrim.releaseFreedMemory()
@@ -402,7 +402,7 @@ public final class Box {
                                                                      logOffset: start, queue: queue)),
                                            to: TestFile.name, in: store.stateFD)
         } catch {
-            throw .storeFailure(path: statePath + "/" + TestFile.name, reason: "cannot write: \(error)")
+            throw .failing(.write, statePath + "/" + TestFile.name, error)
         }
         openingProblems.append(StoreProblem(
             kind: .damagedState, path: statePath + "/" + TestFile.name,
@@ -428,7 +428,7 @@ public final class Box {
         do {
             try FileSystem.writeAtomically(Array("\(first)\n".utf8), to: name, in: store.sharedFD)
         } catch {
-            throw .storeFailure(path: store.sharedPath + "/" + name, reason: "cannot write: \(error)")
+            throw .failing(.write, store.sharedPath + "/" + name, error)
         }
         return first
     }

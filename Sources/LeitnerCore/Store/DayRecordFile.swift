@@ -29,7 +29,7 @@ final class DayRecordFile {
             seen = nil
             return DayRecord()
         } catch {
-            throw .storeFailure(path: path, reason: "cannot read: \(error)")
+            throw .failing(.read, path, error)
         }
         let result: DayRecord.ParseResult
         do {
@@ -68,7 +68,7 @@ final class DayRecordFile {
             seen = (device, inode, try fd.size())
         } catch {
             _ = record.removeLast()
-            throw .storeFailure(path: path, reason: "cannot append: \(error)")
+            throw .failing(.append, path, error)
         }
     }
 
@@ -87,7 +87,7 @@ final class DayRecordFile {
             let st = try FileSystem.status(DayRecordFile.name, in: directory)
             seen = (UInt64(st.st_dev), UInt64(st.st_ino), bytes.count)
         } catch {
-            throw .storeFailure(path: path, reason: "cannot write: \(error)")
+            throw .failing(.write, path, error)
         }
     }
 }

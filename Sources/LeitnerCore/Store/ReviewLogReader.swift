@@ -42,7 +42,7 @@ public final class ReviewLogReader {
         do {
             file = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_RDONLY | O_NOFOLLOW)
         } catch {
-            throw .storeFailure(path: path, reason: "cannot open: \(error)")
+            throw .failing(.open, path, error)
         }
         self.path = path
         self.end = end
@@ -89,7 +89,7 @@ public final class ReviewLogReader {
         guard offset < end else { return false }
         let chunk: [UInt8]
         do { chunk = try file.read(at: offset, upTo: min(ReviewLogReader.chunkSize, end - offset)) } catch {
-            throw .storeFailure(path: path, reason: "cannot read: \(error)")
+            throw .failing(.read, path, error)
         }
         if chunk.isEmpty { return false }
         pending.removeSubrange(..<pendingStart)
@@ -114,7 +114,7 @@ public final class ReviewLogReader {
             let size = min(ReviewLogReader.chunkSize, regionStart)
             let chunk: [UInt8]
             do { chunk = try file.read(at: regionStart - size, upTo: size) } catch {
-                throw .storeFailure(path: path, reason: "cannot read: \(error)")
+                throw .failing(.read, path, error)
             }
             guard chunk.count == size else { return 0 } // the file was cut short by hand: read it all
             regionStart -= size

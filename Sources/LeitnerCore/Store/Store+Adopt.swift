@@ -51,7 +51,7 @@ extension Store {
             try dir.sync()
         } catch {
             try? restoreAdoption(staged, level: level, cardName: id)
-            throw .storeFailure(path: stagedPath, reason: "cannot adopt loose pair '\(id)': \(error)")
+            throw .failing(.rename, stagedPath, error, doing: "cannot adopt loose pair '\(id)'")
         }
         looseFiles[level]?.remove(pair.front.fileName)
         looseFiles[level]?.remove(pair.back.fileName)
@@ -61,7 +61,7 @@ extension Store {
                 do throws(Errno) {
                     try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)
                 } catch {
-                    throw .storeFailure(path: path(of: id, in: level), reason: "cannot adopt: \(error)")
+                    throw .failing(.rename, path(of: id, in: level), error, doing: "cannot adopt")
                 }
             }, undo: { () throws(Errno) in try FileSystem.rename(id, in: directory, to: staged, in: stagingFD) })
         } catch {

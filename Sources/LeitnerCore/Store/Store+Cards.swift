@@ -78,7 +78,7 @@ extension Store {
                 }
             }
         } catch {
-            throw .storeFailure(path: path, reason: "cannot read: \(error)")
+            throw .failing(.read, path, error)
         }
         switch result {
         case .success(let bytes) where bytes.count <= limit: return (name, bytes)

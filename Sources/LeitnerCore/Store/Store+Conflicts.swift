@@ -59,7 +59,7 @@ extension Store {
         } catch let error as BoxError {
             throw error
         } catch {
-            throw .storeFailure(path: cardPath, reason: "cannot read the card directory: \(error)")
+            throw .failing(.list, cardPath, error, doing: "cannot read the card directory")
         }
         defer { directory.close() }
         names.sort()
@@ -73,8 +73,8 @@ extension Store {
             }
         }
         var kept: [String] = [], removed: [String] = []
-        func fail(_ name: String, _ what: String, _ error: Errno) -> BoxError {
-            .storeFailure(path: cardPath + "/" + name, reason: "\(what): \(error)")
+        func fail(_ name: String, _ operation: StoreOperation, _ error: Errno, doing: String? = nil) -> BoxError {
+            .failing(operation, cardPath + "/" + name, error, doing: doing)
         }
         if !copies.isEmpty {
             // What to put in each side's place (nil: the side as it is).
@@ -108,7 +108,7 @@ extension Store {
                     let ext = MediaType.fileExtension(copy).map { "." + $0 } ?? ""
                     let target = side.rawValue + ext
                     do { try FileSystem.rename(copy, in: directory, to: target, in: directory, replacing: true) } catch {
-                        throw fail(copy, "cannot rename to '\(target)'", error)
+                        throw fail(copy, .rename, error, doing: "cannot rename to '\(target)'")
                     }
                     kept.append(cardPath + "/" + target)
                     losers += (sides[side] ?? []).filter { $0 != target }
@@ -116,7 +116,7 @@ extension Store {
                     kept.append(cardPath + "/" + mine)
                 }
                 for loser in losers {
-                    do { try FileSystem.removeFile(loser, in: directory) } catch { throw fail(loser, "cannot remove", error) }
+                    do { try FileSystem.removeFile(loser, in: directory) } catch { throw fail(loser, .remove, error) }
                     removed.append(cardPath + "/" + loser)
                 }
             }
@@ -129,18 +129,18 @@ extension Store {
                       MediaType.isText(MediaType.of(fileName: name)) else { continue }
                 let bytes: [UInt8]
                 do { bytes = try FileSystem.readFile(name, in: directory, limit: Box.maxAssetSize) } catch {
-                    throw fail(name, "cannot read", error)
+                    throw fail(name, .read, error)
                 }
                 guard let resolved = SyncArtifact.resolvingMarkers(String(decoding: bytes, as: UTF8.self), keeping: marker)
                 else { continue }
                 do { try FileSystem.writeAtomically(Array(resolved.utf8), to: name, in: directory) } catch {
-                    throw fail(name, "cannot write", error)
+                    throw fail(name, .write, error)
                 }
                 kept.append(cardPath + "/" + name)
             }
             if kept.isEmpty { throw .cannotResolve(id: id, reason: "no sync conflict in '\(cardPath)'") }
         }
-        do { try directory.sync() } catch { throw .storeFailure(path: cardPath, reason: "cannot sync: \(error)") }
+        do { try directory.sync() } catch { throw .failing(.sync, cardPath, error) }
         return (kept, removed)
     }
 }

@@ -53,7 +53,7 @@ extension Store {
                 throw .storeFailure(path: path(of: id, in: level),
                                     reason: "cannot edit: the card directory holds a subdirectory; edit its files by hand")
             }
-            throw .storeFailure(path: stagedPath, reason: "cannot write: \(error)")
+            throw .failing(.write, stagedPath, error)
         }
         let guardMark = try cardGuard(id, in: level)
         do {
@@ -61,7 +61,7 @@ extension Store {
                 do throws(Errno) {
                     try FileSystem.exchange(staged, in: stagingFD, with: id, in: levelDirectory)
                 } catch {
-                    throw .storeFailure(path: path(of: id, in: level), reason: "cannot replace with '\(stagedPath)': \(error)")
+                    throw .failing(.rename, path(of: id, in: level), error, doing: "cannot replace with '\(stagedPath)'")
                 }
             }, undo: { () throws(Errno) in try FileSystem.exchange(staged, in: stagingFD, with: id, in: levelDirectory) })
         } catch {
@@ -82,7 +82,7 @@ extension Store {
                 try FileSystem.rename(id, in: directory, to: newID, in: directory)
             } catch {
                 if error == .exists { throw .cardExists(id: newID) }
-                throw .storeFailure(path: path(of: id, in: level), reason: "cannot rename to '\(path(of: newID, in: level))': \(error)")
+                throw .failing(.rename, path(of: id, in: level), error, doing: "cannot rename to '\(path(of: newID, in: level))'")
             }
         }, undo: { () throws(Errno) in try FileSystem.rename(newID, in: directory, to: id, in: directory) })
         setLevel(id, nil)

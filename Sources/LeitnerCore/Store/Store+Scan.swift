@@ -55,7 +55,7 @@ extension Store {
                 }
             }
         } catch {
-            throw .storeFailure(path: path(of: level), reason: "cannot read directory: \(error)")
+            throw .failing(.list, path(of: level), error)
         }
         for entry in unusual {
             var kind = entry.kind
@@ -129,7 +129,7 @@ extension Store {
     func refresh(now: Int64) throws(BoxError) -> [HandChange] {
         let events: [Inotify.Event]
         do { events = try inotify.drain() } catch {
-            throw .storeFailure(path: root, reason: "cannot read the change watch: \(error)")
+            throw .failing(.read, root, error, doing: "cannot read the change watch")
         }
         // A level replaced by something that is not a directory comes back once it is one again.
         var rescan = !levelProblems.isEmpty && retryMissingLevels()

@@ -26,7 +26,7 @@ extension Store {
                 name = "\(id).\(level.name).\(number)"
                 number += 1
             }
-            try Store.failing(copyPath, "cannot move to '\(conflictsPath)/\(name)'") { () throws(Errno) in
+            try Store.failing(.rename, copyPath, doing: "cannot move to '\(conflictsPath)/\(name)'") { () throws(Errno) in
                 try FileSystem.rename(id, in: source, to: name, in: conflicts)
                 try conflicts.sync()
                 try source.sync()
@@ -34,7 +34,7 @@ extension Store {
             }
         } else {
             let trashed = "\(id).settled.\(getpid()).\(level.name)"
-            try Store.failing(copyPath, "cannot remove") { () throws(Errno) in
+            try Store.failing(.remove, copyPath) { () throws(Errno) in
                 try FileSystem.rename(id, in: source, to: trashed, in: trashFD)
                 try source.sync()
                 try trashFD.sync()

@@ -57,7 +57,7 @@ extension Store {
         } catch let error as BoxError {
             throw error
         } catch {
-            throw .storeFailure(path: sourcePath, reason: "cannot merge into '\(targetPath)': \(error)")
+            throw .failing(.rename, sourcePath, error, doing: "cannot merge into '\(targetPath)'")
         }
         return try setAside(id, in: partial, keep: false)
     }

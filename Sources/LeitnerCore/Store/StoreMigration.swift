@@ -56,7 +56,7 @@ enum StoreMigration {
             throw StoreLockedError(storePath: storePath, pid: Int32(text.split(separator: "\n").first ?? ""))
         }
 
-        try Store.failing(sharedPath, "cannot migrate to devices") { () throws(Errno) in
+        try Store.failing(.rename, sharedPath, doing: "cannot migrate to devices") { () throws(Errno) in
             if !pending { try backup(shared, device: device) }
             try FileSystem.makeDirectory(devicesName, in: shared, mode: 0o700, existingOK: true)
             let devices = try FileDescriptor.openDirectory(devicesName, relativeTo: shared)
