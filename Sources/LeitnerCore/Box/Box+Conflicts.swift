@@ -7,7 +7,7 @@ extension Box {
     /// - Returns: the card as it is now, the files kept in its sides' places and those removed.
     /// - Throws: `noSuchCard`; `cannotResolve` when the card has no conflict or `keep` fits none;
     ///   `storeFailure` naming the file that could not be changed.
-    public func resolveConflict(id: String, keep: String) throws(BoxError) -> (card: Card, kept: [String], removed: [String]) {
+    public func resolveConflict(id: String, keep: ConflictResolution) throws(BoxError) -> (card: Card, kept: [String], removed: [String]) {
         try CardID.validate(id)
         let moment = try begin()
         let wasDamaged = store.damaged[id] != nil

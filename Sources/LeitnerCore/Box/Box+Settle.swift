@@ -61,13 +61,13 @@ extension Box {
                     }
                     let same = try sameContent(id, level, kept)
                     if let change = try store.setAside(id, in: level, keep: !same) {
-                        try apply(change, now: moment.now, log: true, origin: "sync")
+                        try apply(change, now: moment.now, log: true, origin: .sync)
                     }
                 }
             case .move(let level):
                 guard let from = whole.first else { continue }
                 try store.moveCard(id, from: from, to: level,
-                                   journal: [LogEntry(time: moment.now, event: .move, id: id, from: from, to: level, origin: "sync")])
+                                   journal: [LogEntry(time: moment.now, event: .move, id: id, from: from, to: level, origin: .sync)])
                 if lastShown?.id == id { lastShown = nil }
                 if tracksMembership { test?.levelChanged(id, to: store.damaged[id] == nil ? level : nil) }
             case .remove:
@@ -78,7 +78,7 @@ extension Box {
                     .map(\.entry.time).max() ?? 0
                 if let newest = store.newestFile(of: id, in: level), newest > deleted + 1000 { continue }
                 try store.removeCard(id, from: level, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: level,
-                                                                         origin: "sync")])
+                                                                         origin: .sync)])
                 if lastShown?.id == id { lastShown = nil }
                 frontIndex = nil
                 if tracksMembership { test?.levelChanged(id, to: nil) }
@@ -91,7 +91,7 @@ extension Box {
     /// Merges the partial copy of `id` in `level` into the copy kept (`Store.mergePartial`).
     private func mergePartial(_ id: String, from level: Level, into kept: Level, _ moment: Moment) throws(BoxError) {
         if let change = try store.mergePartial(id, from: level, into: kept) {
-            try apply(change, now: moment.now, log: true, origin: "sync")
+            try apply(change, now: moment.now, log: true, origin: .sync)
         }
         if lastShown?.id == id { lastShown = nil }
         searchIndexNeedsReading(id)

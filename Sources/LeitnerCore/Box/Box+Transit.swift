@@ -56,14 +56,14 @@ extension Box {
             let whole = copies.filter { store.cameWhole(id, in: $0) }
             if whole.count == 1, let moved = whole.first {
                 let person = HandChange.moved(id: id, from: from, to: moved)
-                try apply(person, now: moment.now, log: true, origin: "hand", time: handTime(of: person, now: moment.now))
-                if moved != to { try apply(.moved(id: id, from: moved, to: to), now: moment.now, log: true, origin: "copy") }
+                try apply(person, now: moment.now, log: true, origin: .hand, time: handTime(of: person, now: moment.now))
+                if moved != to { try apply(.moved(id: id, from: moved, to: to), now: moment.now, log: true, origin: .copy) }
                 return
             }
         }
-        let origin = store.copies[change.id] == nil ? "hand" : "copy"
+        let origin: LogOrigin = store.copies[change.id] == nil ? .hand : .copy
         try apply(change, now: moment.now, log: true, origin: origin,
-                  time: origin == "hand" ? handTime(of: change, now: moment.now) : nil)
+                  time: origin == .hand ? handTime(of: change, now: moment.now) : nil)
     }
 
     /// Once the store is quiet, a card still in transit was deleted: logged as found by hand, at

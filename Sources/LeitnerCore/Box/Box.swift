@@ -101,7 +101,7 @@ public final class Box {
                 for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                     test!.levelChanged(id, to: nil)
                     entries.append(LogEntry(time: now, event: store.levelOf[id] == nil ? .delete : .move, id: id,
-                                            from: before[id], to: store.levelOf[id], origin: store.copies[id] == nil ? "hand" : "copy"))
+                                            from: before[id], to: store.levelOf[id], origin: store.copies[id] == nil ? .hand : .copy))
                 }
                 for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                     // R21: a card that came while no daemon ran is looked at, as one that comes
@@ -109,7 +109,7 @@ public final class Box {
                     test!.levelChanged(id, to: store.damage(of: id) == nil ? level : nil)
                     let from = before[id]
                     entries.append(LogEntry(time: now, event: from == nil ? .add : .move, id: id, from: from, to: level,
-                                            origin: store.copies[id] == nil ? "hand" : "copy"))
+                                            origin: store.copies[id] == nil ? .hand : .copy))
                 }
                 try store.appendToLog(entries, durable: true)
             }
@@ -213,12 +213,12 @@ public final class Box {
     ///   - origin: how the change came about, for the log: `hand` (found in the store), `copy`
     ///     (found beside the card's other copy), `sync` (settling a card a sync left in two levels).
     ///   - time: the time logged, when not `now` (a hand move's own, `handTime`).
-    func apply(_ change: HandChange, now: Int64, log: Bool, origin: String = "hand", time: Int64? = nil) throws(BoxError) {
+    func apply(_ change: HandChange, now: Int64, log: Bool, origin: LogOrigin = .hand, time: Int64? = nil) throws(BoxError) {
         let now = time ?? now
         if lastShown?.id == change.id { lastShown = nil }
         // A card that came or moved by hand may be a sync tool's delivery: look at it once quiet.
         switch change {
-        case .appeared, .moved: if origin != "sync" { settlePending.insert(change.id) }
+        case .appeared, .moved: if origin != .sync { settlePending.insert(change.id) }
         case .disappeared, .adopted: break
         }
         // An adopted pair was logged by the store as it adopted it.

@@ -56,7 +56,7 @@ extension Store {
         looseFiles[level]?.remove(pair.front.fileName)
         looseFiles[level]?.remove(pair.back.fileName)
         do {
-            try journaled([LogEntry(time: now, event: .add, id: id, to: level, origin: "adopt")],
+            try journaled([LogEntry(time: now, event: .add, id: id, to: level, origin: .adopt)],
                           intent: [.add(staged: staged, id: id, to: level)], carryOut: { () throws(BoxError) in
                 do throws(Errno) {
                     try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)

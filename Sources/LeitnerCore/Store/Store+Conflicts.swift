@@ -45,7 +45,7 @@ extension Store {
     /// - Returns: the paths kept (in their side's place) and the paths removed.
     /// - Throws: `cannotResolve` when there is no conflict or `keep` does not fit it; `storeFailure`
     ///   naming the file when a rename, a removal or a write fails.
-    func resolveConflict(_ id: String, keep: String) throws(BoxError) -> (kept: [String], removed: [String]) {
+    func resolveConflict(_ id: String, keep: ConflictResolution) throws(BoxError) -> (kept: [String], removed: [String]) {
         guard let level = levelOf[id] else { throw .noSuchCard(id: id) }
         let cardPath = path(of: id, in: level)
         let directory: FileDescriptor
@@ -80,23 +80,23 @@ extension Store {
             // What to put in each side's place (nil: the side as it is).
             var chosen: [SideName: String?] = [:]
             switch keep {
-            case "mine":
+            case .mine:
                 for side in copies.keys.sorted(by: { $0.rawValue > $1.rawValue }) where sides[side]?.count != 1 {
                     throw .cannotResolve(id: id, reason: "no single \(side.rawValue) file of its own to keep: keep a copy by its name")
                 }
                 for side in copies.keys { chosen[side] = .some(nil) }
-            case "theirs":
+            case .theirs:
                 for (side, names) in copies.sorted(by: { $0.key.rawValue > $1.key.rawValue }) {
                     guard names.count == 1 else {
                         throw .cannotResolve(id: id, reason: "\(names.count) copies of its \(side.rawValue): keep one by its name")
                     }
                     chosen[side] = names[0]
                 }
-            default:
-                guard let side = copies.first(where: { $0.value.contains(keep) })?.key else {
-                    throw .cannotResolve(id: id, reason: "'\(keep)' is not a conflict copy in '\(cardPath)': keep mine, theirs or a copy's file name")
+            case .copy(let name):
+                guard let side = copies.first(where: { $0.value.contains(name) })?.key else {
+                    throw .cannotResolve(id: id, reason: "'\(name)' is not a conflict copy in '\(cardPath)': keep mine, theirs or a copy's file name")
                 }
-                chosen[side] = keep
+                chosen[side] = name
             }
             for side in SideName.allCases {
                 guard let choice = chosen[side] else { continue }
@@ -121,7 +121,7 @@ extension Store {
                 }
             }
         } else {
-            guard let marker = SyncArtifact.MarkerSide(rawValue: keep) else {
+            guard let marker = SyncArtifact.MarkerSide(keep) else {
                 throw .cannotResolve(id: id, reason: "git's conflict markers are resolved by keeping mine or theirs, not '\(keep)'")
             }
             for side in SideName.allCases {
