@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The daily test's requests: `Prepare`, `Next`, `Grade`, `Undo` (R6–R11, R15).

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The other devices' review logs in what the box tells of its history (docs/sync.md, "What each
@@ -11,7 +10,7 @@ extension Box {
         let path = store.sharedPath + "/" + Store.devicesDirectoryName + "/" + name
         guard let directory = try? FileDescriptor.openDirectory(name, relativeTo: store.devicesFD) else { return nil }
         defer { directory.close() }
-        guard let st = try? FileSystem.status(ReviewLog.fileName, in: directory), st.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard let st = try? FileSystem.status(ReviewLog.fileName, in: directory), st.isRegularFile else { return nil }
         return try ReviewLogReader(stateDirectory: directory, path: path + "/" + ReviewLog.fileName, end: Int(st.st_size),
                                    since: since, limit: limit, from: offset)
     }

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Settling the cards a sync left in two levels, or deleted on one device and moved on another
@@ -30,9 +29,7 @@ extension Box {
         settlePending = candidates
         guard !candidates.isEmpty else { return }
         let lastChange = store.lastChange(of: candidates)
-        var clock = timespec()
-        clock_gettime(CLOCK_REALTIME, &clock)
-        let realNow = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
+        let realNow = RealTime.nanoseconds
         guard realNow - lastChange >= options.settleAfter * 1_000_000 else { return }
         // Nothing changed since a pass that left every candidate waiting: do not read the logs again.
         if let last = lastSettlePass, last.change == lastChange, last.candidates == candidates { return }

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Taking in what a sync tool does to the store as provisional (docs/sync.md, "A store a sync
@@ -11,9 +10,7 @@ extension Box {
     /// True when nothing a sync tool touches (the level directories, the devices' files, the
     /// directories of the cards `ids`) changed for `BoxOptions.settleAfter`, by change times.
     func storeIsQuiet(_ ids: some Sequence<String>) -> Bool {
-        var clock = timespec()
-        clock_gettime(CLOCK_REALTIME, &clock)
-        let realNow = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
+        let realNow = RealTime.nanoseconds
         return realNow - store.lastChange(of: ids) >= options.settleAfter * 1_000_000
     }
 

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// A Leitner box: the store on disk, its schedule and its daily test. The one owner of a store

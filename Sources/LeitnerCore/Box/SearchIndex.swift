@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The text of every card, case-folded, for `Search`: reading 200,000 side files per search

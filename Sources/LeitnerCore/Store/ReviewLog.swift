@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The device's review log `.leitner/devices/DEVICE/log` (R16): one line per event, appended,
@@ -67,7 +66,7 @@ final class ReviewLog {
         self.statePath = statePath
         do {
             fd = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory,
-                                         flags: O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW)
+                                         .readWrite, options: [.append, .create, .noFollow])
         } catch {
             throw .failing(.open, path, error)
         }
@@ -100,8 +99,7 @@ final class ReviewLog {
     /// offsets the journal does not know: the store reopens it first (`Store.followReplacedLog`).
     /// One `fstatat`, cheap enough for every request.
     func isReplaced() -> Bool {
-        var st = stat()
-        guard fstatat(logDirectory.rawValue, ReviewLog.fileName, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return true }
+        guard let st = try? FileSystem.status(ReviewLog.fileName, in: logDirectory) else { return true }
         return UInt64(st.st_dev) != identity.device || UInt64(st.st_ino) != identity.inode || Int(st.st_size) != size
     }
 
@@ -113,7 +111,7 @@ final class ReviewLog {
         let reopened: FileDescriptor
         do {
             reopened = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory,
-                                               flags: O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW)
+                                               .readWrite, options: [.append, .create, .noFollow])
         } catch {
             throw .failing(.open, path, error, doing: "cannot open again after it was replaced")
         }
@@ -187,7 +185,7 @@ final class ReviewLog {
     private static func restore(_ records: [Journal.Record], logDirectory: FileDescriptor) throws(Errno) {
         guard let first = records.first, let last = records.last else { return }
         // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
-        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, flags: O_RDWR | O_NOFOLLOW)
+        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, .readWrite, options: [.noFollow])
         defer { writer.close() }
         guard first.logOffset <= (try writer.size()) else { return }
         let held = try writer.read(at: first.logOffset, upTo: last.logOffset + last.logBytes.count - first.logOffset)
@@ -369,7 +367,7 @@ final class ReviewLog {
             if held == bytes { return true }
             if ReviewLog.holdsOtherLines(held[...], than: bytes) { return nil }
             // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
-            let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, flags: O_WRONLY | O_NOFOLLOW)
+            let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, .writeOnly, options: [.noFollow])
             defer { writer.close() }
             try writer.writeAll(bytes, at: offset)
             try writer.syncData()
@@ -427,7 +425,7 @@ final class ReviewLog {
             }
         }
         do {
-            let reader = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW)
+            let reader = try FileDescriptor.open(path, .readOnly, options: [.noFollow])
             defer { reader.close() }
             while true {
                 let chunk = try reader.read(at: offset, upTo: 1 << 20)
@@ -477,7 +475,7 @@ final class ReviewLog {
     func entries(from offset: Int) throws(BoxError) -> [(entry: LogEntry, end: Int)] {
         let bytes: [UInt8]
         do {
-            let reader = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW)
+            let reader = try FileDescriptor.open(path, .readOnly, options: [.noFollow])
             defer { reader.close() }
             try reader.seek(to: offset)
             bytes = try reader.readAll()

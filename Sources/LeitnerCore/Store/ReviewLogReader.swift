@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Reads the review log (R16) a piece at a time, for `Log` and for whatever else goes through a
@@ -40,7 +39,7 @@ public final class ReviewLogReader {
     init(stateDirectory: FileDescriptor, path: String, end: Int, since: Int64?, limit: Int?,
          from offset: Int = 0) throws(BoxError) {
         do {
-            file = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_RDONLY | O_NOFOLLOW)
+            file = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, .readOnly, options: [.noFollow])
         } catch {
             throw .failing(.open, path, error)
         }

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Loose pairs (R14): `NAME-front.EXT` and `NAME-back.EXT` put by hand into a level directory are

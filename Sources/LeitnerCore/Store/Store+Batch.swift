@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Many new cards in one change (`AddMany`): every card is written under `.leitner/tmp/`, all of
@@ -31,7 +30,7 @@ extension Store {
             let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
             defer { dir.close() }
             for (name, bytes) in [front, back] {
-                let file = try FileDescriptor.open(name, relativeTo: dir, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+                let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }
                 try file.writeAll(bytes)
             }

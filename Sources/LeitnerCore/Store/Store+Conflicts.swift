@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// A card's sync conflicts (docs/sync.md): the conflict copies of its sides a sync tool left

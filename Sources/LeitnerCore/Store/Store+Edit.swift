@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Changing a card in place: new sides (an edit) and a new id (a rename). Both keep the card's
@@ -40,7 +39,7 @@ extension Store {
                 try FileSystem.link(entry.name, in: card, as: entry.name, in: copy)
             }
             for side in sides {
-                let file = try FileDescriptor.open(side.name, relativeTo: copy, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+                let file = try FileDescriptor.open(side.name, relativeTo: copy, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }
                 try file.writeAll(side.bytes)
                 try file.sync()

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The other devices' files (docs/sync.md): their day records join this device's in the box's

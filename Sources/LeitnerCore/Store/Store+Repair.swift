@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Repair at open (R18): finishes the renames a crash cut off, puts back what was not begun, and

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The store on disk (docs/store-format.md): one directory per level, one directory per card, and `.leitner/`
@@ -279,7 +278,7 @@ final class Store {
     func cardGuard(_ id: String, in level: Level) throws(BoxError) -> CardGuard {
         do {
             let st = try FileSystem.status(id, in: try fd(level))
-            guard st.st_mode & S_IFMT == S_IFDIR else {
+            guard st.isDirectory else {
                 throw BoxError.storeFailure(path: path(of: id, in: level), reason: "not a directory")
             }
             return CardGuard(st)
@@ -300,7 +299,7 @@ final class Store {
             let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
             defer { dir.close() }
             for (name, bytes) in [front, back] {
-                let file = try FileDescriptor.open(name, relativeTo: dir, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+                let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }
                 try file.writeAll(bytes)
                 try file.sync()
@@ -337,7 +336,7 @@ final class Store {
     func removeCard(_ id: String, from level: Level, journal: [LogEntry]) throws(BoxError) {
         let source = try fd(level)
         let guardMark = try cardGuard(id, in: level)
-        let trashed = "\(id).\(getpid()).\(log.size)"
+        let trashed = "\(id).\(CurrentProcess.id).\(log.size)"
         try journaled(journal, intent: [.delete(id: id, from: level, guard: guardMark, trashed: trashed)], carryOut: { () throws(BoxError) in
             do throws(Errno) {
                 try FileSystem.rename(id, in: source, to: trashed, in: trashFD)
