@@ -30,7 +30,7 @@ extension Box {
             LogEntry(time: moment.now, event: .add, id: cardID, to: target),
         ])
         if let text = frontText { frontIndex?[Box.normalized(text)] = cardID }
-        if tracksMembership { test?.levelChanged(cardID, to: target) }
+        if tracksMembership { daily.levelChanged(cardID, to: target) }
         return try store.card(cardID, withText: true)
     }
 
@@ -50,8 +50,8 @@ extension Box {
             LogEntry(time: moment.now, event: .move, id: id, from: from, to: target),
         ])
         if lastShown?.id == id { lastShown = nil }
-        if tracksMembership { test?.levelChanged(id, to: target) }
-        if test?.isDone == true { try complete(moment) }
+        if tracksMembership { daily.levelChanged(id, to: target) }
+        if daily.isDone { try complete(moment) }
         return store.relocated(card, to: target)
     }
 
@@ -63,8 +63,8 @@ extension Box {
         if lastShown?.id == id { lastShown = nil }
         try store.removeCard(id, from: from, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: from)])
         frontIndex = frontIndex?.filter { $0.value != id }
-        if tracksMembership { test?.levelChanged(id, to: nil) }
-        if test?.isDone == true { try complete(moment) }
+        if tracksMembership { daily.levelChanged(id, to: nil) }
+        if daily.isDone { try complete(moment) }
     }
 
     /// One card, its text sides filled.
@@ -164,9 +164,9 @@ extension Box {
             return problems
         }
         if tracksMembership {
-            for id in store.damaged.keys where test?.contains(id) == true && !isInTransit(id) { test?.levelChanged(id, to: nil) }
+            for id in store.damaged.keys where daily.contains(id) && !isInTransit(id) { daily.levelChanged(id, to: nil) }
             // R10: a graded test whose last cards were just found damaged is completed.
-            if test?.isDone == true { try complete(moment) }
+            if daily.isDone { try complete(moment) }
         }
         for (id, left) in inTransit.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             problems.append(StoreProblem(kind: .syncConflict, path: store.path(of: id, in: left.level),

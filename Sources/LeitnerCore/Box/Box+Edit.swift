@@ -58,7 +58,7 @@ extension Box {
         try store.renameCard(id, to: newID, in: level, journal: [
             LogEntry(time: moment.now, event: .rename, id: id, from: level, to: level, renamedTo: newID),
         ])
-        test?.rename(id, to: newID)
+        daily.rename(id, to: newID)
         frontIndex = frontIndex?.mapValues { $0 == id ? newID : $0 }
         if lastShown?.id == id { lastShown = nil }
         return try store.card(newID, withText: true)

@@ -29,11 +29,13 @@ extension Box {
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
         let limit = limit.map { min($0, Box.maxLimit) }
         _ = try begin()
-        if searchIndex == nil { searchIndex = SearchIndex(store: store) } else { searchIndex!.update(store: store) }
+        // Updated in place where it exists: a copy would copy every card's folded text.
+        searchIndex?.update(store: store)
+        if searchIndex == nil { searchIndex = SearchIndex(store: store) }
         var found: [SearchScan.Hit] = []
         let onlyLevel = only.map { UInt8($0.rawValue) }
         let (searchID, searchFront, searchBack) = (fields.contains(.id), fields.contains(.front), fields.contains(.back))
-        searchIndex!.forEach { parts in
+        searchIndex?.forEach { parts in
             guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
             var hits: UInt8 = 0
             if searchID, pattern.matches(folded: parts.foldedID) { hits |= SearchScan.Hit.bit(.id) }

@@ -18,7 +18,7 @@ extension Box {
         var openQueue: [Level: Int]?
         if !completedToday(moment) {
             var byLevel: [Level: Int] = [:]
-            if let test, test.position == days.position {
+            if let test = daily.test(at: days.position) {
                 for id in test.members { if let level = store.levelOf[id] { byLevel[level, default: 0] += 1 } }
             } else {
                 let counts = store.counts()
@@ -34,7 +34,7 @@ extension Box {
             openQueue: openQueue, levelOf: { id in damaged[id] == nil ? levelOf[id] : nil },
             window: window ?? 30, leechWindow: window ?? 90, leechCount: leeches ?? 10)
         try updatePeerTotals(tallies: true, graded: false)
-        let all = peerTallies.isEmpty ? tally : ReviewTally.combined([tally] + peerTallies.keys.sorted().map { peerTallies[$0]! })
+        let all = peerTallies.isEmpty ? tally : ReviewTally.combined([tally] + peerTallies.sorted { $0.key < $1.key }.map(\.value))
         return BoxStatistics(tally: all, input: input)
     }
 

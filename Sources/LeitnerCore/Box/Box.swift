@@ -26,11 +26,10 @@ public final class Box {
     /// This device's own day record, the one it writes (`dayFile`).
     var ownDays: DayRecord
     let dayFile: DayRecordFile
-    /// The test of the current cycle position, or the one completed today; nil before the first
-    /// test of a position opens.
-    var test: DailyTest?
-    /// The position whose `TestReady=` hook has run (once per test).
-    var readyPosition: Int?
+    /// The daily test: the test of the current position or the one completed today, and its files.
+    var daily: DailyTestState
+    /// The test held, to read (tests and statistics); changed only through `daily`.
+    var test: DailyTest? { daily.test }
     /// Text of a front → the card's id, built on the first duplicate check.
     var frontIndex: [String: String]?
     /// The card `Next` answered last, to answer the `Grade` that usually follows without reading it again.
@@ -83,8 +82,8 @@ public final class Box {
             }
             firstDate = try Box.loadFirstDate(store: store, days: days, dayClock: options.dayClock,
                                               today: options.dayClock.logicalDate(at: now))
-            test = try loadTest()
-            readyPosition = loadReadyPosition()
+            daily = DailyTestState(directory: store.stateFD, directoryPath: store.statePath)
+            daily.load(try loadTest())
             try reconcileDayRecord()
             // Hand changes made while no daemon ran: the test takes them in by R8. Skipped when
             // the level directories are as the last checkpoint left them.
@@ -92,20 +91,19 @@ public final class Box {
             // Where a card was before is the log's last word on it: a card the log never placed
             // (or last deleted) was made by hand, and is logged as added.
             if tracksMembership, !store.untouchedSinceCheckpoint {
-                let leaving = test!.members.filter { !test!.belongs($0, at: store.levelOf[$0]) }
-                let joining = store.levelOf.filter { !test!.contains($0.key) && test!.belongs($0.key, at: $0.value) }
+                let (leaving, joining) = membershipChangedWhileClosed()
                 let before = leaving.isEmpty && joining.isEmpty ? [:]
                     : try lastLoggedLevels(of: Set(leaving).union(joining.map(\.key)))
                 var entries: [LogEntry] = []
                 for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                    test!.levelChanged(id, to: nil)
+                    daily.levelChanged(id, to: nil)
                     entries.append(LogEntry(time: now, event: store.levelOf[id] == nil ? .delete : .move, id: id,
                                             from: before[id], to: store.levelOf[id], origin: store.copies[id] == nil ? .hand : .copy))
                 }
                 for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                     // R21: a card that came while no daemon ran is looked at, as one that comes
                     // while it runs is (`apply`): a damaged one stays out of the test and the counts.
-                    test!.levelChanged(id, to: store.damage(of: id) == nil ? level : nil)
+                    daily.levelChanged(id, to: store.damage(of: id) == nil ? level : nil)
                     let from = before[id]
                     entries.append(LogEntry(time: now, event: from == nil ? .add : .move, id: id, from: from, to: level,
                                             origin: store.copies[id] == nil ? .hand : .copy))
@@ -120,6 +118,15 @@ public final class Box {
             store.close()
             throw error
         }
+    }
+
+    /// R8 at open: the test's cards no longer in its levels, and the cards in them it lacks. A
+    /// function of its own, so that no copy of the test outlives it while the test is changed.
+    private func membershipChangedWhileClosed() -> (leaving: [String], joining: [(key: String, value: Level)]) {
+        guard let test = daily.test else { return ([], []) }
+        let leaving = test.members.filter { !test.belongs($0, at: store.levelOf[$0]) }
+        let joining = store.levelOf.filter { !test.contains($0.key) && test.belongs($0.key, at: $0.value) }
+        return (Array(leaving), Array(joining))
     }
 
     /// The level the review log last put each of `ids` in; an id it never placed, or last
@@ -165,7 +172,7 @@ public final class Box {
         try settle(moment)
         // Without an index, nobody needs the card directories' events (stale watches' only).
         if searchIndex == nil { store.cardEvents.removeAll() }
-        if test?.isDone == true, test?.position == days.position { try complete(moment) }
+        if daily.isDone, daily.test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)
         return moment
     }
@@ -186,14 +193,9 @@ public final class Box {
         guard let kept = store.log.takeReplacement() else { return }
         if tally.logOffset > kept { tally = ReviewTally() }
         if gradedDays.logOffset > kept { gradedDays = GradedDays() }
-        guard var anchored = test, anchored.logOffset > kept else { return }
+        guard var anchored = daily.test, anchored.logOffset > kept else { return }
         anchored.logOffset = store.log.size
-        do {
-            try FileSystem.writeAtomically(TestFile.encode(anchored), to: TestFile.name, in: store.stateFD)
-        } catch {
-            throw .failing(.write, store.statePath + "/" + TestFile.name, error)
-        }
-        test = anchored
+        try daily.save(anchored)
     }
 
     /// R21, R13: a card found damaged and mended by hand since (its missing side put back) is
@@ -245,7 +247,7 @@ public final class Box {
         // A part of a card while a sync tool is at work is a partial delivery, not a damaged
         // card: it keeps its place in the test until the store is quiet (docs/sync.md).
         let sound = level == nil || store.damage(of: change.id) == nil || (isSynced && !storeIsQuiet([change.id]))
-        if tracksMembership { test?.levelChanged(change.id, to: sound ? level : nil) }
+        if tracksMembership { daily.levelChanged(change.id, to: sound ? level : nil) }
     }
 
     /// R6: while the open test has no card to show, each past date after the last recorded one
@@ -262,16 +264,16 @@ public final class Box {
     /// True while the loaded test's queue follows the cards' levels (R8): the open test, and the
     /// test completed today, which an undo can open again (R15) with the queue R8 defines.
     var tracksMembership: Bool {
-        guard let test else { return false }
+        guard let test = daily.test else { return false }
         return test.position == days.position || (test.position == days.position - 1 && test.completed != nil)
     }
 
     /// R10, R4: records the completion of the open test today. The review log gets it first
     /// (R16), as for a completing grade: it is the journal `reconcileDayRecord` trusts on open.
     func complete(_ moment: Moment) throws(BoxError) {
-        guard test?.position == days.position, days.last?.date != moment.today else { return }
+        guard daily.test?.position == days.position, days.last?.date != moment.today else { return }
         try store.appendToLog([LogEntry(time: moment.now, event: .complete, date: moment.today)], durable: true)
-        test!.completed = moment.today
+        daily.complete(on: moment.today)
         try recordDay(DayRecord.Entry(date: moment.today, outcome: .completed))
     }
 
@@ -285,7 +287,7 @@ public final class Box {
 
     /// Cards in the queue of the test at `position`, opened or not.
     func remaining(atPosition position: Int) -> Int {
-        if let test, test.position == position { return test.remaining }
+        if let test = daily.test(at: position) { return test.remaining }
         let counts = store.counts()
         return options.cycle.levels(at: position).reduce(0) { $0 + (counts[$1] ?? 0) }
     }
@@ -294,14 +296,14 @@ public final class Box {
     func summary(_ moment: Moment) -> TestSummary {
         if completedToday(moment) {
             let position = days.position - 1
-            let completed = test?.position == position ? test : nil
+            let completed = daily.test(at: position)
             return TestSummary(date: moment.today, position: position, levels: options.cycle.levels(at: position),
                                state: .completed, remaining: 0, passed: completed?.passed.count ?? 0,
                                failed: completed?.failedCount ?? 0)
         }
         let position = days.position
         let levels = options.cycle.levels(at: position)
-        if let test, test.position == position {
+        if let test = daily.test(at: position) {
             return TestSummary(date: moment.today, position: position, levels: levels,
                                state: test.remaining > 0 ? .open : .empty, remaining: test.remaining,
                                passed: test.passed.count, failed: test.failedCount, repeating: test.repeatingCount,
@@ -316,31 +318,13 @@ public final class Box {
     /// cards in its levels, shuffled once from a seed kept with the test.
     func openTest(_ moment: Moment) throws(BoxError) {
         let position = days.position
-        if completedToday(moment) || test?.position == position { return }
+        if completedToday(moment) || daily.test?.position == position { return }
         let levels = options.cycle.levels(at: position)
         let seed = options.seedSource()
-        // The order is a function of the seed and the set of cards alone: each card sorts by a
-        // hash of the seed and its id (cheaper than sorting 100,000 strings and then shuffling).
-        // The cards are the index's entry numbers, their ids read as bytes where they lie: no
-        // string per card, no reference counting while sorting (docs/performance.md, Prepare).
         let index = store.levelOf
-        let damaged = store.damaged
-        var keyed: [(key: UInt64, entry: UInt32)] = []
-        keyed.reserveCapacity(index.count)
-        index.forEachEntry { entry, level in
-            guard levels.contains(level) else { return }
-            if !damaged.isEmpty, damaged[index.id(ofEntry: entry)] != nil { return }
-            keyed.append((index.withBytes(ofEntry: entry) { SeededGenerator.key(seed: seed, bytes: $0) }, entry))
-        }
-        ShuffleOrder.sort(&keyed) { index.entry($0, precedes: $1) }
-        let opened = DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
-                               logOffset: store.log.size, queue: keyed.map(\.entry), of: index)
-        do {
-            try FileSystem.writeAtomically(TestFile.encode(opened), to: TestFile.name, in: store.stateFD)
-        } catch {
-            throw .failing(.write, store.statePath + "/test", error)
-        }
-        test = opened
+        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damaged, seed: seed) { _, level in levels.contains(level) }
+        try daily.save(DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
+                                 logOffset: store.log.size, queue: queue, of: index))
         MemoryTrim.releaseFreedMemory()
     }
 
@@ -349,8 +333,8 @@ public final class Box {
     /// Reads `.leitner/test` and replays the review log after it. A damaged file is kept aside
     /// as `test.damaged`, reported, and the test rebuilt from the log (`rebuildTest`).
     private func loadTest() throws(BoxError) -> DailyTest? {
-        guard let bytes = try? FileSystem.readFile(TestFile.name, in: store.stateFD) else { return nil }
-        guard var loaded = TestFile.decode(bytes), loaded.logOffset <= store.log.size else { return try rebuildTest() }
+        guard FileSystem.exists(TestFile.name, in: store.stateFD) else { return nil }
+        guard var loaded = daily.readFile(), loaded.logOffset <= store.log.size else { return try rebuildTest() }
         for (entry, _) in try store.log.entries(from: loaded.logOffset) {
             DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
         }
@@ -362,8 +346,8 @@ public final class Box {
     /// logged since the last completed or skipped day replayed over it, so that its passed and
     /// failed cards are kept. The damaged file is kept as `test.damaged` for a person to look at.
     private func rebuildTest() throws(BoxError) -> DailyTest? {
-        let statePath = store.statePath
-        try? FileSystem.rename(TestFile.name, in: store.stateFD, to: TestFile.name + ".damaged", in: store.stateFD, replacing: true)
+        let filePath = daily.filePath
+        daily.keepDamagedFile()
         var start = 0
         var since: [LogEntry] = []
         try store.log.forEachEntry(from: 0) { entry, end in
@@ -378,9 +362,9 @@ public final class Box {
         if let last = days.last, last.date == today, last.outcome == .completed {
             // Today's test is completed: the next one opens tomorrow, from its levels then.
             openingProblems.append(StoreProblem(
-                kind: .damagedState, path: statePath + "/" + TestFile.name,
+                kind: .damagedState, path: filePath,
                 reason: "the file of today's completed test was damaged; tomorrow's test opens as usual",
-                advice: "the damaged file is kept as '\(statePath)/\(TestFile.name).damaged'; remove it once looked at"))
+                advice: "the damaged file is kept as '\(filePath).damaged'; remove it once looked at"))
             return nil
         }
         let position = days.position
@@ -388,26 +372,20 @@ public final class Box {
         let opened = since.first.map { options.dayClock.logicalDate(at: $0.time) } ?? options.dayClock.logicalDate(at: options.clock.now())
         let graded = Set(since.compactMap { $0.event == .grade ? $0.id : nil })
         let seed = options.seedSource()
-        var keyed: [(key: UInt64, id: String)] = []
-        for (id, level) in store.levelOf where (levels.contains(level) || graded.contains(id)) && store.damaged[id] == nil {
-            keyed.append((SeededGenerator.key(seed: seed, id: id), id))
+        // The cards of its levels, and those graded since, which a grade may have moved out.
+        let index = store.levelOf
+        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damaged, seed: seed) { entry, level in
+            levels.contains(level) || (!graded.isEmpty && graded.contains(index.id(ofEntry: entry)))
         }
-        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
-        let queue = keyed.map(\.id)
-        var rebuilt = DailyTest(position: position, levels: levels, opened: opened, seed: seed, logOffset: start, queue: queue)
+        let base = DailyTest(position: position, levels: levels, opened: opened, seed: seed, logOffset: start, queue: queue, of: index)
+        var rebuilt = base
         for entry in since { DailyTest.replay(entry, into: &rebuilt, dayClock: options.dayClock) }
-        do {
-            try FileSystem.writeAtomically(TestFile.encode(DailyTest(position: position, levels: levels, opened: opened, seed: seed,
-                                                                     logOffset: start, queue: queue)),
-                                           to: TestFile.name, in: store.stateFD)
-        } catch {
-            throw .failing(.write, statePath + "/" + TestFile.name, error)
-        }
+        try daily.write(base)
         openingProblems.append(StoreProblem(
-            kind: .damagedState, path: statePath + "/" + TestFile.name,
+            kind: .damagedState, path: filePath,
             reason: "the open test's file was damaged; the test was rebuilt from the review log "
                 + "(\(rebuilt.passed.count) passed, \(rebuilt.failedCount) failed kept; the cards' order is new)",
-            advice: "the damaged file is kept as '\(statePath)/\(TestFile.name).damaged'; remove it once looked at"))
+            advice: "the damaged file is kept as '\(filePath).damaged'; remove it once looked at"))
         return rebuilt
     }
 
@@ -432,15 +410,10 @@ public final class Box {
         return first
     }
 
-    private func loadReadyPosition() -> Int? {
-        guard let bytes = try? FileSystem.readFile(TestFile.ready, in: store.stateFD, limit: 64) else { return nil }
-        return Int(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first ?? "")
-    }
-
     /// R18: the review log is the journal of completions; the day record follows it. A completion
     /// logged but not recorded is recorded; one recorded but undone since is withdrawn.
     private func reconcileDayRecord() throws(BoxError) {
-        guard let test else { return }
+        guard let test = daily.test else { return }
         if let date = test.completed, days.position == test.position,
            days.last.map({ $0.date < date }) ?? true {
             try recordDay(DayRecord.Entry(date: date, outcome: .completed))

@@ -128,7 +128,9 @@ final class Store {
             opened.append(deviceFD)
             stateFD = try Store.subdirectory(Store.privateDirectoryName(device), of: sharedFD, path: statePath)
             opened.append(stateFD)
-            lock = try StoreLock(stateDirectory: stateFD, storePath: rootPath)
+            let taken = try StoreLock(stateDirectory: stateFD, storePath: rootPath)
+            lock = taken
+            self.lock = taken
             stagingFD = try Store.subdirectory("tmp", of: stateFD, path: statePath + "/tmp")
             opened.append(stagingFD)
             trashFD = try Store.subdirectory("trash", of: stateFD, path: statePath + "/trash")
@@ -141,7 +143,6 @@ final class Store {
             lock?.release()
             throw error
         }
-        self.lock = lock!
         levelFDs = []
         do {
             // The root is watched for the level directories themselves: one removed with rmdir
