@@ -168,7 +168,7 @@ extension Box {
             // R10: a graded test whose last cards were just found damaged is completed.
             if daily.isDone { try complete(moment) }
         }
-        for (id, left) in inTransit.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (id, left) in sync.inTransit.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             problems.append(StoreProblem(kind: .syncConflict, path: store.path(of: id, in: left.level),
                                          reason: "in transit: card '\(id)' left level \(left.level.name) while a sync tool is at work, and has not arrived elsewhere yet; not deleted",
                                          advice: "wait for the sync to finish; if it is still gone once the store is quiet, it was deleted"))

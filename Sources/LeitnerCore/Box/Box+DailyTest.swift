@@ -35,7 +35,7 @@ extension Box {
                 // that can be shown is offered meanwhile (docs/sync.md, "A store a sync tool is
                 // changing"); none when every card left is in transit.
                 if isInTransit(id) {
-                    for other in daily.test?.queue ?? [] where other != id && inTransit[other] == nil {
+                    for other in daily.test?.queue ?? [] where other != id && sync.inTransit[other] == nil {
                         guard let card = try? store.card(other, withText: true) else { continue }
                         lastShown = card
                         return (card, summary(moment))

@@ -24,15 +24,15 @@ extension Box {
         // was copied by hand, and stays reported as a duplicate (R13).
         guard !store.peers.isEmpty else { return }
         try notePeerChanges()
-        var candidates = settlePending.filter { !store.copyLevels(of: $0).isEmpty }
+        var candidates = sync.settlePending.filter { !store.copyLevels(of: $0).isEmpty }
         candidates.formUnion(store.copies.keys)
-        settlePending = candidates
+        sync.settlePending = candidates
         guard !candidates.isEmpty else { return }
         let lastChange = store.lastChange(of: candidates)
         let realNow = RealTime.nanoseconds
         guard realNow - lastChange >= options.settleAfter * 1_000_000 else { return }
         // Nothing changed since a pass that left every candidate waiting: do not read the logs again.
-        if let last = lastSettlePass, last.change == lastChange, last.candidates == candidates { return }
+        if let last = sync.lastSettlePass, last.change == lastChange, last.candidates == candidates { return }
         let events = try settleEvents(for: candidates)
         var waiting = Set<String>()
         for id in candidates.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -81,8 +81,8 @@ extension Box {
                 if tracksMembership { daily.levelChanged(id, to: nil) }
             }
         }
-        settlePending = waiting
-        lastSettlePass = waiting.isEmpty ? nil : (store.lastChange(of: waiting), waiting)
+        sync.settlePending = waiting
+        sync.lastSettlePass = waiting.isEmpty ? nil : (store.lastChange(of: waiting), waiting)
     }
 
     /// Merges the partial copy of `id` in `level` into the copy kept (`Store.mergePartial`).
@@ -132,17 +132,17 @@ extension Box {
     private func notePeerChanges() throws(BoxError) {
         let names = store.peerNames()
         for name in names {
-            var offset = peerScanOffsets[name] ?? 0
+            var offset = sync.peerScanOffsets[name] ?? 0
             if let size = store.peers[name]?.logSignature?.size, offset > size { offset = 0 }
             guard let reader = try peerLogReader(name, from: offset) else { continue }
             while try reader.next(upTo: 4096, { entry, end in
                 offset = end
                 for id in [entry.id, entry.renamedTo].compactMap({ $0 }) where !store.copyLevels(of: id).isEmpty {
-                    settlePending.insert(id)
+                    sync.settlePending.insert(id)
                 }
             }) > 0 {}
-            peerScanOffsets[name] = offset
+            sync.peerScanOffsets[name] = offset
         }
-        for name in peerScanOffsets.keys where !names.contains(name) { peerScanOffsets[name] = nil }
+        for name in sync.peerScanOffsets.keys where !names.contains(name) { sync.peerScanOffsets[name] = nil }
     }
 }

@@ -17,7 +17,7 @@ extension Box {
     /// True when card `id` of the open test cannot be shown now only because a sync tool is
     /// still at work: its folder is in transit, or holds a part of it while the store is not quiet.
     func isInTransit(_ id: String) -> Bool {
-        if inTransit[id] != nil { return true }
+        if sync.inTransit[id] != nil { return true }
         return isSynced && store.levelOf[id] != nil && !storeIsQuiet([id])
     }
 
@@ -30,11 +30,11 @@ extension Box {
         if isSynced {
             switch change {
             case .disappeared(let id, let from):
-                if inTransit[id] == nil { inTransit[id] = (from, moment.now) }
+                if sync.inTransit[id] == nil { sync.inTransit[id] = (from, moment.now) }
                 if lastShown?.id == id { lastShown = nil }
                 return
             case .appeared(let id, let to):
-                if let left = inTransit.removeValue(forKey: id) {
+                if let left = sync.inTransit.removeValue(forKey: id) {
                     if left.level == to {
                         // Back where it was: nothing happened; only its damage is looked at again.
                         try apply(change, now: moment.now, log: false)
@@ -43,7 +43,7 @@ extension Box {
                     change = .moved(id: id, from: left.level, to: to)
                 }
             case .moved(let id, _, _), .adopted(let id, _):
-                inTransit[id] = nil
+                sync.inTransit[id] = nil
             }
         }
         if let copies = store.copies[change.id], case .moved(let id, let from, let to) = change, !copies.contains(from) {
@@ -66,9 +66,9 @@ extension Box {
     /// Once the store is quiet, a card still in transit was deleted: logged as found by hand, at
     /// the time it was first missed, and it leaves the test (R8).
     func finishTransit(_ moment: Moment) throws(BoxError) {
-        guard !inTransit.isEmpty, storeIsQuiet(inTransit.keys) else { return }
-        let gone = inTransit.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        inTransit.removeAll()
+        guard !sync.inTransit.isEmpty, storeIsQuiet(sync.inTransit.keys) else { return }
+        let gone = sync.inTransit.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        sync.inTransit.removeAll()
         for (id, left) in gone where store.levelOf[id] == nil {
             try apply(.disappeared(id: id, from: left.level), now: moment.now, log: true, time: max(left.since, store.log.latestTime ?? 0))
         }

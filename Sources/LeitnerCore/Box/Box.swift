@@ -34,25 +34,10 @@ public final class Box {
     var frontIndex: [String: String]?
     /// The card `Next` answered last, to answer the `Grade` that usually follows without reading it again.
     var lastShown: Card?
-    /// Cards graded on past days, for `Calendar`; read from the log on first use.
-    var gradedDays = GradedDays()
-    /// The review log's running totals, for `Stats`; read from the log on first use, then only
-    /// the lines appended since.
-    var tally = ReviewTally()
-    /// The other devices' running totals and graded days, by device (`updatePeerTotals`).
-    var peerTallies: [String: ReviewTally] = [:]
-    var peerGradedDays: [String: GradedDays] = [:]
-    /// Cards that may need settling after a sync (`settle`): found in two levels, or arrived or
-    /// moved by hand, or deleted in another device's log.
-    var settlePending = Set<String>()
-    /// The last settling pass that left cards waiting: the store's last change then, and the
-    /// cards. Nothing is read again until one of them differs.
-    var lastSettlePass: (change: Int64, candidates: Set<String>)?
-    /// Cards whose folder left its level in a synced store, not yet known deleted: the level
-    /// each left and when it was first missed (docs/sync.md, "A store a sync tool is changing").
-    var inTransit: [String: (level: Level, since: Int64)] = [:]
-    /// How far each other device's log has been looked through for deleted cards.
-    var peerScanOffsets: [String: Int] = [:]
+    /// The running totals and graded days that `Stats` and `Calendar` keep up to date.
+    var statistics = StatisticsCache()
+    /// The cards to settle after a sync, those in transit, and how far the peers' logs were read.
+    var sync = SyncState()
     /// The cards' folded text for `Search`, built by the first search.
     var searchIndex: SearchIndex?
     /// Stem of a made-up id → the next number to try.
@@ -191,8 +176,7 @@ public final class Box {
         if daysChanged { days = DayRecord.union([ownDays] + store.peerDayRecords) }
         try store.followReplacedLog()
         guard let kept = store.log.takeReplacement() else { return }
-        if tally.logOffset > kept { tally = ReviewTally() }
-        if gradedDays.logOffset > kept { gradedDays = GradedDays() }
+        statistics.forget(past: kept)
         guard var anchored = daily.test, anchored.logOffset > kept else { return }
         anchored.logOffset = store.log.size
         try daily.save(anchored)
@@ -219,7 +203,7 @@ public final class Box {
         if lastShown?.id == change.id { lastShown = nil }
         // A card that came or moved by hand may be a sync tool's delivery: look at it once quiet.
         switch change {
-        case .appeared, .moved: if origin != .sync { settlePending.insert(change.id) }
+        case .appeared, .moved: if origin != .sync { sync.settlePending.insert(change.id) }
         case .disappeared, .adopted: break
         }
         // An adopted pair was logged by the store as it adopted it.
@@ -307,11 +291,11 @@ public final class Box {
             return TestSummary(date: moment.today, position: position, levels: levels,
                                state: test.remaining > 0 ? .open : .empty, remaining: test.remaining,
                                passed: test.passed.count, failed: test.failedCount, repeating: test.repeatingCount,
-                               syncing: inTransit.count)
+                               syncing: sync.inTransit.count)
         }
         let count = remaining(atPosition: position)
         return TestSummary(date: moment.today, position: position, levels: levels,
-                           state: count > 0 ? .open : .empty, remaining: count, passed: 0, failed: 0, syncing: inTransit.count)
+                           state: count > 0 ? .open : .empty, remaining: count, passed: 0, failed: 0, syncing: sync.inTransit.count)
     }
 
     /// R11: opens the test of the current position when it is not open yet: its queue is the
