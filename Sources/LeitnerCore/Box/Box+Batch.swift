@@ -34,7 +34,7 @@ extension Box {
                     continue
                 }
                 let id = card.id ?? makeID(from: frontText, reserved: batchIDs)
-                if store.levelOf[id] != nil || batchIDs.contains(id) {
+                if store.level(of: id) != nil || batchIDs.contains(id) {
                     outcome.present.append(.init(index: index, id: id))
                     continue
                 }

@@ -24,7 +24,7 @@ extension Box {
             ? String(decoding: back.content, as: UTF8.self) : nil
         let cardID: String
         if let id { cardID = id } else { cardID = makeID(from: frontText ?? backText) }
-        if store.levelOf[cardID] != nil { throw .cardExists(id: cardID) }
+        if store.level(of: cardID) != nil { throw .cardExists(id: cardID) }
         try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content))
         try store.commitStagedCard(cardID, level: target, journal: [
             LogEntry(time: moment.now, event: .add, id: cardID, to: target),
@@ -42,7 +42,7 @@ extension Box {
         try CardID.validate(id)
         let target = try Box.level(named: level)
         let moment = try begin()
-        guard let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        guard let from = store.level(of: id) else { throw .noSuchCard(id: id) }
         // Read first: a damaged card is refused before anything is written.
         let card = try store.card(id, withText: true)
         guard from != target else { return card }
@@ -59,7 +59,7 @@ extension Box {
     public func delete(id: String) throws(BoxError) {
         try CardID.validate(id)
         let moment = try begin()
-        guard let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        guard let from = store.level(of: id) else { throw .noSuchCard(id: id) }
         if lastShown?.id == id { lastShown = nil }
         try store.removeCard(id, from: from, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: from)])
         frontIndex = frontIndex?.filter { $0.value != id }
@@ -102,7 +102,7 @@ extension Box {
         var cards: [Card] = []
         for _ in 0..<count {
             guard let id = listing.nextID() else { break }
-            guard let level = store.levelOf[id], listing.only == nil || level == listing.only else { continue }
+            guard let level = store.level(of: id), listing.only == nil || level == listing.only else { continue }
             if let card = try? store.card(id, withText: listing.withText) { cards.append(card) }
         }
         return cards
@@ -140,10 +140,10 @@ extension Box {
         var problems: [StoreProblem] = []
         if !scan.cardsDone {
             for id in scan.nextIDs(upTo: count) {
-                guard let level = store.levelOf[id] else { continue }
+                guard let level = store.level(of: id) else { continue }
                 // Reading the text finds git's conflict markers; the card's sync conflicts follow
                 // its damage, if any.
-                let wasDamaged = store.damaged[id] != nil
+                let wasDamaged = store.isDamaged(id)
                 let damage = store.damage(of: id, readingText: true)
                 defer { problems += store.syncConflictProblems(of: id) }
                 guard let reason = damage else {
@@ -262,7 +262,7 @@ extension Box {
         slug = CardID.composed(slug)
         if !CardID.isValid(slug) { slug = "" }
         if slug.isEmpty { slug = "card" }
-        func isTaken(_ id: String) -> Bool { store.levelOf[id] != nil || reserved.contains(id) }
+        func isTaken(_ id: String) -> Bool { store.level(of: id) != nil || reserved.contains(id) }
         if !isTaken(slug) { return slug }
         // Remember where the numbers of each stem left off: importing thousands of cards whose
         // fronts have no ASCII letters (kana) would otherwise probe from 2 every time.

@@ -10,13 +10,13 @@ extension Box {
     public func resolveConflict(id: String, keep: ConflictResolution) throws(BoxError) -> (card: Card, kept: [String], removed: [String]) {
         try CardID.validate(id)
         let moment = try begin()
-        let wasDamaged = store.damaged[id] != nil
+        let wasDamaged = store.isDamaged(id)
         let (kept, removed) = try store.resolveConflict(id, keep: keep)
         if lastShown?.id == id { lastShown = nil }
         frontIndex = nil
         let card = try store.card(id, withText: true)
         // A card that was damaged by its conflict (its only back a copy) is whole again: R8.
-        if wasDamaged, let level = store.levelOf[id] { try apply(.appeared(id: id, level: level), now: moment.now, log: false) }
+        if wasDamaged, let level = store.level(of: id) { try apply(.appeared(id: id, level: level), now: moment.now, log: false) }
         return (card, kept, removed)
     }
 }

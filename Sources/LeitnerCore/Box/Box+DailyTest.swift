@@ -62,8 +62,8 @@ extension Box {
         if completedToday(moment) { throw .testComplete }
         try openTest(moment)
         // `test` is used in place throughout: a copy held across its mutation would copy the queue.
-        guard daily.test != nil, let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
-        guard daily.contains(id), store.damaged[id] == nil else { throw .notInTest(id: id) }
+        guard daily.test != nil, let from = store.level(of: id) else { throw .noSuchCard(id: id) }
+        guard daily.contains(id), !store.isDamaged(id) else { throw .notInTest(id: id) }
         // R21: a card `Next` did not just show is read first, so a damaged one is never moved;
         // the reply is made from that reading.
         let shown: Card
@@ -106,7 +106,7 @@ extension Box {
               options.dayClock.logicalDate(at: last.time) == moment.today,
               position == days.position || (position == days.position - 1 && completedToday(moment))
         else { throw .nothingToUndo }
-        guard let now = store.levelOf[last.id] else { throw .noSuchCard(id: last.id) }
+        guard let now = store.level(of: last.id) else { throw .noSuchCard(id: last.id) }
         // Read first: a card damaged since is refused before anything is written (R21).
         let card = try store.card(last.id, withText: true)
         let wasCompleted = daily.test?.completed != nil
@@ -129,7 +129,7 @@ extension Box {
         let moment = try begin()
         // Cards with a sync conflict may have been resolved by hand since: look at them again
         // (the damaged ones, begin() looked at already). with a sync conflict (resolved by hand, say).
-        for id in Set(store.conflictCopies.keys).union(store.conflictMarkers.keys) where store.damaged[id] == nil {
+        for id in Set(store.conflictCopies.keys).union(store.conflictMarkers.keys) where !store.isDamaged(id) {
             _ = store.damage(of: id, readingText: store.conflictMarkers[id] != nil)
         }
         // A clock set back leaves the day record and the log ahead of "today": say so, rather

@@ -43,7 +43,7 @@ extension Box {
             if searchBack, pattern.matches(folded: parts.back) { hits |= SearchScan.Hit.bit(.back) }
             guard hits != 0, let level = Level(rawValue: Int(parts.slot.level)) else { return }
             let id = String(decoding: parts.id, as: UTF8.self)
-            if store.damaged[id] == nil { found.append(SearchScan.Hit(level: level, id: id, fieldBits: hits)) }
+            if !store.isDamaged(id) { found.append(SearchScan.Hit(level: level, id: id, fieldBits: hits)) }
         }
         return SearchScan(pattern: pattern, only: only, hits: found, limit: limit)
     }
@@ -58,8 +58,8 @@ extension Box {
         _ = try begin()
         var matches: [SearchMatch] = []
         for hit in scan.nextHits(upTo: count) {
-            guard let level = store.levelOf[hit.id], scan.only == nil || level == scan.only,
-                  store.damaged[hit.id] == nil,
+            guard let level = store.level(of: hit.id), scan.only == nil || level == scan.only,
+                  !store.isDamaged(hit.id),
                   let card = try? store.card(hit.id, withText: true) else { continue }
             for field in hit.fields {
                 for line in Box.matchingLines(of: card, field: field, pattern: scan.pattern) {

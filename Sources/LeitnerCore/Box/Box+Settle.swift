@@ -66,7 +66,7 @@ extension Box {
                 try store.moveCard(id, from: from, to: level,
                                    journal: [LogEntry(time: moment.now, event: .move, id: id, from: from, to: level, origin: .sync)])
                 if lastShown?.id == id { lastShown = nil }
-                if tracksMembership { daily.levelChanged(id, to: store.damaged[id] == nil ? level : nil) }
+                if tracksMembership { daily.levelChanged(id, to: !store.isDamaged(id) ? level : nil) }
             case .remove:
                 guard let level = whole.first else { continue }
                 // A side edited after the delete (by hand, or an edit whose line has not arrived)

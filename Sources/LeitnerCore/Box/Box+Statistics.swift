@@ -19,7 +19,7 @@ extension Box {
         if !completedToday(moment) {
             var byLevel: [Level: Int] = [:]
             if let test = daily.test(at: days.position) {
-                for id in test.members { if let level = store.levelOf[id] { byLevel[level, default: 0] += 1 } }
+                for id in test.members { if let level = store.level(of: id) { byLevel[level, default: 0] += 1 } }
             } else {
                 let counts = store.counts()
                 for level in options.cycle.levels(at: days.position) { byLevel[level] = counts[level] ?? 0 }

@@ -18,7 +18,7 @@ extension Box {
     /// still at work: its folder is in transit, or holds a part of it while the store is not quiet.
     func isInTransit(_ id: String) -> Bool {
         if sync.inTransit[id] != nil { return true }
-        return isSynced && store.levelOf[id] != nil && !storeIsQuiet([id])
+        return isSynced && store.level(of: id) != nil && !storeIsQuiet([id])
     }
 
     /// Takes in one hand change found in the store (R13). In a synced store a card gone from its
@@ -58,7 +58,7 @@ extension Box {
                 return
             }
         }
-        let origin: LogOrigin = store.copies[change.id] == nil ? .hand : .copy
+        let origin: LogOrigin = !store.hasCopies(change.id) ? .hand : .copy
         try apply(change, now: moment.now, log: true, origin: origin,
                   time: origin == .hand ? handTime(of: change, now: moment.now) : nil)
     }
@@ -69,7 +69,7 @@ extension Box {
         guard !sync.inTransit.isEmpty, storeIsQuiet(sync.inTransit.keys) else { return }
         let gone = sync.inTransit.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         sync.inTransit.removeAll()
-        for (id, left) in gone where store.levelOf[id] == nil {
+        for (id, left) in gone where store.level(of: id) == nil {
             try apply(.disappeared(id: id, from: left.level), now: moment.now, log: true, time: max(left.since, store.log.latestTime ?? 0))
         }
     }

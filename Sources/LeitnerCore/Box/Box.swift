@@ -82,8 +82,8 @@ public final class Box {
                 var entries: [LogEntry] = []
                 for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                     daily.levelChanged(id, to: nil)
-                    entries.append(LogEntry(time: now, event: store.levelOf[id] == nil ? .delete : .move, id: id,
-                                            from: before[id], to: store.levelOf[id], origin: store.copies[id] == nil ? .hand : .copy))
+                    entries.append(LogEntry(time: now, event: store.level(of: id) == nil ? .delete : .move, id: id,
+                                            from: before[id], to: store.level(of: id), origin: !store.hasCopies(id) ? .hand : .copy))
                 }
                 for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                     // R21: a card that came while no daemon ran is looked at, as one that comes
@@ -91,7 +91,7 @@ public final class Box {
                     daily.levelChanged(id, to: store.damage(of: id) == nil ? level : nil)
                     let from = before[id]
                     entries.append(LogEntry(time: now, event: from == nil ? .add : .move, id: id, from: from, to: level,
-                                            origin: store.copies[id] == nil ? .hand : .copy))
+                                            origin: !store.hasCopies(id) ? .hand : .copy))
                 }
                 try store.appendToLog(entries, durable: true)
             }
@@ -109,7 +109,7 @@ public final class Box {
     /// function of its own, so that no copy of the test outlives it while the test is changed.
     private func membershipChangedWhileClosed() -> (leaving: [String], joining: [(key: String, value: Level)]) {
         guard let test = daily.test else { return ([], []) }
-        let leaving = test.members.filter { !test.belongs($0, at: store.levelOf[$0]) }
+        let leaving = test.members.filter { !test.belongs($0, at: store.level(of: $0)) }
         let joining = store.levelOf.filter { !test.contains($0.key) && test.belongs($0.key, at: $0.value) }
         return (Array(leaving), Array(joining))
     }
@@ -156,7 +156,7 @@ public final class Box {
         try takeInMendedCards(now: now)
         try settle(moment)
         // Without an index, nobody needs the card directories' events (stale watches' only).
-        if searchIndex == nil { store.cardEvents.removeAll() }
+        if searchIndex == nil { store.forgetCardEvents() }
         if daily.isDone, daily.test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)
         return moment
@@ -188,7 +188,7 @@ public final class Box {
     /// takes it in as `status` does (#25). Damaged cards are few; each is one directory read.
     func takeInMendedCards(now: Int64) throws(BoxError) {
         for id in Array(store.damaged.keys) where store.damage(of: id) == nil {
-            guard let level = store.levelOf[id] else { continue }
+            guard let level = store.level(of: id) else { continue }
             try apply(.appeared(id: id, level: level), now: now, log: false)
         }
     }
