@@ -48,6 +48,7 @@ let package = Package(
         // The programs' own logic (parsing their command lines, dispatching calls), tested
         // through `@testable import` of the executable modules.
         .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerTestSupport"]),
+        .testTarget(name: "leitnerctlTests", dependencies: ["leitnerctl", "LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
         // The fuzzer's generators, through `@testable import` of its executable module.
         .testTarget(name: "leitner-fuzzTests", dependencies: ["leitner-fuzz", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
     ],

@@ -20,6 +20,9 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     public static let tooManyLinks = Errno(rawValue: ELOOP)
     public static let noSpace = Errno(rawValue: ENOSPC)
     public static let permission = Errno(rawValue: EACCES)
+    public static let notPermitted = Errno(rawValue: EPERM)
+    public static let readOnlyFileSystem = Errno(rawValue: EROFS)
+    public static let quotaExceeded = Errno(rawValue: EDQUOT)
 
     /// The C library's text for this error ("No such file or directory").
     public var description: String {

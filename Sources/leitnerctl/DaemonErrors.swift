@@ -25,7 +25,7 @@ enum DaemonErrors {
         if let boxError = BoxError(error) {
             switch boxError {
             case .duplicateFront(let id): return "card '\(id)' has the same front (add --force to add it anyway)"
-            case .storeFailure(let path, let reason): return storeFailure(path: path, reason: reason)
+            case .storeFailure(let path, let reason, let number, _): return storeFailure(path: path, reason: reason, errno: number)
             case .invalidParameter(let name, _): return "the daemon refused parameter '\(name)'"
             // "asset" and the file name the client chose (`front.txt`) are the protocol's words:
             // the person typed a front or a back.
@@ -50,18 +50,21 @@ enum DaemonErrors {
     }
 
     /// A store failure in plain words: what it means for the person first, then the path and the
-    /// system's reason. A failed request changed nothing (docs/rules.md, R16 and R17).
-    static func storeFailure(path: String, reason: String) -> String {
+    /// system's reason. A failed request changed nothing (docs/rules.md, R16 and R17). What it
+    /// means is decided from the errno alone; the reason is for people, and its words are the C
+    /// library's, which another locale or version may say otherwise. An older daemon sends no
+    /// errno: its failures are said plainly.
+    static func storeFailure(path: String, reason: String, errno: Int32?) -> String {
         let detail = "'\(path)': \(reason)"
-        if reason.contains("Read-only file system") {
+        switch errno.map(Errno.init(rawValue:)) {
+        case Errno.readOnlyFileSystem?:
             return "the store is read-only: nothing was changed (\(detail))"
-        }
-        if reason.contains("No space left on device") || reason.contains("Disk quota exceeded") {
+        case Errno.noSpace?, Errno.quotaExceeded?:
             return "the store's disk is full: nothing was changed (\(detail))"
-        }
-        if reason.contains("Permission denied") || reason.contains("Operation not permitted") {
+        case Errno.permission?, Errno.notPermitted?:
             return "no permission to change the store: nothing was changed (\(detail))"
+        default:
+            return "the store failed: \(detail)"
         }
-        return "the store failed: \(detail)"
     }
 }

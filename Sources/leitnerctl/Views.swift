@@ -42,9 +42,9 @@ struct Views {
         let event = entry.event.rawValue
         switch entry.origin {
         case nil: return event
-        case "hand": return event + " (by hand)"
-        case "adopt": return event + " (adopted)"
-        case "sync": return event + " (settled)"
+        case .hand?: return event + " (by hand)"
+        case .adopt?: return event + " (adopted)"
+        case .sync?: return event + " (settled)"
         case let other?: return event + " (\(other))"
         }
     }

@@ -71,7 +71,7 @@ import LeitnerTestSupport
         #expect(mkfifo(f.dir.path + "/1/pipe/front.txt", 0o644) == 0)
         let start = AssetReadRaceTests.now()
         expectBoxError({ try f.box.readAsset(id: "pipe", side: .front) }) {
-            if case .storeFailure(_, let reason) = $0 { return reason.contains("not a regular file") }
+            if case .storeFailure(_, let reason, _, _) = $0 { return reason.contains("not a regular file") }
             return false
         }
         #expect(throws: BoxError.self) { try f.box.show(id: "pipe") }
@@ -85,7 +85,7 @@ import LeitnerTestSupport
         #expect(truncate(f.dir.path + "/1/huge/front.txt", 2 << 30) == 0)
         let start = AssetReadRaceTests.now()
         expectBoxError({ try f.box.readAsset(id: "huge", side: .front) }) {
-            if case .storeFailure(let path, let reason) = $0 {
+            if case .storeFailure(let path, let reason, _, _) = $0 {
                 return path.hasSuffix("/1/huge/front.txt") && reason.contains("too large: 2147483648 bytes")
             }
             return false

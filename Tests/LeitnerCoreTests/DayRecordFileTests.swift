@@ -49,7 +49,7 @@ import LeitnerTestSupport
                     try file.append(bad, to: &record)
                     Issue.record("appended \(bad)")
                 } catch let error as BoxError {
-                    guard case .storeFailure(let path, _) = error else { Issue.record("\(error)"); continue }
+                    guard case .storeFailure(let path, _, _, _) = error else { Issue.record("\(error)"); continue }
                     #expect(path == dir.path + "/days")
                 }
             }
@@ -93,7 +93,7 @@ import LeitnerTestSupport
                 _ = try file.load()
                 Issue.record("loaded a damaged day record")
             } catch let error as BoxError {
-                guard case .storeFailure(let path, let reason) = error else { Issue.record("\(error)"); return }
+                guard case .storeFailure(let path, let reason, _, _) = error else { Issue.record("\(error)"); return }
                 #expect(path == dir.path + "/days")
                 #expect(reason.contains(":2"))
             }

@@ -78,7 +78,7 @@ import LeitnerTestSupport
         CrashPoint.disarm()
         #expect(throws: Errno.self) { try point.file.flush() }
         expectBoxError({ try box.addText("dos", "two") }) {
-            if case .storeFailure(let path, _) = $0 { return path.hasSuffix("/.leitner/local.here/journal") }
+            if case .storeFailure(let path, _, _, _) = $0 { return path.hasSuffix("/.leitner/local.here/journal") }
             return false
         }
     }

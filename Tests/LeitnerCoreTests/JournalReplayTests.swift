@@ -98,7 +98,7 @@ import Testing
         f.dir.write("5/uno", "a file where the card would go")
         let log = f.dir.read(".leitner/devices/here/log")
         expectBoxError({ try f.box.move(id: "uno", level: "5") }) {
-            if case .storeFailure(let path, let reason) = $0 { return path.hasSuffix("/1/uno") && reason.contains("exists") }
+            if case .storeFailure(let path, let reason, _, _) = $0 { return path.hasSuffix("/1/uno") && reason.contains("exists") }
             return false
         }
         #expect(f.dir.read(".leitner/devices/here/log") == log, "no line for a move that did not happen")
@@ -118,7 +118,7 @@ import Testing
         f.dir.symlink("/etc/hostname", at: "1/uno/front.txt")
         let log = f.dir.read(".leitner/devices/here/log")
         expectBoxError({ try f.box.move(id: "uno", level: "3") }) {
-            if case .storeFailure(let path, _) = $0 { return path.hasSuffix("/1/uno") }
+            if case .storeFailure(let path, _, _, _) = $0 { return path.hasSuffix("/1/uno") }
             return false
         }
         #expect(f.dir.levelOnDisk("uno") == ["1"])
@@ -152,7 +152,7 @@ import Testing
         #expect(try f.box.doctor().contains { $0.path.hasSuffix("/7") })
         let log = f.dir.read(".leitner/devices/here/log")
         expectBoxError({ try f.box.move(id: "c0", level: "7") }) {
-            if case .storeFailure(let path, _) = $0 { return path.hasSuffix("/7") }
+            if case .storeFailure(let path, _, _, _) = $0 { return path.hasSuffix("/7") }
             return false
         }
         #expect(f.dir.read(".leitner/devices/here/log") == log, "nothing written for the refused move")

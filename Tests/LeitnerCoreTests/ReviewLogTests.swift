@@ -232,7 +232,7 @@ import LeitnerTestSupport
             _ = try log.prepare([Self.grade("refused")])
             Issue.record("prepared after a refusal")
         } catch {
-            guard case .storeFailure(let path, let reason) = error else {
+            guard case .storeFailure(let path, let reason, _, _) = error else {
                 Issue.record("\(error)")
                 return
             }
@@ -258,7 +258,8 @@ import LeitnerTestSupport
             try log.append([Self.grade("lost")])
             Issue.record("appended past the crash")
         } catch {
-            #expect(error == .storeFailure(path: f.logPath, reason: "cannot append: simulated crash"))
+            #expect(error == .storeFailure(path: f.logPath, reason: "cannot append: simulated crash",
+                                           errno: CrashPoint.crashed.rawValue, operation: "append"))
         }
         CrashPoint.disarm()
         #expect(f.bytes == before)
@@ -273,7 +274,8 @@ import LeitnerTestSupport
         defer { f.close() }
         f.dir.write("elsewhere", "")
         #expect(symlink(f.dir.path + "/elsewhere", f.logPath) == 0)
-        #expect(throws: BoxError.storeFailure(path: f.logPath, reason: "cannot open: Too many levels of symbolic links")) {
+        #expect(throws: BoxError.storeFailure(path: f.logPath, reason: "cannot open: Too many levels of symbolic links",
+                                                    errno: ELOOP, operation: "open")) {
             try f.open()
         }
     }
@@ -282,7 +284,7 @@ import LeitnerTestSupport
         let f = try Fixture()
         defer { f.close() }
         #expect(mkdir(f.logPath, 0o755) == 0)
-        #expect(throws: BoxError.storeFailure(path: f.logPath, reason: "cannot open: Is a directory")) {
+        #expect(throws: BoxError.storeFailure(path: f.logPath, reason: "cannot open: Is a directory", errno: EISDIR, operation: "open")) {
             try f.open()
         }
     }
@@ -293,7 +295,8 @@ import LeitnerTestSupport
         let log = try f.open()
         try log.append([Self.grade("a")])
         #expect(unlink(f.logPath) == 0)
-        let expected = BoxError.storeFailure(path: f.logPath, reason: "cannot read: No such file or directory")
+        let expected = BoxError.storeFailure(path: f.logPath, reason: "cannot read: No such file or directory",
+                                            errno: ENOENT, operation: "read")
         #expect(throws: expected) { try log.entries(from: 0) }
         #expect(throws: expected) { try log.damagedLines() }
     }

@@ -189,7 +189,7 @@ import LeitnerTestSupport
         #expect(f.box.queueNow == ["ok"])
         #expect(try f.box.list(level: "1", withText: true).map(\.id) == ["ok"])
         expectBoxError({ try f.box.show(id: "bad") }) {
-            if case .storeFailure(let path, _) = $0 { path.hasSuffix("/1/bad") } else { false }
+            if case .storeFailure(let path, _, _, _) = $0 { path.hasSuffix("/1/bad") } else { false }
         }
         expectBoxError(.notInTest(id: "bad")) { try f.box.grade(id: "bad", correct: true, answerMs: nil) }
         try f.box.passAll()
@@ -247,7 +247,7 @@ import LeitnerTestSupport
         f.dir.removeFile("1/leak/front.txt")
         f.dir.symlink("/etc/passwd", at: "1/leak/front.txt")
         expectBoxError({ try f.box.show(id: "leak") }) {
-            if case .storeFailure(_, let reason) = $0 { reason.contains("a link leading out of the store") } else { false }
+            if case .storeFailure(_, let reason, _, _) = $0 { reason.contains("a link leading out of the store") } else { false }
         }
         expectBoxError({ try f.box.readAsset(id: "leak", side: .front) }) {
             if case .storeFailure = $0 { true } else { false }
@@ -278,7 +278,7 @@ import LeitnerTestSupport
             box.close()
             Issue.record("opened a store whose level 3 is a link to /etc")
         } catch let error as BoxError {
-            guard case .storeFailure(let path, _) = error else { Issue.record("\(error)"); return }
+            guard case .storeFailure(let path, _, _, _) = error else { Issue.record("\(error)"); return }
             #expect(path.hasSuffix("/3"))
         }
         #expect(dir.snapshot().contains("/3 -> /etc"))

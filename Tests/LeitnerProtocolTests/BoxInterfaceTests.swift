@@ -39,14 +39,32 @@ import Testing
         #expect(VarlinkServiceInterface.description.contains("\ninterface org.varlink.service\n"))
     }
 
-    /// The box's errors carry strings only: each parameter the error table fills is declared
-    /// `string` in the interface text.
+    /// Each parameter the error table fills is declared in the interface text, by the same name
+    /// and type, in the same order (strings, but for StoreFailure's `errno: ?int`).
     @Test func everyBoxErrorParameterIsAString() {
         for error in BoxErrorTableTests.everyError where error.varlinkName.hasPrefix(BoxInterface.name + ".") {
             let short = String(error.varlinkName.dropFirst(BoxInterface.name.count + 1))
             let fields = BoxInterface.declaration.errors[short] ?? []
             #expect(fields.map(\.name) == error.parameters.map(\.0), "\(short)")
-            #expect(fields.allSatisfy { $0.type == .string }, "\(short)")
+            #expect(fields.allSatisfy { $0.type == .string || $0.type == .optional(.string) || $0.name == "errno" }, "\(short)")
+        }
+    }
+
+    /// The error table (`BoxError.wireTable`) is the interface's errors: one row for each error
+    /// the interface declares but the daemon's own two, with the declared parameters and types;
+    /// and the row of `InvalidParameter` is `org.varlink.service`'s declaration.
+    @Test func theErrorTableIsTheInterfacesDeclaredErrors() {
+        let daemonOwn: Set = ["ConnectionClosed", "TooManyConnections"]
+        var declared: [String: [VarlinkField]] = [:]
+        for (name, fields) in BoxInterface.declaration.errors where !daemonOwn.contains(name) {
+            declared[BoxInterface.name + "." + name] = fields
+        }
+        declared[VarlinkServiceInterface.invalidParameter] = VarlinkServiceInterface.declaration.errors["InvalidParameter"]
+        let rows = BoxError.wireTable
+        #expect(Set(rows.map(\.name)) == Set(declared.keys))
+        #expect(rows.count == Set(rows.map(\.name)).count, "one row per error")
+        for row in rows {
+            #expect(declared[row.name] == row.parameters, "\(row.name)")
         }
     }
 }

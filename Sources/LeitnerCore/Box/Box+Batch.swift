@@ -34,7 +34,7 @@ extension Box {
                     continue
                 }
                 let id = card.id ?? makeID(from: frontText, reserved: batchIDs)
-                if store.levelOf[id] != nil || batchIDs.contains(id) {
+                if store.level(of: id) != nil || batchIDs.contains(id) {
                     outcome.present.append(.init(index: index, id: id))
                     continue
                 }
@@ -55,7 +55,7 @@ extension Box {
         for (card, front) in zip(staged, stagedFronts) {
             // The first card with a front stays the one named, as `frontTexts` builds it.
             if let text = front, frontIndex != nil, frontIndex![text] == nil { frontIndex![text] = card.id }
-            if tracksMembership { test?.levelChanged(card.id, to: card.level) }
+            if tracksMembership { daily.levelChanged(card.id, to: card.level) }
         }
         return outcome
     }

@@ -24,13 +24,13 @@ extension Box {
             ? String(decoding: back.content, as: UTF8.self) : nil
         let cardID: String
         if let id { cardID = id } else { cardID = makeID(from: frontText ?? backText) }
-        if store.levelOf[cardID] != nil { throw .cardExists(id: cardID) }
+        if store.level(of: cardID) != nil { throw .cardExists(id: cardID) }
         try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content))
         try store.commitStagedCard(cardID, level: target, journal: [
             LogEntry(time: moment.now, event: .add, id: cardID, to: target),
         ])
         if let text = frontText { frontIndex?[Box.normalized(text)] = cardID }
-        if tracksMembership { test?.levelChanged(cardID, to: target) }
+        if tracksMembership { daily.levelChanged(cardID, to: target) }
         return try store.card(cardID, withText: true)
     }
 
@@ -42,7 +42,7 @@ extension Box {
         try CardID.validate(id)
         let target = try Box.level(named: level)
         let moment = try begin()
-        guard let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        guard let from = store.level(of: id) else { throw .noSuchCard(id: id) }
         // Read first: a damaged card is refused before anything is written.
         let card = try store.card(id, withText: true)
         guard from != target else { return card }
@@ -50,8 +50,8 @@ extension Box {
             LogEntry(time: moment.now, event: .move, id: id, from: from, to: target),
         ])
         if lastShown?.id == id { lastShown = nil }
-        if tracksMembership { test?.levelChanged(id, to: target) }
-        if test?.isDone == true { try complete(moment) }
+        if tracksMembership { daily.levelChanged(id, to: target) }
+        if daily.isDone { try complete(moment) }
         return store.relocated(card, to: target)
     }
 
@@ -59,12 +59,12 @@ extension Box {
     public func delete(id: String) throws(BoxError) {
         try CardID.validate(id)
         let moment = try begin()
-        guard let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        guard let from = store.level(of: id) else { throw .noSuchCard(id: id) }
         if lastShown?.id == id { lastShown = nil }
         try store.removeCard(id, from: from, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: from)])
         frontIndex = frontIndex?.filter { $0.value != id }
-        if tracksMembership { test?.levelChanged(id, to: nil) }
-        if test?.isDone == true { try complete(moment) }
+        if tracksMembership { daily.levelChanged(id, to: nil) }
+        if daily.isDone { try complete(moment) }
     }
 
     /// One card, its text sides filled.
@@ -102,7 +102,7 @@ extension Box {
         var cards: [Card] = []
         for _ in 0..<count {
             guard let id = listing.nextID() else { break }
-            guard let level = store.levelOf[id], listing.only == nil || level == listing.only else { continue }
+            guard let level = store.level(of: id), listing.only == nil || level == listing.only else { continue }
             if let card = try? store.card(id, withText: listing.withText) { cards.append(card) }
         }
         return cards
@@ -140,10 +140,10 @@ extension Box {
         var problems: [StoreProblem] = []
         if !scan.cardsDone {
             for id in scan.nextIDs(upTo: count) {
-                guard let level = store.levelOf[id] else { continue }
+                guard let level = store.level(of: id) else { continue }
                 // Reading the text finds git's conflict markers; the card's sync conflicts follow
                 // its damage, if any.
-                let wasDamaged = store.damaged[id] != nil
+                let wasDamaged = store.isDamaged(id)
                 let damage = store.damage(of: id, readingText: true)
                 defer { problems += store.syncConflictProblems(of: id) }
                 guard let reason = damage else {
@@ -164,11 +164,11 @@ extension Box {
             return problems
         }
         if tracksMembership {
-            for id in store.damaged.keys where test?.contains(id) == true && !isInTransit(id) { test?.levelChanged(id, to: nil) }
+            for id in store.damaged.keys where daily.contains(id) && !isInTransit(id) { daily.levelChanged(id, to: nil) }
             // R10: a graded test whose last cards were just found damaged is completed.
-            if test?.isDone == true { try complete(moment) }
+            if daily.isDone { try complete(moment) }
         }
-        for (id, left) in inTransit.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (id, left) in sync.inTransit.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             problems.append(StoreProblem(kind: .syncConflict, path: store.path(of: id, in: left.level),
                                          reason: "in transit: card '\(id)' left level \(left.level.name) while a sync tool is at work, and has not arrived elsewhere yet; not deleted",
                                          advice: "wait for the sync to finish; if it is still gone once the store is quiet, it was deleted"))
@@ -262,7 +262,7 @@ extension Box {
         slug = CardID.composed(slug)
         if !CardID.isValid(slug) { slug = "" }
         if slug.isEmpty { slug = "card" }
-        func isTaken(_ id: String) -> Bool { store.levelOf[id] != nil || reserved.contains(id) }
+        func isTaken(_ id: String) -> Bool { store.level(of: id) != nil || reserved.contains(id) }
         if !isTaken(slug) { return slug }
         // Remember where the numbers of each stem left off: importing thousands of cards whose
         // fronts have no ASCII letters (kana) would otherwise probe from 2 every time.

@@ -7,16 +7,16 @@ extension Box {
     /// - Returns: the card as it is now, the files kept in its sides' places and those removed.
     /// - Throws: `noSuchCard`; `cannotResolve` when the card has no conflict or `keep` fits none;
     ///   `storeFailure` naming the file that could not be changed.
-    public func resolveConflict(id: String, keep: String) throws(BoxError) -> (card: Card, kept: [String], removed: [String]) {
+    public func resolveConflict(id: String, keep: ConflictResolution) throws(BoxError) -> (card: Card, kept: [String], removed: [String]) {
         try CardID.validate(id)
         let moment = try begin()
-        let wasDamaged = store.damaged[id] != nil
+        let wasDamaged = store.isDamaged(id)
         let (kept, removed) = try store.resolveConflict(id, keep: keep)
         if lastShown?.id == id { lastShown = nil }
         frontIndex = nil
         let card = try store.card(id, withText: true)
         // A card that was damaged by its conflict (its only back a copy) is whole again: R8.
-        if wasDamaged, let level = store.levelOf[id] { try apply(.appeared(id: id, level: level), now: moment.now, log: false) }
+        if wasDamaged, let level = store.level(of: id) { try apply(.appeared(id: id, level: level), now: moment.now, log: false) }
         return (card, kept, removed)
     }
 }

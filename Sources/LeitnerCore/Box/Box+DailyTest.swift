@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The daily test's requests: `Prepare`, `Next`, `Grade`, `Undo` (R6–R11, R15).
@@ -15,13 +14,8 @@ extension Box {
         let moment = try begin()
         try openTest(moment)
         let summary = summary(moment)
-        guard summary.state == .open, readyPosition != summary.position else { return (summary, false) }
-        do {
-            try FileSystem.writeAtomically(Array("\(summary.position)\n".utf8), to: TestFile.ready, in: store.stateFD)
-        } catch {
-            throw .storeFailure(path: store.statePath + "/" + TestFile.ready, reason: "cannot write: \(error)")
-        }
-        readyPosition = summary.position
+        guard summary.state == .open, daily.readyPosition != summary.position else { return (summary, false) }
+        try daily.markReady(summary.position)
         return (summary, true)
     }
 
@@ -31,7 +25,7 @@ extension Box {
         let moment = try begin()
         if completedToday(moment) { return (nil, summary(moment)) }
         try openTest(moment)
-        while let id = test?.head() {
+        while let id = daily.head() {
             do {
                 let card = try store.card(id, withText: true)
                 lastShown = card
@@ -41,7 +35,7 @@ extension Box {
                 // that can be shown is offered meanwhile (docs/sync.md, "A store a sync tool is
                 // changing"); none when every card left is in transit.
                 if isInTransit(id) {
-                    for other in test!.queue where other != id && inTransit[other] == nil {
+                    for other in daily.test?.queue ?? [] where other != id && sync.inTransit[other] == nil {
                         guard let card = try? store.card(other, withText: true) else { continue }
                         lastShown = card
                         return (card, summary(moment))
@@ -49,11 +43,11 @@ extension Box {
                     return (nil, summary(moment))
                 }
                 // Damaged (now recorded as such) or gone: it leaves the queue; try the next one.
-                test?.levelChanged(id, to: nil)
+                daily.levelChanged(id, to: nil)
             }
         }
         // R10: a graded test whose last cards were just found damaged is completed.
-        if test?.isDone == true { try complete(moment) }
+        if daily.isDone { try complete(moment) }
         return (nil, summary(moment))
     }
 
@@ -68,8 +62,8 @@ extension Box {
         if completedToday(moment) { throw .testComplete }
         try openTest(moment)
         // `test` is used in place throughout: a copy held across its mutation would copy the queue.
-        guard test != nil, let from = store.levelOf[id] else { throw .noSuchCard(id: id) }
-        guard test!.contains(id), store.damaged[id] == nil else { throw .notInTest(id: id) }
+        guard daily.test != nil, let from = store.level(of: id) else { throw .noSuchCard(id: id) }
+        guard daily.contains(id), !store.isDamaged(id) else { throw .notInTest(id: id) }
         // R21: a card `Next` did not just show is read first, so a damaged one is never moved;
         // the reply is made from that reading.
         let shown: Card
@@ -77,8 +71,8 @@ extension Box {
             shown = last
         } else {
             do { shown = try store.card(id, withText: true) } catch {
-                test!.levelChanged(id, to: nil)
-                if test!.isDone { try complete(moment) }
+                daily.levelChanged(id, to: nil)
+                if daily.isDone { try complete(moment) }
                 throw .notInTest(id: id)
             }
         }
@@ -87,7 +81,7 @@ extension Box {
         var journal = [LogEntry(time: moment.now, event: .grade, id: id, from: from, to: to,
                                 correct: correct, answerMs: answerMs.map { min(max(0, $0), Box.maxAnswerMs) })]
         // R10: a correct answer to the last card in the queue completes the test.
-        let completes = correct && test!.remaining == 1
+        let completes = correct && daily.remaining == 1
         if completes { journal.append(LogEntry(time: moment.now, event: .complete, date: moment.today)) }
         if from == to {
             try store.appendToLog(journal, durable: true)
@@ -95,9 +89,9 @@ extension Box {
             try store.moveCard(id, from: from, to: to, journal: journal)
         }
         // Only now that the journal holds it: mutate in place (a copy would cost O(queue)).
-        test!.grade(DailyTest.Grade(id: id, from: from, to: to, correct: correct, time: moment.now))
+        daily.grade(DailyTest.Grade(id: id, from: from, to: to, correct: correct, time: moment.now))
         if completes {
-            test!.completed = moment.today
+            daily.complete(on: moment.today)
             try recordDay(DayRecord.Entry(date: moment.today, outcome: .completed))
         }
         return (store.relocated(shown, to: to), summary(moment))
@@ -108,14 +102,14 @@ extension Box {
     /// - Throws: `nothingToUndo` when no grade of today's test is left to undo.
     public func undo() throws(BoxError) -> (card: Card, test: TestSummary) {
         let moment = try begin()
-        guard let position = test?.position, let last = test?.grades.last,
+        guard let position = daily.test?.position, let last = daily.test?.grades.last,
               options.dayClock.logicalDate(at: last.time) == moment.today,
               position == days.position || (position == days.position - 1 && completedToday(moment))
         else { throw .nothingToUndo }
-        guard let now = store.levelOf[last.id] else { throw .noSuchCard(id: last.id) }
+        guard let now = store.level(of: last.id) else { throw .noSuchCard(id: last.id) }
         // Read first: a card damaged since is refused before anything is written (R21).
         let card = try store.card(last.id, withText: true)
-        let wasCompleted = test!.completed != nil
+        let wasCompleted = daily.test?.completed != nil
         let journal = [LogEntry(time: moment.now, event: .undo, id: last.id, from: now, to: last.from,
                                 correct: last.correct)]
         if now == last.from {
@@ -124,7 +118,7 @@ extension Box {
             try store.moveCard(last.id, from: now, to: last.from, journal: journal)
         }
         if lastShown?.id == last.id { lastShown = nil }
-        test!.undo()
+        daily.undo()
         if wasCompleted, completedToday(moment) { try withdrawCompletion(of: moment.today) }
         return (store.relocated(card, to: last.from), summary(moment))
     }
@@ -135,7 +129,7 @@ extension Box {
         let moment = try begin()
         // Cards with a sync conflict may have been resolved by hand since: look at them again
         // (the damaged ones, begin() looked at already). with a sync conflict (resolved by hand, say).
-        for id in Set(store.conflictCopies.keys).union(store.conflictMarkers.keys) where store.damaged[id] == nil {
+        for id in Set(store.conflictCopies.keys).union(store.conflictMarkers.keys) where !store.isDamaged(id) {
             _ = store.damage(of: id, readingText: store.conflictMarkers[id] != nil)
         }
         // A clock set back leaves the day record and the log ahead of "today": say so, rather

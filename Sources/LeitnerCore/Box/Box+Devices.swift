@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The other devices' review logs in what the box tells of its history (docs/sync.md, "What each
@@ -11,7 +10,7 @@ extension Box {
         let path = store.sharedPath + "/" + Store.devicesDirectoryName + "/" + name
         guard let directory = try? FileDescriptor.openDirectory(name, relativeTo: store.devicesFD) else { return nil }
         defer { directory.close() }
-        guard let st = try? FileSystem.status(ReviewLog.fileName, in: directory), st.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard let st = try? FileSystem.status(ReviewLog.fileName, in: directory), st.isRegularFile else { return nil }
         return try ReviewLogReader(stateDirectory: directory, path: path + "/" + ReviewLog.fileName, end: Int(st.st_size),
                                    since: since, limit: limit, from: offset)
     }
@@ -39,7 +38,7 @@ extension Box {
         let dayClock = options.dayClock
         for name in names {
             if tallies {
-                var tally = peerTallies[name] ?? ReviewTally()
+                var tally = statistics.peerTallies[name] ?? ReviewTally()
                 if let size = store.peers[name]?.logSignature?.size, tally.logOffset > size { tally = ReviewTally() }
                 if let reader = try peerLogReader(name, from: tally.logOffset) {
                     while try reader.next(upTo: 4096, { entry, end in
@@ -47,18 +46,18 @@ extension Box {
                         tally.logOffset = end
                     }) > 0 {}
                 }
-                peerTallies[name] = tally
+                statistics.peerTallies[name] = tally
             }
             if graded {
-                var days = peerGradedDays[name] ?? GradedDays()
+                var days = statistics.peerGradedDays[name] ?? GradedDays()
                 if let size = store.peers[name]?.logSignature?.size, days.logOffset > size { days = GradedDays() }
                 if let reader = try peerLogReader(name, from: days.logOffset) {
                     while try reader.next(upTo: 4096, { entry, end in days.read(entry, end: end, dayClock: dayClock) }) > 0 {}
                 }
-                peerGradedDays[name] = days
+                statistics.peerGradedDays[name] = days
             }
         }
-        for name in peerTallies.keys where !names.contains(name) { peerTallies[name] = nil }
-        for name in peerGradedDays.keys where !names.contains(name) { peerGradedDays[name] = nil }
+        for name in statistics.peerTallies.keys where !names.contains(name) { statistics.peerTallies[name] = nil }
+        for name in statistics.peerGradedDays.keys where !names.contains(name) { statistics.peerGradedDays[name] = nil }
     }
 }

@@ -20,7 +20,7 @@ extension Box {
         if let front { requested.append((.front, front, try Box.fileName(for: front, side: .front))) }
         if let back { requested.append((.back, back, try Box.fileName(for: back, side: .back))) }
         let moment = try begin()
-        guard let level = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        guard let level = store.level(of: id) else { throw .noSuchCard(id: id) }
         // Read first: a damaged card is refused before anything is written.
         let card = try store.card(id, withText: false)
         var sides: [Store.NewSide] = []
@@ -51,14 +51,14 @@ extension Box {
         try CardID.validate(id)
         try CardID.validate(newID)
         let moment = try begin()
-        guard let level = store.levelOf[id] else { throw .noSuchCard(id: id) }
+        guard let level = store.level(of: id) else { throw .noSuchCard(id: id) }
         let card = try store.card(id, withText: true)
         guard newID != id else { return card }
-        if store.levelOf[newID] != nil { throw .cardExists(id: newID) }
+        if store.level(of: newID) != nil { throw .cardExists(id: newID) }
         try store.renameCard(id, to: newID, in: level, journal: [
             LogEntry(time: moment.now, event: .rename, id: id, from: level, to: level, renamedTo: newID),
         ])
-        test?.rename(id, to: newID)
+        daily.rename(id, to: newID)
         frontIndex = frontIndex?.mapValues { $0 == id ? newID : $0 }
         if lastShown?.id == id { lastShown = nil }
         return try store.card(newID, withText: true)

@@ -28,7 +28,7 @@ extension Box {
             try updateGradedDays()
             try updatePeerTotals(tallies: false, graded: true)
         }
-        let peerGraded = Array(peerGradedDays.values)
+        let peerGraded = Array(statistics.peerGradedDays.values)
         var result: [CalendarDay] = []
         var recordIndex = days.entries.firstIndex { $0.date >= first } ?? days.entries.count
         var date = first
@@ -46,7 +46,7 @@ extension Box {
                 }
                 // The test open that day: the one at the number of entries before it (R5).
                 result.append(CalendarDay(date: date, state: state, levels: options.cycle.levels(at: recordIndex),
-                                          cards: peerGraded.reduce(gradedDays.count(on: date)) { $0 + $1.count(on: date) }))
+                                          cards: peerGraded.reduce(statistics.gradedDays.count(on: date)) { $0 + $1.count(on: date) }))
             } else if date == moment.today {
                 result.append(CalendarDay(date: date, state: current.state == .completed ? .completed : .today,
                                           levels: current.levels, cards: cardsNow(current.levels)))
@@ -61,11 +61,11 @@ extension Box {
 
     /// `gradedDays`, brought up to date with the log (read afresh if the log was cut short).
     private func updateGradedDays() throws(BoxError) {
-        if gradedDays.logOffset > store.log.size { gradedDays = GradedDays() }
+        if statistics.gradedDays.logOffset > store.log.size { statistics.gradedDays = GradedDays() }
         // A piece at a time: the log may hold a million lines.
         let dayClock = options.dayClock
-        try store.log.forEachEntry(from: gradedDays.logOffset) { entry, end in
-            gradedDays.read(entry, end: end, dayClock: dayClock)
+        try store.log.forEachEntry(from: statistics.gradedDays.logOffset) { entry, end in
+            statistics.gradedDays.read(entry, end: end, dayClock: dayClock)
         }
     }
 

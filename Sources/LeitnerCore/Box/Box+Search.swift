@@ -29,11 +29,13 @@ extension Box {
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
         let limit = limit.map { min($0, Box.maxLimit) }
         _ = try begin()
-        if searchIndex == nil { searchIndex = SearchIndex(store: store) } else { searchIndex!.update(store: store) }
+        // Updated in place where it exists: a copy would copy every card's folded text.
+        searchIndex?.update(store: store)
+        if searchIndex == nil { searchIndex = SearchIndex(store: store) }
         var found: [SearchScan.Hit] = []
         let onlyLevel = only.map { UInt8($0.rawValue) }
         let (searchID, searchFront, searchBack) = (fields.contains(.id), fields.contains(.front), fields.contains(.back))
-        searchIndex!.forEach { parts in
+        searchIndex?.forEach { parts in
             guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
             var hits: UInt8 = 0
             if searchID, pattern.matches(folded: parts.foldedID) { hits |= SearchScan.Hit.bit(.id) }
@@ -41,7 +43,7 @@ extension Box {
             if searchBack, pattern.matches(folded: parts.back) { hits |= SearchScan.Hit.bit(.back) }
             guard hits != 0, let level = Level(rawValue: Int(parts.slot.level)) else { return }
             let id = String(decoding: parts.id, as: UTF8.self)
-            if store.damaged[id] == nil { found.append(SearchScan.Hit(level: level, id: id, fieldBits: hits)) }
+            if !store.isDamaged(id) { found.append(SearchScan.Hit(level: level, id: id, fieldBits: hits)) }
         }
         return SearchScan(pattern: pattern, only: only, hits: found, limit: limit)
     }
@@ -56,8 +58,8 @@ extension Box {
         _ = try begin()
         var matches: [SearchMatch] = []
         for hit in scan.nextHits(upTo: count) {
-            guard let level = store.levelOf[hit.id], scan.only == nil || level == scan.only,
-                  store.damaged[hit.id] == nil,
+            guard let level = store.level(of: hit.id), scan.only == nil || level == scan.only,
+                  !store.isDamaged(hit.id),
                   let card = try? store.card(hit.id, withText: true) else { continue }
             for field in hit.fields {
                 for line in Box.matchingLines(of: card, field: field, pattern: scan.pattern) {

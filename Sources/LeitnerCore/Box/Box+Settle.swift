@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Settling the cards a sync left in two levels, or deleted on one device and moved on another
@@ -25,17 +24,15 @@ extension Box {
         // was copied by hand, and stays reported as a duplicate (R13).
         guard !store.peers.isEmpty else { return }
         try notePeerChanges()
-        var candidates = settlePending.filter { !store.copyLevels(of: $0).isEmpty }
+        var candidates = sync.settlePending.filter { !store.copyLevels(of: $0).isEmpty }
         candidates.formUnion(store.copies.keys)
-        settlePending = candidates
+        sync.settlePending = candidates
         guard !candidates.isEmpty else { return }
         let lastChange = store.lastChange(of: candidates)
-        var clock = timespec()
-        clock_gettime(CLOCK_REALTIME, &clock)
-        let realNow = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
+        let realNow = RealTime.nanoseconds
         guard realNow - lastChange >= options.settleAfter * 1_000_000 else { return }
         // Nothing changed since a pass that left every candidate waiting: do not read the logs again.
-        if let last = lastSettlePass, last.change == lastChange, last.candidates == candidates { return }
+        if let last = sync.lastSettlePass, last.change == lastChange, last.candidates == candidates { return }
         let events = try settleEvents(for: candidates)
         var waiting = Set<String>()
         for id in candidates.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -61,15 +58,15 @@ extension Box {
                     }
                     let same = try sameContent(id, level, kept)
                     if let change = try store.setAside(id, in: level, keep: !same) {
-                        try apply(change, now: moment.now, log: true, origin: "sync")
+                        try apply(change, now: moment.now, log: true, origin: .sync)
                     }
                 }
             case .move(let level):
                 guard let from = whole.first else { continue }
                 try store.moveCard(id, from: from, to: level,
-                                   journal: [LogEntry(time: moment.now, event: .move, id: id, from: from, to: level, origin: "sync")])
+                                   journal: [LogEntry(time: moment.now, event: .move, id: id, from: from, to: level, origin: .sync)])
                 if lastShown?.id == id { lastShown = nil }
-                if tracksMembership { test?.levelChanged(id, to: store.damaged[id] == nil ? level : nil) }
+                if tracksMembership { daily.levelChanged(id, to: !store.isDamaged(id) ? level : nil) }
             case .remove:
                 guard let level = whole.first else { continue }
                 // A side edited after the delete (by hand, or an edit whose line has not arrived)
@@ -78,20 +75,20 @@ extension Box {
                     .map(\.entry.time).max() ?? 0
                 if let newest = store.newestFile(of: id, in: level), newest > deleted + 1000 { continue }
                 try store.removeCard(id, from: level, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: level,
-                                                                         origin: "sync")])
+                                                                         origin: .sync)])
                 if lastShown?.id == id { lastShown = nil }
                 frontIndex = nil
-                if tracksMembership { test?.levelChanged(id, to: nil) }
+                if tracksMembership { daily.levelChanged(id, to: nil) }
             }
         }
-        settlePending = waiting
-        lastSettlePass = waiting.isEmpty ? nil : (store.lastChange(of: waiting), waiting)
+        sync.settlePending = waiting
+        sync.lastSettlePass = waiting.isEmpty ? nil : (store.lastChange(of: waiting), waiting)
     }
 
     /// Merges the partial copy of `id` in `level` into the copy kept (`Store.mergePartial`).
     private func mergePartial(_ id: String, from level: Level, into kept: Level, _ moment: Moment) throws(BoxError) {
         if let change = try store.mergePartial(id, from: level, into: kept) {
-            try apply(change, now: moment.now, log: true, origin: "sync")
+            try apply(change, now: moment.now, log: true, origin: .sync)
         }
         if lastShown?.id == id { lastShown = nil }
         searchIndexNeedsReading(id)
@@ -108,7 +105,7 @@ extension Box {
         } catch let error as BoxError {
             throw error
         } catch {
-            throw .storeFailure(path: store.path(of: id, in: first), reason: "cannot compare with '\(store.path(of: id, in: second))': \(error)")
+            throw .failing(.read, store.path(of: id, in: first), error, doing: "cannot compare with '\(store.path(of: id, in: second))'")
         }
     }
 
@@ -135,17 +132,17 @@ extension Box {
     private func notePeerChanges() throws(BoxError) {
         let names = store.peerNames()
         for name in names {
-            var offset = peerScanOffsets[name] ?? 0
+            var offset = sync.peerScanOffsets[name] ?? 0
             if let size = store.peers[name]?.logSignature?.size, offset > size { offset = 0 }
             guard let reader = try peerLogReader(name, from: offset) else { continue }
             while try reader.next(upTo: 4096, { entry, end in
                 offset = end
                 for id in [entry.id, entry.renamedTo].compactMap({ $0 }) where !store.copyLevels(of: id).isEmpty {
-                    settlePending.insert(id)
+                    sync.settlePending.insert(id)
                 }
             }) > 0 {}
-            peerScanOffsets[name] = offset
+            sync.peerScanOffsets[name] = offset
         }
-        for name in peerScanOffsets.keys where !names.contains(name) { peerScanOffsets[name] = nil }
+        for name in sync.peerScanOffsets.keys where !names.contains(name) { sync.peerScanOffsets[name] = nil }
     }
 }

@@ -18,8 +18,8 @@ extension Box {
         var openQueue: [Level: Int]?
         if !completedToday(moment) {
             var byLevel: [Level: Int] = [:]
-            if let test, test.position == days.position {
-                for id in test.members { if let level = store.levelOf[id] { byLevel[level, default: 0] += 1 } }
+            if let test = daily.test(at: days.position) {
+                for id in test.members { if let level = store.level(of: id) { byLevel[level, default: 0] += 1 } }
             } else {
                 let counts = store.counts()
                 for level in options.cycle.levels(at: days.position) { byLevel[level] = counts[level] ?? 0 }
@@ -34,17 +34,17 @@ extension Box {
             openQueue: openQueue, levelOf: { id in damaged[id] == nil ? levelOf[id] : nil },
             window: window ?? 30, leechWindow: window ?? 90, leechCount: leeches ?? 10)
         try updatePeerTotals(tallies: true, graded: false)
-        let all = peerTallies.isEmpty ? tally : ReviewTally.combined([tally] + peerTallies.keys.sorted().map { peerTallies[$0]! })
+        let all = statistics.peerTallies.isEmpty ? statistics.tally : ReviewTally.combined([statistics.tally] + statistics.peerTallies.sorted { $0.key < $1.key }.map(\.value))
         return BoxStatistics(tally: all, input: input)
     }
 
     /// `tally`, brought up to date with the log (read afresh if the log was cut short).
     private func updateTally() throws(BoxError) {
-        if tally.logOffset > store.log.size { tally = ReviewTally() }
+        if statistics.tally.logOffset > store.log.size { statistics.tally = ReviewTally() }
         let dayClock = options.dayClock
-        try store.log.forEachEntry(from: tally.logOffset) { entry, end in
-            tally.take(entry, dayClock: dayClock)
-            tally.logOffset = end
+        try store.log.forEachEntry(from: statistics.tally.logOffset) { entry, end in
+            statistics.tally.take(entry, dayClock: dayClock)
+            statistics.tally.logOffset = end
         }
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Taking in what a sync tool does to the store as provisional (docs/sync.md, "A store a sync
@@ -11,17 +10,15 @@ extension Box {
     /// True when nothing a sync tool touches (the level directories, the devices' files, the
     /// directories of the cards `ids`) changed for `BoxOptions.settleAfter`, by change times.
     func storeIsQuiet(_ ids: some Sequence<String>) -> Bool {
-        var clock = timespec()
-        clock_gettime(CLOCK_REALTIME, &clock)
-        let realNow = Int64(clock.tv_sec) * 1_000_000_000 + Int64(clock.tv_nsec)
+        let realNow = RealTime.nanoseconds
         return realNow - store.lastChange(of: ids) >= options.settleAfter * 1_000_000
     }
 
     /// True when card `id` of the open test cannot be shown now only because a sync tool is
     /// still at work: its folder is in transit, or holds a part of it while the store is not quiet.
     func isInTransit(_ id: String) -> Bool {
-        if inTransit[id] != nil { return true }
-        return isSynced && store.levelOf[id] != nil && !storeIsQuiet([id])
+        if sync.inTransit[id] != nil { return true }
+        return isSynced && store.level(of: id) != nil && !storeIsQuiet([id])
     }
 
     /// Takes in one hand change found in the store (R13). In a synced store a card gone from its
@@ -33,11 +30,11 @@ extension Box {
         if isSynced {
             switch change {
             case .disappeared(let id, let from):
-                if inTransit[id] == nil { inTransit[id] = (from, moment.now) }
+                if sync.inTransit[id] == nil { sync.inTransit[id] = (from, moment.now) }
                 if lastShown?.id == id { lastShown = nil }
                 return
             case .appeared(let id, let to):
-                if let left = inTransit.removeValue(forKey: id) {
+                if let left = sync.inTransit.removeValue(forKey: id) {
                     if left.level == to {
                         // Back where it was: nothing happened; only its damage is looked at again.
                         try apply(change, now: moment.now, log: false)
@@ -46,7 +43,7 @@ extension Box {
                     change = .moved(id: id, from: left.level, to: to)
                 }
             case .moved(let id, _, _), .adopted(let id, _):
-                inTransit[id] = nil
+                sync.inTransit[id] = nil
             }
         }
         if let copies = store.copies[change.id], case .moved(let id, let from, let to) = change, !copies.contains(from) {
@@ -56,23 +53,23 @@ extension Box {
             let whole = copies.filter { store.cameWhole(id, in: $0) }
             if whole.count == 1, let moved = whole.first {
                 let person = HandChange.moved(id: id, from: from, to: moved)
-                try apply(person, now: moment.now, log: true, origin: "hand", time: handTime(of: person, now: moment.now))
-                if moved != to { try apply(.moved(id: id, from: moved, to: to), now: moment.now, log: true, origin: "copy") }
+                try apply(person, now: moment.now, log: true, origin: .hand, time: handTime(of: person, now: moment.now))
+                if moved != to { try apply(.moved(id: id, from: moved, to: to), now: moment.now, log: true, origin: .copy) }
                 return
             }
         }
-        let origin = store.copies[change.id] == nil ? "hand" : "copy"
+        let origin: LogOrigin = !store.hasCopies(change.id) ? .hand : .copy
         try apply(change, now: moment.now, log: true, origin: origin,
-                  time: origin == "hand" ? handTime(of: change, now: moment.now) : nil)
+                  time: origin == .hand ? handTime(of: change, now: moment.now) : nil)
     }
 
     /// Once the store is quiet, a card still in transit was deleted: logged as found by hand, at
     /// the time it was first missed, and it leaves the test (R8).
     func finishTransit(_ moment: Moment) throws(BoxError) {
-        guard !inTransit.isEmpty, storeIsQuiet(inTransit.keys) else { return }
-        let gone = inTransit.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        inTransit.removeAll()
-        for (id, left) in gone where store.levelOf[id] == nil {
+        guard !sync.inTransit.isEmpty, storeIsQuiet(sync.inTransit.keys) else { return }
+        let gone = sync.inTransit.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        sync.inTransit.removeAll()
+        for (id, left) in gone where store.level(of: id) == nil {
             try apply(.disappeared(id: id, from: left.level), now: moment.now, log: true, time: max(left.since, store.log.latestTime ?? 0))
         }
     }

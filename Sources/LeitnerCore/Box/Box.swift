@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// A Leitner box: the store on disk, its schedule and its daily test. The one owner of a store
@@ -27,34 +26,18 @@ public final class Box {
     /// This device's own day record, the one it writes (`dayFile`).
     var ownDays: DayRecord
     let dayFile: DayRecordFile
-    /// The test of the current cycle position, or the one completed today; nil before the first
-    /// test of a position opens.
-    var test: DailyTest?
-    /// The position whose `TestReady=` hook has run (once per test).
-    var readyPosition: Int?
+    /// The daily test: the test of the current position or the one completed today, and its files.
+    var daily: DailyTestState
+    /// The test held, to read (tests and statistics); changed only through `daily`.
+    var test: DailyTest? { daily.test }
     /// Text of a front → the card's id, built on the first duplicate check.
     var frontIndex: [String: String]?
     /// The card `Next` answered last, to answer the `Grade` that usually follows without reading it again.
     var lastShown: Card?
-    /// Cards graded on past days, for `Calendar`; read from the log on first use.
-    var gradedDays = GradedDays()
-    /// The review log's running totals, for `Stats`; read from the log on first use, then only
-    /// the lines appended since.
-    var tally = ReviewTally()
-    /// The other devices' running totals and graded days, by device (`updatePeerTotals`).
-    var peerTallies: [String: ReviewTally] = [:]
-    var peerGradedDays: [String: GradedDays] = [:]
-    /// Cards that may need settling after a sync (`settle`): found in two levels, or arrived or
-    /// moved by hand, or deleted in another device's log.
-    var settlePending = Set<String>()
-    /// The last settling pass that left cards waiting: the store's last change then, and the
-    /// cards. Nothing is read again until one of them differs.
-    var lastSettlePass: (change: Int64, candidates: Set<String>)?
-    /// Cards whose folder left its level in a synced store, not yet known deleted: the level
-    /// each left and when it was first missed (docs/sync.md, "A store a sync tool is changing").
-    var inTransit: [String: (level: Level, since: Int64)] = [:]
-    /// How far each other device's log has been looked through for deleted cards.
-    var peerScanOffsets: [String: Int] = [:]
+    /// The running totals and graded days that `Stats` and `Calendar` keep up to date.
+    var statistics = StatisticsCache()
+    /// The cards to settle after a sync, those in transit, and how far the peers' logs were read.
+    var sync = SyncState()
     /// The cards' folded text for `Search`, built by the first search.
     var searchIndex: SearchIndex?
     /// Stem of a made-up id → the next number to try.
@@ -77,15 +60,15 @@ public final class Box {
             ownDays = try dayFile.load()
             _ = store.refreshPeerDays()
             days = DayRecord.union([ownDays] + store.peerDayRecords)
-            if case .storeFailure(let path, let reason)? = store.checkpointFailure {
+            if case .storeFailure(let path, let reason, _, _)? = store.checkpointFailure {
                 openingProblems.append(StoreProblem(kind: .damagedState, path: path,
                                                     reason: "no checkpoint could be made at start-up: \(reason)",
                                                     advice: "free some space; the journal keeps every change meanwhile"))
             }
             firstDate = try Box.loadFirstDate(store: store, days: days, dayClock: options.dayClock,
                                               today: options.dayClock.logicalDate(at: now))
-            test = try loadTest()
-            readyPosition = loadReadyPosition()
+            daily = DailyTestState(directory: store.stateFD, directoryPath: store.statePath)
+            daily.load(try loadTest())
             try reconcileDayRecord()
             // Hand changes made while no daemon ran: the test takes them in by R8. Skipped when
             // the level directories are as the last checkpoint left them.
@@ -93,23 +76,22 @@ public final class Box {
             // Where a card was before is the log's last word on it: a card the log never placed
             // (or last deleted) was made by hand, and is logged as added.
             if tracksMembership, !store.untouchedSinceCheckpoint {
-                let leaving = test!.members.filter { !test!.belongs($0, at: store.levelOf[$0]) }
-                let joining = store.levelOf.filter { !test!.contains($0.key) && test!.belongs($0.key, at: $0.value) }
+                let (leaving, joining) = membershipChangedWhileClosed()
                 let before = leaving.isEmpty && joining.isEmpty ? [:]
                     : try lastLoggedLevels(of: Set(leaving).union(joining.map(\.key)))
                 var entries: [LogEntry] = []
                 for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                    test!.levelChanged(id, to: nil)
-                    entries.append(LogEntry(time: now, event: store.levelOf[id] == nil ? .delete : .move, id: id,
-                                            from: before[id], to: store.levelOf[id], origin: store.copies[id] == nil ? "hand" : "copy"))
+                    daily.levelChanged(id, to: nil)
+                    entries.append(LogEntry(time: now, event: store.level(of: id) == nil ? .delete : .move, id: id,
+                                            from: before[id], to: store.level(of: id), origin: !store.hasCopies(id) ? .hand : .copy))
                 }
                 for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                     // R21: a card that came while no daemon ran is looked at, as one that comes
                     // while it runs is (`apply`): a damaged one stays out of the test and the counts.
-                    test!.levelChanged(id, to: store.damage(of: id) == nil ? level : nil)
+                    daily.levelChanged(id, to: store.damage(of: id) == nil ? level : nil)
                     let from = before[id]
                     entries.append(LogEntry(time: now, event: from == nil ? .add : .move, id: id, from: from, to: level,
-                                            origin: store.copies[id] == nil ? "hand" : "copy"))
+                                            origin: !store.hasCopies(id) ? .hand : .copy))
                 }
                 try store.appendToLog(entries, durable: true)
             }
@@ -121,6 +103,15 @@ public final class Box {
             store.close()
             throw error
         }
+    }
+
+    /// R8 at open: the test's cards no longer in its levels, and the cards in them it lacks. A
+    /// function of its own, so that no copy of the test outlives it while the test is changed.
+    private func membershipChangedWhileClosed() -> (leaving: [String], joining: [(key: String, value: Level)]) {
+        guard let test = daily.test else { return ([], []) }
+        let leaving = test.members.filter { !test.belongs($0, at: store.level(of: $0)) }
+        let joining = store.levelOf.filter { !test.contains($0.key) && test.belongs($0.key, at: $0.value) }
+        return (Array(leaving), Array(joining))
     }
 
     /// The level the review log last put each of `ids` in; an id it never placed, or last
@@ -165,8 +156,8 @@ public final class Box {
         try takeInMendedCards(now: now)
         try settle(moment)
         // Without an index, nobody needs the card directories' events (stale watches' only).
-        if searchIndex == nil { store.cardEvents.removeAll() }
-        if test?.isDone == true, test?.position == days.position { try complete(moment) }
+        if searchIndex == nil { store.forgetCardEvents() }
+        if daily.isDone, daily.test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)
         return moment
     }
@@ -185,16 +176,10 @@ public final class Box {
         if daysChanged { days = DayRecord.union([ownDays] + store.peerDayRecords) }
         try store.followReplacedLog()
         guard let kept = store.log.takeReplacement() else { return }
-        if tally.logOffset > kept { tally = ReviewTally() }
-        if gradedDays.logOffset > kept { gradedDays = GradedDays() }
-        guard var anchored = test, anchored.logOffset > kept else { return }
+        statistics.forget(past: kept)
+        guard var anchored = daily.test, anchored.logOffset > kept else { return }
         anchored.logOffset = store.log.size
-        do {
-            try FileSystem.writeAtomically(TestFile.encode(anchored), to: TestFile.name, in: store.stateFD)
-        } catch {
-            throw .storeFailure(path: store.statePath + "/" + TestFile.name, reason: "cannot write: \(error)")
-        }
-        test = anchored
+        try daily.save(anchored)
     }
 
     /// R21, R13: a card found damaged and mended by hand since (its missing side put back) is
@@ -203,7 +188,7 @@ public final class Box {
     /// takes it in as `status` does (#25). Damaged cards are few; each is one directory read.
     func takeInMendedCards(now: Int64) throws(BoxError) {
         for id in Array(store.damaged.keys) where store.damage(of: id) == nil {
-            guard let level = store.levelOf[id] else { continue }
+            guard let level = store.level(of: id) else { continue }
             try apply(.appeared(id: id, level: level), now: now, log: false)
         }
     }
@@ -213,12 +198,12 @@ public final class Box {
     ///   - origin: how the change came about, for the log: `hand` (found in the store), `copy`
     ///     (found beside the card's other copy), `sync` (settling a card a sync left in two levels).
     ///   - time: the time logged, when not `now` (a hand move's own, `handTime`).
-    func apply(_ change: HandChange, now: Int64, log: Bool, origin: String = "hand", time: Int64? = nil) throws(BoxError) {
+    func apply(_ change: HandChange, now: Int64, log: Bool, origin: LogOrigin = .hand, time: Int64? = nil) throws(BoxError) {
         let now = time ?? now
         if lastShown?.id == change.id { lastShown = nil }
         // A card that came or moved by hand may be a sync tool's delivery: look at it once quiet.
         switch change {
-        case .appeared, .moved: if origin != "sync" { settlePending.insert(change.id) }
+        case .appeared, .moved: if origin != .sync { sync.settlePending.insert(change.id) }
         case .disappeared, .adopted: break
         }
         // An adopted pair was logged by the store as it adopted it.
@@ -246,7 +231,7 @@ public final class Box {
         // A part of a card while a sync tool is at work is a partial delivery, not a damaged
         // card: it keeps its place in the test until the store is quiet (docs/sync.md).
         let sound = level == nil || store.damage(of: change.id) == nil || (isSynced && !storeIsQuiet([change.id]))
-        if tracksMembership { test?.levelChanged(change.id, to: sound ? level : nil) }
+        if tracksMembership { daily.levelChanged(change.id, to: sound ? level : nil) }
     }
 
     /// R6: while the open test has no card to show, each past date after the last recorded one
@@ -263,16 +248,16 @@ public final class Box {
     /// True while the loaded test's queue follows the cards' levels (R8): the open test, and the
     /// test completed today, which an undo can open again (R15) with the queue R8 defines.
     var tracksMembership: Bool {
-        guard let test else { return false }
+        guard let test = daily.test else { return false }
         return test.position == days.position || (test.position == days.position - 1 && test.completed != nil)
     }
 
     /// R10, R4: records the completion of the open test today. The review log gets it first
     /// (R16), as for a completing grade: it is the journal `reconcileDayRecord` trusts on open.
     func complete(_ moment: Moment) throws(BoxError) {
-        guard test?.position == days.position, days.last?.date != moment.today else { return }
+        guard daily.test?.position == days.position, days.last?.date != moment.today else { return }
         try store.appendToLog([LogEntry(time: moment.now, event: .complete, date: moment.today)], durable: true)
-        test!.completed = moment.today
+        daily.complete(on: moment.today)
         try recordDay(DayRecord.Entry(date: moment.today, outcome: .completed))
     }
 
@@ -286,7 +271,7 @@ public final class Box {
 
     /// Cards in the queue of the test at `position`, opened or not.
     func remaining(atPosition position: Int) -> Int {
-        if let test, test.position == position { return test.remaining }
+        if let test = daily.test(at: position) { return test.remaining }
         let counts = store.counts()
         return options.cycle.levels(at: position).reduce(0) { $0 + (counts[$1] ?? 0) }
     }
@@ -295,53 +280,35 @@ public final class Box {
     func summary(_ moment: Moment) -> TestSummary {
         if completedToday(moment) {
             let position = days.position - 1
-            let completed = test?.position == position ? test : nil
+            let completed = daily.test(at: position)
             return TestSummary(date: moment.today, position: position, levels: options.cycle.levels(at: position),
                                state: .completed, remaining: 0, passed: completed?.passed.count ?? 0,
                                failed: completed?.failedCount ?? 0)
         }
         let position = days.position
         let levels = options.cycle.levels(at: position)
-        if let test, test.position == position {
+        if let test = daily.test(at: position) {
             return TestSummary(date: moment.today, position: position, levels: levels,
                                state: test.remaining > 0 ? .open : .empty, remaining: test.remaining,
                                passed: test.passed.count, failed: test.failedCount, repeating: test.repeatingCount,
-                               syncing: inTransit.count)
+                               syncing: sync.inTransit.count)
         }
         let count = remaining(atPosition: position)
         return TestSummary(date: moment.today, position: position, levels: levels,
-                           state: count > 0 ? .open : .empty, remaining: count, passed: 0, failed: 0, syncing: inTransit.count)
+                           state: count > 0 ? .open : .empty, remaining: count, passed: 0, failed: 0, syncing: sync.inTransit.count)
     }
 
     /// R11: opens the test of the current position when it is not open yet: its queue is the
     /// cards in its levels, shuffled once from a seed kept with the test.
     func openTest(_ moment: Moment) throws(BoxError) {
         let position = days.position
-        if completedToday(moment) || test?.position == position { return }
+        if completedToday(moment) || daily.test?.position == position { return }
         let levels = options.cycle.levels(at: position)
         let seed = options.seedSource()
-        // The order is a function of the seed and the set of cards alone: each card sorts by a
-        // hash of the seed and its id (cheaper than sorting 100,000 strings and then shuffling).
-        // The cards are the index's entry numbers, their ids read as bytes where they lie: no
-        // string per card, no reference counting while sorting (docs/performance.md, Prepare).
         let index = store.levelOf
-        let damaged = store.damaged
-        var keyed: [(key: UInt64, entry: UInt32)] = []
-        keyed.reserveCapacity(index.count)
-        index.forEachEntry { entry, level in
-            guard levels.contains(level) else { return }
-            if !damaged.isEmpty, damaged[index.id(ofEntry: entry)] != nil { return }
-            keyed.append((index.withBytes(ofEntry: entry) { SeededGenerator.key(seed: seed, bytes: $0) }, entry))
-        }
-        ShuffleOrder.sort(&keyed) { index.entry($0, precedes: $1) }
-        let opened = DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
-                               logOffset: store.log.size, queue: keyed.map(\.entry), of: index)
-        do {
-            try FileSystem.writeAtomically(TestFile.encode(opened), to: TestFile.name, in: store.stateFD)
-        } catch {
-            throw .storeFailure(path: store.statePath + "/test", reason: "cannot write: \(error)")
-        }
-        test = opened
+        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damaged, seed: seed) { _, level in levels.contains(level) }
+        try daily.save(DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
+                                 logOffset: store.log.size, queue: queue, of: index))
         MemoryTrim.releaseFreedMemory()
     }
 
@@ -350,8 +317,8 @@ public final class Box {
     /// Reads `.leitner/test` and replays the review log after it. A damaged file is kept aside
     /// as `test.damaged`, reported, and the test rebuilt from the log (`rebuildTest`).
     private func loadTest() throws(BoxError) -> DailyTest? {
-        guard let bytes = try? FileSystem.readFile(TestFile.name, in: store.stateFD) else { return nil }
-        guard var loaded = TestFile.decode(bytes), loaded.logOffset <= store.log.size else { return try rebuildTest() }
+        guard FileSystem.exists(TestFile.name, in: store.stateFD) else { return nil }
+        guard var loaded = daily.readFile(), loaded.logOffset <= store.log.size else { return try rebuildTest() }
         for (entry, _) in try store.log.entries(from: loaded.logOffset) {
             DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
         }
@@ -363,8 +330,8 @@ public final class Box {
     /// logged since the last completed or skipped day replayed over it, so that its passed and
     /// failed cards are kept. The damaged file is kept as `test.damaged` for a person to look at.
     private func rebuildTest() throws(BoxError) -> DailyTest? {
-        let statePath = store.statePath
-        try? FileSystem.rename(TestFile.name, in: store.stateFD, to: TestFile.name + ".damaged", in: store.stateFD, replacing: true)
+        let filePath = daily.filePath
+        daily.keepDamagedFile()
         var start = 0
         var since: [LogEntry] = []
         try store.log.forEachEntry(from: 0) { entry, end in
@@ -379,9 +346,9 @@ public final class Box {
         if let last = days.last, last.date == today, last.outcome == .completed {
             // Today's test is completed: the next one opens tomorrow, from its levels then.
             openingProblems.append(StoreProblem(
-                kind: .damagedState, path: statePath + "/" + TestFile.name,
+                kind: .damagedState, path: filePath,
                 reason: "the file of today's completed test was damaged; tomorrow's test opens as usual",
-                advice: "the damaged file is kept as '\(statePath)/\(TestFile.name).damaged'; remove it once looked at"))
+                advice: "the damaged file is kept as '\(filePath).damaged'; remove it once looked at"))
             return nil
         }
         let position = days.position
@@ -389,26 +356,20 @@ public final class Box {
         let opened = since.first.map { options.dayClock.logicalDate(at: $0.time) } ?? options.dayClock.logicalDate(at: options.clock.now())
         let graded = Set(since.compactMap { $0.event == .grade ? $0.id : nil })
         let seed = options.seedSource()
-        var keyed: [(key: UInt64, id: String)] = []
-        for (id, level) in store.levelOf where (levels.contains(level) || graded.contains(id)) && store.damaged[id] == nil {
-            keyed.append((SeededGenerator.key(seed: seed, id: id), id))
+        // The cards of its levels, and those graded since, which a grade may have moved out.
+        let index = store.levelOf
+        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damaged, seed: seed) { entry, level in
+            levels.contains(level) || (!graded.isEmpty && graded.contains(index.id(ofEntry: entry)))
         }
-        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
-        let queue = keyed.map(\.id)
-        var rebuilt = DailyTest(position: position, levels: levels, opened: opened, seed: seed, logOffset: start, queue: queue)
+        let base = DailyTest(position: position, levels: levels, opened: opened, seed: seed, logOffset: start, queue: queue, of: index)
+        var rebuilt = base
         for entry in since { DailyTest.replay(entry, into: &rebuilt, dayClock: options.dayClock) }
-        do {
-            try FileSystem.writeAtomically(TestFile.encode(DailyTest(position: position, levels: levels, opened: opened, seed: seed,
-                                                                     logOffset: start, queue: queue)),
-                                           to: TestFile.name, in: store.stateFD)
-        } catch {
-            throw .storeFailure(path: statePath + "/" + TestFile.name, reason: "cannot write: \(error)")
-        }
+        try daily.write(base)
         openingProblems.append(StoreProblem(
-            kind: .damagedState, path: statePath + "/" + TestFile.name,
+            kind: .damagedState, path: filePath,
             reason: "the open test's file was damaged; the test was rebuilt from the review log "
                 + "(\(rebuilt.passed.count) passed, \(rebuilt.failedCount) failed kept; the cards' order is new)",
-            advice: "the damaged file is kept as '\(statePath)/\(TestFile.name).damaged'; remove it once looked at"))
+            advice: "the damaged file is kept as '\(filePath).damaged'; remove it once looked at"))
         return rebuilt
     }
 
@@ -428,20 +389,15 @@ public final class Box {
         do {
             try FileSystem.writeAtomically(Array("\(first)\n".utf8), to: name, in: store.sharedFD)
         } catch {
-            throw .storeFailure(path: store.sharedPath + "/" + name, reason: "cannot write: \(error)")
+            throw .failing(.write, store.sharedPath + "/" + name, error)
         }
         return first
-    }
-
-    private func loadReadyPosition() -> Int? {
-        guard let bytes = try? FileSystem.readFile(TestFile.ready, in: store.stateFD, limit: 64) else { return nil }
-        return Int(String(decoding: bytes, as: UTF8.self).split(separator: "\n").first ?? "")
     }
 
     /// R18: the review log is the journal of completions; the day record follows it. A completion
     /// logged but not recorded is recorded; one recorded but undone since is withdrawn.
     private func reconcileDayRecord() throws(BoxError) {
-        guard let test else { return }
+        guard let test = daily.test else { return }
         if let date = test.completed, days.position == test.position,
            days.last.map({ $0.date < date }) ?? true {
             try recordDay(DayRecord.Entry(date: date, outcome: .completed))

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The text of every card, case-folded, for `Search`: reading 200,000 side files per search
@@ -53,7 +52,7 @@ struct SearchIndex {
     /// Reads every card of the store, and starts marking its changes.
     init(store: Store) {
         store.searchDirty = []
-        store.cardEvents.removeAll()
+        store.forgetCardEvents()
         store.lostEvents = false
         slots.reserveCapacity(store.levelOf.count)
         for id in store.levelOf.keys { index(id, store: store) }
@@ -71,7 +70,7 @@ struct SearchIndex {
         store.searchDirty = []
         if !store.cardEvents.isEmpty {
             let touched = Set(store.cardEvents)
-            store.cardEvents.removeAll()
+            store.forgetCardEvents()
             forEach { parts in
                 if touched.contains(parts.slot.watch) { dirty.insert(String(decoding: parts.id, as: UTF8.self)) }
             }
@@ -92,7 +91,7 @@ struct SearchIndex {
         garbage += dropped
         slots = kept
         unwatched.removeAll()
-        for id in dirty where store.levelOf[id] != nil { index(id, store: store) }
+        for id in dirty where store.level(of: id) != nil { index(id, store: store) }
         if garbage > arena.count / 2 { compact() }
         MemoryTrim.releaseFreedMemory()
     }
@@ -100,7 +99,7 @@ struct SearchIndex {
     /// Appends one card — its id, folded id, folded text sides (a side of other media is empty
     /// here) — and puts a watch on its directory. A damaged card (R21) is left out.
     private mutating func index(_ id: String, store: Store) {
-        guard let level = store.levelOf[id], let card = try? store.card(id, withText: true) else { return }
+        guard let level = store.level(of: id), let card = try? store.card(id, withText: true) else { return }
         let watch = (try? store.inotify.watch(directory: store.path(of: id, in: level))) ?? -1
         if watch < 0 { unwatched.insert(id) }
         let folded = SearchIndex.fold(id)

@@ -17,7 +17,11 @@ public struct SearchScan {
 
         /// The bit of `field` in `fieldBits`.
         static func bit(_ field: SearchMatch.Field) -> UInt8 {
-            1 << UInt8(SearchMatch.Field.allCases.firstIndex(of: field)!)
+            switch field {
+            case .id: 1
+            case .front: 2
+            case .back: 4
+            }
         }
     }
 

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 extension ConfigurationLocator {
@@ -21,13 +20,13 @@ extension ConfigurationLocator {
                 throw .cannotUseDirectory(path: path, reason: error.description)
             }
         }
-        let status: stat
+        let status: FileStatus
         do {
             status = try FileSystem.status(path, in: nil)
         } catch {
             throw .cannotUseDirectory(path: path, reason: error.description)
         }
-        guard status.st_mode & S_IFMT == S_IFDIR else {
+        guard status.isDirectory else {
             throw .cannotUseDirectory(path: path, reason: "not a directory")
         }
         guard status.st_uid == uid else {
@@ -35,7 +34,7 @@ extension ConfigurationLocator {
         }
         if status.st_mode & 0o077 != 0 {
             do {
-                try nothingOrErrno { chmod(path, 0o700) }
+                try FileSystem.changeMode(path, in: nil, to: 0o700)
             } catch {
                 throw .cannotUseDirectory(path: path, reason: error.description)
             }

@@ -9,8 +9,11 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case testComplete
     case nothingToUndo
     case invalidAsset(name: String, reason: String)
-    /// An operation on the store failed: `path` is the file, `reason` the operation and cause.
-    case storeFailure(path: String, reason: String)
+    /// An operation on the store failed: `path` is the file, `reason` the operation and cause in
+    /// words. A failed system call also gives its `errno` and the `operation` (a
+    /// `StoreOperation`'s word), so that a client decides from the number, never from the words;
+    /// `BoxError.failing` builds it. A failure of another kind (a damaged card) has neither.
+    case storeFailure(path: String, reason: String, errno: Int32? = nil, operation: String? = nil)
     /// A front with the same text is already in the box (Add without `allowDuplicate`).
     case duplicateFront(id: String)
     /// A search pattern that cannot be used: empty, or a regular expression that does not parse.
@@ -35,7 +38,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .testComplete: "today's test is complete"
         case .nothingToUndo: "nothing to undo today"
         case .invalidAsset(let name, let reason): "invalid asset '\(name)': \(reason)"
-        case .storeFailure(let path, let reason): "'\(path)': \(reason)"
+        case .storeFailure(let path, let reason, _, _): "'\(path)': \(reason)"
         case .duplicateFront(let id): "a card with the same front exists: '\(id)'"
         case .invalidPattern(let pattern, let reason): "invalid search pattern '\(pattern)': \(reason)"
         case .cannotResolve(let id, let reason): "cannot resolve the conflict of card '\(id)': \(reason)"

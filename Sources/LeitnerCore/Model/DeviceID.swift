@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The name of one machine's copy of a synced store (docs/sync.md): the device writes only its
@@ -68,7 +67,7 @@ public enum DeviceID {
         let fileName = String(path[path.index(after: slash)...])
         // Written under a name of its own, then linked to its place: link(2) fails when the file
         // is there, so that of two daemons starting at once, both take the id the first wrote.
-        let temporary = ".\(fileName).\(getpid()).\(random(using: &generator))"
+        let temporary = ".\(fileName).\(CurrentProcess.id).\(random(using: &generator))"
         var raced = false
         do throws(Errno) {
             var prefix = ""
@@ -78,7 +77,7 @@ public enum DeviceID {
             }
             let fd = try FileDescriptor.openDirectory(directory.isEmpty ? "/" : directory)
             defer { fd.close() }
-            let file = try FileDescriptor.open(temporary, relativeTo: fd, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+            let file = try FileDescriptor.open(temporary, relativeTo: fd, .writeOnly, options: [.create, .exclusive, .noFollow], mode: 0o600)
             defer { try? FileSystem.removeFile(temporary, in: fd) }
             do {
                 try file.writeAll(Array((name + "\n").utf8))

@@ -13,9 +13,8 @@ public struct LogEntry: Sendable, Equatable {
     public var answerMs: Int?
     /// For `skip` and `complete`: the logical date recorded in the day record.
     public var date: LogicalDate?
-    /// How the change came about: nil for a client's request, `hand` for a change made in the
-    /// store by hand (R13), `adopt` for an adopted loose pair (R14).
-    public var origin: String?
+    /// How the change came about: nil for a client's request, else `LogOrigin`.
+    public var origin: LogOrigin?
     /// For `rename`: the card's new id (`id` is the old one).
     public var renamedTo: String?
     /// The device whose review log holds the event (docs/sync.md), nil for a log of no device.
@@ -24,7 +23,7 @@ public struct LogEntry: Sendable, Equatable {
     public var device: String?
 
     public init(time: Int64, event: Event, id: String? = nil, from: Level? = nil, to: Level? = nil,
-                correct: Bool? = nil, answerMs: Int? = nil, date: LogicalDate? = nil, origin: String? = nil, renamedTo: String? = nil,
+                correct: Bool? = nil, answerMs: Int? = nil, date: LogicalDate? = nil, origin: LogOrigin? = nil, renamedTo: String? = nil,
                 device: String? = nil) {
         self.time = time
         self.event = event

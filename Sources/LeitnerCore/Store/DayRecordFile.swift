@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// This device's day record on disk, `.leitner/devices/DEVICE/days` (R4–R7): one `YYYY-MM-DD completed|skipped` line per
@@ -20,7 +19,7 @@ final class DayRecordFile {
     func load() throws(BoxError) -> DayRecord {
         let bytes: [UInt8]
         do {
-            let fd = try FileDescriptor.open(DayRecordFile.name, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW)
+            let fd = try FileDescriptor.open(DayRecordFile.name, relativeTo: directory, .readOnly, options: [.noFollow])
             defer { fd.close() }
             bytes = try fd.readAll()
             let (device, inode) = try fd.identity()
@@ -29,7 +28,7 @@ final class DayRecordFile {
             seen = nil
             return DayRecord()
         } catch {
-            throw .storeFailure(path: path, reason: "cannot read: \(error)")
+            throw .failing(.read, path, error)
         }
         let result: DayRecord.ParseResult
         do {
@@ -45,8 +44,7 @@ final class DayRecordFile {
     /// over it, or something changed or removed it. The box reads it again before it appends
     /// (docs/sync.md), so that the entry joins the record on disk rather than a stale copy of it.
     func isReplaced() -> Bool {
-        var st = stat()
-        guard fstatat(directory.rawValue, DayRecordFile.name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return seen != nil }
+        guard let st = try? FileSystem.status(DayRecordFile.name, in: directory) else { return seen != nil }
         guard let seen else { return true }
         return UInt64(st.st_dev) != seen.device || UInt64(st.st_ino) != seen.inode || Int(st.st_size) != seen.size
     }
@@ -60,7 +58,7 @@ final class DayRecordFile {
         }
         do {
             let fd = try FileDescriptor.open(DayRecordFile.name, relativeTo: directory,
-                                             flags: O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW)
+                                             .writeOnly, options: [.append, .create, .noFollow])
             defer { fd.close() }
             try fd.writeAll(Array((DayRecord.line(for: entry) + "\n").utf8))
             try fd.syncData()
@@ -68,7 +66,7 @@ final class DayRecordFile {
             seen = (device, inode, try fd.size())
         } catch {
             _ = record.removeLast()
-            throw .storeFailure(path: path, reason: "cannot append: \(error)")
+            throw .failing(.append, path, error)
         }
     }
 
@@ -87,7 +85,7 @@ final class DayRecordFile {
             let st = try FileSystem.status(DayRecordFile.name, in: directory)
             seen = (UInt64(st.st_dev), UInt64(st.st_ino), bytes.count)
         } catch {
-            throw .storeFailure(path: path, reason: "cannot write: \(error)")
+            throw .failing(.write, path, error)
         }
     }
 }

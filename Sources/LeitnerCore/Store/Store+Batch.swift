@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Many new cards in one change (`AddMany`): every card is written under `.leitner/tmp/`, all of
@@ -31,13 +30,13 @@ extension Store {
             let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
             defer { dir.close() }
             for (name, bytes) in [front, back] {
-                let file = try FileDescriptor.open(name, relativeTo: dir, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+                let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }
                 try file.writeAll(bytes)
             }
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
-            throw .storeFailure(path: statePath + "/tmp/" + staged, reason: "cannot write: \(error)")
+            throw .failing(.write, statePath + "/tmp/" + staged, error)
         }
         return StagedCard(staged: staged, id: id, level: level)
     }
@@ -61,7 +60,7 @@ extension Store {
         //    the log's pending lines too, so the record may say the batch's lines go at its end.
         do { try stagingFD.syncFileSystem() } catch {
             discardStaged(cards)
-            throw .storeFailure(path: statePath + "/tmp", reason: "cannot sync: \(error)")
+            throw .failing(.sync, statePath + "/tmp", error)
         }
         // 2. The record: from here on the batch is carried out, now or by the next open.
         let logBytes = ReviewLog.encode(entries)
@@ -70,7 +69,7 @@ extension Store {
         do { try record.write(in: stateFD) } catch {
             try? BatchRecord.remove(in: stateFD)
             discardStaged(cards)
-            throw .storeFailure(path: statePath + "/" + BatchRecord.fileName, reason: "cannot write: \(error)")
+            throw .failing(.write, statePath + "/" + BatchRecord.fileName, error)
         }
         // 3. The renames, then the lines: a batch whose lines are in the log is finished.
         var placed: [StagedCard] = []
@@ -80,8 +79,11 @@ extension Store {
                 do throws(Errno) {
                     try FileSystem.rename(card.staged, in: stagingFD, to: card.id, in: target)
                 } catch {
-                    let reason = error == .exists ? "a card of that name appeared meanwhile" : "\(error)"
-                    throw BoxError.storeFailure(path: path(of: card.id, in: card.level), reason: "cannot create: \(reason)")
+                    if error == .exists {
+                        throw BoxError.storeFailure(path: path(of: card.id, in: card.level),
+                                                    reason: "cannot create: a card of that name appeared meanwhile")
+                    }
+                    throw BoxError.failing(.rename, path(of: card.id, in: card.level), error, doing: "cannot create")
                 }
                 placed.append(card)
             }
@@ -95,7 +97,7 @@ extension Store {
         //    the record stays for the next open to finish, and no later change may be journaled
         //    after it (the open redoes the journal before the batch): changes are refused until then.
         do { try checkpoint() } catch {
-            log.refuseChanges("the checkpoint after a batch of new cards failed (\(error))")
+            log.refuseChanges("the checkpoint after a batch of new cards failed (\(error))", after: error)
         }
     }
 
@@ -111,7 +113,8 @@ extension Store {
             try BatchRecord.remove(in: stateFD)
             try stateFD.sync()
         } catch {
-            log.refuseChanges("a failed batch of new cards could not be taken back from '\(statePath)/\(BatchRecord.fileName)' (\(error))")
+            log.refuseChanges("a failed batch of new cards could not be taken back from '\(statePath)/\(BatchRecord.fileName)' (\(error))",
+                              after: error)
             return
         }
         discardStaged(cards)
@@ -128,7 +131,7 @@ extension Store {
             guard case .add(let staged, let id, let to) = intent,
                   levelOf[id] == nil, FileSystem.exists(staged, in: stagingFD) else { continue }
             let directory = try fd(to)
-            try Store.failing(path(of: id, in: to), "cannot finish an interrupted batch of new cards") { () throws(Errno) in
+            try Store.failing(.rename, path(of: id, in: to), doing: "cannot finish an interrupted batch of new cards") { () throws(Errno) in
                 try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)
             }
             setLevel(id, to)

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Reading cards: a card's sides are looked at when it is shown, never at open (R21: a damaged
@@ -65,7 +64,7 @@ extension Store {
             let cardDirectory = try FileDescriptor.openDirectory(id, relativeTo: levelDirectory)
             defer { cardDirectory.close() }
             let kind: EntryKind = (try? FileSystem.status(name, in: cardDirectory)).map {
-                $0.st_mode & S_IFMT == S_IFLNK ? .symlink : .file
+                $0.kind == .symlink ? .symlink : .file
             } ?? .file
             result = openSide(name, kind: kind, in: cardDirectory, cardRelative: level.name + "/" + id).flatMap { opened in
                 defer { opened.file.close() }
@@ -78,7 +77,7 @@ extension Store {
                 }
             }
         } catch {
-            throw .storeFailure(path: path, reason: "cannot read: \(error)")
+            throw .failing(.read, path, error)
         }
         switch result {
         case .success(let bytes) where bytes.count <= limit: return (name, bytes)
@@ -93,11 +92,11 @@ extension Store {
     /// the way can lead out. `O_NONBLOCK` keeps a FIFO from blocking the open; only a regular
     /// file is accepted, by `fstat` of the descriptor that is then read.
     func openSide(_ name: String, kind: EntryKind, in cardDirectory: FileDescriptor,
-                  cardRelative: String) -> Result<(file: FileDescriptor, status: stat), CardDamage> {
-        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK
+                  cardRelative: String) -> Result<(file: FileDescriptor, status: FileStatus), CardDamage> {
+        let options: FileDescriptor.OpenOptions = [.noFollow, .nonBlocking]
         var file: FileDescriptor?
         if kind != .symlink {
-            do { file = try FileDescriptor.open(name, relativeTo: cardDirectory, flags: flags) } catch where error == .tooManyLinks {
+            do { file = try FileDescriptor.open(name, relativeTo: cardDirectory, .readOnly, options: options) } catch where error == .tooManyLinks {
                 // A link put there since the directory was listed: followed under the same rule.
             } catch {
                 return .failure("cannot read '\(name)': \(error)")
@@ -108,17 +107,17 @@ extension Store {
                   let inside = storeRelative(linkTarget: target, from: cardRelative) else {
                 return .failure("'\(name)' is a link leading out of the store, which the daemon does not follow")
             }
-            do { file = try openBeneathRoot(inside, flags: flags) } catch {
+            do { file = try openBeneathRoot(inside, options: options) } catch {
                 return .failure("'\(name)' is a link to '\(target)', which cannot be read inside the store: \(error)")
             }
         }
         guard let opened = file else { return .failure("cannot read '\(name)'") }
-        let st: stat
+        let st: FileStatus
         do { st = try opened.status() } catch {
             opened.close()
             return .failure("cannot read '\(name)': \(error)")
         }
-        guard st.st_mode & S_IFMT == S_IFREG else {
+        guard st.isRegularFile else {
             opened.close()
             return .failure("'\(name)' is not a regular file")
         }
@@ -149,7 +148,7 @@ extension Store {
     }
 
     /// Opens `relative` below the store's root one component at a time, following no link.
-    private func openBeneathRoot(_ relative: String, flags: Int32) throws(Errno) -> FileDescriptor {
+    private func openBeneathRoot(_ relative: String, options: FileDescriptor.OpenOptions) throws(Errno) -> FileDescriptor {
         let components = relative.split(separator: "/").map(String.init)
         var directory = try FileDescriptor.openDirectory(".", relativeTo: rootFD)
         defer { directory.close() }
@@ -158,7 +157,7 @@ extension Store {
             directory.close()
             directory = next
         }
-        return try FileDescriptor.open(components.last ?? ".", relativeTo: directory, flags: flags)
+        return try FileDescriptor.open(components.last ?? ".", relativeTo: directory, .readOnly, options: options)
     }
 
     /// What reading a card's directory found: its sides or why it is damaged, and what a sync

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Changing a card in place: new sides (an edit) and a new id (a rename). Both keep the card's
@@ -40,7 +39,7 @@ extension Store {
                 try FileSystem.link(entry.name, in: card, as: entry.name, in: copy)
             }
             for side in sides {
-                let file = try FileDescriptor.open(side.name, relativeTo: copy, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+                let file = try FileDescriptor.open(side.name, relativeTo: copy, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }
                 try file.writeAll(side.bytes)
                 try file.sync()
@@ -53,7 +52,7 @@ extension Store {
                 throw .storeFailure(path: path(of: id, in: level),
                                     reason: "cannot edit: the card directory holds a subdirectory; edit its files by hand")
             }
-            throw .storeFailure(path: stagedPath, reason: "cannot write: \(error)")
+            throw .failing(.write, stagedPath, error)
         }
         let guardMark = try cardGuard(id, in: level)
         do {
@@ -61,7 +60,7 @@ extension Store {
                 do throws(Errno) {
                     try FileSystem.exchange(staged, in: stagingFD, with: id, in: levelDirectory)
                 } catch {
-                    throw .storeFailure(path: path(of: id, in: level), reason: "cannot replace with '\(stagedPath)': \(error)")
+                    throw .failing(.rename, path(of: id, in: level), error, doing: "cannot replace with '\(stagedPath)'")
                 }
             }, undo: { () throws(Errno) in try FileSystem.exchange(staged, in: stagingFD, with: id, in: levelDirectory) })
         } catch {
@@ -82,7 +81,7 @@ extension Store {
                 try FileSystem.rename(id, in: directory, to: newID, in: directory)
             } catch {
                 if error == .exists { throw .cardExists(id: newID) }
-                throw .storeFailure(path: path(of: id, in: level), reason: "cannot rename to '\(path(of: newID, in: level))': \(error)")
+                throw .failing(.rename, path(of: id, in: level), error, doing: "cannot rename to '\(path(of: newID, in: level))'")
             }
         }, undo: { () throws(Errno) in try FileSystem.rename(newID, in: directory, to: id, in: directory) })
         setLevel(id, nil)

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The store on disk (docs/store-format.md): one directory per level, one directory per card, and `.leitner/`
@@ -100,8 +99,8 @@ final class Store {
     ///   (`ReviewLog.commitPoint`), not as they are written.
     init(path: String, device: String, now: Int64, groupCommit: Bool = false) throws {
         try Store.makeDirectories(path)
-        let rootPath = try Store.failing(path, "cannot resolve") { () throws(Errno) in try FileSystem.realPath(path) }
-        let rootDirectory = try Store.failing(rootPath, "cannot open") { () throws(Errno) in
+        let rootPath = try Store.failing(.resolve, path) { () throws(Errno) in try FileSystem.realPath(path) }
+        let rootDirectory = try Store.failing(.open, rootPath) { () throws(Errno) in
             try FileDescriptor.openDirectory(rootPath)
         }
         let sharedPath = rootPath + "/" + Store.stateDirectoryName
@@ -120,7 +119,7 @@ final class Store {
             // R19 whatever the device: the store's directory itself is locked too, so that two
             // daemons on one store under two device ids (two configurations) cannot both run.
             // Released with the descriptor, at close or at the process's death.
-            let locked = try Store.failing(rootPath, "cannot lock") { () throws(Errno) in try rootDirectory.tryLockExclusive() }
+            let locked = try Store.failing(.lock, rootPath) { () throws(Errno) in try rootDirectory.tryLockExclusive() }
             if !locked { throw StoreLockedError(storePath: rootPath, pid: StoreLock.holder(among: sharedFD)) as any Error }
             try StoreMigration.migrate(shared: sharedFD, sharedPath: sharedPath, device: device, storePath: rootPath, now: now)
             devicesFD = try Store.subdirectory(Store.devicesDirectoryName, of: sharedFD, path: sharedPath + "/" + Store.devicesDirectoryName)
@@ -129,25 +128,26 @@ final class Store {
             opened.append(deviceFD)
             stateFD = try Store.subdirectory(Store.privateDirectoryName(device), of: sharedFD, path: statePath)
             opened.append(stateFD)
-            lock = try StoreLock(stateDirectory: stateFD, storePath: rootPath)
+            let taken = try StoreLock(stateDirectory: stateFD, storePath: rootPath)
+            lock = taken
+            self.lock = taken
             stagingFD = try Store.subdirectory("tmp", of: stateFD, path: statePath + "/tmp")
             opened.append(stagingFD)
             trashFD = try Store.subdirectory("trash", of: stateFD, path: statePath + "/trash")
             opened.append(trashFD)
             log = try ReviewLog(logDirectory: deviceFD, logDirectoryPath: devicePath, stateDirectory: stateFD, statePath: statePath,
                                 defersSync: groupCommit)
-            inotify = try Store.failing(rootPath, "cannot watch") { () throws(Errno) in try Inotify() }
+            inotify = try Store.failing(.watch, rootPath) { () throws(Errno) in try Inotify() }
         } catch {
             for fd in opened.reversed() { fd.close() }
             lock?.release()
             throw error
         }
-        self.lock = lock!
         levelFDs = []
         do {
             // The root is watched for the level directories themselves: one removed with rmdir
             // sends no event of its own while the box holds it open.
-            rootWatch = try Store.failing(rootPath, "cannot watch") { () throws(Errno) in
+            rootWatch = try Store.failing(.watch, rootPath) { () throws(Errno) in
                 try inotify.watch(directory: rootPath)
             }
             for level in Level.allCases {
@@ -252,7 +252,7 @@ final class Store {
         do { try log.commit(pending) } catch {
             do { try undo() } catch {
                 // The change stands, journaled: the next open writes its lines into the log.
-                log.refuseChanges("the review log cannot be appended to, and a change could not be undone (\(error))")
+                log.refuseChanges("the review log cannot be appended to, and a change could not be undone (\(error))", after: error)
                 return
             }
             log.withdraw(pending)
@@ -269,8 +269,7 @@ final class Store {
             do throws(Errno) {
                 try FileSystem.rename(id, in: source, to: id, in: target)
             } catch {
-                throw .storeFailure(path: path(of: id, in: from),
-                                    reason: "cannot rename to '\(path(of: id, in: to))': \(error)")
+                throw .failing(.rename, path(of: id, in: from), error, doing: "cannot rename to '\(path(of: id, in: to))'")
             }
         }, undo: { () throws(Errno) in try FileSystem.rename(id, in: target, to: id, in: source) })
         setLevel(id, to)
@@ -280,14 +279,14 @@ final class Store {
     func cardGuard(_ id: String, in level: Level) throws(BoxError) -> CardGuard {
         do {
             let st = try FileSystem.status(id, in: try fd(level))
-            guard st.st_mode & S_IFMT == S_IFDIR else {
+            guard st.isDirectory else {
                 throw BoxError.storeFailure(path: path(of: id, in: level), reason: "not a directory")
             }
             return CardGuard(st)
         } catch let error as BoxError {
             throw error
         } catch {
-            throw .storeFailure(path: path(of: id, in: level), reason: "cannot look at the card: \(error)")
+            throw .failing(.stat, path(of: id, in: level), error, doing: "cannot look at the card")
         }
     }
 
@@ -301,7 +300,7 @@ final class Store {
             let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
             defer { dir.close() }
             for (name, bytes) in [front, back] {
-                let file = try FileDescriptor.open(name, relativeTo: dir, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+                let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }
                 try file.writeAll(bytes)
                 try file.sync()
@@ -310,7 +309,7 @@ final class Store {
             try stagingFD.sync()
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
-            throw .storeFailure(path: stagedPath, reason: "cannot write: \(error)")
+            throw .failing(.write, stagedPath, error)
         }
     }
 
@@ -324,7 +323,7 @@ final class Store {
                     try FileSystem.rename(staged, in: stagingFD, to: id, in: target)
                 } catch {
                     if error == .exists { throw .cardExists(id: id) }
-                    throw .storeFailure(path: path(of: id, in: level), reason: "cannot create: \(error)")
+                    throw .failing(.create, path(of: id, in: level), error)
                 }
             }, undo: { () throws(Errno) in try FileSystem.rename(id, in: target, to: staged, in: stagingFD) })
         } catch {
@@ -338,12 +337,12 @@ final class Store {
     func removeCard(_ id: String, from level: Level, journal: [LogEntry]) throws(BoxError) {
         let source = try fd(level)
         let guardMark = try cardGuard(id, in: level)
-        let trashed = "\(id).\(getpid()).\(log.size)"
+        let trashed = "\(id).\(CurrentProcess.id).\(log.size)"
         try journaled(journal, intent: [.delete(id: id, from: level, guard: guardMark, trashed: trashed)], carryOut: { () throws(BoxError) in
             do throws(Errno) {
                 try FileSystem.rename(id, in: source, to: trashed, in: trashFD)
             } catch {
-                throw .storeFailure(path: path(of: id, in: level), reason: "cannot delete: \(error)")
+                throw .failing(.rename, path(of: id, in: level), error, doing: "cannot delete")
             }
         }, undo: { () throws(Errno) in try FileSystem.rename(trashed, in: trashFD, to: id, in: source) })
         setLevel(id, nil)
@@ -359,19 +358,19 @@ final class Store {
         try log.flushJournal()
         for level in Level.allCases {
             guard let fd = openFD(level) else { continue }
-            try Store.failing(path(of: level), "cannot sync") { () throws(Errno) in try fd.sync() }
+            try Store.failing(.sync, path(of: level)) { () throws(Errno) in try fd.sync() }
         }
         for (fd, name) in [(stagingFD, "tmp"), (trashFD, "trash")] {
-            try Store.failing(statePath + "/" + name, "cannot sync") { () throws(Errno) in try fd.sync() }
+            try Store.failing(.sync, statePath + "/" + name) { () throws(Errno) in try fd.sync() }
         }
         try log.sync()
         // A batch's record is spent once its renames and lines are synced; the directory's sync
         // in writing the checkpoint makes its removal durable.
-        try Store.failing(statePath + "/" + BatchRecord.fileName, "cannot remove") { () throws(Errno) in try BatchRecord.remove(in: stateFD) }
+        try Store.failing(.remove, statePath + "/" + BatchRecord.fileName) { () throws(Errno) in try BatchRecord.remove(in: stateFD) }
         do {
             try FileSystem.writeAtomically(Array("\(log.size)\n\(levelStamps())\n".utf8), to: "checkpoint", in: stateFD)
         } catch {
-            throw .storeFailure(path: statePath + "/checkpoint", reason: "cannot write: \(error)")
+            throw .failing(.write, statePath + "/checkpoint", error)
         }
         log.startJournalOver()
     }
@@ -404,7 +403,7 @@ final class Store {
         } catch where error == .tooManyLinks || error == .notDirectory {
             throw .storeFailure(path: levelPath, reason: "not a directory (a level must be a real directory, not a link)")
         } catch {
-            throw .storeFailure(path: levelPath, reason: "cannot open: \(error)")
+            throw .failing(.open, levelPath, error)
         }
     }
 
@@ -426,7 +425,7 @@ final class Store {
             return true
         } catch {
             let reason: String
-            if case .storeFailure(_, let why) = error { reason = why } else { reason = "\(error)" }
+            if case .storeFailure(_, let why, _, _) = error { reason = why } else { reason = "\(error)" }
             levelProblems[level] = StoreProblem(kind: .strayEntry, path: path(of: level),
                                                 reason: "the level directory is unusable: \(reason); level \(level) is refused meanwhile",
                                                 advice: "make '\(path(of: level))' a directory again")
@@ -450,13 +449,16 @@ final class Store {
         return reopened
     }
 
-    static func failing<T>(_ path: String, _ what: String, _ body: () throws(Errno) -> T) throws(BoxError) -> T {
-        do { return try body() } catch { throw .storeFailure(path: path, reason: "\(what): \(error)") }
+    /// Runs `body`, whose system calls are one `operation` on `path`, and names a failure as
+    /// `BoxError.failing` does.
+    static func failing<T>(_ operation: StoreOperation, _ path: String, doing: String? = nil,
+                           _ body: () throws(Errno) -> T) throws(BoxError) -> T {
+        do { return try body() } catch { throw .failing(operation, path, error, doing: doing) }
     }
 
     /// Creates (when missing) and opens a directory of the store's own.
     static func subdirectory(_ name: String, of parent: FileDescriptor, path: String) throws(BoxError) -> FileDescriptor {
-        try failing(path, "cannot open") { () throws(Errno) in
+        try failing(.open, path) { () throws(Errno) in
             try FileSystem.makeDirectory(name, in: parent, mode: 0o700, existingOK: true)
             return try FileDescriptor.openDirectory(name, relativeTo: parent)
         }
@@ -467,7 +469,7 @@ final class Store {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            try Store.failing(prefix, "cannot create directory") { () throws(Errno) in try FileSystem.makeDirectory(prefix, in: nil, mode: 0o700, existingOK: true) }
+            try Store.failing(.makeDirectory, prefix) { () throws(Errno) in try FileSystem.makeDirectory(prefix, in: nil, mode: 0o700, existingOK: true) }
         }
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The store's lock (R19): an exclusive `flock` on `.leitner/lock`, which holds the owner's pid.
@@ -10,7 +9,7 @@ final class StoreLock {
     /// - Throws: `StoreLockedError` naming the store and the holder's pid; `Errno` on I/O failure.
     init(stateDirectory: FileDescriptor, storePath: String) throws {
         fd = try FileDescriptor.open("lock", relativeTo: stateDirectory,
-                                     flags: O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o644)
+                                     .readWrite, options: [.create, .noFollow], mode: 0o644)
         guard try fd.tryLockExclusive() else {
             let text = (try? fd.readAll(limit: 64)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             fd.close()
@@ -19,7 +18,7 @@ final class StoreLock {
         }
         try fd.truncate(to: 0)
         try fd.seek(to: 0)
-        try fd.writeAll(Array("\(getpid())\n".utf8))
+        try fd.writeAll(Array("\(CurrentProcess.id)\n".utf8))
     }
 
     /// The pid in the lock file of the device whose daemon holds the store: the first
@@ -29,7 +28,7 @@ final class StoreLock {
         for entry in (try? FileSystem.list(shared)) ?? [] where entry.name.hasPrefix("local.") {
             guard let directory = try? FileDescriptor.openDirectory(entry.name, relativeTo: shared) else { continue }
             defer { directory.close() }
-            guard let fd = try? FileDescriptor.open("lock", relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW) else { continue }
+            guard let fd = try? FileDescriptor.open("lock", relativeTo: directory, .readOnly, options: [.noFollow]) else { continue }
             defer { fd.close() }
             if (try? fd.tryLockExclusive()) == false {
                 let text = (try? fd.readAll(limit: 64)).map { String(decoding: $0, as: UTF8.self) } ?? ""

@@ -3,8 +3,8 @@ import LeitnerVarlink
 
 /// The box's errors on the wire: each error's name and parameters in `io.leitner.Box`, written
 /// once here for both sides. The daemon encodes with `varlinkReply`, and leitnerctl decodes with
-/// `init?(_:)`. `BoxInterfaceTests` checks that this table, the interface text
-/// (`BoxInterface.description`) and the decoder agree.
+/// `init?(_:)`; both go through `wireTable`, one row per error. `BoxErrorTableTests` and
+/// `BoxInterfaceTests` hold the table to the interface text (`BoxInterface.description`).
 extension BoxError {
     /// The error names of `io.leitner.Box` that the box raises.
     public enum Name {
@@ -23,46 +23,116 @@ extension BoxError {
         public static let replyTooLarge = BoxInterface.name + ".ReplyTooLarge"
     }
 
-    /// The error's qualified name. A bad parameter value is the standard
-    /// `org.varlink.service.InvalidParameter`.
-    public var varlinkName: String {
-        switch self {
-        case .noSuchCard: Name.noSuchCard
-        case .invalidCardId: Name.invalidCardId
-        case .invalidLevel: Name.invalidLevel
-        case .cardExists: Name.cardExists
-        case .notInTest: Name.notInTest
-        case .testComplete: Name.testComplete
-        case .nothingToUndo: Name.nothingToUndo
-        case .invalidAsset: Name.invalidAsset
-        case .storeFailure: Name.storeFailure
-        case .duplicateFront: Name.duplicateFront
-        case .invalidPattern: Name.invalidPattern
-        case .cannotResolve: Name.cannotResolve
-        case .replyTooLarge: Name.replyTooLarge
-        case .invalidParameter: VarlinkServiceInterface.invalidParameter
-        }
+    /// One error on the wire: its qualified name, its parameters as the interface declares
+    /// them, and the two directions side by side, so that a new error is one row.
+    public struct WireError: Sendable {
+        public let name: String
+        /// The parameters in the interface's order, with their declared types.
+        public let parameters: [VarlinkField]
+        /// The values of `parameters` when the error is this row's case, else nil; nil for an
+        /// absent optional parameter.
+        let encode: @Sendable (BoxError) -> [JSONValue?]?
+        /// The error from the parameters, nil when a required one is missing.
+        let decode: @Sendable (WireValues) -> BoxError?
     }
 
-    /// The error's parameters, in the interface's order.
-    public var parameters: [(String, String)] {
-        switch self {
-        case .noSuchCard(let id), .cardExists(let id), .notInTest(let id), .duplicateFront(let id):
-            [("id", id)]
-        case .invalidCardId(let id, let reason), .cannotResolve(let id, let reason): [("id", id), ("reason", reason)]
-        case .invalidLevel(let level): [("level", level)]
-        case .testComplete, .nothingToUndo: []
-        case .invalidAsset(let name, let reason): [("name", name), ("reason", reason)]
-        case .storeFailure(let path, let reason): [("path", path), ("reason", reason)]
-        case .replyTooLarge(let reason): [("reason", reason)]
-        case .invalidParameter(let name, _): [("parameter", name)]
-        case .invalidPattern(let pattern, let reason): [("pattern", pattern), ("reason", reason)]
+    /// Reads a row's parameters by their position in `WireError.parameters`, so that the decoder
+    /// names no parameter again.
+    struct WireValues {
+        let names: [String]
+        let fields: JSONFields
+
+        func string(_ index: Int) -> String? { try? fields.string(names[index]) }
+
+        /// An optional number: nil when absent, null, not an integer or out of `Int32`'s range;
+        /// an errno a client cannot read is no reason to lose the error.
+        func int32(_ index: Int) -> Int32? {
+            (try? fields.optionalInt(names[index])).flatMap { $0.flatMap(Int32.init(exactly:)) }
         }
+
+        func optionalString(_ index: Int) -> String? { (try? fields.optionalString(names[index])).flatMap { $0 } }
+    }
+
+    private static func string(_ name: String) -> VarlinkField { VarlinkField(name: name, type: .string) }
+
+    /// Every error the box raises. `InvalidParameter` is the standard
+    /// `org.varlink.service.InvalidParameter`, which carries no reason on the wire.
+    public static let wireTable: [WireError] = [
+        WireError(name: Name.noSuchCard, parameters: [string("id")],
+                  encode: { if case .noSuchCard(let id) = $0 { [.string(id)] } else { nil } },
+                  decode: { $0.string(0).map { .noSuchCard(id: $0) } }),
+        WireError(name: Name.invalidCardId, parameters: [string("id"), string("reason")],
+                  encode: { if case .invalidCardId(let id, let reason) = $0 { [.string(id), .string(reason)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { id in v.string(1).map { .invalidCardId(id: id, reason: $0) } } }),
+        WireError(name: Name.invalidLevel, parameters: [string("level")],
+                  encode: { if case .invalidLevel(let level) = $0 { [.string(level)] } else { nil } },
+                  decode: { $0.string(0).map { .invalidLevel(level: $0) } }),
+        WireError(name: Name.cardExists, parameters: [string("id")],
+                  encode: { if case .cardExists(let id) = $0 { [.string(id)] } else { nil } },
+                  decode: { $0.string(0).map { .cardExists(id: $0) } }),
+        WireError(name: Name.notInTest, parameters: [string("id")],
+                  encode: { if case .notInTest(let id) = $0 { [.string(id)] } else { nil } },
+                  decode: { $0.string(0).map { .notInTest(id: $0) } }),
+        WireError(name: Name.testComplete, parameters: [],
+                  encode: { if case .testComplete = $0 { [] } else { nil } },
+                  decode: { _ in .testComplete }),
+        WireError(name: Name.nothingToUndo, parameters: [],
+                  encode: { if case .nothingToUndo = $0 { [] } else { nil } },
+                  decode: { _ in .nothingToUndo }),
+        WireError(name: Name.invalidAsset, parameters: [string("name"), string("reason")],
+                  encode: { if case .invalidAsset(let name, let reason) = $0 { [.string(name), .string(reason)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { name in v.string(1).map { .invalidAsset(name: name, reason: $0) } } }),
+        // errno and operation are nullable: an older client ignores them, and an older daemon
+        // sends neither.
+        WireError(name: Name.storeFailure,
+                  parameters: [string("path"), string("reason"), VarlinkField(name: "errno", type: .optional(.int)),
+                               VarlinkField(name: "operation", type: .optional(.string))],
+                  encode: {
+                      guard case .storeFailure(let path, let reason, let number, let operation) = $0 else { return nil }
+                      return [.string(path), .string(reason), number.map { .int(Int64($0)) }, operation.map(JSONValue.string)]
+                  },
+                  decode: { v in
+                      guard let path = v.string(0), let reason = v.string(1) else { return nil }
+                      return .storeFailure(path: path, reason: reason, errno: v.int32(2), operation: v.optionalString(3))
+                  }),
+        WireError(name: Name.duplicateFront, parameters: [string("id")],
+                  encode: { if case .duplicateFront(let id) = $0 { [.string(id)] } else { nil } },
+                  decode: { $0.string(0).map { .duplicateFront(id: $0) } }),
+        WireError(name: Name.invalidPattern, parameters: [string("pattern"), string("reason")],
+                  encode: { if case .invalidPattern(let pattern, let reason) = $0 { [.string(pattern), .string(reason)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { pattern in v.string(1).map { .invalidPattern(pattern: pattern, reason: $0) } } }),
+        WireError(name: Name.cannotResolve, parameters: [string("id"), string("reason")],
+                  encode: { if case .cannotResolve(let id, let reason) = $0 { [.string(id), .string(reason)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { id in v.string(1).map { .cannotResolve(id: id, reason: $0) } } }),
+        WireError(name: Name.replyTooLarge, parameters: [string("reason")],
+                  encode: { if case .replyTooLarge(let reason) = $0 { [.string(reason)] } else { nil } },
+                  decode: { $0.string(0).map { .replyTooLarge(reason: $0) } }),
+        WireError(name: VarlinkServiceInterface.invalidParameter, parameters: [string("parameter")],
+                  encode: { if case .invalidParameter(let name, _) = $0 { [.string(name)] } else { nil } },
+                  decode: { $0.string(0).map { .invalidParameter(name: $0, reason: "refused by the service") } }),
+    ]
+
+    /// The error's row and its values. Every case has a row (`BoxErrorTableTests`).
+    private var wire: (row: WireError, values: [JSONValue?]) {
+        for row in Self.wireTable {
+            if let values = row.encode(self) { return (row, values) }
+        }
+        preconditionFailure("BoxError.wireTable has no row for \(self)")
+    }
+
+    /// The error's qualified name. A bad parameter value is the standard
+    /// `org.varlink.service.InvalidParameter`.
+    public var varlinkName: String { wire.row.name }
+
+    /// The error's parameters that have a value, in the interface's order.
+    public var parameters: [(String, JSONValue)] {
+        let (row, values) = wire
+        return zip(row.parameters, values).compactMap { field, value in value.map { (field.name, $0) } }
     }
 
     /// The error's parameters as JSON.
     public var varlinkParameters: [String: JSONValue] {
-        Dictionary(uniqueKeysWithValues: parameters.map { ($0.0, JSONValue.string($0.1)) })
+        Dictionary(uniqueKeysWithValues: parameters)
     }
 
     /// The error reply for this error.
@@ -71,36 +141,9 @@ extension BoxError {
     /// The box error an error reply stands for. It is nil for an error the box does not raise,
     /// or one whose parameters are missing. `InvalidParameter` carries no reason on the wire.
     public init?(_ error: VarlinkCallError) {
-        let fields = JSONFields(members: error.parameters)
-        func text(_ key: String) -> String? { try? fields.string(key) }
-        switch error.name {
-        case Name.noSuchCard: guard let id = text("id") else { return nil }; self = .noSuchCard(id: id)
-        case Name.invalidCardId:
-            guard let id = text("id"), let reason = text("reason") else { return nil }
-            self = .invalidCardId(id: id, reason: reason)
-        case Name.invalidLevel: guard let level = text("level") else { return nil }; self = .invalidLevel(level: level)
-        case Name.cardExists: guard let id = text("id") else { return nil }; self = .cardExists(id: id)
-        case Name.notInTest: guard let id = text("id") else { return nil }; self = .notInTest(id: id)
-        case Name.testComplete: self = .testComplete
-        case Name.nothingToUndo: self = .nothingToUndo
-        case Name.invalidAsset:
-            guard let name = text("name"), let reason = text("reason") else { return nil }
-            self = .invalidAsset(name: name, reason: reason)
-        case Name.storeFailure:
-            guard let path = text("path"), let reason = text("reason") else { return nil }
-            self = .storeFailure(path: path, reason: reason)
-        case Name.duplicateFront: guard let id = text("id") else { return nil }; self = .duplicateFront(id: id)
-        case Name.invalidPattern:
-            guard let pattern = text("pattern"), let reason = text("reason") else { return nil }
-            self = .invalidPattern(pattern: pattern, reason: reason)
-        case Name.cannotResolve:
-            guard let id = text("id"), let reason = text("reason") else { return nil }
-            self = .cannotResolve(id: id, reason: reason)
-        case Name.replyTooLarge: guard let reason = text("reason") else { return nil }; self = .replyTooLarge(reason: reason)
-        case VarlinkServiceInterface.invalidParameter:
-            guard let name = text("parameter") else { return nil }
-            self = .invalidParameter(name: name, reason: "refused by the service")
-        default: return nil
-        }
+        guard let row = Self.wireTable.first(where: { $0.name == error.name }),
+              let decoded = row.decode(WireValues(names: row.parameters.map(\.name), fields: JSONFields(members: error.parameters)))
+        else { return nil }
+        self = decoded
     }
 }

@@ -232,7 +232,11 @@ public enum BoxInterface {
         error TestComplete ()
         error NothingToUndo ()
         error InvalidAsset (name: string, reason: string)
-        error StoreFailure (path: string, reason: string)
+        # The store failed: path names the file, reason says what failed and why, for people. A
+        # failed system call also gives its errno (Linux's number: 28 no space, 30 read-only) and
+        # operation (open, create, read, write, append, fsync, rename, remove, list, stat, lock,
+        # watch, resolve, mkdir), so that a client decides from the number, not the words.
+        error StoreFailure (path: string, reason: string, errno: ?int, operation: ?string)
         # A card with the same text front exists (Add with allowDuplicate false); id names it.
         error DuplicateFront (id: string)
         # A search pattern that is empty, or a regular expression that does not parse.

@@ -145,7 +145,7 @@ extension LogEntry {
                 "id": optional(id) { .string($0) }, "from": optional(from) { .string($0.name) },
                 "to": optional(to) { .string($0.name) }, "correct": optional(correct) { .bool($0) },
                 "answerMs": optional(answerMs) { .int(Int64($0)) },
-                "date": optional(date) { .string($0.description) }, "origin": optional(origin) { .string($0) },
+                "date": optional(date) { .string($0.description) }, "origin": optional(origin) { .string($0.rawValue) },
                 "renamedTo": optional(renamedTo) { .string($0) }, "device": optional(device) { .string($0) }]
     }
 
@@ -160,7 +160,7 @@ extension LogEntry {
                   to: try fields.optionalNamed("to", "a level") { Level(name: $0) },
                   correct: try fields.optionalBool("correct"), answerMs: try fields.optionalInt("answerMs"),
                   date: try fields.optionalNamed("date", "a date (YYYY-MM-DD)") { LogicalDate($0) },
-                  origin: try fields.optionalString("origin"),
+                  origin: try fields.optionalString("origin").map(LogOrigin.init(rawValue:)),
                   renamedTo: try fields.optionalString("renamedTo"), device: try fields.optionalString("device"))
     }
 }

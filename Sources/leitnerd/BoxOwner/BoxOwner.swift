@@ -95,7 +95,7 @@ final class BoxOwner: @unchecked Sendable {
             do throws(Errno) { try commits.waitUntilDurable(point, wake: wake) } catch {
                 let journal = journalPath
                 Log.error("cannot sync '\(journal)': \(error); changes are refused until the daemon is restarted")
-                return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: journal, reason: "cannot sync: \(error)"),
+                return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.failing(.sync, journal, error),
                                                                      storePath: storePath)))
             }
             return result

@@ -162,7 +162,7 @@ enum BoxMethods {
     /// Keeps one side of a card's sync conflict (docs/sync.md).
     static func resolveConflict(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let (card, kept, removed) = try context.box.resolveConflict(id: parameters.string("id"),
-                                                                    keep: parameters.string("keep"))
+                                                                    keep: ConflictResolution(parameters.string("keep")))
         return ["card": card.json, "kept": .array(kept.map(JSONValue.string)),
                 "removed": .array(removed.map(JSONValue.string))]
     }

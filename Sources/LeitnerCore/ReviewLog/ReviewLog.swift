@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The device's review log `.leitner/devices/DEVICE/log` (R16): one line per event, appended,
@@ -31,7 +30,7 @@ final class ReviewLog {
     private var journal: Journal?
     /// Set when a failed change left a record in the journal that could not be taken back: the
     /// next open would redo it. Until a restart, changes are refused so that nothing comes after it.
-    private var refusal: String?
+    private var refusal: BoxError?
     /// Bytes in the file: the offset the next line starts at.
     private(set) var size: Int
     /// The latest time of an entry in the log: of its last line at open, then of what was
@@ -67,15 +66,15 @@ final class ReviewLog {
         self.statePath = statePath
         do {
             fd = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory,
-                                         flags: O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW)
+                                         .readWrite, options: [.append, .create, .noFollow])
         } catch {
-            throw .storeFailure(path: path, reason: "cannot open: \(error)")
+            throw .failing(.open, path, error)
         }
         do {
             identity = try fd.identity()
         } catch {
             fd.close()
-            throw .storeFailure(path: path, reason: "cannot look at the open file: \(error)")
+            throw .failing(.stat, path, error, doing: "cannot look at the open file")
         }
         journal = try? Journal(stateDirectory: stateDirectory, statePath: statePath, defersSync: defersSync)
         do {
@@ -86,7 +85,7 @@ final class ReviewLog {
             latestTime = ReviewLog.lastEntry(of: fd, size: size)?.time
         } catch {
             fd.close()
-            throw .storeFailure(path: path, reason: "cannot restore from '\(statePath)/\(Journal.fileName)': \(error)")
+            throw .failing(.read, path, error, doing: "cannot restore from '\(statePath)/\(Journal.fileName)'")
         }
     }
 
@@ -100,8 +99,7 @@ final class ReviewLog {
     /// offsets the journal does not know: the store reopens it first (`Store.followReplacedLog`).
     /// One `fstatat`, cheap enough for every request.
     func isReplaced() -> Bool {
-        var st = stat()
-        guard fstatat(logDirectory.rawValue, ReviewLog.fileName, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return true }
+        guard let st = try? FileSystem.status(ReviewLog.fileName, in: logDirectory) else { return true }
         return UInt64(st.st_dev) != identity.device || UInt64(st.st_ino) != identity.inode || Int(st.st_size) != size
     }
 
@@ -113,9 +111,9 @@ final class ReviewLog {
         let reopened: FileDescriptor
         do {
             reopened = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory,
-                                               flags: O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW)
+                                               .readWrite, options: [.append, .create, .noFollow])
         } catch {
-            throw .storeFailure(path: path, reason: "cannot open again after it was replaced: \(error)")
+            throw .failing(.open, path, error, doing: "cannot open again after it was replaced")
         }
         do {
             let kept = min(size, try ReviewLog.commonPrefix(fd, reopened))
@@ -130,7 +128,7 @@ final class ReviewLog {
             replacedKeeping = min(replacedKeeping ?? kept, kept)
         } catch {
             reopened.close()
-            throw .storeFailure(path: path, reason: "cannot read after it was replaced: \(error)")
+            throw .failing(.read, path, error, doing: "cannot read after it was replaced")
         }
     }
 
@@ -187,7 +185,7 @@ final class ReviewLog {
     private static func restore(_ records: [Journal.Record], logDirectory: FileDescriptor) throws(Errno) {
         guard let first = records.first, let last = records.last else { return }
         // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
-        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, flags: O_RDWR | O_NOFOLLOW)
+        let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, .readWrite, options: [.noFollow])
         defer { writer.close() }
         guard first.logOffset <= (try writer.size()) else { return }
         let held = try writer.read(at: first.logOffset, upTo: last.logOffset + last.logBytes.count - first.logOffset)
@@ -230,7 +228,7 @@ final class ReviewLog {
     /// yet: `commit` writes the lines once the renames are done, `withdraw` takes the record back
     /// when they fail.
     func prepare(_ entries: [LogEntry], intent: [JournalIntent] = []) throws(BoxError) -> Pending {
-        if let refusal { throw .storeFailure(path: path, reason: refusal) }
+        if let refusal { throw refusal }
         let bytes = ReviewLog.encode(entries)
         let intentBytes = JournalIntent.encode(intent)
         var pending = Pending(bytes: bytes, unjournaledBefore: unjournaled, direct: false, sizeBefore: size,
@@ -247,7 +245,7 @@ final class ReviewLog {
             try write(bytes)
             do { try fd.syncData() } catch {
                 withdraw(pending)
-                throw .storeFailure(path: path, reason: "cannot sync: \(error)")
+                throw .failing(.sync, path, error)
             }
             unjournaled = []
             return pending
@@ -255,7 +253,7 @@ final class ReviewLog {
         do {
             try journal.record(logOffset: size - unjournaled.count, logBytes: logBytes, intent: intentBytes)
         } catch {
-            throw .storeFailure(path: journal.path, reason: "cannot write: \(error)")
+            throw .failing(.write, journal.path, error)
         }
         unjournaled = []
         return pending
@@ -297,7 +295,7 @@ final class ReviewLog {
             }
             unjournaled = pending.unjournaledBefore
         } catch {
-            refuseChanges("a failed change could not be taken back from '\(journal?.path ?? path)' (\(error))")
+            refuseChanges("a failed change could not be taken back from '\(journal?.path ?? path)' (\(error))", after: error)
         }
     }
 
@@ -310,9 +308,13 @@ final class ReviewLog {
         }
     }
 
-    /// Refuses every change from now on, with the reason, until a restart.
-    func refuseChanges(_ reason: String) {
-        refusal = reason + "; restart the daemon once the disk is writable"
+    /// Refuses every change from now on, with the reason, until a restart. The refusal keeps the
+    /// errno and operation of the failure behind it, so that a client still tells a full disk
+    /// from a read-only one.
+    func refuseChanges(_ reason: String, after cause: (any Error)? = nil) {
+        let (number, operation) = cause.map(BoxError.systemCause(of:)) ?? (nil, nil)
+        refusal = .storeFailure(path: path, reason: reason + "; restart the daemon once the disk is writable",
+                                errno: number, operation: operation)
     }
 
     /// The journal, made now if it could not be made before.
@@ -327,7 +329,7 @@ final class ReviewLog {
             journal = made
             return made
         } catch {
-            throw .storeFailure(path: statePath + "/" + Journal.fileName, reason: "cannot create: \(error)")
+            throw .failing(.create, statePath + "/" + Journal.fileName, error)
         }
     }
 
@@ -338,12 +340,12 @@ final class ReviewLog {
     /// they carry, so that no rename reaches the disk ahead of its record by the box's doing.
     func flushJournal() throws(BoxError) {
         guard let journal, journal.commitPoint != nil else { return }
-        do { try journal.flush() } catch { throw .storeFailure(path: journal.path, reason: "cannot sync: \(error)") }
+        do { try journal.flush() } catch { throw .failing(.sync, journal.path, error) }
     }
 
     /// Refuses with the reason when changes are refused until a restart (`refuseChanges`).
     func checkWritable() throws(BoxError) {
-        if let refusal { throw .storeFailure(path: path, reason: refusal) }
+        if let refusal { throw refusal }
     }
 
     /// Appends the lines of a change recorded durably elsewhere (a `BatchRecord`), unsynced:
@@ -365,13 +367,13 @@ final class ReviewLog {
             if held == bytes { return true }
             if ReviewLog.holdsOtherLines(held[...], than: bytes) { return nil }
             // Not the append descriptor: with O_APPEND, Linux's pwrite ignores the offset.
-            let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, flags: O_WRONLY | O_NOFOLLOW)
+            let writer = try FileDescriptor.open(ReviewLog.fileName, relativeTo: logDirectory, .writeOnly, options: [.noFollow])
             defer { writer.close() }
             try writer.writeAll(bytes, at: offset)
             try writer.syncData()
             size = try fd.size()
         } catch {
-            throw .storeFailure(path: path, reason: "cannot restore from '\(statePath)/\(BatchRecord.fileName)': \(error)")
+            throw .failing(.write, path, error, doing: "cannot restore from '\(statePath)/\(BatchRecord.fileName)'")
         }
         return false
     }
@@ -389,13 +391,13 @@ final class ReviewLog {
         } catch {
             // A partial line would be misread later: cut the file back to its last whole line.
             try? fd.truncate(to: size)
-            throw .storeFailure(path: path, reason: "cannot append: \(error)")
+            throw .failing(.append, path, error)
         }
     }
 
     /// Makes everything appended so far durable in the log itself.
     func sync() throws(BoxError) {
-        do { try fd.syncData() } catch { throw .storeFailure(path: path, reason: "cannot sync: \(error)") }
+        do { try fd.syncData() } catch { throw .failing(.sync, path, error) }
         unjournaled = []
     }
 
@@ -423,7 +425,7 @@ final class ReviewLog {
             }
         }
         do {
-            let reader = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW)
+            let reader = try FileDescriptor.open(path, .readOnly, options: [.noFollow])
             defer { reader.close() }
             while true {
                 let chunk = try reader.read(at: offset, upTo: 1 << 20)
@@ -443,7 +445,7 @@ final class ReviewLog {
                 carried += chunk[lineStart...]
             }
         } catch {
-            throw .storeFailure(path: path, reason: "cannot read: \(error)")
+            throw .failing(.read, path, error)
         }
         if !carried.isEmpty { check(carried[...]) }
         return damaged
@@ -473,12 +475,12 @@ final class ReviewLog {
     func entries(from offset: Int) throws(BoxError) -> [(entry: LogEntry, end: Int)] {
         let bytes: [UInt8]
         do {
-            let reader = try FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW)
+            let reader = try FileDescriptor.open(path, .readOnly, options: [.noFollow])
             defer { reader.close() }
             try reader.seek(to: offset)
             bytes = try reader.readAll()
         } catch {
-            throw .storeFailure(path: path, reason: "cannot read: \(error)")
+            throw .failing(.read, path, error)
         }
         var result: [(LogEntry, Int)] = []
         var lineStart = 0

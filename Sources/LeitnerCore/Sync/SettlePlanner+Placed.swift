@@ -16,8 +16,8 @@ extension SettlePlanner {
             self.event = event
             self.placement = placement
             device = Array(event.device.utf8)
-            byHand = event.entry.origin == "hand"
-            isCopy = event.entry.origin == "copy"
+            byHand = event.entry.origin == .hand
+            isCopy = event.entry.origin == .copy
         }
 
         /// The order that names the winner: time, then the device's name, then the offset; the

@@ -18,7 +18,7 @@ enum LogLine {
             entry.answerMs.map(String.init) ?? "-",
         ]
         if let date = entry.date { fields.append("date=\(date)") }
-        if let origin = entry.origin { fields.append("origin=\(origin)") }
+        if let origin = entry.origin { fields.append("origin=\(origin.rawValue)") }
         if let renamedTo = entry.renamedTo { fields.append("renamed=\(renamedTo)") }
         return fields.joined(separator: "\t") + "\n"
     }
@@ -70,7 +70,7 @@ enum LogLine {
             if extra.starts(with: "date=".utf8) {
                 entry.date = LogicalDate(extra.dropFirst(5))
             } else if extra.starts(with: "origin=".utf8) {
-                entry.origin = string(extra.dropFirst(7))
+                entry.origin = LogOrigin(rawValue: string(extra.dropFirst(7)))
             } else if extra.starts(with: "renamed=".utf8) {
                 entry.renamedTo = string(extra.dropFirst(8))
             }

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Reads the review log (R16) a piece at a time, for `Log` and for whatever else goes through a
@@ -40,9 +39,9 @@ public final class ReviewLogReader {
     init(stateDirectory: FileDescriptor, path: String, end: Int, since: Int64?, limit: Int?,
          from offset: Int = 0) throws(BoxError) {
         do {
-            file = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, flags: O_RDONLY | O_NOFOLLOW)
+            file = try FileDescriptor.open(ReviewLog.fileName, relativeTo: stateDirectory, .readOnly, options: [.noFollow])
         } catch {
-            throw .storeFailure(path: path, reason: "cannot open: \(error)")
+            throw .failing(.open, path, error)
         }
         self.path = path
         self.end = end
@@ -65,31 +64,39 @@ public final class ReviewLogReader {
     /// line; returns how many there were (0 once the log is read to its end).
     @discardableResult
     func next(upTo count: Int, _ body: (LogEntry, Int) -> Void) throws(BoxError) -> Int {
-        if fileOffset == nil { fileOffset = try startOfLast(limit ?? 0) }
+        var offset = try currentOffset()
         var taken = 0
         while taken < count {
             guard let newline = pending[pendingStart...].firstIndex(of: UInt8(ascii: "\n")) else {
-                guard try readMore() else { break }
+                guard try readMore(from: offset) else { break }
+                offset = try currentOffset()
                 continue
             }
             let line = pending[pendingStart..<newline]
             pendingStart = newline + 1
             guard let entry = LogLine.parse(line) else { continue }
             if let since, entry.time < since { continue }
-            body(entry, fileOffset! - (pending.count - pendingStart))
+            body(entry, offset - (pending.count - pendingStart))
             taken += 1
         }
         return taken
     }
 
+    /// How far the file has been read: for the last entries (`limit`), found on the first call.
+    private func currentOffset() throws(BoxError) -> Int {
+        if let fileOffset { return fileOffset }
+        let start = try startOfLast(limit ?? 0)
+        fileOffset = start
+        return start
+    }
+
     /// Reads the next piece of the file after what is pending; false at `end` (or at the file's
     /// end, should it have been cut short by hand).
-    private func readMore() throws(BoxError) -> Bool {
-        let offset = fileOffset!
+    private func readMore(from offset: Int) throws(BoxError) -> Bool {
         guard offset < end else { return false }
         let chunk: [UInt8]
         do { chunk = try file.read(at: offset, upTo: min(ReviewLogReader.chunkSize, end - offset)) } catch {
-            throw .storeFailure(path: path, reason: "cannot read: \(error)")
+            throw .failing(.read, path, error)
         }
         if chunk.isEmpty { return false }
         pending.removeSubrange(..<pendingStart)
@@ -114,7 +121,7 @@ public final class ReviewLogReader {
             let size = min(ReviewLogReader.chunkSize, regionStart)
             let chunk: [UInt8]
             do { chunk = try file.read(at: regionStart - size, upTo: size) } catch {
-                throw .storeFailure(path: path, reason: "cannot read: \(error)")
+                throw .failing(.read, path, error)
             }
             guard chunk.count == size else { return 0 } // the file was cut short by hand: read it all
             regionStart -= size

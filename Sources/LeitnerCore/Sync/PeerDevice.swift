@@ -1,4 +1,4 @@
-import Glibc
+import LeitnerSystem
 
 /// Another device of a synced store, as this one last saw its files in
 /// `.leitner/devices/NAME/` (docs/sync.md): read, never written.
@@ -11,7 +11,7 @@ struct PeerDevice {
         var size: Int
         var modified: Int64
 
-        init(_ st: stat) {
+        init(_ st: FileStatus) {
             device = UInt64(st.st_dev)
             inode = UInt64(st.st_ino)
             size = Int(st.st_size)

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Whether two directories of a card hold the same content: a sync tool that moved a card leaves
@@ -45,12 +44,7 @@ enum CardDirectoryComparison {
         for entry in try FileSystem.list(directory) {
             var kind = entry.kind
             if kind == .unknown {
-                switch try FileSystem.status(entry.name, in: directory).st_mode & S_IFMT {
-                case S_IFDIR: kind = .directory
-                case S_IFREG: kind = .file
-                case S_IFLNK: kind = .symlink
-                default: kind = .other
-                }
+                kind = try FileSystem.status(entry.name, in: directory).kind
             }
             result[entry.name] = kind
         }
@@ -61,16 +55,16 @@ enum CardDirectoryComparison {
     /// difference. Opened without following a link and without blocking, in case the entry was
     /// replaced by a link or a FIFO since it was listed; such an entry differs.
     private static func sameFile(_ name: String, in first: FileDescriptor, _ second: FileDescriptor) throws(Errno) -> Bool {
-        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK
+        let options: FileDescriptor.OpenOptions = [.noFollow, .nonBlocking]
         let firstFile: FileDescriptor, secondFile: FileDescriptor
         do {
-            firstFile = try FileDescriptor.open(name, relativeTo: first, flags: flags)
+            firstFile = try FileDescriptor.open(name, relativeTo: first, .readOnly, options: options)
         } catch where error == .tooManyLinks {
             return false
         }
         defer { firstFile.close() }
         do {
-            secondFile = try FileDescriptor.open(name, relativeTo: second, flags: flags)
+            secondFile = try FileDescriptor.open(name, relativeTo: second, .readOnly, options: options)
         } catch where error == .tooManyLinks {
             return false
         }
@@ -90,6 +84,6 @@ enum CardDirectoryComparison {
     private static let chunk = 64 * 1024
 
     private static func isRegular(_ file: FileDescriptor) throws(Errno) -> Bool {
-        try file.status().st_mode & S_IFMT == S_IFREG
+        try file.status().isRegularFile
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// A card's sync conflicts (docs/sync.md): the conflict copies of its sides a sync tool left
@@ -45,7 +44,7 @@ extension Store {
     /// - Returns: the paths kept (in their side's place) and the paths removed.
     /// - Throws: `cannotResolve` when there is no conflict or `keep` does not fit it; `storeFailure`
     ///   naming the file when a rename, a removal or a write fails.
-    func resolveConflict(_ id: String, keep: String) throws(BoxError) -> (kept: [String], removed: [String]) {
+    func resolveConflict(_ id: String, keep: ConflictResolution) throws(BoxError) -> (kept: [String], removed: [String]) {
         guard let level = levelOf[id] else { throw .noSuchCard(id: id) }
         let cardPath = path(of: id, in: level)
         let directory: FileDescriptor
@@ -59,7 +58,7 @@ extension Store {
         } catch let error as BoxError {
             throw error
         } catch {
-            throw .storeFailure(path: cardPath, reason: "cannot read the card directory: \(error)")
+            throw .failing(.list, cardPath, error, doing: "cannot read the card directory")
         }
         defer { directory.close() }
         names.sort()
@@ -73,30 +72,30 @@ extension Store {
             }
         }
         var kept: [String] = [], removed: [String] = []
-        func fail(_ name: String, _ what: String, _ error: Errno) -> BoxError {
-            .storeFailure(path: cardPath + "/" + name, reason: "\(what): \(error)")
+        func fail(_ name: String, _ operation: StoreOperation, _ error: Errno, doing: String? = nil) -> BoxError {
+            .failing(operation, cardPath + "/" + name, error, doing: doing)
         }
         if !copies.isEmpty {
             // What to put in each side's place (nil: the side as it is).
             var chosen: [SideName: String?] = [:]
             switch keep {
-            case "mine":
+            case .mine:
                 for side in copies.keys.sorted(by: { $0.rawValue > $1.rawValue }) where sides[side]?.count != 1 {
                     throw .cannotResolve(id: id, reason: "no single \(side.rawValue) file of its own to keep: keep a copy by its name")
                 }
                 for side in copies.keys { chosen[side] = .some(nil) }
-            case "theirs":
+            case .theirs:
                 for (side, names) in copies.sorted(by: { $0.key.rawValue > $1.key.rawValue }) {
                     guard names.count == 1 else {
                         throw .cannotResolve(id: id, reason: "\(names.count) copies of its \(side.rawValue): keep one by its name")
                     }
                     chosen[side] = names[0]
                 }
-            default:
-                guard let side = copies.first(where: { $0.value.contains(keep) })?.key else {
-                    throw .cannotResolve(id: id, reason: "'\(keep)' is not a conflict copy in '\(cardPath)': keep mine, theirs or a copy's file name")
+            case .copy(let name):
+                guard let side = copies.first(where: { $0.value.contains(name) })?.key else {
+                    throw .cannotResolve(id: id, reason: "'\(name)' is not a conflict copy in '\(cardPath)': keep mine, theirs or a copy's file name")
                 }
-                chosen[side] = keep
+                chosen[side] = name
             }
             for side in SideName.allCases {
                 guard let choice = chosen[side] else { continue }
@@ -108,7 +107,7 @@ extension Store {
                     let ext = MediaType.fileExtension(copy).map { "." + $0 } ?? ""
                     let target = side.rawValue + ext
                     do { try FileSystem.rename(copy, in: directory, to: target, in: directory, replacing: true) } catch {
-                        throw fail(copy, "cannot rename to '\(target)'", error)
+                        throw fail(copy, .rename, error, doing: "cannot rename to '\(target)'")
                     }
                     kept.append(cardPath + "/" + target)
                     losers += (sides[side] ?? []).filter { $0 != target }
@@ -116,12 +115,12 @@ extension Store {
                     kept.append(cardPath + "/" + mine)
                 }
                 for loser in losers {
-                    do { try FileSystem.removeFile(loser, in: directory) } catch { throw fail(loser, "cannot remove", error) }
+                    do { try FileSystem.removeFile(loser, in: directory) } catch { throw fail(loser, .remove, error) }
                     removed.append(cardPath + "/" + loser)
                 }
             }
         } else {
-            guard let marker = SyncArtifact.MarkerSide(rawValue: keep) else {
+            guard let marker = SyncArtifact.MarkerSide(keep) else {
                 throw .cannotResolve(id: id, reason: "git's conflict markers are resolved by keeping mine or theirs, not '\(keep)'")
             }
             for side in SideName.allCases {
@@ -129,18 +128,18 @@ extension Store {
                       MediaType.isText(MediaType.of(fileName: name)) else { continue }
                 let bytes: [UInt8]
                 do { bytes = try FileSystem.readFile(name, in: directory, limit: Box.maxAssetSize) } catch {
-                    throw fail(name, "cannot read", error)
+                    throw fail(name, .read, error)
                 }
                 guard let resolved = SyncArtifact.resolvingMarkers(String(decoding: bytes, as: UTF8.self), keeping: marker)
                 else { continue }
                 do { try FileSystem.writeAtomically(Array(resolved.utf8), to: name, in: directory) } catch {
-                    throw fail(name, "cannot write", error)
+                    throw fail(name, .write, error)
                 }
                 kept.append(cardPath + "/" + name)
             }
             if kept.isEmpty { throw .cannotResolve(id: id, reason: "no sync conflict in '\(cardPath)'") }
         }
-        do { try directory.sync() } catch { throw .storeFailure(path: cardPath, reason: "cannot sync: \(error)") }
+        do { try directory.sync() } catch { throw .failing(.sync, cardPath, error) }
         return (kept, removed)
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Repair at open (R18): finishes the renames a crash cut off, puts back what was not begun, and
@@ -22,7 +21,7 @@ extension Store {
         do {
             for entry in try FileSystem.list(trashFD) { try FileSystem.removeTree(entry.name, in: trashFD) }
         } catch {
-            throw .storeFailure(path: statePath + "/trash", reason: "cannot empty: \(error)")
+            throw .failing(.remove, statePath + "/trash", error, doing: "cannot empty")
         }
         // A checkpoint that fails here (a full disk) leaves the journal as it is: its records
         // stay, new ones follow them, and the next checkpoint or open takes them in. The store
@@ -46,14 +45,14 @@ extension Store {
         case .move(let id, let from, let to, let mark):
             guard from != to, isUntouched(id, in: from, since: mark, moved: moved) else { return }
             do { try FileSystem.rename(id, in: try fd(from), to: id, in: try fd(to)) } catch {
-                throw .storeFailure(path: path(of: id, in: from), reason: "cannot finish an interrupted move to level \(to): \(error)")
+                throw .failing(.rename, path(of: id, in: from), error, doing: "cannot finish an interrupted move to level \(to)")
             }
             setLevel(id, to)
             moved[id] = to
         case .add(let staged, let id, let to):
             guard levelOf[id] == nil, FileSystem.exists(staged, in: stagingFD) else { return }
             let directory = try fd(to)
-            try Store.failing(path(of: id, in: to), "cannot finish an interrupted add") { () throws(Errno) in
+            try Store.failing(.rename, path(of: id, in: to), doing: "cannot finish an interrupted add") { () throws(Errno) in
                 try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)
             }
             setLevel(id, to)
@@ -61,7 +60,7 @@ extension Store {
         case .delete(let id, let from, let mark, let trashed):
             guard isUntouched(id, in: from, since: mark, moved: moved) else { return }
             let level = try fd(from)
-            try Store.failing(path(of: id, in: from), "cannot finish an interrupted delete") { () throws(Errno) in
+            try Store.failing(.rename, path(of: id, in: from), doing: "cannot finish an interrupted delete") { () throws(Errno) in
                 try FileSystem.rename(id, in: level, to: trashed, in: trashFD)
             }
             setLevel(id, nil)
@@ -71,13 +70,13 @@ extension Store {
             // exchanged, the staged name holds the old copy, which `clearStaging` removes.
             guard isUntouched(id, in: level, since: mark, moved: moved), FileSystem.exists(staged, in: stagingFD) else { return }
             let directory = try fd(level)
-            try Store.failing(path(of: id, in: level), "cannot finish an interrupted edit") { () throws(Errno) in
+            try Store.failing(.rename, path(of: id, in: level), doing: "cannot finish an interrupted edit") { () throws(Errno) in
                 try FileSystem.exchange(staged, in: stagingFD, with: id, in: directory)
             }
         case .rename(let id, let newID, let level, let mark):
             guard levelOf[newID] == nil, isUntouched(id, in: level, since: mark, moved: moved) else { return }
             do { try FileSystem.rename(id, in: try fd(level), to: newID, in: try fd(level)) } catch {
-                throw .storeFailure(path: path(of: id, in: level), reason: "cannot finish an interrupted rename to '\(newID)': \(error)")
+                throw .failing(.rename, path(of: id, in: level), error, doing: "cannot finish an interrupted rename to '\(newID)'")
             }
             setLevel(id, nil)
             setLevel(newID, level)
@@ -102,7 +101,7 @@ extension Store {
                 try FileSystem.removeTree(name, in: stagingFD)
             }
         } catch {
-            throw .storeFailure(path: statePath + "/tmp", reason: "cannot clear: \(error)")
+            throw .failing(.remove, statePath + "/tmp", error, doing: "cannot clear")
         }
     }
 }

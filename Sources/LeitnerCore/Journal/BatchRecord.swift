@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// `.leitner/batch`: the write-ahead record of one batch of new cards (`AddMany`), too large for
@@ -64,7 +63,7 @@ struct BatchRecord: Equatable {
     /// Writes the record and makes it durable, its directory entry included.
     func write(in stateDirectory: FileDescriptor) throws(Errno) {
         let file = try FileDescriptor.open(BatchRecord.fileName, relativeTo: stateDirectory,
-                                           flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: 0o600)
+                                           .writeOnly, options: [.create, .truncate, .noFollow], mode: 0o600)
         defer { file.close() }
         try file.writeAll(encoded)
         try file.syncData()

@@ -1,4 +1,4 @@
-import Glibc
+import LeitnerSystem
 
 /// A rename the daemon is about to carry out, written into the journal with the change's log
 /// lines (R17), so that the next open can finish it if a crash cuts it off (R18).
@@ -81,9 +81,9 @@ struct CardGuard: Equatable {
     }
 
     /// The guard of an entry as `lstat` shows it.
-    init(_ st: stat) {
+    init(_ st: FileStatus) {
         inode = UInt64(st.st_ino)
-        changed = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+        changed = st.changeNanoseconds
     }
 
     /// `INODE:CTIME_NS`.

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// The other devices' files (docs/sync.md): their day records join this device's in the box's
@@ -55,6 +54,6 @@ extension Store {
 
     /// The other devices' day records as last read (`refreshPeerDays`), by device name.
     var peerDayRecords: [DayRecord] {
-        peers.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { peers[$0]!.days }
+        peers.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.value.days)
     }
 }

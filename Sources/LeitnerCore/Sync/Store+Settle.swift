@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// What settling a card a sync left in two levels does on disk (docs/sync.md, "Settling a card
@@ -26,15 +25,15 @@ extension Store {
                 name = "\(id).\(level.name).\(number)"
                 number += 1
             }
-            try Store.failing(copyPath, "cannot move to '\(conflictsPath)/\(name)'") { () throws(Errno) in
+            try Store.failing(.rename, copyPath, doing: "cannot move to '\(conflictsPath)/\(name)'") { () throws(Errno) in
                 try FileSystem.rename(id, in: source, to: name, in: conflicts)
                 try conflicts.sync()
                 try source.sync()
                 try sharedFD.sync()
             }
         } else {
-            let trashed = "\(id).settled.\(getpid()).\(level.name)"
-            try Store.failing(copyPath, "cannot remove") { () throws(Errno) in
+            let trashed = "\(id).settled.\(CurrentProcess.id).\(level.name)"
+            try Store.failing(.remove, copyPath) { () throws(Errno) in
                 try FileSystem.rename(id, in: source, to: trashed, in: trashFD)
                 try source.sync()
                 try trashFD.sync()
@@ -58,26 +57,26 @@ extension Store {
     /// cards `ids`. Change times, not modification times: a sync tool sets a file's modification
     /// time to its source's, but the kernel sets the change time of whatever it touches.
     func lastChange(of ids: some Sequence<String>) -> Int64 {
+        // What cannot be looked at (a name gone meanwhile, a directory closed) tells nothing of
+        // a sync under way and is left out: the others' times still say whether it is quiet.
         var latest: Int64 = 0
-        func take(_ st: stat) {
-            latest = max(latest, Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
-        }
-        var st = stat()
+        func take(_ changed: Int64?) { latest = max(latest, changed ?? 0) }
         for level in Level.allCases {
-            if let fd = openFD(level), fstat(fd.rawValue, &st) == 0 { take(st) }
+            take(try? openFD(level)?.status().changeNanoseconds)
         }
-        if fstat(devicesFD.rawValue, &st) == 0 { take(st) }
+        take(try? devicesFD.status().changeNanoseconds)
         for name in peerNames() {
             guard let directory = try? FileDescriptor.openDirectory(name, relativeTo: devicesFD) else { continue }
             defer { directory.close() }
-            if fstat(directory.rawValue, &st) == 0 { take(st) }
+            take(try? directory.status().changeNanoseconds)
             for file in [ReviewLog.fileName, DayRecordFile.name] {
-                if let found = try? FileSystem.status(file, in: directory) { take(found) }
+                take(try? FileSystem.status(file, in: directory).changeNanoseconds)
             }
         }
         for id in ids {
             for level in copyLevels(of: id) {
-                if let fd = openFD(level), let found = try? FileSystem.status(id, in: fd) { take(found) }
+                guard let fd = openFD(level) else { continue }
+                take(try? FileSystem.status(id, in: fd).changeNanoseconds)
             }
         }
         return latest

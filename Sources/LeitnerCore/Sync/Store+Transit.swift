@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Reading a store a sync tool is changing (docs/sync.md, "A store a sync tool is changing"):
@@ -42,7 +41,7 @@ extension Store {
             for entry in try FileSystem.list(source) {
                 guard let side = Store.side(ofFile: entry.name) else { continue }
                 let incoming = try FileSystem.status(entry.name, in: source)
-                guard incoming.st_mode & S_IFMT == S_IFREG else { continue }
+                guard incoming.isRegularFile else { continue }
                 let current = theirs.first { Store.side(ofFile: $0.name) == side }
                 if let current {
                     let existing = try FileSystem.status(current.name, in: target)
@@ -57,15 +56,15 @@ extension Store {
         } catch let error as BoxError {
             throw error
         } catch {
-            throw .storeFailure(path: sourcePath, reason: "cannot merge into '\(targetPath)': \(error)")
+            throw .failing(.rename, sourcePath, error, doing: "cannot merge into '\(targetPath)'")
         }
         return try setAside(id, in: partial, keep: false)
     }
 
     /// True when file `name` (status `st`) in `directory` should replace `otherName` in `other`:
     /// its content differs, and it is newer, or as new with greater bytes.
-    private static func isNewer(_ name: String, _ st: stat, in directory: FileDescriptor,
-                                than otherName: String, _ other: stat, in otherDirectory: FileDescriptor) throws(Errno) -> Bool {
+    private static func isNewer(_ name: String, _ st: FileStatus, in directory: FileDescriptor,
+                                than otherName: String, _ other: FileStatus, in otherDirectory: FileDescriptor) throws(Errno) -> Bool {
         let mine = try FileSystem.readFile(name, in: directory)
         let theirs = try FileSystem.readFile(otherName, in: otherDirectory)
         if mine == theirs && name == otherName { return false }

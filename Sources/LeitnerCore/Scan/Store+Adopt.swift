@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Loose pairs (R14): `NAME-front.EXT` and `NAME-back.EXT` put by hand into a level directory are
@@ -51,17 +50,17 @@ extension Store {
             try dir.sync()
         } catch {
             try? restoreAdoption(staged, level: level, cardName: id)
-            throw .storeFailure(path: stagedPath, reason: "cannot adopt loose pair '\(id)': \(error)")
+            throw .failing(.rename, stagedPath, error, doing: "cannot adopt loose pair '\(id)'")
         }
         looseFiles[level]?.remove(pair.front.fileName)
         looseFiles[level]?.remove(pair.back.fileName)
         do {
-            try journaled([LogEntry(time: now, event: .add, id: id, to: level, origin: "adopt")],
+            try journaled([LogEntry(time: now, event: .add, id: id, to: level, origin: .adopt)],
                           intent: [.add(staged: staged, id: id, to: level)], carryOut: { () throws(BoxError) in
                 do throws(Errno) {
                     try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)
                 } catch {
-                    throw .storeFailure(path: path(of: id, in: level), reason: "cannot adopt: \(error)")
+                    throw .failing(.rename, path(of: id, in: level), error, doing: "cannot adopt")
                 }
             }, undo: { () throws(Errno) in try FileSystem.rename(id, in: directory, to: staged, in: stagingFD) })
         } catch {

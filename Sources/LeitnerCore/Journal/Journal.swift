@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// `.leitner/journal`: the write-ahead journal of the daemon's own changes (R17, R18), made
@@ -59,7 +58,7 @@ final class Journal {
     init(stateDirectory: FileDescriptor, statePath: String, defersSync: Bool = false) throws(Errno) {
         self.defersSync = defersSync
         path = statePath + "/" + Journal.fileName
-        var file = try? FileDescriptor.open(Journal.fileName, relativeTo: stateDirectory, flags: O_RDWR | O_NOFOLLOW)
+        var file = try? FileDescriptor.open(Journal.fileName, relativeTo: stateDirectory, .readWrite, options: [.noFollow])
         if let existing = file, (try? existing.size()) != Journal.capacity {
             existing.close()
             file = nil
@@ -73,7 +72,7 @@ final class Journal {
         } else {
             try FileSystem.writeAtomically([UInt8](repeating: 0, count: Journal.capacity), to: Journal.fileName,
                                            in: stateDirectory, mode: 0o600)
-            file = try FileDescriptor.open(Journal.fileName, relativeTo: stateDirectory, flags: O_RDWR | O_NOFOLLOW)
+            file = try FileDescriptor.open(Journal.fileName, relativeTo: stateDirectory, .readWrite, options: [.noFollow])
         }
         guard let opened = file else { throw Errno.noEntry }
         self.file = JournalFile(fd: opened)

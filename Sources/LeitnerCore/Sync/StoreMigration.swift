@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Moves a store made before devices (its review log, day record and private state directly in
@@ -49,14 +48,14 @@ enum StoreMigration {
         guard pending || (old && !migrated) else { return }
 
         // An older daemon still running on the store holds the old lock: wait for it to stop.
-        let oldLock = try? FileDescriptor.open("lock", relativeTo: shared, flags: O_RDWR | O_NOFOLLOW)
+        let oldLock = try? FileDescriptor.open("lock", relativeTo: shared, .readWrite, options: [.noFollow])
         defer { oldLock?.close() }
         if let oldLock, try !oldLock.tryLockExclusive() {
             let text = (try? oldLock.readAll(limit: 64)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             throw StoreLockedError(storePath: storePath, pid: Int32(text.split(separator: "\n").first ?? ""))
         }
 
-        try Store.failing(sharedPath, "cannot migrate to devices") { () throws(Errno) in
+        try Store.failing(.rename, sharedPath, doing: "cannot migrate to devices") { () throws(Errno) in
             if !pending { try backup(shared, device: device) }
             try FileSystem.makeDirectory(devicesName, in: shared, mode: 0o700, existingOK: true)
             let devices = try FileDescriptor.openDirectory(devicesName, relativeTo: shared)
@@ -107,10 +106,10 @@ enum StoreMigration {
         let target = try FileDescriptor.openDirectory(temporary, relativeTo: shared)
         defer { target.close() }
         for file in sharedFiles + privateFiles + ["created"] {
-            guard let st = try? FileSystem.status(file, in: shared), st.st_mode & S_IFMT == S_IFREG else { continue }
-            let source = try FileDescriptor.open(file, relativeTo: shared, flags: O_RDONLY | O_NOFOLLOW)
+            guard let st = try? FileSystem.status(file, in: shared), st.isRegularFile else { continue }
+            let source = try FileDescriptor.open(file, relativeTo: shared, .readOnly, options: [.noFollow])
             defer { source.close() }
-            let copy = try FileDescriptor.open(file, relativeTo: target, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+            let copy = try FileDescriptor.open(file, relativeTo: target, .writeOnly, options: [.create, .exclusive, .noFollow], mode: 0o600)
             defer { copy.close() }
             var offset = 0
             while true {

@@ -1,4 +1,3 @@
-import Glibc
 import LeitnerSystem
 
 /// Indexing: the full scan at open (names and `d_type` only), and taking in hand changes (R13)
@@ -55,18 +54,11 @@ extension Store {
                 }
             }
         } catch {
-            throw .storeFailure(path: path(of: level), reason: "cannot read directory: \(error)")
+            throw .failing(.list, path(of: level), error)
         }
         for entry in unusual {
             var kind = entry.kind
-            if kind == .unknown, let st = try? FileSystem.status(entry.name, in: directory) {
-                switch st.st_mode & S_IFMT {
-                case S_IFDIR: kind = .directory
-                case S_IFREG: kind = .file
-                case S_IFLNK: kind = .symlink
-                default: kind = .other
-                }
-            }
+            if kind == .unknown, let st = try? FileSystem.status(entry.name, in: directory) { kind = st.kind }
             switch kind {
             case .directory:
                 noteDirectory(entry.name, in: level)
@@ -129,7 +121,7 @@ extension Store {
     func refresh(now: Int64) throws(BoxError) -> [HandChange] {
         let events: [Inotify.Event]
         do { events = try inotify.drain() } catch {
-            throw .storeFailure(path: root, reason: "cannot read the change watch: \(error)")
+            throw .failing(.read, root, error, doing: "cannot read the change watch")
         }
         // A level replaced by something that is not a directory comes back once it is one again.
         var rescan = !levelProblems.isEmpty && retryMissingLevels()
@@ -172,7 +164,7 @@ extension Store {
                 } else if appeared {
                     // inotify does not tell a link from a file: look, as the scan at open does.
                     if let directory = openFD(level), let st = try? FileSystem.status(event.name, in: directory),
-                       st.st_mode & S_IFMT == S_IFLNK {
+                       st.kind == .symlink {
                         noteLink(event.name, in: level)
                     } else if noteSyncArtifact(event.name, in: level) {
                         continue
@@ -211,9 +203,9 @@ extension Store {
         var levels: [Level] = []
         for level in Level.allCases {
             guard let directory = openFD(level), let st = try? FileSystem.status(name, in: directory) else { continue }
-            if st.st_mode & S_IFMT == S_IFDIR, CardID.isValid(name), SyncArtifact(fileName: name) == nil {
+            if st.isDirectory, CardID.isValid(name), SyncArtifact(fileName: name) == nil {
                 levels.append(level)
-            } else if st.st_mode & S_IFMT == S_IFDIR {
+            } else if st.isDirectory {
                 noteDirectory(name, in: level)
             }
         }

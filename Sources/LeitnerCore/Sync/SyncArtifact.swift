@@ -145,6 +145,15 @@ struct SyncArtifact: Equatable, Sendable {
         case mine
         /// Between `=======` and `>>>>>>> ` (the branch merged in: the other machine's).
         case theirs
+
+        /// The hunks a resolution keeps; nil for a copy's name, which git's markers have not.
+        init?(_ resolution: ConflictResolution) {
+            switch resolution {
+            case .mine: self = .mine
+            case .theirs: self = .theirs
+            case .copy: return nil
+            }
+        }
     }
 
     /// True when the text holds at least one whole conflicting hunk as git writes it.

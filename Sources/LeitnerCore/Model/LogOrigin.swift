@@ -1,0 +1,43 @@
+/// How a change in the review log came about (`LogEntry.origin`): the words are those of the log
+/// line (`origin=hand`) and of `LogEntry.origin` on the wire, unchanged.
+public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// Made in the store by hand (R13).
+    case hand
+    /// Found as a copy beside the card's other copy: a sync tool's delivery (docs/sync.md).
+    case copy
+    /// The box settling a card after a sync (docs/sync.md).
+    case sync
+    /// An adopted loose pair (R14).
+    case adopt
+    /// A word this version does not know, from a newer program's log: kept and shown as it is.
+    case other(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "hand": self = .hand
+        case "copy": self = .copy
+        case "sync": self = .sync
+        case "adopt": self = .adopt
+        default: self = .other(rawValue)
+        }
+    }
+
+    /// A known word written in the code (tests, fixtures): a misspelt one is a bug, not a new
+    /// origin, so it stops a debug build.
+    public init(stringLiteral value: String) {
+        self.init(rawValue: value)
+        if case .other = self { assertionFailure("'\(value)' is no origin of a log entry") }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .hand: "hand"
+        case .copy: "copy"
+        case .sync: "sync"
+        case .adopt: "adopt"
+        case .other(let word): word
+        }
+    }
+
+    public var description: String { rawValue }
+}

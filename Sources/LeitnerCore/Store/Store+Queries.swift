@@ -1,0 +1,15 @@
+/// What `Box` asks the store about one card, so that it reaches the store's indexes only through
+/// methods: how they are kept (a packed index, dictionaries by id) stays the store's own.
+extension Store {
+    /// The card's level, nil when the box has no such card.
+    func level(of id: String) -> Level? { levelOf[id] }
+
+    /// True when the card was found damaged (R21) and not mended since.
+    func isDamaged(_ id: String) -> Bool { damaged[id] != nil }
+
+    /// True when the card's directory is in more than one level (a sync tool's copy, R13).
+    func hasCopies(_ id: String) -> Bool { copies[id] != nil }
+
+    /// Forgets the card directories' events: without a search index nobody needs them.
+    func forgetCardEvents() { cardEvents.removeAll() }
+}

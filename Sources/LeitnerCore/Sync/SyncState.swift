@@ -1,0 +1,16 @@
+/// What the box keeps between requests about a store a sync tool changes (docs/sync.md): the
+/// cards to settle once the store is quiet, the cards in transit, and how far each other
+/// device's log has been read. None of it is on disk: an open finds it again from the store.
+struct SyncState {
+    /// Cards that may need settling after a sync (`Box.settle`): found in two levels, or arrived
+    /// or moved by hand, or deleted in another device's log.
+    var settlePending = Set<String>()
+    /// The last settling pass that left cards waiting: the store's last change then, and the
+    /// cards. Nothing is read again until one of them differs.
+    var lastSettlePass: (change: Int64, candidates: Set<String>)?
+    /// Cards whose folder left its level in a synced store, not yet known deleted: the level
+    /// each left and when it was first missed (docs/sync.md, "A store a sync tool is changing").
+    var inTransit: [String: (level: Level, since: Int64)] = [:]
+    /// How far each other device's log has been looked through for deleted cards.
+    var peerScanOffsets: [String: Int] = [:]
+}
