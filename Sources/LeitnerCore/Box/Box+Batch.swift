@@ -6,7 +6,10 @@ extension Box {
     /// the batch — is reported present and not added, so that the same batch sent again adds
     /// nothing; a card `add` would refuse is reported refused with that error. The others go in.
     /// - Throws: `storeFailure` when the store cannot take the batch; nothing is added then (R16).
-    public func addMany(_ cards: [NewCard], allowDuplicateFront: Bool) throws(BoxError) -> BatchOutcome {
+    ///
+    /// With `withReverse`, each added card gets its reverse card `ID.rev` beside it (R28), in the
+    /// same batch; a card whose reverse's id is taken is refused with `cardExists`.
+    public func addMany(_ cards: [NewCard], allowDuplicateFront: Bool, withReverse: Bool = false) throws(BoxError) -> BatchOutcome {
         let moment = try begin()
         var outcome = BatchOutcome()
         let fronts = allowDuplicateFront ? [:] : try frontTexts()
@@ -38,12 +41,29 @@ extension Box {
                     outcome.present.append(.init(index: index, id: id))
                     continue
                 }
+                var reverseID: String?
+                if withReverse {
+                    do throws(BoxError) {
+                        let reverse = try Box.reverseID(of: id)
+                        if store.level(of: reverse) != nil || batchIDs.contains(reverse) { throw .cardExists(id: reverse) }
+                        reverseID = reverse
+                    } catch {
+                        outcome.refused.append(.init(index: index, error: error))
+                        continue
+                    }
+                }
                 staged.append(try store.stageBatchCard(id, level: target, front: (frontFile, card.front.content),
                                                        back: (backFile, card.back.content)))
                 stagedFronts.append(frontText)
                 batchIDs.insert(id)
+                if let reverseID {
+                    staged.append(try store.stageReverse(reverseID, of: id, level: target, synced: false))
+                    // No front of its own to find duplicates by.
+                    stagedFronts.append(nil)
+                    batchIDs.insert(reverseID)
+                }
                 if let text = frontText, !allowDuplicateFront { batchFronts[text] = id }
-                outcome.added.append(.init(index: index, id: id, level: target))
+                outcome.added.append(.init(index: index, id: id, level: target, reverse: reverseID))
             }
             try store.commitBatch(staged, journal: staged.map {
                 LogEntry(time: moment.now, event: .add, id: $0.id, to: $0.level)

@@ -8,6 +8,14 @@ extension Box {
     /// another card already has is refused with `duplicateFront`.
     public func add(front: Asset, back: Asset, id: String?, level: String?,
                     allowDuplicateFront: Bool = true) throws(BoxError) -> Card {
+        try add(front: front, back: back, id: id, level: level, allowDuplicateFront: allowDuplicateFront, withReverse: false).card
+    }
+
+    /// `add`, and with `withReverse` its reverse card too (R28): `ID.rev`, beside the card in the
+    /// same level, added in the same durable change — both or neither. The reverse's id taken is
+    /// `cardExists`, and nothing is added.
+    public func add(front: Asset, back: Asset, id: String?, level: String?, allowDuplicateFront: Bool,
+                    withReverse: Bool) throws(BoxError) -> (card: Card, reverse: Card?) {
         let frontFile = try Box.fileName(for: front, side: .front)
         let backFile = try Box.fileName(for: back, side: .back)
         let target = try level.map { (name) throws(BoxError) in try Box.level(named: name) } ?? .one
@@ -25,13 +33,23 @@ extension Box {
         let cardID: String
         if let id { cardID = id } else { cardID = makeID(from: frontText ?? backText) }
         if store.level(of: cardID) != nil { throw .cardExists(id: cardID) }
+        var reverseID: String?
+        if withReverse { reverseID = try Box.reverseID(of: cardID) }
+        if let reverseID, store.level(of: reverseID) != nil { throw .cardExists(id: reverseID) }
         try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content))
-        try store.commitStagedCard(cardID, level: target, journal: [
-            LogEntry(time: moment.now, event: .add, id: cardID, to: target),
-        ])
+        var staged = [Store.StagedCard(staged: "add-" + cardID, id: cardID, level: target)]
+        var journal = [LogEntry(time: moment.now, event: .add, id: cardID, to: target)]
+        if let reverseID {
+            do { staged.append(try store.stageReverse(reverseID, of: cardID, level: target, synced: true)) } catch {
+                store.discardStaged(staged)
+                throw error
+            }
+            journal.append(LogEntry(time: moment.now, event: .add, id: reverseID, to: target))
+        }
+        try store.commitStagedCards(staged, journal: journal)
         if let text = frontText { frontIndex?[Box.normalized(text)] = cardID }
-        if tracksMembership { daily.levelChanged(cardID, to: target) }
-        return try store.card(cardID, withText: true)
+        if tracksMembership { for card in staged { daily.levelChanged(card.id, to: target) } }
+        return (try store.card(cardID, withText: true), try reverseID.map { (id) throws(BoxError) in try store.card(id, withText: true) })
     }
 
     /// Moves a card to a level by hand (R12): its id stays, it is not a grade; a move to its own
@@ -57,14 +75,36 @@ extension Box {
 
     /// Deletes a card. A damaged card is deleted too: the user asked for it by name.
     public func delete(id: String) throws(BoxError) {
+        _ = try delete(id: id, keepReverses: false)
+    }
+
+    /// Deletes a card and, unless `keepReverses`, its reverse cards with it (R28), in one durable
+    /// change, each logged as a `delete`. Kept reverses are dangling from then on: damaged (R21),
+    /// out of the tests, and reported by `doctor`.
+    /// - Returns: the card's reverses: deleted, or kept and dangling.
+    public func delete(id: String, keepReverses: Bool) throws(BoxError) -> [String] {
         try CardID.validate(id)
         let moment = try begin()
         guard let from = store.level(of: id) else { throw .noSuchCard(id: id) }
-        if lastShown?.id == id { lastShown = nil }
-        try store.removeCard(id, from: from, journal: [LogEntry(time: moment.now, event: .delete, id: id, from: from)])
-        frontIndex = frontIndex?.filter { $0.value != id }
-        if tracksMembership { daily.levelChanged(id, to: nil) }
+        let reverses = store.reverses(of: id)
+        var doomed = [(id: id, level: from)]
+        if !keepReverses {
+            for reverse in reverses { if let level = store.level(of: reverse) { doomed.append((reverse, level)) } }
+        }
+        try store.removeCards(doomed, journal: doomed.map { LogEntry(time: moment.now, event: .delete, id: $0.id, from: $0.level) })
+        for card in doomed {
+            if lastShown?.id == card.id { lastShown = nil }
+            frontIndex = frontIndex?.filter { $0.value != card.id }
+            if tracksMembership { daily.levelChanged(card.id, to: nil) }
+        }
+        if keepReverses {
+            // Damaged now (R21): out of the open test until mended.
+            for reverse in reverses where store.damage(of: reverse) != nil {
+                if tracksMembership, daily.contains(reverse) { daily.levelChanged(reverse, to: nil) }
+            }
+        }
         if daily.isDone { try complete(moment) }
+        return reverses
     }
 
     /// One card, its text sides filled.
@@ -144,7 +184,8 @@ extension Box {
                 // Reading the text finds git's conflict markers; the card's sync conflicts follow
                 // its damage, if any.
                 let wasDamaged = store.isDamaged(id)
-                let damage = store.damage(of: id, readingText: true)
+                let found = store.cardDamage(of: id, readingText: true)
+                let damage = found?.reason
                 defer { problems += store.syncConflictProblems(of: id) }
                 guard let reason = damage else {
                     // Mended since this request began: it joins the test as at any request.
@@ -159,7 +200,7 @@ extension Box {
                 }
                 problems.append(StoreProblem(kind: .damagedCard, path: store.path(of: id, in: level),
                                              reason: reason,
-                                             advice: "give the card exactly one front.EXT and one back.EXT, readable"))
+                                             advice: found?.advice ?? "give the card exactly one front.EXT and one back.EXT, readable"))
             }
             return problems
         }
@@ -230,7 +271,8 @@ extension Box {
         if let frontIndex { return frontIndex }
         var index: [String: String] = [:]
         for id in store.levelOf.keys.sorted() {
-            guard let card = try? store.card(id, withText: true), let text = card.front.text else { continue }
+            // A reverse card's front is another card's back (R28), not a front anyone wrote.
+            guard let card = try? store.card(id, withText: true), card.reverseOf == nil, let text = card.front.text else { continue }
             index[Box.normalized(text)] = index[Box.normalized(text)] ?? id
         }
         frontIndex = index

@@ -11,11 +11,27 @@ extension Box {
     /// - Returns: the card as it is now, and whether it changed.
     /// - Throws: `noSuchCard` when the card is gone; `invalidAsset` for an empty side or a bad
     ///   name; `storeFailure` for a damaged card (R21: never touched) or a failed write.
+    ///
+    /// A reverse card (R28) has no sides of its own: its front is given to the card it reverses
+    /// as that card's back, and its back as the front, so the edit shows in both directions. The
+    /// `edit` logged is that card's, whose files changed.
     public func edit(id: String, front: Asset?, back: Asset?) throws(BoxError) -> (card: Card, changed: Bool) {
         try CardID.validate(id)
         guard front != nil || back != nil else {
             throw .invalidParameter(name: "front", reason: "give the front, the back or both")
         }
+        _ = try begin()
+        guard store.level(of: id) != nil else { throw .noSuchCard(id: id) }
+        let shown = try store.card(id, withText: false)
+        if let original = shown.reverseOf {
+            let edited = try editSides(of: original, front: back, back: front)
+            return (try store.card(id, withText: true), edited.changed)
+        }
+        return try editSides(of: id, front: front, back: back)
+    }
+
+    /// `edit` of a card that is not a reverse card.
+    private func editSides(of id: String, front: Asset?, back: Asset?) throws(BoxError) -> (card: Card, changed: Bool) {
         var requested: [(SideName, Asset, String)] = []
         if let front { requested.append((.front, front, try Box.fileName(for: front, side: .front))) }
         if let back { requested.append((.back, back, try Box.fileName(for: back, side: .back))) }
@@ -55,9 +71,19 @@ extension Box {
         let card = try store.card(id, withText: true)
         guard newID != id else { return card }
         if store.level(of: newID) != nil { throw .cardExists(id: newID) }
-        try store.renameCard(id, to: newID, in: level, journal: [
+        // Its reverse cards name it by id (R28): their `reverse-of` is rewritten in the same
+        // change, each logged as an `edit` of that reverse.
+        var reverses: [(id: String, level: Level)] = []
+        for reverse in store.reverses(of: id) {
+            if let reverseLevel = store.level(of: reverse) { reverses.append((reverse, reverseLevel)) }
+        }
+        try store.renameCard(id, to: newID, in: level, reverses: reverses, journal: [
             LogEntry(time: moment.now, event: .rename, id: id, from: level, to: level, renamedTo: newID),
-        ])
+        ] + reverses.map { LogEntry(time: moment.now, event: .edit, id: $0.id, from: $0.level, to: $0.level) })
+        for reverse in reverses {
+            searchIndexNeedsReading(reverse.id)
+            if lastShown?.id == reverse.id { lastShown = nil }
+        }
         daily.rename(id, to: newID)
         frontIndex = frontIndex?.mapValues { $0 == id ? newID : $0 }
         if lastShown?.id == id { lastShown = nil }

@@ -103,8 +103,12 @@ struct SearchIndex {
         let watch = (try? store.inotify.watch(directory: store.path(of: id, in: level))) ?? -1
         if watch < 0 { unwatched.insert(id) }
         let folded = SearchIndex.fold(id)
-        let front = Array(SearchIndex.fold(card.front.text ?? "").utf8)
-        let back = Array(SearchIndex.fold(card.back.text ?? "").utf8)
+        // A reverse card's text is the card's it reverses (R28), found there: indexed by its id
+        // alone, it never shows the same lines twice, nor stale ones when only that card's
+        // directory is watched and changes.
+        let ownText = card.reverseOf == nil
+        let front = ownText ? Array(SearchIndex.fold(card.front.text ?? "").utf8) : []
+        let back = ownText ? Array(SearchIndex.fold(card.back.text ?? "").utf8) : []
         let offset = UInt32(arena.count)
         arena.append(contentsOf: id.utf8)
         if folded != id { arena.append(contentsOf: folded.utf8) }

@@ -6,11 +6,14 @@ public struct BatchOutcome: Sendable, Equatable {
         public var index: Int
         public var id: String
         public var level: Level
+        /// The id of its reverse card, added beside it (R28), when one was asked for.
+        public var reverse: String?
 
-        public init(index: Int, id: String, level: Level) {
+        public init(index: Int, id: String, level: Level, reverse: String? = nil) {
             self.index = index
             self.id = id
             self.level = level
+            self.reverse = reverse
         }
     }
 

@@ -5,12 +5,16 @@ public struct Card: Sendable, Equatable {
     public var level: Level
     public var front: Side
     public var back: Side
+    /// For a reverse card (R28), the id of the card whose sides it shows swapped: its front is
+    /// that card's back, and the sides' paths are that card's files. Nil for any other card.
+    public var reverseOf: String?
 
-    public init(id: String, level: Level, front: Side, back: Side) {
+    public init(id: String, level: Level, front: Side, back: Side, reverseOf: String? = nil) {
         self.id = id
         self.level = level
         self.front = front
         self.back = back
+        self.reverseOf = reverseOf
     }
 
     /// The side called `name`.

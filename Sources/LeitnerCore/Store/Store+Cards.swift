@@ -14,10 +14,11 @@ extension Store {
         let cardPath = path(of: id, in: level)
         let read = readSides(id, in: level, withText: withText)
         noteConflicts(read, of: id)
+        noteReverse(read, of: id)
         switch read.sides {
         case .success(let (front, back)):
             damaged[id] = nil
-            return Card(id: id, level: level, front: front, back: back)
+            return Card(id: id, level: level, front: front, back: back, reverseOf: read.reverseOf)
         case .failure(let damage):
             let reason = damage.reason
             damaged[id] = reason
@@ -38,12 +39,18 @@ extension Store {
     /// Checks a card's directory; returns the reason it is damaged, nil when it is sound.
     /// - Parameter readingText: read the text sides too, to find git's conflict markers (`doctor`).
     func damage(of id: String, readingText: Bool = false) -> String? {
+        cardDamage(of: id, readingText: readingText)?.reason
+    }
+
+    /// `damage(of:readingText:)` with what to do about it, for `doctor`.
+    func cardDamage(of id: String, readingText: Bool = false) -> CardDamage? {
         guard let level = levelOf[id] else { return nil }
         let read = readSides(id, in: level, withText: readingText)
         noteConflicts(read, of: id)
+        noteReverse(read, of: id)
         if case .failure(let damage) = read.sides {
             damaged[id] = damage.reason
-            return damage.reason
+            return damage
         }
         damaged[id] = nil
         return nil
@@ -58,15 +65,17 @@ extension Store {
         let card = try card(id, withText: false)
         let path = side == .front ? card.front.path : card.back.path
         let name = String(path.split(separator: "/").last ?? "")
-        guard let level = levelOf[id], let levelDirectory = openFD(level) else { throw .noSuchCard(id: id) }
+        // A reverse card's sides are files of the card it reverses (R28): read them there.
+        let owner = card.reverseOf ?? id
+        guard let level = levelOf[owner], let levelDirectory = openFD(level) else { throw .noSuchCard(id: id) }
         let result: Result<[UInt8], CardDamage>
         do {
-            let cardDirectory = try FileDescriptor.openDirectory(id, relativeTo: levelDirectory)
+            let cardDirectory = try FileDescriptor.openDirectory(owner, relativeTo: levelDirectory)
             defer { cardDirectory.close() }
             let kind: EntryKind = (try? FileSystem.status(name, in: cardDirectory)).map {
                 $0.kind == .symlink ? .symlink : .file
             } ?? .file
-            result = openSide(name, kind: kind, in: cardDirectory, cardRelative: level.name + "/" + id).flatMap { opened in
+            result = openSide(name, kind: kind, in: cardDirectory, cardRelative: level.name + "/" + owner).flatMap { opened in
                 defer { opened.file.close() }
                 let size = Int(opened.status.st_size)
                 guard size <= limit else {
@@ -168,6 +177,8 @@ extension Store {
         var conflictCopies: [String] = []
         /// Text sides holding git's conflict markers, by name; nil when the text was not read.
         var markedSides: [String]?
+        /// The id a `reverse-of` file names (R28), valid or not as a card; nil when there is none.
+        var reverseOf: String?
     }
 
     /// Records what a read of a card found a sync tool left, for `status` and `doctor`.
@@ -184,7 +195,9 @@ extension Store {
         return side
     }
 
-    func readSides(_ id: String, in level: Level, withText: Bool) -> SidesRead {
+    /// - Parameter asOriginal: the card is read for a reverse card's sides (R28): a reverse card
+    ///   found there is refused, since a reverse of a reverse has no sides of its own to show.
+    func readSides(_ id: String, in level: Level, withText: Bool, asOriginal: Bool = false) -> SidesRead {
         let cardDirectory: FileDescriptor
         do {
             cardDirectory = try FileDescriptor.openDirectory(id, relativeTo: try fd(level))
@@ -195,9 +208,12 @@ extension Store {
         // The sides' entries, by `SideName` order; more than one of a side is damage (R21).
         var found: ([DirectoryEntry], [DirectoryEntry]) = ([], [])
         var read = SidesRead(sides: .failure("not read"), markedSides: withText ? [] : nil)
+        var reverseEntry: EntryKind?
         do {
             try FileSystem.forEachEntry(cardDirectory, fresh: true) { name, kind in
-                if let side = Store.side(ofFile: name) {
+                if name == Store.reverseFileName {
+                    reverseEntry = kind
+                } else if let side = Store.side(ofFile: name) {
                     if side == .front {
                         found.0.append(DirectoryEntry(name: name, kind: kind))
                     } else {
@@ -212,6 +228,10 @@ extension Store {
             return read
         }
         read.conflictCopies.sort()
+        if let reverseEntry {
+            return readReverse(id, in: level, directory: cardDirectory, entry: reverseEntry, withText: withText,
+                               hasSides: !found.0.isEmpty || !found.1.isEmpty, asOriginal: asOriginal, read: read)
+        }
         var sides: [Side] = []
         for (side, entries) in [(SideName.front, found.0), (SideName.back, found.1)] {
             guard entries.count == 1, let entry = entries.first else {
@@ -268,7 +288,13 @@ extension Store {
 /// Why a card directory is damaged (R21).
 struct CardDamage: Error, ExpressibleByStringInterpolation {
     var reason: String
+    /// What the person can do about it, when it is not the usual (one front, one back).
+    var advice: String?
 
     init(stringLiteral value: String) { reason = value }
     init(stringInterpolation: DefaultStringInterpolation) { reason = String(stringInterpolation: stringInterpolation) }
+    init(_ reason: String, advice: String) {
+        self.reason = reason
+        self.advice = advice
+    }
 }

@@ -18,42 +18,12 @@ extension Store {
     /// (`front.txt` → `front.md`). The old copy is removed after the reply's change is logged.
     func replaceSides(_ id: String, in level: Level, with sides: [NewSide], journal: [LogEntry]) throws(BoxError) {
         let levelDirectory = try fd(level)
-        let staged = "edit-" + id
+        let replaced = Set(sides.map(\.side))
+        // The sides being replaced are left behind, whatever their extension.
+        let staged = try stageEditedCopy(id, in: level, leavingOut: { name in
+            SideName.allCases.first(where: { Store.isSideFile(name, of: $0) }).map(replaced.contains) ?? false
+        }, writing: sides.map { ($0.name, $0.bytes) })
         let stagedPath = statePath + "/tmp/" + staged
-        do throws(Errno) {
-            if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
-            try FileSystem.makeDirectory(staged, in: stagingFD)
-            let copy = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
-            defer { copy.close() }
-            let card = try FileDescriptor.openDirectory(id, relativeTo: levelDirectory)
-            defer { card.close() }
-            let replaced = Set(sides.map(\.side))
-            for entry in try FileSystem.list(card) {
-                // The sides being replaced are left behind, whatever their extension.
-                if let side = SideName.allCases.first(where: { Store.isSideFile(entry.name, of: $0) }), replaced.contains(side) {
-                    continue
-                }
-                // A person's own files in the card (notes) stay with it, hard-linked; a
-                // subdirectory cannot be, so such a card is refused rather than emptied.
-                if entry.kind == .directory { throw Errno.isDirectory }
-                try FileSystem.link(entry.name, in: card, as: entry.name, in: copy)
-            }
-            for side in sides {
-                let file = try FileDescriptor.open(side.name, relativeTo: copy, .writeOnly, options: [.create, .exclusive, .noFollow])
-                defer { file.close() }
-                try file.writeAll(side.bytes)
-                try file.sync()
-            }
-            try copy.sync()
-            try stagingFD.sync()
-        } catch {
-            try? FileSystem.removeTree(staged, in: stagingFD)
-            if error == .isDirectory {
-                throw .storeFailure(path: path(of: id, in: level),
-                                    reason: "cannot edit: the card directory holds a subdirectory; edit its files by hand")
-            }
-            throw .failing(.write, stagedPath, error)
-        }
         let guardMark = try cardGuard(id, in: level)
         do {
             try journaled(journal, intent: [.edit(staged: staged, id: id, in: level, guard: guardMark)], carryOut: { () throws(BoxError) in
@@ -71,22 +41,106 @@ extension Store {
         try? FileSystem.removeTree(staged, in: stagingFD)
     }
 
-    /// Gives a card a new id in its level: the change is journaled, then the rename done (R17).
-    /// - Throws: `cardExists` when a directory of that name is in the level already.
-    func renameCard(_ id: String, to newID: String, in level: Level, journal: [LogEntry]) throws(BoxError) {
-        let directory = try fd(level)
-        let guardMark = try cardGuard(id, in: level)
-        try journaled(journal, intent: [.rename(id: id, to: newID, in: level, guard: guardMark)], carryOut: { () throws(BoxError) in
-            do throws(Errno) {
-                try FileSystem.rename(id, in: directory, to: newID, in: directory)
-            } catch {
-                if error == .exists { throw .cardExists(id: newID) }
-                throw .failing(.rename, path(of: id, in: level), error, doing: "cannot rename to '\(path(of: newID, in: level))'")
+    /// Copies a card's directory to `.leitner/tmp/edit-ID` for an exchange (`FileSystem.exchange`):
+    /// every entry hard-linked but those `leavingOut` names, then the files `writing` gives, all
+    /// synced. A person's own files in the card (notes) stay with it; a subdirectory cannot be
+    /// linked, so such a card is refused rather than emptied.
+    /// - Returns: the staged copy's name in `.leitner/tmp/`.
+    func stageEditedCopy(_ id: String, in level: Level, leavingOut: (String) -> Bool,
+                         writing files: [(name: String, bytes: [UInt8])]) throws(BoxError) -> String {
+        let levelDirectory = try fd(level)
+        let staged = "edit-" + id
+        let stagedPath = statePath + "/tmp/" + staged
+        do throws(Errno) {
+            if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
+            try FileSystem.makeDirectory(staged, in: stagingFD)
+            let copy = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
+            defer { copy.close() }
+            let card = try FileDescriptor.openDirectory(id, relativeTo: levelDirectory)
+            defer { card.close() }
+            for entry in try FileSystem.list(card) where !leavingOut(entry.name) {
+                if entry.kind == .directory { throw Errno.isDirectory }
+                try FileSystem.link(entry.name, in: card, as: entry.name, in: copy)
             }
-        }, undo: { () throws(Errno) in try FileSystem.rename(newID, in: directory, to: id, in: directory) })
+            for file in files {
+                let written = try FileDescriptor.open(file.name, relativeTo: copy, .writeOnly, options: [.create, .exclusive, .noFollow])
+                defer { written.close() }
+                try written.writeAll(file.bytes)
+                try written.sync()
+            }
+            try copy.sync()
+            try stagingFD.sync()
+        } catch {
+            try? FileSystem.removeTree(staged, in: stagingFD)
+            if error == .isDirectory {
+                throw .storeFailure(path: path(of: id, in: level),
+                                    reason: "cannot edit: the card directory holds a subdirectory; edit its files by hand")
+            }
+            throw .failing(.write, stagedPath, error)
+        }
+        return staged
+    }
+
+    /// Gives a card a new id in its level: the change is journaled, then the rename done (R17).
+    /// Its reverse cards (R28) get a `reverse-of` naming the new id in the same journaled change,
+    /// each as an edit (a copy exchanged with the reverse's directory), so that a crash leaves
+    /// the card and all its reverses under the old id or all under the new one (R18).
+    /// - Parameter reverses: the card's reverse cards and their levels.
+    /// - Throws: `cardExists` when a directory of that name is in the level already.
+    func renameCard(_ id: String, to newID: String, in level: Level, reverses: [(id: String, level: Level)] = [],
+                    journal: [LogEntry]) throws(BoxError) {
+        let directory = try fd(level)
+        var rewritten: [(id: String, directory: FileDescriptor, staged: String)] = []
+        var intents: [JournalIntent] = []
+        do {
+            for reverse in reverses {
+                let staged = try stageEditedCopy(reverse.id, in: reverse.level, leavingOut: { $0 == Store.reverseFileName },
+                                                 writing: [(Store.reverseFileName, Array((newID + "\n").utf8))])
+                rewritten.append((reverse.id, try fd(reverse.level), staged))
+                intents.append(.edit(staged: staged, id: reverse.id, in: reverse.level, guard: try cardGuard(reverse.id, in: reverse.level)))
+            }
+            let guardMark = try cardGuard(id, in: level)
+            intents.insert(.rename(id: id, to: newID, in: level, guard: guardMark), at: 0)
+            var exchanged = 0
+            try journaled(journal, intent: intents, carryOut: { () throws(BoxError) in
+                do throws(Errno) {
+                    try FileSystem.rename(id, in: directory, to: newID, in: directory)
+                } catch {
+                    if error == .exists { throw .cardExists(id: newID) }
+                    throw .failing(.rename, path(of: id, in: level), error, doing: "cannot rename to '\(path(of: newID, in: level))'")
+                }
+                for reverse in rewritten {
+                    do throws(Errno) {
+                        try FileSystem.exchange(reverse.staged, in: stagingFD, with: reverse.id, in: reverse.directory)
+                    } catch {
+                        // Back as it was: the reverses exchanged so far, then the card's id.
+                        for done in rewritten.prefix(exchanged).reversed() {
+                            try? FileSystem.exchange(done.staged, in: stagingFD, with: done.id, in: done.directory)
+                        }
+                        try? FileSystem.rename(newID, in: directory, to: id, in: directory)
+                        throw .failing(.rename, statePath + "/tmp/" + reverse.staged, error,
+                                       doing: "cannot rewrite the reverse card '\(reverse.id)'")
+                    }
+                    exchanged += 1
+                }
+            }, undo: { () throws(Errno) in
+                for reverse in rewritten.reversed() {
+                    try FileSystem.exchange(reverse.staged, in: stagingFD, with: reverse.id, in: reverse.directory)
+                }
+                try FileSystem.rename(newID, in: directory, to: id, in: directory)
+            })
+        } catch {
+            for reverse in rewritten { try? FileSystem.removeTree(reverse.staged, in: stagingFD) }
+            throw error
+        }
         setLevel(id, nil)
         setLevel(newID, level)
         if let reason = damaged.removeValue(forKey: id) { damaged[newID] = reason }
+        for reverse in rewritten {
+            // The staged name holds the old copy now.
+            try? FileSystem.removeTree(reverse.staged, in: stagingFD)
+            if reverseIndex != nil { reverseIndex?[reverse.id] = newID }
+        }
     }
 
     /// True when `name` is a side file of a card: `front.` or `back.` and an extension of

@@ -48,6 +48,10 @@ final class Store {
     /// Cards whose level changed (or that came or went) since the search index last looked; nil
     /// while there is no index.
     var searchDirty: Set<String>?
+    /// Reverse cards (R28) → the id their `reverse-of` names; nil until a rename or a delete first
+    /// needs a card's reverses (`reverses(of:)`), since building it looks into every card
+    /// directory, which the scan at open never does. Kept current from then on.
+    var reverseIndex: [String: String]?
 
     /// The other devices of a synced store, by name, as last looked at (`refreshPeerDays`).
     var peers: [String: PeerDevice] = [:]
@@ -205,13 +209,19 @@ final class Store {
     // MARK: Index bookkeeping
 
     func setLevel(_ id: String, _ level: Level?) {
-        if let old = levelOf[id] { rawCounts[old.rawValue - 1] -= 1 }
+        let old = levelOf[id]
+        if let old { rawCounts[old.rawValue - 1] -= 1 }
         levelOf[id] = level
         if let level { rawCounts[level.rawValue - 1] += 1 } else {
             conflictCopies[id] = nil
             conflictMarkers[id] = nil
         }
         searchDirty?.insert(id)
+        // A card that came (an add, a rename's new id, a hand change) may be a reverse card; one
+        // that left is none any more. A move changes neither.
+        if reverseIndex != nil, old == nil || level == nil {
+            reverseIndex?[id] = level.flatMap { reverseOriginal(id, in: $0) }
+        }
     }
 
     // MARK: Journaled changes (R17, R18)
@@ -315,39 +325,80 @@ final class Store {
 
     /// Puts a staged card in place: the change is journaled, then the rename done (R17).
     func commitStagedCard(_ id: String, level: Level, journal: [LogEntry]) throws(BoxError) {
-        let staged = "add-" + id
+        try commitStagedCards([StagedCard(staged: "add-" + id, id: id, level: level)], journal: journal)
+    }
+
+    /// Puts staged cards in place in one journaled change (a card and its reverse, R28): all of
+    /// them or, should a rename fail, none (the ones made are taken back).
+    func commitStagedCards(_ cards: [StagedCard], journal: [LogEntry]) throws(BoxError) {
         do {
-            let target = try fd(level)
-            try journaled(journal, intent: [.add(staged: staged, id: id, to: level)], carryOut: { () throws(BoxError) in
-                do throws(Errno) {
-                    try FileSystem.rename(staged, in: stagingFD, to: id, in: target)
-                } catch {
-                    if error == .exists { throw .cardExists(id: id) }
-                    throw .failing(.create, path(of: id, in: level), error)
+            var targets: [FileDescriptor] = []
+            for card in cards { targets.append(try fd(card.level)) }
+            var placed = 0
+            try journaled(journal, intent: cards.map { .add(staged: $0.staged, id: $0.id, to: $0.level) }, carryOut: { () throws(BoxError) in
+                for (card, target) in zip(cards, targets) {
+                    do throws(Errno) {
+                        try FileSystem.rename(card.staged, in: stagingFD, to: card.id, in: target)
+                    } catch {
+                        // The cards placed before this one go back, so that none of them stays.
+                        for (done, doneTarget) in zip(cards, targets).prefix(placed).reversed() {
+                            try? FileSystem.rename(done.id, in: doneTarget, to: done.staged, in: stagingFD)
+                        }
+                        if error == .exists { throw .cardExists(id: card.id) }
+                        throw .failing(.create, path(of: card.id, in: card.level), error)
+                    }
+                    placed += 1
                 }
-            }, undo: { () throws(Errno) in try FileSystem.rename(id, in: target, to: staged, in: stagingFD) })
+            }, undo: { () throws(Errno) in
+                for (card, target) in zip(cards, targets).reversed() {
+                    try FileSystem.rename(card.id, in: target, to: card.staged, in: stagingFD)
+                }
+            })
         } catch {
-            try? FileSystem.removeTree(staged, in: stagingFD)
+            discardStaged(cards)
             throw error
         }
-        setLevel(id, level)
+        for card in cards { setLevel(card.id, card.level) }
     }
 
     /// Deletes a card: the change is journaled, the directory renamed into the trash, then removed.
     func removeCard(_ id: String, from level: Level, journal: [LogEntry]) throws(BoxError) {
-        let source = try fd(level)
-        let guardMark = try cardGuard(id, in: level)
-        let trashed = "\(id).\(CurrentProcess.id).\(log.size)"
-        try journaled(journal, intent: [.delete(id: id, from: level, guard: guardMark, trashed: trashed)], carryOut: { () throws(BoxError) in
-            do throws(Errno) {
-                try FileSystem.rename(id, in: source, to: trashed, in: trashFD)
-            } catch {
-                throw .failing(.rename, path(of: id, in: level), error, doing: "cannot delete")
+        try removeCards([(id, level)], journal: journal)
+    }
+
+    /// Deletes cards in one journaled change (a card and its reverses, R28): every directory is
+    /// renamed into the trash, then removed; should a rename fail, the ones made are put back.
+    func removeCards(_ cards: [(id: String, level: Level)], journal: [LogEntry]) throws(BoxError) {
+        var planned: [(id: String, level: Level, source: FileDescriptor, trashed: String)] = []
+        var intents: [JournalIntent] = []
+        for (number, card) in cards.enumerated() {
+            let source = try fd(card.level)
+            let guardMark = try cardGuard(card.id, in: card.level)
+            let trashed = "\(card.id).\(CurrentProcess.id).\(log.size)" + (number == 0 ? "" : ".\(number)")
+            planned.append((card.id, card.level, source, trashed))
+            intents.append(.delete(id: card.id, from: card.level, guard: guardMark, trashed: trashed))
+        }
+        var removed = 0
+        try journaled(journal, intent: intents, carryOut: { () throws(BoxError) in
+            for card in planned {
+                do throws(Errno) {
+                    try FileSystem.rename(card.id, in: card.source, to: card.trashed, in: trashFD)
+                } catch {
+                    for done in planned.prefix(removed).reversed() {
+                        try? FileSystem.rename(done.trashed, in: trashFD, to: done.id, in: done.source)
+                    }
+                    throw .failing(.rename, path(of: card.id, in: card.level), error, doing: "cannot delete")
+                }
+                removed += 1
             }
-        }, undo: { () throws(Errno) in try FileSystem.rename(trashed, in: trashFD, to: id, in: source) })
-        setLevel(id, nil)
-        damaged[id] = nil
-        try? FileSystem.removeTree(trashed, in: trashFD)
+        }, undo: { () throws(Errno) in
+            for card in planned.reversed() { try FileSystem.rename(card.trashed, in: trashFD, to: card.id, in: card.source) }
+        })
+        for card in planned {
+            setLevel(card.id, nil)
+            damaged[card.id] = nil
+            try? FileSystem.removeTree(card.trashed, in: trashFD)
+        }
     }
 
     /// Makes every rename so far durable (fsync of the level directories and the staging and

@@ -27,7 +27,15 @@ extension BatchOutcome {
     public var json: JSONValue {
         func index(_ value: Int) -> JSONValue { .int(Int64(value)) }
         return [
-            "added": .array(added.map { ["index": index($0.index), "id": .string($0.id), "level": .string($0.level.name)] }),
+            "added": .array(added.map { card in
+                var object: JSONValue = ["index": index(card.index), "id": .string(card.id), "level": .string(card.level.name)]
+                // Only when a reverse was asked for (R28).
+                if let reverse = card.reverse, case .object(var members) = object {
+                    members["reverse"] = .string(reverse)
+                    object = .object(members)
+                }
+                return object
+            }),
             "present": .array(present.map { ["index": index($0.index), "id": .string($0.id)] }),
             "refused": .array(refused.map {
                 ["index": index($0.index), "error": .string($0.error.varlinkName),
@@ -43,7 +51,8 @@ extension BatchOutcome {
         let fields = try JSONFields(json, path: field)
         let added = try fields.objects("added") { (value, path) throws(JSONFieldError) -> Added in
             let card = try JSONFields(value, path: path)
-            return Added(index: try card.int("index"), id: try card.string("id"), level: try card.level("level"))
+            return Added(index: try card.int("index"), id: try card.string("id"), level: try card.level("level"),
+                         reverse: try card.optionalString("reverse"))
         }
         let present = try fields.objects("present") { (value, path) throws(JSONFieldError) -> Present in
             let card = try JSONFields(value, path: path)

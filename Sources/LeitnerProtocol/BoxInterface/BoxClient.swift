@@ -55,9 +55,27 @@ public struct BoxClient {
         }
     }
 
+    /// `Add` with `reverse`: the card and its reverse card (R28), added together.
+    public func addWithReverse(front: Asset, back: Asset, id: String? = nil, level: Level? = nil,
+                               allowDuplicate: Bool? = nil) throws -> BoxReply<(card: Card, reverse: Card?)> {
+        try call(.add, ["front": front.json, "back": back.json, "id": id.map(JSONValue.string),
+                        "level": level.map { .string($0.name) }, "allowDuplicate": allowDuplicate.map(JSONValue.bool),
+                        "reverse": .bool(true)]) { fields throws(JSONFieldError) in
+            (card: try fields.card(), reverse: try fields.optionalCard("reverse"))
+        }
+    }
+
+    /// `AddReverse`: a reverse card of the card `id` (R28).
+    public func addReverse(of id: String, reverseID: String? = nil, level: Level? = nil) throws -> BoxReply<Card> {
+        try call(.addReverse, ["id": .string(id), "reverseId": reverseID.map(JSONValue.string),
+                               "level": level.map { .string($0.name) }]) { fields throws(JSONFieldError) in try fields.card() }
+    }
+
     /// `AddMany`: a batch of cards, each added, found present or refused on its own.
-    public func addMany(_ cards: [NewCard], allowDuplicate: Bool? = nil) throws -> BoxReply<BatchOutcome> {
-        try call(.addMany, ["cards": .array(cards.map(\.json)), "allowDuplicate": allowDuplicate.map(JSONValue.bool)]) {
+    /// `reverse`: each added card gets its reverse card beside it (R28).
+    public func addMany(_ cards: [NewCard], allowDuplicate: Bool? = nil, reverse: Bool? = nil) throws -> BoxReply<BatchOutcome> {
+        try call(.addMany, ["cards": .array(cards.map(\.json)), "allowDuplicate": allowDuplicate.map(JSONValue.bool),
+                            "reverse": reverse.map(JSONValue.bool)]) {
             fields throws(JSONFieldError) in try BatchOutcome(json: .object(fields.members))
         }
     }
@@ -67,9 +85,16 @@ public struct BoxClient {
         try call(.move, ["id": .string(id), "level": .string(level.name)]) { fields throws(JSONFieldError) in try fields.card() }
     }
 
-    /// `Delete`.
-    public func delete(id: String) throws -> BoxReply<Void> {
-        try call(.delete, ["id": .string(id)]) { _ throws(JSONFieldError) in () }
+    /// `Delete`: the card, and its reverse cards unless `keepReverses` (R28). The reply names
+    /// the reverses, deleted or kept.
+    public func delete(id: String, keepReverses: Bool? = nil) throws -> BoxReply<[String]> {
+        try call(.delete, ["id": .string(id), "keepReverses": keepReverses.map(JSONValue.bool)]) { fields throws(JSONFieldError) in
+            guard fields.optional("reverses") != nil else { return [] }
+            return try fields.objects("reverses") { (value, path) throws(JSONFieldError) -> String in
+                guard let id = value.stringValue else { throw JSONFieldError(field: path, reason: "is not a string") }
+                return id
+            }
+        }
     }
 
     /// `Edit`: new sides for a card; a side left nil is kept.

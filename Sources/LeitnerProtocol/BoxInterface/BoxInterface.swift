@@ -44,7 +44,11 @@ public enum BoxInterface {
           text: ?string
         )
 
-        type Card (id: string, level: string, front: Side, back: Side)
+        type Card (id: string, level: string, front: Side, back: Side,
+          # A reverse card: the id of the card whose sides it shows swapped (its front is that
+          # card's back, the sides' paths are that card's files). Absent for any other card.
+          reverseOf: ?string
+        )
 
         # A side of a new card: text, or base64 data; name gives the extension (front.md, back.png).
         type Asset (name: string, text: ?string, data: ?string)
@@ -153,7 +157,8 @@ public enum BoxInterface {
         type NewCard (front: Asset, back: Asset, id: ?string, level: ?string)
 
         # A card of the batch that was added; index is its place in the batch, from 0.
-        type AddedCard (index: int, id: string, level: string)
+        # reverse: the id of its reverse card, added beside it (AddMany with reverse true).
+        type AddedCard (index: int, id: string, level: string, reverse: ?string)
 
         # A card of the batch already in the box, not added again: a card has the id it asks for,
         # or (allowDuplicate false) the same text front; or an earlier card of the batch does.
@@ -173,21 +178,32 @@ public enum BoxInterface {
         method Grade(id: string, correct: bool, answerMs: ?int) -> (card: Card, test: Test)
         method Undo() -> (card: Card, test: Test)
         # allowDuplicate: false refuses a text front that another card already has (DuplicateFront);
-        # null or true adds the card anyway.
-        method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool) -> (card: Card)
+        # null or true adds the card anyway. reverse: true adds its reverse card too, ID.rev beside
+        # it in the same level, in the same change (both or neither); the reply's reverse is it.
+        method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool,
+          reverse: ?bool) -> (card: Card, reverse: ?Card)
         # Adds many cards in one durable change, each as Add would: when the reply arrives, every
         # added card is on disk and in its level. Cards already present or refused are reported
         # and the others added, so the same batch sent twice adds nothing the second time. Fails
         # as a whole (StoreFailure, nothing added) only when the store cannot take the batch.
-        method AddMany(cards: []NewCard, allowDuplicate: ?bool) -> (added: []AddedCard, present: []PresentCard, refused: []RefusedCard)
+        # reverse: true gives each added card its reverse card, ID.rev, beside it.
+        method AddMany(cards: []NewCard, allowDuplicate: ?bool, reverse: ?bool) -> (added: []AddedCard, present: []PresentCard, refused: []RefusedCard)
         method Move(id: string, level: string) -> (card: Card)
-        method Delete(id: string) -> ()
+        # Deletes the card and its reverse cards with it, unless keepReverses is true: then they
+        # stay, dangling (damaged, reported by Doctor). reverses: the card's reverse cards,
+        # deleted or kept; absent when it had none.
+        method Delete(id: string, keepReverses: ?bool) -> (reverses: ?[]string)
         # Replaces the front, the back or both (null keeps a side), keeping the card's level, its
         # place in the test and its history; an extension may change (front.txt to front.md).
         # changed is false when the sides were already so: nothing is written or logged then.
+        # A reverse card's front and back are written to the card it reverses, swapped.
         method Edit(id: string, front: ?Asset, back: ?Asset) -> (card: Card, changed: bool)
-        # Gives a card a new id, keeping its level, its place in the test and its history.
+        # Gives a card a new id, keeping its level, its place in the test and its history. Its
+        # reverse cards' reverse-of is rewritten to the new id in the same change.
         method Rename(id: string, newId: string) -> (card: Card)
+        # Adds a reverse card of the card id: reverseId (default id.rev) holding reverse-of, in
+        # level (default the card's own). A reverse card cannot be reversed (InvalidParameter).
+        method AddReverse(id: string, reverseId: ?string, level: ?string) -> (card: Card)
         method Show(id: string) -> (card: Card)
         # Cards of one level, or of all; text is filled only when withText is true.
         method List(level: ?string, withText: ?bool) -> (cards: []Card)

@@ -22,6 +22,7 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case stop = "Stop"
     case stats = "Stats"
     case resolveConflict = "ResolveConflict"
+    case addReverse = "AddReverse"
 
     /// The qualified name a call carries, `io.leitner.Box.Grade`.
     public var qualifiedName: String { BoxInterface.name + "." + rawValue }

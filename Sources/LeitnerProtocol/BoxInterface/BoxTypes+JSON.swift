@@ -22,9 +22,15 @@ extension Side {
 }
 
 extension Card {
-    /// The `Card` object.
+    /// The `Card` object. `reverseOf` is given only for a reverse card (R28), so that a
+    /// listing of 100,000 ordinary cards carries no member per card for it.
     public var json: JSONValue {
-        ["id": .string(id), "level": .string(level.name), "front": front.json, "back": back.json]
+        var object: JSONValue = ["id": .string(id), "level": .string(level.name), "front": front.json, "back": back.json]
+        if let reverseOf, case .object(var members) = object {
+            members["reverseOf"] = .string(reverseOf)
+            object = .object(members)
+        }
+        return object
     }
 
     /// Reads a `Card` object.
@@ -33,7 +39,8 @@ extension Card {
         let fields = try JSONFields(json, path: field)
         self.init(id: try fields.string("id"), level: try fields.level("level"),
                   front: try Side(json: fields.required("front"), field: fields.field("front")),
-                  back: try Side(json: fields.required("back"), field: fields.field("back")))
+                  back: try Side(json: fields.required("back"), field: fields.field("back")),
+                  reverseOf: try fields.optionalString("reverseOf"))
     }
 }
 

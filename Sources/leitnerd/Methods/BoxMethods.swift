@@ -59,8 +59,18 @@ enum BoxMethods {
         let id = try parameters.optionalString("id")
         let level = try parameters.optionalString("level")
         let allowDuplicate = try parameters.optionalBool("allowDuplicate") ?? true
-        let card = try context.box.add(front: front, back: back, id: id, level: level,
-                                       allowDuplicateFront: allowDuplicate)
+        let withReverse = try parameters.optionalBool("reverse") ?? false
+        let added = try context.box.add(front: front, back: back, id: id, level: level,
+                                        allowDuplicateFront: allowDuplicate, withReverse: withReverse)
+        // `reverse` only when one was asked for (R28): the reply of a plain Add is unchanged.
+        guard let reverse = added.reverse else { return ["card": added.card.json] }
+        return ["card": added.card.json, "reverse": reverse.json]
+    }
+
+    /// A reverse card of a card already in the box (R28).
+    static func addReverse(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let card = try context.box.addReverse(of: parameters.string("id"), reverseID: parameters.optionalString("reverseId"),
+                                              level: parameters.optionalString("level"))
         return ["card": card.json]
     }
 
@@ -70,7 +80,8 @@ enum BoxMethods {
         var cards: [NewCard] = []
         cards.reserveCapacity(list.count)
         for (index, value) in list.enumerated() { cards.append(try NewCard(json: value, field: "cards.\(index)")) }
-        let outcome = try context.box.addMany(cards, allowDuplicateFront: parameters.optionalBool("allowDuplicate") ?? true)
+        let outcome = try context.box.addMany(cards, allowDuplicateFront: parameters.optionalBool("allowDuplicate") ?? true,
+                                              withReverse: parameters.optionalBool("reverse") ?? false)
         return outcome.json.objectValue ?? [:]
     }
 
@@ -80,8 +91,9 @@ enum BoxMethods {
     }
 
     static func delete(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        try context.box.delete(id: parameters.string("id"))
-        return [:]
+        let reverses = try context.box.delete(id: parameters.string("id"), keepReverses: parameters.optionalBool("keepReverses") ?? false)
+        // Named only when the card had reverse cards (R28): deleted with it, or kept and dangling.
+        return reverses.isEmpty ? [:] : ["reverses": .array(reverses.map(JSONValue.string))]
     }
 
     static func edit(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {

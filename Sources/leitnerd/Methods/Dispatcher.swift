@@ -57,6 +57,7 @@ struct Dispatcher: Sendable {
             "ReadAsset": .once(BoxMethods.readAsset),
             "Stats": .once(BoxMethods.stats),
             "ResolveConflict": .once(BoxMethods.resolveConflict),
+            "AddReverse": .once(BoxMethods.addReverse),
             "List": .streams(BoxMethods.list),
             "Calendar": .streams(BoxMethods.calendar),
             "Log": .streams(BoxMethods.log),

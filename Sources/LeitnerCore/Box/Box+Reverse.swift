@@ -1,0 +1,40 @@
+/// `AddReverse`: a reverse card (R28) for a card already in the box.
+extension Box {
+    /// The id a card's reverse gets by default: `ID.rev`.
+    /// - Throws: `invalidCardId` when that is no valid id (the card's id is too long for it).
+    static func reverseID(of id: String) throws(BoxError) -> String {
+        guard let reverse = Store.defaultReverseID(of: id) else {
+            try CardID.validate(id + ".rev")
+            throw .invalidCardId(id: id + ".rev", reason: "not a valid card id")
+        }
+        return reverse
+    }
+
+    /// Adds a reverse card of the card `id`: a directory `reverseID` (default `ID.rev`) holding
+    /// `reverse-of`, in `level` (default the card's own level, beside it), logged as an `add`.
+    /// A card may have more than one reverse; a reverse of a reverse is refused, since it would
+    /// show the card as it is.
+    /// - Throws: `noSuchCard`; `invalidParameter` when `id` is a reverse card itself;
+    ///   `storeFailure` when the card is damaged (R21); `cardExists`, `invalidCardId`,
+    ///   `invalidLevel`.
+    public func addReverse(of id: String, reverseID: String?, level: String?) throws(BoxError) -> Card {
+        try CardID.validate(id)
+        if let reverseID { try CardID.validate(reverseID) }
+        let asked = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
+        let moment = try begin()
+        guard let originalLevel = store.level(of: id) else { throw .noSuchCard(id: id) }
+        let original = try store.card(id, withText: false)
+        if let named = original.reverseOf {
+            throw .invalidParameter(name: "id", reason: "'\(id)' is a reverse card (of '\(named)'); "
+                                    + "a reverse of it would show '\(named)' as it is: reverse '\(named)' instead")
+        }
+        let newID: String
+        if let reverseID { newID = reverseID } else { newID = try Box.reverseID(of: id) }
+        if store.level(of: newID) != nil { throw .cardExists(id: newID) }
+        let target = asked ?? originalLevel
+        let staged = try store.stageReverse(newID, of: id, level: target, synced: true)
+        try store.commitStagedCards([staged], journal: [LogEntry(time: moment.now, event: .add, id: newID, to: target)])
+        if tracksMembership { daily.levelChanged(newID, to: target) }
+        return try store.card(newID, withText: true)
+    }
+}
