@@ -42,6 +42,7 @@ enum CommandTable {
                     OptionSpec(.id, value: "ID", help: "the card's id (else made from the front)"),
                     OptionSpec(.level, value: "LEVEL", help: "1 to 7 or finished (default 1)"),
                     OptionSpec(.force, help: "add even if a card has the same front"),
+                    OptionSpec(.reverse, help: "add its reverse card ID.rev too (back as the question), beside it"),
                 ],
                 discussion: "FRONT and BACK are text; a side given as a file is left out of the arguments.",
                 run: WriteCommands.add),
@@ -52,6 +53,7 @@ enum CommandTable {
                     OptionSpec(.level, value: "LEVEL", help: "the level of the cards (default 1)"),
                     OptionSpec(.withLevels, help: "keep the levels the source gives (a level column, LEVEL/ID directories)"),
                     OptionSpec(.quiet, help: "no progress bar"),
+                    OptionSpec(.reverse, help: "give each card added its reverse card ID.rev, beside it"),
                 ],
                 discussion: """
                 TSV/CSV: two fields a line, front and back, or a header line naming the columns
@@ -112,7 +114,22 @@ enum CommandTable {
         Command(name: "move", abstract: "move a card to a level", usage: "ID LEVEL", arguments: 2...2,
                 run: WriteCommands.move),
         Command(name: "delete", abstract: "delete a card", usage: "ID", arguments: 1...1,
-                options: [OptionSpec(.yes, short: "-y", help: "do not ask")], run: WriteCommands.delete),
+                options: [OptionSpec(.yes, short: "-y", help: "do not ask"),
+                          OptionSpec(.keepReverses, help: "keep the card's reverse cards (they dangle, and doctor reports them)")],
+                discussion: "The card's reverse cards (cards whose reverse-of names it) are deleted with it.",
+                run: WriteCommands.delete),
+        Command(name: "reverse", abstract: "add a reverse card of a card: its back as the question", usage: "ID",
+                arguments: 1...1,
+                options: [
+                    OptionSpec(.id, value: "ID", help: "the reverse card's id (default ID.rev)"),
+                    OptionSpec(.level, value: "LEVEL", help: "1 to 7 or finished (default the card's own level)"),
+                ],
+                discussion: """
+                The reverse card is a directory holding the file reverse-of, which names the card; it
+                shows the card's sides swapped, so an edit of either shows in both. It has its own
+                level, schedule and history. A reverse card cannot be reversed.
+                """,
+                run: WriteCommands.reverse),
         Command(name: "undo", abstract: "undo today's last grade", run: WriteCommands.undo),
         Command(name: "calendar", abstract: "show past tests and the ones to come", usage: "[FROM [TO]]",
                 arguments: 0...2,

@@ -25,6 +25,8 @@ enum ImportCommand {
 
     struct Summary {
         var added = 0
+        /// Reverse cards added beside them (`--reverse`), not counted in `added`.
+        var reverses = 0
         var present: [Reported] = []
         var refused: [Reported] = []
     }
@@ -54,7 +56,8 @@ enum ImportCommand {
         }
         var progress = ImportProgress(total: records.count,
                                       enabled: Console.stderrTerminal.isTerminal && !arguments.has(.quiet))
-        var summary = try add(records, defaultLevel: defaultLevel, path: path, context: context, progress: &progress)
+        var summary = try add(records, defaultLevel: defaultLevel, reverse: arguments.has(.reverse), path: path, context: context,
+                              progress: &progress)
         progress.clear()
         summary.refused = problems.map { Reported(place: $0.location.place(in: path), reason: $0.reason) } + summary.refused
         report(summary, path: path, context: context)
@@ -93,7 +96,8 @@ enum ImportCommand {
     }
 
     /// Sends the cards in batches and gathers what became of each.
-    static func add(_ records: [ImportRecord], defaultLevel: Level?, path: String, context: Context,
+    /// - Parameter reverse: each card added gets its reverse card beside it (R28).
+    static func add(_ records: [ImportRecord], defaultLevel: Level?, reverse: Bool, path: String, context: Context,
                     progress: inout ImportProgress) throws -> Summary {
         var summary = Summary()
         var batch: [Pending] = []
@@ -116,7 +120,7 @@ enum ImportCommand {
                 guard !cards.isEmpty else { continue }
                 let outcome: BatchOutcome
                 do {
-                    outcome = try context.box.addMany(cards.map(\.card), allowDuplicate: false).value
+                    outcome = try context.box.addMany(cards.map(\.card), allowDuplicate: false, reverse: reverse ? true : nil).value
                 } catch let error as VarlinkCallError where isTooLarge(error) && cards.count > 1 {
                     // A daemon configured with a smaller MaxMessageSize= closed the connection
                     // without carrying anything out: send halves, and smaller batches from now on.
@@ -126,6 +130,7 @@ enum ImportCommand {
                     continue
                 }
                 summary.added += outcome.added.count
+                summary.reverses += outcome.added.filter { $0.reverse != nil }.count
                 for card in outcome.present {
                     summary.present.append(Reported(place: cards[card.index].location,
                                                          reason: "already in the box as '\(card.id)'"))
@@ -175,12 +180,15 @@ enum ImportCommand {
             func list(_ problems: [Reported]) -> JSONValue {
                 .array(problems.map { ["location": .string($0.place), "reason": .string($0.reason)] })
             }
-            context.printJSON(["added": .int(Int64(summary.added)), "present": list(summary.present),
-                               "refused": list(summary.refused)])
+            var members: [String: JSONValue] = ["added": .int(Int64(summary.added)), "present": list(summary.present),
+                                                "refused": list(summary.refused)]
+            if summary.reverses > 0 { members["reverses"] = .int(Int64(summary.reverses)) }
+            context.printJSON(members)
             return
         }
         let style = context.style
         let refused = summary.refused.isEmpty ? "0 refused" : style.apply(style.red, "\(summary.refused.count) refused")
-        Console.out("Imported '\(path)': \(summary.added) added, \(summary.present.count) already present, \(refused).")
+        let reverses = summary.reverses > 0 ? " (and \(summary.reverses) reverse card\(summary.reverses == 1 ? "" : "s"))" : ""
+        Console.out("Imported '\(path)': \(summary.added) added\(reverses), \(summary.present.count) already present, \(refused).")
     }
 }

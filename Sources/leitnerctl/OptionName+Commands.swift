@@ -42,6 +42,8 @@ extension OptionName {
     static let time = OptionName("--time")
     static let regex = OptionName("--regex")
     static let ids = OptionName("--ids")
+    static let reverse = OptionName("--reverse")
+    static let keepReverses = OptionName("--keep-reverses")
 
     /// `--front` or `--back`: the side a command is limited to.
     static func only(_ side: SideName) -> OptionName { side == .front ? front : back }

@@ -117,7 +117,8 @@ struct Views {
 
     /// A card as `show` prints it.
     func card(_ card: Card) -> [String] {
-        var lines = [style.apply(style.bold, card.id) + style.apply(style.dim, " · \(Views.place(card.level))")]
+        var lines = [style.apply(style.bold, card.id) + style.apply(style.dim, " · \(Views.place(card.level))")
+                     + (card.reverseOf.map { style.apply(style.dim, " · " + CardList.reverseMark($0) + ", its sides swapped") } ?? "")]
         lines.append(style.apply(style.dim, "front:"))
         lines += self.side(card.front).map { "  " + $0 }
         lines.append(style.apply(style.dim, "back:"))

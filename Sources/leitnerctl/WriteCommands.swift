@@ -30,10 +30,28 @@ enum WriteCommands {
         if let extra = texts.first { throw Failure.usage(.extraArgument(extra, command: "add")) }
         let level = try arguments[.level].map { try Arguments.level($0, command: "add") }
         // Refuse a second card with the same front unless asked to (allowDuplicate).
+        if arguments.has(.reverse) {
+            let reply = try context.box.addWithReverse(front: front, back: back, id: arguments[.id], level: level,
+                                                       allowDuplicate: arguments.has(.force))
+            if context.json { return context.printJSON(reply.json) }
+            Console.out("Added '\(reply.value.card.id)' to \(Views.place(reply.value.card.level)).")
+            if let reverse = reply.value.reverse {
+                Console.out("Added '\(reverse.id)', its reverse, to \(Views.place(reverse.level)).")
+            }
+            return
+        }
         let reply = try context.box.add(front: front, back: back, id: arguments[.id], level: level,
                                         allowDuplicate: arguments.has(.force))
         if context.json { return context.printJSON(reply.json) }
         Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level)).")
+    }
+
+    /// `reverse ID [--id REVID] [--level LEVEL]`: a reverse card of a card in the box (R28).
+    static func reverse(_ context: Context, _ arguments: ParsedArguments) throws {
+        let level = try arguments[.level].map { try Arguments.level($0, command: "reverse") }
+        let reply = try context.box.addReverse(of: arguments.positionals[0], reverseID: arguments[.id], level: level)
+        if context.json { return context.printJSON(reply.json) }
+        Console.out("Added '\(reply.value.id)', the reverse of '\(arguments.positionals[0])', to \(Views.place(reply.value.level)).")
     }
 
     /// `move ID LEVEL`.
@@ -63,9 +81,17 @@ enum WriteCommands {
                 throw Failure.quiet(ExitStatus.failure)
             }
         }
-        let reply = try context.box.delete(id: id)
+        let keep = arguments.has(.keepReverses)
+        let reply = try context.box.delete(id: id, keepReverses: keep ? true : nil)
         if context.json { return context.printJSON(reply.json) }
         Console.out("Deleted '\(id)'.")
+        let reverses = reply.value.map { "'\($0)'" }.joined(separator: ", ")
+        if reverses.isEmpty { return }
+        if keep {
+            Console.out("Kept its reverse cards \(reverses): they are dangling now; see leitnerctl doctor.")
+        } else {
+            Console.out("Deleted its reverse cards \(reverses) with it.")
+        }
     }
 
     /// `doctor --resolve ID --keep mine|theirs|FILE`: keeps one side of a card's sync conflict.

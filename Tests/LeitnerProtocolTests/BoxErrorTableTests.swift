@@ -15,6 +15,7 @@ import LeitnerSystem
         .duplicateFront(id: "e"), .invalidPattern(pattern: "(", reason: "r"), .invalidParameter(name: "date", reason: "refused by the service"),
         .cannotResolve(id: "f", reason: "r4"),
         .replyTooLarge(reason: "r5"),
+        .reverseOfReverse(id: "g.rev", reverseOf: "g"),
     ]
 
     /// The errors the interface text declares: qualified name → parameter names.

@@ -41,13 +41,18 @@ public struct CardList: Sendable {
         return style.apply(style.bold, line)
     }
 
-    /// One card's line (a `Card` of the interface, its text filled).
+    /// One card's line (a `Card` of the interface, its text filled). A reverse card (R28) is
+    /// marked `↺ of ID`: after its id in the table, and in a fifth field of its own where the
+    /// fields are tab-separated, so that the first four stay what a script reads.
     public func line(_ card: Card) -> String {
         let level = card.level.name
-        let id = card.id
         let front = CardList.flat(card.front)
         let back = CardList.flat(card.back)
-        guard width != nil else { return [level, id, front, back].joined(separator: "\t") }
+        guard width != nil else {
+            let fields = [level, card.id, front, back] + (card.reverseOf.map { [CardList.reverseMark($0)] } ?? [])
+            return fields.joined(separator: "\t")
+        }
+        let id = card.reverseOf.map { card.id + " " + CardList.reverseMark($0) } ?? card.id
         if long {
             return pad(level, CardList.levelWidth) + CardList.gap + pad(id, idWidth) + CardList.gap
                 + front + CardList.gap + style.apply(style.dim, back)
@@ -55,6 +60,9 @@ public struct CardList: Sendable {
         return pad(level, CardList.levelWidth) + CardList.gap + pad(CardList.fit(id, idWidth), idWidth) + CardList.gap
             + pad(CardList.fit(front, sideWidth), sideWidth) + CardList.gap + style.apply(style.dim, CardList.fit(back, sideWidth))
     }
+
+    /// How a reverse card of `original` is marked.
+    public static func reverseMark(_ original: String) -> String { "↺ of " + original }
 
     /// A side on one line: its text with `⏎` for line breaks and `→` for tabs (a final line
     /// break dropped), or `[media/type]` for other media.

@@ -14,7 +14,7 @@ extension Box {
     /// `reverse-of`, in `level` (default the card's own level, beside it), logged as an `add`.
     /// A card may have more than one reverse; a reverse of a reverse is refused, since it would
     /// show the card as it is.
-    /// - Throws: `noSuchCard`; `invalidParameter` when `id` is a reverse card itself;
+    /// - Throws: `noSuchCard`; `reverseOfReverse` when `id` is a reverse card itself;
     ///   `storeFailure` when the card is damaged (R21); `cardExists`, `invalidCardId`,
     ///   `invalidLevel`.
     public func addReverse(of id: String, reverseID: String?, level: String?) throws(BoxError) -> Card {
@@ -25,8 +25,7 @@ extension Box {
         guard let originalLevel = store.level(of: id) else { throw .noSuchCard(id: id) }
         let original = try store.card(id, withText: false)
         if let named = original.reverseOf {
-            throw .invalidParameter(name: "id", reason: "'\(id)' is a reverse card (of '\(named)'); "
-                                    + "a reverse of it would show '\(named)' as it is: reverse '\(named)' instead")
+            throw .reverseOfReverse(id: id, reverseOf: named)
         }
         let newID: String
         if let reverseID { newID = reverseID } else { newID = try Box.reverseID(of: id) }

@@ -27,6 +27,8 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A parameter has the right type but a value the method cannot use (a malformed date);
     /// maps to `org.varlink.service.InvalidParameter`.
     case invalidParameter(name: String, reason: String)
+    /// A reverse card was asked of a reverse card (R28): it would show `reverseOf` as it is.
+    case reverseOfReverse(id: String, reverseOf: String)
 
     public var description: String {
         switch self {
@@ -44,6 +46,8 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotResolve(let id, let reason): "cannot resolve the conflict of card '\(id)': \(reason)"
         case .replyTooLarge(let reason): "reply too large: \(reason)"
         case .invalidParameter(let name, let reason): "invalid parameter '\(name)': \(reason)"
+        case .reverseOfReverse(let id, let original):
+            "'\(id)' is a reverse card (of '\(original)'): a reverse of it would show '\(original)' as it is; reverse '\(original)' instead"
         }
     }
 }

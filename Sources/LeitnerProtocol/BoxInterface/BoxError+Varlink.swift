@@ -21,6 +21,7 @@ extension BoxError {
         public static let invalidPattern = BoxInterface.name + ".InvalidPattern"
         public static let cannotResolve = BoxInterface.name + ".CannotResolve"
         public static let replyTooLarge = BoxInterface.name + ".ReplyTooLarge"
+        public static let reverseOfReverse = BoxInterface.name + ".ReverseOfReverse"
     }
 
     /// One error on the wire: its qualified name, its parameters as the interface declares
@@ -104,6 +105,9 @@ extension BoxError {
         WireError(name: Name.cannotResolve, parameters: [string("id"), string("reason")],
                   encode: { if case .cannotResolve(let id, let reason) = $0 { [.string(id), .string(reason)] } else { nil } },
                   decode: { v in v.string(0).flatMap { id in v.string(1).map { .cannotResolve(id: id, reason: $0) } } }),
+        WireError(name: Name.reverseOfReverse, parameters: [string("id"), string("reverseOf")],
+                  encode: { if case .reverseOfReverse(let id, let original) = $0 { [.string(id), .string(original)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { id in v.string(1).map { .reverseOfReverse(id: id, reverseOf: $0) } } }),
         WireError(name: Name.replyTooLarge, parameters: [string("reason")],
                   encode: { if case .replyTooLarge(let reason) = $0 { [.string(reason)] } else { nil } },
                   decode: { $0.string(0).map { .replyTooLarge(reason: $0) } }),

@@ -259,6 +259,8 @@ public enum BoxInterface {
         error InvalidPattern (pattern: string, reason: string)
         # The card has no sync conflict, or keep names no side of it; reason says which.
         error CannotResolve (id: string, reason: string)
+        # AddReverse of a reverse card: it would show reverseOf, the card it reverses, as it is.
+        error ReverseOfReverse (id: string, reverseOf: string)
         # The reply would be longer than the daemon's message size limit (MaxMessageSize=). A
         # reply that grows with the box (List, Log, Calendar, Search, Doctor) is sent in parts when called
         # with "more": true; without it, one too large fails with this error, which says so.
