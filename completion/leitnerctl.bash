@@ -38,7 +38,7 @@ _leitnerctl() {
     local cword=$COMP_CWORD
 
     local commands="status review prepare add import export list search find show edit rename move
-        delete undo calendar log doctor stats next grade stop boxes help"
+        delete reverse undo calendar log doctor stats next grade stop boxes help"
     local globals="--config --socket --box --json --no-autostart --help --version"
     local levels="1 2 3 4 5 6 7 finished"
 
@@ -112,13 +112,14 @@ _leitnerctl() {
     local flags="--help"
     case $command in
         review) flags+=" --plain --images" ;;
-        add) flags+=" --front-file --back-file --id --level --force" ;;
-        import) flags+=" --format --level --with-levels --quiet" ;;
+        add) flags+=" --front-file --back-file --id --level --force --reverse" ;;
+        import) flags+=" --format --level --with-levels --quiet --reverse" ;;
         export) flags+=" --dir --with-levels --force" ;;
         list) flags+=" --long --sort" ;;
         search | find) flags+=" --regex --front --back --level --ids" ;;
         edit) flags+=" --front --back --as --front-file --back-file" ;;
-        delete) flags+=" --yes" ;;
+        delete) flags+=" --yes --keep-reverses" ;;
+        reverse) flags+=" --id --level" ;;
         log) flags+=" --since --limit" ;;
         stats) flags+=" --days --leeches --html" ;;
         doctor) flags+=" --resolve --keep" ;;

@@ -35,12 +35,23 @@ import LeitnerTestSupport
         var model = LeitnerModel(today: LogicalDate("2026-01-05")!, onFail: onFail)
         var random = Learner(seed: seed)
         var nextCard = 0
+        // R28: a card added with its reverse → the reverse, a card of its own for the schedule.
+        var reverseOf: [String: String] = [:]
         func addCard() throws {
             let id = "k\(nextCard)"
             nextCard += 1
-            try f.box.addText("front \(id)", "back \(id)", id: id)
-            model.settle()
-            model.add(id)
+            if random.chance(0.25) {
+                _ = try f.box.add(front: Asset(name: "front.txt", text: "front \(id)"), back: Asset(name: "back.txt", text: "back \(id)"),
+                                  id: id, level: nil, allowDuplicateFront: true, withReverse: true)
+                model.settle()
+                model.add(id)
+                model.add(id + ".rev")
+                reverseOf[id] = id + ".rev"
+            } else {
+                try f.box.addText("front \(id)", "back \(id)", id: id)
+                model.settle()
+                model.add(id)
+            }
         }
         // Once the box and the model part, every later day would differ too: stop at the first.
         var diverged = false
@@ -106,15 +117,24 @@ import LeitnerTestSupport
                         // A delete, by request or rm -r, of a card no grade of the test names
                         // (the rules do not say what undo does for a card since deleted).
                         let graded = Set(model.test?.grades.map(\.id) ?? [])
-                        let candidates = model.level.keys.filter { !graded.contains($0) }.sorted()
+                        // A card with a reverse goes with it (R28): neither may have a grade.
+                        let candidates = model.level.keys.filter { !graded.contains($0) && !graded.contains(reverseOf[$0] ?? $0) }.sorted()
                         if !candidates.isEmpty {
                             let id = random.pick(candidates)
-                            if random.chance(0.5) {
+                            if let reverse = reverseOf[id] {
+                                // By request: a card removed by hand would leave its reverse dangling.
+                                agree(try f.box.delete(id: id, keepReverses: false) == [reverse], "\(when()) delete \(id) with \(reverse)")
+                                model.settle()
+                                model.delete(reverse)
+                                reverseOf[id] = nil
+                            } else if random.chance(0.5) {
                                 try f.box.delete(id: id)
                                 model.settle()
                             } else {
                                         f.dir.removeTree("\(model.level[id]!.name)/\(id)")
                             }
+                            // A reverse deleted alone leaves its original without one.
+                            for (original, reverse) in reverseOf where reverse == id { reverseOf[original] = nil }
                             model.delete(id)
                             try check("\(when()) after deleting \(id)")
                         }

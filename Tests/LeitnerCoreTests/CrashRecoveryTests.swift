@@ -18,6 +18,10 @@ import LeitnerTestSupport
 
     enum Operation: String, CaseIterable {
         case gradeCorrect, gradeWrong, gradeCompleting, undo, move, add, delete, adopt, edit, editAsMarkdown, rename, addMany
+        // R28: a card and its reverse cards change together, or not at all.
+        case addWithReverse, addReverse, renameWithReverses, deleteWithReverses, addManyWithReverses
+
+        var hasReverses: Bool { self == .renameWithReverses || self == .deleteWithReverses }
     }
 
     /// Two cards in level 1, today's test open; for `gradeCompleting` one is passed already,
@@ -31,6 +35,10 @@ import LeitnerTestSupport
         if operation == .gradeCompleting || operation == .undo { _ = try box.grade(id: "dos", correct: true, answerMs: 5) }
         if operation == .adopt {
             dir.write("1/tres-front.txt", "tres")
+        }
+        if operation.hasReverses {
+            _ = try box.addReverse(of: "uno", reverseID: nil, level: nil)
+            _ = try box.addReverse(of: "uno", reverseID: "uno-2", level: "3")
         }
     }
 
@@ -52,7 +60,16 @@ import LeitnerTestSupport
             _ = try box.status()
         case .edit: _ = try box.edit(id: "uno", front: Asset(name: "front.txt", text: "UNO"), back: nil)
         case .editAsMarkdown: _ = try box.edit(id: "uno", front: Asset(name: "front.md", text: "*uno*"), back: nil)
-        case .rename: _ = try box.rename(id: "uno", to: "eins")
+        case .rename, .renameWithReverses: _ = try box.rename(id: "uno", to: "eins")
+        case .addWithReverse:
+            _ = try box.add(front: Asset(name: "front.txt", text: "cuatro"), back: Asset(name: "back.txt", text: "four"),
+                            id: "cuatro", level: "3", allowDuplicateFront: true, withReverse: true)
+        case .addReverse: _ = try box.addReverse(of: "dos", reverseID: nil, level: nil)
+        case .deleteWithReverses: _ = try box.delete(id: "uno", keepReverses: false)
+        case .addManyWithReverses:
+            _ = try box.addMany([NewCard(front: Asset(name: "front.txt", text: "cuatro"), back: Asset(name: "back.txt", text: "four")),
+                                 NewCard(front: Asset(name: "front.txt", text: "cinco"), back: Asset(name: "back.txt", text: "five"), level: "2")],
+                                allowDuplicateFront: true, withReverse: true)
         }
     }
 

@@ -31,7 +31,7 @@ import Testing
         let text = BoxInterface.description
         #expect(text.hasPrefix("# A Leitner box"))
         #expect(text.contains("\ninterface io.leitner.Box\n"))
-        #expect(text.contains("method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool) -> (card: Card)"))
+        #expect(text.contains("method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool) -> (card: Card, reverse: ?Card)"))
         #expect(text.contains("method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string)"))
         #expect(text.contains("method Stop() -> ()"))
         #expect(text.contains("method Doctor() -> (problems: []Problem)"))

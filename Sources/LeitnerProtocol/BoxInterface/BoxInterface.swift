@@ -180,8 +180,7 @@ public enum BoxInterface {
         # allowDuplicate: false refuses a text front that another card already has (DuplicateFront);
         # null or true adds the card anyway. reverse: true adds its reverse card too, ID.rev beside
         # it in the same level, in the same change (both or neither); the reply's reverse is it.
-        method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool,
-          reverse: ?bool) -> (card: Card, reverse: ?Card)
+        method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool) -> (card: Card, reverse: ?Card)
         # Adds many cards in one durable change, each as Add would: when the reply arrives, every
         # added card is on disk and in its level. Cards already present or refused are reported
         # and the others added, so the same batch sent twice adds nothing the second time. Fails
