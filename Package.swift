@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "leitnerctl", targets: ["leitnerctl"]),
         .executable(name: "leitner-bench", targets: ["leitner-bench"]),
         .executable(name: "leitner-fuzz", targets: ["leitner-fuzz"]),
+        .executable(name: "leitner-web", targets: ["leitner-web"]),
     ],
     // `CrashPoint`, the tests' simulated crash between two system calls, and `JSONFieldReads`,
     // the members the decoders read, are compiled only into test builds (`make check` passes `--traits TestHooks`); the programs never carry it.
@@ -33,6 +34,10 @@ let package = Package(
         .executableTarget(name: "leitner-bench", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
         // Calls the built leitnerd with values generated from its interface text (docs/protocol.md, "Fuzzing").
         .executableTarget(name: "leitner-fuzz", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
+        // The web door (docs/web.md): HTTP, the session and the pages, a client of the daemon like
+        // leitnerctl; LeitnerClient for the statistics report and the day names.
+        .target(name: "LeitnerWeb", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerClient"]),
+        .executableTarget(name: "leitner-web", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb"]),
         // One test target per module; what several share (a temporary directory) is a target
         // of its own that only the tests link.
         .target(name: "LeitnerTestSupport", dependencies: ["LeitnerSystem"], path: "Tests/Support"),
@@ -48,6 +53,8 @@ let package = Package(
         // The programs' own logic (parsing their command lines, dispatching calls), tested
         // through `@testable import` of the executable modules.
         .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerTestSupport"]),
+        .testTarget(name: "LeitnerWebTests",
+                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb", "LeitnerTestSupport"]),
         // The fuzzer's generators, through `@testable import` of its executable module.
         .testTarget(name: "leitner-fuzzTests", dependencies: ["leitner-fuzz", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
     ],
