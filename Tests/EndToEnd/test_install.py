@@ -28,8 +28,8 @@ def make(target: str, destdir: pathlib.Path) -> subprocess.CompletedProcess:
 
 
 def expected_files() -> set[str]:
-    files = {"usr/bin/leitnerd", "usr/bin/leitnerctl", "usr/lib/sysusers.d/leitner.conf",
-             "usr/share/man/man1/leitnerctl.1", "usr/share/man/man8/leitnerd.8",
+    files = {"usr/bin/leitnerd", "usr/bin/leitnerctl", "usr/bin/leitner-web", "usr/lib/sysusers.d/leitner.conf",
+             "usr/share/man/man1/leitnerctl.1", "usr/share/man/man1/leitner-web.1", "usr/share/man/man8/leitnerd.8",
              "usr/share/bash-completion/completions/leitnerctl", "usr/share/doc/leitner/rules.md",
              "etc/leitner/leitner.conf"}
     if (ROOT / "man" / "leitner.conf.5").exists():

@@ -8,8 +8,9 @@ import subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SYSTEMD = ROOT / "systemd"
-UNIT_NAMES = ["leitnerd.service", "leitnerd.socket", "leitner-prepare.service", "leitner-prepare.timer"]
-MAN_PAGES = ["leitnerd.8", "leitnerctl.1", "leitner.conf.5"]
+UNIT_NAMES = ["leitnerd.service", "leitnerd.socket", "leitner-prepare.service", "leitner-prepare.timer",
+              "leitner-web.service", "leitner-web.socket"]
+MAN_PAGES = ["leitnerd.8", "leitnerctl.1", "leitner.conf.5", "leitner-web.1"]
 INSTALLED_BIN = "/usr/local/bin/"
 
 
@@ -32,7 +33,7 @@ def unit_settings(path: pathlib.Path) -> dict[str, list[str]]:
 def copy_units(
     source: pathlib.Path, target: pathlib.Path, bin_dir: pathlib.Path, installed_bin: str = INSTALLED_BIN
 ) -> list[pathlib.Path]:
-    """Copies the four units of `source` into `target` with `installed_bin` replaced by bin_dir."""
+    """Copies the units of `source` into `target` with `installed_bin` replaced by bin_dir."""
     target.mkdir(parents=True, exist_ok=True)
     copies = []
     for name in UNIT_NAMES:
