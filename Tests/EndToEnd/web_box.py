@@ -39,6 +39,10 @@ class WebBox(CliBox):
             self.web.wait(10)
         super().stop()
 
+    def stop_daemon(self):
+        """Stops the daemon only; leitner-web goes on."""
+        super().stop()
+
     def log_text(self) -> str:
         return (self.tmp / "leitner-web.log").read_text(errors="replace")
 

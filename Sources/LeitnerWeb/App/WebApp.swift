@@ -26,6 +26,8 @@ public final class WebApp: Sendable {
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         var (response, policy) = route(request)
         response.headers = SecurityHeaders.headers(policy: policy) + response.headers
+        // A malformed request (a broken escape) closes its connection, as the parser's refusals do.
+        if response.status == 400 { response.closes = true }
         return response
     }
 
