@@ -112,7 +112,7 @@ public enum MarkdownHTML {
             let isImage = c == "!" && i + 1 < chars.count && chars[i + 1] == "["
             let bracket = isImage ? i + 1 : i
             if chars[bracket] == "[", let close = chars[bracket...].firstIndex(of: "]"), close + 1 < chars.count,
-               chars[close + 1] == "(", let paren = chars[(close + 1)...].firstIndex(of: ")") {
+               chars[close + 1] == "(", let paren = closingParenthesis(chars, from: close + 1) {
                 let label = String(chars[(bracket + 1)..<close])
                 let url = String(chars[(close + 2)..<paren]).trimmingSpaces
                 if !isImage, let safe = safeURL(url) {
@@ -141,6 +141,20 @@ public enum MarkdownHTML {
         }
         for tag in open.reversed() { out += "</\(tag)>" }
         return out
+    }
+
+    /// The index of the `)` that closes the `(` at `open`, parentheses inside counted (a URL
+    /// such as `https://en.wikipedia.org/wiki/Leitner_(system)`).
+    static func closingParenthesis(_ chars: [Character], from open: Int) -> Int? {
+        var depth = 0
+        for index in open..<chars.count {
+            if chars[index] == "(" { depth += 1 }
+            if chars[index] == ")" {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+        }
+        return nil
     }
 
     /// `url` when it is a link to the web or an address to write to; nil for anything else
