@@ -29,6 +29,7 @@ UNIT = $(SWIFT) test --traits TestHooks --scratch-path .build/test-hooks $(if $(
 # Last, the fuzzer (docs/protocol.md, "Fuzzing"): leitner-fuzz sends the built leitnerd every
 # method's parameters at the edges of their types, then random valid calls for FUZZ_CHECK_BUDGET
 # seconds, checking the invariants after each; once with seed 1, once with a fresh seed it prints.
+# Then its HTTP mode (docs/web.md, "Fuzzing") does the same to leitner-web's requests.
 FUZZ_CHECK_BUDGET ?= 8
 FUZZ = $$($(SWIFT) build --show-bin-path)/leitner-fuzz
 
@@ -41,6 +42,8 @@ check: build-clean
 	LEITNER_BIN=$$($(SWIFT) build --show-bin-path) $(PYTHON) -m pytest -q Tests/EndToEnd
 	$(FUZZ) --seed 1 --budget $(FUZZ_CHECK_BUDGET)
 	$(FUZZ) --budget $(FUZZ_CHECK_BUDGET)
+	$(FUZZ) --http --seed 1 --budget $(FUZZ_CHECK_BUDGET)
+	$(FUZZ) --http --budget $(FUZZ_CHECK_BUDGET)
 
 unit:
 	$(UNIT)
@@ -53,6 +56,7 @@ FUZZ_BUDGET ?= 300
 FUZZ_SEED ?=
 fuzz: build
 	$(FUZZ) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --budget $(FUZZ_BUDGET)
+	$(FUZZ) --http $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --budget $(FUZZ_BUDGET)
 
 # Two daemons kept in step by two real Syncthing instances on loopback (docs/sync.md): every
 # scripted scenario, online and paused, then SOAK_ROUNDS randomised rounds (LEITNER_SYNC_SEED=N

@@ -87,6 +87,10 @@ import Testing
         let review = get(app, "/review", cookie: cookie)
         #expect(review.status == 503 && text(review).contains("The daemon is not running"))
         #expect(transport.calls.load(ordering: .relaxed) == 2)
+        // A page number at the edge of Int (found by leitner-fuzz --http) is no crash.
+        for page in ["9223372036854775807", "-9223372036854775808", "0", "x"] {
+            #expect(get(app, "/cards?page=\(page)", cookie: cookie).status == 503)
+        }
     }
 
     @Test func securityHeadersOnEveryAnswer() {

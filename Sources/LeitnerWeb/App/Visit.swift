@@ -111,7 +111,8 @@ struct Visit {
     /// them in parts; only this page's are kept.
     private func cardList() -> HTTPResponse {
         let text = query["q"]?.trimmingSpaces ?? ""
-        let page = max(0, (Int(query["page"] ?? "1") ?? 1) - 1)
+        // Clamped: a page number from the address must not overflow the multiplication below.
+        let page = min(1_000_000, max(0, (Int(query["page"] ?? "1") ?? 1) - 1))
         let first = page * CardsPage.pageSize
         let range = first..<(first + CardsPage.pageSize)
         var entries: [CardsPage.Entry] = []
