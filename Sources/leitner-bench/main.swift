@@ -92,6 +92,7 @@ for size in sizes {
     let status = system("'\(exe)' measure '\(store)' \(grades) \(logLines)")
     if status != 0 { complain("measurement failed (\(status))") }
     StatsRoundTrip.run(store: store, in: workDirectory)
+    WebRoundTrip.run(store: store, in: workDirectory, grades: 300)
     // The import in a process of its own too, into an empty box beside its floor.
     if system("'\(exe)' import '\(workDirectory)' \(size)") != 0 { complain("import measurement failed") }
     // The best of three, as the listings are: the first warms the cache for them all.
