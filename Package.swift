@@ -6,8 +6,8 @@ let testHooks: [SwiftSetting] = [.define("LEITNER_TEST_HOOKS", .when(traits: ["T
 // No package dependencies: the toolchain only (see README, "Building").
 // Who imports whom is drawn in docs/architecture.md: LeitnerSystem ← LeitnerVarlink (JSON and
 // Varlink, knowing nothing of cards); LeitnerSystem ← LeitnerCore; both ← LeitnerProtocol (the
-// box's interface) ← leitnerd; LeitnerProtocol ← LeitnerClient ← leitnerctl. The daemon links no
-// client code.
+// box's interface) ← leitnerd; LeitnerProtocol ← LeitnerClient ← leitnerctl, and LeitnerClient ←
+// LeitnerWeb ← leitner-web. The daemon links no client code.
 let package = Package(
     name: "leitner",
     products: [
