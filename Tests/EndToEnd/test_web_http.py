@@ -260,3 +260,27 @@ def test_the_token_file_is_private_and_kept(web_box):
     assert web_box.token != first and path.read_text().strip() == web_box.token
     status, _, _ = web_box.request("GET", "/?token=" + first)
     assert status == 401
+
+
+def test_leitnerctl_web_prints_the_link_first_and_serves(web_box):
+    web_box.ok("add", "--id", "c1", "a front", "a back")
+    process = subprocess.Popen([str(web_box.bin_dir / "leitnerctl"), "--socket", str(web_box.socket), "--no-autostart",
+                                "web", "--listen", "127.0.0.1:0"],
+                               env=web_box.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline().strip()
+        token = (web_box.tmp / "xdg-state" / "leitner" / "web-token").read_text().strip()
+        assert first.startswith("http://127.0.0.1:") and first.endswith("/?token=" + token)
+        web_box.url = first
+        web_box.port = int(first.split(":")[2].split("/")[0])
+        web_box.token = token
+        cookie = web_box.login()
+        status, _, body = web_box.request("GET", "/review", cookie=cookie)
+        assert status == 200 and "a front" in body
+    finally:
+        process.terminate()
+        assert process.wait(10) == 0
+    # Without a daemon, and autostart off, it says so and starts nothing.
+    web_box.stop_daemon()
+    down = web_box.ctl("web", "--listen", "127.0.0.1:0")
+    assert down.returncode == 69 and "autostart is off" in down.stderr
