@@ -19,13 +19,22 @@ enum WebRoundTrip {
         let urlFile = directory + "/web.url"
         unlink(socket)
         unlink(urlFile)
-        guard system("'\(programs)/leitnerd' --config '\(BenchDevice.configuration(in: directory))' --store '\(store)' --socket '\(socket)' >/dev/null 2>&1 & echo $! > '\(directory)/web-daemon.pid'") == 0,
-              system("XDG_STATE_HOME='\(directory)/web-state' '\(programs)/leitner-web' --socket '\(socket)' --listen 127.0.0.1:0 --print-url >'\(urlFile)' 2>/dev/null & echo $! > '\(directory)/web.pid'") == 0 else {
+        let daemonPid = directory + "/web-daemon.pid", webPid = directory + "/web.pid"
+        defer { _ = system("kill $(cat '\(webPid)') $(cat '\(daemonPid)') 2>/dev/null") }
+        // The daemon of the measurement before may still hold the store for a moment after its
+        // SIGTERM: a daemon that exits at once (the store is locked) is started again, for a minute.
+        let startDaemon = "'\(programs)/leitnerd' --config '\(BenchDevice.configuration(in: directory))' --store '\(store)' --socket '\(socket)' >/dev/null 2>&1 & echo $! > '\(daemonPid)'"
+        let deadline = Timing.now() + 60
+        _ = system(startDaemon)
+        while access(socket, F_OK) != 0 && Timing.now() < deadline {
+            usleep(50_000)
+            if system("kill -0 $(cat '\(daemonPid)') 2>/dev/null") != 0 { _ = system(startDaemon) }
+        }
+        guard access(socket, F_OK) == 0,
+              system("XDG_STATE_HOME='\(directory)/web-state' '\(programs)/leitner-web' --socket '\(socket)' --listen 127.0.0.1:0 --print-url >'\(urlFile)' 2>/dev/null & echo $! > '\(webPid)'") == 0 else {
             complain("cannot start leitnerd and leitner-web")
             return
         }
-        defer { _ = system("kill $(cat '\(directory)/web.pid') $(cat '\(directory)/web-daemon.pid') 2>/dev/null") }
-        for _ in 0..<500 where access(socket, F_OK) != 0 { usleep(20_000) }
         var url = ""
         for _ in 0..<500 {
             url = (try? FileSystem.readFile(atPath: urlFile)).map { String(decoding: $0, as: UTF8.self) } ?? ""
