@@ -58,7 +58,7 @@ enum HTTPEdges {
             out.append("POST /cards/x/move HTTP/1.1\r\n\(host)\(session)Content-Type: application/x-www-form-urlencoded\r\n"
                        + "Content-Length: \(("csrf=\(csrf)&level=\(escape)").utf8.count)\r\n\r\ncsrf=\(csrf)&level=\(escape)")
         }
-        for page in ["0", "-1", "99999999999999999999", "9223372036854775807", "x"] {
+        for page in ["0", "-1", "99999999999999999999", "9223372036854775807", "-9223372036854775808", "x"] {
             out.append("GET /cards?page=\(page) HTTP/1.1\r\n\(host)\(session)\r\n")
         }
         return out.map { Array($0.utf8) }

@@ -112,7 +112,7 @@ struct Visit {
     private func cardList() -> HTTPResponse {
         let text = query["q"]?.trimmingSpaces ?? ""
         // Clamped: a page number from the address must not overflow the multiplication below.
-        let page = min(1_000_000, max(0, (Int(query["page"] ?? "1") ?? 1) - 1))
+        let page = min(1_000_000, max(1, Int(query["page"] ?? "1") ?? 1)) - 1
         let first = page * CardsPage.pageSize
         let range = first..<(first + CardsPage.pageSize)
         var entries: [CardsPage.Entry] = []
