@@ -142,8 +142,9 @@ uninstall:
 	fi
 # One command from a fresh clone to reviewing the sample deck, on a throwaway box in .build/try
 # (docs/leitnerctl.md, "Try it"). It writes a configuration for that box and a wrapper,
-# .build/try/leitnerctl, that runs the built leitnerctl on it; the last lines it prints are the
-# commands to go on with, in the terminal or in a browser. The leitnerd that leitnerctl starts for it exits after TRY_IDLE without
+# .build/try/leitnerctl, that runs the built leitnerctl on it; it says how to review the box in a
+# browser, and the last line it prints is the command to go on with. The leitnerd that
+# leitnerctl starts for it exits after TRY_IDLE without
 # a client. XDG_DATA_HOME points the daemon's default store at the same place as Path=, and
 # LEITNER_SOCKET is unset, so that the trial never touches the real box.
 TRY_DIR ?= $(CURDIR)/.build/try
@@ -161,8 +162,8 @@ try: build
 	@$(TRY_DIR)/leitnerctl review; status=$$?; \
 	  echo; \
 	  echo "This was a throwaway box; its daemon stops by itself after $(TRY_IDLE) without a client."; \
-	  echo "Go on with it (also status, list, log, stop, help):"; \
+	  echo "To review it in a web browser (a phone: docs/web.md), run '$(TRY_DIR)/leitnerctl web'"; \
+	  echo "and open the link it prints first (http://127.0.0.1:8470/?token=…); Ctrl-C stops it."; \
+	  echo "Go on with it (also status, list, log, web, stop, help):"; \
 	  echo "  $(TRY_DIR)/leitnerctl review"; \
-	  echo "Or review in a web browser: run '$(TRY_DIR)/leitnerctl web' and open the link it prints"; \
-	  echo "(http://127.0.0.1:8470/?token=…; Ctrl-C stops it)."; \
 	  exit $$status
