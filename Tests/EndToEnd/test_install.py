@@ -90,7 +90,7 @@ def test_installed_completion_offers_commands_levels_and_flags(installed):
     assert complete(completion, "leitnerctl", "") == [
         "status", "review", "prepare", "add", "import", "export", "list", "search", "find", "show",
         "edit", "rename", "move", "delete", "undo", "calendar", "log", "doctor", "stats", "next", "grade",
-        "stop", "help"]
+        "web", "stop", "help"]
     assert complete(completion, "leitnerctl", "list", "--sort", "") == ["id", "level", "added"]
     assert complete(completion, "leitnerctl", "--socket", "/x", "mo") == ["move"]
     assert complete(completion, "leitnerctl", "move", "card", "") == ["1", "2", "3", "4", "5", "6", "7", "finished"]
