@@ -38,7 +38,7 @@ _leitnerctl() {
     local cword=$COMP_CWORD
 
     local commands="status review prepare add import export list search find show edit rename move
-        delete undo calendar log doctor stats next grade stop boxes help"
+        delete undo calendar log doctor stats next grade web stop boxes help"
     local globals="--config --socket --box --json --no-autostart --help --version"
     local levels="1 2 3 4 5 6 7 finished"
 
@@ -95,7 +95,7 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "mine theirs" -- "$cur"))
             return
             ;;
-        --id | --since | --limit | --time | --days | --leeches | --resolve)
+        --id | --since | --limit | --time | --days | --leeches | --resolve | --listen)
             return
             ;;
     esac
@@ -123,6 +123,7 @@ _leitnerctl() {
         stats) flags+=" --days --leeches --html" ;;
         doctor) flags+=" --resolve --keep" ;;
         grade) flags+=" --time" ;;
+        web) flags+=" --listen --new-token" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$flags" -- "$cur"))

@@ -156,6 +156,17 @@ enum CommandTable {
                 arguments: 2...2,
                 options: [OptionSpec(.time, value: "MS", help: "the answer time in milliseconds")],
                 run: WriteCommands.grade),
+        Command(name: "web", abstract: "serve the review and the box to a web browser (leitner-web), in the foreground",
+                options: [
+                    OptionSpec(.listen, value: "ADDR:PORT", help: "where to listen (else [Web] Listen=, else 127.0.0.1:8470)"),
+                    OptionSpec(.newToken, help: "make a new token: links printed before stop working"),
+                ],
+                discussion: """
+                The first line is the link to open, with the box's secret token; the browser that
+                opens it is let in and the token leaves the address. Ctrl-C stops it. See docs/web.md
+                for reaching it from a phone safely.
+                """,
+                run: WebCommand.run),
         Command(name: "stop", abstract: "stop the daemon, as SIGTERM does",
                 discussion: """
                 Waits until leitnerd has exited. Under systemd socket activation the next command

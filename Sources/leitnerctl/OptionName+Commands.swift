@@ -42,6 +42,8 @@ extension OptionName {
     static let time = OptionName("--time")
     static let regex = OptionName("--regex")
     static let ids = OptionName("--ids")
+    static let listen = OptionName("--listen")
+    static let newToken = OptionName("--new-token")
 
     /// `--front` or `--back`: the side a command is limited to.
     static func only(_ side: SideName) -> OptionName { side == .front ? front : back }

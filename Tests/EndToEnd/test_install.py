@@ -28,8 +28,8 @@ def make(target: str, destdir: pathlib.Path) -> subprocess.CompletedProcess:
 
 
 def expected_files() -> set[str]:
-    files = {"usr/bin/leitnerd", "usr/bin/leitnerctl", "usr/lib/sysusers.d/leitner.conf",
-             "usr/share/man/man1/leitnerctl.1", "usr/share/man/man8/leitnerd.8",
+    files = {"usr/bin/leitnerd", "usr/bin/leitnerctl", "usr/bin/leitner-web", "usr/lib/sysusers.d/leitner.conf",
+             "usr/share/man/man1/leitnerctl.1", "usr/share/man/man1/leitner-web.1", "usr/share/man/man8/leitnerd.8",
              "usr/share/bash-completion/completions/leitnerctl", "usr/share/doc/leitner/rules.md",
              "etc/leitner/leitner.conf"}
     if (ROOT / "man" / "leitner.conf.5").exists():
@@ -90,7 +90,7 @@ def test_installed_completion_offers_commands_levels_and_flags(installed):
     assert complete(completion, "leitnerctl", "") == [
         "status", "review", "prepare", "add", "import", "export", "list", "search", "find", "show",
         "edit", "rename", "move", "delete", "undo", "calendar", "log", "doctor", "stats", "next", "grade",
-        "stop", "boxes", "help"]
+        "web", "stop", "boxes", "help"]
     assert complete(completion, "leitnerctl", "list", "--sort", "") == ["id", "level", "added"]
     assert complete(completion, "leitnerctl", "--socket", "/x", "mo") == ["move"]
     assert complete(completion, "leitnerctl", "move", "card", "") == ["1", "2", "3", "4", "5", "6", "7", "finished"]

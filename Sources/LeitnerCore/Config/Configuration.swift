@@ -74,6 +74,10 @@ public struct Configuration: Sendable, Equatable {
     /// The values of `Images=` besides `auto`: the protocols leitnerctl draws images with.
     public static let imageProtocols = ["kitty", "iterm", "sixel", "blocks", "none"]
 
+    // [Web]
+    /// `leitner-web`'s address and cookie (docs/web.md).
+    public var web = WebSettings()
+
     /// The embedded defaults for the user `locator` describes.
     public init(defaultsFor locator: ConfigurationLocator) {
         storePath = locator.defaultStorePath

@@ -130,5 +130,6 @@ public struct ConfigurationParser: Sendable {
             "Player": { c, v, _ in c.player = ConfigurationValue.command(v) },
             "Images": { c, v, _ throws(ConfigurationValueError) in c.images = try ConfigurationValue.images(v) },
         ],
+        "Web": WebSettings.keys,
     ]
 }
