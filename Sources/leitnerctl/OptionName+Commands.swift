@@ -42,6 +42,11 @@ extension OptionName {
     static let time = OptionName("--time")
     static let regex = OptionName("--regex")
     static let ids = OptionName("--ids")
+    static let tag = OptionName("--tag")
+    static let notTag = OptionName("--not-tag")
+    static let search = OptionName("--search")
+    static let wrongDays = OptionName("--wrong-days")
+    static let shuffle = OptionName("--shuffle")
 
     /// `--front` or `--back`: the side a command is limited to.
     static func only(_ side: SideName) -> OptionName { side == .front ? front : back }
