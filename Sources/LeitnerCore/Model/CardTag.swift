@@ -45,12 +45,14 @@ public enum CardTag {
     public static func parse(_ text: String) -> Parsed {
         var parsed = Parsed()
         var seen = Set<String>()
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
-            let tag = String(line)
+        // Split on the newline byte, not the Character "\n": "\r\n" is one Character, and a file
+        // written on Windows would otherwise have its lines run together and misnumbered.
+        for (number, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let raw = String(decoding: bytes, as: UTF8.self)
+            let tag = String(raw.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
             if tag.isEmpty { continue }
             if let reason = problem(tag) {
-                parsed.badLines.append((number + 1, String(raw), reason))
+                parsed.badLines.append((number + 1, raw, reason))
             } else if seen.insert(tag).inserted {
                 parsed.tags.append(tag)
             }
