@@ -54,7 +54,8 @@ enum ImportCommand {
         }
         var progress = ImportProgress(total: records.count,
                                       enabled: Console.stderrTerminal.isTerminal && !arguments.has(.quiet))
-        var summary = try add(records, defaultLevel: defaultLevel, path: path, context: context, progress: &progress)
+        let tags = try TagOptions.tags(arguments.all(.tag), command: "import")
+        var summary = try add(records, defaultLevel: defaultLevel, path: path, context: context, progress: &progress, tags: tags)
         progress.clear()
         summary.refused = problems.map { Reported(place: $0.location.place(in: path), reason: $0.reason) } + summary.refused
         report(summary, path: path, context: context)
@@ -90,11 +91,13 @@ enum ImportCommand {
         var card: NewCard
         var bytes: Int
         var location: String
+        /// The tags to give the card once it is added (R25).
+        var tags: [String]
     }
 
     /// Sends the cards in batches and gathers what became of each.
     static func add(_ records: [ImportRecord], defaultLevel: Level?, path: String, context: Context,
-                    progress: inout ImportProgress) throws -> Summary {
+                    progress: inout ImportProgress, tags: [String] = []) throws -> Summary {
         var summary = Summary()
         var batch: [Pending] = []
         var batchSize = 0
@@ -126,6 +129,10 @@ enum ImportCommand {
                     continue
                 }
                 summary.added += outcome.added.count
+                // Tagged once added: a card already present keeps its own tags.
+                for added in outcome.added where !cards[added.index].tags.isEmpty {
+                    _ = try context.box.tag(id: added.id, tags: cards[added.index].tags)
+                }
                 for card in outcome.present {
                     summary.present.append(Reported(place: cards[card.index].location,
                                                          reason: "already in the box as '\(card.id)'"))
@@ -151,7 +158,8 @@ enum ImportCommand {
             }
             let bytes = card.json.jsonText.utf8.count + 1
             if !batch.isEmpty && (batchSize + bytes > limit || batch.count >= cardLimit) { try flush() }
-            batch.append(Pending(card: card, bytes: bytes, location: location))
+            let cardTags = record.tags + tags.filter { !record.tags.contains($0) }
+            batch.append(Pending(card: card, bytes: bytes, location: location, tags: cardTags))
             batchSize += bytes
         }
         try flush()

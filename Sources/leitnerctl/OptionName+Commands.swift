@@ -44,6 +44,11 @@ extension OptionName {
     static let ids = OptionName("--ids")
     static let listen = OptionName("--listen")
     static let newToken = OptionName("--new-token")
+    static let tag = OptionName("--tag")
+    static let notTag = OptionName("--not-tag")
+    static let search = OptionName("--search")
+    static let wrongDays = OptionName("--wrong-days")
+    static let shuffle = OptionName("--shuffle")
 
     /// `--front` or `--back`: the side a command is limited to.
     static func only(_ side: SideName) -> OptionName { side == .front ? front : back }

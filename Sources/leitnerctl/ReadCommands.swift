@@ -66,7 +66,8 @@ enum ReadCommands {
             Console.flush()
         }
         var cards: [(card: Card, json: JSONValue)] = []
-        try context.box.list(level: level, withText: true) { reply in
+        let filter = try TagOptions.given(arguments, command: "list")
+        try context.box.list(level: level, withText: true, tags: filter?.tags, notTags: filter?.notTags) { reply in
             let part = zip(reply.items, reply.json).map { (card: $0, json: $1) }
             if order == "level" { show(part) } else { cards += part }
         }

@@ -29,9 +29,12 @@ enum WriteCommands {
         let back = try side(.back)
         if let extra = texts.first { throw Failure.usage(.extraArgument(extra, command: "add")) }
         let level = try arguments[.level].map { try Arguments.level($0, command: "add") }
+        let tags = try TagOptions.tags(arguments.all(.tag), command: "add")
         // Refuse a second card with the same front unless asked to (allowDuplicate).
-        let reply = try context.box.add(front: front, back: back, id: arguments[.id], level: level,
+        var reply = try context.box.add(front: front, back: back, id: arguments[.id], level: level,
                                         allowDuplicate: arguments.has(.force))
+        // The tags were checked above, so this second call fails only as the store does.
+        if !tags.isEmpty { reply = try context.box.tag(id: reply.value.id, tags: tags) }
         if context.json { return context.printJSON(reply.json) }
         Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level)).")
     }

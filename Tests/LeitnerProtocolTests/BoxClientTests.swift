@@ -60,7 +60,16 @@ import Testing
         ("search", { try $0.search("x", regex: true, fields: [.front, .back], level: .one, limit: 5) { _ in } }),
         ("search (plain)", { try $0.search("x") { _ in } }),
         ("doctor", { try $0.doctor { _ in } }),
-        ("stats", { _ = try $0.stats(days: 30, leeches: 5) }),
+        ("stats", { _ = try $0.stats(days: 30, leeches: 5, tags: ["ja"], notTags: ["ja:kanji"]) }),
+        ("next (a subset)", { _ = try $0.next(tags: ["ja"], notTags: ["de"], levels: [.one]) }),
+        ("list (by tag)", { try $0.list(tags: ["ja"], notTags: ["de"]) { _ in } }),
+        ("search (by tag)", { try $0.search("x", tags: ["ja"], notTags: ["de"]) { _ in } }),
+        ("tag", { _ = try $0.tag(id: "x", tags: ["ja"]) }),
+        ("untag", { _ = try $0.untag(id: "x", tags: ["ja"]) }),
+        ("tags", { try $0.tags(tags: ["ja"], notTags: ["de"]) { _ in } }),
+        ("practice cards", { try $0.practiceCards(tags: ["ja"], notTags: ["de"], levels: [.one], pattern: "x", regex: false,
+                                                 wrongDays: 7, limit: 10, shuffle: true) { _ in } }),
+        ("practice", { _ = try $0.practice(id: "x", correct: true, answerMs: 900) }),
         ("stop", { _ = try $0.stop() }),
     ]
 

@@ -27,6 +27,8 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A parameter has the right type but a value the method cannot use (a malformed date);
     /// maps to `org.varlink.service.InvalidParameter`.
     case invalidParameter(name: String, reason: String)
+    /// A tag that breaks R25's rules (those of a card id, with `:` between parts).
+    case invalidTag(tag: String, reason: String)
 
     public var description: String {
         switch self {
@@ -44,6 +46,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotResolve(let id, let reason): "cannot resolve the conflict of card '\(id)': \(reason)"
         case .replyTooLarge(let reason): "reply too large: \(reason)"
         case .invalidParameter(let name, let reason): "invalid parameter '\(name)': \(reason)"
+        case .invalidTag(let tag, let reason): "invalid tag '\(tag)': \(reason)"
         }
     }
 }

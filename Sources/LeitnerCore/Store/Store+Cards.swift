@@ -17,7 +17,7 @@ extension Store {
         switch read.sides {
         case .success(let (front, back)):
             damaged[id] = nil
-            return Card(id: id, level: level, front: front, back: back)
+            return Card(id: id, level: level, front: front, back: back, tags: read.tags.tags)
         case .failure(let damage):
             let reason = damage.reason
             damaged[id] = reason
@@ -168,6 +168,11 @@ extension Store {
         var conflictCopies: [String] = []
         /// Text sides holding git's conflict markers, by name; nil when the text was not read.
         var markedSides: [String]?
+        /// The card's `tags` file read (R25): no tags when it has none. Its bad lines never
+        /// damage the card; `doctor` reports them.
+        var tags = CardTag.Parsed()
+        /// Why the `tags` file could not be read at all, if so (a directory, a link out).
+        var tagsProblem: String?
     }
 
     /// Records what a read of a card found a sync tool left, for `status` and `doctor`.
@@ -195,9 +200,12 @@ extension Store {
         // The sides' entries, by `SideName` order; more than one of a side is damage (R21).
         var found: ([DirectoryEntry], [DirectoryEntry]) = ([], [])
         var read = SidesRead(sides: .failure("not read"), markedSides: withText ? [] : nil)
+        var tagsEntry: DirectoryEntry?
         do {
             try FileSystem.forEachEntry(cardDirectory, fresh: true) { name, kind in
-                if let side = Store.side(ofFile: name) {
+                if name == CardTag.fileName {
+                    tagsEntry = DirectoryEntry(name: name, kind: kind)
+                } else if let side = Store.side(ofFile: name) {
                     if side == .front {
                         found.0.append(DirectoryEntry(name: name, kind: kind))
                     } else {
@@ -212,6 +220,12 @@ extension Store {
             return read
         }
         read.conflictCopies.sort()
+        if let tagsEntry {
+            switch readTags(tagsEntry, in: cardDirectory, cardRelative: level.name + "/" + id) {
+            case .success(let parsed): read.tags = parsed
+            case .failure(let problem): read.tagsProblem = problem.reason
+            }
+        }
         var sides: [Side] = []
         for (side, entries) in [(SideName.front, found.0), (SideName.back, found.1)] {
             guard entries.count == 1, let entry = entries.first else {

@@ -17,6 +17,17 @@ extension Store {
     /// card is never without a side nor with two fronts, even when the extension changes
     /// (`front.txt` → `front.md`). The old copy is removed after the reply's change is logged.
     func replaceSides(_ id: String, in level: Level, with sides: [NewSide], journal: [LogEntry]) throws(BoxError) {
+        let replaced = Set(sides.map(\.side))
+        // The sides being replaced are left behind, whatever their extension.
+        try replaceFiles(id, in: level, leaving: { name in
+            SideName.allCases.first(where: { Store.isSideFile(name, of: $0) }).map(replaced.contains) ?? false
+        }, writing: sides.map { ($0.name, $0.bytes) }, journal: journal)
+    }
+
+    /// Replaces files of a card at once, as `replaceSides` describes: the entries `leaving`
+    /// names are left behind, the others hard-linked into the copy, and `writing` written there.
+    func replaceFiles(_ id: String, in level: Level, leaving: (String) -> Bool, writing: [(name: String, bytes: [UInt8])],
+                      journal: [LogEntry]) throws(BoxError) {
         let levelDirectory = try fd(level)
         let staged = "edit-" + id
         let stagedPath = statePath + "/tmp/" + staged
@@ -27,21 +38,16 @@ extension Store {
             defer { copy.close() }
             let card = try FileDescriptor.openDirectory(id, relativeTo: levelDirectory)
             defer { card.close() }
-            let replaced = Set(sides.map(\.side))
-            for entry in try FileSystem.list(card) {
-                // The sides being replaced are left behind, whatever their extension.
-                if let side = SideName.allCases.first(where: { Store.isSideFile(entry.name, of: $0) }), replaced.contains(side) {
-                    continue
-                }
+            for entry in try FileSystem.list(card) where !leaving(entry.name) {
                 // A person's own files in the card (notes) stay with it, hard-linked; a
                 // subdirectory cannot be, so such a card is refused rather than emptied.
                 if entry.kind == .directory { throw Errno.isDirectory }
                 try FileSystem.link(entry.name, in: card, as: entry.name, in: copy)
             }
-            for side in sides {
-                let file = try FileDescriptor.open(side.name, relativeTo: copy, .writeOnly, options: [.create, .exclusive, .noFollow])
+            for (name, bytes) in writing {
+                let file = try FileDescriptor.open(name, relativeTo: copy, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }
-                try file.writeAll(side.bytes)
+                try file.writeAll(bytes)
                 try file.sync()
             }
             try copy.sync()

@@ -21,6 +21,7 @@ extension BoxError {
         public static let invalidPattern = BoxInterface.name + ".InvalidPattern"
         public static let cannotResolve = BoxInterface.name + ".CannotResolve"
         public static let replyTooLarge = BoxInterface.name + ".ReplyTooLarge"
+        public static let invalidTag = BoxInterface.name + ".InvalidTag"
     }
 
     /// One error on the wire: its qualified name, its parameters as the interface declares
@@ -107,6 +108,9 @@ extension BoxError {
         WireError(name: Name.replyTooLarge, parameters: [string("reason")],
                   encode: { if case .replyTooLarge(let reason) = $0 { [.string(reason)] } else { nil } },
                   decode: { $0.string(0).map { .replyTooLarge(reason: $0) } }),
+        WireError(name: Name.invalidTag, parameters: [string("tag"), string("reason")],
+                  encode: { if case .invalidTag(let tag, let reason) = $0 { [.string(tag), .string(reason)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { tag in v.string(1).map { .invalidTag(tag: tag, reason: $0) } } }),
         WireError(name: VarlinkServiceInterface.invalidParameter, parameters: [string("parameter")],
                   encode: { if case .invalidParameter(let name, _) = $0 { [.string(name)] } else { nil } },
                   decode: { $0.string(0).map { .invalidParameter(name: $0, reason: "refused by the service") } }),

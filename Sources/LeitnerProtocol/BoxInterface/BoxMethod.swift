@@ -22,6 +22,11 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case stop = "Stop"
     case stats = "Stats"
     case resolveConflict = "ResolveConflict"
+    case tag = "Tag"
+    case untag = "Untag"
+    case tags = "Tags"
+    case practiceCards = "PracticeCards"
+    case practice = "Practice"
 
     /// The qualified name a call carries, `io.leitner.Box.Grade`.
     public var qualifiedName: String { BoxInterface.name + "." + rawValue }

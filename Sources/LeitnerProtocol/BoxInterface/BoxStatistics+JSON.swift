@@ -104,7 +104,8 @@ extension BoxStatistics {
                 "retention": .array(retention.map(\.json)), "retentionWeeks": .array(retentionWeeks.map(\.json)),
                 "work": .array(work.map(\.json)), "weekReviews": .int(Int64(weekReviews)),
                 "weekAnswerMs": .int(Int64(weekAnswerMs)), "streaks": streaks.json,
-                "leeches": .array(leeches.map(\.json))]
+                "leeches": .array(leeches.map(\.json)), "practiceAnswers": .int(Int64(practiceAnswers)),
+                "practiceWrong": .int(Int64(practiceWrong)), "practiceMs": .int(Int64(practiceMs))]
     }
 
     /// Reads the parameters of a `Stats` reply.
@@ -124,5 +125,9 @@ extension BoxStatistics {
                   weekReviews: try fields.int("weekReviews"), weekAnswerMs: try fields.int("weekAnswerMs"),
                   streaks: try Streaks(json: fields.required("streaks"), field: fields.field("streaks")),
                   leeches: try fields.objects("leeches") { (value, path) throws(JSONFieldError) in try Leech(json: value, field: path) })
+        // Absent from an older daemon's reply: no practice counted.
+        practiceAnswers = try fields.optionalInt("practiceAnswers") ?? 0
+        practiceWrong = try fields.optionalInt("practiceWrong") ?? 0
+        practiceMs = try fields.optionalInt("practiceMs") ?? 0
     }
 }

@@ -22,9 +22,12 @@ extension Side {
 }
 
 extension Card {
-    /// The `Card` object.
+    /// The `Card` object; `tags` only when it has some, so that a box without tags sends what
+    /// it always sent.
     public var json: JSONValue {
-        ["id": .string(id), "level": .string(level.name), "front": front.json, "back": back.json]
+        var members: [String: JSONValue] = ["id": .string(id), "level": .string(level.name), "front": front.json, "back": back.json]
+        if !tags.isEmpty { members["tags"] = .array(tags.map(JSONValue.string)) }
+        return .object(members)
     }
 
     /// Reads a `Card` object.
@@ -33,7 +36,8 @@ extension Card {
         let fields = try JSONFields(json, path: field)
         self.init(id: try fields.string("id"), level: try fields.level("level"),
                   front: try Side(json: fields.required("front"), field: fields.field("front")),
-                  back: try Side(json: fields.required("back"), field: fields.field("back")))
+                  back: try Side(json: fields.required("back"), field: fields.field("back")),
+                  tags: fields.optional("tags") == nil ? [] : try fields.strings("tags"))
     }
 }
 
@@ -196,5 +200,17 @@ extension SearchMatch {
         self.init(id: try fields.string("id"), level: try fields.level("level"),
                   field: try fields.named("field", "a search field") { Field(rawValue: $0) },
                   line: try fields.string("line"))
+    }
+}
+
+extension TagCount {
+    /// The `TagCount` object.
+    public var json: JSONValue { ["tag": .string(tag), "cards": .int(Int64(cards))] }
+
+    /// Reads a `TagCount` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "tag") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(tag: try fields.string("tag"), cards: try fields.int("cards"))
     }
 }
