@@ -88,9 +88,9 @@ def complete(completion: pathlib.Path, *words: str) -> list[str]:
 def test_installed_completion_offers_commands_levels_and_flags(installed):
     completion = installed / "usr/share/bash-completion/completions/leitnerctl"
     assert complete(completion, "leitnerctl", "") == [
-        "status", "review", "prepare", "add", "import", "export", "list", "search", "find", "show",
-        "edit", "rename", "move", "delete", "undo", "calendar", "log", "doctor", "stats", "next", "grade",
-        "web", "stop", "boxes", "help"]
+        "status", "review", "practice", "prepare", "add", "import", "export", "list", "search", "find", "show",
+        "edit", "rename", "move", "delete", "undo", "calendar", "log", "doctor", "stats", "tag", "untag", "tags",
+        "next", "grade", "web", "stop", "boxes", "help"]
     assert complete(completion, "leitnerctl", "list", "--sort", "") == ["id", "level", "added"]
     assert complete(completion, "leitnerctl", "--socket", "/x", "mo") == ["move"]
     assert complete(completion, "leitnerctl", "move", "card", "") == ["1", "2", "3", "4", "5", "6", "7", "finished"]
