@@ -111,9 +111,7 @@ extension BoxStatistics {
     /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
     public init(json: JSONValue, field: String = "") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: field)
-        let countFields = try fields.object("counts")
-        var counts: [Level: Int] = [:]
-        for level in Level.allCases { counts[level] = try countFields.int(level.name) }
+        let counts = try BoxStatus.counts(try fields.object("counts"))
         self.init(today: try fields.date("today"), window: try fields.int("days"), leechWindow: try fields.int("leechDays"),
                   counts: counts, damaged: try fields.int("damaged"), loose: try fields.int("loose"),
                   forecast: try fields.objects("forecast") { (value, path) throws(JSONFieldError) in try ForecastTest(json: value, field: path) },

@@ -50,6 +50,18 @@ struct CallParameters {
         return value
     }
 
+    /// An array of strings (`Suspend`'s ids): every element a string, else `InvalidParameter`.
+    func strings(_ name: String) throws(InvalidParameter) -> [String] {
+        let elements = try optional(name) { $0.arrayValue } ?? []
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for element in elements {
+            guard let string = element.stringValue else { throw InvalidParameter(name: name) }
+            strings.append(string)
+        }
+        return strings
+    }
+
     /// A parameter that must be present and not null, as it is.
     func required(_ name: String) throws(InvalidParameter) -> JSONValue {
         guard let value = values[name], !value.isNull else { throw InvalidParameter(name: name) }
