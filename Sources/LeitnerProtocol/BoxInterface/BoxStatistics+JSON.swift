@@ -97,9 +97,8 @@ extension Leech {
 extension BoxStatistics {
     /// The parameters of the `Stats` reply.
     public var json: JSONValue {
-        let counts = Dictionary(uniqueKeysWithValues: Level.allCases.map { ($0.name, JSONValue.int(Int64(self.counts[$0] ?? 0))) })
         return ["today": .string(today.description), "days": .int(Int64(window)), "leechDays": .int(Int64(leechWindow)),
-                "counts": .object(counts), "damaged": .int(Int64(damaged)), "loose": .int(Int64(loose)),
+                "counts": BoxStatus.json(counts), "damaged": .int(Int64(damaged)), "loose": .int(Int64(loose)),
                 "forecast": .array(forecast.map(\.json)), "heatmap": .array(heatmap.map(\.json)),
                 "retention": .array(retention.map(\.json)), "retentionWeeks": .array(retentionWeeks.map(\.json)),
                 "work": .array(work.map(\.json)), "weekReviews": .int(Int64(weekReviews)),

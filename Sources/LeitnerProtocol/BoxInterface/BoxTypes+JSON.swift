@@ -104,8 +104,7 @@ extension BoxStatus {
     /// `problems`, `clockBehind` (RFC 3339, or null), `arrivals` and `arrivalDate` (R23, null
     /// when no card waits) and `leeches` (R24).
     public var json: JSONValue {
-        let counts = Dictionary(uniqueKeysWithValues: Level.allCases.map { ($0.name, JSONValue.int(Int64(self.counts[$0] ?? 0))) })
-        return ["today": .string(today.description), "test": test.json, "counts": .object(counts),
+        return ["today": .string(today.description), "test": test.json, "counts": BoxStatus.json(counts),
                 "problems": .int(Int64(problems)),
                 "clockBehind": clockBehind.map { .string(DayClock.rfc3339($0)) } ?? .null,
                 "arrivals": arrivals.map { .int(Int64($0.cards)) } ?? .null,
@@ -129,12 +128,20 @@ extension BoxStatus {
     }
 
     /// Cards per level from a reply's `counts`: every level must be there; a place may be
-    /// missing (a daemon from before R23), and counts as 0.
+    /// missing (a daemon from before R23), and is then left out (read as 0 where shown).
     static func counts(_ countFields: JSONFields) throws(JSONFieldError) -> [Level: Int] {
         var counts: [Level: Int] = [:]
         for level in Level.levels { counts[level] = try countFields.int(level.name) }
-        for place in Level.places { counts[place] = try countFields.optionalInt(place.name) ?? 0 }
+        for place in Level.places { counts[place] = try countFields.optionalInt(place.name) }
         return counts
+    }
+
+    /// `counts` on the wire: every level, zero included, and each place the box counted (the
+    /// box counts both; a value made without them writes none, so it reads back the same).
+    static func json(_ counts: [Level: Int]) -> JSONValue {
+        var members = Dictionary(uniqueKeysWithValues: Level.levels.map { ($0.name, JSONValue.int(Int64(counts[$0] ?? 0))) })
+        for place in Level.places { if let count = counts[place] { members[place.name] = .int(Int64(count)) } }
+        return .object(members)
     }
 }
 
