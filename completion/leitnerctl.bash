@@ -37,10 +37,10 @@ _leitnerctl() {
     local -a words=("${COMP_WORDS[@]}")
     local cword=$COMP_CWORD
 
-    local commands="status review practice prepare add import export list search find show edit rename move
+    local commands="status review practice prepare add import export list search find show edit rename move suspend unsuspend
         delete undo calendar log doctor stats tag untag tags next grade web stop boxes help"
     local globals="--config --socket --box --json --no-autostart --help --version"
-    local levels="1 2 3 4 5 6 7 finished"
+    local levels="1 2 3 4 5 6 7 finished new suspended"
 
     # The command is the first word that is neither a global flag nor a global flag's value.
     local i command="" nargs=0

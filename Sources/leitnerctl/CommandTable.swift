@@ -132,6 +132,17 @@ enum CommandTable {
                 arguments: 2...2, run: EditCommand.rename),
         Command(name: "move", abstract: "move a card to a level", usage: "ID LEVEL", arguments: 2...2,
                 run: WriteCommands.move),
+        Command(name: "suspend", abstract: "take cards out of every test (into suspended)", usage: "ID...",
+                arguments: 1...Int.max,
+                discussion: "A suspended card is in no test and never admitted; 'unsuspend' brings it back.",
+                run: WriteCommands.suspend),
+        Command(name: "unsuspend", abstract: "bring suspended cards back to the level they left", usage: "ID...",
+                arguments: 1...Int.max,
+                discussion: """
+                Each card goes back to the level it was suspended from (the review log says), else to
+                level 1. A card that is not suspended is an error, and then no card is moved.
+                """,
+                run: WriteCommands.unsuspend),
         Command(name: "delete", abstract: "delete a card", usage: "ID", arguments: 1...1,
                 options: [OptionSpec(.yes, short: "-y", help: "do not ask")], run: WriteCommands.delete),
         Command(name: "undo", abstract: "undo today's last grade", run: WriteCommands.undo),

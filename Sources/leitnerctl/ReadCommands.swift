@@ -18,6 +18,7 @@ enum ReadCommands {
         Console.out(style.apply(style.bold, "Today \(status.today)") + " · " + views.test(status.test))
         Console.out()
         for line in views.counts(status.counts) { Console.out(line) }
+        for line in views.places(status) { Console.out(line) }
         let monday = status.today.adding(days: -status.today.weekday)
         var days: [CalendarDay] = []
         try context.box.calendar(from: monday, to: monday.adding(days: 6)) { part in days += part.items }

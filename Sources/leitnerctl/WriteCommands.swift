@@ -54,6 +54,20 @@ enum WriteCommands {
         Console.out("Moved '\(card.id)' to \(Views.place(card.level)).")
     }
 
+    /// `suspend ID…` (R24).
+    static func suspend(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.box.suspend(ids: arguments.positionals)
+        if context.json { return context.printJSON(reply.json) }
+        for card in reply.value { Console.out("Suspended '\(card.id)'.") }
+    }
+
+    /// `unsuspend ID…` (R24): each back where it was suspended from.
+    static func unsuspend(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.box.unsuspend(ids: arguments.positionals)
+        if context.json { return context.printJSON(reply.json) }
+        for card in reply.value { Console.out("Unsuspended '\(card.id)': back in \(Views.place(card.level)).") }
+    }
+
     /// `delete ID`, asking first on a terminal unless `--yes`.
     static func delete(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]

@@ -46,6 +46,8 @@ import Testing
         ("add (defaults)", { _ = try $0.add(front: asset, back: Asset(name: "back.png", content: [0, 1])) }),
         ("addMany", { _ = try $0.addMany([NewCard(front: asset, back: asset, id: "a", level: "2")], allowDuplicate: false) }),
         ("move", { _ = try $0.move(id: "a", to: .finished) }),
+        ("suspend", { _ = try $0.suspend(ids: ["a", "b"]) }),
+        ("unsuspend", { _ = try $0.unsuspend(ids: ["a"]) }),
         ("delete", { _ = try $0.delete(id: "a") }),
         ("edit", { _ = try $0.edit(id: "a", front: asset, back: asset) }),
         ("edit (front)", { _ = try $0.edit(id: "a", front: asset) }),

@@ -14,7 +14,7 @@ import LeitnerSystem
         .invalidAsset(name: "front.png", reason: "r2"), .storeFailure(path: "/p", reason: "r3", errno: 28, operation: "write"),
         .duplicateFront(id: "e"), .invalidPattern(pattern: "(", reason: "r"), .invalidParameter(name: "date", reason: "refused by the service"),
         .cannotResolve(id: "f", reason: "r4"),
-        .replyTooLarge(reason: "r5"), .invalidTag(tag: "a b", reason: "r6"),
+        .replyTooLarge(reason: "r5"), .invalidTag(tag: "a b", reason: "r6"), .notSuspended(id: "g", level: "3"),
     ]
 
     /// The errors the interface text declares: qualified name → parameter names.

@@ -15,13 +15,17 @@ extension Box {
         var batchIDs = Set<String>()
         var staged: [Store.StagedCard] = []
         var stagedFronts: [String?] = []
+        // R23: the cards without a level wait in `new/`, in the batch's order, but for those
+        // today's remaining admissions take straight into level 1 once the day's test opened.
+        var room = try admissionRoom(moment)
+        var admitted = Set<String>()
         do {
             for (index, card) in cards.enumerated() {
-                let frontFile: String, backFile: String, target: Level
+                let frontFile: String, backFile: String, named: Level?
                 do {
                     frontFile = try Box.fileName(for: card.front, side: .front)
                     backFile = try Box.fileName(for: card.back, side: .back)
-                    target = try card.level.map { (name) throws(BoxError) in try Box.level(named: name) } ?? .one
+                    named = try card.level.map { (name) throws(BoxError) in try Box.level(named: name) }
                     if let id = card.id { try CardID.validate(id) }
                 } catch {
                     outcome.refused.append(.init(index: index, error: error))
@@ -38,6 +42,9 @@ extension Box {
                     outcome.present.append(.init(index: index, id: id))
                     continue
                 }
+                let (target, origin): (Level, LogOrigin?)
+                if let named { (target, origin) = (named, nil) } else { (target, origin) = try newCardTarget(moment, room: &room) }
+                if origin == .admit { admitted.insert(id) }
                 staged.append(try store.stageBatchCard(id, level: target, front: (frontFile, card.front.content),
                                                        back: (backFile, card.back.content)))
                 stagedFronts.append(frontText)
@@ -46,7 +53,7 @@ extension Box {
                 outcome.added.append(.init(index: index, id: id, level: target))
             }
             try store.commitBatch(staged, journal: staged.map {
-                LogEntry(time: moment.now, event: .add, id: $0.id, to: $0.level)
+                LogEntry(time: moment.now, event: .add, id: $0.id, to: $0.level, origin: admitted.contains($0.id) ? .admit : nil)
             })
         } catch {
             store.discardStaged(staged)

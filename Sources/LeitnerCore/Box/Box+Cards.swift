@@ -3,16 +3,19 @@ extension Box {
     /// The largest asset `Add` takes.
     public static let maxAssetSize = 64 << 20
 
-    /// Adds a card (R1: to level 1 unless a level is named; R20: a valid, unused id). Without an
+    /// Adds a card (R1: to `new/` unless a level is named, R23; R20: a valid, unused id). Without an
     /// id, one is made from the front's text, or the back's when the front is not text. With `allowDuplicateFront` false, a text front that
     /// another card already has is refused with `duplicateFront`.
     public func add(front: Asset, back: Asset, id: String?, level: String?,
                     allowDuplicateFront: Bool = true) throws(BoxError) -> Card {
         let frontFile = try Box.fileName(for: front, side: .front)
         let backFile = try Box.fileName(for: back, side: .back)
-        let target = try level.map { (name) throws(BoxError) in try Box.level(named: name) } ?? .one
+        let named = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let id { try CardID.validate(id) }
         let moment = try begin()
+        var room = try admissionRoom(moment)
+        let (target, origin): (Level, LogOrigin?)
+        if let named { (target, origin) = (named, nil) } else { (target, origin) = try newCardTarget(moment, room: &room) }
         let frontText = MediaType.isText(MediaType.of(fileName: frontFile))
             ? String(decoding: front.content, as: UTF8.self) : nil
         if !allowDuplicateFront, let text = frontText, let existing = try frontTexts()[Box.normalized(text)] {
@@ -27,7 +30,7 @@ extension Box {
         if store.level(of: cardID) != nil { throw .cardExists(id: cardID) }
         try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content))
         try store.commitStagedCard(cardID, level: target, journal: [
-            LogEntry(time: moment.now, event: .add, id: cardID, to: target),
+            LogEntry(time: moment.now, event: .add, id: cardID, to: target, origin: origin),
         ])
         if let text = frontText { frontIndex?[Box.normalized(text)] = cardID }
         if tracksMembership { daily.levelChanged(cardID, to: target) }

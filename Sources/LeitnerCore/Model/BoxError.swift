@@ -6,6 +6,8 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidLevel(level: String)
     case cardExists(id: String)
     case notInTest(id: String)
+    /// `Unsuspend` of a card that is not in `suspended/` (R24): `level` is where it is.
+    case notSuspended(id: String, level: String)
     case testComplete
     case nothingToUndo
     case invalidAsset(name: String, reason: String)
@@ -34,9 +36,10 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .noSuchCard(let id): "no card '\(id)'"
         case .invalidCardId(let id, let reason): "invalid card id '\(id)': \(reason)"
-        case .invalidLevel(let level): "invalid level '\(level)': expected 1 to 7 or finished"
+        case .invalidLevel(let level): "invalid level '\(level)': expected 1 to 7, finished, new or suspended"
         case .cardExists(let id): "card '\(id)' already exists"
         case .notInTest(let id): "card '\(id)' is not in today's test"
+        case .notSuspended(let id, let level): "card '\(id)' is not suspended: it is in \(level == "new" ? "new" : level == "finished" ? "finished" : "level " + level)"
         case .testComplete: "today's test is complete"
         case .nothingToUndo: "nothing to undo today"
         case .invalidAsset(let name, let reason): "invalid asset '\(name)': \(reason)"

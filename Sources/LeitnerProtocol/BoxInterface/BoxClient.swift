@@ -72,6 +72,20 @@ public struct BoxClient {
         }
     }
 
+    /// `Suspend`: the cards to `suspended/` (R24), out of every test.
+    public func suspend(ids: [String]) throws -> BoxReply<[Card]> {
+        try call(.suspend, ["ids": .array(ids.map(JSONValue.string))]) { fields throws(JSONFieldError) in
+            try fields.objects("cards") { (value, path) throws(JSONFieldError) in try Card(json: value, field: path) }
+        }
+    }
+
+    /// `Unsuspend`: suspended cards back to the level each was suspended from, else level 1 (R24).
+    public func unsuspend(ids: [String]) throws -> BoxReply<[Card]> {
+        try call(.unsuspend, ["ids": .array(ids.map(JSONValue.string))]) { fields throws(JSONFieldError) in
+            try fields.objects("cards") { (value, path) throws(JSONFieldError) in try Card(json: value, field: path) }
+        }
+    }
+
     /// `Move`: the card to `level` (R12).
     public func move(id: String, to level: Level) throws -> BoxReply<Card> {
         try call(.move, ["id": .string(id), "level": .string(level.name)]) { fields throws(JSONFieldError) in try fields.card() }

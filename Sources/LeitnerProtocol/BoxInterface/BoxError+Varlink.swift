@@ -13,6 +13,7 @@ extension BoxError {
         public static let invalidLevel = BoxInterface.name + ".InvalidLevel"
         public static let cardExists = BoxInterface.name + ".CardExists"
         public static let notInTest = BoxInterface.name + ".NotInTest"
+        public static let notSuspended = BoxInterface.name + ".NotSuspended"
         public static let testComplete = BoxInterface.name + ".TestComplete"
         public static let nothingToUndo = BoxInterface.name + ".NothingToUndo"
         public static let invalidAsset = BoxInterface.name + ".InvalidAsset"
@@ -74,6 +75,9 @@ extension BoxError {
         WireError(name: Name.notInTest, parameters: [string("id")],
                   encode: { if case .notInTest(let id) = $0 { [.string(id)] } else { nil } },
                   decode: { $0.string(0).map { .notInTest(id: $0) } }),
+        WireError(name: Name.notSuspended, parameters: [string("id"), string("level")],
+                  encode: { if case .notSuspended(let id, let level) = $0 { [.string(id), .string(level)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { id in v.string(1).map { .notSuspended(id: id, level: $0) } } }),
         WireError(name: Name.testComplete, parameters: [],
                   encode: { if case .testComplete = $0 { [] } else { nil } },
                   decode: { _ in .testComplete }),

@@ -44,6 +44,9 @@ public enum BoxInterface {
           text: ?string
         )
 
+        # level: 1 to 7 or finished, or a place beside the levels whose cards are in no test:
+        # new (waiting to be admitted into level 1) or suspended. Wherever a level is named
+        # (Add, Move, List, Search), new and suspended may be named too.
         # tags: the card's tags (R25), from its tags file; absent when it has none.
         type Card (id: string, level: string, front: Side, back: Side, tags: ?[]string)
 
@@ -172,7 +175,15 @@ public enum BoxInterface {
         # problems: how many problems the daemon knows of (Doctor lists them all).
         # clockBehind: the time of the last change in the review log, when the clock reads more
         # than a second earlier than it (it was set back); null otherwise.
-        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string)
+        # counts: cards per level, and in the places new and suspended.
+        # arrivals: the new cards the next admissions bring into level 1 (NewPerDay=), on
+        # arrivalDate (today until the day's test opens); both null when no card is in new.
+        # leeches: the cards answered wrong LeechAfter= times since they last entered 1 to 7
+        # from new or suspended (0 when LeechAfter=0).
+        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string,
+          arrivals: ?int, arrivalDate: ?string, leeches: ?int)
+        # Opens the day's test. The first call of a logical date (or the first Next or Grade) admits
+        # that day's new cards first (NewPerDay=), each a move from new to 1 logged as admit.
         method Prepare() -> (test: Test)
         # With a filter (R26): the first queued card in one of levels that tags and notTags
         # select (see List); the others keep their places, and the test completes only when its
@@ -189,6 +200,13 @@ public enum BoxInterface {
         # as a whole (StoreFailure, nothing added) only when the store cannot take the batch.
         method AddMany(cards: []NewCard, allowDuplicate: ?bool) -> (added: []AddedCard, present: []PresentCard, refused: []RefusedCard)
         method Move(id: string, level: string) -> (card: Card)
+        # Moves the cards to suspended, out of every test; a card already there stays. Every id
+        # is checked first: an unknown or damaged one changes nothing.
+        method Suspend(ids: []string) -> (cards: []Card)
+        # Moves suspended cards back to the level each was suspended from (the review log says),
+        # else to level 1. Every id is checked first: one not suspended (NotSuspended) changes
+        # nothing.
+        method Unsuspend(ids: []string) -> (cards: []Card)
         method Delete(id: string) -> ()
         # Replaces the front, the back or both (null keeps a side), keeping the card's level, its
         # place in the test and its history; an extension may change (front.txt to front.md).
@@ -260,6 +278,8 @@ public enum BoxInterface {
         error InvalidLevel (level: string)
         error CardExists (id: string)
         error NotInTest (id: string)
+        # Unsuspend of a card that is not suspended; level is where it is.
+        error NotSuspended (id: string, level: string)
         error TestComplete ()
         error NothingToUndo ()
         error InvalidAsset (name: string, reason: string)

@@ -9,6 +9,8 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case add = "Add"
     case addMany = "AddMany"
     case move = "Move"
+    case suspend = "Suspend"
+    case unsuspend = "Unsuspend"
     case delete = "Delete"
     case edit = "Edit"
     case rename = "Rename"

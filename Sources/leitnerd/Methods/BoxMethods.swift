@@ -87,6 +87,16 @@ enum BoxMethods {
         return ["card": card.json]
     }
 
+    static func suspend(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let cards = try context.box.suspend(ids: parameters.strings("ids"))
+        return ["cards": .array(cards.map(\.json))]
+    }
+
+    static func unsuspend(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let cards = try context.box.unsuspend(ids: parameters.strings("ids"))
+        return ["cards": .array(cards.map(\.json))]
+    }
+
     static func delete(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         try context.box.delete(id: parameters.string("id"))
         return [:]

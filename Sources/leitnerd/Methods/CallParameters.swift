@@ -56,6 +56,7 @@ struct CallParameters {
         guard let value = values[name], !value.isNull else { return nil }
         guard let array = value.arrayValue else { throw InvalidParameter(name: name) }
         var strings: [String] = []
+        strings.reserveCapacity(array.count)
         for element in array {
             guard let string = element.stringValue else { throw InvalidParameter(name: name) }
             strings.append(string)
@@ -80,6 +81,12 @@ struct CallParameters {
     ///   for a tag that breaks the rules.
     func tagFilter() throws -> TagFilter {
         try TagFilter(tags: optionalStrings("tags") ?? [], notTags: optionalStrings("notTags") ?? [])
+    }
+
+    /// An array of strings (`Suspend`'s ids): absent is none; every element a string, else
+    /// `InvalidParameter`.
+    func strings(_ name: String) throws(InvalidParameter) -> [String] {
+        try optionalStrings(name) ?? []
     }
 
     /// A parameter that must be present and not null, as it is.

@@ -50,6 +50,8 @@ struct Dispatcher: Sendable {
             "Add": .once(BoxMethods.add),
             "AddMany": .once(BoxMethods.addMany),
             "Move": .once(BoxMethods.move),
+            "Suspend": .once(BoxMethods.suspend),
+            "Unsuspend": .once(BoxMethods.unsuspend),
             "Delete": .once(BoxMethods.delete),
             "Edit": .once(BoxMethods.edit),
             "Rename": .once(BoxMethods.rename),
