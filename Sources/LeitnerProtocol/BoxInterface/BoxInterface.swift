@@ -47,7 +47,7 @@ public enum BoxInterface {
         # level: 1 to 7 or finished, or a place beside the levels whose cards are in no test:
         # new (waiting to be admitted into level 1) or suspended. Wherever a level is named
         # (Add, Move, List, Search), new and suspended may be named too.
-        # tags: the card's tags (R25), from its tags file; absent when it has none.
+        # tags: the card's tags, from its tags file; absent when it has none.
         type Card (id: string, level: string, front: Side, back: Side, tags: ?[]string)
 
         # A side of a new card: text, or base64 data; name gives the extension (front.md, back.png).
@@ -185,7 +185,7 @@ public enum BoxInterface {
         # Opens the day's test. The first call of a logical date (or the first Next or Grade) admits
         # that day's new cards first (NewPerDay=), each a move from new to 1 logged as admit.
         method Prepare() -> (test: Test)
-        # With a filter (R26): the first queued card in one of levels that tags and notTags
+        # With a filter: the first queued card in one of levels that tags and notTags
         # select (see List); the others keep their places, and the test completes only when its
         # whole queue is empty. outside: the queued cards the filter leaves out.
         method Next(tags: ?[]string, notTags: ?[]string, levels: ?[]string) -> (card: ?Card, test: Test, outside: ?int)
@@ -217,7 +217,7 @@ public enum BoxInterface {
         method Show(id: string) -> (card: Card)
         # Cards of one level, or of all; text is filled only when withText is true. tags: only
         # cards with one of these tags or a tag below one (ja selects ja and ja:kana); notTags:
-        # none of the cards with one of these or below (R25).
+        # none of the cards with one of these or below.
         method List(level: ?string, withText: ?bool, tags: ?[]string, notTags: ?[]string) -> (cards: []Card)
         # The bytes of one asset, base64, for clients that cannot read the store themselves.
         method ReadAsset(id: string, side: (front, back)) -> (name: string, data: string)
@@ -243,14 +243,14 @@ public enum BoxInterface {
         # the last one this week. retentionWeeks: the heatmap's weeks. work: the last days days.
         # weekReviews, weekAnswerMs: this week, Monday to today. damaged, loose: damaged cards and
         # loose files, not in counts. tags, notTags (as for List): counts, forecast and leeches of
-        # the cards selected only. practiceAnswers, practiceWrong, practiceMs: practice (R27) in
+        # the cards selected only. practiceAnswers, practiceWrong, practiceMs: practice answers in
         # the recent window, apart from the test's figures.
         method Stats(days: ?int, leeches: ?int, tags: ?[]string, notTags: ?[]string) -> (today: string, days: int, leechDays: int,
           counts: [string]int, damaged: int, loose: int, forecast: []ForecastTest,
           heatmap: []StatsDay, retention: []Retention, retentionWeeks: []WeekRetention,
           work: []StatsDay, weekReviews: int, weekAnswerMs: int, streaks: Streaks,
           leeches: []Leech, practiceAnswers: ?int, practiceWrong: ?int, practiceMs: ?int)
-        # Adds tags to a card (R25); one it has is kept once. Written to its tags file, logged as
+        # Adds tags to a card; one it has is kept once. Written to its tags file, logged as
         # an edit. A tag that breaks the rules is InvalidTag, and nothing is changed.
         method Tag(id: string, tags: []string) -> (card: Card)
         # Takes tags off a card (ja takes off ja, not ja:kana); one it lacks is no error.
@@ -258,14 +258,14 @@ public enum BoxInterface {
         # Every tag of the box with its card count, by tag; of the cards tags and notTags select
         # (as for List) when given. Streamed: called with more, in parts.
         method Tags(tags: ?[]string, notTags: ?[]string) -> (tags: []TagCount)
-        # The cards of a practice session (R27), with their text: those in one of levels, that
+        # The cards of a practice session, with their text: those in one of levels, that
         # tags and notTags select (as for List), whose id, front or back holds pattern (as for
         # Search), answered wrong on one of the last wrongDays days (1 to 3660). By level then id,
         # or shuffled; at most limit (1 to 1000, default 100). Streamed: called with more, in parts.
         method PracticeCards(tags: ?[]string, notTags: ?[]string, levels: ?[]string, pattern: ?string,
           regex: ?bool, wrongDays: ?int, limit: ?int, shuffle: ?bool) -> (cards: []Card)
-        # Records a practice answer (R27): the card moves nowhere and the test is untouched; one
-        # practice line is logged (R16).
+        # Records a practice answer: the card moves nowhere and the test is untouched; one
+        # practice line is logged in the review log.
         method Practice(id: string, correct: bool, answerMs: ?int) -> (card: Card)
         # Keeps one side of a card's sync conflict: keep is "mine" (the sides as they are),
         # "theirs" (the sync tool's copy of each side), or the file name of one copy; for git's
@@ -307,7 +307,7 @@ public enum BoxInterface {
         # The daemon serves as many connections as it may, none of them idle: it refuses this
         # one and closes it. Sent in place of a reply; nothing was carried out.
         error TooManyConnections (limit: int)
-        # A tag that breaks the rules of R25: those of a card id, with ':' between parts.
+        # A tag that breaks the rules of tags: those of a card id, with ':' between parts.
         error InvalidTag (tag: string, reason: string)
 
         """
