@@ -29,6 +29,7 @@ UNIT = $(SWIFT) test --traits TestHooks --scratch-path .build/test-hooks $(if $(
 # Last, the fuzzer (docs/protocol.md, "Fuzzing"): leitner-fuzz sends the built leitnerd every
 # method's parameters at the edges of their types, then random valid calls for FUZZ_CHECK_BUDGET
 # seconds, checking the invariants after each; once with seed 1, once with a fresh seed it prints.
+# Then its HTTP mode (docs/web.md, "Fuzzing") does the same to leitner-web's requests.
 FUZZ_CHECK_BUDGET ?= 8
 FUZZ = $$($(SWIFT) build --show-bin-path)/leitner-fuzz
 
@@ -41,6 +42,8 @@ check: build-clean
 	LEITNER_BIN=$$($(SWIFT) build --show-bin-path) $(PYTHON) -m pytest -q Tests/EndToEnd
 	$(FUZZ) --seed 1 --budget $(FUZZ_CHECK_BUDGET)
 	$(FUZZ) --budget $(FUZZ_CHECK_BUDGET)
+	$(FUZZ) --http --seed 1 --budget $(FUZZ_CHECK_BUDGET)
+	$(FUZZ) --http --budget $(FUZZ_CHECK_BUDGET)
 
 unit:
 	$(UNIT)
@@ -53,6 +56,7 @@ FUZZ_BUDGET ?= 300
 FUZZ_SEED ?=
 fuzz: build
 	$(FUZZ) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --budget $(FUZZ_BUDGET)
+	$(FUZZ) --http $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) --budget $(FUZZ_BUDGET)
 
 # Two daemons kept in step by two real Syncthing instances on loopback (docs/sync.md): every
 # scripted scenario, online and paused, then SOAK_ROUNDS randomised rounds (LEITNER_SYNC_SEED=N
@@ -85,10 +89,11 @@ BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 DOCDIR = $(PREFIX)/share/doc/leitner
 CONFDIR = /etc/leitner
 
-PROGRAMS = leitnerd leitnerctl
+PROGRAMS = leitnerd leitnerctl leitner-web
 UNITS = leitnerd.service leitnerd.socket leitner-prepare.service leitner-prepare.timer \
-	leitnerd@.service leitnerd@.socket leitner-prepare@.service leitner-prepare@.timer
-MAN1 = man/leitnerctl.1
+	leitnerd@.service leitnerd@.socket leitner-prepare@.service leitner-prepare@.timer \
+	leitner-web.service leitner-web.socket
+MAN1 = man/leitnerctl.1 man/leitner-web.1
 MAN5 = $(wildcard man/leitner.conf.5)
 MAN8 = man/leitnerd.8
 
@@ -139,8 +144,9 @@ uninstall:
 	fi
 # One command from a fresh clone to reviewing the sample deck, on a throwaway box in .build/try
 # (docs/leitnerctl.md, "Try it"). It writes a configuration for that box and a wrapper,
-# .build/try/leitnerctl, that runs the built leitnerctl on it; the last line it prints is the
-# command to go on with. The leitnerd that leitnerctl starts for it exits after TRY_IDLE without
+# .build/try/leitnerctl, that runs the built leitnerctl on it; it says how to review the box in a
+# browser, and the last line it prints is the command to go on with. The leitnerd that
+# leitnerctl starts for it exits after TRY_IDLE without
 # a client. XDG_DATA_HOME points the daemon's default store at the same place as Path=, and
 # LEITNER_SOCKET and LEITNER_BOX are unset, so that the trial never touches the real box.
 TRY_DIR ?= $(CURDIR)/.build/try
@@ -158,6 +164,8 @@ try: build
 	@$(TRY_DIR)/leitnerctl review; status=$$?; \
 	  echo; \
 	  echo "This was a throwaway box; its daemon stops by itself after $(TRY_IDLE) without a client."; \
-	  echo "Go on with it (also status, list, log, stop, help):"; \
+	  echo "To review it in a web browser (a phone: docs/web.md), run '$(TRY_DIR)/leitnerctl web'"; \
+	  echo "and open the link it prints first (http://127.0.0.1:8470/?token=…); Ctrl-C stops it."; \
+	  echo "Go on with it (also status, list, log, web, stop, help):"; \
 	  echo "  $(TRY_DIR)/leitnerctl review"; \
 	  exit $$status

@@ -6,8 +6,8 @@ let testHooks: [SwiftSetting] = [.define("LEITNER_TEST_HOOKS", .when(traits: ["T
 // No package dependencies: the toolchain only (see README, "Building").
 // Who imports whom is drawn in docs/architecture.md: LeitnerSystem ← LeitnerVarlink (JSON and
 // Varlink, knowing nothing of cards); LeitnerSystem ← LeitnerCore; both ← LeitnerProtocol (the
-// box's interface) ← leitnerd; LeitnerProtocol ← LeitnerClient ← leitnerctl. The daemon links no
-// client code.
+// box's interface) ← leitnerd; LeitnerProtocol ← LeitnerClient ← leitnerctl, and LeitnerClient ←
+// LeitnerWeb ← leitner-web. The daemon links no client code.
 let package = Package(
     name: "leitner",
     products: [
@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "leitnerctl", targets: ["leitnerctl"]),
         .executable(name: "leitner-bench", targets: ["leitner-bench"]),
         .executable(name: "leitner-fuzz", targets: ["leitner-fuzz"]),
+        .executable(name: "leitner-web", targets: ["leitner-web"]),
     ],
     // `CrashPoint`, the tests' simulated crash between two system calls, and `JSONFieldReads`,
     // the members the decoders read, are compiled only into test builds (`make check` passes `--traits TestHooks`); the programs never carry it.
@@ -30,9 +31,13 @@ let package = Package(
         .executableTarget(name: "leitnerd", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
         .executableTarget(name: "leitnerctl",
                           dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerClient"]),
-        .executableTarget(name: "leitner-bench", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
+        .executableTarget(name: "leitner-bench", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb"]),
         // Calls the built leitnerd with values generated from its interface text (docs/protocol.md, "Fuzzing").
         .executableTarget(name: "leitner-fuzz", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
+        // The web door (docs/web.md): HTTP, the session and the pages, a client of the daemon like
+        // leitnerctl; LeitnerClient for the statistics report and the day names.
+        .target(name: "LeitnerWeb", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerClient"]),
+        .executableTarget(name: "leitner-web", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb"]),
         // One test target per module; what several share (a temporary directory) is a target
         // of its own that only the tests link.
         .target(name: "LeitnerTestSupport", dependencies: ["LeitnerSystem"], path: "Tests/Support"),
@@ -49,6 +54,8 @@ let package = Package(
         // through `@testable import` of the executable modules.
         .testTarget(name: "leitnerdTests", dependencies: ["leitnerd", "LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerTestSupport"]),
         .testTarget(name: "leitnerctlTests", dependencies: ["leitnerctl", "LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
+        .testTarget(name: "LeitnerWebTests",
+                    dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb", "LeitnerTestSupport"]),
         // The fuzzer's generators, through `@testable import` of its executable module.
         .testTarget(name: "leitner-fuzzTests", dependencies: ["leitner-fuzz", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
     ],

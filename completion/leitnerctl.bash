@@ -37,10 +37,10 @@ _leitnerctl() {
     local -a words=("${COMP_WORDS[@]}")
     local cword=$COMP_CWORD
 
-    local commands="status review prepare add import export list search find show edit rename move
-        delete reverse undo calendar log doctor stats next grade stop boxes help"
+    local commands="status review practice prepare add import export list search find show edit rename move suspend unsuspend
+        delete reverse undo calendar log doctor stats tag untag tags next grade web stop boxes help"
     local globals="--config --socket --box --json --no-autostart --help --version"
-    local levels="1 2 3 4 5 6 7 finished"
+    local levels="1 2 3 4 5 6 7 finished new suspended"
 
     # The command is the first word that is neither a global flag nor a global flag's value.
     local i command="" nargs=0
@@ -95,7 +95,7 @@ _leitnerctl() {
             COMPREPLY=($(compgen -W "mine theirs" -- "$cur"))
             return
             ;;
-        --id | --since | --limit | --time | --days | --leeches | --resolve)
+        --id | --since | --limit | --time | --days | --leeches | --resolve | --listen | --tag | --not-tag | --search | --wrong-days)
             return
             ;;
     esac
@@ -111,19 +111,22 @@ _leitnerctl() {
 
     local flags="--help"
     case $command in
-        review) flags+=" --plain --images" ;;
-        add) flags+=" --front-file --back-file --id --level --force --reverse" ;;
-        import) flags+=" --format --level --with-levels --quiet --reverse" ;;
-        export) flags+=" --dir --with-levels --force" ;;
-        list) flags+=" --long --sort" ;;
-        search | find) flags+=" --regex --front --back --level --ids" ;;
+        review) flags+=" --plain --images --tag --not-tag --level" ;;
+        practice) flags+=" --tag --not-tag --level --search --wrong-days --limit --shuffle --plain --images" ;;
+        add) flags+=" --front-file --back-file --id --level --force --tag --reverse" ;;
+        import) flags+=" --format --level --with-levels --quiet --tag --reverse" ;;
+        export) flags+=" --dir --with-levels --force --tag --not-tag" ;;
+        list) flags+=" --long --sort --tag --not-tag" ;;
+        search | find) flags+=" --regex --front --back --level --ids --tag --not-tag" ;;
+        tags) flags+=" --tag --not-tag" ;;
         edit) flags+=" --front --back --as --front-file --back-file" ;;
         delete) flags+=" --yes --keep-reverses" ;;
         reverse) flags+=" --id --level" ;;
         log) flags+=" --since --limit" ;;
-        stats) flags+=" --days --leeches --html" ;;
+        stats) flags+=" --days --leeches --html --tag --not-tag" ;;
         doctor) flags+=" --resolve --keep" ;;
         grade) flags+=" --time" ;;
+        web) flags+=" --listen --new-token" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$flags" -- "$cur"))

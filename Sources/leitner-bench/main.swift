@@ -10,6 +10,7 @@ import LeitnerSystem
 //   leitner-bench import DIR N             (import of N cards beside its floor, in a fresh process)
 //   leitner-bench prepare STORE ROUNDS     (Prepare alone, the test opened anew each round)
 //   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
+//   leitner-bench web STORE DIR GRADES     (the review through leitner-web beside Grade alone)
 
 func complain(_ message: String) {
     let line = Array("leitner-bench: \(message)\n".utf8)
@@ -31,6 +32,11 @@ if arguments.first == "prepare", arguments.count == 3, let rounds = Int(argument
 }
 if arguments.first == "client", arguments.count == 3, let grades = Int(arguments[2]) {
     try ClientMeasurement.run(socket: arguments[1], grades: grades)
+    exit(0)
+}
+
+if arguments.first == "web", arguments.count == 4, let grades = Int(arguments[3]) {
+    WebRoundTrip.run(store: arguments[1], in: arguments[2], grades: grades)
     exit(0)
 }
 
@@ -92,6 +98,7 @@ for size in sizes {
     let status = system("'\(exe)' measure '\(store)' \(grades) \(logLines)")
     if status != 0 { complain("measurement failed (\(status))") }
     StatsRoundTrip.run(store: store, in: workDirectory)
+    WebRoundTrip.run(store: store, in: workDirectory, grades: 300)
     // The import in a process of its own too, into an empty box beside its floor.
     if system("'\(exe)' import '\(workDirectory)' \(size)") != 0 { complain("import measurement failed") }
     // The best of three, as the listings are: the first warms the cache for them all.

@@ -10,8 +10,10 @@ struct FuzzOptions {
     var programs: String
     /// `--keep`: leave the temporary store in place after a run without failure.
     var keep = false
+    /// `--http`: fuzz leitner-web's HTTP instead of the daemon's Varlink (`HTTPFuzzSession`).
+    var http = false
 
-    static let usage = "Usage: leitner-fuzz [--seed N] [--budget SECONDS] [--programs DIR] [--keep]"
+    static let usage = "Usage: leitner-fuzz [--http] [--seed N] [--budget SECONDS] [--programs DIR] [--keep]"
 
     /// Why a command line was refused: printed with the usage line, exit 64.
     struct ArgumentError: Error, CustomStringConvertible {
@@ -45,6 +47,8 @@ struct FuzzOptions {
                 options.programs = try value(argument)
             case "--keep":
                 options.keep = true
+            case "--http":
+                options.http = true
             default:
                 throw ArgumentError(description: "unknown argument '\(argument)'")
             }

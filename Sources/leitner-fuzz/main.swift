@@ -26,6 +26,27 @@ do {
     exit(64)
 }
 
+if options.http {
+    say("leitner-fuzz --http: seed \(options.seed), budget \(Int(options.budget)) s")
+    let web: HTTPFuzzSession
+    do {
+        web = try HTTPFuzzSession(options: options)
+    } catch {
+        say("leitner-fuzz: \(error)")
+        exit(1)
+    }
+    do {
+        try web.run()
+    } catch {
+        web.stop()
+        say(web.report(error))
+        exit(1)
+    }
+    web.cleanUp()
+    say("leitner-fuzz --http: seed \(options.seed): \(web.requests) requests, the server answered each and kept serving: nothing found")
+    exit(0)
+}
+
 let replay = "leitner-fuzz --seed \(options.seed) --budget \(Int(options.budget))"
 say("leitner-fuzz: seed \(options.seed), budget \(Int(options.budget)) s (replay: \(replay))")
 let session: FuzzSession

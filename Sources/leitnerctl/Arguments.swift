@@ -2,10 +2,10 @@ import LeitnerCore
 
 /// Checks of argument values that leitnerctl can make before asking the daemon.
 enum Arguments {
-    /// A level name, `1` … `7` or `finished`.
+    /// A level name, `1` … `7` or `finished`, or a place, `new` or `suspended` (R23, R24).
     static func level(_ text: String, command: String) throws -> Level {
         guard let level = Level(name: text) else {
-            throw Failure.usage(.invalidValue(text, what: "level", reason: "expected 1 to 7 or finished", command: command))
+            throw Failure.usage(.invalidValue(text, what: "level", reason: "expected 1 to 7, finished, new or suspended", command: command))
         }
         return level
     }

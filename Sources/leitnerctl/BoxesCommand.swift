@@ -86,14 +86,16 @@ enum BoxesCommand {
     }
 
     /// Today when today's test has cards to go, else the first later day whose levels hold
-    /// cards (the `Calendar`'s forecast); nil when none does within `horizonDays`.
+    /// cards (the `Calendar`'s forecast) or that new cards arrive on (R23: they are in that
+    /// day's test); nil when none does within `horizonDays`.
     static func nextDue(_ box: BoxClient, _ status: BoxStatus) throws -> LogicalDate? {
         if status.test.state == .open && status.test.remaining > 0 { return status.today }
         var found: LogicalDate?
         try box.calendar(from: status.today.next, to: status.today.adding(days: horizonDays)) { part in
             if found == nil { found = part.items.first { $0.state == .upcoming && $0.cards > 0 }?.date }
         }
-        return found
+        guard let arrival = status.arrivals?.date, arrival >= status.today else { return found }
+        return found.map { min($0, arrival) } ?? arrival
     }
 
     /// The table on a terminal; elsewhere the same fields separated by tabs, without header,

@@ -24,6 +24,8 @@ enum CommandTable {
                     OptionSpec(.plain, help: "line by line, even on a terminal"),
                     OptionSpec(.images, value: "PROTOCOL",
                                help: "auto, kitty, iterm, sixel, blocks or none (else Images=, else auto)"),
+                ] + TagOptions.specs + [
+                    OptionSpec(.level, value: "LEVEL", help: "only the queued cards of this level; repeatable"),
                 ],
                 discussion: """
                 Keys: Space or Enter shows the back; y or → correct; n or ← wrong; u undoes the last
@@ -32,8 +34,25 @@ enum CommandTable {
                 keeping the progress: the next review goes on.
                 Not on a terminal, it reads one answer a line from standard input:
                 Enter (or 'f') shows the back, then y/n/u/q.
+                With --tag, --not-tag or --level only the queued cards they select are shown; the
+                others stay in the queue, and the test completes only when the whole queue is empty.
                 """,
                 run: ReviewCommand.run),
+        Command(name: "practice", abstract: "practise cards outside the test: answers move nothing",
+                options: TagOptions.specs + [
+                    OptionSpec(.level, value: "LEVEL", help: "only cards of this level; repeatable"),
+                    OptionSpec(.search, value: "PATTERN", help: "only cards whose id, front or back holds PATTERN"),
+                    OptionSpec(.wrongDays, value: "N", help: "only cards answered wrong in the last N days"),
+                    OptionSpec(.limit, value: "N", help: "at most N cards (default 100, at most 1000)"),
+                    OptionSpec(.shuffle, help: "in a random order (else by level, then id)"),
+                    OptionSpec(.plain, help: "line by line, even on a terminal"),
+                    OptionSpec(.images, value: "PROTOCOL", help: "as for review"),
+                ],
+                discussion: """
+                The review's screen and keys. An answer moves no card, is no part of today's test,
+                and is logged as a practice event; stats counts practice apart. u undoes nothing here.
+                """,
+                run: ReviewCommand.practice),
         Command(name: "prepare", abstract: "open today's test (for the daily timer)", run: WriteCommands.prepare),
         Command(name: "add", abstract: "add a card", usage: "[FRONT] [BACK]", arguments: 0...2,
                 options: [
@@ -42,6 +61,7 @@ enum CommandTable {
                     OptionSpec(.id, value: "ID", help: "the card's id (else made from the front)"),
                     OptionSpec(.level, value: "LEVEL", help: "1 to 7 or finished (default 1)"),
                     OptionSpec(.force, help: "add even if a card has the same front"),
+                    OptionSpec(.tag, value: "TAG", help: "tag the card (repeatable)"),
                     OptionSpec(.reverse, help: "add its reverse card ID.rev too (back as the question), beside it"),
                 ],
                 discussion: "FRONT and BACK are text; a side given as a file is left out of the arguments.",
@@ -53,6 +73,7 @@ enum CommandTable {
                     OptionSpec(.level, value: "LEVEL", help: "the level of the cards (default 1)"),
                     OptionSpec(.withLevels, help: "keep the levels the source gives (a level column, LEVEL/ID directories)"),
                     OptionSpec(.quiet, help: "no progress bar"),
+                    OptionSpec(.tag, value: "TAG", help: "tag every card imported (repeatable)"),
                     OptionSpec(.reverse, help: "give each card added its reverse card ID.rev, beside it"),
                 ],
                 discussion: """
@@ -71,7 +92,7 @@ enum CommandTable {
                     OptionSpec(.dir, value: "DIR", help: "copy every card, any media, into DIR/ID/ (an empty or new directory)"),
                     OptionSpec(.withLevels, help: "keep the levels: a level column, or DIR/LEVEL/ID/ (a store's layout)"),
                     OptionSpec(.force, help: "with --dir: write into a directory that is not empty"),
-                ],
+                ] + TagOptions.specs,
                 discussion: """
                 TSV: a header line id, front, back, frontext, backext (and level), the sides with
                 \\t, \\n, \\r and \\\\ escapes; import reads it back as it was.
@@ -81,7 +102,7 @@ enum CommandTable {
                 options: [
                     OptionSpec(.long, help: "whole sides, not cut to the terminal's width"),
                     OptionSpec(.sort, value: "ORDER", help: "level (the default: by level, then id), id, or added"),
-                ],
+                ] + TagOptions.specs,
                 discussion: """
                 On a terminal: a table LEVEL, ID, FRONT, BACK fitted to its width, '…' where a side
                 is cut. Not on a terminal: no header and no colour, the four fields separated by tabs,
@@ -113,6 +134,17 @@ enum CommandTable {
                 arguments: 2...2, run: EditCommand.rename),
         Command(name: "move", abstract: "move a card to a level", usage: "ID LEVEL", arguments: 2...2,
                 run: WriteCommands.move),
+        Command(name: "suspend", abstract: "take cards out of every test (into suspended)", usage: "ID...",
+                arguments: 1...Int.max,
+                discussion: "A suspended card is in no test and never admitted; 'unsuspend' brings it back.",
+                run: WriteCommands.suspend),
+        Command(name: "unsuspend", abstract: "bring suspended cards back to the level they left", usage: "ID...",
+                arguments: 1...Int.max,
+                discussion: """
+                Each card goes back to the level it was suspended from (the review log says), else to
+                level 1. A card that is not suspended is an error, and then no card is moved.
+                """,
+                run: WriteCommands.unsuspend),
         Command(name: "delete", abstract: "delete a card", usage: "ID", arguments: 1...1,
                 options: [OptionSpec(.yes, short: "-y", help: "do not ask"),
                           OptionSpec(.keepReverses, help: "keep the card's reverse cards (they dangle, and doctor reports them)")],
@@ -122,12 +154,14 @@ enum CommandTable {
                 arguments: 1...1,
                 options: [
                     OptionSpec(.id, value: "ID", help: "the reverse card's id (default ID.rev)"),
-                    OptionSpec(.level, value: "LEVEL", help: "1 to 7 or finished (default the card's own level)"),
+                    OptionSpec(.level, value: "LEVEL", help: "1 to 7, finished, new or suspended (default the card's own)"),
                 ],
                 discussion: """
                 The reverse card is a directory holding the file reverse-of, which names the card; it
                 shows the card's sides swapped, so an edit of either shows in both. It has its own
-                level, schedule and history. A reverse card cannot be reversed.
+                level, schedule and history, and its own tags, a copy of the card's to begin with. It
+                goes beside the card: in new while the card waits there. A reverse card cannot be
+                reversed.
                 """,
                 run: WriteCommands.reverse),
         Command(name: "undo", abstract: "undo today's last grade", run: WriteCommands.undo),
@@ -159,7 +193,7 @@ enum CommandTable {
                     OptionSpec(.days, value: "N", help: "the window of retention, work and hardest cards (default 30, 90)"),
                     OptionSpec(.leeches, value: "N", help: "how many of the hardest cards to list (default 10)"),
                     OptionSpec(.html, value: "FILE", help: "write the report as one HTML page with charts"),
-                ],
+                ] + TagOptions.specs,
                 discussion: """
                 On a terminal it draws with Unicode blocks and colour, fitted to its width; piped, or with
                 NO_COLOR set, with plain characters. Retention is the share of cards answered right the
@@ -168,11 +202,31 @@ enum CommandTable {
                 not break it, a missed day does. --json prints the daemon's Stats reply.
                 """,
                 run: StatsCommand.run),
+        Command(name: "tag", abstract: "tag a card", usage: "ID TAG...", arguments: 2...1024,
+                discussion: "A tag is written as a card id, with ':' between parts for a hierarchy (ja:kana).",
+                run: TagCommands.tag),
+        Command(name: "untag", abstract: "take tags off a card", usage: "ID TAG...", arguments: 2...1024,
+                run: TagCommands.untag),
+        Command(name: "tags", abstract: "list every tag with its number of cards",
+                options: TagOptions.specs,
+                discussion: "TAG and COUNT, tab-separated, by tag; --json prints one JSON object a line.",
+                run: TagCommands.tags),
         Command(name: "next", abstract: "show the next card of today's test (for scripts)", run: ReadCommands.next),
         Command(name: "grade", abstract: "grade a card of today's test (for scripts)", usage: "ID correct|wrong",
                 arguments: 2...2,
                 options: [OptionSpec(.time, value: "MS", help: "the answer time in milliseconds")],
                 run: WriteCommands.grade),
+        Command(name: "web", abstract: "serve the review and the box to a web browser (leitner-web), in the foreground",
+                options: [
+                    OptionSpec(.listen, value: "ADDR:PORT", help: "where to listen (else [Web] Listen=, else 127.0.0.1:8470)"),
+                    OptionSpec(.newToken, help: "make a new token: links printed before stop working"),
+                ],
+                discussion: """
+                The first line is the link to open, with the box's secret token; the browser that
+                opens it is let in and the token leaves the address. Ctrl-C stops it. See docs/web.md
+                for reaching it from a phone safely.
+                """,
+                run: WebCommand.run),
         Command(name: "stop", abstract: "stop the daemon, as SIGTERM does",
                 discussion: """
                 Waits until leitnerd has exited. Under systemd socket activation the next command
@@ -198,7 +252,7 @@ enum CommandTable {
         OptionSpec(.back, help: "search the backs only"),
         OptionSpec(.level, value: "LEVEL", help: "search the cards of this level only"),
         OptionSpec(.ids, short: "-l", help: "print the ids of the matching cards only, one a line"),
-    ]
+    ] + TagOptions.specs
 
     static let searchDiscussion = """
         Ignoring case, in the ids and the text and Markdown sides. Prints the level, the id,

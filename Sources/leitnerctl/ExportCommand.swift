@@ -14,16 +14,23 @@ enum ExportCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let level = try arguments.positionals.first.map { try Arguments.level($0, command: "export") }
         let withLevels = arguments.has(.withLevels)
+        let filter = try TagOptions.given(arguments, command: "export")
         if let directory = arguments[.dir] {
             try prepare(directory, force: arguments.has(.force))
             // The ids first, then the assets on the same connection: a part of a listing must be
             // taken within the daemon's IdleTimeout=, and copying large media may take longer.
             var cards: [(id: String, level: String)] = []
-            try context.box.list(level: level) { part in cards += part.items.map { ($0.id, $0.level.name) } }
+            try context.box.list(level: level, tags: filter?.tags, notTags: filter?.notTags) { part in
+                cards += part.items.map { ($0.id, $0.level.name) }
+            }
             return try copy(cards, to: directory, withLevels: withLevels, context: context)
         }
-        Console.out((withLevels ? ["id", "level", "front", "back", "frontext", "backext"]
-                                : ["id", "front", "back", "frontext", "backext"]).joined(separator: "\t"))
+        // A tags column when the cards have tags, so that a round trip keeps them (R25); a box
+        // without tags exports as it always did.
+        var anyTag = false
+        try context.box.tags(tags: filter?.tags, notTags: filter?.notTags) { part in anyTag = anyTag || !part.items.isEmpty }
+        Console.out(((withLevels ? ["id", "level", "front", "back", "frontext", "backext"]
+                                 : ["id", "front", "back", "frontext", "backext"]) + (anyTag ? ["tags"] : [])).joined(separator: "\t"))
         var skipped = 0
         func printLine(_ card: Card) throws {
             guard let front = try text(of: card, .front, context: context), let back = try text(of: card, .back, context: context) else {
@@ -33,13 +40,14 @@ enum ExportCommand {
             var fields = [card.id]
             if withLevels { fields.append(card.level.name) }
             fields += [escape(front.text), escape(back.text), front.ext, back.ext]
+            if anyTag { fields.append(card.tags.joined(separator: " ")) }
             Console.out(fields.joined(separator: "\t"))
         }
         // Printed as the daemon's replies arrive (docs/protocol.md, "Streamed replies"). A side
         // longer than `List` carries is read whole with `ReadAsset` once the listing is over:
         // the connection carries no other call while the listing's parts are coming.
         var cut: [Card] = []
-        try context.box.list(level: level, withText: true) { part in
+        try context.box.list(level: level, withText: true, tags: filter?.tags, notTags: filter?.notTags) { part in
             for card in part.items {
                 if mayBeCut(card.front) || mayBeCut(card.back) {
                     cut.append(card)

@@ -56,8 +56,9 @@ enum ImportCommand {
         }
         var progress = ImportProgress(total: records.count,
                                       enabled: Console.stderrTerminal.isTerminal && !arguments.has(.quiet))
+        let tags = try TagOptions.tags(arguments.all(.tag), command: "import")
         var summary = try add(records, defaultLevel: defaultLevel, reverse: arguments.has(.reverse), path: path, context: context,
-                              progress: &progress)
+                              progress: &progress, tags: tags)
         progress.clear()
         summary.refused = problems.map { Reported(place: $0.location.place(in: path), reason: $0.reason) } + summary.refused
         report(summary, path: path, context: context)
@@ -93,12 +94,15 @@ enum ImportCommand {
         var card: NewCard
         var bytes: Int
         var location: String
+        /// The tags to give the card once it is added (R25).
+        var tags: [String]
     }
 
     /// Sends the cards in batches and gathers what became of each.
-    /// - Parameter reverse: each card added gets its reverse card beside it (R28).
-    static func add(_ records: [ImportRecord], defaultLevel: Level?, reverse: Bool, path: String, context: Context,
-                    progress: inout ImportProgress) throws -> Summary {
+    /// - Parameter reverse: each card added gets its reverse card beside it (R28), with the
+    ///   card's tags.
+    static func add(_ records: [ImportRecord], defaultLevel: Level?, reverse: Bool = false, path: String, context: Context,
+                    progress: inout ImportProgress, tags: [String] = []) throws -> Summary {
         var summary = Summary()
         var batch: [Pending] = []
         var batchSize = 0
@@ -131,6 +135,12 @@ enum ImportCommand {
                 }
                 summary.added += outcome.added.count
                 summary.reverses += outcome.added.filter { $0.reverse != nil }.count
+                // Tagged once added: a card already present keeps its own tags. A reverse card
+                // added beside a card gets the card's tags too (its own from then on, R28).
+                for added in outcome.added where !cards[added.index].tags.isEmpty {
+                    _ = try context.box.tag(id: added.id, tags: cards[added.index].tags)
+                    if let reverse = added.reverse { _ = try context.box.tag(id: reverse, tags: cards[added.index].tags) }
+                }
                 for card in outcome.present {
                     summary.present.append(Reported(place: cards[card.index].location,
                                                          reason: "already in the box as '\(card.id)'"))
@@ -156,7 +166,8 @@ enum ImportCommand {
             }
             let bytes = card.json.jsonText.utf8.count + 1
             if !batch.isEmpty && (batchSize + bytes > limit || batch.count >= cardLimit) { try flush() }
-            batch.append(Pending(card: card, bytes: bytes, location: location))
+            let cardTags = record.tags + tags.filter { !record.tags.contains($0) }
+            batch.append(Pending(card: card, bytes: bytes, location: location, tags: cardTags))
             batchSize += bytes
         }
         try flush()

@@ -42,6 +42,13 @@ extension OptionName {
     static let time = OptionName("--time")
     static let regex = OptionName("--regex")
     static let ids = OptionName("--ids")
+    static let listen = OptionName("--listen")
+    static let newToken = OptionName("--new-token")
+    static let tag = OptionName("--tag")
+    static let notTag = OptionName("--not-tag")
+    static let search = OptionName("--search")
+    static let wrongDays = OptionName("--wrong-days")
+    static let shuffle = OptionName("--shuffle")
     static let reverse = OptionName("--reverse")
     static let keepReverses = OptionName("--keep-reverses")
 

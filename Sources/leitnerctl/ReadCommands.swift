@@ -18,6 +18,7 @@ enum ReadCommands {
         Console.out(style.apply(style.bold, "Today \(status.today)") + " · " + views.test(status.test))
         Console.out()
         for line in views.counts(status.counts) { Console.out(line) }
+        for line in views.places(status) { Console.out(line) }
         let monday = status.today.adding(days: -status.today.weekday)
         var days: [CalendarDay] = []
         try context.box.calendar(from: monday, to: monday.adding(days: 6)) { part in days += part.items }
@@ -66,7 +67,8 @@ enum ReadCommands {
             Console.flush()
         }
         var cards: [(card: Card, json: JSONValue)] = []
-        try context.box.list(level: level, withText: true) { reply in
+        let filter = try TagOptions.given(arguments, command: "list")
+        try context.box.list(level: level, withText: true, tags: filter?.tags, notTags: filter?.notTags) { reply in
             let part = zip(reply.items, reply.json).map { (card: $0, json: $1) }
             if order == "level" { show(part) } else { cards += part }
         }

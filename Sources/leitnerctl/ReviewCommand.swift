@@ -25,6 +25,40 @@ protocol ReviewInterface: AnyObject {
 /// keeping the progress (the daemon keeps the test, docs/rules.md R10, R11).
 enum ReviewCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
+        let filter = try TagOptions.given(arguments, command: "review")
+        let levels = try arguments.all(.level).map { try Arguments.level($0, command: "review") }
+        try review(context, arguments, command: "review") { _ in
+            .test(tags: filter?.tags, notTags: filter?.notTags, levels: levels.isEmpty ? nil : levels)
+        }
+    }
+
+    /// `practice`: the review's screen on cards chosen by the daemon (R27); answers move nothing.
+    static func practice(_ context: Context, _ arguments: ParsedArguments) throws {
+        let filter = try TagOptions.given(arguments, command: "practice")
+        let levels = try arguments.all(.level).map { try Arguments.level($0, command: "practice") }
+        func number(_ option: OptionName, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let text = arguments[option] else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw Failure.usage(.invalidValue(text, what: option.text, reason: "expected \(range.lowerBound) to \(range.upperBound)",
+                                                  command: "practice"))
+            }
+            return value
+        }
+        let wrongDays = try number(.wrongDays, 1...PracticeSelection.maxWrongDays)
+        let limit = try number(.limit, 1...PracticeSelection.maxLimit)
+        try review(context, arguments, command: "practice") { test in
+            var cards: [Card] = []
+            try context.box.practiceCards(tags: filter?.tags, notTags: filter?.notTags, levels: levels.isEmpty ? nil : levels,
+                                          pattern: arguments[.search], wrongDays: wrongDays, limit: limit,
+                                          shuffle: arguments.has(.shuffle) ? true : nil) { cards += $0.items }
+            return .practice(cards: cards, test: test)
+        }
+    }
+
+    /// The review's flow, shared by `review` and `practice`: the screen or the lines, then the
+    /// loop over `source`'s cards, then the summary.
+    static func review(_ context: Context, _ arguments: ParsedArguments, command: String,
+                       source makeSource: (TestSummary) throws -> ReviewSource) throws {
         let onTerminal = Console.stdinTerminal.isTerminal && Console.stdoutTerminal.isTerminal && !arguments.has(.plain)
         let chosen: ImageProtocol?
         do {
@@ -32,9 +66,10 @@ enum ReviewCommand {
         } catch {
             throw Failure.usage(.invalidValue(arguments[.images] ?? context.settings.images, what: "--images",
                                               reason: "expected auto, " + ImageProtocol.allCases.map(\.rawValue).joined(separator: ", "),
-                                              command: "review"))
+                                              command: command))
         }
         let prepared = try context.box.prepare().value
+        let source = try makeSource(prepared)
         let interface: any ReviewInterface
         if onTerminal {
             do {
@@ -45,7 +80,7 @@ enum ReviewCommand {
         } else {
             interface = ReviewLines(context: context)
         }
-        var session = Session(startLevels: prepared.levels, finalTest: prepared)
+        var session = Session(startLevels: prepared.levels, finalTest: prepared, source: source)
         do {
             try session.loop(context: context, interface: interface)
         } catch {
@@ -70,14 +105,19 @@ enum ReviewCommand {
         /// that the summary's cards are the ones graded now.
         var grades: [(id: String, correct: Bool)] = []
         let started = ReviewCommand.monotonicMilliseconds()
+        /// The test, a subset of it, or practice.
+        var source: ReviewSource
+        /// The queued cards a subset left out, as the last reply said.
+        var outside = 0
 
         mutating func loop(context: Context, interface: any ReviewInterface) throws {
             var message = ""
             while true {
-                let reply = try context.box.next()
-                let test = reply.value.test
-                finalTest = test
-                guard let card = reply.value.card else { return }
+                let reply = try source.next(context)
+                let test = reply.test
+                outside = reply.outside
+                if !source.isPractice { finalTest = test }
+                guard let card = reply.card else { return }
                 let shown = monotonicMilliseconds()
                 interface.show(card: card, test: test, flipped: false, message: message)
                 message = ""
@@ -90,6 +130,9 @@ enum ReviewCommand {
                 case .quit:
                     quit = true
                     return
+                case .undo where source.isPractice:
+                    // R27: a practice answer is no grade; there is nothing to take back.
+                    message = "Practice answers are not undone: they moved nothing."
                 case .undo:
                     do {
                         let undoneCard = try context.box.undo().value.card
@@ -105,11 +148,8 @@ enum ReviewCommand {
                 case .correct, .wrong:
                     let isCorrect = action == .correct
                     let id = card.id
-                    let graded: (card: Card, test: TestSummary)
-                    do {
-                        graded = try context.box.grade(id: id, correct: isCorrect,
-                                                       answerMs: Int(monotonicMilliseconds() - shown)).value
-                    } catch let error as VarlinkCallError where Session.answeredElsewhere(error) {
+                    guard let graded = try source.answer(card, correct: isCorrect, answerMs: Int(monotonicMilliseconds() - shown),
+                                                         context: context) else {
                         // Two reviews share the test: the other one answered this card first
                         // (or finished the test). Not an error: go on with the queue as it is now.
                         skipped += 1
@@ -118,6 +158,10 @@ enum ReviewCommand {
                     }
                     if isCorrect { correct += 1 } else { wrong += 1 }
                     grades.append((id, isCorrect))
+                    if source.isPractice {
+                        message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' practised, stays in \(Views.place(graded.card.level))"
+                        continue
+                    }
                     finalTest = graded.test
                     message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → \(Views.place(graded.card.level))"
                 case .flip:
@@ -156,7 +200,18 @@ enum ReviewCommand {
                 lines.append("Cards: \(firstGrade.count) · right first time: \(firstTime) · repeated: \(repeated.count) · "
                              + "time: \(ReviewCommand.duration(milliseconds: monotonicMilliseconds() - started))")
             }
+            if source.isPractice {
+                lines.append(graded == 0 ? "No card to practise." : "Practice only: no card moved, today's test is as it was.")
+                return lines
+            }
             let remaining = finalTest.remaining
+            if source.isSubset && finalTest.state == .open {
+                // R26: the cards the filter left out are still due; the test completes with them.
+                lines.append("No more cards of this selection"
+                             + (quit ? " reviewed now" : "") + ": \(outside) card\(outside == 1 ? "" : "s") of today's test "
+                             + "outside it remain\(outside == 1 ? "s" : ""). Run 'leitnerctl review' for the rest.")
+                return lines
+            }
             if quit && finalTest.state == .open {
                 lines.append("Progress kept: \(remaining) card\(remaining == 1 ? "" : "s") to go. Run 'leitnerctl review' to go on.")
                 return lines

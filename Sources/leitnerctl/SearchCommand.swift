@@ -24,7 +24,9 @@ enum SearchCommand {
         // last id printed is enough to print each id once.
         var lastID: String?
         do {
-            try context.box.search(pattern, regex: regex, fields: sides.isEmpty ? nil : sides, level: level) { part in
+            let filter = try TagOptions.given(arguments, command: "search")
+            try context.box.search(pattern, regex: regex, fields: sides.isEmpty ? nil : sides, level: level,
+                                   tags: filter?.tags, notTags: filter?.notTags) { part in
                 found = found || !part.items.isEmpty
                 if context.json { return context.printJSONLines(part.json) }
                 for match in part.items {

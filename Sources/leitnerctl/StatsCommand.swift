@@ -21,7 +21,8 @@ enum StatsCommand {
             }
             return n
         }
-        let reply = try context.box.stats(days: days, leeches: leeches)
+        let filter = try TagOptions.given(arguments, command: "stats")
+        let reply = try context.box.stats(days: days, leeches: leeches, tags: filter?.tags, notTags: filter?.notTags)
         let stats = reply.value
         if let file = arguments[.html] {
             try write(StatsReport(stats).html(), to: file)

@@ -10,7 +10,7 @@ struct Views {
     /// "levels 2, 1"
     /// Where a card is, for a sentence: `level 3`, or `finished` (not "level finished").
     static func place(_ level: Level) -> String {
-        level == .finished ? "finished" : "level \(level.name)"
+        level == .finished || level.isPlace ? level.name : "level \(level.name)"
     }
 
     static func levels(_ levels: [Level]) -> String {
@@ -44,9 +44,31 @@ struct Views {
         case nil: return event
         case .hand?: return event + " (by hand)"
         case .adopt?: return event + " (adopted)"
+        case .admit?: return event + " (admitted)"
+        case .leech?: return event + " (leech, suspended)"
         case .sync?: return event + " (settled)"
         case let other?: return event + " (\(other))"
         }
+    }
+
+    /// What waits in `new/` and when it arrives (R23), and the leeches (R24): a line each, none
+    /// when there is nothing to say.
+    func places(_ status: BoxStatus) -> [String] {
+        var lines: [String] = []
+        let waiting = status.counts[.new] ?? 0
+        if waiting > 0 {
+            var line = "\(waiting) new card\(waiting == 1 ? "" : "s") waiting"
+            if let arrivals = status.arrivals {
+                let when = arrivals.date == status.today ? "today, when the test opens"
+                    : arrivals.date == status.today.next ? "tomorrow" : "on \(arrivals.date)"
+                line += "; \(arrivals.cards) arrive\(arrivals.cards == 1 ? "s" : "") \(when)"
+            }
+            lines.append(line)
+        }
+        if let leeches = status.leeches, leeches > 0 {
+            lines.append(style.apply(style.yellow, "\(leeches) leech\(leeches == 1 ? "" : "es"): see 'leitnerctl stats'"))
+        }
+        return lines
     }
 
     /// The cards per level as a two-row table.

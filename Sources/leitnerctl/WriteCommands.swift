@@ -29,19 +29,33 @@ enum WriteCommands {
         let back = try side(.back)
         if let extra = texts.first { throw Failure.usage(.extraArgument(extra, command: "add")) }
         let level = try arguments[.level].map { try Arguments.level($0, command: "add") }
+        let tags = try TagOptions.tags(arguments.all(.tag), command: "add")
         // Refuse a second card with the same front unless asked to (allowDuplicate).
         if arguments.has(.reverse) {
             let reply = try context.box.addWithReverse(front: front, back: back, id: arguments[.id], level: level,
                                                        allowDuplicate: arguments.has(.force))
-            if context.json { return context.printJSON(reply.json) }
-            Console.out("Added '\(reply.value.card.id)' to \(Views.place(reply.value.card.level)).")
-            if let reverse = reply.value.reverse {
+            var card = reply.value.card, reverse = reply.value.reverse
+            var json = reply.json
+            // The tags go on both: a reverse card's tags are its own (R28), the card's to begin with.
+            if !tags.isEmpty {
+                let tagged = try context.box.tag(id: card.id, tags: tags)
+                (card, json["card"]) = (tagged.value, tagged.json["card"])
+                if let added = reverse {
+                    let taggedReverse = try context.box.tag(id: added.id, tags: tags)
+                    (reverse, json["reverse"]) = (taggedReverse.value, taggedReverse.json["card"])
+                }
+            }
+            if context.json { return context.printJSON(json) }
+            Console.out("Added '\(card.id)' to \(Views.place(card.level)).")
+            if let reverse {
                 Console.out("Added '\(reverse.id)', its reverse, to \(Views.place(reverse.level)).")
             }
             return
         }
-        let reply = try context.box.add(front: front, back: back, id: arguments[.id], level: level,
+        var reply = try context.box.add(front: front, back: back, id: arguments[.id], level: level,
                                         allowDuplicate: arguments.has(.force))
+        // The tags were checked above, so this second call fails only as the store does.
+        if !tags.isEmpty { reply = try context.box.tag(id: reply.value.id, tags: tags) }
         if context.json { return context.printJSON(reply.json) }
         Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level)).")
     }
@@ -67,6 +81,20 @@ enum WriteCommands {
             return Console.out("'\(card.id)' is in \(Views.place(card.level)) already: not moved.")
         }
         Console.out("Moved '\(card.id)' to \(Views.place(card.level)).")
+    }
+
+    /// `suspend ID…` (R24).
+    static func suspend(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.box.suspend(ids: arguments.positionals)
+        if context.json { return context.printJSON(reply.json) }
+        for card in reply.value { Console.out("Suspended '\(card.id)'.") }
+    }
+
+    /// `unsuspend ID…` (R24): each back where it was suspended from.
+    static func unsuspend(_ context: Context, _ arguments: ParsedArguments) throws {
+        let reply = try context.box.unsuspend(ids: arguments.positionals)
+        if context.json { return context.printJSON(reply.json) }
+        for card in reply.value { Console.out("Unsuspended '\(card.id)': back in \(Views.place(card.level)).") }
     }
 
     /// `delete ID`, asking first on a terminal unless `--yes`.

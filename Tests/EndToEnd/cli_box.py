@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from daemon_support import device_environment
+from daemon_support import device_environment, write_pacing_off
 
 
 def answers(path) -> bool:
@@ -43,14 +43,16 @@ def daemon_pids(socket_path) -> list[int]:
 class CliBox:
     """A store, a socket, a running daemon, and `ctl` to run leitnerctl."""
 
-    def __init__(self, bin_dir: pathlib.Path, tmp: pathlib.Path):
+    def __init__(self, bin_dir: pathlib.Path, tmp: pathlib.Path, pacing=False):
         self.bin_dir = bin_dir
         self.tmp = tmp
         self.store = tmp / "store"
         self.socket = tmp / "run" / "leitnerd.sock"
         self.socket.parent.mkdir(mode=0o700, parents=True)
         self.env = dict(os.environ)
-        self.env["XDG_CONFIG_HOME"] = str(tmp / "config")  # no user configuration
+        self.env["XDG_CONFIG_HOME"] = str(tmp / "config")  # no user configuration but pacing's
+        if not pacing:
+            write_pacing_off(tmp / "config")  # see daemon_support.PACING_OFF
         self.env["XDG_DATA_HOME"] = str(tmp / "data")
         self.env.update(device_environment(tmp))  # the device id, not in the real home
         self.env.pop("NO_COLOR", None)

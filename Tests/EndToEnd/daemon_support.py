@@ -125,11 +125,24 @@ class Connection:
         return reply.get("parameters", {})
 
 
+# R23 (issue #28) made new cards wait in new/ and come into level 1 twenty a day. The tests of
+# R2-R22 are about the levels and the test, and add cards to review them at once: their boxes
+# keep pacing off (NewPerDay=all, R1), as every box was before R23. The pacing itself is tested
+# with the embedded default in test_places.py, which passes pacing=True.
+PACING_OFF = "[Schedule]\nNewPerDay=all\n"
+
+
+def write_pacing_off(config_home: pathlib.Path):
+    """Writes the user configuration `config_home/leitner/leitner.conf` with pacing off."""
+    (config_home / "leitner").mkdir(parents=True, exist_ok=True)
+    (config_home / "leitner" / "leitner.conf").write_text(PACING_OFF)
+
+
 class Daemon:
     """A running leitnerd on a temporary store and socket."""
 
     def __init__(self, bin_dir, root: pathlib.Path, config: str | None = None, env=None,
-                 args=(), prefix=(), socket_path=None, store=None):
+                 args=(), prefix=(), socket_path=None, store=None, pacing=False):
         self.bin_dir = pathlib.Path(bin_dir)
         self.root = root
         self.store = store or root / "store"
@@ -138,7 +151,11 @@ class Daemon:
         self.config_path = None
         if config is not None:
             self.config_path = root / "leitner.conf"
+            if not pacing and "NewPerDay" not in config:
+                config = config.rstrip("\n") + "\n" + PACING_OFF
             self.config_path.write_text(config)
+        elif not pacing:
+            write_pacing_off(root / "xdg-config")
         self.env = dict(os.environ)
         self.env.update({"XDG_CONFIG_HOME": str(root / "xdg-config"), "TZ": "UTC"})
         self.env.update(device_environment(root))

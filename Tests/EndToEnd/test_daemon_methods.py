@@ -20,7 +20,8 @@ def error_of(callable_, *args, **kwargs):
 
 def test_status_of_an_empty_store(daemon):
     status = daemon.call("Status")
-    assert status["counts"] == {level: 0 for level in LEVELS}
+    # Every level, and the places beside them (R23, R24).
+    assert status["counts"] == {level: 0 for level in LEVELS + ["new", "suspended"]}
     assert status["test"]["date"] == status["today"]
     assert status["test"]["levels"]
 

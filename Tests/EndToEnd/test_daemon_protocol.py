@@ -59,7 +59,7 @@ def test_python_varlink_cli_calls_status(daemon):
     result = varlink_cli("call", f"unix:{daemon.socket}/{BOX}.Status", "{}")
     assert result.returncode == 0, result.stderr
     status = json.loads(result.stdout)
-    assert set(status["counts"]) == {"1", "2", "3", "4", "5", "6", "7", "finished"}
+    assert set(status["counts"]) == {"1", "2", "3", "4", "5", "6", "7", "finished", "new", "suspended"}
 
 
 def test_unknown_method_and_interface(daemon):

@@ -28,8 +28,8 @@ def make(target: str, destdir: pathlib.Path) -> subprocess.CompletedProcess:
 
 
 def expected_files() -> set[str]:
-    files = {"usr/bin/leitnerd", "usr/bin/leitnerctl", "usr/lib/sysusers.d/leitner.conf",
-             "usr/share/man/man1/leitnerctl.1", "usr/share/man/man8/leitnerd.8",
+    files = {"usr/bin/leitnerd", "usr/bin/leitnerctl", "usr/bin/leitner-web", "usr/lib/sysusers.d/leitner.conf",
+             "usr/share/man/man1/leitnerctl.1", "usr/share/man/man1/leitner-web.1", "usr/share/man/man8/leitnerd.8",
              "usr/share/bash-completion/completions/leitnerctl", "usr/share/doc/leitner/rules.md",
              "etc/leitner/leitner.conf"}
     if (ROOT / "man" / "leitner.conf.5").exists():
@@ -88,12 +88,13 @@ def complete(completion: pathlib.Path, *words: str) -> list[str]:
 def test_installed_completion_offers_commands_levels_and_flags(installed):
     completion = installed / "usr/share/bash-completion/completions/leitnerctl"
     assert complete(completion, "leitnerctl", "") == [
-        "status", "review", "prepare", "add", "import", "export", "list", "search", "find", "show",
-        "edit", "rename", "move", "delete", "undo", "calendar", "log", "doctor", "stats", "next", "grade",
-        "stop", "boxes", "help"]
+        "status", "review", "practice", "prepare", "add", "import", "export", "list", "search", "find", "show",
+        "edit", "rename", "move", "suspend", "unsuspend", "delete", "undo", "calendar", "log", "doctor", "stats",
+        "tag", "untag", "tags", "next", "grade", "web", "stop", "boxes", "help"]
     assert complete(completion, "leitnerctl", "list", "--sort", "") == ["id", "level", "added"]
     assert complete(completion, "leitnerctl", "--socket", "/x", "mo") == ["move"]
-    assert complete(completion, "leitnerctl", "move", "card", "") == ["1", "2", "3", "4", "5", "6", "7", "finished"]
+    assert complete(completion, "leitnerctl", "move", "card", "") == [
+        "1", "2", "3", "4", "5", "6", "7", "finished", "new", "suspended"]
     assert complete(completion, "leitnerctl", "grade", "card", "c") == ["correct"]
     assert complete(completion, "leitnerctl", "--n") == ["--no-autostart"]
     assert complete(completion, "leitnerctl", "add", "--l") == ["--level"]
@@ -162,7 +163,8 @@ def test_installed_programs_serve_a_box_with_an_empty_environment(installed, tmp
         assert added.returncode == 0, added.stderr
         shown = bare(*ctl, "--json", "show", "neko")
         assert shown.returncode == 0 and '"neko"' in shown.stdout, shown.stdout + shown.stderr
-        assert (store / "1" / "neko").is_dir()
+        # A new card waits in new/ to be admitted (R1, R23).
+        assert (store / "new" / "neko").is_dir()
     finally:
         daemon.terminate()
         code = daemon.wait(timeout=20)
@@ -183,7 +185,7 @@ def test_installed_leitnerctl_autostarts_the_installed_daemon_with_an_empty_envi
         assert added.returncode == 0, added.stderr
         status = bare(*ctl, "--json", "status")
         assert status.returncode == 0, status.stderr
-        assert (tmp_path / "store" / "1" / "inu").is_dir()
+        assert (tmp_path / "store" / "new" / "inu").is_dir()
         assert "serving store" in (state / "leitner" / "leitnerd.log").read_text()
     finally:
         for pid in daemon_pids(sock):

@@ -44,7 +44,7 @@ def exposure(unit) -> float:
     return float(match.group(1))
 
 
-@pytest.mark.parametrize("name", ["leitnerd.service", "leitner-prepare.service"])
+@pytest.mark.parametrize("name", ["leitnerd.service", "leitner-prepare.service", "leitner-web.service"])
 def test_system_services_expose_at_most_1_0(name):
     assert exposure(SYSTEMD / name) <= 1.0
 

@@ -8,11 +8,12 @@ import subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SYSTEMD = ROOT / "systemd"
-UNIT_NAMES = ["leitnerd.service", "leitnerd.socket", "leitner-prepare.service", "leitner-prepare.timer"]
+UNIT_NAMES = ["leitnerd.service", "leitnerd.socket", "leitner-prepare.service", "leitner-prepare.timer",
+              "leitner-web.service", "leitner-web.socket"]
 # The template units of R29, one daemon a box: leitnerd@NAME.socket and so on.
 TEMPLATE_NAMES = ["leitnerd@.service", "leitnerd@.socket", "leitner-prepare@.service", "leitner-prepare@.timer"]
 UNIT_NAMES += TEMPLATE_NAMES
-MAN_PAGES = ["leitnerd.8", "leitnerctl.1", "leitner.conf.5"]
+MAN_PAGES = ["leitnerd.8", "leitnerctl.1", "leitner.conf.5", "leitner-web.1"]
 INSTALLED_BIN = "/usr/local/bin/"
 
 

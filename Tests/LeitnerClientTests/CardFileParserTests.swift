@@ -46,7 +46,7 @@ import Testing
         let (records, problems) = CardFileParser(format: .anki).parse(text)
         #expect(problems.isEmpty)
         #expect(records == [
-            ImportRecord(location: .line(5), front: .text("perro"), back: .text("dog\na pet & friend")),
+            ImportRecord(location: .line(5), front: .text("perro"), back: .text("dog\na pet & friend"), tags: ["animals"]),
             ImportRecord(location: .line(6), front: .text("gato; cat"), back: .text("猫")),
         ])
     }

@@ -98,7 +98,7 @@ import LeitnerTestSupport
                         // A hand move with mv, to any level.
                         let id = random.pick(model.level.keys.sorted())
                         let from = model.level[id]!
-                        let to = random.pick(Level.allCases.filter { $0 != from })
+                        let to = random.pick(Level.levels.filter { $0 != from })
                         f.dir.move("\(from.name)/\(id)", "\(to.name)/\(id)")
                         model.handMove(id, to: to)
                         try check("\(when()) after mv \(id) \(from) → \(to)")
@@ -106,7 +106,7 @@ import LeitnerTestSupport
                     if random.chance(0.01) {
                         // A move by request.
                         let id = random.pick(model.level.keys.sorted())
-                        let to = random.pick(Level.allCases)
+                        let to = random.pick(Level.levels)
                         let moved = try f.box.move(id: id, level: to.name)
                         model.settle()
                         model.handMove(id, to: to)
@@ -143,7 +143,7 @@ import LeitnerTestSupport
                         // A card made by hand, in any level.
                         let id = "h\(handMade)"
                         handMade += 1
-                        let level = random.pick(Level.allCases)
+                        let level = random.pick(Level.levels)
                         f.dir.writeCard(id, level: level.name)
                         model.add(id, at: level)
                         try check("\(when()) after making \(id) in \(level) by hand")
@@ -184,7 +184,7 @@ import LeitnerTestSupport
                 // tell that from a rename the kill cut off, and leave the card where the hand put it.
                 if kills { f.kill() } else { f.close() }
                 var id = random.pick(model.level.keys.sorted())
-                var to = random.pick(Level.allCases.filter { $0 != model.level[id]! })
+                var to = random.pick(Level.levels.filter { $0 != model.level[id]! })
                 if kills, let last = lastGrade, let now = model.level[last.id], now != last.from, random.chance(0.7) {
                     (id, to) = (last.id, last.from)
                 }
@@ -228,7 +228,7 @@ import LeitnerTestSupport
     /// Every card's level, read from the level directories.
     func onDisk(_ dir: TemporaryDirectory) -> [String: Level] {
         var result: [String: Level] = [:]
-        for level in Level.allCases {
+        for level in Level.levels {
             guard let fd = try? FileDescriptor.openDirectory(dir.path + "/" + level.name) else { continue }
             defer { fd.close() }
             for entry in (try? FileSystem.list(fd)) ?? [] where entry.kind == .directory {

@@ -44,7 +44,7 @@ import LeitnerTestSupport
         #expect(kept == [f.dir.path + "/1/hola/back.txt"])
         #expect(removed == [f.dir.path + "/1/hola/back (conflict_on_2026-11-24).txt"])
         #expect(f.dir.snapshot() == ["/1/", "/1/hola/", "/1/hola/back.txt = hello", "/1/hola/front.txt = hola",
-                                     "/2/", "/3/", "/4/", "/5/", "/6/", "/7/", "/finished/"])
+                                     "/2/", "/3/", "/4/", "/5/", "/6/", "/7/", "/finished/", "/new/", "/suspended/"])
         #expect(try f.box.doctor().isEmpty)
         #expect(try f.box.status().problems == 0)
     }

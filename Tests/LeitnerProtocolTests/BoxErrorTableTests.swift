@@ -14,8 +14,8 @@ import LeitnerSystem
         .invalidAsset(name: "front.png", reason: "r2"), .storeFailure(path: "/p", reason: "r3", errno: 28, operation: "write"),
         .duplicateFront(id: "e"), .invalidPattern(pattern: "(", reason: "r"), .invalidParameter(name: "date", reason: "refused by the service"),
         .cannotResolve(id: "f", reason: "r4"),
-        .replyTooLarge(reason: "r5"),
-        .reverseOfReverse(id: "g.rev", reverseOf: "g"),
+        .replyTooLarge(reason: "r5"), .invalidTag(tag: "a b", reason: "r6"), .notSuspended(id: "g", level: "3"),
+        .reverseOfReverse(id: "h.rev", reverseOf: "h"),
     ]
 
     /// The errors the interface text declares: qualified name → parameter names.

@@ -33,7 +33,8 @@ import Testing
     @Test func theMembersAreTheInterfaces() {
         let members = Set(Self.sample.json.objectValue!.keys)
         #expect(members == ["today", "days", "leechDays", "counts", "damaged", "loose", "forecast", "heatmap",
-                            "retention", "retentionWeeks", "work", "weekReviews", "weekAnswerMs", "streaks", "leeches"])
+                            "retention", "retentionWeeks", "work", "weekReviews", "weekAnswerMs", "streaks", "leeches",
+                            "practiceAnswers", "practiceWrong", "practiceMs"])
         for member in members { #expect(BoxInterface.description.contains("\(member): "), "\(member)") }
         #expect(Self.sample.heatmap[1].json.jsonText == #"{"answerMs":5100,"date":"2026-03-04","reviews":4,"state":"today"}"#)
     }

@@ -151,7 +151,7 @@ import Testing
     /// A string of the form the member's name asks for: a date, a time, a level, an error.
     static func sampleString(_ name: String) -> JSONValue {
         switch name {
-        case "date", "today", "week", "longestEnd": "2026-11-23"
+        case "date", "today", "week", "longestEnd", "arrivalDate": "2026-11-23"
         case "time", "clockBehind": "2026-11-23T10:00:00+00:00"
         case "level", "from", "to", "0": "1"
         case "error": .string(BoxInterface.name + "." + sampleError)

@@ -46,7 +46,7 @@ import LeitnerProtocol
     @Test func eachEntrySaysHowItIsAnswered() {
         let box = Self.kinds(BoxInterface.name)
         #expect(box.filter { $0.value == "daemon" }.keys.sorted() == ["Stop"])
-        #expect(box.filter { $0.value == "streams" }.keys.sorted() == ["Calendar", "Doctor", "List", "Log", "Search"])
+        #expect(box.filter { $0.value == "streams" }.keys.sorted() == ["Calendar", "Doctor", "List", "Log", "PracticeCards", "Search", "Tags"])
         #expect(Set(Self.kinds(VarlinkServiceInterface.name).values) == ["daemon"])
     }
 

@@ -107,12 +107,16 @@ public struct CommandLineParser: Sendable {
             into.flags.insert(option.name)
             return
         }
+        let value: String
         if let inlineValue {
-            into.values[option.name] = inlineValue
-            return
+            value = inlineValue
+        } else {
+            guard index < arguments.count else { throw .missingValue(option: option.name, command: command) }
+            value = arguments[index]
+            index += 1
         }
-        guard index < arguments.count else { throw .missingValue(option: option.name, command: command) }
-        into.values[option.name] = arguments[index]
-        index += 1
+        // Every value is kept for a repeatable option (`--tag`); `values` keeps the last.
+        if let earlier = into.values[option.name] { into.repeated[option.name, default: [earlier]].append(value) }
+        into.values[option.name] = value
     }
 }

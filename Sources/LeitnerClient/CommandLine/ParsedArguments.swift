@@ -6,6 +6,9 @@ public struct ParsedArguments: Sendable, Equatable {
     public var values: [String: String] = [:]
     /// The positional arguments, in order.
     public var positionals: [String] = []
+    /// Every value of each option given more than once (`--tag ja --tag de`), in order, by long
+    /// name; an option given once is in `values` only.
+    public var repeated: [String: [String]] = [:]
 
     /// The options the command declares, when a parser made these arguments: an option read
     /// that the command does not declare is a programming error, caught where it is read.
@@ -29,12 +32,18 @@ public struct ParsedArguments: Sendable, Equatable {
         return values[option.text]
     }
 
+    /// Every value of `option` (`--tag`), in the order given; empty when not given.
+    public func all(_ option: OptionName) -> [String] {
+        check(option)
+        return repeated[option.text] ?? values[option.text].map { [$0] } ?? []
+    }
+
     private func check(_ option: OptionName) {
         assert(declared?.contains(option.text) ?? true, "\(option) is read but not declared by the command")
     }
 
     /// Equal when the same options and arguments were given, whoever made them.
     public static func == (a: ParsedArguments, b: ParsedArguments) -> Bool {
-        a.flags == b.flags && a.values == b.values && a.positionals == b.positionals
+        a.flags == b.flags && a.values == b.values && a.positionals == b.positionals && a.repeated == b.repeated
     }
 }

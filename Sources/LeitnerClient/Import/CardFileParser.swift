@@ -2,7 +2,7 @@ import LeitnerCore
 /// Turns the text of an import file into cards to add, and the lines that cannot be.
 ///
 /// TSV and CSV: two fields a line, front and back; or a header line naming the columns
-/// (`id`, `front`, `back`, `level`, `frontext`, `backext`, in any order; `front` and `back`
+/// (`id`, `front`, `back`, `level`, `frontext`, `backext`, `tags`, in any order; `front` and `back`
 /// required; `frontext`/`backext` say `txt` or `md`, as `export` writes them). Anki: the
 /// header lines say the separator, whether fields are HTML, and which columns hold the guid,
 /// note type, deck and tags; the first two other columns are front and back, more are ignored.
@@ -27,6 +27,7 @@ public struct CardFileParser: Sendable {
         var separator: Character = "\t"
         var html = false
         var skip: Set<Int> = []
+        var tagsColumn: Int?
         var problems: [ImportProblem] = []
         var lineNumber = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -43,14 +44,18 @@ public struct CardFileParser: Sendable {
                 }
             case "html": html = value.lowercased() == "true"
             case "guid column", "notetype column", "deck column", "tags column":
-                if let column = Int(value), column >= 1 { skip.insert(column - 1) } else {
+                if let column = Int(value), column >= 1 {
+                    skip.insert(column - 1)
+                    // Not a side: the card's tags (R25), read apart.
+                    if key == "tags column" { tagsColumn = column - 1 }
+                } else {
                     problems.append(ImportProblem(location: .line(lineNumber), reason: "bad column number '\(value)'"))
                 }
             default: break // #columns:, #tags:, #deck: and future keys do not change which fields are which
             }
         }
         let rows = DelimitedReader(separator: separator, quoting: .rfc4180, skipsComments: true).rows(text)
-        var result = cards(rows, html: html, skipColumns: skip, headerAllowed: false)
+        var result = cards(rows, html: html, skipColumns: skip, headerAllowed: false, tagsColumn: tagsColumn)
         result.problems = problems + result.problems
         return result
     }
@@ -67,8 +72,9 @@ public struct CardFileParser: Sendable {
         }
     }
 
+    /// - Parameter tagsColumn: the raw column of Anki's tags field, if it has one.
     private func cards(_ rows: [DelimitedRow], html: Bool, skipColumns: Set<Int>,
-                       headerAllowed: Bool) -> (records: [ImportRecord], problems: [ImportProblem]) {
+                       headerAllowed: Bool, tagsColumn: Int? = nil) -> (records: [ImportRecord], problems: [ImportProblem]) {
         var records: [ImportRecord] = []
         var problems: [ImportProblem] = []
         var columns: [String: Int]?
@@ -129,6 +135,15 @@ public struct CardFileParser: Sendable {
                 problems.append(ImportProblem(location: location, reason: "invalid card id '\(id)': \(reason)"))
                 continue
             }
+            // Tags are space-separated in a cell, as Anki writes them; Anki's hierarchy `ja::kana`
+            // is R25's `ja:kana`.
+            let tagsCell = tagsColumn.map { $0 < row.fields.count ? row.fields[$0] : "" } ?? field("tags", -1) ?? ""
+            let tags = tagsCell.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                .map { tagsColumn == nil ? String($0) : String($0.replacing("::", with: ":")) }
+            if let bad = tags.first(where: { CardTag.problem($0) != nil }), let reason = CardTag.problem(bad) {
+                problems.append(ImportProblem(location: location, reason: "invalid tag '\(bad)': \(reason)"))
+                continue
+            }
             if let level, Level(name: level) == nil {
                 problems.append(ImportProblem(location: location, reason: "invalid level '\(level)': expected 1 to 7 or finished"))
                 continue
@@ -141,7 +156,8 @@ public struct CardFileParser: Sendable {
                 seenIds[id] = row.line
             }
             records.append(ImportRecord(location: location, id: id, level: level,
-                                        front: .text(front, extension: frontExt), back: .text(back, extension: backExt)))
+                                        front: .text(front, extension: frontExt), back: .text(back, extension: backExt),
+                                        tags: tags))
         }
         return (records, problems)
     }
@@ -151,7 +167,7 @@ public struct CardFileParser: Sendable {
         var columns: [String: Int] = [:]
         for (index, field) in fields.enumerated() {
             let name = field.trimmed(of: " ").lowercased()
-            guard ["id", "front", "back", "level", "frontext", "backext"].contains(name), columns[name] == nil else { return nil }
+            guard ["id", "front", "back", "level", "frontext", "backext", "tags"].contains(name), columns[name] == nil else { return nil }
             columns[name] = index
         }
         return columns["front"] != nil && columns["back"] != nil ? columns : nil

@@ -8,8 +8,12 @@ public struct ImportRecord: Sendable, Equatable {
     public var level: String?
     public var front: ImportSide
     public var back: ImportSide
+    /// The tags the source gives the card (R25): a `tags` column, or Anki's tags field.
+    public var tags: [String]
 
-    public init(location: ImportLocation, id: String? = nil, level: String? = nil, front: ImportSide, back: ImportSide) {
+    public init(location: ImportLocation, id: String? = nil, level: String? = nil, front: ImportSide, back: ImportSide,
+                tags: [String] = []) {
+        self.tags = tags
         self.location = location
         self.id = id
         self.level = level

@@ -8,7 +8,8 @@ extension Box {
     /// - Throws: `storeFailure` when the store cannot take the batch; nothing is added then (R16).
     ///
     /// With `withReverse`, each added card gets its reverse card `ID.rev` beside it (R28), in the
-    /// same batch; a card whose reverse's id is taken is refused with `cardExists`.
+    /// same batch and the same level or place (`newPairTarget`); a card whose reverse's id is
+    /// taken is refused with `cardExists`.
     public func addMany(_ cards: [NewCard], allowDuplicateFront: Bool, withReverse: Bool = false) throws(BoxError) -> BatchOutcome {
         let moment = try begin()
         var outcome = BatchOutcome()
@@ -18,13 +19,17 @@ extension Box {
         var batchIDs = Set<String>()
         var staged: [Store.StagedCard] = []
         var stagedFronts: [String?] = []
+        // R23: the cards without a level wait in `new/`, in the batch's order, but for those
+        // today's remaining admissions take straight into level 1 once the day's test opened.
+        var room = try admissionRoom(moment)
+        var admitted = Set<String>()
         do {
             for (index, card) in cards.enumerated() {
-                let frontFile: String, backFile: String, target: Level
+                let frontFile: String, backFile: String, named: Level?
                 do {
                     frontFile = try Box.fileName(for: card.front, side: .front)
                     backFile = try Box.fileName(for: card.back, side: .back)
-                    target = try card.level.map { (name) throws(BoxError) in try Box.level(named: name) } ?? .one
+                    named = try card.level.map { (name) throws(BoxError) in try Box.level(named: name) }
                     if let id = card.id { try CardID.validate(id) }
                 } catch {
                     outcome.refused.append(.init(index: index, error: error))
@@ -52,6 +57,19 @@ extension Box {
                         continue
                     }
                 }
+                let (target, origin): (Level, LogOrigin?)
+                if let named {
+                    (target, origin) = (named, nil)
+                } else if reverseID != nil {
+                    // R28: the reverse goes beside its card, each taking an admission of its own.
+                    (target, origin) = try newPairTarget(moment, room: &room)
+                } else {
+                    (target, origin) = try newCardTarget(moment, room: &room)
+                }
+                if origin == .admit {
+                    admitted.insert(id)
+                    if let reverseID { admitted.insert(reverseID) }
+                }
                 staged.append(try store.stageBatchCard(id, level: target, front: (frontFile, card.front.content),
                                                        back: (backFile, card.back.content)))
                 stagedFronts.append(frontText)
@@ -66,7 +84,7 @@ extension Box {
                 outcome.added.append(.init(index: index, id: id, level: target, reverse: reverseID))
             }
             try store.commitBatch(staged, journal: staged.map {
-                LogEntry(time: moment.now, event: .add, id: $0.id, to: $0.level)
+                LogEntry(time: moment.now, event: .add, id: $0.id, to: $0.level, origin: admitted.contains($0.id) ? .admit : nil)
             })
         } catch {
             store.discardStaged(staged)

@@ -3,7 +3,7 @@ extension Box {
     /// The largest asset `Add` takes.
     public static let maxAssetSize = 64 << 20
 
-    /// Adds a card (R1: to level 1 unless a level is named; R20: a valid, unused id). Without an
+    /// Adds a card (R1: to `new/` unless a level is named, R23; R20: a valid, unused id). Without an
     /// id, one is made from the front's text, or the back's when the front is not text. With `allowDuplicateFront` false, a text front that
     /// another card already has is refused with `duplicateFront`.
     public func add(front: Asset, back: Asset, id: String?, level: String?,
@@ -12,15 +12,26 @@ extension Box {
     }
 
     /// `add`, and with `withReverse` its reverse card too (R28): `ID.rev`, beside the card in the
-    /// same level, added in the same durable change — both or neither. The reverse's id taken is
-    /// `cardExists`, and nothing is added.
+    /// same level or place, added in the same durable change — both or neither. Without a level
+    /// both wait in `new/` (R23), or both go into level 1 as admissions when today's room takes
+    /// the two. The reverse's id taken is `cardExists`, and nothing is added.
     public func add(front: Asset, back: Asset, id: String?, level: String?, allowDuplicateFront: Bool,
                     withReverse: Bool) throws(BoxError) -> (card: Card, reverse: Card?) {
         let frontFile = try Box.fileName(for: front, side: .front)
         let backFile = try Box.fileName(for: back, side: .back)
-        let target = try level.map { (name) throws(BoxError) in try Box.level(named: name) } ?? .one
+        let named = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let id { try CardID.validate(id) }
         let moment = try begin()
+        var room = try admissionRoom(moment)
+        let (target, origin): (Level, LogOrigin?)
+        if let named {
+            (target, origin) = (named, nil)
+        } else if withReverse {
+            // R28: the reverse goes beside its card, each taking an admission of its own.
+            (target, origin) = try newPairTarget(moment, room: &room)
+        } else {
+            (target, origin) = try newCardTarget(moment, room: &room)
+        }
         let frontText = MediaType.isText(MediaType.of(fileName: frontFile))
             ? String(decoding: front.content, as: UTF8.self) : nil
         if !allowDuplicateFront, let text = frontText, let existing = try frontTexts()[Box.normalized(text)] {
@@ -38,13 +49,13 @@ extension Box {
         if let reverseID, store.level(of: reverseID) != nil { throw .cardExists(id: reverseID) }
         try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content))
         var staged = [Store.StagedCard(staged: "add-" + cardID, id: cardID, level: target)]
-        var journal = [LogEntry(time: moment.now, event: .add, id: cardID, to: target)]
+        var journal = [LogEntry(time: moment.now, event: .add, id: cardID, to: target, origin: origin)]
         if let reverseID {
             do { staged.append(try store.stageReverse(reverseID, of: cardID, level: target, synced: true)) } catch {
                 store.discardStaged(staged)
                 throw error
             }
-            journal.append(LogEntry(time: moment.now, event: .add, id: reverseID, to: target))
+            journal.append(LogEntry(time: moment.now, event: .add, id: reverseID, to: target, origin: origin))
         }
         try store.commitStagedCards(staged, journal: journal)
         if let text = frontText { frontIndex?[Box.normalized(text)] = cardID }
@@ -117,20 +128,23 @@ extension Box {
 
     /// The cards of one level, or of all, sorted by level then id; text filled only when
     /// `withText`. Damaged cards are left out (R21; `doctor` lists them).
-    public func list(level: String?, withText: Bool) throws(BoxError) -> [Card] {
-        var listing = try startListing(level: level, withText: withText)
+    public func list(level: String?, withText: Bool, filter: TagFilter = .all) throws(BoxError) -> [Card] {
+        var listing = try startListing(level: level, withText: withText, filter: filter)
         var cards: [Card] = []
         while !listing.isFinished { cards += try nextCards(of: &listing, upTo: 1024) }
         return cards
     }
 
     /// Begins a listing (`list`) to be read a batch at a time: takes the ids of the cards to
-    /// list, in order, from the index as it is now.
+    /// list, in order, from the index as it is now; with a filter, only the cards it selects by
+    /// their tags (R25), found in the search index, not by reading 100,000 `tags` files.
     /// - Throws: `invalidLevel`.
-    public func startListing(level: String?, withText: Bool) throws(BoxError) -> CardListing {
+    public func startListing(level: String?, withText: Bool, filter: TagFilter = .all) throws(BoxError) -> CardListing {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         _ = try begin()
-        return CardListing(index: store.levelOf, only: only, withText: withText)
+        let selected = filter.isEmpty ? nil : selectedIDs(filter)
+        return CardListing(index: store.levelOf, only: only, withText: withText, selected: selected,
+                           filter: filter.isEmpty ? nil : filter)
     }
 
     /// The next cards of a listing, reading at most `count` card directories. Each batch begins
@@ -143,7 +157,10 @@ extension Box {
         for _ in 0..<count {
             guard let id = listing.nextID() else { break }
             guard let level = store.level(of: id), listing.only == nil || level == listing.only else { continue }
-            if let card = try? store.card(id, withText: listing.withText) { cards.append(card) }
+            guard let card = try? store.card(id, withText: listing.withText) else { continue }
+            // The card as it is now: a tag taken off since the listing began leaves it out.
+            if let filter = listing.filter, !filter.selects(card.tags) { continue }
+            cards.append(card)
         }
         return cards
     }
@@ -186,7 +203,7 @@ extension Box {
                 let wasDamaged = store.isDamaged(id)
                 let found = store.cardDamage(of: id, readingText: true)
                 let damage = found?.reason
-                defer { problems += store.syncConflictProblems(of: id) }
+                defer { problems += store.syncConflictProblems(of: id) + store.tagProblems(of: id) }
                 guard let reason = damage else {
                     // Mended since this request began: it joins the test as at any request.
                     if wasDamaged { try apply(.appeared(id: id, level: level), now: moment.now, log: false) }

@@ -77,11 +77,17 @@ extension Box {
             }
         }
         lastShown = nil
-        let to = correct ? from.promoted : from.demoted(options.onFail)
+        // R24: with `SuspendLeeches=yes`, the wrong answer that makes a leech suspends it: the
+        // grade's own move goes to `suspended/` (one logged move, undone by `Undo` as any grade).
+        var suspends = false
+        if !correct { suspends = try wrongAnswerMakesLeech(id) }
+        let to = correct ? from.promoted : suspends ? .suspended : from.demoted(options.onFail)
         var journal = [LogEntry(time: moment.now, event: .grade, id: id, from: from, to: to,
-                                correct: correct, answerMs: answerMs.map { min(max(0, $0), Box.maxAnswerMs) })]
-        // R10: a correct answer to the last card in the queue completes the test.
-        let completes = correct && daily.remaining == 1
+                                correct: correct, answerMs: answerMs.map { min(max(0, $0), Box.maxAnswerMs) },
+                                origin: suspends ? .leech : nil)]
+        // R10: a correct answer to the last card in the queue completes the test; so does the
+        // wrong one that suspends it.
+        let completes = (correct || suspends) && daily.remaining == 1
         if completes { journal.append(LogEntry(time: moment.now, event: .complete, date: moment.today)) }
         if from == to {
             try store.appendToLog(journal, durable: true)
@@ -141,6 +147,6 @@ extension Box {
                             + store.rootProblems().count
                             + store.syncConflictCount + store.sharedStateProblems().count
                             + store.levelProblems.count,
-                         clockBehind: behind)
+                         clockBehind: behind, arrivals: try nextArrivals(moment), leeches: try leeches().count)
     }
 }

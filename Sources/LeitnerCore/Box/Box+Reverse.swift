@@ -11,8 +11,9 @@ extension Box {
     }
 
     /// Adds a reverse card of the card `id`: a directory `reverseID` (default `ID.rev`) holding
-    /// `reverse-of`, in `level` (default the card's own level, beside it), logged as an `add`.
-    /// A card may have more than one reverse; a reverse of a reverse is refused, since it would
+    /// `reverse-of`, in `level` (default the card's own level or place, beside it: a card waiting
+    /// in `new/` gets a reverse that waits there too, R23), logged as an `add`. It starts with a
+    /// copy of the card's tags (R25), its own from then on. A card may have more than one reverse; a reverse of a reverse is refused, since it would
     /// show the card as it is.
     /// - Throws: `noSuchCard`; `reverseOfReverse` when `id` is a reverse card itself;
     ///   `storeFailure` when the card is damaged (R21); `cardExists`, `invalidCardId`,
@@ -31,7 +32,7 @@ extension Box {
         if let reverseID { newID = reverseID } else { newID = try Box.reverseID(of: id) }
         if store.level(of: newID) != nil { throw .cardExists(id: newID) }
         let target = asked ?? originalLevel
-        let staged = try store.stageReverse(newID, of: id, level: target, synced: true)
+        let staged = try store.stageReverse(newID, of: id, level: target, tags: original.tags, synced: true)
         try store.commitStagedCards([staged], journal: [LogEntry(time: moment.now, event: .add, id: newID, to: target)])
         if tracksMembership { daily.levelChanged(newID, to: target) }
         return try store.card(newID, withText: true)

@@ -8,8 +8,8 @@ extension Box {
     /// want them at once.
     /// - Throws: as `startSearch` and `nextMatches`.
     public func search(_ pattern: SearchPattern, fields: Set<SearchMatch.Field>, level: String?,
-                       limit: Int? = nil) throws(BoxError) -> [SearchMatch] {
-        var scan = try startSearch(pattern, fields: fields, level: level, limit: limit)
+                       limit: Int? = nil, filter: TagFilter = .all) throws(BoxError) -> [SearchMatch] {
+        var scan = try startSearch(pattern, fields: fields, level: level, limit: limit, filter: filter)
         var matches: [SearchMatch] = []
         while !scan.isFinished { matches += try nextMatches(of: &scan, upTo: 1024) }
         return matches
@@ -22,21 +22,21 @@ extension Box {
     ///   - fields: what to search: the id, the front, the back (text and Markdown sides).
     ///   - level: only cards of this level, when given.
     ///   - limit: the most lines to give, when given (at least 1; above `Box.maxLimit`, that).
+    ///   - filter: only the cards it selects by their tags (R25).
     /// - Throws: `invalidLevel`, `invalidParameter` for a limit below 1.
     public func startSearch(_ pattern: SearchPattern, fields: Set<SearchMatch.Field>, level: String?,
-                            limit: Int?) throws(BoxError) -> SearchScan {
+                            limit: Int?, filter: TagFilter = .all) throws(BoxError) -> SearchScan {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
         let limit = limit.map { min($0, Box.maxLimit) }
         _ = try begin()
-        // Updated in place where it exists: a copy would copy every card's folded text.
-        searchIndex?.update(store: store)
-        if searchIndex == nil { searchIndex = SearchIndex(store: store) }
+        let index = currentSearchIndex()
         var found: [SearchScan.Hit] = []
         let onlyLevel = only.map { UInt8($0.rawValue) }
         let (searchID, searchFront, searchBack) = (fields.contains(.id), fields.contains(.front), fields.contains(.back))
-        searchIndex?.forEach { parts in
+        index.forEach { parts in
             guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
+            guard filter.isEmpty || filter.selects(parts.eachTag) else { return }
             var hits: UInt8 = 0
             if searchID, pattern.matches(folded: parts.foldedID) { hits |= SearchScan.Hit.bit(.id) }
             if searchFront, pattern.matches(folded: parts.front) { hits |= SearchScan.Hit.bit(.front) }

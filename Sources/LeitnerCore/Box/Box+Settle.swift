@@ -56,6 +56,7 @@ extension Box {
                         try mergePartial(id, from: level, into: kept, moment)
                         continue
                     }
+                    if try store.mergeTags(id, from: level, into: kept) { searchIndexNeedsReading(id) }
                     let same = try sameContent(id, level, kept)
                     if let change = try store.setAside(id, in: level, keep: !same) {
                         try apply(change, now: moment.now, log: true, origin: .sync)

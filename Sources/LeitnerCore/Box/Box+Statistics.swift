@@ -3,10 +3,12 @@ extension Box {
     /// The statistics of the box today.
     /// - Parameters: `window`: days of the recent windows (retention, work) and of the leeches,
     ///   1 … `BoxStatistics.maxWindow`; nil for 30 days (90 for the leeches). `leeches`: how many
-    ///   of the hardest cards to list, 0 … `BoxStatistics.maxLeeches`; nil for 10.
+    ///   of the hardest cards to list, 0 … `BoxStatistics.maxLeeches`; nil for 10. `filter`: the
+    ///   cards per level and the leeches of the cards it selects by tag only (R25); the work,
+    ///   retention and streaks stay the whole box's, as the tests they come from were.
     /// - Throws: `invalidParameter` for a window or a count out of range; `storeFailure` when the
     ///   log cannot be read.
-    public func statistics(window: Int?, leeches: Int?) throws(BoxError) -> BoxStatistics {
+    public func statistics(window: Int?, leeches: Int?, filter: TagFilter = .all) throws(BoxError) -> BoxStatistics {
         if let window, !(1...BoxStatistics.maxWindow).contains(window) {
             throw .invalidParameter(name: "days", reason: "must be 1 to \(BoxStatistics.maxWindow)")
         }
@@ -28,10 +30,16 @@ extension Box {
         }
         let levelOf = store.levelOf
         let damaged = store.damaged
+        let selected = filter.isEmpty ? nil : selectedIDs(filter)
+        var counts = store.counts()
+        if let selected {
+            counts = [:]
+            for id in selected { if damaged[id] == nil, let level = levelOf[id] { counts[level, default: 0] += 1 } }
+        }
         let input = StatisticsInput(
             today: moment.today, firstDate: firstDate, days: days, cycle: options.cycle, onFail: options.onFail,
-            counts: store.counts(), damaged: damaged.count, loose: store.looseFileProblems().count,
-            openQueue: openQueue, levelOf: { id in damaged[id] == nil ? levelOf[id] : nil },
+            counts: counts, damaged: damaged.count, loose: store.looseFileProblems().count,
+            openQueue: openQueue, levelOf: { id in damaged[id] == nil && selected?.contains(id) != false ? levelOf[id] : nil },
             window: window ?? 30, leechWindow: window ?? 90, leechCount: leeches ?? 10)
         try updatePeerTotals(tallies: true, graded: false)
         let all = statistics.peerTallies.isEmpty ? statistics.tally : ReviewTally.combined([statistics.tally] + statistics.peerTallies.sorted { $0.key < $1.key }.map(\.value))
@@ -39,7 +47,7 @@ extension Box {
     }
 
     /// `tally`, brought up to date with the log (read afresh if the log was cut short).
-    private func updateTally() throws(BoxError) {
+    func updateTally() throws(BoxError) {
         if statistics.tally.logOffset > store.log.size { statistics.tally = ReviewTally() }
         let dayClock = options.dayClock
         try store.log.forEachEntry(from: statistics.tally.logOffset) { entry, end in

@@ -38,6 +38,11 @@ public final class Box {
     var statistics = StatisticsCache()
     /// The cards to settle after a sync, those in transit, and how far the peers' logs were read.
     var sync = SyncState()
+    /// What the log says about `new/` and `suspended/`: arrivals, admissions, where suspended
+    /// cards came from, leech counts (R23, R24); read from the log on first use.
+    var places = PlacesLedger()
+    /// The logical date whose admissions were made (R23): the day's test has opened.
+    var admissionsDone: LogicalDate?
     /// The cards' folded text for `Search`, built by the first search.
     var searchIndex: SearchIndex?
     /// Stem of a made-up id → the next number to try.
@@ -177,6 +182,7 @@ public final class Box {
         try store.followReplacedLog()
         guard let kept = store.log.takeReplacement() else { return }
         statistics.forget(past: kept)
+        places.forget(past: kept)
         guard var anchored = daily.test, anchored.logOffset > kept else { return }
         anchored.logOffset = store.log.size
         try daily.save(anchored)
@@ -301,6 +307,8 @@ public final class Box {
     /// R11: opens the test of the current position when it is not open yet: its queue is the
     /// cards in its levels, shuffled once from a seed kept with the test.
     func openTest(_ moment: Moment) throws(BoxError) {
+        // R23: the day's new cards first, so that they are in the test it opens (or joins).
+        try admitNewCards(moment)
         let position = days.position
         if completedToday(moment) || daily.test?.position == position { return }
         let levels = options.cycle.levels(at: position)

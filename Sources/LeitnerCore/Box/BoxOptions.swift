@@ -12,6 +12,15 @@ public struct BoxOptions: Sendable {
     public var cycle: CycleTable
     /// Where wrong answers go (R9).
     public var onFail: OnFailPolicy
+    /// New cards admitted a logical date (R23); nil: no pacing (R1, `NewPerDay=all`): cards
+    /// added without a level enter level 1 at once. The daemon sets it from `NewPerDay=`, whose
+    /// default is 20; a box opened without it paces nothing, as a box did before R23.
+    public var newPerDay: Int? = nil
+    /// Wrong answers since a card last entered `1`–`7` from `new/` or `suspended/` that make it
+    /// a leech (R24); 0: none is.
+    public var leechAfter: Int = 8
+    /// R24: the wrong answer that makes a leech also suspends it.
+    public var suspendLeeches: Bool = false
     /// When the learning day starts.
     public var dayClock: DayClock
     /// The current time.

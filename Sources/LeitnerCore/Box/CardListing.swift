@@ -16,16 +16,23 @@ public struct CardListing: Sendable {
     /// The one level listed, nil for all.
     let only: Level?
     let withText: Bool
+    /// The filter by tag the cards were chosen by, nil for none: each card is held to it again
+    /// as it is read.
+    let filter: TagFilter?
 
     /// True once every card has been read.
     public var isFinished: Bool { level >= levels.count }
 
-    /// The cards of `index` in `only` (or in all levels).
-    init(index: CardIndex, only: Level?, withText: Bool) {
+    /// The cards of `index` in `only` (or in all levels), and among `selected` when given (the
+    /// ids a filter by tag chose, `filter`).
+    init(index: CardIndex, only: Level?, withText: Bool, selected: Set<String>? = nil, filter: TagFilter? = nil) {
         var levels = [[UInt32]](repeating: [], count: Level.allCases.count)
         index.forEachEntry { number, level in
-            if only == nil || level == only { levels[level.rawValue - 1].append(number) }
+            guard only == nil || level == only else { return }
+            if let selected, !selected.contains(index.id(ofEntry: number)) { return }
+            levels[level.rawValue - 1].append(number)
         }
+        self.filter = filter
         self.index = index
         self.levels = levels
         self.only = only

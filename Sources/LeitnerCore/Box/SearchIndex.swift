@@ -5,7 +5,7 @@ import LeitnerSystem
 ///
 /// Compact: one byte arena holds each card's id (and its folded form when that differs), its
 /// folded front and its folded back; a slot of 24 bytes per card, with no reference in it, says
-/// where, and in which level the card is. It is built on the first search, not at open, and kept
+/// where, and in which level the card is; its tags (R25) follow its back. It is built on the first search, not at open, and kept
 /// current without rescans:
 ///
 /// - the store marks every card whose level changes — the box's adds, grades, moves, renames and
@@ -29,8 +29,11 @@ struct SearchIndex {
         /// such a card is read again before every search.
         var watch: Int32
         var level: UInt8
+        /// The card's tags (R25) after its back, joined by newlines: kept here so that a filter
+        /// by tag and `Tags` read no `tags` file, and are kept current as the text is.
+        var tagsLength: UInt16
 
-        var size: Int { Int(idLength) + Int(foldedIDLength) + Int(frontLength) + Int(backLength) }
+        var size: Int { Int(idLength) + Int(foldedIDLength) + Int(frontLength) + Int(backLength) + Int(tagsLength) }
     }
 
     /// One card's parts, as `forEach` hands them out.
@@ -40,6 +43,13 @@ struct SearchIndex {
         var foldedID: UnsafeBufferPointer<UInt8>
         var front: UnsafeBufferPointer<UInt8>
         var back: UnsafeBufferPointer<UInt8>
+        /// The tags, joined by newlines.
+        var tags: UnsafeBufferPointer<UInt8>
+
+        /// Each tag's bytes.
+        var eachTag: [Slice<UnsafeBufferPointer<UInt8>>] {
+            tags.isEmpty ? [] : tags.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        }
     }
 
     private(set) var slots: [Slot] = []
@@ -105,19 +115,24 @@ struct SearchIndex {
         let folded = SearchIndex.fold(id)
         // A reverse card's text is the card's it reverses (R28), found there: indexed by its id
         // alone, it never shows the same lines twice, nor stale ones when only that card's
-        // directory is watched and changes.
+        // directory is watched and changes. Its tags are its own, from its own directory.
         let ownText = card.reverseOf == nil
         let front = ownText ? Array(SearchIndex.fold(card.front.text ?? "").utf8) : []
         let back = ownText ? Array(SearchIndex.fold(card.back.text ?? "").utf8) : []
+        // Valid tags are at most 128 bytes each and come from at most 64 KiB: the joined bytes
+        // fit, and are cut at a whole tag should they not.
+        var tags = Array(card.tags.joined(separator: "\n").utf8)
+        while tags.count > Int(UInt16.max), let cut = tags.lastIndex(of: UInt8(ascii: "\n")) { tags.removeSubrange(cut...) }
         let offset = UInt32(arena.count)
         arena.append(contentsOf: id.utf8)
         if folded != id { arena.append(contentsOf: folded.utf8) }
         arena.append(contentsOf: front)
         arena.append(contentsOf: back)
+        arena.append(contentsOf: tags)
         slots.append(Slot(offset: offset, idLength: UInt16(id.utf8.count),
                           foldedIDLength: folded == id ? 0 : UInt16(folded.utf8.count),
                           frontLength: UInt32(front.count), backLength: UInt32(back.count),
-                          watch: watch, level: UInt8(level.rawValue)))
+                          watch: watch, level: UInt8(level.rawValue), tagsLength: UInt16(tags.count)))
     }
 
     private mutating func compact() {
@@ -153,11 +168,13 @@ struct SearchIndex {
                 let foldedID = id + Int(slot.idLength)
                 let front = foldedID + Int(slot.foldedIDLength)
                 let back = front + Int(slot.frontLength)
+                let tags = back + Int(slot.backLength)
                 body(Parts(slot: slot, id: UnsafeBufferPointer(start: id, count: Int(slot.idLength)),
                            foldedID: slot.foldedIDLength == 0 ? UnsafeBufferPointer(start: id, count: Int(slot.idLength))
                                                               : UnsafeBufferPointer(start: foldedID, count: Int(slot.foldedIDLength)),
                            front: UnsafeBufferPointer(start: front, count: Int(slot.frontLength)),
-                           back: UnsafeBufferPointer(start: back, count: Int(slot.backLength))))
+                           back: UnsafeBufferPointer(start: back, count: Int(slot.backLength)),
+                           tags: UnsafeBufferPointer(start: tags, count: Int(slot.tagsLength))))
             }
         }
     }

@@ -39,6 +39,14 @@ public struct Configuration: Sendable, Equatable {
     public var onFail: OnFailPolicy = .first
     /// The cycle table (`Cycle=`, R3).
     public var cycle: CycleTable = .standard
+    /// How many new cards are admitted into level 1 a logical date (`NewPerDay=`, R23, default
+    /// 20); nil: `all`, no pacing: new cards enter level 1 at once (R1).
+    public var newPerDay: Int? = 20
+    /// Wrong answers since a card last entered `1`–`7` from `new/` or `suspended/` that make it
+    /// a leech (`LeechAfter=`, R24, default 8); 0: no card is a leech.
+    public var leechAfter: Int = 8
+    /// Whether the wrong answer that makes a leech also suspends it (`SuspendLeeches=`, R24).
+    public var suspendLeeches: Bool = false
 
     // [Hooks]
     /// The shell command run when a prepared test has cards (`TestReady=`); nil: none.
@@ -73,6 +81,10 @@ public struct Configuration: Sendable, Equatable {
     ]
     /// The values of `Images=` besides `auto`: the protocols leitnerctl draws images with.
     public static let imageProtocols = ["kitty", "iterm", "sixel", "blocks", "none"]
+
+    // [Web]
+    /// `leitner-web`'s address and cookie (docs/web.md).
+    public var web = WebSettings()
 
     /// The embedded defaults for the user `locator` describes.
     public init(defaultsFor locator: ConfigurationLocator) {

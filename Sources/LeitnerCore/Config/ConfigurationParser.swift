@@ -104,6 +104,9 @@ public struct ConfigurationParser: Sendable {
             "DayStartsAt": { c, v, _ throws(ConfigurationValueError) in c.dayStartsAt = try ConfigurationValue.timeOfDay(v) },
             "OnFail": { c, v, _ throws(ConfigurationValueError) in c.onFail = try ConfigurationValue.onFail(v) },
             "Cycle": { c, v, _ throws(ConfigurationValueError) in c.cycle = try ConfigurationValue.cycle(v) },
+            "NewPerDay": { c, v, _ throws(ConfigurationValueError) in c.newPerDay = try ConfigurationValue.newPerDay(v) },
+            "LeechAfter": { c, v, _ throws(ConfigurationValueError) in c.leechAfter = try ConfigurationValue.count(v, minimum: 0) },
+            "SuspendLeeches": { c, v, _ throws(ConfigurationValueError) in c.suspendLeeches = try ConfigurationValue.boolean(v) },
         ],
         "Hooks": [
             "TestReady": { c, v, _ in c.testReady = ConfigurationValue.command(v) },
@@ -130,5 +133,6 @@ public struct ConfigurationParser: Sendable {
             "Player": { c, v, _ in c.player = ConfigurationValue.command(v) },
             "Images": { c, v, _ throws(ConfigurationValueError) in c.images = try ConfigurationValue.images(v) },
         ],
+        "Web": WebSettings.keys,
     ]
 }

@@ -133,6 +133,16 @@ enum ConfigurationValue {
         return hours * 60 + minutes
     }
 
+    /// `all` (nil: no pacing, R1) or a whole number of cards a day, 0 included (R23: new cards
+    /// then wait until the number is raised).
+    static func newPerDay(_ value: String) throws(ConfigurationValueError) -> Int? {
+        if value == "all" { return nil }
+        guard let number = decimal(value.utf8[...]), number >= 0 else {
+            throw ConfigurationValueError("expected 'all' or a whole number of cards a day (0 or more)")
+        }
+        return number
+    }
+
     /// `first` or `previous` (R9).
     static func onFail(_ value: String) throws(ConfigurationValueError) -> OnFailPolicy {
         guard let policy = OnFailPolicy(rawValue: value) else {

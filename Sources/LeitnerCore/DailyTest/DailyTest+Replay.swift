@@ -17,7 +17,8 @@ extension DailyTest {
         case .rename:
             guard let id = entry.id, let renamedTo = entry.renamedTo else { return }
             test.rename(id, to: renamedTo)
-        case .skip, .edit:
+        case .skip, .edit, .practice:
+            // R27: a practice answer is no part of any test.
             return
         }
     }

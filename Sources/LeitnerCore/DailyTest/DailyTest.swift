@@ -150,7 +150,8 @@ struct DailyTest {
         }
     }
 
-    /// R9: records a grade. Correct: the card is passed and leaves. Wrong: it goes to the end.
+    /// R9: records a grade. Correct: the card is passed and leaves. Wrong: it goes to the end,
+    /// unless the grade suspended it (R24).
     mutating func grade(_ grade: Grade) {
         grades.append(grade)
         let number = ids.intern(grade.id)
@@ -160,7 +161,8 @@ struct DailyTest {
         } else {
             wrongGrades[number, default: 0] += 1
             place[number] = nil
-            append(number)
+            // A wrong answer that suspended a leech (R24) took the card out of every test.
+            if !grade.to.isPlace { append(number) }
         }
     }
 

@@ -6,6 +6,8 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidLevel(level: String)
     case cardExists(id: String)
     case notInTest(id: String)
+    /// `Unsuspend` of a card that is not in `suspended/` (R24): `level` is where it is.
+    case notSuspended(id: String, level: String)
     case testComplete
     case nothingToUndo
     case invalidAsset(name: String, reason: String)
@@ -27,6 +29,8 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A parameter has the right type but a value the method cannot use (a malformed date);
     /// maps to `org.varlink.service.InvalidParameter`.
     case invalidParameter(name: String, reason: String)
+    /// A tag that breaks R25's rules (those of a card id, with `:` between parts).
+    case invalidTag(tag: String, reason: String)
     /// A reverse card was asked of a reverse card (R28): it would show `reverseOf` as it is.
     case reverseOfReverse(id: String, reverseOf: String)
 
@@ -34,9 +38,10 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .noSuchCard(let id): "no card '\(id)'"
         case .invalidCardId(let id, let reason): "invalid card id '\(id)': \(reason)"
-        case .invalidLevel(let level): "invalid level '\(level)': expected 1 to 7 or finished"
+        case .invalidLevel(let level): "invalid level '\(level)': expected 1 to 7, finished, new or suspended"
         case .cardExists(let id): "card '\(id)' already exists"
         case .notInTest(let id): "card '\(id)' is not in today's test"
+        case .notSuspended(let id, let level): "card '\(id)' is not suspended: it is in \(level == "new" ? "new" : level == "finished" ? "finished" : "level " + level)"
         case .testComplete: "today's test is complete"
         case .nothingToUndo: "nothing to undo today"
         case .invalidAsset(let name, let reason): "invalid asset '\(name)': \(reason)"
@@ -46,6 +51,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotResolve(let id, let reason): "cannot resolve the conflict of card '\(id)': \(reason)"
         case .replyTooLarge(let reason): "reply too large: \(reason)"
         case .invalidParameter(let name, let reason): "invalid parameter '\(name)': \(reason)"
+        case .invalidTag(let tag, let reason): "invalid tag '\(tag)': \(reason)"
         case .reverseOfReverse(let id, let original):
             "'\(id)' is a reverse card (of '\(original)'): a reverse of it would show '\(original)' as it is; reverse '\(original)' instead"
         }

@@ -10,12 +10,26 @@ public struct BoxStatus: Sendable, Equatable {
     /// the clock reads earlier than it by more than `BoxStatus.clockTolerance`: the clock was set
     /// back, and today's date and test follow it. Nil otherwise.
     public var clockBehind: Int64?
+    /// R23: the new cards the next admissions bring from `new/` into level 1, and their logical
+    /// date (today while the day's test has not opened, else the next); nil when none wait.
+    public var arrivals: (date: LogicalDate, cards: Int)?
+    /// R24: the cards that are leeches now (`LeechAfter=`); nil from a daemon that does not say.
+    public var leeches: Int?
+
+    public static func == (a: BoxStatus, b: BoxStatus) -> Bool {
+        a.today == b.today && a.test == b.test && a.counts == b.counts && a.problems == b.problems
+            && a.clockBehind == b.clockBehind && a.arrivals?.date == b.arrivals?.date
+            && a.arrivals?.cards == b.arrivals?.cards && a.leeches == b.leeches
+    }
 
     /// How far the clock may read earlier than the last change before `Status` says so: a clock
     /// adjusted by a few milliseconds is not worth a word.
     public static let clockTolerance: Int64 = 1000
 
-    public init(today: LogicalDate, test: TestSummary, counts: [Level: Int], problems: Int, clockBehind: Int64? = nil) {
+    public init(today: LogicalDate, test: TestSummary, counts: [Level: Int], problems: Int, clockBehind: Int64? = nil,
+                arrivals: (date: LogicalDate, cards: Int)? = nil, leeches: Int? = nil) {
+        self.arrivals = arrivals
+        self.leeches = leeches
         self.today = today
         self.test = test
         self.counts = counts

@@ -1,19 +1,23 @@
 
-/// A card: its id, its level and its two sides (`io.leitner.Box` type `Card`).
+/// A card: its id, its level, its two sides and its tags (`io.leitner.Box` type `Card`).
 public struct Card: Sendable, Equatable {
     public var id: String
     public var level: Level
     public var front: Side
     public var back: Side
+    /// Its tags (R25), from its `tags` file: valid ones only, each once, in the file's order.
+    /// A reverse card (R28) has its own: those of its own directory's `tags` file.
+    public var tags: [String]
     /// For a reverse card (R28), the id of the card whose sides it shows swapped: its front is
     /// that card's back, and the sides' paths are that card's files. Nil for any other card.
     public var reverseOf: String?
 
-    public init(id: String, level: Level, front: Side, back: Side, reverseOf: String? = nil) {
+    public init(id: String, level: Level, front: Side, back: Side, tags: [String] = [], reverseOf: String? = nil) {
         self.id = id
         self.level = level
         self.front = front
         self.back = back
+        self.tags = tags
         self.reverseOf = reverseOf
     }
 

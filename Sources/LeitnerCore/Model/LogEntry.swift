@@ -2,6 +2,8 @@
 public struct LogEntry: Sendable, Equatable {
     public enum Event: String, Sendable, CaseIterable {
         case add, grade, undo, move, delete, skip, complete, edit, rename
+        /// An answer outside the test (R27): FROM and TO both the card's level, which it keeps.
+        case practice
     }
     /// Milliseconds since the Unix epoch.
     public var time: Int64

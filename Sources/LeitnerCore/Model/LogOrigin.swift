@@ -9,6 +9,11 @@ public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByString
     case sync
     /// An adopted loose pair (R14).
     case adopt
+    /// A new card admitted into level 1 (R23): moved from `new/` when the day's test opened,
+    /// or added straight into level 1 while the day's admissions were fewer than `NewPerDay=`.
+    case admit
+    /// The wrong answer that made a card a leech and suspended it (R24, `SuspendLeeches=yes`).
+    case leech
     /// A word this version does not know, from a newer program's log: kept and shown as it is.
     case other(String)
 
@@ -18,6 +23,8 @@ public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByString
         case "copy": self = .copy
         case "sync": self = .sync
         case "adopt": self = .adopt
+        case "admit": self = .admit
+        case "leech": self = .leech
         default: self = .other(rawValue)
         }
     }
@@ -35,6 +42,8 @@ public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByString
         case .copy: "copy"
         case .sync: "sync"
         case .adopt: "adopt"
+        case .admit: "admit"
+        case .leech: "leech"
         case .other(let word): word
         }
     }

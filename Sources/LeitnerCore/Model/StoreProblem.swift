@@ -17,6 +17,9 @@ public struct StoreProblem: Sendable, Equatable {
         /// directory, or git's conflict markers in a text side (docs/sync.md); or a card it is
         /// still moving, in transit (docs/sync.md, "A store a sync tool is changing").
         case syncConflict
+        /// A line of a card's `tags` file that is no tag, or a `tags` file that cannot be read:
+        /// ignored, the card is not damaged (R25).
+        case badTag
     }
     public var kind: Kind
     /// The path of the entry.

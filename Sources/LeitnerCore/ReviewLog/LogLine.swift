@@ -85,6 +85,8 @@ enum LogLine {
         if name.count == 1, let digit = name.first, digit >= UInt8(ascii: "1"), digit <= UInt8(ascii: "7") {
             return Level(rawValue: Int(digit - UInt8(ascii: "0")))
         }
-        return name.elementsEqual("finished".utf8) ? .finished : nil
+        if name.elementsEqual("finished".utf8) { return .finished }
+        if name.elementsEqual("new".utf8) { return .new }
+        return name.elementsEqual("suspended".utf8) ? .suspended : nil
     }
 }

@@ -39,6 +39,12 @@ extension BoxStatistics {
                   work: work, weekReviews: week.reduce(0) { $0 + $1.reviews },
                   weekAnswerMs: week.reduce(0) { $0 + $1.answerMs },
                   streaks: BoxStatistics.streaks(input), leeches: BoxStatistics.leeches(tally, input))
+        for offset in 0..<input.window {
+            guard let day = tally.days[today.adding(days: -offset)] else { continue }
+            practiceAnswers += day.practiced
+            practiceWrong += day.practiceWrong
+            practiceMs += day.practiceMs
+        }
     }
 
     /// Per level, first answers in a test and the right ones: from `since` through `through`,

@@ -36,6 +36,11 @@ public struct BoxStatistics: Sendable, Equatable {
     public var streaks: Streaks
     /// The cards with the most wrong answers in the leech window, most first, then by id.
     public var leeches: [Leech]
+    /// Practice (R27) in the recent window, counted apart from the test: answers, wrong ones,
+    /// and the time spent on them in milliseconds.
+    public var practiceAnswers = 0
+    public var practiceWrong = 0
+    public var practiceMs = 0
 
     public init(today: LogicalDate, window: Int, leechWindow: Int, counts: [Level: Int], damaged: Int, loose: Int,
                 forecast: [ForecastTest], heatmap: [StatsDay], retention: [LevelRetention],

@@ -11,6 +11,10 @@ public struct DayTally: Sendable, Equatable {
     public var firstAnswers = [Int](repeating: 0, count: 7)
     /// Of them, right ones.
     public var firstRight = [Int](repeating: 0, count: 7)
+    /// Practice answers (R27), apart from the test's grades: all, wrong ones, and their time.
+    public var practiced = 0
+    public var practiceWrong = 0
+    public var practiceMs = 0
 
     public init() {}
 }
@@ -28,6 +32,9 @@ extension DayTally {
         left.reviews += right.reviews
         left.wrong += right.wrong
         left.answerMs += right.answerMs
+        left.practiced += right.practiced
+        left.practiceWrong += right.practiceWrong
+        left.practiceMs += right.practiceMs
         for index in left.firstAnswers.indices {
             left.firstAnswers[index] += right.firstAnswers[index]
             left.firstRight[index] += right.firstRight[index]

@@ -25,6 +25,10 @@ public struct ReviewTally: Sendable {
     public private(set) var days: [LogicalDate: DayTally] = [:]
     /// Card → the ordinals of the logical days of its wrong answers not undone, in log order.
     public private(set) var failures: [String: [Int32]] = [:]
+    /// Card → the ordinals of the logical days of its wrong practice answers (R27), in log
+    /// order: apart from `failures`, which a leech counts, and read with it by `practice
+    /// --wrong-days`.
+    public private(set) var practiceFailures: [String: [Int32]] = [:]
     /// Cards graded in the current test → their grades not undone: a card not in it is shown
     /// for the first time in this test.
     private var testCards: [String: Int] = [:]
@@ -67,8 +71,22 @@ public struct ReviewTally: Sendable {
             // its grades in the current test still make its next answer a repeat.
             guard let old = entry.id, let new = entry.renamedTo, old != new else { return }
             if let dates = failures.removeValue(forKey: old) { failures[new, default: []] += dates }
+            if let dates = practiceFailures.removeValue(forKey: old) { practiceFailures[new, default: []] += dates }
             if let count = testCards.removeValue(forKey: old) { testCards[new, default: 0] += count }
             for index in testGrades.indices where testGrades[index].id == old { testGrades[index].id = new }
+        case .practice:
+            // Counted apart from the test (R27): no first answer, no failure of a leech, and no
+            // undo takes it back.
+            guard let id = entry.id, let correct = entry.correct else { return }
+            let date = self.date(of: entry.time, dayClock: dayClock)
+            var day = days[date] ?? DayTally()
+            day.practiced += 1
+            day.practiceMs += min(max(0, entry.answerMs ?? 0), Box.maxAnswerMs)
+            if !correct {
+                day.practiceWrong += 1
+                practiceFailures[id, default: []].append(Int32(truncatingIfNeeded: date.ordinal))
+            }
+            days[date] = day
         case .add, .move, .delete, .edit:
             return
         }
@@ -84,7 +102,7 @@ public struct ReviewTally: Sendable {
             day.firstAnswers[level] += sign
             if grade.correct { day.firstRight[level] += sign }
         }
-        days[grade.date] = day.reviews == 0 && day.firstAnswers.allSatisfy({ $0 == 0 }) ? nil : day
+        days[grade.date] = day.reviews == 0 && day.practiced == 0 && day.firstAnswers.allSatisfy({ $0 == 0 }) ? nil : day
         guard !grade.correct else { return }
         if sign > 0 {
             failures[grade.id, default: []].append(Int32(truncatingIfNeeded: grade.date.ordinal))
@@ -109,6 +127,7 @@ public struct ReviewTally: Sendable {
         for tally in tallies {
             for (date, day) in tally.days { combined.days[date, default: DayTally()] += day }
             for (id, dates) in tally.failures { combined.failures[id, default: []] += dates }
+            for (id, dates) in tally.practiceFailures { combined.practiceFailures[id, default: []] += dates }
         }
         // A device's own list is in log order, which a clock set back or a rename leaves out of
         // date order; sorted, each card's days read the same whichever device holds them.

@@ -18,7 +18,7 @@ extension Store {
         switch read.sides {
         case .success(let (front, back)):
             damaged[id] = nil
-            return Card(id: id, level: level, front: front, back: back, reverseOf: read.reverseOf)
+            return Card(id: id, level: level, front: front, back: back, tags: read.tags.tags, reverseOf: read.reverseOf)
         case .failure(let damage):
             let reason = damage.reason
             damaged[id] = reason
@@ -26,11 +26,13 @@ extension Store {
         }
     }
 
-    /// `card` as it is after its directory moved to `level`.
+    /// `card` as it is after its directory moved to `level`. A reverse card's sides are the
+    /// files of the card it reverses (R28), which did not move: their paths stay.
     func relocated(_ card: Card, to level: Level) -> Card {
         var moved = card
-        let directory = path(of: card.id, in: level) + "/"
         moved.level = level
+        if card.reverseOf != nil { return moved }
+        let directory = path(of: card.id, in: level) + "/"
         moved.front.path = directory + String(card.front.path.split(separator: "/").last ?? "")
         moved.back.path = directory + String(card.back.path.split(separator: "/").last ?? "")
         return moved
@@ -179,6 +181,11 @@ extension Store {
         var markedSides: [String]?
         /// The id a `reverse-of` file names (R28), valid or not as a card; nil when there is none.
         var reverseOf: String?
+        /// The card's `tags` file read (R25): no tags when it has none. Its bad lines never
+        /// damage the card; `doctor` reports them.
+        var tags = CardTag.Parsed()
+        /// Why the `tags` file could not be read at all, if so (a directory, a link out).
+        var tagsProblem: String?
     }
 
     /// Records what a read of a card found a sync tool left, for `status` and `doctor`.
@@ -209,10 +216,13 @@ extension Store {
         var found: ([DirectoryEntry], [DirectoryEntry]) = ([], [])
         var read = SidesRead(sides: .failure("not read"), markedSides: withText ? [] : nil)
         var reverseEntry: EntryKind?
+        var tagsEntry: DirectoryEntry?
         do {
             try FileSystem.forEachEntry(cardDirectory, fresh: true) { name, kind in
                 if name == Store.reverseFileName {
                     reverseEntry = kind
+                } else if name == CardTag.fileName {
+                    tagsEntry = DirectoryEntry(name: name, kind: kind)
                 } else if let side = Store.side(ofFile: name) {
                     if side == .front {
                         found.0.append(DirectoryEntry(name: name, kind: kind))
@@ -228,6 +238,13 @@ extension Store {
             return read
         }
         read.conflictCopies.sort()
+        // A reverse card's tags are its own (R28): read from its own directory, as any card's.
+        if let tagsEntry, !asOriginal {
+            switch readTags(tagsEntry, in: cardDirectory, cardRelative: level.name + "/" + id) {
+            case .success(let parsed): read.tags = parsed
+            case .failure(let problem): read.tagsProblem = problem.reason
+            }
+        }
         if let reverseEntry {
             return readReverse(id, in: level, directory: cardDirectory, entry: reverseEntry, withText: withText,
                                hasSides: !found.0.isEmpty || !found.1.isEmpty, asOriginal: asOriginal, read: read)

@@ -17,12 +17,20 @@ extension Store {
     /// card is never without a side nor with two fronts, even when the extension changes
     /// (`front.txt` → `front.md`). The old copy is removed after the reply's change is logged.
     func replaceSides(_ id: String, in level: Level, with sides: [NewSide], journal: [LogEntry]) throws(BoxError) {
-        let levelDirectory = try fd(level)
         let replaced = Set(sides.map(\.side))
         // The sides being replaced are left behind, whatever their extension.
-        let staged = try stageEditedCopy(id, in: level, leavingOut: { name in
+        try replaceFiles(id, in: level, leaving: { name in
             SideName.allCases.first(where: { Store.isSideFile(name, of: $0) }).map(replaced.contains) ?? false
-        }, writing: sides.map { ($0.name, $0.bytes) })
+        }, writing: sides.map { ($0.name, $0.bytes) }, journal: journal)
+    }
+
+    /// Replaces files of a card at once, as `replaceSides` describes: the entries `leaving`
+    /// names are left behind, the others hard-linked into the copy (`stageEditedCopy`), and
+    /// `writing` written there.
+    func replaceFiles(_ id: String, in level: Level, leaving: (String) -> Bool, writing: [(name: String, bytes: [UInt8])],
+                      journal: [LogEntry]) throws(BoxError) {
+        let levelDirectory = try fd(level)
+        let staged = try stageEditedCopy(id, in: level, leavingOut: leaving, writing: writing)
         let stagedPath = statePath + "/tmp/" + staged
         let guardMark = try cardGuard(id, in: level)
         do {

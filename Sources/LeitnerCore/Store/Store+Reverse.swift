@@ -133,20 +133,25 @@ extension Store {
         return found.sorted()
     }
 
-    /// Writes a new reverse card under `.leitner/tmp/add-ID`: its directory holding `reverse-of`
-    /// alone. `synced` for a card committed on its own; a batch syncs the file system at once.
-    func stageReverse(_ id: String, of original: String, level: Level, synced: Bool) throws(BoxError) -> StagedCard {
+    /// Writes a new reverse card under `.leitner/tmp/add-ID`: its directory holding `reverse-of`,
+    /// and a `tags` file when `tags` are given (R25: a reverse card's tags are its own). `synced`
+    /// for a card committed on its own; a batch syncs the file system at once.
+    func stageReverse(_ id: String, of original: String, level: Level, tags: [String] = [], synced: Bool) throws(BoxError) -> StagedCard {
         let staged = "add-" + id
         do {
             if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
             try FileSystem.makeDirectory(staged, in: stagingFD)
             let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
             defer { dir.close() }
-            let file = try FileDescriptor.open(Store.reverseFileName, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
-            defer { file.close() }
-            try file.writeAll(Array((original + "\n").utf8))
+            var files = [(Store.reverseFileName, Array((original + "\n").utf8))]
+            if !tags.isEmpty { files.append((CardTag.fileName, Array(CardTag.fileText(tags).utf8))) }
+            for (name, bytes) in files {
+                let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
+                defer { file.close() }
+                try file.writeAll(bytes)
+                if synced { try file.sync() }
+            }
             if synced {
-                try file.sync()
                 try dir.sync()
                 try stagingFD.sync()
             }

@@ -24,6 +24,9 @@ enum SettlePlacement: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .delete:
             guard entry.id == id else { return nil }
             self = .deleted
+        case .practice:
+            // An answer that moved nothing (R27) places nothing.
+            return nil
         case .add, .grade, .move, .undo, .edit:
             // `undo` logs the level the card returns to as TO (Box.undo); `edit` its level as
             // FROM and TO. A `move` without TO is not written by the daemon (a card gone is a

@@ -39,10 +39,14 @@ extension Store {
             let theirs = try FileSystem.list(target)
             var changed = false
             for entry in try FileSystem.list(source) {
-                guard let side = Store.side(ofFile: entry.name) else { continue }
+                // The sides, and the card's tags (R25: content like its sides).
+                let side = Store.side(ofFile: entry.name)
+                guard side != nil || entry.name == CardTag.fileName else { continue }
                 let incoming = try FileSystem.status(entry.name, in: source)
                 guard incoming.isRegularFile else { continue }
-                let current = theirs.first { Store.side(ofFile: $0.name) == side }
+                let current = theirs.first { existing in
+                    side.map { Store.side(ofFile: existing.name) == $0 } ?? (existing.name == entry.name)
+                }
                 if let current {
                     let existing = try FileSystem.status(current.name, in: target)
                     if try !Store.isNewer(entry.name, incoming, in: source, than: current.name, existing, in: target) { continue }
@@ -59,6 +63,40 @@ extension Store {
             throw .failing(.rename, sourcePath, error, doing: "cannot merge into '\(targetPath)'")
         }
         return try setAside(id, in: partial, keep: false)
+    }
+
+    /// Takes the `tags` file of the copy of `id` in `other` into the copy kept in `kept` when it
+    /// differs and is newer (as `mergePartial` takes a side): a tag edited on one machine and a
+    /// grade that moved the card on the other both survive (R25). Run before the two copies are
+    /// compared, so that copies differing in their tags alone are then the same. Two devices
+    /// holding the same files make the same merge.
+    /// - Returns: true when the kept copy's tags changed.
+    func mergeTags(_ id: String, from other: Level, into kept: Level) throws(BoxError) -> Bool {
+        let sourcePath = path(of: id, in: other), targetPath = path(of: id, in: kept)
+        do {
+            let source = try FileDescriptor.openDirectory(id, relativeTo: try fd(other))
+            defer { source.close() }
+            let target = try FileDescriptor.openDirectory(id, relativeTo: try fd(kept))
+            defer { target.close() }
+            guard let incoming = try? FileSystem.status(CardTag.fileName, in: source), incoming.isRegularFile else { return false }
+            if let existing = try? FileSystem.status(CardTag.fileName, in: target) {
+                guard existing.isRegularFile,
+                      try Store.isNewer(CardTag.fileName, incoming, in: source, than: CardTag.fileName, existing, in: target) else {
+                    return false
+                }
+            }
+            // A link, not a rename: the other copy stays whole until it is set aside.
+            let staged = CardTag.fileName + ".merged"
+            try? FileSystem.removeFile(staged, in: target)
+            try FileSystem.link(CardTag.fileName, in: source, as: staged, in: target)
+            try FileSystem.rename(staged, in: target, to: CardTag.fileName, in: target, replacing: true)
+            try target.sync()
+            return true
+        } catch let error as BoxError {
+            throw error
+        } catch {
+            throw .failing(.rename, sourcePath + "/" + CardTag.fileName, error, doing: "cannot merge into '\(targetPath)'")
+        }
     }
 
     /// True when file `name` (status `st`) in `directory` should replace `otherName` in `other`:

@@ -31,6 +31,16 @@ public struct BoxClient {
         try call(.next) { fields throws(JSONFieldError) in (card: try fields.optionalCard(), test: try fields.test()) }
     }
 
+    /// `Next` with a filter (R26): the first queued card in `levels` (any when nil) that `tags`
+    /// and `notTags` select; `outside` counts the queued cards left out.
+    public func next(tags: [String]?, notTags: [String]?, levels: [Level]?) throws
+        -> BoxReply<(card: Card?, test: TestSummary, outside: Int)> {
+        try call(.next, ["tags": BoxClient.strings(tags), "notTags": BoxClient.strings(notTags),
+                         "levels": levels.map { .array($0.map { .string($0.name) }) }]) { fields throws(JSONFieldError) in
+            (card: try fields.optionalCard(), test: try fields.test(), outside: try fields.optionalInt("outside") ?? 0)
+        }
+    }
+
     /// `Grade`: the answer to a card of the test (R4, R5).
     public func grade(id: String, correct: Bool, answerMs: Int? = nil) throws -> BoxReply<(card: Card, test: TestSummary)> {
         try call(.grade, ["id": .string(id), "correct": .bool(correct), "answerMs": answerMs.map { .int(Int64($0)) }]) {
@@ -77,6 +87,20 @@ public struct BoxClient {
         try call(.addMany, ["cards": .array(cards.map(\.json)), "allowDuplicate": allowDuplicate.map(JSONValue.bool),
                             "reverse": reverse.map(JSONValue.bool)]) {
             fields throws(JSONFieldError) in try BatchOutcome(json: .object(fields.members))
+        }
+    }
+
+    /// `Suspend`: the cards to `suspended/` (R24), out of every test.
+    public func suspend(ids: [String]) throws -> BoxReply<[Card]> {
+        try call(.suspend, ["ids": .array(ids.map(JSONValue.string))]) { fields throws(JSONFieldError) in
+            try fields.objects("cards") { (value, path) throws(JSONFieldError) in try Card(json: value, field: path) }
+        }
+    }
+
+    /// `Unsuspend`: suspended cards back to the level each was suspended from, else level 1 (R24).
+    public func unsuspend(ids: [String]) throws -> BoxReply<[Card]> {
+        try call(.unsuspend, ["ids": .array(ids.map(JSONValue.string))]) { fields throws(JSONFieldError) in
+            try fields.objects("cards") { (value, path) throws(JSONFieldError) in try Card(json: value, field: path) }
         }
     }
 
@@ -129,11 +153,55 @@ public struct BoxClient {
         }
     }
 
+    // MARK: Tags and practice (R25, R27)
+
+    /// `Tag`: adds tags to a card.
+    public func tag(id: String, tags: [String]) throws -> BoxReply<Card> {
+        try call(.tag, ["id": .string(id), "tags": BoxClient.strings(tags)]) { fields throws(JSONFieldError) in try fields.card() }
+    }
+
+    /// `Untag`: takes tags off a card.
+    public func untag(id: String, tags: [String]) throws -> BoxReply<Card> {
+        try call(.untag, ["id": .string(id), "tags": BoxClient.strings(tags)]) { fields throws(JSONFieldError) in try fields.card() }
+    }
+
+    /// `Tags`: every tag with its card count, of the cards `tags` and `notTags` select, in parts.
+    public func tags(tags: [String]? = nil, notTags: [String]? = nil, _ body: (BoxReplyPart<TagCount>) throws -> Void) throws {
+        try stream(.tags, ["tags": BoxClient.strings(tags), "notTags": BoxClient.strings(notTags)],
+                   member: "tags", as: TagCount.init(json:field:), body)
+    }
+
+    /// `PracticeCards`: the cards of a practice session, in parts.
+    public func practiceCards(tags: [String]? = nil, notTags: [String]? = nil, levels: [Level]? = nil, pattern: String? = nil,
+                              regex: Bool? = nil, wrongDays: Int? = nil, limit: Int? = nil, shuffle: Bool? = nil,
+                              _ body: (BoxReplyPart<Card>) throws -> Void) throws {
+        try stream(.practiceCards, ["tags": BoxClient.strings(tags), "notTags": BoxClient.strings(notTags),
+                                    "levels": levels.map { .array($0.map { .string($0.name) }) },
+                                    "pattern": pattern.map(JSONValue.string), "regex": regex.map(JSONValue.bool),
+                                    "wrongDays": wrongDays.map { .int(Int64($0)) }, "limit": limit.map { .int(Int64($0)) },
+                                    "shuffle": shuffle.map(JSONValue.bool)],
+                   member: "cards", as: Card.init(json:field:), body)
+    }
+
+    /// `Practice`: an answer outside the test (R27), which moves nothing.
+    public func practice(id: String, correct: Bool, answerMs: Int? = nil) throws -> BoxReply<Card> {
+        try call(.practice, ["id": .string(id), "correct": .bool(correct), "answerMs": answerMs.map { .int(Int64($0)) }]) {
+            fields throws(JSONFieldError) in try fields.card()
+        }
+    }
+
+    /// A list of strings as a parameter; nil (not sent) when nil.
+    private static func strings(_ values: [String]?) -> JSONValue? {
+        values.map { .array($0.map(JSONValue.string)) }
+    }
+
     // MARK: Streamed: replies that grow with the box
 
-    /// `List`: every card, or those of `level`, in parts.
-    public func list(level: Level? = nil, withText: Bool? = nil, _ body: (BoxReplyPart<Card>) throws -> Void) throws {
-        try stream(.list, ["level": level.map { .string($0.name) }, "withText": withText.map(JSONValue.bool)],
+    /// `List`: every card, or those of `level`, in parts; only those `tags` and `notTags` select.
+    public func list(level: Level? = nil, withText: Bool? = nil, tags: [String]? = nil, notTags: [String]? = nil,
+                     _ body: (BoxReplyPart<Card>) throws -> Void) throws {
+        try stream(.list, ["level": level.map { .string($0.name) }, "withText": withText.map(JSONValue.bool),
+                           "tags": BoxClient.strings(tags), "notTags": BoxClient.strings(notTags)],
                    member: "cards", as: Card.init(json:field:), body)
     }
 
@@ -151,10 +219,12 @@ public struct BoxClient {
 
     /// `Search`: every matching line, in parts.
     public func search(_ pattern: String, regex: Bool? = nil, fields: Set<SearchMatch.Field>? = nil, level: Level? = nil,
-                       limit: Int? = nil, _ body: (BoxReplyPart<SearchMatch>) throws -> Void) throws {
+                       limit: Int? = nil, tags: [String]? = nil, notTags: [String]? = nil,
+                       _ body: (BoxReplyPart<SearchMatch>) throws -> Void) throws {
         let names = fields.map { set in SearchMatch.Field.allCases.filter(set.contains).map { JSONValue.string($0.rawValue) } }
         try stream(.search, ["pattern": .string(pattern), "regex": regex.map(JSONValue.bool), "fields": names.map(JSONValue.array),
-                             "level": level.map { .string($0.name) }, "limit": limit.map { .int(Int64($0)) }],
+                             "level": level.map { .string($0.name) }, "limit": limit.map { .int(Int64($0)) },
+                             "tags": BoxClient.strings(tags), "notTags": BoxClient.strings(notTags)],
                    member: "matches", as: SearchMatch.init(json:field:), body)
     }
 
@@ -166,8 +236,10 @@ public struct BoxClient {
     // MARK: Statistics and the daemon
 
     /// `Stats`: the figures of `leitnerctl stats` over `days`, with `leeches` leeches listed.
-    public func stats(days: Int? = nil, leeches: Int? = nil) throws -> BoxReply<BoxStatistics> {
-        try call(.stats, ["days": days.map { .int(Int64($0)) }, "leeches": leeches.map { .int(Int64($0)) }]) {
+    public func stats(days: Int? = nil, leeches: Int? = nil, tags: [String]? = nil, notTags: [String]? = nil) throws
+        -> BoxReply<BoxStatistics> {
+        try call(.stats, ["days": days.map { .int(Int64($0)) }, "leeches": leeches.map { .int(Int64($0)) },
+                          "tags": BoxClient.strings(tags), "notTags": BoxClient.strings(notTags)]) {
             fields throws(JSONFieldError) in try BoxStatistics(json: .object(fields.members))
         }
     }

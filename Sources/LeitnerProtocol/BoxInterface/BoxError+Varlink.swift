@@ -13,6 +13,7 @@ extension BoxError {
         public static let invalidLevel = BoxInterface.name + ".InvalidLevel"
         public static let cardExists = BoxInterface.name + ".CardExists"
         public static let notInTest = BoxInterface.name + ".NotInTest"
+        public static let notSuspended = BoxInterface.name + ".NotSuspended"
         public static let testComplete = BoxInterface.name + ".TestComplete"
         public static let nothingToUndo = BoxInterface.name + ".NothingToUndo"
         public static let invalidAsset = BoxInterface.name + ".InvalidAsset"
@@ -21,6 +22,7 @@ extension BoxError {
         public static let invalidPattern = BoxInterface.name + ".InvalidPattern"
         public static let cannotResolve = BoxInterface.name + ".CannotResolve"
         public static let replyTooLarge = BoxInterface.name + ".ReplyTooLarge"
+        public static let invalidTag = BoxInterface.name + ".InvalidTag"
         public static let reverseOfReverse = BoxInterface.name + ".ReverseOfReverse"
     }
 
@@ -74,6 +76,9 @@ extension BoxError {
         WireError(name: Name.notInTest, parameters: [string("id")],
                   encode: { if case .notInTest(let id) = $0 { [.string(id)] } else { nil } },
                   decode: { $0.string(0).map { .notInTest(id: $0) } }),
+        WireError(name: Name.notSuspended, parameters: [string("id"), string("level")],
+                  encode: { if case .notSuspended(let id, let level) = $0 { [.string(id), .string(level)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { id in v.string(1).map { .notSuspended(id: id, level: $0) } } }),
         WireError(name: Name.testComplete, parameters: [],
                   encode: { if case .testComplete = $0 { [] } else { nil } },
                   decode: { _ in .testComplete }),
@@ -111,6 +116,9 @@ extension BoxError {
         WireError(name: Name.replyTooLarge, parameters: [string("reason")],
                   encode: { if case .replyTooLarge(let reason) = $0 { [.string(reason)] } else { nil } },
                   decode: { $0.string(0).map { .replyTooLarge(reason: $0) } }),
+        WireError(name: Name.invalidTag, parameters: [string("tag"), string("reason")],
+                  encode: { if case .invalidTag(let tag, let reason) = $0 { [.string(tag), .string(reason)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { tag in v.string(1).map { .invalidTag(tag: tag, reason: $0) } } }),
         WireError(name: VarlinkServiceInterface.invalidParameter, parameters: [string("parameter")],
                   encode: { if case .invalidParameter(let name, _) = $0 { [.string(name)] } else { nil } },
                   decode: { $0.string(0).map { .invalidParameter(name: $0, reason: "refused by the service") } }),

@@ -44,11 +44,15 @@ public enum BoxInterface {
           text: ?string
         )
 
-        type Card (id: string, level: string, front: Side, back: Side,
-          # A reverse card: the id of the card whose sides it shows swapped (its front is that
-          # card's back, the sides' paths are that card's files). Absent for any other card.
-          reverseOf: ?string
-        )
+        # level: 1 to 7 or finished, or a place beside the levels whose cards are in no test:
+        # new (waiting to be admitted into level 1) or suspended. Wherever a level is named
+        # (Add, Move, List, Search), new and suspended may be named too.
+        # tags: the card's tags, from its tags file; absent when it has none. A reverse card has
+        # tags of its own, in its own directory.
+        # reverseOf: for a reverse card, the id of the card whose sides it shows swapped (its
+        # front is that card's back, the sides' paths are that card's files); absent for any
+        # other card.
+        type Card (id: string, level: string, front: Side, back: Side, tags: ?[]string, reverseOf: ?string)
 
         # A side of a new card: text, or base64 data; name gives the extension (front.md, back.png).
         type Asset (name: string, text: ?string, data: ?string)
@@ -87,7 +91,7 @@ public enum BoxInterface {
 
         type LogEntry (
           time: string,
-          event: (add, grade, undo, move, delete, skip, complete, edit, rename),
+          event: (add, grade, undo, move, delete, skip, complete, edit, rename, practice),
           id: ?string,
           from: ?string,
           to: ?string,
@@ -109,9 +113,10 @@ public enum BoxInterface {
         # Something in the store the daemon does not use as it is: a damaged card, half of a
         # loose pair, a card in two levels, a link out of the store, an entry that is no card,
         # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers,
-        # or a card it is still moving (in transit: no damage, it goes by itself).
+        # or a card it is still moving (in transit: no damage, it goes by itself); or a line of a
+        # card's tags file that is no tag (badTag, path FILE:LINE: ignored, the card is sound).
         type Problem (
-          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict),
+          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict, badTag),
           # Absolute path of the entry.
           path: string,
           # What is wrong.
@@ -153,6 +158,9 @@ public enum BoxInterface {
         # line as it is in the card (cut at 1 KiB).
         type SearchMatch (id: string, level: string, field: (id, front, back), line: string)
 
+        # A tag and the number of cards tagged with it exactly (ja:kana counts for ja:kana only).
+        type TagCount (tag: string, cards: int)
+
         # A card of an AddMany batch: Add's parameters for one card.
         type NewCard (front: Asset, back: Asset, id: ?string, level: ?string)
 
@@ -172,14 +180,27 @@ public enum BoxInterface {
         # problems: how many problems the daemon knows of (Doctor lists them all).
         # clockBehind: the time of the last change in the review log, when the clock reads more
         # than a second earlier than it (it was set back); null otherwise.
-        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string)
+        # counts: cards per level, and in the places new and suspended.
+        # arrivals: the new cards the next admissions bring into level 1 (NewPerDay=), on
+        # arrivalDate (today until the day's test opens); both null when no card is in new.
+        # leeches: the cards answered wrong LeechAfter= times since they last entered 1 to 7
+        # from new or suspended (0 when LeechAfter=0).
+        method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string,
+          arrivals: ?int, arrivalDate: ?string, leeches: ?int)
+        # Opens the day's test. The first call of a logical date (or the first Next or Grade) admits
+        # that day's new cards first (NewPerDay=), each a move from new to 1 logged as admit.
         method Prepare() -> (test: Test)
-        method Next() -> (card: ?Card, test: Test)
+        # With a filter: the first queued card in one of levels that tags and notTags
+        # select (see List); the others keep their places, and the test completes only when its
+        # whole queue is empty. outside: the queued cards the filter leaves out.
+        method Next(tags: ?[]string, notTags: ?[]string, levels: ?[]string) -> (card: ?Card, test: Test, outside: ?int)
         method Grade(id: string, correct: bool, answerMs: ?int) -> (card: Card, test: Test)
         method Undo() -> (card: Card, test: Test)
         # allowDuplicate: false refuses a text front that another card already has (DuplicateFront);
         # null or true adds the card anyway. reverse: true adds its reverse card too, ID.rev beside
-        # it in the same level, in the same change (both or neither); the reply's reverse is it.
+        # it in the same level or place, in the same change (both or neither); the reply's
+        # reverse is it. Without a level both wait in new, or both go into 1 when the day's
+        # admissions take the two.
         method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool) -> (card: Card, reverse: ?Card)
         # Adds many cards in one durable change, each as Add would: when the reply arrives, every
         # added card is on disk and in its level. Cards already present or refused are reported
@@ -188,6 +209,13 @@ public enum BoxInterface {
         # reverse: true gives each added card its reverse card, ID.rev, beside it.
         method AddMany(cards: []NewCard, allowDuplicate: ?bool, reverse: ?bool) -> (added: []AddedCard, present: []PresentCard, refused: []RefusedCard)
         method Move(id: string, level: string) -> (card: Card)
+        # Moves the cards to suspended, out of every test; a card already there stays. Every id
+        # is checked first: an unknown or damaged one changes nothing.
+        method Suspend(ids: []string) -> (cards: []Card)
+        # Moves suspended cards back to the level each was suspended from (the review log says),
+        # else to level 1. Every id is checked first: one not suspended (NotSuspended) changes
+        # nothing.
+        method Unsuspend(ids: []string) -> (cards: []Card)
         # Deletes the card and its reverse cards with it, unless keepReverses is true: then they
         # stay, dangling (damaged, reported by Doctor). reverses: the card's reverse cards,
         # deleted or kept; absent when it had none.
@@ -201,11 +229,14 @@ public enum BoxInterface {
         # reverse cards' reverse-of is rewritten to the new id in the same change.
         method Rename(id: string, newId: string) -> (card: Card)
         # Adds a reverse card of the card id: reverseId (default id.rev) holding reverse-of, in
-        # level (default the card's own). A reverse card cannot be reversed (InvalidParameter).
+        # level (default the card's own level or place), with a copy of the card's tags. A
+        # reverse card cannot be reversed (ReverseOfReverse).
         method AddReverse(id: string, reverseId: ?string, level: ?string) -> (card: Card)
         method Show(id: string) -> (card: Card)
-        # Cards of one level, or of all; text is filled only when withText is true.
-        method List(level: ?string, withText: ?bool) -> (cards: []Card)
+        # Cards of one level, or of all; text is filled only when withText is true. tags: only
+        # cards with one of these tags or a tag below one (ja selects ja and ja:kana); notTags:
+        # none of the cards with one of these or below.
+        method List(level: ?string, withText: ?bool, tags: ?[]string, notTags: ?[]string) -> (cards: []Card)
         # The bytes of one asset, base64, for clients that cannot read the store themselves.
         method ReadAsset(id: string, side: (front, back)) -> (name: string, data: string)
         method Calendar(from: string, to: string) -> (days: []Day)
@@ -215,7 +246,9 @@ public enum BoxInterface {
         # fields: what to search (default all three); level: only that level; limit: the most
         # lines, at least 1 (default all). Streamed: called with more, the lines come in parts as
         # the cards are read.
-        method Search(pattern: string, regex: ?bool, fields: ?[]string, level: ?string, limit: ?int) -> (matches: []SearchMatch)
+        # tags, notTags: as for List.
+        method Search(pattern: string, regex: ?bool, fields: ?[]string, level: ?string, limit: ?int,
+          tags: ?[]string, notTags: ?[]string) -> (matches: []SearchMatch)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
         # Stops the daemon as SIGTERM does: this reply first, then the other requests in flight,
@@ -227,12 +260,31 @@ public enum BoxInterface {
         # many of the hardest cards (default 10), 0 to 1000. heatmap: 52 weeks, Monday to Sunday,
         # the last one this week. retentionWeeks: the heatmap's weeks. work: the last days days.
         # weekReviews, weekAnswerMs: this week, Monday to today. damaged, loose: damaged cards and
-        # loose files, not in counts.
-        method Stats(days: ?int, leeches: ?int) -> (today: string, days: int, leechDays: int,
+        # loose files, not in counts. tags, notTags (as for List): counts, forecast and leeches of
+        # the cards selected only. practiceAnswers, practiceWrong, practiceMs: practice answers in
+        # the recent window, apart from the test's figures.
+        method Stats(days: ?int, leeches: ?int, tags: ?[]string, notTags: ?[]string) -> (today: string, days: int, leechDays: int,
           counts: [string]int, damaged: int, loose: int, forecast: []ForecastTest,
           heatmap: []StatsDay, retention: []Retention, retentionWeeks: []WeekRetention,
           work: []StatsDay, weekReviews: int, weekAnswerMs: int, streaks: Streaks,
-          leeches: []Leech)
+          leeches: []Leech, practiceAnswers: ?int, practiceWrong: ?int, practiceMs: ?int)
+        # Adds tags to a card; one it has is kept once. Written to its tags file, logged as
+        # an edit. A tag that breaks the rules is InvalidTag, and nothing is changed.
+        method Tag(id: string, tags: []string) -> (card: Card)
+        # Takes tags off a card (ja takes off ja, not ja:kana); one it lacks is no error.
+        method Untag(id: string, tags: []string) -> (card: Card)
+        # Every tag of the box with its card count, by tag; of the cards tags and notTags select
+        # (as for List) when given. Streamed: called with more, in parts.
+        method Tags(tags: ?[]string, notTags: ?[]string) -> (tags: []TagCount)
+        # The cards of a practice session, with their text: those in one of levels, that
+        # tags and notTags select (as for List), whose id, front or back holds pattern (as for
+        # Search), answered wrong on one of the last wrongDays days (1 to 3660). By level then id,
+        # or shuffled; at most limit (1 to 1000, default 100). Streamed: called with more, in parts.
+        method PracticeCards(tags: ?[]string, notTags: ?[]string, levels: ?[]string, pattern: ?string,
+          regex: ?bool, wrongDays: ?int, limit: ?int, shuffle: ?bool) -> (cards: []Card)
+        # Records a practice answer: the card moves nowhere and the test is untouched; one
+        # practice line is logged in the review log.
+        method Practice(id: string, correct: bool, answerMs: ?int) -> (card: Card)
         # Keeps one side of a card's sync conflict: keep is "mine" (the sides as they are),
         # "theirs" (the sync tool's copy of each side), or the file name of one copy; for git's
         # conflict markers in a text side, "mine" or "theirs" of each hunk. kept: the files now in
@@ -244,6 +296,8 @@ public enum BoxInterface {
         error InvalidLevel (level: string)
         error CardExists (id: string)
         error NotInTest (id: string)
+        # Unsuspend of a card that is not suspended; level is where it is.
+        error NotSuspended (id: string, level: string)
         error TestComplete ()
         error NothingToUndo ()
         error InvalidAsset (name: string, reason: string)
@@ -273,6 +327,8 @@ public enum BoxInterface {
         # The daemon serves as many connections as it may, none of them idle: it refuses this
         # one and closes it. Sent in place of a reply; nothing was carried out.
         error TooManyConnections (limit: int)
+        # A tag that breaks the rules of tags: those of a card id, with ':' between parts.
+        error InvalidTag (tag: string, reason: string)
 
         """
 }

@@ -9,6 +9,8 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case add = "Add"
     case addMany = "AddMany"
     case move = "Move"
+    case suspend = "Suspend"
+    case unsuspend = "Unsuspend"
     case delete = "Delete"
     case edit = "Edit"
     case rename = "Rename"
@@ -22,6 +24,11 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case stop = "Stop"
     case stats = "Stats"
     case resolveConflict = "ResolveConflict"
+    case tag = "Tag"
+    case untag = "Untag"
+    case tags = "Tags"
+    case practiceCards = "PracticeCards"
+    case practice = "Practice"
     case addReverse = "AddReverse"
 
     /// The qualified name a call carries, `io.leitner.Box.Grade`.

@@ -97,23 +97,21 @@ extension Leech {
 extension BoxStatistics {
     /// The parameters of the `Stats` reply.
     public var json: JSONValue {
-        let counts = Dictionary(uniqueKeysWithValues: Level.allCases.map { ($0.name, JSONValue.int(Int64(self.counts[$0] ?? 0))) })
         return ["today": .string(today.description), "days": .int(Int64(window)), "leechDays": .int(Int64(leechWindow)),
-                "counts": .object(counts), "damaged": .int(Int64(damaged)), "loose": .int(Int64(loose)),
+                "counts": BoxStatus.json(counts), "damaged": .int(Int64(damaged)), "loose": .int(Int64(loose)),
                 "forecast": .array(forecast.map(\.json)), "heatmap": .array(heatmap.map(\.json)),
                 "retention": .array(retention.map(\.json)), "retentionWeeks": .array(retentionWeeks.map(\.json)),
                 "work": .array(work.map(\.json)), "weekReviews": .int(Int64(weekReviews)),
                 "weekAnswerMs": .int(Int64(weekAnswerMs)), "streaks": streaks.json,
-                "leeches": .array(leeches.map(\.json))]
+                "leeches": .array(leeches.map(\.json)), "practiceAnswers": .int(Int64(practiceAnswers)),
+                "practiceWrong": .int(Int64(practiceWrong)), "practiceMs": .int(Int64(practiceMs))]
     }
 
     /// Reads the parameters of a `Stats` reply.
     /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
     public init(json: JSONValue, field: String = "") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: field)
-        let countFields = try fields.object("counts")
-        var counts: [Level: Int] = [:]
-        for level in Level.allCases { counts[level] = try countFields.int(level.name) }
+        let counts = try BoxStatus.counts(try fields.object("counts"))
         self.init(today: try fields.date("today"), window: try fields.int("days"), leechWindow: try fields.int("leechDays"),
                   counts: counts, damaged: try fields.int("damaged"), loose: try fields.int("loose"),
                   forecast: try fields.objects("forecast") { (value, path) throws(JSONFieldError) in try ForecastTest(json: value, field: path) },
@@ -124,5 +122,9 @@ extension BoxStatistics {
                   weekReviews: try fields.int("weekReviews"), weekAnswerMs: try fields.int("weekAnswerMs"),
                   streaks: try Streaks(json: fields.required("streaks"), field: fields.field("streaks")),
                   leeches: try fields.objects("leeches") { (value, path) throws(JSONFieldError) in try Leech(json: value, field: path) })
+        // Absent from an older daemon's reply: no practice counted.
+        practiceAnswers = try fields.optionalInt("practiceAnswers") ?? 0
+        practiceWrong = try fields.optionalInt("practiceWrong") ?? 0
+        practiceMs = try fields.optionalInt("practiceMs") ?? 0
     }
 }

@@ -22,15 +22,14 @@ extension Side {
 }
 
 extension Card {
-    /// The `Card` object. `reverseOf` is given only for a reverse card (R28), so that a
-    /// listing of 100,000 ordinary cards carries no member per card for it.
+    /// The `Card` object; `tags` only when it has some, and `reverseOf` only for a reverse card
+    /// (R28), so that a box without either sends what it always sent and a listing of 100,000
+    /// ordinary cards carries no member per card for them.
     public var json: JSONValue {
-        var object: JSONValue = ["id": .string(id), "level": .string(level.name), "front": front.json, "back": back.json]
-        if let reverseOf, case .object(var members) = object {
-            members["reverseOf"] = .string(reverseOf)
-            object = .object(members)
-        }
-        return object
+        var members: [String: JSONValue] = ["id": .string(id), "level": .string(level.name), "front": front.json, "back": back.json]
+        if !tags.isEmpty { members["tags"] = .array(tags.map(JSONValue.string)) }
+        if let reverseOf { members["reverseOf"] = .string(reverseOf) }
+        return .object(members)
     }
 
     /// Reads a `Card` object.
@@ -40,6 +39,7 @@ extension Card {
         self.init(id: try fields.string("id"), level: try fields.level("level"),
                   front: try Side(json: fields.required("front"), field: fields.field("front")),
                   back: try Side(json: fields.required("back"), field: fields.field("back")),
+                  tags: fields.optional("tags") == nil ? [] : try fields.strings("tags"),
                   reverseOf: try fields.optionalString("reverseOf"))
     }
 }
@@ -107,24 +107,48 @@ extension TestSummary {
 
 extension BoxStatus {
     /// The parameters of the `Status` reply: `today`, `test`, `counts` (every level, `"1"` …
-    /// `"7"` and `"finished"`, zero included), `problems`, and `clockBehind` (RFC 3339, or null).
+    /// `"7"` and `"finished"`, and the places `"new"` and `"suspended"`, zero included),
+    /// `problems`, `clockBehind` (RFC 3339, or null), `arrivals` and `arrivalDate` (R23, null
+    /// when no card waits) and `leeches` (R24).
     public var json: JSONValue {
-        let counts = Dictionary(uniqueKeysWithValues: Level.allCases.map { ($0.name, JSONValue.int(Int64(self.counts[$0] ?? 0))) })
-        return ["today": .string(today.description), "test": test.json, "counts": .object(counts),
+        return ["today": .string(today.description), "test": test.json, "counts": BoxStatus.json(counts),
                 "problems": .int(Int64(problems)),
-                "clockBehind": clockBehind.map { .string(DayClock.rfc3339($0)) } ?? .null]
+                "clockBehind": clockBehind.map { .string(DayClock.rfc3339($0)) } ?? .null,
+                "arrivals": arrivals.map { .int(Int64($0.cards)) } ?? .null,
+                "arrivalDate": arrivals.map { .string($0.date.description) } ?? .null,
+                "leeches": leeches.map { .int(Int64($0)) } ?? .null]
     }
 
-    /// Reads the parameters of a `Status` reply; `problems` may be absent (0), `clockBehind` too.
+    /// Reads the parameters of a `Status` reply; `problems` may be absent (0), `clockBehind` too,
+    /// and so may the places' counts and the members of R23 and R24, from an older daemon.
     /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
     public init(json: JSONValue, field: String = "") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: field)
-        let countFields = try fields.object("counts")
-        var counts: [Level: Int] = [:]
-        for level in Level.allCases { counts[level] = try countFields.int(level.name) }
+        let counts = try BoxStatus.counts(try fields.object("counts"))
+        let cards = try fields.optionalInt("arrivals")
+        let date = try fields.optionalNamed("arrivalDate", "a date (YYYY-MM-DD)") { LogicalDate($0) }
         self.init(today: try fields.date("today"), test: try TestSummary(json: fields.required("test"), field: fields.field("test")),
                   counts: counts, problems: try fields.optionalInt("problems") ?? 0,
-                  clockBehind: try fields.optionalNamed("clockBehind", "an RFC 3339 time") { DayClock.parseRFC3339($0) })
+                  clockBehind: try fields.optionalNamed("clockBehind", "an RFC 3339 time") { DayClock.parseRFC3339($0) },
+                  arrivals: cards.flatMap { cards in date.map { ($0, cards) } },
+                  leeches: try fields.optionalInt("leeches"))
+    }
+
+    /// Cards per level from a reply's `counts`: every level must be there; a place may be
+    /// missing (a daemon from before R23), and is then left out (read as 0 where shown).
+    static func counts(_ countFields: JSONFields) throws(JSONFieldError) -> [Level: Int] {
+        var counts: [Level: Int] = [:]
+        for level in Level.levels { counts[level] = try countFields.int(level.name) }
+        for place in Level.places { counts[place] = try countFields.optionalInt(place.name) }
+        return counts
+    }
+
+    /// `counts` on the wire: every level, zero included, and each place the box counted (the
+    /// box counts both; a value made without them writes none, so it reads back the same).
+    static func json(_ counts: [Level: Int]) -> JSONValue {
+        var members = Dictionary(uniqueKeysWithValues: Level.levels.map { ($0.name, JSONValue.int(Int64(counts[$0] ?? 0))) })
+        for place in Level.places { if let count = counts[place] { members[place.name] = .int(Int64(count)) } }
+        return .object(members)
     }
 }
 
@@ -203,5 +227,17 @@ extension SearchMatch {
         self.init(id: try fields.string("id"), level: try fields.level("level"),
                   field: try fields.named("field", "a search field") { Field(rawValue: $0) },
                   line: try fields.string("line"))
+    }
+}
+
+extension TagCount {
+    /// The `TagCount` object.
+    public var json: JSONValue { ["tag": .string(tag), "cards": .int(Int64(cards))] }
+
+    /// Reads a `TagCount` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "tag") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(tag: try fields.string("tag"), cards: try fields.int("cards"))
     }
 }

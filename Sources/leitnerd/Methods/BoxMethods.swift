@@ -35,9 +35,17 @@ enum BoxMethods {
         return ["test": test.json]
     }
 
+    /// The head of the queue; with a filter, the first queued card it selects (R26), and how
+    /// many it leaves out.
     static func next(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
-        let (card, test) = try context.box.next()
-        return ["card": card?.json ?? .null, "test": test.json]
+        let filter = try parameters.tagFilter()
+        let levels = try parameters.optionalLevels("levels") ?? []
+        if filter.isEmpty && levels.isEmpty {
+            let (card, test) = try context.box.next()
+            return ["card": card?.json ?? .null, "test": test.json]
+        }
+        let (card, test, outside) = try context.box.next(filter: filter, levels: levels)
+        return ["card": card?.json ?? .null, "test": test.json, "outside": .int(Int64(outside))]
     }
 
     static func grade(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -90,6 +98,16 @@ enum BoxMethods {
         return ["card": card.json]
     }
 
+    static func suspend(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let cards = try context.box.suspend(ids: parameters.strings("ids"))
+        return ["cards": .array(cards.map(\.json))]
+    }
+
+    static func unsuspend(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let cards = try context.box.unsuspend(ids: parameters.strings("ids"))
+        return ["cards": .array(cards.map(\.json))]
+    }
+
     static func delete(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let reverses = try context.box.delete(id: parameters.string("id"), keepReverses: parameters.optionalBool("keepReverses") ?? false)
         // Named only when the card had reverse cards (R28): deleted with it, or kept and dangling.
@@ -117,7 +135,8 @@ enum BoxMethods {
 
     static func list(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         return CardItems(try context.box.startListing(level: parameters.optionalString("level"),
-                                                      withText: parameters.optionalBool("withText") ?? false))
+                                                      withText: parameters.optionalBool("withText") ?? false,
+                                                      filter: parameters.tagFilter()))
     }
 
     static func readAsset(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
@@ -156,7 +175,7 @@ enum BoxMethods {
         }
         let limit = try parameters.optionalInt("limit", in: 1...Box.maxLimit, clampingAbove: true)
         return SearchItems(try context.box.startSearch(pattern, fields: fields, level: parameters.optionalString("level"),
-                                                       limit: limit))
+                                                       limit: limit, filter: parameters.tagFilter()))
     }
 
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
@@ -168,7 +187,43 @@ enum BoxMethods {
     static func stats(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let days = try parameters.optionalInt("days", in: 1...BoxStatistics.maxWindow, clampingAbove: false)
         let leeches = try parameters.optionalInt("leeches", in: 0...BoxStatistics.maxLeeches, clampingAbove: false)
-        return try context.box.statistics(window: days, leeches: leeches).json.objectValue ?? [:]
+        return try context.box.statistics(window: days, leeches: leeches, filter: parameters.tagFilter()).json.objectValue ?? [:]
+    }
+
+    static func tag(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let card = try context.box.tag(id: parameters.string("id"), tags: parameters.optionalStrings("tags") ?? [])
+        return ["card": card.json]
+    }
+
+    static func untag(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let card = try context.box.untag(id: parameters.string("id"), tags: parameters.optionalStrings("tags") ?? [])
+        return ["card": card.json]
+    }
+
+    /// Every tag and its count: as many as the box has distinct tags, so sent in parts.
+    static func tags(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
+        let counts = try context.box.tagCounts(filter: parameters.tagFilter())
+        return SnapshotItems(member: "tags", kind: "tag", items: counts.map(\.json))
+    }
+
+    /// The cards of a practice session: at most `PracticeSelection.maxLimit`, each with its
+    /// text, so sent in parts.
+    static func practiceCards(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
+        let pattern = try parameters.optionalString("pattern").map { (text) throws in
+            try SearchPattern(text, regex: parameters.optionalBool("regex") ?? false)
+        }
+        let selection = PracticeSelection(
+            filter: try parameters.tagFilter(), levels: try parameters.optionalLevels("levels"), pattern: pattern,
+            wrongDays: try parameters.optionalInt("wrongDays", in: 1...PracticeSelection.maxWrongDays, clampingAbove: false),
+            limit: try parameters.optionalInt("limit", in: 1...PracticeSelection.maxLimit, clampingAbove: true),
+            shuffle: try parameters.optionalBool("shuffle") ?? false)
+        return SnapshotItems(member: "cards", kind: "card", items: try context.box.practiceCards(selection).map(\.json))
+    }
+
+    static func practice(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let answerMs = try parameters.optionalInt("answerMs", in: 0...Box.maxAnswerMs, clampingAbove: true)
+        let card = try context.box.practice(id: parameters.string("id"), correct: parameters.bool("correct"), answerMs: answerMs)
+        return ["card": card.json]
     }
 
     /// Keeps one side of a card's sync conflict (docs/sync.md).

@@ -1,3 +1,4 @@
+import LeitnerCore
 import LeitnerProtocol
 import LeitnerVarlink
 
@@ -48,6 +49,44 @@ struct CallParameters {
     func enumeration<E: RawRepresentable<String>>(_ name: String, as type: E.Type) throws(InvalidParameter) -> E {
         guard let value = E(rawValue: try string(name)) else { throw InvalidParameter(name: name) }
         return value
+    }
+
+    /// An optional array of strings; an element that is no string is `InvalidParameter`.
+    func optionalStrings(_ name: String) throws(InvalidParameter) -> [String]? {
+        guard let value = values[name], !value.isNull else { return nil }
+        guard let array = value.arrayValue else { throw InvalidParameter(name: name) }
+        var strings: [String] = []
+        strings.reserveCapacity(array.count)
+        for element in array {
+            guard let string = element.stringValue else { throw InvalidParameter(name: name) }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    /// An optional array of level names (`levels`); a name that is no level is
+    /// `InvalidParameter`.
+    func optionalLevels(_ name: String) throws(InvalidParameter) -> [Level]? {
+        guard let names = try optionalStrings(name) else { return nil }
+        var levels: [Level] = []
+        for level in names {
+            guard let parsed = Level(name: level) else { throw InvalidParameter(name: name) }
+            levels.append(parsed)
+        }
+        return levels
+    }
+
+    /// The filter by tag of the parameters `tags` and `notTags` (R25).
+    /// - Throws: `InvalidParameter` for a list that is not of strings; `BoxError.invalidTag`
+    ///   for a tag that breaks the rules.
+    func tagFilter() throws -> TagFilter {
+        try TagFilter(tags: optionalStrings("tags") ?? [], notTags: optionalStrings("notTags") ?? [])
+    }
+
+    /// An array of strings (`Suspend`'s ids): absent is none; every element a string, else
+    /// `InvalidParameter`.
+    func strings(_ name: String) throws(InvalidParameter) -> [String] {
+        try optionalStrings(name) ?? []
     }
 
     /// A parameter that must be present and not null, as it is.

@@ -47,6 +47,9 @@ extension DaemonSettings {
         // Concurrent changes share one flush of the journal; each reply waits for its own
         // (docs/daemon.md, "Group commit").
         boxOptions.groupCommit = true
+        boxOptions.newPerDay = configuration.newPerDay
+        boxOptions.leechAfter = configuration.leechAfter
+        boxOptions.suspendLeeches = configuration.suspendLeeches
         boxOptions.settleAfter = Int64(configuration.settleAfter.components.seconds) * 1000
             + configuration.settleAfter.components.attoseconds / 1_000_000_000_000_000
         let exitIdleAfter = configuration.exitIdleAfter ?? (options.autostarted ? autostartExitIdleAfter : nil)

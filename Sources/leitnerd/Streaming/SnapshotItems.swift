@@ -25,6 +25,6 @@ final class SnapshotItems: ReplyItems {
     }
 
     func describe(_ item: JSONValue) -> String {
-        "the \(kind) \(item["date"]?.stringValue ?? "")"
+        "the \(kind) \((item["date"] ?? item["tag"] ?? item["id"])?.stringValue ?? "")"
     }
 }

@@ -132,13 +132,17 @@ final class BoxFixture {
     let seeds: SeedSequence
     private(set) var box: Box
 
+    /// Pacing and leeches (R23, R24): off by default, as a box before R23.
+    let places: PlacesSettings
+
     init(_ date: String = "2026-03-02", onFail: OnFailPolicy = .first, cycle: CycleTable = .standard,
-         seed: UInt64 = SeedSequence.randomSeed()) throws {
+         seed: UInt64 = SeedSequence.randomSeed(), places: PlacesSettings = PlacesSettings()) throws {
         clock = ManualClock(date)
         self.onFail = onFail
         self.cycle = cycle
+        self.places = places
         seeds = SeedSequence(seed: seed)
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds)
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds, places: places)
     }
 
     private var isOpen = true
@@ -162,7 +166,7 @@ final class BoxFixture {
     /// Closes the box when open and opens the store again (a daemon restart).
     func reopen() throws {
         close()
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds)
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds, places: places)
         isOpen = true
     }
 

@@ -34,9 +34,14 @@ enum TestBox {
 extension Box {
     /// Opens a box on `directory` with the test clock.
     static func open(_ directory: TemporaryDirectory, clock: ManualClock, onFail: OnFailPolicy = .first,
-                     cycle: CycleTable = .standard, seeds: SeedSequence = SeedSequence()) throws -> Box {
-        try Box(options: BoxOptions(storePath: directory.path, device: TestBox.device, cycle: cycle, onFail: onFail,
-                                    dayClock: DayClock(), clock: clock, seedSource: { seeds.next() }))
+                     cycle: CycleTable = .standard, seeds: SeedSequence = SeedSequence(),
+                     places: PlacesSettings = PlacesSettings()) throws -> Box {
+        var options = BoxOptions(storePath: directory.path, device: TestBox.device, cycle: cycle, onFail: onFail,
+                                 dayClock: DayClock(), clock: clock, seedSource: { seeds.next() })
+        options.newPerDay = places.newPerDay
+        options.leechAfter = places.leechAfter
+        options.suspendLeeches = places.suspendLeeches
+        return try Box(options: options)
     }
 
     @discardableResult

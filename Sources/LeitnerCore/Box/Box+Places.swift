@@ -1,0 +1,165 @@
+/// The places beside the levels (R23, R24): admitting new cards, suspending and unsuspending,
+/// and leeches. What the log says about them is `places` (`PlacesLedger`), caught up before each
+/// use with the lines appended since.
+extension Box {
+    /// Reads the review log's lines appended since the ledger last read it.
+    /// - Throws: `storeFailure` naming the log when it cannot be read.
+    func catchUpPlaces() throws(BoxError) {
+        guard places.logOffset < store.log.size else { return }
+        let dayClock = options.dayClock
+        try store.log.forEachEntry(from: places.logOffset) { entry, end in
+            places.take(entry, dayClock: dayClock)
+            places.logOffset = end
+        }
+    }
+
+    /// R23: how many new cards may still enter level 1 on `moment.today` (nil: no limit).
+    func admissionRoom(_ moment: Moment) throws(BoxError) -> Int? {
+        guard let perDay = options.newPerDay else { return nil }
+        try catchUpPlaces()
+        return max(0, perDay - places.admitted(on: moment.today))
+    }
+
+    /// R23: true once the day's test has opened today (or was completed today): a card added
+    /// from then on goes straight to level 1 while the day's admissions are fewer than
+    /// `NewPerDay=`; before, it waits in `new/` to be admitted, in order, when the test opens.
+    func dayOpened(_ moment: Moment) throws(BoxError) -> Bool {
+        if admissionsDone == moment.today || completedToday(moment) || daily.test?.opened == moment.today { return true }
+        try catchUpPlaces()
+        return places.admitted(on: moment.today) > 0
+    }
+
+    /// Where a card added without a level goes (R1, R23), and the origin its `add` line gets:
+    /// level 1 at once without pacing; level 1 as an admission when the day's test has opened
+    /// and `room` (the admissions left today, counted down by the caller) allows; else `new/`.
+    func newCardTarget(_ moment: Moment, room: inout Int?) throws(BoxError) -> (level: Level, origin: LogOrigin?) {
+        guard options.newPerDay != nil else { return (.one, nil) }
+        guard let left = room, left > 0, try dayOpened(moment) else { return (.new, nil) }
+        room = left - 1
+        return (.one, .admit)
+    }
+
+    /// `newCardTarget` for a new card and its reverse (R28), which go in together, beside each
+    /// other: into level 1, each an admission, only when today's room takes both; else both
+    /// wait in `new/`, to be admitted as any two cards are.
+    func newPairTarget(_ moment: Moment, room: inout Int?) throws(BoxError) -> (level: Level, origin: LogOrigin?) {
+        let before = room
+        let first = try newCardTarget(moment, room: &room)
+        guard first.origin == .admit else { return first }
+        if try newCardTarget(moment, room: &room).origin == .admit { return first }
+        room = before
+        return (.new, nil)
+    }
+
+    /// R23: when the day's test opens, admits up to `NewPerDay=` cards (fewer the more were
+    /// admitted today already) from `new/` into level 1, in the order they arrived, each a
+    /// logged move (origin `admit`), so that they are in the test. Once a logical date.
+    func admitNewCards(_ moment: Moment) throws(BoxError) {
+        guard admissionsDone != moment.today, !completedToday(moment) else { return }
+        let waiting = store.counts()[.new] ?? 0
+        if waiting > 0 {
+            let room = try admissionRoom(moment) ?? waiting
+            if room > 0 {
+                var ids: [String] = []
+                ids.reserveCapacity(waiting)
+                store.levelOf.forEachEntry { entry, level in
+                    if level == .new { ids.append(store.levelOf.id(ofEntry: entry)) }
+                }
+                for id in places.admissionOrder(of: ids, limit: room) where !store.isDamaged(id) {
+                    try store.moveCard(id, from: .new, to: .one, journal: [
+                        LogEntry(time: moment.now, event: .move, id: id, from: .new, to: .one, origin: .admit),
+                    ])
+                    if lastShown?.id == id { lastShown = nil }
+                    if tracksMembership { daily.levelChanged(id, to: .one) }
+                }
+            }
+        }
+        admissionsDone = moment.today
+    }
+
+    /// The cards the next admissions will bring and their logical date (R23): today's, while the
+    /// day's test has not opened, else the next date's; nil without pacing or with none waiting.
+    func nextArrivals(_ moment: Moment) throws(BoxError) -> (date: LogicalDate, cards: Int)? {
+        let waiting = store.counts()[.new] ?? 0
+        guard waiting > 0 else { return nil }
+        guard let perDay = options.newPerDay else {
+            return (try dayOpened(moment) ? moment.today.next : moment.today, waiting)
+        }
+        if try dayOpened(moment) {
+            // Today's admissions are made; what is left of today's room is taken by cards added
+            // today, not by those waiting.
+            return perDay > 0 ? (moment.today.next, min(perDay, waiting)) : nil
+        }
+        let room = max(0, perDay - places.admitted(on: moment.today))
+        return room > 0 ? (moment.today, min(room, waiting)) : (perDay > 0 ? (moment.today.next, min(perDay, waiting)) : nil)
+    }
+
+    /// R24: moves cards to `suspended/` (`Suspend`): each leaves the test, and `unsuspend`
+    /// brings it back to the level it left. A card already suspended is left as it is.
+    /// Every id is checked before any card moves: an unknown or damaged one changes nothing.
+    /// - Throws: `noSuchCard`, `invalidCardId`, `storeFailure` (R21: a damaged card).
+    public func suspend(ids: [String]) throws(BoxError) -> [Card] {
+        try moveAll(ids) { (_, _) throws(BoxError) in .suspended }
+    }
+
+    /// R24: moves suspended cards back (`Unsuspend`): each to the level it was suspended from,
+    /// as the log says, else to level 1.
+    /// Every id is checked before any card moves: one not suspended changes nothing.
+    /// - Throws: `notSuspended`, `noSuchCard`, `invalidCardId`, `storeFailure`.
+    public func unsuspend(ids: [String]) throws(BoxError) -> [Card] {
+        try catchUpPlaces()
+        return try moveAll(ids) { (id, from) throws(BoxError) in
+            guard from == .suspended else { throw .notSuspended(id: id, level: from.name) }
+            return places.suspendedFrom[id] ?? .one
+        }
+    }
+
+    /// Moves each of `ids` where `target` says, each a logged move (R16) as `move` makes it;
+    /// every card is looked at (and read, R21) before the first moves.
+    private func moveAll(_ ids: [String], target: (String, Level) throws(BoxError) -> Level) throws(BoxError) -> [Card] {
+        for id in ids { try CardID.validate(id) }
+        let moment = try begin()
+        var planned: [(card: Card, from: Level, to: Level)] = []
+        var seen = Set<String>()
+        for id in ids where seen.insert(id).inserted {
+            guard let from = store.level(of: id) else { throw .noSuchCard(id: id) }
+            let to = try target(id, from)
+            planned.append((try store.card(id, withText: true), from, to))
+        }
+        var moved: [Card] = []
+        for (card, from, to) in planned {
+            if from != to {
+                try store.moveCard(card.id, from: from, to: to, journal: [
+                    LogEntry(time: moment.now, event: .move, id: card.id, from: from, to: to),
+                ])
+                if lastShown?.id == card.id { lastShown = nil }
+                if tracksMembership { daily.levelChanged(card.id, to: to) }
+            }
+            moved.append(store.relocated(card, to: to))
+        }
+        if daily.isDone { try complete(moment) }
+        return moved
+    }
+
+    /// R24: the cards now in the box answered wrong at least `LeechAfter=` times since they
+    /// last entered `1`–`7` from `new/` or `suspended/`, most wrong answers first, then by id;
+    /// none when `LeechAfter=0`.
+    func leeches() throws(BoxError) -> [Leech] {
+        guard options.leechAfter > 0 else { return [] }
+        try catchUpPlaces()
+        var result: [Leech] = []
+        for (id, count) in places.wrongSince where count >= options.leechAfter {
+            guard let level = store.level(of: id) else { continue }
+            result.append(Leech(id: id, failures: count, level: level))
+        }
+        return result.sorted { $0.failures != $1.failures ? $0.failures > $1.failures : $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+    }
+
+    /// R24 with `SuspendLeeches=yes`: true when a wrong answer to `id` now makes it a leech (its
+    /// count reaches `LeechAfter=`), so that the grade moves it to `suspended/` instead.
+    func wrongAnswerMakesLeech(_ id: String) throws(BoxError) -> Bool {
+        guard options.suspendLeeches, options.leechAfter > 0 else { return false }
+        try catchUpPlaces()
+        return (places.wrongSince[id] ?? 0) + 1 == options.leechAfter
+    }
+}

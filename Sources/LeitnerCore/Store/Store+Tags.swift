@@ -1,0 +1,51 @@
+import LeitnerSystem
+
+/// A card's tags on disk (R25): the file `tags` in its directory, read with its sides and
+/// written as an edit is (the directory copied and exchanged), so that it moves, copies and
+/// syncs with the card.
+extension Store {
+    /// Reads a card's `tags` file, opened as a side is (R22: no link out of the store, no FIFO),
+    /// at most `CardTag.maxFileSize` bytes of it.
+    /// - Returns: the tags and the bad lines, or why the file cannot be read at all.
+    func readTags(_ entry: DirectoryEntry, in cardDirectory: FileDescriptor, cardRelative: String) -> Result<CardTag.Parsed, CardDamage> {
+        switch openSide(entry.name, kind: entry.kind, in: cardDirectory, cardRelative: cardRelative) {
+        case .success(let opened):
+            defer { opened.file.close() }
+            do {
+                let bytes = try opened.file.read(upTo: CardTag.maxFileSize)
+                return .success(CardTag.parse(String(decoding: bytes, as: UTF8.self)))
+            } catch {
+                return .failure("cannot read '\(entry.name)': \(error)")
+            }
+        case .failure(let damage):
+            return .failure(damage)
+        }
+    }
+
+    /// Gives the card `id` in `level` the tags `tags` (its whole `tags` file rewritten, bad
+    /// lines dropped), journaled as an edit (R17). No tags leaves an empty file rather than
+    /// none: a sync tool then carries the untagging with a modification time (docs/sync.md).
+    func writeTags(_ id: String, in level: Level, _ tags: [String], journal: [LogEntry]) throws(BoxError) {
+        try replaceFiles(id, in: level, leaving: { $0 == CardTag.fileName },
+                         writing: [(CardTag.fileName, Array(CardTag.fileText(tags).utf8))], journal: journal)
+        searchDirty?.insert(id)
+    }
+
+    /// What `doctor` says of a card's `tags` file: each bad line as `FILE:LINE`, or the file
+    /// when it cannot be read. The card is not damaged by it (R25).
+    func tagProblems(of id: String) -> [StoreProblem] {
+        guard let level = levelOf[id] else { return [] }
+        let cardPath = path(of: id, in: level)
+        let read = readSides(id, in: level, withText: false)
+        let file = cardPath + "/" + CardTag.fileName
+        if let problem = read.tagsProblem {
+            return [StoreProblem(kind: .badTag, path: file, reason: "the tags cannot be read, the card has none meanwhile: \(problem)",
+                                 advice: "make it a plain file of tags, one a line")]
+        }
+        return read.tags.badLines.map { bad in
+            StoreProblem(kind: .badTag, path: "\(file):\(bad.line)",
+                         reason: "not a tag, ignored: '\(bad.text)' \(bad.reason)",
+                         advice: "write a tag as a card id, parts joined by ':' (ja:kana), or remove the line")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// The pages' style, served as `/static/app-HASH.css` (an inline style would need the policy to
+/// allow one). Mobile first: one column, buttons at least 48 px high, the system's dark mode,
+/// and motion only for those who have not asked for less.
+enum StyleSheet {
+    static let text = """
+        :root { color-scheme: light dark; --bg: #f6f8fa; --fg: #1b1f24; --muted: #57606a; --card: #fff;
+          --line: #d0d7de; --accent: #0969da; --right: #1a7f37; --wrong: #cf222e; }
+        @media (prefers-color-scheme: dark) {
+          :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --card: #161b22; --line: #30363d;
+            --accent: #4493f8; --right: #3fb950; --wrong: #f85149; }
+        }
+        * { box-sizing: border-box; }
+        body { margin: 0; background: var(--bg); color: var(--fg);
+          font: 17px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
+        header nav { display: flex; gap: 4px; overflow-x: auto; padding: 8px; border-bottom: 1px solid var(--line); }
+        header nav a { padding: 10px 12px; border-radius: 8px; color: var(--fg); text-decoration: none; white-space: nowrap; }
+        header nav a[aria-current] { background: var(--card); border: 1px solid var(--line); font-weight: 600; }
+        main { max-width: 640px; margin: 0 auto; padding: 16px; }
+        h1 { font-size: 1.4em; margin: 8px 0 12px; }
+        a { color: var(--accent); }
+        .muted, .note { color: var(--muted); }
+        .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 20px;
+          min-height: 40vh; overflow-wrap: anywhere; touch-action: pan-y; }
+        .side img { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+        .side audio { width: 100%; }
+        .side pre, .plain { white-space: pre-wrap; font: inherit; margin: 0; }
+        .side pre code, code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .92em; }
+        .side + .side { border-top: 1px dashed var(--line); margin-top: 16px; padding-top: 16px; }
+        .card-id { color: var(--muted); font-size: .9em; margin: 16px 0 0; }
+        .actions { display: flex; gap: 12px; margin: 16px 0; }
+        .actions form { flex: 1; display: flex; }
+        .button, button { flex: 1; display: block; min-height: 52px; padding: 12px 16px; border-radius: 10px;
+          border: 1px solid var(--line); background: var(--card); color: var(--fg); font: inherit; font-weight: 600;
+          text-align: center; text-decoration: none; cursor: pointer; }
+        .primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+        .right { background: var(--right); border-color: var(--right); color: #fff; }
+        .wrong { background: var(--wrong); border-color: var(--wrong); color: #fff; }
+        .secondary { display: flex; justify-content: space-between; align-items: center; gap: 12px; }
+        .secondary button { flex: 0 0 auto; min-height: 44px; font-weight: 400; }
+        progress { width: 100%; height: 8px; accent-color: var(--accent); }
+        .keys { color: var(--muted); font-size: .85em; }
+        table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+        th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); }
+        .week { display: grid; grid-template-columns: repeat(7, 1fr); gap: 4px; list-style: none; padding: 0; }
+        .week li { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 6px 2px;
+          text-align: center; font-size: .8em; }
+        .week li.today { border-color: var(--accent); border-width: 2px; }
+        .week .state { display: block; color: var(--muted); }
+        .problem { border-left: 4px solid var(--wrong); background: var(--card); padding: 12px 16px; border-radius: 8px; }
+        form.search { display: flex; gap: 8px; }
+        input[type=search], textarea, select { font: inherit; padding: 10px; border-radius: 8px; border: 1px solid var(--line);
+          background: var(--card); color: var(--fg); width: 100%; }
+        textarea { min-height: 8em; }
+        .results { list-style: none; padding: 0; }
+        .results li { padding: 10px 0; border-bottom: 1px solid var(--line); }
+        .pages { display: flex; justify-content: space-between; margin: 16px 0; }
+        label { display: block; margin: 12px 0 4px; font-weight: 600; }
+        @media (prefers-reduced-motion: no-preference) {
+          .card { transition: transform .15s ease-out, opacity .15s ease-out; }
+          .card.swipe-right { transform: translateX(40px) rotate(2deg); opacity: .6; }
+          .card.swipe-left { transform: translateX(-40px) rotate(-2deg); opacity: .6; }
+        }
+        """
+}

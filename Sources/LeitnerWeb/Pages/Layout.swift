@@ -1,0 +1,47 @@
+/// The frame of every page: the head (style and script from `/static/`, nothing from another
+/// origin), the navigation when the browser is let in, and `main`.
+enum Layout {
+    /// A whole page. `section` marks the navigation's current place; nil for a page outside it
+    /// (the door, an error without a session), which then has no navigation.
+    static func page(title: String, section: PageSection?, body: String) -> String {
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <meta name="referrer" content="no-referrer">
+            <title>\(HTML.escape(title)) · Leitner box</title>
+            <link rel="stylesheet" href="/static/\(EmbeddedAssets.styleSheet.name)">
+            <script src="/static/\(EmbeddedAssets.script.name)" defer></script>
+            </head>
+            <body>
+
+            """
+        if let section {
+            page += "<header><nav>"
+            for place in PageSection.allCases {
+                let current = place == section ? " aria-current=\"page\"" : ""
+                page += "<a href=\"\(place.path)\"\(current)>\(place.rawValue)</a>"
+            }
+            page += "</nav></header>\n"
+        }
+        page += "<main>\n" + body + "</main>\n</body>\n</html>\n"
+        return page
+    }
+
+    /// A POST form with its CSRF token: a button, and hidden `fields`.
+    static func form(action: String, csrf: String, fields: [(String, String)] = [], button: String,
+                     id: String? = nil, buttonClass: String? = nil) -> String {
+        var form = "<form method=\"post\" action=\"\(HTML.escape(action))\">"
+        form += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
+        for (name, value) in fields {
+            form += "<input type=\"hidden\" name=\"\(HTML.escape(name))\" value=\"\(HTML.escape(value))\">"
+        }
+        let idAttribute = id.map { " id=\"\($0)\"" } ?? ""
+        let classAttribute = buttonClass.map { " class=\"\($0)\"" } ?? ""
+        form += "<button type=\"submit\"\(idAttribute)\(classAttribute)>\(HTML.escape(button))</button></form>"
+        return form
+    }
+}

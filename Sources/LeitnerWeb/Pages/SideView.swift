@@ -1,0 +1,23 @@
+import LeitnerCore
+
+/// One side of a card in a page: text as it is, Markdown rendered safely, an image or a sound
+/// through an asset route (`source`, never the card's path in the store), any other file as a
+/// link to download it.
+enum SideView {
+    static func html(_ side: Side, name: SideName, source: String) -> String {
+        var out = "<div class=\"side \(name.rawValue)\">"
+        let type = side.mediaType
+        if type == "text/markdown", let text = side.text {
+            out += MarkdownHTML.render(text)
+        } else if MediaType.isText(type), let text = side.text {
+            out += "<p class=\"plain\">\(HTML.escape(text))</p>"
+        } else if type.hasPrefix("image/") {
+            out += "<img src=\"\(HTML.escape(source))\" alt=\"the \(name.rawValue) of the card\">"
+        } else if type.hasPrefix("audio/") {
+            out += "<audio controls preload=\"auto\" src=\"\(HTML.escape(source))\"></audio>"
+        } else {
+            out += "<p><a href=\"\(HTML.escape(source))\">the \(name.rawValue)'s file (\(HTML.escape(type)))</a></p>"
+        }
+        return out + "</div>"
+    }
+}

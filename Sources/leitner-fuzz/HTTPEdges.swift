@@ -1,0 +1,91 @@
+/// The requests at the edges of what leitner-web accepts (docs/web.md, "HTTP"): request lines,
+/// headers and bodies one byte under and over their limits, every framing a proxy could read two
+/// ways, and percent-encodings that try to leave the routes. `cookie` and `csrf` come from a
+/// session the fuzzer opened, so the routes behind the door are reached too.
+enum HTTPEdges {
+    static let requestLine = 8 * 1024
+    static let headers = 32 * 1024
+    static let body = 1024 * 1024
+
+    static func requests(cookie: String, csrf: String) -> [[UInt8]] {
+        var out: [String] = []
+        let host = "Host: 127.0.0.1\r\n"
+        let session = "Cookie: \(cookie)\r\n"
+        // The request line: "GET /" + path + " HTTP/1.1\r\n" at, under and over the limit.
+        for total in [requestLine - 1, requestLine, requestLine + 1, requestLine * 2] {
+            let path = String(repeating: "a", count: max(1, total - 16))
+            out.append("GET /\(path) HTTP/1.1\r\n\(host)\r\n")
+        }
+        // Headers at, under and over their limit, and too many of them.
+        for total in [headers - 2, headers, headers + 1] {
+            let filler = String(repeating: "v", count: max(0, total - host.utf8.count - 8 - 2))
+            out.append("GET / HTTP/1.1\r\n\(host)X-Pad: \(filler)\r\n\r\n")
+        }
+        out.append("GET / HTTP/1.1\r\n\(host)" + (0..<101).map { "X-\($0): v\r\n" }.joined() + "\r\n")
+        // Bodies at and over the limit, and lengths that lie.
+        for length in [body, body + 1] {
+            out.append("POST /review/undo HTTP/1.1\r\n\(host)\(session)Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(length)\r\n\r\n"
+                       + "csrf=\(csrf)&" + String(repeating: "x", count: max(0, length - csrf.utf8.count - 6)))
+        }
+        for length in ["0", "00", "-0", "+1", "1 1", "0x10", "18446744073709551616", "", " 5"] {
+            out.append("POST /review/undo HTTP/1.1\r\n\(host)\(session)Content-Length: \(length)\r\n\r\nabcde")
+        }
+        out.append("POST /review/undo HTTP/1.1\r\n\(host)Content-Length: 10\r\n\r\nshort")
+        for encoding in ["chunked", "gzip, chunked", "identity", " chunked", "CHUNKED"] {
+            out.append("POST /review/undo HTTP/1.1\r\n\(host)Transfer-Encoding: \(encoding)\r\n\r\n5\r\nabcde\r\n0\r\n\r\n")
+        }
+        // Request lines and versions.
+        for line in ["GET", "GET /", "GET / HTTP/1.1 x", " GET / HTTP/1.1", "GET\t/\tHTTP/1.1", "get / HTTP/1.1",
+                     "GET / HTTP/1.10", "GET / HTTP/9.9", "GET / HTTP/1", "GET ? HTTP/1.1", "GET /? HTTP/1.1",
+                     "GET /# HTTP/1.1", "GET %2F HTTP/1.1", "GET http://127.0.0.1/ HTTP/1.1", "CONNECT 127.0.0.1:1 HTTP/1.1",
+                     "OPTIONS * HTTP/1.1", "PRI * HTTP/2.0", "GET / HTTP/1.1\r\nHost: a\r\nHost: b", "\r\nGET / HTTP/1.1"] {
+            out.append("\(line)\r\n\(host)\r\n")
+        }
+        // Line ends and bytes that are not text.
+        for bad in ["GET / HTTP/1.1\n\(host)\n", "GET / HTTP/1.1\r\r\n\(host)\r\n", "GET / HTTP/1.1\r\n\(host) x\r\n\r\n",
+                    "GET / HTTP/1.1\r\n\(host)X: \u{0}\r\n\r\n", "GET / HTTP/1.1\r\n\(host)X:\u{7f}\r\n\r\n",
+                    "GET / HTTP/1.1\r\n\(host): x\r\n\r\n", "GET / HTTP/1.1\r\n\(host)\r\n\r\n\r\n", "\r\n\r\n\r\n"] {
+            out.append(bad)
+        }
+        // Percent-encodings at their edges, behind the door and in front of it.
+        let escapes = ["%", "%0", "%00", "%2F", "%2f", "%5C", "%2e", "%2e%2e", "..", "%2E%2E%2F", "%C0%AE", "%C0%AF", "%FF",
+                       "%E2%80%AE", "%F4%90%80%80", "%ED%A0%80", "%25", "%252e", "+", "%20", "%3F", "%23", "%0D%0A"]
+        for escape in escapes {
+            for path in ["/cards/\(escape)", "/cards/a\(escape)b/asset/front", "/static/\(escape)", "/\(escape)/review",
+                         "/review/asset/\(escape)/front", "/cards?q=\(escape)&page=\(escape)", "/?token=\(escape)"] {
+                out.append("GET \(path) HTTP/1.1\r\n\(host)\(session)\r\n")
+            }
+            out.append("POST /cards/x/move HTTP/1.1\r\n\(host)\(session)Content-Type: application/x-www-form-urlencoded\r\n"
+                       + "Content-Length: \(("csrf=\(csrf)&level=\(escape)").utf8.count)\r\n\r\ncsrf=\(csrf)&level=\(escape)")
+        }
+        for page in ["0", "-1", "99999999999999999999", "9223372036854775807", "-9223372036854775808", "x"] {
+            out.append("GET /cards?page=\(page) HTTP/1.1\r\n\(host)\(session)\r\n")
+        }
+        return out.map { Array($0.utf8) }
+    }
+
+    /// Requests a browser sends, for the random phase to change.
+    static func templates(cookie: String, csrf: String) -> [String] {
+        let host = "Host: 127.0.0.1\r\n"
+        let session = "Cookie: \(cookie)\r\n"
+        let form = "Content-Type: application/x-www-form-urlencoded\r\n"
+        func post(_ path: String, _ body: String) -> String {
+            "POST \(path) HTTP/1.1\r\n\(host)\(session)\(form)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        }
+        return [
+            "GET / HTTP/1.1\r\n\(host)\(session)\r\n",
+            "GET /review HTTP/1.1\r\n\(host)\(session)Connection: keep-alive\r\n\r\nGET / HTTP/1.1\r\n\(host)\r\n",
+            "GET /review/answer?card=00 HTTP/1.1\r\n\(host)\(session)\r\n",
+            "GET /cards?q=card&page=1 HTTP/1.1\r\n\(host)\(session)\r\n",
+            "GET /cards/card-1 HTTP/1.1\r\n\(host)\(session)\r\n",
+            "GET /cards/card-1/asset/front HTTP/1.1\r\n\(host)\(session)\r\n",
+            "HEAD /stats HTTP/1.1\r\n\(host)\(session)\r\n",
+            "GET /?token=00 HTTP/1.0\r\n\r\n",
+            post("/review/grade", "csrf=\(csrf)&card=00&correct=yes"),
+            post("/review/undo", "csrf=\(csrf)"),
+            post("/cards/card-1/move", "csrf=\(csrf)&level=2"),
+            post("/cards/card-1/edit", "csrf=\(csrf)&front=new+front%0D%0Aline&back=b"),
+            "POST /review/start HTTP/1.1\r\n\(host)\(session)\(form)Expect: 100-continue\r\nContent-Length: 69\r\n\r\ncsrf=\(csrf)",
+        ]
+    }
+}

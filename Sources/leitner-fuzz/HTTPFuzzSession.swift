@@ -1,0 +1,135 @@
+import Glibc
+import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
+import LeitnerVarlink
+
+/// `leitner-fuzz --http`: leitner-web in front of a built leitnerd, sent the requests at the
+/// edges (`HTTPEdges`), then browser requests changed at random (bytes flipped, cut, repeated,
+/// percent-escapes put in) and sent in random pieces, for the budget. After each, the answer must
+/// be a well-formed status line and no server error, and the server must still answer a plain
+/// request: it never crashes, hangs or stops serving.
+final class HTTPFuzzSession {
+    let options: FuzzOptions
+    let daemon: DaemonUnderTest
+    let web: WebUnderTest
+    private var random: FuzzRandom
+    private(set) var requests = 0
+    private(set) var phase = "start"
+    private var cookie = ""
+    private var csrf = ""
+    /// The last request sent, for the report of a failure.
+    private(set) var last: [UInt8] = []
+
+    init(options: FuzzOptions) throws {
+        self.options = options
+        daemon = try DaemonUnderTest(programs: options.programs)
+        web = WebUnderTest(programs: options.programs, daemon: daemon)
+        random = FuzzRandom(seed: options.seed)
+    }
+
+    func run() throws(FuzzFailure) {
+        try daemon.start()
+        try web.start(socketPath: daemon.socketPath)
+        try stockTheBox()
+        try openSession()
+        phase = "edge requests"
+        for request in HTTPEdges.requests(cookie: cookie, csrf: csrf) { try exchange(request, pieces: []) }
+        phase = "random requests"
+        let templates = HTTPEdges.templates(cookie: cookie, csrf: csrf).map { Array($0.utf8) }
+        let deadline = FuzzSession.now() + options.budget
+        while FuzzSession.now() < deadline {
+            var request = random.pick(templates)
+            for _ in 0..<random.int(1...4) { mutate(&request) }
+            let pieces = random.chance(0.3) ? (0..<random.int(1...4)).map { _ in random.int(0...max(0, request.count)) } : []
+            try exchange(request, pieces: pieces)
+        }
+    }
+
+    /// A few cards, so the routes behind the door have something to show and change.
+    private func stockTheBox() throws(FuzzFailure) {
+        do {
+            let box = BoxClient(try VarlinkClient(socketPath: daemon.socketPath, timeoutMilliseconds: 20_000))
+            for n in 1...5 {
+                _ = try box.add(front: Asset(name: "front.md", text: "**card** \(n) <b>"), back: Asset(name: "back.txt", text: "back \(n)"),
+                                id: "card-\(n)")
+            }
+        } catch {
+            throw FuzzFailure("cannot add the cards: \(error)")
+        }
+    }
+
+    /// Opens the door with the token, as a browser does, and reads the session's CSRF token.
+    private func openSession() throws(FuzzFailure) {
+        let door = String(decoding: try HTTPExchange.send(Array("GET /?token=\(web.token) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: web.port),
+                          as: UTF8.self)
+        guard let line = door.split(separator: "\r\n").first(where: { $0.hasPrefix("Set-Cookie: ") }) else {
+            throw FuzzFailure("the token did not open a session: \(door.prefix(200))")
+        }
+        cookie = String(line.dropFirst(12).prefix { $0 != ";" })
+        let page = String(decoding: try HTTPExchange.send(Array("GET / HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n\r\n".utf8), port: web.port),
+                          as: UTF8.self)
+        guard let start = page.firstRange(of: "name=\"csrf\" value=\"") else {
+            throw FuzzFailure("today's page has no CSRF token: \(page.prefix(300))")
+        }
+        csrf = String(page[start.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// Sends one request, judges its answer, and checks that the server still serves.
+    private func exchange(_ request: [UInt8], pieces: [Int]) throws(FuzzFailure) {
+        last = request
+        requests += 1
+        let answer = try HTTPExchange.send(request, port: web.port, pieces: pieces)
+        if let problem = HTTPExchange.problem(answer) { throw FuzzFailure(problem) }
+        if let ended = web.exited() { throw FuzzFailure("leitner-web \(ended)") }
+        let check = try HTTPExchange.send(Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: web.port, seconds: 10)
+        guard String(decoding: check.prefix(12), as: UTF8.self) == "HTTP/1.1 401" else {
+            throw FuzzFailure("leitner-web stopped serving: a plain request got \(String(decoding: check.prefix(40), as: UTF8.self).debugDescription)")
+        }
+    }
+
+    /// One change to a request, at random.
+    private func mutate(_ request: inout [UInt8]) {
+        let escapes = ["%", "%0", "%00", "%2F", "%2e%2e", "%C0%AF", "%FF", "%25", "+", "..", "/", "\r\n", "\n", "\r", "\0", " ", ":", "?", "#", "&", "="]
+        let at = request.isEmpty ? 0 : random.int(0...(request.count - 1))
+        switch random.int(0...6) {
+        case 0 where !request.isEmpty: request[at] = UInt8(random.int(0...255))
+        case 1: request.insert(contentsOf: Array(random.pick(escapes).utf8), at: at)
+        case 2 where !request.isEmpty: request.removeSubrange(at..<min(request.count, at + random.int(1...16)))
+        case 3 where !request.isEmpty:
+            let end = min(request.count, at + random.int(1...64))
+            request.insert(contentsOf: Array(request[at..<end]) + Array(repeating: request[at], count: random.int(0...2000)), at: end)
+        case 4: request = Array(request.prefix(at))
+        case 5: request.insert(contentsOf: random.bytes(random.int(1...8)), at: at)
+        default: request.insert(contentsOf: Array(random.pick(["Content-Length: 3\r\n", "Transfer-Encoding: chunked\r\n", "Expect: 100-continue\r\n",
+                                                               "Connection: close\r\n", "Host: y\r\n", "Cookie: leitner_session=00\r\n"]).utf8),
+                                at: firstLineEnd(request))
+        }
+    }
+
+    private func firstLineEnd(_ request: [UInt8]) -> Int {
+        guard let index = request.firstIndex(of: 10) else { return request.count }
+        return index + 1
+    }
+
+    func stop() {
+        web.stop()
+        daemon.stop()
+    }
+
+    func cleanUp() {
+        stop()
+        if !options.keep { daemon.removeDirectory() }
+    }
+
+    func report(_ failure: FuzzFailure) -> String {
+        """
+        leitner-fuzz --http: FAILURE with seed \(options.seed), in the \(phase), after \(requests) requests:
+          \(failure.description)
+          the request: \(String(decoding: last.prefix(400), as: UTF8.self).debugDescription)
+          replay: leitner-fuzz --http --seed \(options.seed) --budget \(Int(options.budget))
+          leitner-web's last messages:
+        \(web.logTail())
+        """
+    }
+}

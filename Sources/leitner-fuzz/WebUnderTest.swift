@@ -1,0 +1,68 @@
+import Glibc
+import LeitnerSystem
+
+/// The built `leitner-web`, in front of a `DaemonUnderTest`, on 127.0.0.1 with a port the kernel
+/// picks; its first line (the link with the token) is read from a file.
+final class WebUnderTest {
+    let program: String
+    let directory: String
+    private(set) var port: UInt16 = 0
+    private(set) var token = ""
+    private var pid: pid_t?
+    var logPath: String { directory + "/leitner-web.log" }
+
+    init(programs: String, daemon: DaemonUnderTest) {
+        program = programs + "/leitner-web"
+        directory = daemon.directory
+    }
+
+    /// Starts it and waits for its link.
+    /// - Throws: `FuzzFailure` when it does not print one within 20 s.
+    func start(socketPath: String) throws(FuzzFailure) {
+        let urlPath = directory + "/leitner-web.url"
+        unlink(urlPath)
+        do {
+            pid = try ChildProcess.spawnShell(
+                "exec '\(program)' --config '\(directory)/leitner.conf' --socket '\(socketPath)' --listen 127.0.0.1:0 "
+                    + "--print-url >'\(urlPath)' 2>>'\(logPath)'",
+                environment: ["XDG_STATE_HOME": directory + "/state"])
+        } catch {
+            throw FuzzFailure("cannot start '\(program)': \(error)")
+        }
+        for _ in 0..<400 {
+            if let bytes = try? FileSystem.readFile(atPath: urlPath), let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first,
+               let colon = line.dropFirst("http://127.0.0.1:".count).firstIndex(of: "/"),
+               let port = UInt16(line[line.index(line.startIndex, offsetBy: "http://127.0.0.1:".count)..<colon]),
+               let equals = line.lastIndex(of: "=") {
+                self.port = port
+                token = String(line[line.index(after: equals)...])
+                return
+            }
+            if let ended = exited() { throw FuzzFailure("leitner-web \(ended) at start") }
+            usleep(50_000)
+        }
+        throw FuzzFailure("leitner-web printed no link within 20 s")
+    }
+
+    /// How it ended, if it has, without waiting.
+    func exited() -> ChildProcess.Termination? {
+        guard let pid else { return nil }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        self.pid = nil
+        return ChildProcess.Termination(waitStatus: status)
+    }
+
+    /// SIGTERM, and the wait.
+    func stop() {
+        guard let pid else { return }
+        kill(pid, SIGTERM)
+        _ = try? ChildProcess.wait(for: pid)
+        self.pid = nil
+    }
+
+    func logTail() -> String {
+        guard let bytes = try? FileSystem.readFile(atPath: logPath) else { return "" }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").suffix(10).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,76 @@
+import LeitnerSystem
+
+/// The command line of leitner-web (leitner-web(1)). Flags override the configuration file.
+struct WebOptions: Equatable {
+    var configPath: String?
+    /// `--socket PATH`: the daemon's socket.
+    var socketPath: String?
+    /// `--listen ADDR:PORT`: over `[Web] Listen=`.
+    var listen: Socket.InternetAddress?
+    /// `--new-token`: replace the token (every browser must open the new link).
+    var newToken = false
+    /// `--print-url`: the first line on standard output is the link with the token, for
+    /// `leitnerctl web`. Never under systemd, where standard output is the journal.
+    var printURL = false
+    var showHelp = false
+
+    static let usage = "Usage: leitner-web [--config PATH] [--socket PATH] [--listen ADDR:PORT] [--new-token] [--print-url]"
+
+    static let help = """
+        \(usage)
+
+        Serves the Leitner box's review, cards and statistics to a web browser, as a client of
+        leitnerd. Only a browser that opened the link with the box's token gets in.
+
+          --config PATH        configuration file (default: $XDG_CONFIG_HOME/leitner/leitner.conf)
+          --socket PATH        the daemon's socket (overrides $LEITNER_SOCKET and [Daemon] Socket=)
+          --listen ADDR:PORT   where to listen (overrides [Web] Listen=, default 127.0.0.1:8470;
+                               port 0 picks a free one)
+          --new-token          make a new token: links printed before stop working
+          --print-url          print the link to open (with the token) as the first line
+          --help               show this help
+
+        The token is kept in $XDG_STATE_HOME/leitner/web-token (mode 0600).
+        With systemd socket activation (LISTEN_FDS) the listening socket is taken from systemd.
+        Signals: TERM/INT stop. See leitner-web(1) and docs/web.md.
+        """
+
+    struct ArgumentError: Error, Equatable, CustomStringConvertible {
+        var description: String
+    }
+
+    static func parse(_ arguments: [String]) throws(ArgumentError) -> WebOptions {
+        var options = WebOptions()
+        var index = 0
+        func value(_ option: String, _ inline: String?) throws(ArgumentError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw ArgumentError(description: "option '\(option)' needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            let equals = argument.hasPrefix("--") ? argument.firstIndex(of: "=") : nil
+            let name = equals.map { String(argument[..<$0]) } ?? argument
+            let inline = equals.map { String(argument[argument.index(after: $0)...]) }
+            switch name {
+            case "--config": options.configPath = try value(name, inline)
+            case "--socket": options.socketPath = try value(name, inline)
+            case "--listen":
+                let text = try value(name, inline)
+                let parsed = Socket.InternetAddress.parse(text)
+                guard let address = parsed.address else {
+                    throw ArgumentError(description: "invalid --listen '\(text)': \(parsed.reason)")
+                }
+                options.listen = address
+            case "--new-token" where inline == nil: options.newToken = true
+            case "--print-url" where inline == nil: options.printURL = true
+            case "--help", "-h": options.showHelp = true
+            default:
+                throw ArgumentError(description: argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")
+            }
+            index += 1
+        }
+        return options
+    }
+}

@@ -1,0 +1,4 @@
+import Glibc
+import LeitnerSystem
+
+exit(WebMain.main(arguments: ProgramArguments.current()))

@@ -1,0 +1,38 @@
+import Glibc
+import LeitnerClient
+import LeitnerSystem
+
+/// `web [--listen ADDR:PORT] [--new-token]`: leitner-web in the foreground, on this box's
+/// daemon (started first when nothing answers, as for any command). leitnerctl becomes
+/// leitner-web (`exec`), whose first line is the link to open, with the token (docs/web.md).
+enum WebCommand {
+    static func run(_ context: Context, _ arguments: ParsedArguments) throws {
+        // Reach (or start) the daemon now, so that the first page does not find it down.
+        _ = try context.box.status()
+        context.dropConnection()
+        guard let program = findWeb() else {
+            throw Failure.failed("no leitner-web was found next to leitnerctl or on PATH")
+        }
+        var argv = [program, "--socket", context.settings.socketPath, "--print-url"]
+        if let config = context.settings.configPath { argv += ["--config", config] }
+        if let listen = arguments[.listen] { argv += ["--listen", listen] }
+        if arguments.has(.newToken) { argv.append("--new-token") }
+        Console.flush()
+        let failure = ProgramImage.replace(with: program, arguments: argv)
+        throw Failure.failed("cannot run '\(program)': \(failure)")
+    }
+
+    /// `leitner-web` next to this program (a build directory, an install prefix), else on PATH.
+    static func findWeb() -> String? {
+        if let me = try? FileSystem.realPath("/proc/self/exe") {
+            let sibling = DaemonConnection.parent(of: me) + "/leitner-web"
+            if access(sibling, X_OK) == 0 { return sibling }
+        }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/leitner-web"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,251 @@
+"""leitner-web in a real browser: headless Chromium driven by Selenium and chromium-driver. Log in
+with the token; review five cards with clicks and five with keys; the store moves them as the
+terminal's review would (R4, R5: right goes one level up, wrong back to level 1); Undo; an
+image card's image loads; an audio card has its player; a browser without the cookie sees no
+card; a POST without the CSRF token changes nothing. Phone-sized (390×844) screenshots of the
+review and of today's page are kept (WEB_ARTIFACTS, printed)."""
+import io
+import os
+import pathlib
+import shutil
+import wave
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+from review_pty import png
+from web_box import web_box, wait_until  # noqa: F401 (fixture)
+
+ARTIFACTS = pathlib.Path(os.environ.get("WEB_ARTIFACTS", "/tmp/leitner-web-artifacts"))
+TEXT_CARDS = 12
+
+
+def wav(seconds=0.2, rate=8000) -> bytes:
+    """A short silent WAV file."""
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(1)
+        out.setframerate(rate)
+        out.writeframes(b"\x80" * int(seconds * rate))
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def browser():
+    chromium = shutil.which("chromium")
+    driver_path = shutil.which("chromedriver")
+    assert chromium and driver_path, "install the Debian packages 'chromium' and 'chromium-driver'"
+    options = Options()
+    options.binary_location = chromium
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=390,844", "--hide-scrollbars", "--force-device-scale-factor=1"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(30)
+    # A phone's viewport, as a phone's browser reports it.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def stocked(web_box, tmp_path):
+    """Twelve text cards, one image card and one audio card, all in level 1 (so in today's test)."""
+    for n in range(TEXT_CARDS):
+        web_box.ok("add", "--id", f"word{n:02d}", f"question {n}", f"answer {n}")
+    picture = tmp_path / "picture.png"
+    picture.write_bytes(png(64, 48, (200, 30, 30)))
+    web_box.ok("add", "--id", "picture", "--front-file", picture, "a red rectangle")
+    sound = tmp_path / "sound.wav"
+    sound.write_bytes(wav())
+    web_box.ok("add", "--id", "sound", "--front-file", sound, "a short silence")
+    return web_box.start_web()
+
+
+def current_card_id(driver) -> str:
+    """The id shown under the answer (only once the answer is shown)."""
+    return driver.find_element(By.CSS_SELECTOR, ".card-id").text.split(" · ")[0]
+
+
+def progress_is(driver, text) -> bool:
+    """Waits until the page's progress starts with `text`, "N of " (a click's page load may still
+    be under way; the total grows by each wrong answer, whose card comes back, R9)."""
+    def shown():
+        try:
+            return driver.find_element(By.ID, "progress").text.startswith(text)
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+    return wait_until(shown)
+
+
+def check_media(driver, seen):
+    """On a front page: the image loaded, the audio element is there."""
+    images = driver.find_elements(By.CSS_SELECTOR, "#card img")
+    if images:
+        assert wait_until(lambda: driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", images[0]))
+        assert driver.execute_script("return arguments[0].naturalWidth", images[0]) == 64
+        seen.add("image")
+    if driver.find_elements(By.CSS_SELECTOR, "#card audio"):
+        audio = driver.find_element(By.CSS_SELECTOR, "#card audio")
+        assert audio.get_attribute("src").startswith(driver.current_url.split("/review")[0] + "/review/asset/")
+        seen.add("audio")
+
+
+def test_review_in_the_browser_moves_the_cards_as_the_terminal(stocked, browser):
+    box = stocked
+    browser.get(box.url)
+    # The token left the address at once, and the cookie is there and hidden from scripts.
+    assert browser.current_url == box.base + "/"
+    assert box.token not in browser.current_url
+    cookie = browser.get_cookie("leitner_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    assert browser.execute_script("return document.cookie") == ""
+    assert "cards left" in browser.find_element(By.TAG_NAME, "main").text
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "today-390x844.png"))
+
+    browser.find_element(By.ID, "start").click()
+    assert wait_until(lambda: browser.current_url == box.base + "/review")
+    expected = {}   # id → level after the grade
+    graded = []
+    seen = set()
+    total = TEXT_CARDS + 2
+    for n in range(10):
+        check_media(browser, seen)
+        # Before the answer, the page holds no card id at all.
+        source = browser.page_source
+        assert not any(f"word{k:02d}" in source for k in range(TEXT_CARDS)) and "picture" not in source.replace("the front of the card", "")
+        if n == 0:
+            browser.save_screenshot(str(ARTIFACTS / "review-front-390x844.png"))
+        correct = n % 3 != 2
+        if n < 5:
+            browser.find_element(By.ID, "show").click()
+            assert wait_until(lambda: "/review/answer" in browser.current_url)
+            card = current_card_id(browser)
+            if n == 0:
+                browser.save_screenshot(str(ARTIFACTS / "review-answer-390x844.png"))
+            browser.find_element(By.ID, "right" if correct else "wrong").click()
+            assert wait_until(lambda: "/review/answer" not in browser.current_url)
+        else:
+            body = browser.find_element(By.TAG_NAME, "body")
+            body.send_keys(Keys.SPACE)
+            assert wait_until(lambda: "/review/answer" in browser.current_url)
+            card = current_card_id(browser)
+            browser.find_element(By.TAG_NAME, "body").send_keys("y" if correct else "n")
+            assert wait_until(lambda: "/review/answer" not in browser.current_url)
+        expected[card] = "2" if correct else "1"
+        graded.append(card)
+        assert progress_is(browser, f"{n + 1} of ")
+
+    for card, level in expected.items():
+        assert box.card_level(card) == level, card
+
+    # Undo, with the key: the last grade is taken back, its card back in level 1 and due again.
+    last = graded[-1]
+    browser.find_element(By.TAG_NAME, "body").send_keys("u")
+    assert progress_is(browser, "9 of ")
+    assert box.card_level(last) == "1"
+    browser.find_element(By.ID, "show").click()
+    assert wait_until(lambda: "/review/answer" in browser.current_url)
+    assert current_card_id(browser) == last
+    browser.find_element(By.ID, "right").click()
+    expected[last] = "2"
+    assert progress_is(browser, "10 of ")
+
+    # The rest with clicks, every one right: the cards answered wrong come back (R9) and go up
+    # to level 2 from level 1 as well.
+    rest = 0
+    while browser.find_elements(By.ID, "show"):
+        rest += 1
+        check_media(browser, seen)
+        browser.find_element(By.ID, "show").click()
+        assert wait_until(lambda: "/review/answer" in browser.current_url)
+        card = current_card_id(browser)
+        browser.find_element(By.ID, "right").click()
+        expected[card] = "2"
+        assert wait_until(lambda: "/review/answer" not in browser.current_url)
+    assert "Today's test is complete" in browser.find_element(By.ID, "complete").text
+    assert seen == {"image", "audio"}
+    assert len(expected) == total
+    for card, level in expected.items():
+        assert box.card_level(card) == level, card
+    status = box.json("status")
+    assert status["test"]["state"] == "completed"
+    # The review log, as after the terminal's review: a grade a click or key, with its answer
+    # time, and the one undo.
+    entries = box.json_lines("log")
+    grades = [e for e in entries if e["event"] == "grade"]
+    assert len(grades) == 10 + 1 + rest, entries
+    assert all(isinstance(e.get("answerMs"), int) and e["answerMs"] >= 0 for e in grades)
+    assert [e["event"] for e in entries].count("undo") == 1
+
+
+def test_review_page_screenshot_of_an_image_card(stocked, browser):
+    """The review of the image card at a phone's size, kept with the others."""
+    box = stocked
+    browser.get(box.url)
+    browser.find_element(By.ID, "start").click()
+    assert wait_until(lambda: browser.current_url == box.base + "/review")
+    for _ in range(TEXT_CARDS + 2):
+        if browser.find_elements(By.CSS_SELECTOR, "#card img"):
+            break
+        browser.find_element(By.ID, "show").click()
+        assert wait_until(lambda: "/review/answer" in browser.current_url)
+        browser.find_element(By.ID, "right").click()
+        assert wait_until(lambda: "/review/answer" not in browser.current_url)
+    check_media(browser, set())
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "review-image-390x844.png"))
+    print(f"screenshots in {ARTIFACTS}")
+
+
+def test_a_browser_without_the_cookie_sees_no_card(stocked, browser):
+    box = stocked
+    for path in ["/", "/review", "/review/answer?card=x", "/cards", "/cards/word00", "/cards/word00/asset/front", "/stats"]:
+        browser.get(box.base + path)
+        text = browser.find_element(By.TAG_NAME, "body").text
+        assert "Open the link" in browser.title, path
+        assert "question" not in text and "answer 0" not in text and "word00" not in browser.page_source, path
+        status, _, body = box.request("GET", path)
+        assert status == 401 and "question" not in body and "word0" not in body, path
+    # A wrong token does not let in either.
+    browser.get(box.base + "/?token=" + "0" * 64)
+    assert "not the box's token" in browser.find_element(By.TAG_NAME, "body").text
+    assert browser.get_cookie("leitner_session") is None
+
+
+def test_a_post_without_the_csrf_token_changes_nothing(stocked, browser):
+    box = stocked
+    browser.get(box.url)
+    browser.find_element(By.ID, "start").click()
+    assert wait_until(lambda: browser.current_url == box.base + "/review")
+    browser.find_element(By.ID, "show").click()
+    assert wait_until(lambda: "/review/answer" in browser.current_url)
+    card = current_card_id(browser)
+    handle = browser.find_element(By.CSS_SELECTOR, "input[name=card]").get_attribute("value")
+    cookie = "leitner_session=" + browser.get_cookie("leitner_session")["value"]
+    before = box.json("status")["test"]
+    for body in [f"card={handle}&correct=yes", f"card={handle}&correct=yes&csrf=" + "0" * 64, f"card={handle}&correct=yes&csrf="]:
+        status, _, text = box.request("POST", "/review/grade", body=body, cookie=cookie)
+        assert status == 403 and "nothing was changed" in text
+    status, _, _ = box.request("POST", "/review/undo", body="", cookie=cookie)
+    assert status == 403
+    status, _, _ = box.request("POST", "/cards/word00/move", body="level=5", cookie=cookie)
+    assert status == 403
+    # A GET never changes anything, even to a change's address.
+    status, _, _ = box.request("GET", f"/review/grade?card={handle}&correct=yes", cookie=cookie)
+    assert status == 404
+    assert box.json("status")["test"] == before
+    assert box.card_level(card) == "1" and box.card_level("word00") == "1"
+    # The same form with the token does change it.
+    csrf = browser.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
+    status, headers, _ = box.request("POST", "/review/grade", body=f"card={handle}&correct=yes&csrf={csrf}", cookie=cookie)
+    assert status == 303 and headers["location"] == "/review"
+    assert box.card_level(card) == "2"

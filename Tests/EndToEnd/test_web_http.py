@@ -1,0 +1,286 @@
+"""leitner-web's HTTP without surprises, with curl and raw sockets: the security headers on every
+answer, the limits of the request line, the headers and the body, Content-Length only, the
+methods, the paths that are refused, the time limits and the connection limit. After each refusal
+the server goes on serving."""
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+
+from web_box import web_box, wait_until  # noqa: F401 (fixture)
+
+
+@pytest.fixture
+def web(web_box):
+    web_box.ok("add", "--id", "secret-card", "the secret front", "the secret back")
+    return web_box.start_web()
+
+
+def curl(*args):
+    assert shutil.which("curl"), "install curl"
+    result = subprocess.run(["curl", "-s", "-i", "--max-time", "20", *args], capture_output=True, timeout=30)
+    head, _, body = result.stdout.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers.setdefault(name.strip().lower(), value.strip())
+    return int(lines[0].split()[1]), headers, body.decode("utf-8", "replace")
+
+
+def raw(box, data: bytes, timeout=20.0) -> bytes:
+    """Sends `data` on a new connection and returns all the server answers until it closes."""
+    with socket.create_connection(("127.0.0.1", box.port), timeout=timeout) as s:
+        s.sendall(data)
+        chunks = []
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def status_of(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1])
+
+
+def still_serving(box):
+    status, _, _ = curl(box.base + "/")
+    assert status == 401
+
+
+def test_every_answer_has_the_security_headers(web):
+    cookie = web.login()
+    for path, wanted in [("/", 200), ("/review", 200), ("/cards", 200), ("/nothing", 404)]:
+        status, headers, _ = curl("-H", f"Cookie: {cookie}", web.base + path)
+        assert status == wanted, path
+        assert headers["content-security-policy"].startswith("default-src 'self'")
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert "unsafe-inline" not in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["cache-control"] == "no-store"
+    status, headers, _ = curl(web.base + "/")
+    assert status == 401 and headers["x-content-type-options"] == "nosniff"
+    # The statistics report keeps its inline style but may run no script.
+    status, headers, body = curl("-H", f"Cookie: {cookie}", web.base + "/stats")
+    assert status == 200 and "script-src" not in headers["content-security-policy"]
+    assert headers["content-security-policy"].startswith("default-src 'none'") and "<script" not in body
+    # The token in the address sets the cookie and is dropped by the redirect.
+    status, headers, _ = curl(web.url)
+    assert status == 303 and headers["location"] == "/"
+    assert "HttpOnly" in headers["set-cookie"] and "SameSite=Strict" in headers["set-cookie"] and "Path=/" in headers["set-cookie"]
+    assert "Secure" not in headers["set-cookie"]
+    status, headers, _ = curl("-H", "X-Forwarded-Proto: https", web.url)
+    assert status == 303 and headers["set-cookie"].endswith("; Secure")
+
+
+def test_pages_load_nothing_from_another_origin_and_stay_small(web):
+    cookie = web.login()
+    status, _, page = curl("-H", f"Cookie: {cookie}", web.base + "/review")
+    assert status == 200 and "secret front" in page
+    assert "http://" not in page and "https://" not in page
+    assert "<script>" not in page and " style=" not in page
+    assert len(page.encode()) <= 30 * 1024
+    # Its style and script come from /static/ and are small.
+    css = page.split('rel="stylesheet" href="')[1].split('"')[0]
+    js = page.split('<script src="')[1].split('"')[0]
+    for path in [css, js]:
+        status, headers, body = curl(web.base + path)
+        assert status == 200 and "immutable" in headers["cache-control"]
+        assert len(body.encode()) < 10 * 1024
+    status, _, _ = curl(web.base + "/static/app.css")
+    assert status == 404
+
+
+@pytest.mark.parametrize("path", ["/../etc/passwd", "/static/../../etc/passwd", "/cards/..", "/cards/%2e%2e",
+                                  "/cards/a%2Fb", "/cards/a%2fb", "/cards/a%00b", "/static/%2e%2e%2fPackage.swift",
+                                  "/cards/a%5Cb", "//etc/passwd", "/Package.swift", "/static/"])
+def test_tricky_paths_get_404(web, path):
+    cookie = web.login()
+    answer = raw(web, f"GET {path} HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n".encode())
+    assert status_of(answer) == 404, answer[:200]
+    assert b"secret" not in answer and b"root:" not in answer
+
+
+@pytest.mark.parametrize("request_bytes, wanted", [
+    (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".replace(b"GET", b"PUT"), 405),
+    (b"DELETE / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
+    (b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
+    (b"G(T / HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\n\r\n", 400),                                  # no Host
+    (b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+    (b"GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+    (b"GET / HTTX/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"GET /  HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\nHost: x\n\n", 400),                             # bare LF
+    (b"GET / HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost : x\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: x\r\nX: a\x00b\r\n\r\n", 400),
+    (b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"GET /caf\xc3\xa9 HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"GET /?q=%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nHost: x\r\n\r\n", 411),                       # no length
+    (b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 411),
+    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\nx", 411),
+    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx", 400),
+    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1048577\r\n\r\n", 413),
+    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n", 417),
+])
+def test_malformed_requests_get_4xx_and_close(web, request_bytes, wanted):
+    answer = raw(web, request_bytes)
+    assert status_of(answer) == wanted, answer[:300]
+    assert b"Connection: close" in answer and b"X-Content-Type-Options: nosniff" in answer
+    still_serving(web)
+
+
+def test_size_limits(web):
+    assert status_of(raw(web, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")) == 414
+    # Without a line end at all the line is refused once it passes the limit.
+    assert status_of(raw(web, b"GET /" + b"a" * 9000)) == 414
+    big = b"".join(b"X-%d: %s\r\n" % (n, b"v" * 1000) for n in range(40))
+    assert status_of(raw(web, b"GET / HTTP/1.1\r\nHost: x\r\n" + big + b"\r\n")) == 431
+    many = b"".join(b"X-%d: v\r\n" % n for n in range(150))
+    assert status_of(raw(web, b"GET / HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")) == 431
+    # Just under the limits is fine.
+    ok = raw(web, b"GET /" + b"a" * 8000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert status_of(ok) == 401
+    # A body of 1 MiB is read (and refused for want of a session, not of room).
+    body = b"x" * (1024 * 1024)
+    answer = raw(web, b"POST /review/undo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    assert status_of(answer) == 401
+    still_serving(web)
+
+
+def test_keep_alive_pipelining_and_head(web):
+    with socket.create_connection(("127.0.0.1", web.port), timeout=10) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nHEAD / HTTP/1.1\r\nHost: x\r\n\r\n")
+        time.sleep(0.3)
+        data = s.recv(65536)
+        assert data.count(b"HTTP/1.1 401") == 2
+        assert data.count(b"<!DOCTYPE html>") == 1      # HEAD has no body
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        rest = b""
+        while chunk := s.recv(65536):
+            rest += chunk
+        assert rest.startswith(b"HTTP/1.1 401") and b"Connection: close" in rest
+
+
+def test_expect_100_continue(web):
+    with socket.create_connection(("127.0.0.1", web.port), timeout=10) as s:
+        s.sendall(b"POST /review/undo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+        assert s.recv(100).startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
+        s.sendall(b"a=b&")
+        assert s.recv(100).startswith(b"HTTP/1.1 401")
+
+
+def test_a_slow_client_loses_its_connection_and_holds_nothing(web):
+    """Slowloris: a request that does not arrive whole within 15 s gets 408 and is closed, while
+    others are served meanwhile."""
+    start = time.monotonic()
+    with socket.create_connection(("127.0.0.1", web.port), timeout=30) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        for _ in range(6):
+            s.sendall(b"X-Slow: 1\r\n")
+            still_serving(web)
+            time.sleep(0.5)
+        answer = b""
+        while chunk := s.recv(4096):
+            answer += chunk
+    assert status_of(answer) == 408
+    assert 14 <= time.monotonic() - start < 25
+
+
+def test_the_connection_limit(web_box):
+    web_box.ok("add", "x", "y")
+    (web_box.tmp / "web.conf").write_text("[Web]\nMaxConnections=4\n")
+    web_box.start_web("--config", str(web_box.tmp / "web.conf"))
+    held = [socket.create_connection(("127.0.0.1", web_box.port), timeout=10) for _ in range(4)]
+    try:
+        time.sleep(0.3)
+        refused = raw(web_box, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert status_of(refused) == 503
+    finally:
+        for s in held:
+            s.close()
+    assert wait_until(lambda: status_of(raw(web_box, b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) == 401)
+
+
+def test_errors_from_the_daemon_are_said_in_words(web):
+    cookie = web.login()
+    status, _, body = curl("-H", f"Cookie: {cookie}", web.base + "/cards/no-such-card")
+    assert status == 404 and "no card &#39;no-such-card&#39;" in body
+    web.stop_daemon()
+    status, _, body = curl("-H", f"Cookie: {cookie}", web.base + "/review")
+    assert status == 503 and "The daemon is not running" in body and "Nothing answers on" in body
+    web.start()
+    status, _, body = curl("-H", f"Cookie: {cookie}", web.base + "/review")
+    assert status == 200 and "secret front" in body
+
+
+def test_a_non_loopback_address_starts_with_a_warning(web_box):
+    web_box.web_log = open(web_box.tmp / "leitner-web.log", "wb")
+    process = subprocess.Popen([str(web_box.bin_dir / "leitner-web"), "--socket", str(web_box.socket),
+                                "--listen", "0.0.0.0:0", "--print-url"],
+                               env=web_box.env, stdout=subprocess.PIPE, stderr=web_box.web_log, text=True)
+    try:
+        assert process.stdout.readline().startswith("http://0.0.0.0:")
+        assert wait_until(lambda: "not a loopback address" in web_box.log_text())
+    finally:
+        process.terminate()
+        process.wait(10)
+    bad = subprocess.run([str(web_box.bin_dir / "leitner-web"), "--listen", "localhost:80"], env=web_box.env,
+                         capture_output=True, text=True, timeout=10)
+    assert bad.returncode == 64 and "not a numeric IP address" in bad.stderr
+
+
+def test_the_token_file_is_private_and_kept(web_box):
+    web_box.start_web()
+    path = web_box.tmp / "xdg-state" / "leitner" / "web-token"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.read_text().strip() == web_box.token and len(web_box.token) == 64
+    first = web_box.token
+    web_box.web.terminate()
+    web_box.web.wait(10)
+    web_box.start_web()
+    assert web_box.token == first
+    web_box.web.terminate()
+    web_box.web.wait(10)
+    web_box.start_web("--new-token")
+    assert web_box.token != first and path.read_text().strip() == web_box.token
+    status, _, _ = web_box.request("GET", "/?token=" + first)
+    assert status == 401
+
+
+def test_leitnerctl_web_prints_the_link_first_and_serves(web_box):
+    web_box.ok("add", "--id", "c1", "a front", "a back")
+    process = subprocess.Popen([str(web_box.bin_dir / "leitnerctl"), "--socket", str(web_box.socket), "--no-autostart",
+                                "web", "--listen", "127.0.0.1:0"],
+                               env=web_box.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline().strip()
+        token = (web_box.tmp / "xdg-state" / "leitner" / "web-token").read_text().strip()
+        assert first.startswith("http://127.0.0.1:") and first.endswith("/?token=" + token)
+        web_box.url = first
+        web_box.port = int(first.split(":")[2].split("/")[0])
+        web_box.token = token
+        cookie = web_box.login()
+        status, _, body = web_box.request("GET", "/review", cookie=cookie)
+        assert status == 200 and "a front" in body
+    finally:
+        process.terminate()
+        assert process.wait(10) == 0
+    # Without a daemon, and autostart off, it says so and starts nothing.
+    web_box.stop_daemon()
+    down = web_box.ctl("web", "--listen", "127.0.0.1:0")
+    assert down.returncode == 69 and "autostart is off" in down.stderr

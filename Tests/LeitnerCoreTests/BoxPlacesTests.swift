@@ -1,0 +1,221 @@
+import Testing
+@testable import LeitnerCore
+import LeitnerTestSupport
+@testable import LeitnerSystem
+
+/// R1, R23, R24: new cards wait in `new/` and are admitted a few a day; suspended cards and
+/// leeches. Each admission and suspension is a logged move, so a restart or a kill keeps it.
+@Suite struct BoxPlacesTests {
+    /// The ids of the `move` lines the box logged with `origin=admit`, in order.
+    func admitted(_ f: BoxFixture) -> [String] {
+        f.dir.logLines.filter { $0[1] == "move" && $0.contains("origin=admit") }.map { $0[2] }
+    }
+
+    @Test func r1CardsWaitInNewAndAreAdmittedInTheOrderAdded() throws {
+        let f = try BoxFixture(places: PlacesSettings(newPerDay: 3))
+        // Added in an order that is not the ids' order.
+        for id in ["e", "b", "d", "a", "c"] { try f.box.addText(id, id, id: id) }
+        #expect(f.dir.levelOnDisk("e") == ["new"])
+        #expect(try f.box.status().arrivals?.cards == 3)
+        #expect(try f.box.status().arrivals?.date == f.box.options.dayClock.logicalDate(at: f.clock.now()))
+        let test = try f.box.prepare().test
+        #expect(test.remaining == 3)
+        #expect(Set(f.box.queueNow) == ["e", "b", "d"])
+        #expect(admitted(f) == ["e", "b", "d"])
+        #expect(f.dir.levelOnDisk("a") == ["new"])
+        // Once a date: another Prepare or a restart admits nothing more.
+        try f.reopen()
+        _ = try f.box.prepare()
+        #expect(admitted(f).count == 3)
+        // The next day, the rest.
+        f.clock.advance(days: 1)
+        _ = try f.box.prepare()
+        #expect(admitted(f) == ["e", "b", "d", "a", "c"])
+    }
+
+    @Test func r23ACardAddedLaterThatDayGoesStraightToLevelOneWhileRoomIsLeft() throws {
+        let f = try BoxFixture(places: PlacesSettings(newPerDay: 3))
+        try f.box.addText("a", "a", id: "a")
+        _ = try f.box.prepare()
+        #expect(f.dir.levelOnDisk("a") == ["1"])
+        // One admitted today: two more go straight in, and join the open test.
+        try f.box.addText("b", "b", id: "b")
+        try f.box.addText("c", "c", id: "c")
+        #expect(f.dir.levelOnDisk("c") == ["1"])
+        #expect(Set(f.box.queueNow) == ["a", "b", "c"])
+        // The day's room is spent, also across a restart (counted from the log).
+        try f.reopen()
+        try f.box.addText("d", "d", id: "d")
+        #expect(f.dir.levelOnDisk("d") == ["new"])
+        #expect(try f.box.status().arrivals?.cards == 1)
+        // A named level skips new/.
+        try f.box.addText("e", "e", id: "e", level: "1")
+        #expect(f.dir.levelOnDisk("e") == ["1"])
+    }
+
+    @Test func r23HandPlacedCardsComeAfterTheLoggedOnesById() throws {
+        let f = try BoxFixture(places: PlacesSettings(newPerDay: 3))
+        try f.box.addText("z", "z", id: "z")
+        f.dir.writeCard("m", level: "new")
+        f.dir.writeCard("k", level: "new")
+        _ = try f.box.status()
+        try f.box.addText("y", "y", id: "y")
+        _ = try f.box.prepare()
+        #expect(admitted(f) == ["z", "y", "k"])
+    }
+
+    @Test func r1NewPerDayAllAddsToLevelOneAtOnce() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "a", id: "a")
+        #expect(f.dir.levelOnDisk("a") == ["1"])
+        // A card put in new/ by request is admitted with all the others at the next opening.
+        _ = try f.box.move(id: "a", level: "new")
+        f.clock.advance(days: 1)
+        _ = try f.box.prepare()
+        #expect(f.dir.levelOnDisk("a") == ["1"])
+    }
+
+    @Test func r23AddManyKeepsTheFileOrder() throws {
+        let f = try BoxFixture(places: PlacesSettings(newPerDay: 2))
+        let cards = ["q", "p", "o"].map { NewCard(front: Asset(name: "front.txt", text: $0), back: Asset(name: "back.txt", text: $0), id: $0) }
+        let outcome = try f.box.addMany(cards, allowDuplicateFront: true)
+        #expect(outcome.added.map(\.level) == [.new, .new, .new])
+        _ = try f.box.prepare()
+        #expect(admitted(f) == ["q", "p"])
+    }
+
+    @Test func r24UnsuspendReturnsToTheLevelSuspendedFrom() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "a", id: "a", level: "4")
+        try f.box.addText("b", "b", id: "b")
+        _ = try f.box.suspend(ids: ["a"])
+        #expect(f.dir.levelOnDisk("a") == ["suspended"])
+        // A card put in suspended/ by hand has no level in the log: back to level 1.
+        f.dir.move("1/b", "suspended/b")
+        try f.reopen()
+        let back = try f.box.unsuspend(ids: ["a", "b"])
+        #expect(back.map(\.level) == [.four, .one])
+        #expect(f.dir.levelOnDisk("a") == ["4"])
+    }
+
+    @Test func r24UnsuspendOfACardNotSuspendedChangesNothing() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "a", id: "a", level: "3")
+        try f.box.addText("b", "b", id: "b", level: "3")
+        _ = try f.box.suspend(ids: ["a"])
+        let before = f.dir.snapshot()
+        let log = f.dir.logSize
+        expectBoxError(.notSuspended(id: "b", level: "3")) { try f.box.unsuspend(ids: ["a", "b"]) }
+        #expect(f.dir.snapshot() == before)
+        #expect(f.dir.logSize == log)
+    }
+
+    @Test func r24SuspendedCardsLeaveTheTestAndAreNeverAdmitted() throws {
+        let f = try BoxFixture(places: PlacesSettings(newPerDay: 5))
+        try f.box.addText("a", "a", id: "a", level: "1")
+        try f.box.addText("b", "b", id: "b", level: "1")
+        _ = try f.box.prepare()
+        _ = try f.box.suspend(ids: ["a"])
+        #expect(f.box.queueNow == ["b"])
+        f.clock.advance(days: 1)
+        _ = try f.box.prepare()
+        #expect(f.dir.levelOnDisk("a") == ["suspended"])
+    }
+
+    @Test func r24LeechesCountWrongAnswersSinceTheCardEntered() throws {
+        let f = try BoxFixture(cycle: try CycleTable(parsing: "1"), places: PlacesSettings(leechAfter: 3))
+        try f.box.addText("a", "a", id: "a")
+        try f.box.addText("b", "b", id: "b")
+        _ = try f.box.prepare()
+        for _ in 0..<3 { _ = try f.box.grade(id: "a", correct: false, answerMs: nil) }
+        #expect(try f.box.leeches().map(\.id) == ["a"])
+        #expect(try f.box.status().leeches == 1)
+        // An undo takes its wrong answer back.
+        _ = try f.box.undo()
+        #expect(try f.box.leeches().isEmpty)
+        _ = try f.box.grade(id: "a", correct: false, answerMs: nil)
+        #expect(try f.box.leeches().map(\.failures) == [3])
+        // Suspended and back: the count starts again.
+        _ = try f.box.suspend(ids: ["a"])
+        _ = try f.box.unsuspend(ids: ["a"])
+        #expect(try f.box.leeches().isEmpty)
+    }
+
+    @Test func r24SuspendLeechesSuspendsWithTheWrongAnswerThatMakesALeech() throws {
+        let f = try BoxFixture(cycle: try CycleTable(parsing: "1"), places: PlacesSettings(leechAfter: 2, suspendLeeches: true))
+        try f.box.addText("a", "a", id: "a")
+        try f.box.addText("b", "b", id: "b")
+        _ = try f.box.prepare()
+        _ = try f.box.grade(id: "a", correct: false, answerMs: nil)
+        #expect(f.dir.levelOnDisk("a") == ["1"])
+        let graded = try f.box.grade(id: "a", correct: false, answerMs: nil)
+        #expect(graded.card.level == .suspended)
+        #expect(f.dir.levelOnDisk("a") == ["suspended"])
+        #expect(f.box.queueNow == ["b"])
+        // One logged line: the grade, its move to suspended/.
+        #expect(f.dir.logLines.last?.contains("origin=leech") == true)
+        // Undo (R15) takes the grade back, and the suspension with it.
+        _ = try f.box.undo()
+        #expect(f.dir.levelOnDisk("a") == ["1"])
+        #expect(f.box.queueNow.first == "a")
+        // A restart replays the same queue.
+        _ = try f.box.grade(id: "a", correct: false, answerMs: nil)
+        try f.reopen()
+        #expect(f.box.queueNow == ["b"])
+    }
+
+    /// Kill -9 after every step of an admission, a suspension and an unsuspension: each card is
+    /// whole in one place, and what the log says was done is what the store holds.
+    @Test func crashAfterEveryStepOfAMoveIntoAndOutOfThePlaces() throws {
+        var step = 1
+        while step < 200 {
+            let f = try BoxFixture(places: PlacesSettings(newPerDay: 2))
+            try f.box.addText("a", "a", id: "a")
+            try f.box.addText("b", "b", id: "b", level: "3")
+            CrashPoint.arm(after: step)
+            do {
+                _ = try f.box.prepare()
+                _ = try f.box.suspend(ids: ["a", "b"])
+                _ = try f.box.unsuspend(ids: ["b"])
+            } catch {}
+            let crashed = CrashPoint.hasCrashed
+            f.kill()
+            CrashPoint.disarm()
+            try f.reopen()
+            for id in ["a", "b"] { #expect(f.dir.levelOnDisk(id).count == 1, "\(id) after \(step) steps") }
+            // The log's last word on each card is where it is.
+            for id in ["a", "b"] {
+                let last = f.dir.logLines.last { $0.count > 4 && $0[2] == id }
+                #expect(last?[4] == f.dir.levelOnDisk(id).first, "\(id) after \(step) steps: \(String(describing: last))")
+            }
+            if !crashed { break }
+            step += 1
+        }
+        #expect(step > 3 && step < 200)
+    }
+}
+
+/// `NewPerDay=`, `LeechAfter=`, `SuspendLeeches=`: values and `FILE:LINE: message` errors.
+@Suite struct PlacesConfigurationTests {
+    func parse(_ text: String) throws(ConfigurationError) -> Configuration {
+        var configuration = Configuration(defaultsFor: ConfigurationLocator(environment: ["HOME": "/home/u"], uid: 1000, home: "/home/u"))
+        try ConfigurationParser(path: "/c.conf", home: "/home/u").parse(text, into: &configuration)
+        return configuration
+    }
+
+    @Test func theDefaultsAndTheValues() throws {
+        let defaults = try parse("")
+        #expect(defaults.newPerDay == 20 && defaults.leechAfter == 8 && !defaults.suspendLeeches)
+        let set = try parse("[Schedule]\nNewPerDay=all\nLeechAfter=0\nSuspendLeeches=yes\n")
+        #expect(set.newPerDay == nil && set.leechAfter == 0 && set.suspendLeeches)
+        #expect(try parse("[Schedule]\nNewPerDay=5\n").newPerDay == 5)
+    }
+
+    @Test(arguments: ["NewPerDay=-1", "NewPerDay=some", "LeechAfter=x", "LeechAfter=-2", "SuspendLeeches=perhaps"])
+    func aBadValueNamesTheFileAndLine(_ line: String) {
+        #expect(throws: ConfigurationError.self) { _ = try parse("[Schedule]\n\(line)\n") }
+        do { _ = try parse("[Schedule]\n\(line)\n") } catch {
+            #expect("\(error)".hasPrefix("/c.conf:2: invalid value"), "\(error)")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+@testable import LeitnerCore
+import LeitnerTestSupport
+import LeitnerSystem
+
+/// Tags, a subset of the test and practice on a real store (R25–R27).
+@Suite struct BoxTagsTests {
+    @Test func taggingWritesTheFileAndFiltersFindTheCards() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        try box.addText("hola", "hello", id: "hola")
+        try box.addText("neko", "cat", id: "neko")
+        try box.addText("hund", "dog", id: "hund")
+        #expect(try box.tag(id: "neko", tags: ["ja:kana", "animals"]).tags == ["ja:kana", "animals"])
+        _ = try box.tag(id: "hund", tags: ["de", "animals"])
+        #expect(try FileSystem.readFile(atPath: dir.path + "/1/neko/tags") == Array("ja:kana\nanimals\n".utf8))
+        #expect(try box.list(level: nil, withText: false, filter: TagFilter(tags: ["ja"])).map(\.id) == ["neko"])
+        #expect(try box.list(level: nil, withText: false, filter: TagFilter(notTags: ["animals"])).map(\.id) == ["hola"])
+        #expect(try box.tagCounts() == [TagCount(tag: "animals", cards: 2), TagCount(tag: "de", cards: 1),
+                                        TagCount(tag: "ja:kana", cards: 1)])
+        let found = try box.search(SearchPattern("o", regex: false), fields: [.front], level: nil, filter: TagFilter(tags: ["de"]))
+        #expect(found.map(\.id) == [])
+        #expect(try box.search(SearchPattern("u", regex: false), fields: [.front], level: nil, filter: TagFilter(tags: ["de"])).map(\.id) == ["hund"])
+        // Untagging the last tag leaves an empty file, which a sync tool carries (docs/sync.md).
+        #expect(try box.untag(id: "hund", tags: ["de", "animals", "absent"]).tags == [])
+        #expect(try FileSystem.readFile(atPath: dir.path + "/1/hund/tags").isEmpty)
+        #expect(throws: BoxError.invalidTag(tag: "a b", reason: "contains a space")) { try box.tag(id: "hola", tags: ["ok", "a b"]) }
+        #expect(try box.show(id: "hola").tags == [])
+    }
+
+    @Test func aTagsFileEditedByHandIsTakenInAndItsBadLinesReported() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        try box.addText("neko", "cat", id: "neko")
+        #expect(try box.tagCounts() == [])
+        dir.write("1/neko/tags", "ja\nnot a tag\n")
+        #expect(try box.tagCounts() == [TagCount(tag: "ja", cards: 1)])
+        #expect(try box.show(id: "neko").tags == ["ja"])
+        let problems = try box.doctor()
+        #expect(problems.map(\.kind) == [.badTag])
+        #expect(problems.first?.path == dir.path + "/1/neko/tags:2")
+    }
+
+    @Test func practiceMovesNothingAndIsCountedApart() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        try box.addText("neko", "cat", id: "neko")
+        try box.addText("hund", "dog", id: "hund")
+        _ = try box.tag(id: "neko", tags: ["ja"])
+        let before = try box.prepare().test
+        let cards = try box.practiceCards(PracticeSelection(filter: TagFilter(tags: ["ja"])))
+        #expect(cards.map(\.id) == ["neko"])
+        #expect(try box.practice(id: "neko", correct: false, answerMs: 900).level == .one)
+        _ = try box.practice(id: "neko", correct: true, answerMs: 800)
+        let after = try box.status().test
+        #expect(after.remaining == before.remaining && after.passed == 0 && after.failed == 0)
+        #expect(throws: BoxError.nothingToUndo) { try box.undo() }
+        let stats = try box.statistics(window: nil, leeches: nil)
+        #expect(stats.practiceAnswers == 2 && stats.practiceWrong == 1 && stats.practiceMs == 1700)
+        #expect(stats.work.last?.reviews == 0)
+        #expect(try box.practiceCards(PracticeSelection(wrongDays: 7)).map(\.id) == ["neko"])
+        #expect(try box.log(since: nil, limit: nil).filter { $0.event == .practice }.count == 2)
+    }
+
+    @Test func aSubsetReviewLeavesTheRestQueuedAndTheTestOpen() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        try box.addText("neko", "cat", id: "neko")
+        try box.addText("hund", "dog", id: "hund")
+        _ = try box.tag(id: "neko", tags: ["ja"])
+        _ = try box.prepare()
+        let filter = try TagFilter(tags: ["ja"])
+        let first = try box.next(filter: filter, levels: [])
+        #expect(first.card?.id == "neko" && first.outside == 1)
+        _ = try box.grade(id: "neko", correct: true, answerMs: 500)
+        let done = try box.next(filter: filter, levels: [])
+        #expect(done.card == nil && done.outside == 1)
+        #expect(done.test.state == .open && done.test.remaining == 1)
+        let rest = try box.next()
+        #expect(rest.card?.id == "hund")
+        #expect(try box.grade(id: "hund", correct: true, answerMs: 500).test.state == .completed)
+    }
+}

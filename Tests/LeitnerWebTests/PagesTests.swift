@@ -1,0 +1,80 @@
+import LeitnerCore
+import LeitnerSystem
+import LeitnerWeb
+import Testing
+
+@Suite struct PagesTests {
+    let card = Card(id: "le-chat<b>", level: .three,
+                    front: Side(path: "3/le-chat/front.md", mediaType: "text/markdown", text: "**the cat** <i>"),
+                    back: Side(path: "3/le-chat/back.png", mediaType: "image/png", text: nil))
+    let test = TestSummary(date: LogicalDate(year: 2026, month: 1, day: 5)!, position: 3, levels: [.one, .three], state: .open,
+                           remaining: 4, passed: 2, failed: 1)
+
+    @Test func theFrontNeverShowsTheId() {
+        let page = ReviewPage.front(card, handle: "h123", test: test, csrf: "c")
+        #expect(!page.contains("le-chat"))
+        #expect(page.contains("<strong>the cat</strong> &lt;i&gt;"))
+        #expect(page.contains("href=\"/review/answer?card=h123\"") && page.contains("id=\"show\""))
+        #expect(page.contains("id=\"progress\">3 of 7</span>") && page.contains("id=\"undo\""))
+        #expect(!page.contains("<script>") && !page.contains(" style="))
+    }
+
+    @Test func theAnswerShowsTheIdEscapedAndBothGrades() {
+        let page = ReviewPage.answer(card, handle: "h123", test: test, csrf: "c")
+        #expect(page.contains("le-chat&lt;b&gt; · level 3") && !page.contains("le-chat<b>"))
+        #expect(page.contains("<img src=\"/review/asset/h123/back\""))
+        #expect(page.contains("id=\"right\"") && page.contains("id=\"wrong\"") && page.contains("name=\"csrf\" value=\"c\""))
+        #expect(page.utf8.count < 30 * 1024)
+    }
+
+    @Test func aCardPageLinksItsAssetsByIdAndSide() {
+        let page = CardPage.html(card, csrf: "c")
+        #expect(page.contains("src=\"/cards/le-chat%3Cb%3E/asset/back\""))
+        #expect(page.contains("action=\"/cards/le-chat%3Cb%3E/edit\"") && page.contains("<textarea id=\"front\" name=\"front\">**the cat** &lt;i&gt;</textarea>"))
+        #expect(!page.contains("<textarea id=\"back\""))
+    }
+
+    @Test func theAssetsAreNamedByTheirContent() {
+        #expect(EmbeddedAssets.styleSheet.name.hasPrefix("app-") && EmbeddedAssets.styleSheet.name.hasSuffix(".css"))
+        #expect(EmbeddedAssets.file(named: EmbeddedAssets.script.name)?.bytes == EmbeddedAssets.script.bytes)
+        #expect(EmbeddedAssets.file(named: "../app.js") == nil)
+    }
+
+    @Test func constantTimeEquality() {
+        #expect(ConstantTime.equal("abc", "abc") && !ConstantTime.equal("abc", "abd") && !ConstantTime.equal("abc", "abcd"))
+        #expect(!ConstantTime.equal("", "a") && ConstantTime.equal("", ""))
+    }
+
+    @Test func theCookieIsFoundAmongOthers() {
+        #expect(CookieHeader.value(in: ["a=b; leitner_session=xyz; c=d"]) == "xyz")
+        #expect(CookieHeader.value(in: ["a=b", "leitner_session=q"]) == "q")
+        #expect(CookieHeader.value(in: ["xleitner_session=q"]) == nil)
+    }
+
+    @Test func listenAddresses() {
+        #expect(Socket.InternetAddress.parse("127.0.0.1:8470").address == Socket.InternetAddress(host: "127.0.0.1", port: 8470))
+        #expect(Socket.InternetAddress.parse("[::1]:0").address?.isLoopback == true)
+        #expect(Socket.InternetAddress.parse("127.1.2.3:1").address?.isLoopback == true)
+        #expect(Socket.InternetAddress.parse("0.0.0.0:8470").address?.isLoopback == false)
+        #expect(Socket.InternetAddress.parse("[::1]:8470").address?.description == "[::1]:8470")
+        for bad in ["localhost:80", "127.0.0.1", "127.0.0.1:65536", "::1:80", "[::1]80", "1.2.3:80", "127.0.0.1:-1", "127.0.0.1:"] {
+            #expect(Socket.InternetAddress.parse(bad).address == nil, "\(bad)")
+        }
+    }
+
+    @Test func webSectionOfTheConfiguration() throws {
+        let parser = ConfigurationParser(path: "/etc/leitner.conf", home: "/home/a")
+        var configuration = Configuration(defaultsFor: ConfigurationLocator(environment: [:], uid: 1000, home: "/home/a"))
+        #expect(configuration.web.listen.description == "127.0.0.1:8470" && !configuration.web.secureCookie)
+        try parser.parse("[Web]\nListen=[::1]:9000\nSecureCookie=yes\nMaxConnections=5\n", into: &configuration)
+        #expect(configuration.web.listen.description == "[::1]:9000" && configuration.web.secureCookie && configuration.web.maxConnections == 5)
+        #expect(throws: ConfigurationError.self) { try parser.parse("[Web]\n\nListen=example.org:80\n", into: &configuration) }
+        do {
+            try parser.parse("[Web]\n\nListen=example.org:80\n", into: &configuration)
+        } catch {
+            #expect("\(error)".hasPrefix("/etc/leitner.conf:3: invalid value 'example.org:80' for Listen=: 'example.org' is not a numeric IP address"))
+        }
+        #expect(ConfigurationLocator(environment: ["XDG_STATE_HOME": "/s"], uid: 1, home: "/h").webTokenPath == "/s/leitner/web-token")
+        #expect(ConfigurationLocator(environment: [:], uid: 1, home: "/h").webTokenPath == "/h/.local/state/leitner/web-token")
+    }
+}
