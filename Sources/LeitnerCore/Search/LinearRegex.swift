@@ -26,8 +26,9 @@ public struct LinearRegex: Sendable {
 
     /// The match of UTF-8 `text` that starts first at byte `start` or after, and of those the
     /// longest (leftmost-longest, as POSIX); its bounds are scalar boundaries. The text before
-    /// `start` still counts for `^` and `\b`.
+    /// `start` still counts for `^` and `\b`. `start` is a scalar boundary, at most `text.count`.
     public func firstMatch(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
-        program.run(text, from: start, goal: .leftmostLongest).match
+        guard start >= 0, start <= text.count else { return nil }
+        return program.run(text, from: start, goal: .leftmostLongest).match
     }
 }
