@@ -247,7 +247,7 @@ enum CommandTable {
     ]
 
     static let searchOptions = [
-        OptionSpec(.regex, short: "-E", help: "PATTERN is a regular expression (Swift Regex syntax)"),
+        OptionSpec(.regex, short: "-E", help: "PATTERN is a regex, grep -E style (POSIX extended) with \\d \\w \\s \\b and friends"),
         OptionSpec(.front, help: "search the fronts only"),
         OptionSpec(.back, help: "search the backs only"),
         OptionSpec(.level, value: "LEVEL", help: "search the cards of this level only"),

@@ -35,4 +35,22 @@ import LeitnerProtocol
         #expect(try MatchHighlighter(pattern: "d.g", regex: true).highlight("dig", style: style) == mark("dig"))
         #expect(try MatchHighlighter(pattern: "x", regex: false).highlight("x", style: TextStyle(enabled: false)) == "x")
     }
+
+    /// A regular expression is marked where the daemon's engine (`LinearRegex`) matches: the
+    /// longest match at the leftmost place, then the next after it; empty matches mark nothing.
+    @Test func regexHighlightsWhatTheDaemonMatches() throws {
+        let style = TextStyle(enabled: true)
+        let mark = { (text: String) in style.apply(style.bold + style.red, text) }
+        func highlight(_ pattern: String, _ line: String) throws -> String {
+            try MatchHighlighter(pattern: pattern, regex: true).highlight(line, style: style)
+        }
+        #expect(try highlight("d.g", "a Dog, a dig") == "a \(mark("Dog")), a \(mark("dig"))")
+        #expect(try highlight("dog|dogs", "hotdogs") == "hot\(mark("dogs"))")
+        #expect(try highlight("é+", "CAFÉÉ! café") == "CAF\(mark("ÉÉ"))! caf\(mark("é"))")
+        #expect(try highlight("\\bcat", "cat concat cat") == "\(mark("cat")) concat \(mark("cat"))")
+        #expect(try highlight("^a", "a a") == "\(mark("a")) a")
+        #expect(try highlight("x*", "abc") == "abc")
+        #expect(try highlight("[ぁ-ん]+", "カタカナとひらがな") == "カタカナ\(mark("とひらがな"))")
+        #expect(throws: RegexError.self) { try MatchHighlighter(pattern: "(a)\\1", regex: true) }
+    }
 }

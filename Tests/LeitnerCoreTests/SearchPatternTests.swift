@@ -25,19 +25,43 @@ import Testing
         #expect(matches(try SearchPattern("colou?r", regex: true), "COLOR"))
         #expect(matches(try SearchPattern("(ab)?cd", regex: true), "cd"))
         #expect(matches(try SearchPattern("a|b", regex: true), "b"))
-        #expect(throws: BoxError.self) { try SearchPattern("(", regex: true) }
+        #expect(throws: BoxError.invalidPattern(pattern: "(", reason: "unclosed group at character 1")) {
+            try SearchPattern("(", regex: true)
+        }
+        #expect(throws: BoxError.invalidPattern(pattern: "(a)\\1", reason: "'\\1' at character 4 is a back-reference: "
+                                                + "back-references are not supported: they cannot be matched in linear time")) {
+            try SearchPattern("(a)\\1", regex: true)
+        }
+        // Lines, as a search reports them: ^ and $ at each line's edges.
+        #expect(matches(try SearchPattern("^two$", regex: true), "one\ntwo\r\nthree"))
     }
 
+    /// From the parsed pattern: a repetition of a fixed count is written out, a part repeated at
+    /// least once gives what it begins and ends with, alternatives what they all begin or end
+    /// with, and a non-ASCII literal its folded UTF-8 (the index's text is folded the same way).
     @Test(arguments: [
         ("^back 7+$", "back 7"), ("colou?r", "colo"), ("(ab)?cd", "cd"), ("x[ab)]?yz", "yz"),
-        ("a\\.b", "a.b"), ("Hi\\d+World", "world"), ("ab{2}c", "a"), ("xyab{22}c", "xya"), ("ab{2,345}", "a"),
+        ("a\\.b", "a.b"), ("Hi\\d+World", "world"), ("ab{2}c", "abbc"), ("xyab{3}c", "xyabbbc"), ("ab{2,345}", "ab"),
+        ("CAFÉ", "café"), ("(?:top|stop)s?x", "top"), ("(ab|cb)x", "bx"), ("a\\bb", "ab"), ("\\d+(ab)+c", "abc"),
+        ("é", "é"), ("(x|y)+end", "end"),
     ])
     func requiredLiterals(_ pattern: String, _ literal: String) {
         #expect(SearchPattern.requiredLiteral(pattern) == Array(literal.utf8))
     }
 
-    @Test(arguments: ["a|b", "(?i)abc", "\\Qa.b\\E", ".*", "[abc]", "é"])
+    @Test(arguments: ["a|b", "(?i)abc", "\\Qa.b\\E", ".*", "[abc]", "(a", "a{0,3}", "(ab)*"])
     func noRequiredLiteral(_ pattern: String) {
         #expect(SearchPattern.requiredLiteral(pattern) == nil)
+    }
+
+    /// `Search` matches on the index's folded text and on a line as it is (folded first): both
+    /// must give the same answer.
+    @Test(arguments: ["CAFÉ", "[É]", "^ΣΟΦ", "\\bİ", "[[:upper:]]x", "k\\w"])
+    func linesAndFoldedTextAgree(_ pattern: String) throws {
+        let search = try SearchPattern(pattern, regex: true)
+        for line in ["un café", "UN CAFÉ", "σοφία", "İx", "ix", "Ax", "\u{212A}é", "KÉ"] {
+            let folded = Array(SearchIndex.fold(line).utf8)
+            #expect(folded.withUnsafeBufferPointer { search.matches(folded: $0) } == search.matches(line: line), "\(line)")
+        }
     }
 }

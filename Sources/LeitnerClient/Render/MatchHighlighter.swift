@@ -1,13 +1,16 @@
+import LeitnerCore
+
 /// Marks where a search pattern matches in a line, for `leitnerctl search` on a terminal: the
 /// same matching as the daemon's (ignoring case), on the line as the card has it.
 public struct MatchHighlighter {
     let pattern: String
-    let regex: Regex<AnyRegexOutput>?
+    /// The daemon's own engine: the marks are what it matched.
+    let regex: LinearRegex?
 
-    /// - Throws: when `regex` is true and the pattern is not a regular expression.
+    /// - Throws: `RegexError` when `regex` is true and the pattern is not a regular expression.
     public init(pattern: String, regex: Bool) throws {
         self.pattern = pattern.lowercased()
-        self.regex = regex ? try Regex(pattern).ignoresCase() : nil
+        self.regex = regex ? try LinearRegex(pattern) : nil
     }
 
     /// `line` with each match wrapped in `style`'s highlight.
@@ -15,13 +18,25 @@ public struct MatchHighlighter {
         guard style.enabled else { return line }
         var out = ""
         if let regex {
-            var last = line.startIndex
-            for match in line.matches(of: regex) where !match.range.isEmpty {
-                out += line[last..<match.range.lowerBound]
-                out += style.apply(style.bold + style.red, String(line[match.range]))
-                last = match.range.upperBound
+            let bytes = Array(line.utf8)
+            bytes.withUnsafeBufferPointer { text in
+                var last = 0
+                var from = 0
+                while from <= text.count, let match = regex.firstMatch(in: text, from: from) {
+                    // An empty match marks nothing; none longer starts there (it is the longest).
+                    if match.isEmpty {
+                        from = match.lowerBound + 1
+                        while from < text.count, text[from] & 0xC0 == 0x80 { from += 1 }
+                        continue
+                    }
+                    out += String(decoding: text[last..<match.lowerBound], as: UTF8.self)
+                    out += style.apply(style.bold + style.red, String(decoding: text[match], as: UTF8.self))
+                    last = match.upperBound
+                    from = last
+                }
+                out += String(decoding: text[last...], as: UTF8.self)
             }
-            return out + line[last...]
+            return out
         }
         let characters = Array(line)
         var index = 0

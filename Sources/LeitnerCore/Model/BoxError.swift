@@ -18,7 +18,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case storeFailure(path: String, reason: String, errno: Int32? = nil, operation: String? = nil)
     /// A front with the same text is already in the box (Add without `allowDuplicate`).
     case duplicateFront(id: String)
-    /// A search pattern that cannot be used: empty, or a regular expression that does not parse.
+    /// A search pattern that cannot be used: empty, or a regular expression `LinearRegex` refuses.
     case invalidPattern(pattern: String, reason: String)
     /// A sync conflict of the card cannot be resolved as asked: there is none, or `keep` does
     /// not name one of its sides (docs/sync.md).

@@ -31,10 +31,10 @@ extension Store {
     /// - Parameter fresh: list the root even when it did not change (`doctor`, which names what a
     ///   stray directory holds, and that can change without the root changing).
     func rootProblems(fresh: Bool = false) -> [StoreProblem] {
-        let stamp = (try? rootFD.status()).map { [$0.st_mtim.tv_sec, $0.st_mtim.tv_nsec, $0.st_ctim.tv_sec, $0.st_ctim.tv_nsec] }
+        let stamp = DirectoryStamp(rootFD)
         if !fresh, let stamp, let seen = rootProblemsSeen, seen.stamp == stamp { return seen.problems }
         let problems = listRootProblems()
-        if let stamp { rootProblemsSeen = (stamp, problems) }
+        rootProblemsSeen = stamp.flatMap { $0.isSettled() ? ($0, problems) : nil }
         return problems
     }
 

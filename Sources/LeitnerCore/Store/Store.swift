@@ -80,9 +80,12 @@ final class Store {
     /// True when no level directory changed since the last checkpoint was written: then nothing
     /// was done by hand while no daemon ran, and the open test needs no reconciling.
     var untouchedSinceCheckpoint = false
-    /// What `rootProblems()` last found, and the root's modification and change times then: the
-    /// root is listed again only when an entry came, went or was renamed (`Status` asks each call).
-    var rootProblemsSeen: (stamp: [Int], problems: [StoreProblem])?
+    /// What `rootProblems()` last found, and the root's stamp then: the root is listed again only
+    /// when an entry came, went or was renamed (`Status` asks each call).
+    var rootProblemsSeen: (stamp: DirectoryStamp, problems: [StoreProblem])?
+    /// The other devices' names as `peerNames()` last listed them, and `.leitner/devices/`'s stamp
+    /// then (every request asks).
+    var peerNamesSeen: (stamp: DirectoryStamp, names: [String])?
 
     static let stateDirectoryName = ".leitner"
     static let devicesDirectoryName = "devices"

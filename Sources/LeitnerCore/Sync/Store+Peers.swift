@@ -2,18 +2,22 @@ import LeitnerSystem
 
 /// The other devices' files (docs/sync.md): their day records join this device's in the box's
 /// day record, their review logs join its log in `Log`, `Calendar` and `Stats`. They are looked
-/// at before every request — one directory listing and two `fstatat` per device — and read
-/// again only when they changed.
+/// at before every request — one `fstat` of `devices/` (listed again only when an entry came or
+/// went, `DirectoryStamp`) and two `fstatat` per device — and read again only when they changed.
 extension Store {
     /// The names of the other devices with a directory in `.leitner/devices/`, sorted. Names that
     /// are not device ids (a sync tool's temporary, a migration's staging directory) are not
     /// devices.
     func peerNames() -> [String] {
+        let stamp = DirectoryStamp(devicesFD)
+        if let stamp, let seen = peerNamesSeen, seen.stamp == stamp { return seen.names }
         var names: [String] = []
         try? FileSystem.forEachEntry(devicesFD) { name, kind in
             if kind == .directory || kind == .unknown, name != device, DeviceID.problem(name) == nil { names.append(name) }
         }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        peerNamesSeen = stamp.flatMap { $0.isSettled() ? ($0, names) : nil }
+        return names
     }
 
     /// Reads again the day records of the devices whose file changed; true when the merged day

@@ -242,7 +242,7 @@ public enum BoxInterface {
         method Calendar(from: string, to: string) -> (days: []Day)
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
         # The lines of the cards whose id, front or back (text and Markdown) holds pattern,
-        # ignoring case, sorted by level then id; regex: pattern is a regular expression.
+        # ignoring case, sorted by level then id; regex: pattern is a grep -E style regular expression.
         # fields: what to search (default all three); level: only that level; limit: the most
         # lines, at least 1 (default all). Streamed: called with more, the lines come in parts as
         # the cards are read.
@@ -308,7 +308,7 @@ public enum BoxInterface {
         error StoreFailure (path: string, reason: string, errno: ?int, operation: ?string)
         # A card with the same text front exists (Add with allowDuplicate false); id names it.
         error DuplicateFront (id: string)
-        # A search pattern that is empty, or a regular expression that does not parse.
+        # A search pattern that is empty, or a regular expression that is refused; reason says why.
         error InvalidPattern (pattern: string, reason: string)
         # The card has no sync conflict, or keep names no side of it; reason says which.
         error CannotResolve (id: string, reason: string)
