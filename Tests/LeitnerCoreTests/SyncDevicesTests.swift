@@ -109,6 +109,32 @@ import LeitnerTestSupport
         #expect(try box.status().problems >= 1)
     }
 
+    /// R28: a reverse card (a directory holding `reverse-of` and no sides) is a whole card to
+    /// the settling, not a part of one: a sync that left it in two levels settles as any card's.
+    @Test(arguments: [true, false])
+    func aReverseCardInTwoLevelsSettlesAsAnyCard(peerLater: Bool) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try SyncDevicesTests.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        try box.addText("x", "ex", id: "x", level: "3")
+        _ = try box.addReverse(of: "x", reverseID: nil, level: "3")
+        _ = try box.move(id: "x.rev", level: "4")
+        let ours = try #require(box.log(since: nil, limit: 1).first)
+        let theirs = ours.time + (peerLater ? 60_000 : -60_000)
+        dir.write(".leitner/devices/peer/log",
+                  SyncDevicesTests.line(DayClock.rfc3339(ours.time - 120_000), "add", "x.rev", "-", "3")
+                  + SyncDevicesTests.line(DayClock.rfc3339(theirs), "move", "x.rev", "3", "1"))
+        dir.write("1/x.rev/reverse-of", "x\n")
+        _ = try box.status()
+        let kept = peerLater ? "1" : "4"
+        #expect(dir.levelOnDisk("x.rev") == [kept])
+        let card = try box.show(id: "x.rev")
+        #expect(card.level.name == kept && card.reverseOf == "x" && card.front.text == "ex")
+        #expect(!dir.exists(".leitner/conflicts"), "identical copies: the other is removed")
+        #expect(try box.doctor().isEmpty)
+    }
+
     @Test func theStoreMustBeQuietFirst() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

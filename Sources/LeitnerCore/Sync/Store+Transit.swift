@@ -14,11 +14,13 @@ extension Store {
 
     /// True when the directory of `id` in `level` lacks a front or a back (sync tools' temporary
     /// files and conflict copies are not sides): a partial delivery, or what a sync left of a
-    /// folder moved on one machine and edited on another. False when it cannot be read.
+    /// folder moved on one machine and edited on another. A reverse card's directory (R28) is
+    /// whole with its `reverse-of` alone: it has no sides of its own. False when it cannot be read.
     func isPartial(_ id: String, in level: Level) -> Bool {
         guard let levelFD = openFD(level), let directory = try? FileDescriptor.openDirectory(id, relativeTo: levelFD) else { return false }
         defer { directory.close() }
         guard let entries = try? FileSystem.list(directory) else { return false }
+        if entries.contains(where: { $0.name == Store.reverseFileName }) { return false }
         let sides = Set(entries.compactMap { Store.side(ofFile: $0.name) })
         return sides.count < SideName.allCases.count
     }
