@@ -89,8 +89,8 @@ def test_installed_completion_offers_commands_levels_and_flags(installed):
     completion = installed / "usr/share/bash-completion/completions/leitnerctl"
     assert complete(completion, "leitnerctl", "") == [
         "status", "review", "practice", "prepare", "add", "import", "export", "list", "search", "find", "show",
-        "edit", "rename", "move", "suspend", "unsuspend", "delete", "undo", "calendar", "log", "doctor", "stats",
-        "tag", "untag", "tags", "next", "grade", "web", "stop", "boxes", "help"]
+        "edit", "rename", "move", "suspend", "unsuspend", "delete", "reverse", "undo", "calendar", "log", "doctor",
+        "stats", "tag", "untag", "tags", "next", "grade", "web", "stop", "boxes", "help"]
     assert complete(completion, "leitnerctl", "list", "--sort", "") == ["id", "level", "added"]
     assert complete(completion, "leitnerctl", "--socket", "/x", "mo") == ["move"]
     assert complete(completion, "leitnerctl", "move", "card", "") == [
@@ -98,6 +98,9 @@ def test_installed_completion_offers_commands_levels_and_flags(installed):
     assert complete(completion, "leitnerctl", "grade", "card", "c") == ["correct"]
     assert complete(completion, "leitnerctl", "--n") == ["--no-autostart"]
     assert complete(completion, "leitnerctl", "add", "--l") == ["--level"]
+    assert complete(completion, "leitnerctl", "add", "--r") == ["--reverse"]
+    assert complete(completion, "leitnerctl", "delete", "--k") == ["--keep-reverses"]
+    assert complete(completion, "leitnerctl", "reverse", "--") == ["--help", "--id", "--level"]
 
 
 def test_uninstall_removes_exactly_what_install_put_there(tmp_path):

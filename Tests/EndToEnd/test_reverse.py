@@ -1,6 +1,8 @@
 """Reverse cards (R28) through the real programs: add --reverse, a review in both directions,
 an edit that shows in both, rename and delete of the original, a reverse made by hand, doctor
-on a dangling one, import --reverse, and a kill -9 during a rename with reverses."""
+on a dangling one, import --reverse, a kill -9 during a rename with reverses; and with the
+places and tags (R23-R25): a pair waits in new/ and is admitted card by card, a reverse is
+suspended alone, and its tags are its own, a copy of the card's to begin with."""
 import base64
 import os
 import random
@@ -8,7 +10,9 @@ import signal
 import subprocess
 import time
 
-from cli_box import box  # noqa: F401  (box is a fixture)
+import pytest
+
+from cli_box import CliBox, box, daemon_is_built  # noqa: F401  (box is a fixture)
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
@@ -119,6 +123,80 @@ def test_bad_reverses_get_an_error_or_a_doctor_line(box):
     # Nothing was touched or lost.
     assert reverse_of(box, "1", "twice") == "hund.rev\n" and reverse_of(box, "1", "bad") == "../../etc\n"
     assert box.json("show", "hund.rev")["card"]["front"]["text"] == "Hund"
+
+
+@pytest.fixture
+def paced(bin_dir, tmp_path):
+    """A box with pacing on: the embedded NewPerDay=20, as a user without a configuration has."""
+    assert daemon_is_built(bin_dir), "leitnerd is not built"
+    b = CliBox(bin_dir, tmp_path, pacing=True)
+    b.start()
+    yield b
+    b.stop()
+
+
+def test_with_pacing_a_card_and_its_reverse_wait_in_new_and_are_admitted_as_two(paced):
+    out = paced.ok("add", "--reverse", "--id", "hund", "dog", "Hund")
+    assert out == "Added 'hund' to new.\nAdded 'hund.rev', its reverse, to new.\n"
+    assert reverse_of(paced, "new", "hund.rev") == "hund\n"
+    assert paced.json("show", "hund.rev")["card"]["front"]["text"] == "Hund"
+    deck = paced.tmp / "deck.tsv"
+    deck.write_text("eins\tone\nzwei\ttwo\n")
+    assert "2 added (and 2 reverse cards)" in paced.ok("import", "--reverse", deck)
+    assert (paced.store / "new" / "zwei.rev").is_dir()
+    status = paced.json("status")
+    assert status["counts"]["new"] == 6 and status["counts"]["1"] == 0 and status["arrivals"] == 6
+    # The day's test opens: each card and each reverse an admission, in the order they came.
+    assert paced.json("prepare")["test"]["remaining"] == 6
+    admitted = [e["id"] for e in paced.json_lines("log") if e.get("origin") == "admit"]
+    assert admitted == ["hund", "hund.rev", "eins", "eins.rev", "zwei", "zwei.rev"]
+    # Once the test is open, a pair still in the day's room goes straight to level 1, together.
+    assert paced.ok("add", "--reverse", "--id", "katze", "cat", "Katze") == \
+        "Added 'katze' to level 1.\nAdded 'katze.rev', its reverse, to level 1.\n"
+    # A reverse of a card waiting in new/ waits beside it.
+    paced.ok("add", "--level", "new", "--id", "maus", "mouse", "Maus")
+    assert paced.ok("reverse", "maus") == "Added 'maus.rev', the reverse of 'maus', to new.\n"
+
+
+def test_a_reverse_is_suspended_alone_and_still_shows_its_card(box):
+    box.ok("add", "--reverse", "--level", "3", "--id", "hund", "dog", "Hund")
+    assert box.ok("suspend", "hund.rev") == "Suspended 'hund.rev'.\n"
+    assert (box.store / "suspended" / "hund.rev").is_dir() and (box.store / "3" / "hund").is_dir()
+    card = box.json("show", "hund.rev")["card"]
+    assert card["level"] == "suspended" and card["front"]["path"] == str(box.store / "3" / "hund" / "back.txt")
+    assert "back in level 3" in box.ok("unsuspend", "hund.rev")
+    # The card suspended, its reverse stays in the tests and shows it from suspended/.
+    box.ok("suspend", "hund")
+    assert box.json("show", "hund.rev")["card"]["front"]["text"] == "Hund"
+    assert box.ctl("doctor").returncode == 0
+
+
+def test_a_reverse_has_tags_of_its_own(box):
+    box.ok("add", "--reverse", "--tag", "de", "--id", "hund", "dog", "Hund")
+    added = box.json("add", "--reverse", "--tag", "de", "--id", "katze", "cat", "Katze")
+    assert added["card"]["tags"] == ["de"] and added["reverse"]["tags"] == ["de"]
+    assert (box.store / "1" / "hund.rev" / "tags").read_text() == "de\n"
+    assert sorted(os.listdir(box.store / "1" / "hund.rev")) == ["reverse-of", "tags"]
+    # Tagged apart from then on.
+    box.ok("tag", "hund.rev", "de:production")
+    box.ok("untag", "hund", "de")
+    assert (box.store / "1" / "hund" / "tags").read_text() == ""
+    assert [c["id"] for c in box.json_lines("list", "--tag", "de")] == ["hund.rev", "katze", "katze.rev"]
+    assert [c["id"] for c in box.json_lines("list", "--tag", "de:production")] == ["hund.rev"]
+    assert box.ok("tags") == "de\t3\nde:production\t1\n"
+    # reverse ID starts the new reverse with a copy of the card's tags.
+    box.ok("add", "--tag", "ja", "--id", "neko", "neko", "cat")
+    assert box.json("reverse", "neko")["card"]["tags"] == ["ja"]
+    assert (box.store / "1" / "neko.rev" / "tags").read_text() == "ja\n"
+    # An import's tags go on both.
+    deck = box.tmp / "deck.tsv"
+    deck.write_text("id\tfront\tback\ttags\neins\tone\teins\tnum\n")
+    box.ok("import", "--reverse", "--tag", "de", deck)
+    assert box.json("show", "eins.rev")["card"]["tags"] == ["num", "de"]
+    # A rename of the card keeps its reverse's tags.
+    box.ok("rename", "hund", "dog")
+    assert box.json("show", "hund.rev")["card"]["tags"] == ["de", "de:production"]
+    assert box.ctl("doctor").returncode == 0
 
 
 def test_import_reverse_and_an_image_front(box):
