@@ -159,9 +159,12 @@ def test_daemon_serves_and_runs_its_hook_inside_the_system_sandbox(shared_box):
     unit, daemon, hook, _ = shared_box
     added = call(unit.path, "io.leitner.Box.Add", {"front": {"name": "front.txt", "text": "猫"},
                                                   "back": {"name": "back.txt", "text": "neko"}, "id": "neko"})
-    assert added["parameters"]["card"]["level"] == "1", added
+    # The shipped configuration paces new cards (R23, NewPerDay=20 by default): the card waits
+    # in new/ and the day's Prepare admits it into level 1, so the test has it.
+    assert added["parameters"]["card"]["level"] == "new", added
     test = call(unit.path, "io.leitner.Box.Prepare")["parameters"]["test"]
     assert test["remaining"] == 1
+    assert (pathlib.Path(added["parameters"]["card"]["front"]["path"]).parents[2] / "1" / "neko").is_dir()
     try:
         ready = wait_for(lambda: (hook / "ready").exists() and (hook / "ready").read_text(), 10, "the hook")
     except AssertionError:
