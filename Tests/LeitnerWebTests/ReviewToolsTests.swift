@@ -76,6 +76,12 @@ import Testing
         let one = TodayPage.html(status: opening, week: [], csrf: "c")
         #expect(one.contains("1 new card waits; 1 arrives today, when the test opens."))
         #expect(!one.contains("id=\"suspended\"") && !one.contains("id=\"leeches\""))
+        // An empty test that new cards enter when it opens is offered, not said to be empty.
+        let empty = TestSummary(date: today, position: 3, levels: [.one], state: .empty, remaining: 0, passed: 0, failed: 0)
+        let arriving = TodayPage.html(status: BoxStatus(today: today, test: empty, counts: [.new: 30], problems: 0, arrivals: (today, 20)),
+                                      week: [], csrf: "c")
+        #expect(arriving.contains("opens with <strong>20 new cards</strong>") && arriving.contains("id=\"start\"")
+                && !arriving.contains("Nothing is due"))
         let none = TodayPage.html(status: BoxStatus(today: today, test: test, counts: [:], problems: 0), week: [], csrf: "c")
         #expect(!none.contains("id=\"waiting\""))
     }

@@ -9,7 +9,14 @@ public enum TodayPage {
         let test = status.test
         let date = status.today
         var body = "<h1>Today · \(date.weekdayAbbreviation) \(date)</h1>\n"
+        // New cards that come in when today's test opens (pacing): the test is empty only until
+        // then, so it is offered as any other (Start opens it, `Prepare`).
+        let arriving = status.arrivals.map { $0.date == date ? $0.cards : 0 } ?? 0
         switch test.state {
+        case .empty where arriving > 0:
+            body += "<p>Today's test opens with <strong>\(arriving) new card\(arriving == 1 ? "" : "s")</strong>.</p>\n"
+            body += "<div class=\"actions\">" + Layout.form(action: "/review/start", csrf: csrf, button: "Start the review",
+                                                             id: "start", buttonClass: "primary") + "</div>\n"
         case .empty:
             body += "<p>Nothing is due today.</p>\n"
         case .completed:
