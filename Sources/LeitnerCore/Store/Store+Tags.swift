@@ -29,6 +29,29 @@ extension Store {
         try replaceFiles(id, in: level, leaving: { $0 == CardTag.fileName },
                          writing: [(CardTag.fileName, Array(CardTag.fileText(tags).utf8))], journal: journal)
         searchDirty?.insert(id)
+        tagsDirty?.insert(id)
+    }
+
+    /// A card's tags alone, for the tag table: one `openat` of `ID/tags` from the level's
+    /// directory, which fails at once for a card without tags (most cards), then a read. A `tags`
+    /// that is a link or not a plain file is read as `card` reads it (R22), which decides.
+    func tagsOnly(of id: String, in level: Level) -> [String] {
+        guard let directory = openFD(level) else { return [] }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(id + "/" + CardTag.fileName, relativeTo: directory, .readOnly,
+                                           options: [.noFollow, .nonBlocking])
+        } catch where error == .noEntry || error == .notDirectory {
+            return []
+        } catch {
+            return readSides(id, in: level, withText: false).tags.tags
+        }
+        defer { file.close() }
+        guard let status = try? file.status(), status.isRegularFile,
+              let bytes = try? file.read(upTo: CardTag.maxFileSize) else {
+            return readSides(id, in: level, withText: false).tags.tags
+        }
+        return CardTag.parse(String(decoding: bytes, as: UTF8.self)).tags
     }
 
     /// What `doctor` says of a card's `tags` file: each bad line as `FILE:LINE`, or the file
