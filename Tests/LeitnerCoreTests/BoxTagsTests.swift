@@ -44,6 +44,12 @@ import Glibc
         let problems = try box.doctor()
         #expect(problems.map(\.kind) == [.badTag])
         #expect(problems.first?.path == dir.path + "/1/neko/tags:2")
+        // Written on Windows: the line's "\r" is not printed in the message.
+        dir.write("1/neko/tags", "ja\r\nnot a tag\r\n")
+        let windows = try box.doctor()
+        #expect(windows.map(\.path) == [dir.path + "/1/neko/tags:2"])
+        #expect(windows.first?.reason.hasPrefix("not a tag, ignored: 'not a tag' ") == true)
+        #expect(try box.tagCounts() == [TagCount(tag: "ja", cards: 1)])
     }
 
     /// The filters and `Tags` answer from the tag table, which follows every way a `tags` file

@@ -54,21 +54,23 @@ extension Store {
         return CardTag.parse(String(decoding: bytes, as: UTF8.self)).tags
     }
 
-    /// What `doctor` says of a card's `tags` file: each bad line as `FILE:LINE`, or the file
-    /// when it cannot be read. The card is not damaged by it (R25).
-    func tagProblems(of id: String) -> [StoreProblem] {
+    /// What `doctor` says of a card's `tags` file, from the read of the card it made: each bad
+    /// line as `FILE:LINE`, or the file when it cannot be read. The card is not damaged by it (R25).
+    func tagProblems(of id: String, read: SidesRead) -> [StoreProblem] {
         guard let level = levelOf[id] else { return [] }
         let cardPath = path(of: id, in: level)
-        let read = readSides(id, in: level, withText: false)
         let file = cardPath + "/" + CardTag.fileName
         if let problem = read.tagsProblem {
             return [StoreProblem(kind: .badTag, path: file, reason: "the tags cannot be read, the card has none meanwhile: \(problem)",
                                  advice: "make it a plain file of tags, one a line")]
         }
         return read.tags.badLines.map { bad in
-            StoreProblem(kind: .badTag, path: "\(file):\(bad.line)",
-                         reason: "not a tag, ignored: '\(bad.text)' \(bad.reason)",
-                         advice: "write a tag as a card id, parts joined by ':' (ja:kana), or remove the line")
+            // A line of a file written on Windows ends in "\r", which a terminal would print as a
+            // return to the line's start over the message: it is no part of what was written.
+            let text = bad.text.utf8.last == UInt8(ascii: "\r") ? String(decoding: bad.text.utf8.dropLast(), as: UTF8.self) : bad.text
+            return StoreProblem(kind: .badTag, path: "\(file):\(bad.line)",
+                                reason: "not a tag, ignored: '\(text)' \(bad.reason)",
+                                advice: "write a tag as a card id, parts joined by ':' (ja:kana), or remove the line")
         }
     }
 }
