@@ -153,8 +153,9 @@ extension Box {
                 // Reading the text finds git's conflict markers; the card's sync conflicts follow
                 // its damage, if any.
                 let wasDamaged = store.isDamaged(id)
-                let damage = store.damage(of: id, readingText: true)
-                defer { problems += store.syncConflictProblems(of: id) + store.tagProblems(of: id) }
+                let examined = store.examine(id, readingText: true)
+                let damage = examined?.damage
+                defer { problems += store.syncConflictProblems(of: id) + (examined.map { store.tagProblems(of: id, read: $0.read) } ?? []) }
                 guard let reason = damage else {
                     // Mended since this request began: it joins the test as at any request.
                     if wasDamaged { try apply(.appeared(id: id, level: level), now: moment.now, log: false) }

@@ -48,6 +48,15 @@ final class Store {
     /// Cards whose level changed (or that came or went) since the search index last looked; nil
     /// while there is no index.
     var searchDirty: Set<String>?
+    /// Card directory watches with an event about their `tags` entry or themselves since the tag
+    /// table last looked (`TagTable`).
+    var tagEvents: [Int32] = []
+    /// True when the kernel dropped events, or the levels were scanned again, since the tag table
+    /// last looked: it reads every card's tags again.
+    var tagsLost = false
+    /// Cards whose level changed, or whose tags the box wrote, since the tag table last looked;
+    /// nil while there is no table.
+    var tagsDirty: Set<String>?
 
     /// The other devices of a synced store, by name, as last looked at (`refreshPeerDays`).
     var peers: [String: PeerDevice] = [:]
@@ -215,6 +224,7 @@ final class Store {
             conflictMarkers[id] = nil
         }
         searchDirty?.insert(id)
+        tagsDirty?.insert(id)
     }
 
     // MARK: Journaled changes (R17, R18)
