@@ -78,20 +78,7 @@ public struct StatsReport {
     // MARK: Helpers
 
     /// Text safe inside an element or an attribute.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     static func number(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
