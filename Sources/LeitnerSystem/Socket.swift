@@ -62,6 +62,20 @@ public enum Socket {
         return FileDescriptor(rawValue: try valueOrErrno { accept4(listener.rawValue, nil, nil, flags) })
     }
 
+    /// The next pending connection of a non-blocking listener; nil when none waits. A connection
+    /// its peer gave up before it was accepted (`ECONNABORTED`) is passed over for the next.
+    public static func acceptPending(_ listener: FileDescriptor, nonBlocking: Bool = false) throws(Errno) -> FileDescriptor? {
+        while true {
+            do throws(Errno) {
+                return try accept(listener, nonBlocking: nonBlocking)
+            } catch where error == .wouldBlock {
+                return nil
+            } catch where error.rawValue == ECONNABORTED {
+                continue
+            }
+        }
+    }
+
     /// The pid, uid and gid of the peer of a connected socket, as they were at `connect`.
     public static func peerCredentials(_ socket: FileDescriptor) throws(Errno) -> PeerCredentials {
         var credentials = PeerCredentials(pid: 0, uid: 0, gid: 0)

@@ -32,21 +32,7 @@ enum ListMeasurement {
         let afterStart = memory(of: daemon)
         var best: Result?
         for _ in 0..<rounds {
-            let start = Timing.now()
-            guard let pipe = popen("exec '\(programs)/leitnerctl' --no-autostart --socket '\(socket)' list", "r") else {
-                throw Errno.current
-            }
-            var line: UnsafeMutablePointer<CChar>?
-            var capacity = 0
-            var lines = 0
-            var first = 0.0
-            while getline(&line, &capacity, pipe) > 0 {
-                if lines == 0 { first = Timing.now() - start }
-                lines += 1
-            }
-            let all = Timing.now() - start
-            free(line)
-            pclose(pipe)
+            let (lines, first, all) = try readLines(of: "exec '\(programs)/leitnerctl' --no-autostart --socket '\(socket)' list")
             let result = Result(lines: lines, firstLine: first, all: all, rssAfterStart: afterStart.rss,
                                 peakDuringList: memory(of: daemon).peak)
             if best == nil || all < best!.all { best = result }
@@ -54,12 +40,32 @@ enum ListMeasurement {
         return best!
     }
 
-    private static func programDirectory() -> String {
+    /// Runs a shell command and reads its output to the end: its lines, and the seconds to the
+    /// first line and to the last.
+    static func readLines(of command: String) throws -> (count: Int, first: Double, all: Double) {
+        let start = Timing.now()
+        guard let pipe = popen(command, "r") else { throw Errno.current }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        var count = 0
+        var first = 0.0
+        while getline(&line, &capacity, pipe) > 0 {
+            if count == 0 { first = Timing.now() - start }
+            count += 1
+        }
+        let all = Timing.now() - start
+        free(line)
+        // A command that failed measured nothing worth printing.
+        if pclose(pipe) != 0 { throw Errno(rawValue: EIO) }
+        return (count, first, all)
+    }
+
+    static func programDirectory() -> String {
         let me = (try? FileSystem.realPath("/proc/self/exe")) ?? CommandLine.arguments[0]
         return String(me[..<(me.lastIndex(of: "/") ?? me.endIndex)])
     }
 
-    private static func waitForSocket(_ path: String, daemon: pid_t) throws {
+    static func waitForSocket(_ path: String, daemon: pid_t) throws {
         for _ in 0..<3000 {
             if let fd = try? Socket.makeStream() {
                 defer { fd.close() }
@@ -73,7 +79,7 @@ enum ListMeasurement {
     }
 
     /// A process's resident and peak resident memory in KiB.
-    private static func memory(of pid: pid_t) -> (rss: Int, peak: Int) {
+    static func memory(of pid: pid_t) -> (rss: Int, peak: Int) {
         guard let bytes = try? FileSystem.readFile(atPath: "/proc/\(pid)/status") else { return (0, 0) }
         var rss = 0, peak = 0
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {

@@ -11,6 +11,8 @@ import LeitnerSystem
 //   leitner-bench prepare STORE ROUNDS     (Prepare alone, the test opened anew each round)
 //   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
 //   leitner-bench web STORE DIR GRADES     (the review through leitner-web beside Grade alone)
+//   leitner-bench tags STORE DIR [N]       (list --tag and tags, one card in ten tagged, beside floors;
+//                                           a store of N cards built first when STORE is missing)
 
 func complain(_ message: String) {
     let line = Array("leitner-bench: \(message)\n".utf8)
@@ -37,6 +39,13 @@ if arguments.first == "client", arguments.count == 3, let grades = Int(arguments
 
 if arguments.first == "web", arguments.count == 4, let grades = Int(arguments[3]) {
     WebRoundTrip.run(store: arguments[1], in: arguments[2], grades: grades)
+    exit(0)
+}
+if arguments.first == "tags", (3...4).contains(arguments.count) {
+    if arguments.count == 4, access(arguments[1], F_OK) != 0, let count = Int(arguments[3]) {
+        try StoreBuilder.build(at: arguments[1], count: count)
+    }
+    try TagMeasurement.run(store: arguments[1], workDirectory: arguments[2])
     exit(0)
 }
 
@@ -112,4 +121,7 @@ for size in sizes {
     } catch {
         complain("the listing through leitnerd failed: \(error)")
     }
+    // Last: it gives one card in ten a tags file, which the measurements above do not expect.
+    fflush(nil)
+    if system("'\(exe)' tags '\(store)' '\(workDirectory)'") != 0 { complain("tags measurement failed") }
 }

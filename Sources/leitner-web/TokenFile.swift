@@ -1,9 +1,20 @@
 import Glibc
+import LeitnerCore
 import LeitnerSystem
 
 /// The box's web token: 256 random bits in hexadecimal, kept in one file of the user's state
 /// directory with mode 0600 (its directory 0700), made at the first start.
 enum TokenFile {
+    /// The default box's token is `web-token` in the state directory; box NAME's is
+    /// `NAME.web-token` beside it, as its `NAME.conf` and `NAME.sock` sit beside the default
+    /// box's files. Each box has its own, so a link to one box opens no other (a box may be
+    /// shared with someone who should not see the others).
+    static func path(_ locator: ConfigurationLocator) -> String {
+        let standard = locator.webTokenPath
+        guard let box = locator.box, let slash = standard.lastIndex(of: "/") else { return standard }
+        return String(standard[...slash]) + box + ".web-token"
+    }
+
     struct TokenError: Error, CustomStringConvertible {
         var description: String
     }

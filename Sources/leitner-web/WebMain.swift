@@ -18,7 +18,7 @@ enum WebMain {
             print(WebOptions.help)
             return 0
         }
-        let locator = ConfigurationLocator(environment: ConfigurationLocator.processEnvironment())
+        let locator = ConfigurationLocator(environment: ConfigurationLocator.processEnvironment(), box: options.box)
         let configuration: Configuration
         do {
             configuration = try Configuration.load(path: options.configPath, locator: locator)
@@ -33,7 +33,7 @@ enum WebMain {
         SignalMask.ignore(SIGPIPE)
         let token: String
         do {
-            token = try TokenFile.load(locator.webTokenPath, renew: options.newToken)
+            token = try TokenFile.load(TokenFile.path(locator), renew: options.newToken)
         } catch {
             WebLog.error("\(error)")
             return ExitStatus.failure
@@ -53,9 +53,9 @@ enum WebMain {
             // Written at once, unbuffered: leitnerctl web and the tests read it while this runs.
             try? FileDescriptor(rawValue: 1).writeAll((url + "\n").utf8)
         }
-        WebLog.info("serving \(listener.activated ? "the socket systemd passed, " : "")http://\(listener.address)/ for the daemon at '\(socketPath)'")
+        WebLog.info("serving \(listener.activated ? "the socket systemd passed, " : "")http://\(listener.address)/ for \(options.box.map { "box '\($0)', " } ?? "")the daemon at '\(socketPath)'")
         let transport = ReconnectingTransport(socketPath: socketPath)
-        let app = WebApp(token: token, secureCookie: configuration.web.secureCookie, transport: transport)
+        let app = WebApp(token: token, secureCookie: configuration.web.secureCookie, transport: transport, boxName: options.box)
         do {
             let signals = try SignalDescriptor(signals: [SIGTERM, SIGINT])
             let server = try WebServer(listener: listener, app: app, limits: HTTPLimits(),

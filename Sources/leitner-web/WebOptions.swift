@@ -1,7 +1,10 @@
+import LeitnerCore
 import LeitnerSystem
 
 /// The command line of leitner-web (leitner-web(1)). Flags override the configuration file.
 struct WebOptions: Equatable {
+    /// `--box NAME`: box NAME's configuration, socket and token, as leitnerd's `--box` (R29).
+    var box: String?
     var configPath: String?
     /// `--socket PATH`: the daemon's socket.
     var socketPath: String?
@@ -14,7 +17,7 @@ struct WebOptions: Equatable {
     var printURL = false
     var showHelp = false
 
-    static let usage = "Usage: leitner-web [--config PATH] [--socket PATH] [--listen ADDR:PORT] [--new-token] [--print-url]"
+    static let usage = "Usage: leitner-web [--box NAME] [--config PATH] [--socket PATH] [--listen ADDR:PORT] [--new-token] [--print-url]"
 
     static let help = """
         \(usage)
@@ -22,6 +25,9 @@ struct WebOptions: Equatable {
         Serves the Leitner box's review, cards and statistics to a web browser, as a client of
         leitnerd. Only a browser that opened the link with the box's token gets in.
 
+          --box NAME           serve box NAME: its configuration ($XDG_CONFIG_HOME/leitner/NAME.conf
+                               when it exists), its socket and its own token; its name in the
+                               pages' titles
           --config PATH        configuration file (default: $XDG_CONFIG_HOME/leitner/leitner.conf)
           --socket PATH        the daemon's socket (overrides $LEITNER_SOCKET and [Daemon] Socket=)
           --listen ADDR:PORT   where to listen (overrides [Web] Listen=, default 127.0.0.1:8470;
@@ -30,7 +36,8 @@ struct WebOptions: Equatable {
           --print-url          print the link to open (with the token) as the first line
           --help               show this help
 
-        The token is kept in $XDG_STATE_HOME/leitner/web-token (mode 0600).
+        The token is kept in $XDG_STATE_HOME/leitner/web-token (mode 0600); box NAME's in
+        $XDG_STATE_HOME/leitner/NAME.web-token.
         With systemd socket activation (LISTEN_FDS) the listening socket is taken from systemd.
         Signals: TERM/INT stop. See leitner-web(1) and docs/web.md.
         """
@@ -54,6 +61,10 @@ struct WebOptions: Equatable {
             let name = equals.map { String(argument[..<$0]) } ?? argument
             let inline = equals.map { String(argument[argument.index(after: $0)...]) }
             switch name {
+            case "--box":
+                let box = try value(name, inline)
+                if let reason = BoxName.problem(box) { throw ArgumentError(description: "invalid box name '\(box)': \(reason)") }
+                options.box = box
             case "--config": options.configPath = try value(name, inline)
             case "--socket": options.socketPath = try value(name, inline)
             case "--listen":

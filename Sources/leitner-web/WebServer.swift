@@ -65,11 +65,8 @@ final class WebServer: Sendable {
         while true {
             let socket: FileDescriptor
             do throws(Errno) {
-                socket = try Socket.accept(listener.descriptor)
-            } catch where error == .wouldBlock {
-                return nil
-            } catch where error.rawValue == ECONNABORTED {
-                continue
+                guard let accepted = try Socket.acceptPending(listener.descriptor) else { return nil }
+                socket = accepted
             } catch {
                 return error
             }

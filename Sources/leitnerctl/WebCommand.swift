@@ -3,7 +3,8 @@ import LeitnerClient
 import LeitnerSystem
 
 /// `web [--listen ADDR:PORT] [--new-token]`: leitner-web in the foreground, on this box's
-/// daemon (started first when nothing answers, as for any command). leitnerctl becomes
+/// (`--box`, `LEITNER_BOX`) daemon (started first when nothing answers, as for any command).
+/// leitnerctl becomes
 /// leitner-web (`exec`), whose first line is the link to open, with the token (docs/web.md).
 enum WebCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
@@ -14,6 +15,9 @@ enum WebCommand {
             throw Failure.failed("no leitner-web was found next to leitnerctl or on PATH")
         }
         var argv = [program, "--socket", context.settings.socketPath, "--print-url"]
+        // The box (`--box`, `LEITNER_BOX`): leitner-web reads its configuration and keeps its
+        // own token, and names it in the pages. The socket above is already the box's.
+        if let box = context.settings.box { argv += ["--box", box] }
         if let config = context.settings.configPath { argv += ["--config", config] }
         if let listen = arguments[.listen] { argv += ["--listen", listen] }
         if arguments.has(.newToken) { argv.append("--new-token") }

@@ -15,8 +15,8 @@ from cli_box import CliBox, daemon_is_built
 class WebBox(CliBox):
     """A `CliBox` with leitner-web in front of its daemon."""
 
-    def __init__(self, bin_dir: pathlib.Path, tmp: pathlib.Path):
-        super().__init__(bin_dir, tmp)
+    def __init__(self, bin_dir: pathlib.Path, tmp: pathlib.Path, pacing=False):
+        super().__init__(bin_dir, tmp, pacing=pacing)
         self.web = None
         self.url = None
 
@@ -70,13 +70,27 @@ class WebBox(CliBox):
         return self.json("show", card_id)["card"]["level"]
 
 
-@pytest.fixture
-def web_box(bin_dir, tmp_path):
+def started_web_box(bin_dir, tmp_path, pacing):
     if not daemon_is_built(bin_dir):
         pytest.skip("leitnerd is not built yet (placeholder)")
     assert (bin_dir / "leitner-web").exists(), f"no leitner-web in {bin_dir}: run 'swift build' first"
-    box = WebBox(bin_dir, tmp_path)
+    box = WebBox(bin_dir, tmp_path, pacing=pacing)
     box.start()
+    return box
+
+
+@pytest.fixture
+def web_box(bin_dir, tmp_path):
+    box = started_web_box(bin_dir, tmp_path, pacing=False)
+    yield box
+    box.stop()
+
+
+@pytest.fixture
+def paced_web_box(bin_dir, tmp_path):
+    """A web box whose daemon paces new cards (the embedded NewPerDay=20, R23): added cards wait
+    in new/ until a test admits them."""
+    box = started_web_box(bin_dir, tmp_path, pacing=True)
     yield box
     box.stop()
 

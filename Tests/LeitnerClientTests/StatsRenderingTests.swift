@@ -107,6 +107,29 @@ import LeitnerCore
         #expect(html.contains("(uncertain)"))
     }
 
+    /// Practice (R27) is shown apart from the test's work, on the screen and in the page, and
+    /// said to be none when there was none.
+    @Test(arguments: [40, 80])
+    func practiceIsShownApartFromTheWork(width: Int) {
+        var stats = Self.stats
+        let none = StatsScreen(stats, style: TextStyle(enabled: false), width: width).lines()
+        #expect(none.contains { $0.hasPrefix("  practice") && $0.contains("none") })
+        #expect(StatsReport(stats).html().contains("<p>No practice in the last 30 days.</p>"))
+        stats.practiceAnswers = 12
+        stats.practiceWrong = 3
+        stats.practiceMs = 95_000
+        let lines = StatsScreen(stats, style: TextStyle(enabled: false), width: width).lines()
+        let line = lines.first { $0.hasPrefix("  practice") }
+        #expect(line?.contains("12 answers, 3 wrong, ") == true)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= width })
+        // The reviews of the work section do not count it.
+        #expect(lines.contains { $0.contains("Work") && !$0.contains("12 answers") })
+        let html = StatsReport(stats).html()
+        #expect(html.contains("<h2>Practice</h2>") && html.contains("12 answers, 3 wrong (75% right)"))
+        #expect(html.contains("<title>9 answers right</title>") && html.contains("<title>3 answers wrong</title>"))
+        #expect(Self.occurrences(of: "<svg", in: html) == 7)
+    }
+
     @Test func theHeatmapNoteNamesQuartilesOnlyWhenThereAreReviews() {
         #expect(StatsReport(Self.stats).html().contains("(by quartile of the days with reviews: "))
         var none = Self.stats

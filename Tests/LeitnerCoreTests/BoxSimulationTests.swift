@@ -76,6 +76,11 @@ import LeitnerTestSupport
             agree(status.counts == counts, "\(when()): counts \(status.counts), model \(counts)")
         }
         for _ in 0..<150 { try addCard() }
+        // Tags, practice and a part of the test (BoxSimulationTests+Tags) draw from dice of their own.
+        var tagDice = Learner(seed: seed ^ 0x7A95)
+        var tagged = try tagSome(f, model, &tagDice)
+        let agreeing: (Bool, String) -> Void = { ok, what in agree(ok, what) }
+        var partGrades = 0
         var grades = 0
         var handMade = 0
         for day in 0..<420 {
@@ -152,6 +157,14 @@ import LeitnerTestSupport
                         try addCard()
                         try check("\(when()) after adding k\(nextCard - 1)")
                     }
+                    if tagDice.chance(0.02) { try retag(f, &model, &tagDice, tagged: &tagged, when: when(), agree: agreeing) }
+                    if tagDice.chance(0.02) { try practiceOnce(f, &model, &tagDice, tagged: tagged, when: when(), agree: agreeing) }
+                    if tagDice.chance(0.03) {
+                        let part = try reviewTaggedPart(f, &model, &tagDice, tagged: tagged, when: when(), agree: agreeing)
+                        grades += part.grades
+                        partGrades += part.grades
+                        if let last = part.last { lastGrade = last }
+                    }
                     guard let card = try f.box.next().card else { break }
                     model.settle()
                     agree(model.queue.contains(card.id), "\(when()) next shows \(card.id), not in the model's queue")
@@ -209,6 +222,8 @@ import LeitnerTestSupport
         #expect(model.level.values.filter { $0 == .finished }.count > 10)
         #expect(model.days.contains { $0.outcome == .skipped })
         #expect(nextCard == 200)
+        #expect(partGrades > 20)
+        #expect(try f.box.log(since: nil, limit: nil).count { $0.event == .practice } > 20)
     }
 
     func undo(_ f: BoxFixture, _ model: inout LeitnerModel, _ when: String) throws {

@@ -2,6 +2,7 @@ import Testing
 @testable import LeitnerCore
 import LeitnerTestSupport
 import LeitnerSystem
+import Glibc
 
 /// Tags, a subset of the test and practice on a real store (R25–R27).
 @Suite struct BoxTagsTests {
@@ -43,6 +44,49 @@ import LeitnerSystem
         let problems = try box.doctor()
         #expect(problems.map(\.kind) == [.badTag])
         #expect(problems.first?.path == dir.path + "/1/neko/tags:2")
+        // Written on Windows: the line's "\r" is not printed in the message.
+        dir.write("1/neko/tags", "ja\r\nnot a tag\r\n")
+        let windows = try box.doctor()
+        #expect(windows.map(\.path) == [dir.path + "/1/neko/tags:2"])
+        #expect(windows.first?.reason.hasPrefix("not a tag, ignored: 'not a tag' ") == true)
+        #expect(try box.tagCounts() == [TagCount(tag: "ja", cards: 1)])
+    }
+
+    /// The filters and `Tags` answer from the tag table, which follows every way a `tags` file
+    /// changes by hand (R13) without the search index being built.
+    @Test func theTagTableFollowsHandChangesWithoutTheSearchIndex() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        try box.addText("neko", "cat", id: "neko")
+        try box.addText("hund", "dog", id: "hund")
+        try box.addText("hola", "hello", id: "hola")
+        _ = try box.tag(id: "neko", tags: ["ja"])
+        let ja = try TagFilter(tags: ["ja"])
+        #expect(try box.list(level: nil, withText: false, filter: ja).map(\.id) == ["neko"])
+        #expect(box.tagTable != nil && box.searchIndex == nil)
+        // Created by hand in a card that had none, then rewritten in place by an editor.
+        dir.write("1/hund/tags", "de\n")
+        #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 1), TagCount(tag: "ja", cards: 1)])
+        dir.write("1/hund/tags", "de:noun\n")
+        #expect(try box.tagCounts(filter: TagFilter(tags: ["de"])) == [TagCount(tag: "de:noun", cards: 1)])
+        // A sync tool's way: written aside, renamed over.
+        dir.write("1/hola/.tags.tmp", "es\n")
+        dir.move("1/hola/.tags.tmp", "1/hola/tags")
+        #expect(try box.list(level: nil, withText: false, filter: TagFilter(tags: ["es"])).map(\.id) == ["hola"])
+        // Removed by hand; a card moved by hand keeps its tags at its new level.
+        #expect(unlink(dir.path + "/1/neko/tags") == 0)
+        dir.move("1/hund", "3/hund")
+        #expect(try box.list(level: nil, withText: false, filter: ja).isEmpty)
+        #expect(try box.list(level: "3", withText: false, filter: TagFilter(tags: ["de"])).map(\.id) == ["hund"])
+        #expect(try box.list(level: nil, withText: false, filter: TagFilter(notTags: ["de", "es"])).map(\.id) == ["neko"])
+        // The box's own changes: a card deleted, one tagged, one renamed.
+        try box.delete(id: "hola")
+        _ = try box.tag(id: "neko", tags: ["ja:kana"])
+        #expect(try box.tagCounts() == [TagCount(tag: "de:noun", cards: 1), TagCount(tag: "ja:kana", cards: 1)])
+        #expect(try box.practiceCards(PracticeSelection(filter: ja)).map(\.id) == ["neko"])
+        #expect(box.searchIndex == nil)
     }
 
     @Test func practiceMovesNothingAndIsCountedApart() throws {

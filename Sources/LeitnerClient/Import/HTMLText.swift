@@ -6,6 +6,26 @@ public enum HTMLText {
     ]
     static let breaking: Set<String> = ["br", "/div", "/p", "/li", "/tr", "/h1", "/h2", "/h3"]
 
+    /// `text` made safe inside an HTML element or a quoted attribute: the five characters that
+    /// could end either are written as references, and a NUL (which a browser reads as U+FFFD
+    /// anyway) as U+FFFD. The statistics report and leitner-web's pages both escape with this.
+    public static func escape(_ text: some StringProtocol) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\0": out += "\u{FFFD}"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
     /// The text of `html`.
     public static func plain(_ html: String) -> String {
         var out = ""

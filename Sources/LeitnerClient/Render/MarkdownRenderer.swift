@@ -111,12 +111,7 @@ public struct MarkdownRenderer: Sendable {
             }
         }
         func closes(_ marker: [Character], from start: Int) -> Bool {
-            var j = start
-            while j + marker.count <= chars.count {
-                if Array(chars[j..<(j + marker.count)]) == marker { return j > start }
-                j += 1
-            }
-            return false
+            MarkdownRenderer.closes(marker, in: chars, after: start)
         }
         while i < chars.count {
             let c = chars[i]
@@ -189,5 +184,16 @@ public struct MarkdownRenderer: Sendable {
         }
         lines.append(line)
         return lines
+    }
+
+    /// True when `marker` (`**`, `_`) comes again in `chars` after `start`, not right at it: an
+    /// emphasis opens only when it is closed later in the line. The web's Markdown asks the same.
+    public static func closes(_ marker: [Character], in chars: [Character], after start: Int) -> Bool {
+        var j = start
+        while j + marker.count <= chars.count {
+            if Array(chars[j..<(j + marker.count)]) == marker { return j > start }
+            j += 1
+        }
+        return false
     }
 }

@@ -78,20 +78,7 @@ public struct StatsReport {
     // MARK: Helpers
 
     /// Text safe inside an element or an attribute.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     static func number(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
@@ -357,7 +344,25 @@ public struct StatsReport {
         let time = days.reduce(0) { $0 + $1.answerMs }
         return section("Work, the last \(StatsFormat.count(stats.window, "day"))",
                        note: "\(StatsFormat.count(total, "review")) and \(StatsFormat.duration(ms: time)) answering (from the answer times in the log); this week \(StatsFormat.count(stats.weekReviews, "review")), \(StatsFormat.duration(ms: stats.weekAnswerMs)).",
-                       reviews + "\n" + minutes)
+                       reviews + "\n" + minutes + "\n" + practice())
+    }
+
+    /// Practice in the window, apart from the test's work above (its answers move no card and
+    /// are no reviews): a line, and a bar of its right and wrong answers when there were any.
+    func practice() -> String {
+        var body = "<h2>Practice</h2>\n<p class=\"note\">Answers outside the test: they move no card and are not counted in the reviews above.</p>\n"
+        let answers = stats.practiceAnswers, wrong = min(stats.practiceWrong, stats.practiceAnswers)
+        guard answers > 0 else { return body + "<p>No practice in the last \(StatsFormat.count(stats.window, "day")).</p>" }
+        body += "<p>\(StatsFormat.count(answers, "answer")), \(wrong) wrong (\(StatsFormat.percent(answers - wrong, of: answers)) right), "
+            + "\(StatsFormat.duration(ms: stats.practiceMs)) answering.</p>\n"
+        let width = Double(Self.width), height = 18.0
+        let rightWidth = width * Double(answers - wrong) / Double(answers)
+        body += "<svg viewBox=\"0 0 \(Self.width) \(Int(height))\" role=\"img\" aria-label=\"practice answers, right and wrong\">\n"
+        body += "<rect x=\"0\" y=\"0\" width=\"\(Self.number(rightWidth))\" height=\"\(Self.number(height))\" fill=\"\(Self.blues[2])\">"
+            + "<title>\(StatsFormat.count(answers - wrong, "answer")) right</title></rect>\n"
+        body += "<rect x=\"\(Self.number(rightWidth))\" y=\"0\" width=\"\(Self.number(width - rightWidth))\" height=\"\(Self.number(height))\" fill=\"\(Self.orange)\">"
+            + "<title>\(StatsFormat.count(wrong, "answer")) wrong</title></rect>\n</svg>"
+        return body
     }
 
     func streaksAndLeeches() -> String {

@@ -236,6 +236,13 @@ public struct StatsScreen {
                      + dim("  most \(most) \(unit)"))
         lines.append("  " + pad("time", 8) + style.apply(style.color(Self.blues[3]), spark(buckets.map(\.ms)))
                      + dim("  most \(StatsFormat.duration(ms: longest)) \(unit)"))
+        // Practice apart: its answers move no card and are not among the reviews above.
+        let answers = stats.practiceAnswers, wrong = min(stats.practiceWrong, stats.practiceAnswers)
+        let practice = answers == 0 ? "none"
+            : "\(StatsFormat.count(answers, "answer")), \(wrong) wrong, \(StatsFormat.duration(ms: stats.practiceMs))"
+        let note = " \(dot) outside the test"
+        let fits = 2 + 8 + DisplayWidth.of(practice) + DisplayWidth.of(note) <= width
+        lines.append("  " + pad("practice", 8) + practice + (fits ? dim(note) : ""))
         return lines + [""]
     }
 

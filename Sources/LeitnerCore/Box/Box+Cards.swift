@@ -201,9 +201,12 @@ extension Box {
                 // Reading the text finds git's conflict markers; the card's sync conflicts follow
                 // its damage, if any.
                 let wasDamaged = store.isDamaged(id)
-                let found = store.cardDamage(of: id, readingText: true)
-                let damage = found?.reason
-                defer { problems += store.syncConflictProblems(of: id) + store.tagProblems(of: id) }
+                let examined = store.examine(id, readingText: true)
+                let damage = examined?.damage
+                defer { problems += store.syncConflictProblems(of: id) + (examined.map { store.tagProblems(of: id, read: $0.read) } ?? []) }
+                // What to do about it, when it is not the usual (a reverse card's, R28).
+                var advice: String?
+                if case .failure(let found)? = examined?.read.sides { advice = found.advice }
                 guard let reason = damage else {
                     // Mended since this request began: it joins the test as at any request.
                     if wasDamaged { try apply(.appeared(id: id, level: level), now: moment.now, log: false) }
@@ -217,7 +220,7 @@ extension Box {
                 }
                 problems.append(StoreProblem(kind: .damagedCard, path: store.path(of: id, in: level),
                                              reason: reason,
-                                             advice: found?.advice ?? "give the card exactly one front.EXT and one back.EXT, readable"))
+                                             advice: advice ?? "give the card exactly one front.EXT and one back.EXT, readable"))
             }
             return problems
         }

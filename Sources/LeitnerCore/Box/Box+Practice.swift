@@ -4,8 +4,9 @@ import LeitnerSystem
 /// recent wrong answers; `Practice` records an answer, which moves nothing and is no part of
 /// any test, its completion or its undo: one `practice` line in the review log (R16).
 extension Box {
-    /// The cards of a practice session, with their text: found in the search index (tags, text,
-    /// level) and the review log's totals (wrong answers), never by reading every card. Damaged
+    /// The cards of a practice session, with their text: found in the tag table and the store's
+    /// index (tags, level), the search index when text is asked for, and the review log's totals
+    /// (wrong answers), never by reading every card. Damaged
     /// cards are left out (R21).
     /// - Throws: `invalidParameter` for a limit or a window out of range; `storeFailure` when the
     ///   log cannot be read.
@@ -32,16 +33,27 @@ extension Box {
         }
         let levels = Set((selection.levels ?? []).map { UInt8($0.rawValue) })
         var found: [(level: UInt8, id: String)] = []
-        currentSearchIndex().forEach { parts in
-            guard levels.isEmpty || levels.contains(parts.slot.level) else { return }
-            guard selection.filter.isEmpty || selection.filter.selects(parts.eachTag) else { return }
-            if let pattern = selection.pattern, !pattern.matches(folded: parts.foldedID), !pattern.matches(folded: parts.front),
-               !pattern.matches(folded: parts.back) {
-                return
+        if let pattern = selection.pattern {
+            // Text to match: the search index holds every card's folded text (and its tags).
+            currentSearchIndex().forEach { parts in
+                guard levels.isEmpty || levels.contains(parts.slot.level) else { return }
+                guard selection.filter.isEmpty || selection.filter.selects(parts.eachTag) else { return }
+                if !pattern.matches(folded: parts.foldedID), !pattern.matches(folded: parts.front), !pattern.matches(folded: parts.back) {
+                    return
+                }
+                let id = String(decoding: parts.id, as: UTF8.self)
+                if let wrong, !wrong.contains(id) { return }
+                if !store.isDamaged(id) { found.append((parts.slot.level, id)) }
             }
-            let id = String(decoding: parts.id, as: UTF8.self)
-            if let wrong, !wrong.contains(id) { return }
-            if !store.isDamaged(id) { found.append((parts.slot.level, id)) }
+        } else {
+            // No text: the tag table and the store's index answer, with no side read.
+            let selected = selection.filter.isEmpty ? nil : selectedIDs(selection.filter)
+            for (id, level) in store.levelOf {
+                let raw = UInt8(level.rawValue)
+                guard levels.isEmpty || levels.contains(raw), selected?.contains(id) != false,
+                      wrong?.contains(id) != false, !store.isDamaged(id) else { continue }
+                found.append((raw, id))
+            }
         }
         if selection.shuffle {
             var generator = SeededGenerator(seed: UInt64(bitPattern: RealTime.nanoseconds))

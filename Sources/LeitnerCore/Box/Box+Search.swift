@@ -101,5 +101,6 @@ extension Box {
     /// (the store marks level changes itself).
     func searchIndexNeedsReading(_ id: String) {
         store.searchDirty?.insert(id)
+        store.tagsDirty?.insert(id)
     }
 }

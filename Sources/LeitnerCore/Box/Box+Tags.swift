@@ -1,7 +1,8 @@
 /// Tags (R25): `Tag`, `Untag`, `Tags`, and the filter by tag that `List`, `Search`, `Next` and
-/// practice take. The tags are read from the search index (`SearchIndex`), which keeps each
-/// card's tags beside its text and is kept current the same way (R13: a `tags` file edited by
-/// hand is read again before the next request that needs it).
+/// practice take. The tags are read from the tag table (`TagTable`), built by the first request
+/// that needs them and kept current without rescans (R13: a `tags` file edited by hand is read
+/// again before the next request that needs it); never from the search index, whose first build
+/// reads every side of every card.
 extension Box {
     /// Adds tags to a card: those it has already are left as they are. The card's `tags` file
     /// is rewritten (bad lines dropped: they were never tags) and the change logged as an edit
@@ -35,27 +36,39 @@ extension Box {
     }
 
     /// Every tag of the box's cards with the number of cards that have it, by tag; with a
-    /// filter, of the cards it selects. Damaged cards are left out (R21).
+    /// filter, of the cards it selects. Cards known to be damaged are left out (R21).
     public func tagCounts(filter: TagFilter = .all) throws(BoxError) -> [TagCount] {
         _ = try begin()
-        var counts: [[UInt8]: Int] = [:]
-        currentSearchIndex().forEach { parts in
-            guard parts.slot.tagsLength > 0 else { return }
-            let tags = parts.eachTag
-            guard filter.isEmpty || filter.selects(tags) else { return }
-            for tag in tags { counts[Array(tag), default: 0] += 1 }
+        var counts: [String: Int] = [:]
+        for (id, tags) in currentTagTable().tagsOf where store.level(of: id) != nil && !store.isDamaged(id) {
+            guard filter.isEmpty || filter.selects(tags) else { continue }
+            for tag in tags { counts[tag, default: 0] += 1 }
         }
-        return counts.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-            .map { TagCount(tag: String(decoding: $0.key, as: UTF8.self), cards: $0.value) }
+        // By the tags' bytes, as the files hold them (not by String's order of characters).
+        return counts.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            .map { TagCount(tag: $0.key, cards: $0.value) }
     }
 
-    /// The ids of the cards `filter` selects, from the search index as it is now.
+    /// The ids of the cards `filter` selects, from the tag table as it is now.
     func selectedIDs(_ filter: TagFilter) -> Set<String> {
+        let table = currentTagTable()
         var ids = Set<String>()
-        currentSearchIndex().forEach { parts in
-            if filter.selects(parts.eachTag) { ids.insert(String(decoding: parts.id, as: UTF8.self)) }
+        if filter.tags.isEmpty {
+            // Only tags left out: every other card is selected, those without tags too.
+            for (id, _) in store.levelOf where filter.selects(table.tags(of: id)) { ids.insert(id) }
+        } else {
+            // A card without tags has none the filter asks for: only tagged cards are looked at.
+            for (id, tags) in table.tagsOf where store.level(of: id) != nil && filter.selects(tags) { ids.insert(id) }
         }
         return ids
+    }
+
+    /// The tag table brought up to date with the store's changes (R13), built when there is none yet.
+    func currentTagTable() -> TagTable {
+        // Updated in place where it exists: a copy would copy the table.
+        tagTable?.update(store: store)
+        if tagTable == nil { tagTable = TagTable(store: store) }
+        return tagTable ?? TagTable(store: store)
     }
 
     /// The search index brought up to date with the store's changes (R13), built when there is

@@ -45,6 +45,8 @@ public final class Box {
     var admissionsDone: LogicalDate?
     /// The cards' folded text for `Search`, built by the first search.
     var searchIndex: SearchIndex?
+    /// Every card's tags, built by the first request that needs them (`TagTable`).
+    var tagTable: TagTable?
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
     /// Damage found in `.leitner/` while opening, and what was done about it: `doctor` reports
@@ -162,6 +164,7 @@ public final class Box {
         try settle(moment)
         // Without an index, nobody needs the card directories' events (stale watches' only).
         if searchIndex == nil { store.forgetCardEvents() }
+        if tagTable == nil { store.tagEvents.removeAll() }
         if daily.isDone, daily.test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)
         return moment

@@ -144,12 +144,15 @@ extension Store {
             if event.kind != .overflow, watches[event.watch] == nil {
                 // A card directory's own watch: something in it changed (a side edited by hand).
                 cardEvents.append(event.watch)
+                // The tag table needs only its own file's events and the directory's own (no name).
+                if event.name == CardTag.fileName || event.name.isEmpty { tagEvents.append(event.watch) }
                 continue
             }
             switch event.kind {
             case .overflow:
                 rescan = true
                 lostEvents = true
+                tagsLost = true
             case .watchedDirectoryGone:
                 if let level = watches[event.watch] {
                     reopenLevel(level)
@@ -250,6 +253,7 @@ extension Store {
         let before = levelOf
         try scanAll()
         lostEvents = true
+        tagsLost = true
         var changes: [HandChange] = []
         for (id, from) in before {
             switch levelOf[id] {

@@ -41,21 +41,23 @@ extension Store {
     /// Checks a card's directory; returns the reason it is damaged, nil when it is sound.
     /// - Parameter readingText: read the text sides too, to find git's conflict markers (`doctor`).
     func damage(of id: String, readingText: Bool = false) -> String? {
-        cardDamage(of: id, readingText: readingText)?.reason
+        examine(id, readingText: readingText)?.damage
     }
 
-    /// `damage(of:readingText:)` with what to do about it, for `doctor`.
-    func cardDamage(of id: String, readingText: Bool = false) -> CardDamage? {
+    /// `damage(of:readingText:)` with the read it made, so that `doctor` also judges the card's
+    /// `tags` from it rather than listing the card's directory a second time, and says what to do
+    /// about a damaged reverse card (R28: the read's `CardDamage.advice`); nil for no such card.
+    func examine(_ id: String, readingText: Bool) -> (damage: String?, read: SidesRead)? {
         guard let level = levelOf[id] else { return nil }
         let read = readSides(id, in: level, withText: readingText)
         noteConflicts(read, of: id)
         noteReverse(read, of: id)
         if case .failure(let damage) = read.sides {
             damaged[id] = damage.reason
-            return damage
+            return (damage.reason, read)
         }
         damaged[id] = nil
-        return nil
+        return (nil, read)
     }
 
     /// The file name and bytes of one side (`front.png`), for `ReadAsset`. The side is opened

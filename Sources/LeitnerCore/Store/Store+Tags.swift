@@ -29,23 +29,48 @@ extension Store {
         try replaceFiles(id, in: level, leaving: { $0 == CardTag.fileName },
                          writing: [(CardTag.fileName, Array(CardTag.fileText(tags).utf8))], journal: journal)
         searchDirty?.insert(id)
+        tagsDirty?.insert(id)
     }
 
-    /// What `doctor` says of a card's `tags` file: each bad line as `FILE:LINE`, or the file
-    /// when it cannot be read. The card is not damaged by it (R25).
-    func tagProblems(of id: String) -> [StoreProblem] {
+    /// A card's tags alone, for the tag table: one `openat` of `ID/tags` from the level's
+    /// directory, which fails at once for a card without tags (most cards), then a read. A `tags`
+    /// that is a link or not a plain file is read as `card` reads it (R22), which decides.
+    func tagsOnly(of id: String, in level: Level) -> [String] {
+        guard let directory = openFD(level) else { return [] }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(id + "/" + CardTag.fileName, relativeTo: directory, .readOnly,
+                                           options: [.noFollow, .nonBlocking])
+        } catch where error == .noEntry || error == .notDirectory {
+            return []
+        } catch {
+            return readSides(id, in: level, withText: false).tags.tags
+        }
+        defer { file.close() }
+        guard let status = try? file.status(), status.isRegularFile,
+              let bytes = try? file.read(upTo: CardTag.maxFileSize) else {
+            return readSides(id, in: level, withText: false).tags.tags
+        }
+        return CardTag.parse(String(decoding: bytes, as: UTF8.self)).tags
+    }
+
+    /// What `doctor` says of a card's `tags` file, from the read of the card it made: each bad
+    /// line as `FILE:LINE`, or the file when it cannot be read. The card is not damaged by it (R25).
+    func tagProblems(of id: String, read: SidesRead) -> [StoreProblem] {
         guard let level = levelOf[id] else { return [] }
         let cardPath = path(of: id, in: level)
-        let read = readSides(id, in: level, withText: false)
         let file = cardPath + "/" + CardTag.fileName
         if let problem = read.tagsProblem {
             return [StoreProblem(kind: .badTag, path: file, reason: "the tags cannot be read, the card has none meanwhile: \(problem)",
                                  advice: "make it a plain file of tags, one a line")]
         }
         return read.tags.badLines.map { bad in
-            StoreProblem(kind: .badTag, path: "\(file):\(bad.line)",
-                         reason: "not a tag, ignored: '\(bad.text)' \(bad.reason)",
-                         advice: "write a tag as a card id, parts joined by ':' (ja:kana), or remove the line")
+            // A line of a file written on Windows ends in "\r", which a terminal would print as a
+            // return to the line's start over the message: it is no part of what was written.
+            let text = bad.text.utf8.last == UInt8(ascii: "\r") ? String(decoding: bad.text.utf8.dropLast(), as: UTF8.self) : bad.text
+            return StoreProblem(kind: .badTag, path: "\(file):\(bad.line)",
+                                reason: "not a tag, ignored: '\(text)' \(bad.reason)",
+                                advice: "write a tag as a card id, parts joined by ':' (ja:kana), or remove the line")
         }
     }
 }

@@ -52,6 +52,15 @@ final class Store {
     /// needs a card's reverses (`reverses(of:)`), since building it looks into every card
     /// directory, which the scan at open never does. Kept current from then on.
     var reverseIndex: [String: String]?
+    /// Card directory watches with an event about their `tags` entry or themselves since the tag
+    /// table last looked (`TagTable`).
+    var tagEvents: [Int32] = []
+    /// True when the kernel dropped events, or the levels were scanned again, since the tag table
+    /// last looked: it reads every card's tags again.
+    var tagsLost = false
+    /// Cards whose level changed, or whose tags the box wrote, since the tag table last looked;
+    /// nil while there is no table.
+    var tagsDirty: Set<String>?
 
     /// The other devices of a synced store, by name, as last looked at (`refreshPeerDays`).
     var peers: [String: PeerDevice] = [:]
@@ -220,6 +229,7 @@ final class Store {
             conflictMarkers[id] = nil
         }
         searchDirty?.insert(id)
+        tagsDirty?.insert(id)
         // A card that came (an add, a rename's new id, a hand change) may be a reverse card; one
         // that left is none any more. A move changes neither.
         if reverseIndex != nil, old == nil || level == nil {

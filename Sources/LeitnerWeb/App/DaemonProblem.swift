@@ -35,6 +35,8 @@ struct DaemonProblem: Equatable {
             case .nothingToUndo: self.init(409, "Nothing to undo", "There is no grade of today to undo.")
             case .noSuchCard: self.init(404, "No such card", box.description)
             case .notInTest: self.init(409, "Not in today's test", box.description)
+            case .invalidTag: self.init(400, "Not a tag", box.description)
+            case .notSuspended: self.init(409, "Not suspended", box.description)
             case .storeFailure(let path, let reason, _, _):
                 self.init(500, "A card or the store is damaged",
                           "The store failed at '\(path)': \(reason). Nothing was changed; leitnerctl doctor tells more.")

@@ -16,6 +16,8 @@ struct Visit {
 
     var box: BoxClient { app.box }
     var csrf: String { session.csrf }
+    /// The box's name for the pages' titles; nil for the default box.
+    var boxName: String? { app.boxName }
 
     func answer() -> (HTTPResponse, String) {
         if request.method == .post {
@@ -38,37 +40,74 @@ struct Visit {
             let monday = status.today.adding(days: -status.today.weekday)
             var week: [CalendarDay] = []
             try box.calendar(from: monday, to: monday.adding(days: 6)) { week += $0.items }
-            return HTTPResponse.html(200, TodayPage.html(status: status, week: week, csrf: csrf))
+            return HTTPResponse.html(200, TodayPage.html(status: status, week: week, csrf: csrf, box: boxName))
         } catch {
             return app.problem(error, section: .today)
         }
     }
 
+    /// The part of the test a review link or form names: `tag=` (empty: none).
+    static func scope(_ fields: [String: String]) -> ReviewPage.Scope {
+        ReviewPage.Scope(tag: fields["tag"].flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The head of the test's queue within `scope`: `Next`, with the tag as its filter when
+    /// there is one (`outside`: the queued cards the filter leaves out).
+    private func head(_ scope: ReviewPage.Scope) throws -> (card: Card?, test: TestSummary, outside: Int) {
+        guard let tag = scope.tag else {
+            let (card, test) = try box.next().value
+            return (card, test, 0)
+        }
+        return try box.next(tags: [tag], notTags: nil, levels: nil).value
+    }
+
     private func reviewGet() -> HTTPResponse {
         let rest = Array(segments.dropFirst())
+        let scope = Self.scope(query)
         if rest.isEmpty {
             do {
                 // `Next` opens today's test when it is not open yet, as `leitnerctl next` does: the
                 // test is the day's whoever opens it, so this GET decides nothing a person could.
-                let (card, test) = try box.next().value
-                guard let card else { return HTTPResponse.html(200, ReviewPage.finished(test, csrf: csrf)) }
+                let (card, test, outside) = try head(scope)
+                guard let card else {
+                    return HTTPResponse.html(200, ReviewPage.finished(test, scope: scope, outside: outside, csrf: csrf, box: boxName))
+                }
                 let handle = app.sessions.update(sessionID) { session in
                     session.handle(for: card.id, now: now) { (try? RandomBytes.hex(12)) ?? String(now.nanoseconds, radix: 36) }
                 } ?? ""
-                return HTTPResponse.html(200, ReviewPage.front(card, handle: handle, test: test, csrf: csrf))
+                return HTTPResponse.html(200, ReviewPage.front(card, handle: handle, test: test, scope: scope, csrf: csrf, box: boxName))
             } catch {
                 return app.problem(error, section: .review)
             }
         }
         if rest == ["answer"] {
             guard let handle = query["card"], let shown = session.card(forHandle: handle) else {
-                return HTTPResponse.redirect("/review")
+                return HTTPResponse.redirect(scope.path)
             }
             do {
-                let (card, test) = try box.next().value
+                let (card, test, _) = try head(scope)
                 // The card was graded meanwhile (another tab, the terminal): show the one due now.
-                guard let card, card.id == shown.id else { return HTTPResponse.redirect("/review") }
-                return HTTPResponse.html(200, ReviewPage.answer(card, handle: handle, test: test, csrf: csrf))
+                guard let card, card.id == shown.id else { return HTTPResponse.redirect(scope.path) }
+                // From now on the id is no secret to this browser: the edit page may show it.
+                app.sessions.update(sessionID) { $0.markAnswered(handle) }
+                return HTTPResponse.html(200, ReviewPage.answer(card, handle: handle, test: test, scope: scope, csrf: csrf,
+                                                                notice: query["done"].flatMap(Self.notice), box: boxName))
+            } catch {
+                return app.problem(error, section: .review)
+            }
+        }
+        if rest == ["edit"] {
+            guard let handle = query["card"], let shown = session.card(forHandle: handle) else {
+                return HTTPResponse.redirect(scope.path)
+            }
+            // The edit page shows the id: not before the answer was shown (an address typed or
+            // kept from the front's page goes to the answer first).
+            guard shown.answered else {
+                return HTTPResponse.redirect("/review/answer?card=\(handle)" + scope.queryTail)
+            }
+            do {
+                let card = try box.show(id: shown.id).value
+                return HTTPResponse.html(200, ReviewPage.edit(card, handle: handle, scope: scope, csrf: csrf, box: boxName))
             } catch {
                 return app.problem(error, section: .review)
             }
@@ -87,7 +126,7 @@ struct Visit {
             let id = rest[0]
             do {
                 let card = try box.show(id: id).value
-                return (HTTPResponse.html(200, CardPage.html(card, csrf: csrf, notice: query["done"].flatMap(Self.notice))), policy)
+                return (HTTPResponse.html(200, CardPage.html(card, csrf: csrf, notice: query["done"].flatMap(Self.notice), box: boxName)), policy)
             } catch {
                 return (app.problem(error, section: .cards), policy)
             }
@@ -107,19 +146,25 @@ struct Visit {
         }
     }
 
-    /// The cards matching `q` (every card without one), a page at a time. The daemon streams
-    /// them in parts; only this page's are kept.
+    /// The cards matching `q` (every card without one), with the tag `tag` and in level or
+    /// place `level` when given, a page at a time. The daemon streams them in parts; only this
+    /// page's are kept.
     private func cardList() -> HTTPResponse {
-        let text = query["q"]?.trimmingSpaces ?? ""
+        let filter = CardsPage.Filter(text: query["q"]?.trimmingSpaces ?? "",
+                                      tag: query["tag"].flatMap { $0.isEmpty ? nil : $0 },
+                                      level: query["level"].flatMap { Level(name: $0) })
+        let tags = filter.tag.map { [$0] }
         // Clamped: a page number from the address must not overflow the multiplication below.
         let page = min(1_000_000, max(1, Int(query["page"] ?? "1") ?? 1)) - 1
         let first = page * CardsPage.pageSize
         let range = first..<(first + CardsPage.pageSize)
         var entries: [CardsPage.Entry] = []
         var total = 0
+        var allTags: [TagCount] = []
         do {
-            if text.isEmpty {
-                try box.list(withText: false) { part in
+            try box.tags { allTags += $0.items }
+            if filter.text.isEmpty {
+                try box.list(level: filter.level, withText: false, tags: tags) { part in
                     for card in part.items {
                         if range.contains(total) { entries.append(CardsPage.Entry(id: card.id, level: card.level, lines: [])) }
                         total += 1
@@ -128,7 +173,7 @@ struct Visit {
             } else {
                 // A card matches on several lines, one after another: it is one entry.
                 var lastID: String?
-                try box.search(text) { part in
+                try box.search(filter.text, level: filter.level, tags: tags) { part in
                     for match in part.items {
                         if match.id != lastID {
                             lastID = match.id
@@ -142,7 +187,8 @@ struct Visit {
         } catch {
             return app.problem(error, section: .cards)
         }
-        return HTTPResponse.html(200, CardsPage.html(query: text, entries: entries, total: total, page: page))
+        return HTTPResponse.html(200, CardsPage.html(filter: filter, tags: allTags, entries: entries, total: total, page: page,
+                                                     box: boxName))
     }
 
     private func stats() -> (HTTPResponse, String) {
@@ -198,6 +244,7 @@ struct Visit {
             default: break
             }
         }
+        let scope = Self.scope(form)
         switch segments {
         case ["review", "start"]:
             do {
@@ -209,22 +256,44 @@ struct Visit {
         case ["review", "grade"]:
             guard let handle = form["card"], let shown = session.card(forHandle: handle),
                   let correct = form["correct"].flatMap({ $0 == "yes" ? true : $0 == "no" ? false : nil }) else {
-                return HTTPResponse.redirect("/review")
+                return HTTPResponse.redirect(scope.path)
             }
             let elapsed = now - shown.shown
             let milliseconds = Int(min(elapsed.components.seconds, 86_400)) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
             do {
                 _ = try box.grade(id: shown.id, correct: correct, answerMs: max(0, milliseconds))
-                return HTTPResponse.redirect("/review")
+                return HTTPResponse.redirect(scope.path)
             } catch let error where Self.isStale(error) {
-                return HTTPResponse.redirect("/review")
+                return HTTPResponse.redirect(scope.path)
+            } catch {
+                return app.problem(error, section: .review)
+            }
+        case ["review", "suspend"]:
+            guard let handle = form["card"], let shown = session.card(forHandle: handle) else {
+                return HTTPResponse.redirect(scope.path)
+            }
+            do {
+                // Out of the test and of every test until unsuspended (R24): the next card follows.
+                _ = try box.suspend(ids: [shown.id]).value
+                return HTTPResponse.redirect(scope.path)
+            } catch {
+                return app.problem(error, section: .review)
+            }
+        case ["review", "edit"]:
+            guard let handle = form["card"], let shown = session.card(forHandle: handle), shown.answered else {
+                return HTTPResponse.redirect(scope.path)
+            }
+            let answer = "/review/answer?card=\(handle)" + scope.queryTail
+            do {
+                let changed = try applyEdit(id: shown.id, form: form)
+                return HTTPResponse.redirect(answer + "&done=" + (changed ? "edited" : "unchanged"))
             } catch {
                 return app.problem(error, section: .review)
             }
         case ["review", "undo"]:
             do {
                 _ = try box.undo()
-                return HTTPResponse.redirect("/review")
+                return HTTPResponse.redirect(scope.path)
             } catch {
                 return app.problem(error, section: .review)
             }
@@ -259,26 +328,31 @@ struct Visit {
         return false
     }
 
-    /// New text for the text sides the form holds; a side is written under its own file name, so
-    /// its media type stays.
+    /// The card page's edit form: the new text, then the card's page again.
     private func edit(id: String, form: [String: String]) -> HTTPResponse {
         do {
-            let card = try box.show(id: id).value
-            var assets: [SideName: Asset] = [:]
-            for name in SideName.allCases {
-                let side = card.side(name)
-                guard var text = form[name.rawValue], MediaType.isText(side.mediaType) else { continue }
-                // Browsers send a textarea's line ends as CR LF.
-                text = String(text.split(separator: "\r\n", omittingEmptySubsequences: false).joined(separator: "\n"))
-                if text == side.text { continue }
-                let fileName = side.path.split(separator: "/").last.map(String.init) ?? "\(name.rawValue).txt"
-                assets[name] = Asset(name: fileName, text: text)
-            }
-            if assets.isEmpty { return HTTPResponse.redirect("/cards/\(PercentEncoding.encode(id))?done=unchanged") }
-            let changed = try box.edit(id: id, front: assets[.front], back: assets[.back]).value.changed
+            let changed = try applyEdit(id: id, form: form)
             return HTTPResponse.redirect("/cards/\(PercentEncoding.encode(id))?done=\(changed ? "edited" : "unchanged")")
         } catch {
             return app.problem(error, section: .cards)
         }
+    }
+
+    /// New text for the text sides the form holds; a side is written under its own file name, so
+    /// its media type stays. True when the card changed.
+    private func applyEdit(id: String, form: [String: String]) throws -> Bool {
+        let card = try box.show(id: id).value
+        var assets: [SideName: Asset] = [:]
+        for name in SideName.allCases {
+            let side = card.side(name)
+            guard var text = form[name.rawValue], MediaType.isText(side.mediaType) else { continue }
+            // Browsers send a textarea's line ends as CR LF.
+            text = String(text.split(separator: "\r\n", omittingEmptySubsequences: false).joined(separator: "\n"))
+            if text == side.text { continue }
+            let fileName = side.path.split(separator: "/").last.map(String.init) ?? "\(name.rawValue).txt"
+            assets[name] = Asset(name: fileName, text: text)
+        }
+        if assets.isEmpty { return false }
+        return try box.edit(id: id, front: assets[.front], back: assets[.back]).value.changed
     }
 }

@@ -12,9 +12,13 @@ public final class WebApp: Sendable {
     let secureCookie: Bool
     let transport: any BoxTransport & Sendable
     let sessions: SessionTable
+    /// The box served (`leitner-web --box NAME`), named in the pages' titles; nil: the default box.
+    let boxName: String?
 
-    public init(token: String, secureCookie: Bool, transport: any BoxTransport & Sendable, maxSessions: Int = 64) {
+    public init(token: String, secureCookie: Bool, transport: any BoxTransport & Sendable, maxSessions: Int = 64,
+                boxName: String? = nil) {
         self.token = token
+        self.boxName = boxName
         self.secureCookie = secureCookie
         self.transport = transport
         sessions = SessionTable(capacity: maxSessions)
@@ -81,12 +85,15 @@ public final class WebApp: Sendable {
     }
 
     func problem(_ status: Int, _ title: String, _ message: String, section: PageSection?) -> HTTPResponse {
-        HTTPResponse.html(status, ProblemPage.html(title: title, message: message, section: section))
+        // Without a section the page is outside the door (no session): it names no box.
+        HTTPResponse.html(status, ProblemPage.html(title: title, message: message, section: section,
+                                                   box: section == nil ? nil : boxName))
     }
 
     func problem(_ error: any Error, section: PageSection?) -> HTTPResponse {
         let problem = DaemonProblem(error)
-        return HTTPResponse.html(problem.status, ProblemPage.html(title: problem.title, message: problem.message, section: section))
+        return HTTPResponse.html(problem.status, ProblemPage.html(title: problem.title, message: problem.message, section: section,
+                                                                  box: section == nil ? nil : boxName))
     }
 
     /// Forgets a session (its cookie is then worth nothing).

@@ -1,4 +1,5 @@
-/// The one script, served as `/static/app-HASH.js`: keys and swipes for the review. Every page
+/// The one script, served as `/static/app-HASH.js`: keys and swipes for the review (`s` suspends,
+/// `e` edits: the Edit link is only on the answer's page, so `e` does nothing before). Every page
 /// works without it; it only clicks the links and buttons the page already has, so it changes
 /// nothing a form would not.
 enum ReviewScript {
@@ -20,6 +21,8 @@ enum ReviewScript {
               case "y": case "ArrowRight": done = click("right"); break;
               case "n": case "ArrowLeft": done = click("wrong"); break;
               case "u": done = click("undo"); break;
+              case "s": done = click("suspend"); break;
+              case "e": done = click("edit"); break;
             }
             if (done) { event.preventDefault(); }
           });

@@ -39,6 +39,17 @@ enum StyleSheet {
         .secondary button { flex: 0 0 auto; min-height: 44px; font-weight: 400; }
         progress { width: 100%; height: 8px; accent-color: var(--accent); }
         .keys { color: var(--muted); font-size: .85em; }
+        .tools { justify-content: flex-end; flex-wrap: wrap; }
+        .tools .button, .tools form { flex: 0 0 auto; }
+        .tools .button { min-height: 44px; font-weight: 400; padding: 8px 16px; }
+        .tags { margin: 12px 0 0; }
+        .tag { display: inline-block; padding: 2px 10px; margin: 2px 4px 2px 0; border: 1px solid var(--line);
+          border-radius: 999px; text-decoration: none; font-size: .9em; }
+        .filters { display: flex; gap: 8px; width: 100%; }
+        form.search { flex-wrap: wrap; }
+        form.search input[type=search] { flex: 1 1 60%; width: auto; }
+        .box-name { margin-left: auto; align-self: center; padding: 4px 10px; border-radius: 8px;
+          background: var(--accent); color: #fff; font-size: .85em; white-space: nowrap; }
         table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
         th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); }
         .week { display: grid; grid-template-columns: repeat(7, 1fr); gap: 4px; list-style: none; padding: 0; }

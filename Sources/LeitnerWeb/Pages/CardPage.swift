@@ -1,12 +1,14 @@
 import LeitnerCore
 
-/// One card: both sides, its level, a form to move it, and a form to edit each text side.
+/// One card: both sides, its level and tags, a form to move it, and a form to edit each text side.
 public enum CardPage {
-    public static func html(_ card: Card, csrf: String, notice: String? = nil) -> String {
+    public static func html(_ card: Card, csrf: String, notice: String? = nil, box: String? = nil) -> String {
         let path = "/cards/\(PercentEncoding.encode(card.id))"
         var body = "<h1>\(HTML.escape(card.id))</h1>\n"
         if let notice { body += "<p class=\"muted\" id=\"notice\">\(HTML.escape(notice))</p>\n" }
-        body += "<p>Level \(card.level.name)</p>\n<article class=\"card\">"
+        body += "<p>\(card.level.isPlace || card.level == .finished ? card.level.name.capitalizedFirst : "Level " + card.level.name)</p>\n"
+        body += tagList(card.tags)
+        body += "<article class=\"card\">"
         for name in SideName.allCases {
             body += SideView.html(card.side(name), name: name, source: "\(path)/asset/\(name.rawValue)")
         }
@@ -17,15 +19,39 @@ public enum CardPage {
             body += "<option value=\"\(level.name)\"\(level == card.level ? " selected" : "")>\(level.name)</option>"
         }
         body += "</select><button type=\"submit\" id=\"move\">Move</button></div></form>\n"
-        let textSides = SideName.allCases.filter { MediaType.isText(card.side($0).mediaType) && card.side($0).text != nil }
-        if !textSides.isEmpty {
+        let fields = textFields(card)
+        if !fields.isEmpty {
             body += "<form method=\"post\" action=\"\(path)/edit\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
-            for name in textSides {
-                body += "<label for=\"\(name.rawValue)\">The \(name.rawValue) (\(HTML.escape(card.side(name).mediaType)))</label>"
-                body += "<textarea id=\"\(name.rawValue)\" name=\"\(name.rawValue)\">\(HTML.escape(card.side(name).text ?? ""))</textarea>"
-            }
-            body += "<div class=\"actions\"><button type=\"submit\" id=\"save\">Save</button></div></form>\n"
+            body += fields + "<div class=\"actions\"><button type=\"submit\" id=\"save\">Save</button></div></form>\n"
         }
-        return Layout.page(title: card.id, section: .cards, body: body)
+        return Layout.page(title: card.id, section: .cards, body: body, box: box)
+    }
+
+    /// The card's tags, each a link to the cards with it; nothing for a card without tags.
+    static func tagList(_ tags: [String]) -> String {
+        guard !tags.isEmpty else { return "" }
+        var out = "<p class=\"tags\" id=\"tags\">Tags: "
+        out += tags.map { "<a class=\"tag\" href=\"/cards?tag=\(HTML.escape(PercentEncoding.encode($0)))\">\(HTML.escape($0))</a>" }
+            .joined(separator: " ")
+        return out + "</p>"
+    }
+
+    /// A labelled textarea for each text side (the form's fields `front`, `back`); empty when
+    /// neither side is text (an image, a sound), which only `leitnerctl edit` changes.
+    static func textFields(_ card: Card) -> String {
+        var out = ""
+        for name in SideName.allCases where MediaType.isText(card.side(name).mediaType) && card.side(name).text != nil {
+            out += "<label for=\"\(name.rawValue)\">The \(name.rawValue) (\(HTML.escape(card.side(name).mediaType)))</label>"
+            out += "<textarea id=\"\(name.rawValue)\" name=\"\(name.rawValue)\">\(HTML.escape(card.side(name).text ?? ""))</textarea>"
+        }
+        return out
+    }
+}
+
+extension String {
+    /// The string with its first letter upper-case (ASCII), for a word that starts a sentence.
+    var capitalizedFirst: String {
+        guard let first = utf8.first, (97...122).contains(first) else { return self }
+        return String(decoding: [first - 32], as: UTF8.self) + String(self.dropFirst())
     }
 }

@@ -1,5 +1,6 @@
 /// The one page a browser without the cookie gets, with 401: how to get in, and nothing of the
-/// box. `wrongToken` when the link's token was not the right one (an old link).
+/// box, not even its name (a box's name may say what is learnt). `wrongToken` when the link's
+/// token was not the right one (an old link).
 public enum DoorPage {
     public static func html(wrongToken: Bool) -> String {
         let first = wrongToken
@@ -11,7 +12,7 @@ public enum DoorPage {
             secret token, and this browser is then let in until it is closed.</p>
             <p class="muted">On the computer that runs leitner-web: <code>leitnerctl web</code> prints the link; \
             for a leitner-web started by systemd, the token is in <code>~/.local/state/leitner/web-token</code> \
-            (see leitner-web(1)).</p>
+            (a box's other than the default: <code>NAME.web-token</code> beside it; see leitner-web(1)).</p>
 
             """)
     }

@@ -2,8 +2,10 @@
 /// origin), the navigation when the browser is let in, and `main`.
 enum Layout {
     /// A whole page. `section` marks the navigation's current place; nil for a page outside it
-    /// (the door, an error without a session), which then has no navigation.
-    static func page(title: String, section: PageSection?, body: String) -> String {
+    /// (the door, an error without a session), which then has no navigation. `box` names the
+    /// box served when it is not the default one: in the title (a tab, the history, a phone's
+    /// list of open pages) and in the navigation, so that two boxes' pages are not mistaken.
+    static func page(title: String, section: PageSection?, body: String, box: String? = nil) -> String {
         var page = """
             <!DOCTYPE html>
             <html lang="en">
@@ -12,7 +14,7 @@ enum Layout {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="color-scheme" content="light dark">
             <meta name="referrer" content="no-referrer">
-            <title>\(HTML.escape(title)) · Leitner box</title>
+            <title>\(HTML.escape(title)) · \(box.map { HTML.escape($0) + " · " } ?? "")Leitner box</title>
             <link rel="stylesheet" href="/static/\(EmbeddedAssets.styleSheet.name)">
             <script src="/static/\(EmbeddedAssets.script.name)" defer></script>
             </head>
@@ -25,6 +27,7 @@ enum Layout {
                 let current = place == section ? " aria-current=\"page\"" : ""
                 page += "<a href=\"\(place.path)\"\(current)>\(place.rawValue)</a>"
             }
+            if let box { page += "<span class=\"box-name\" id=\"box-name\">\(HTML.escape(box))</span>" }
             page += "</nav></header>\n"
         }
         page += "<main>\n" + body + "</main>\n</body>\n</html>\n"

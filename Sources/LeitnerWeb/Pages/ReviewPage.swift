@@ -2,48 +2,105 @@ import LeitnerCore
 
 /// The review, one card at a time: its front and "Show answer", then both sides, the card's id
 /// and Right/Wrong. The front's page carries a handle, never the id (an id is often made from the
-/// answer). Undo is on both. Keys (Space, y, n, u) and swipes come from the script, which clicks
-/// these same links and buttons.
+/// answer). Undo and Suspend are on both; Edit only once the answer is shown, since the edit page
+/// shows the id. Keys (Space, y, n, u, s, e) and swipes come from the script, which clicks these
+/// same links and buttons.
 public enum ReviewPage {
-    /// The front of the test's head card, under `handle`.
-    public static func front(_ card: Card, handle: String, test: TestSummary, csrf: String) -> String {
-        var body = progress(test)
-        body += "<article class=\"card\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
-        body += "</article>\n<div class=\"actions\"><a class=\"button primary\" id=\"show\" href=\"/review/answer?card=\(handle)\">Show answer</a></div>\n"
-        body += footer(test, csrf: csrf)
-        return Layout.page(title: "Review", section: .review, body: body)
+    /// The part of today's test under review: all of it, or the cards with one tag
+    /// (`/review?tag=ja`, `Next` with the filter as `leitnerctl review --tag` sends it). Every
+    /// link and form of the review carries it, so the next card comes from the same part.
+    public struct Scope: Sendable, Equatable {
+        public var tag: String?
+
+        public init(tag: String? = nil) {
+            self.tag = tag
+        }
+
+        /// `&tag=…` to follow a query that has a first field, or nothing.
+        var queryTail: String { tag.map { "&tag=" + PercentEncoding.encode($0) } ?? "" }
+
+        /// The review's address for this scope.
+        public var path: String { tag.map { "/review?tag=" + PercentEncoding.encode($0) } ?? "/review" }
+
+        /// Hidden form fields that carry the scope to a POST.
+        var fields: [(String, String)] { tag.map { [("tag", $0)] } ?? [] }
     }
 
-    /// Both sides, the id and level, and the two grades.
-    public static func answer(_ card: Card, handle: String, test: TestSummary, csrf: String) -> String {
-        var body = progress(test)
+    /// The front of the test's head card, under `handle`.
+    public static func front(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), csrf: String,
+                             box: String? = nil) -> String {
+        var body = heading(scope) + progress(test)
+        body += "<article class=\"card\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
+        body += "</article>\n<div class=\"actions\"><a class=\"button primary\" id=\"show\" href=\"\(HTML.escape("/review/answer?card=\(handle)" + scope.queryTail))\">Show answer</a></div>\n"
+        body += footer(test, handle: handle, answered: false, scope: scope, csrf: csrf)
+        return Layout.page(title: "Review", section: .review, body: body, box: box)
+    }
+
+    /// Both sides, the id and level, the tags, and the two grades.
+    public static func answer(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), csrf: String,
+                              notice: String? = nil, box: String? = nil) -> String {
+        var body = heading(scope) + progress(test)
+        if let notice { body += "<p class=\"muted\" id=\"notice\">\(HTML.escape(notice))</p>\n" }
         body += "<article class=\"card\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
         body += SideView.html(card.back, name: .back, source: asset(handle, .back))
-        body += "<p class=\"card-id\">\(HTML.escape(card.id)) · level \(card.level.name)</p></article>\n"
+        body += "<p class=\"card-id\">\(HTML.escape(card.id)) · level \(card.level.name)</p>"
+        body += CardPage.tagList(card.tags) + "</article>\n"
         body += "<div class=\"actions\">"
-        body += Layout.form(action: "/review/grade", csrf: csrf, fields: [("card", handle), ("correct", "no")],
+        body += Layout.form(action: "/review/grade", csrf: csrf, fields: [("card", handle), ("correct", "no")] + scope.fields,
                             button: "Wrong", id: "wrong", buttonClass: "wrong")
-        body += Layout.form(action: "/review/grade", csrf: csrf, fields: [("card", handle), ("correct", "yes")],
+        body += Layout.form(action: "/review/grade", csrf: csrf, fields: [("card", handle), ("correct", "yes")] + scope.fields,
                             button: "Right", id: "right", buttonClass: "right")
-        body += "</div>\n" + footer(test, csrf: csrf)
-        return Layout.page(title: "Review", section: .review, body: body)
+        body += "</div>\n" + footer(test, handle: handle, answered: true, scope: scope, csrf: csrf)
+        return Layout.page(title: "Review", section: .review, body: body, box: box)
     }
 
-    /// No card left: the test complete, or nothing due.
-    public static func finished(_ test: TestSummary, csrf: String) -> String {
-        var body = "<h1>Review</h1>\n"
-        switch test.state {
-        case .empty:
-            body += "<p>Nothing is due today.</p>\n"
-        case .completed, .open:
-            body += "<p id=\"complete\">Today's test is complete: \(test.passed) right, \(test.failed) wrong.</p>\n"
+    /// The text sides of the card under review, to edit before grading it; saving goes back to
+    /// its answer. Shown only once the answer was, so the id it shows gives nothing away.
+    public static func edit(_ card: Card, handle: String, scope: Scope = Scope(), csrf: String, box: String? = nil) -> String {
+        let back = "/review/answer?card=\(handle)" + scope.queryTail
+        var body = "<h1>Edit \(HTML.escape(card.id))</h1>\n"
+        let fields = CardPage.textFields(card)
+        if fields.isEmpty {
+            body += "<p>Neither side of this card is text: change its files with <code>leitnerctl edit</code>.</p>\n"
+        } else {
+            body += "<form method=\"post\" action=\"/review/edit\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
+            for (name, value) in [("card", handle)] + scope.fields {
+                body += "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape(value))\">"
+            }
+            body += fields + "<div class=\"actions\"><button type=\"submit\" id=\"save\" class=\"primary\">Save and go back</button></div></form>\n"
+        }
+        body += "<p><a href=\"\(HTML.escape(back))\" id=\"cancel\">Back to the card, unchanged</a></p>\n"
+        return Layout.page(title: "Edit", section: .review, body: body, box: box)
+    }
+
+    /// No card left: the test complete, or nothing due; with a tag, the cards of today's test
+    /// without it (`outside`) are still to review.
+    public static func finished(_ test: TestSummary, scope: Scope = Scope(), outside: Int = 0, csrf: String,
+                                box: String? = nil) -> String {
+        var body = heading(scope)
+        if let tag = scope.tag, outside > 0 {
+            body += "<p id=\"complete\">No card tagged \(HTML.escape(tag)) is left in today's test; "
+            body += "\(outside) other card\(outside == 1 ? " is" : "s are") to review.</p>\n"
+            body += "<div class=\"actions\"><a class=\"button primary\" id=\"review-all\" href=\"/review\">Review the rest</a></div>\n"
+        } else {
+            switch test.state {
+            case .empty:
+                body += "<p>Nothing is due today.</p>\n"
+            case .completed, .open:
+                body += "<p id=\"complete\">Today's test is complete: \(test.passed) right, \(test.failed) wrong.</p>\n"
+            }
         }
         body += "<div class=\"secondary\"><a href=\"/stats\">Statistics</a>"
         if test.passed + test.failed > 0 {
-            body += Layout.form(action: "/review/undo", csrf: csrf, button: "Undo the last grade", id: "undo")
+            body += Layout.form(action: "/review/undo", csrf: csrf, fields: scope.fields, button: "Undo the last grade", id: "undo")
         }
         body += "</div>\n"
-        return Layout.page(title: "Review", section: .review, body: body)
+        return Layout.page(title: "Review", section: .review, body: body, box: box)
+    }
+
+    static func heading(_ scope: Scope) -> String {
+        guard let tag = scope.tag else { return "" }
+        return "<h1>Review · tag \(HTML.escape(tag))</h1>\n"
     }
 
     static func progress(_ test: TestSummary) -> String {
@@ -53,12 +110,20 @@ public enum ReviewPage {
             + "<span id=\"progress\">\(done) of \(total)</span> · \(test.passed) right · \(test.failed) wrong</p>\n"
     }
 
-    static func footer(_ test: TestSummary, csrf: String) -> String {
-        var out = "<div class=\"secondary\"><span class=\"keys\">Keys: Space shows the answer, y right, n wrong, u undo. Swipe right or left.</span>"
-        if test.passed + test.failed > 0 {
-            out += Layout.form(action: "/review/undo", csrf: csrf, button: "Undo", id: "undo")
+    /// Edit (once the answer is shown), Suspend and Undo, then the keys.
+    static func footer(_ test: TestSummary, handle: String, answered: Bool, scope: Scope, csrf: String) -> String {
+        var out = "<div class=\"secondary tools\">"
+        if answered {
+            out += "<a class=\"button\" id=\"edit\" href=\"\(HTML.escape("/review/edit?card=\(handle)" + scope.queryTail))\">Edit</a>"
         }
-        return out + "</div>\n"
+        out += Layout.form(action: "/review/suspend", csrf: csrf, fields: [("card", handle)] + scope.fields,
+                           button: "Suspend", id: "suspend")
+        if test.passed + test.failed > 0 {
+            out += Layout.form(action: "/review/undo", csrf: csrf, fields: scope.fields, button: "Undo", id: "undo")
+        }
+        out += "</div>\n<p class=\"keys\">Keys: Space shows the answer, y right, n wrong, u undo, s suspend"
+        out += answered ? ", e edit." : "; e edits once the answer is shown."
+        return out + " Swipe right or left.</p>\n"
     }
 
     static func asset(_ handle: String, _ side: SideName) -> String {

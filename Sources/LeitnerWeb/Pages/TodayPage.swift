@@ -1,14 +1,22 @@
 import LeitnerClient
 import LeitnerCore
 
-/// Today: the test's levels and what is left of it, the cards per level, the week as a paper
-/// Leitner calendar, and the button that starts the review.
+/// Today: the test's levels and what is left of it, the new cards waiting and when they arrive,
+/// the suspended cards and the leeches (as `leitnerctl status` says them), the cards per level,
+/// the week as a paper Leitner calendar, and the button that starts the review.
 public enum TodayPage {
-    public static func html(status: BoxStatus, week: [CalendarDay], csrf: String) -> String {
+    public static func html(status: BoxStatus, week: [CalendarDay], csrf: String, box: String? = nil) -> String {
         let test = status.test
         let date = status.today
         var body = "<h1>Today · \(date.weekdayAbbreviation) \(date)</h1>\n"
+        // New cards that come in when today's test opens (pacing): the test is empty only until
+        // then, so it is offered as any other (Start opens it, `Prepare`).
+        let arriving = status.arrivals.map { $0.date == date ? $0.cards : 0 } ?? 0
         switch test.state {
+        case .empty where arriving > 0:
+            body += "<p>Today's test opens with <strong>\(arriving) new card\(arriving == 1 ? "" : "s")</strong>.</p>\n"
+            body += "<div class=\"actions\">" + Layout.form(action: "/review/start", csrf: csrf, button: "Start the review",
+                                                             id: "start", buttonClass: "primary") + "</div>\n"
         case .empty:
             body += "<p>Nothing is due today.</p>\n"
         case .completed:
@@ -22,6 +30,7 @@ public enum TodayPage {
                                                              button: test.passed + test.failed == 0 ? "Start the review" : "Go on with the review",
                                                              id: "start", buttonClass: "primary") + "</div>\n"
         }
+        body += places(status)
         if status.problems > 0 {
             body += "<p class=\"problem\">The store has \(status.problems) problem\(status.problems == 1 ? "" : "s"): run <code>leitnerctl doctor</code>.</p>\n"
         }
@@ -38,7 +47,35 @@ public enum TodayPage {
             body += "<tr><td>\(level.name)</td><td>\(status.counts[level] ?? 0)</td></tr>"
         }
         body += "</tbody></table>\n"
-        return Layout.page(title: "Today", section: .today, body: body)
+        return Layout.page(title: "Today", section: .today, body: body, box: box)
+    }
+
+    /// The places beside the levels, a line each and none when empty: what waits in `new/` and
+    /// when the next cards of it arrive (pacing, `NewPerDay=`), the suspended cards, the leeches.
+    static func places(_ status: BoxStatus) -> String {
+        var out = ""
+        let waiting = status.counts[.new] ?? 0
+        if waiting > 0 {
+            out += "<p id=\"waiting\">\(waiting) new card\(waiting == 1 ? "" : "s") wait\(waiting == 1 ? "s" : "")"
+            if let arrivals = status.arrivals {
+                // The date the daemon gives is today's while today's test is not open yet: the
+                // cards come in when it opens, which the Start button does.
+                let when = arrivals.date == status.today ? "today, when the test opens"
+                    : arrivals.date == status.today.next ? "tomorrow" : "on \(arrivals.date.weekdayAbbreviation) \(arrivals.date)"
+                out += "; \(arrivals.cards) arrive\(arrivals.cards == 1 ? "s" : "") \(when)"
+            }
+            out += ".</p>\n"
+        }
+        let suspended = status.counts[.suspended] ?? 0
+        if suspended > 0 {
+            out += "<p id=\"suspended\">\(suspended) card\(suspended == 1 ? " is" : "s are") suspended: "
+            out += "<a href=\"/cards?level=suspended\">see \(suspended == 1 ? "it" : "them")</a>.</p>\n"
+        }
+        if let leeches = status.leeches, leeches > 0 {
+            out += "<p id=\"leeches\">\(leeches) leech\(leeches == 1 ? "" : "es") (cards answered wrong again and again): "
+            out += "<a href=\"/stats\">see the statistics</a>.</p>\n"
+        }
+        return out
     }
 
     static func stateWord(_ day: CalendarDay) -> String {

@@ -1,3 +1,4 @@
+import LeitnerClient
 /// A card's Markdown as safe HTML: the forms cards use (as `MarkdownRenderer` draws them on a
 /// terminal): headings, paragraphs, lists, quotes, fenced code, rules, `*em*`, `**strong**`,
 /// `` `code` `` and `[text](url)`. No raw HTML passes: every character of the text is escaped,
@@ -93,12 +94,7 @@ public enum MarkdownHTML {
         var open: [String] = []  // "strong" or "em"
         var i = 0
         func has(_ marker: [Character], after start: Int) -> Bool {
-            var j = start
-            while j + marker.count <= chars.count {
-                if Array(chars[j..<(j + marker.count)]) == marker { return j > start }
-                j += 1
-            }
-            return false
+            MarkdownRenderer.closes(marker, in: chars, after: start)
         }
         while i < chars.count {
             let c = chars[i]

@@ -220,11 +220,8 @@ final class Server: Sendable {
             spare = connectionWake
             let socket: FileDescriptor
             do throws(Errno) {
-                socket = try Socket.accept(listener.descriptor, nonBlocking: true)
-            } catch where error == .wouldBlock {
-                return nil
-            } catch where error.rawValue == ECONNABORTED {
-                continue
+                guard let accepted = try Socket.acceptPending(listener.descriptor, nonBlocking: true) else { return nil }
+                socket = accepted
             } catch {
                 return error
             }

@@ -1,0 +1,73 @@
+/// Every card's tags (R25), for the filters of `List`, `Stats`, `Next` and practice and for
+/// `Tags`, without the search index: building that reads every side of every card (seconds at
+/// 100,000 cards), where the tags need one `openat` of `ID/tags` per card, which fails at once for
+/// a card without tags (docs/performance.md, "Tags").
+///
+/// Built by the first request that needs tags, not at open: a daemon never asked pays nothing.
+/// Kept current without rescans, as the search index is:
+///
+/// - the store marks every card whose level changes (`Store.tagsDirty`), and the box the cards
+///   it edits or tags;
+/// - each card directory is watched (inotify), and an event about its `tags` entry, or about the
+///   directory itself, marks the card (R13: a `tags` file written by hand, by an editor or a sync
+///   tool, is read again before the next request that needs it);
+/// - when the kernel dropped events, every card is read again.
+///
+/// Small: only tagged cards have an entry of tags; every card has a number (`CardIndex`, only
+/// added to, so a number is its for good) and a 4-byte watch.
+struct TagTable {
+    /// Tagged cards → their tags, in their file's order; a card without tags has no entry.
+    private(set) var tagsOf: [String: [String]] = [:]
+    /// The ids seen, numbered for good.
+    private var numbers = CardIndex()
+    /// The watch on each numbered card's directory, by number; -1 for none.
+    private var watchOf: [Int32] = []
+    /// Cards whose directory has no watch (the limit was reached): read again before each use.
+    private var unwatched = Set<String>()
+
+    /// Reads every card's tags and starts following their changes.
+    init(store: Store) {
+        store.tagsDirty = []
+        store.tagEvents.removeAll()
+        store.tagsLost = false
+        numbers = CardIndex(minimumCapacity: store.levelOf.count)
+        watchOf.reserveCapacity(store.levelOf.count)
+        for (id, level) in store.levelOf { learn(id, in: level, store: store) }
+    }
+
+    /// The tags of the card `id`; none when it has none (or is not in the box).
+    func tags(of id: String) -> [String] { tagsOf[id] ?? [] }
+
+    /// Takes in what changed since the last use: the cards marked and those whose `tags` had events.
+    mutating func update(store: Store) {
+        if store.tagsLost {
+            self = TagTable(store: store)
+            return
+        }
+        var dirty = store.tagsDirty ?? []
+        store.tagsDirty = []
+        if !store.tagEvents.isEmpty {
+            let touched = Set(store.tagEvents)
+            store.tagEvents.removeAll()
+            for (number, watch) in watchOf.enumerated() where watch >= 0 && touched.contains(watch) {
+                dirty.insert(numbers.id(ofEntry: UInt32(number)))
+            }
+        }
+        dirty.formUnion(unwatched)
+        unwatched.removeAll()
+        for id in dirty {
+            if let level = store.level(of: id) { learn(id, in: level, store: store) } else { tagsOf[id] = nil }
+        }
+    }
+
+    /// Reads one card's tags and watches its directory (the same watch when it is watched already).
+    private mutating func learn(_ id: String, in level: Level, store: Store) {
+        let number = Int(numbers.intern(id))
+        if number == watchOf.count { watchOf.append(-1) }
+        let watch = (try? store.inotify.watch(directory: store.path(of: id, in: level))) ?? -1
+        watchOf[number] = watch
+        if watch < 0 { unwatched.insert(id) }
+        let tags = store.tagsOnly(of: id, in: level)
+        tagsOf[id] = tags.isEmpty ? nil : tags
+    }
+}

@@ -1,0 +1,246 @@
+"""leitner-web with the learning features (issue #28) in a real browser: Suspend from the review
+(with the button and the `s` key; the card lands in suspended/ on disk and leaves the test), Edit
+from the review once the answer is shown (the `e` key; the side's file changes, and the review
+goes back to the answer), the Today page's waiting cards with pacing on, the tag filter on the
+Cards page and a review of one tag; curl: the new POSTs without the CSRF token change nothing;
+two boxes served by two leitner-web processes, each with its own cards and its own token."""
+import os
+import pathlib
+import subprocess
+import urllib.parse
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from test_boxes import boxes  # noqa: F401 (fixture)
+from test_web_browser import ARTIFACTS, browser  # noqa: F401 (fixture)
+from test_web_http import curl
+from web_box import paced_web_box, web_box, wait_until  # noqa: F401 (fixtures)
+
+
+def stock(box, count=6, tags=None):
+    """`count` text cards in level 1; `tags` maps a card's number to its tags."""
+    for n in range(count):
+        box.ok("add", "--id", f"word{n:02d}", f"question {n}", f"answer {n}")
+        for tag in (tags or {}).get(n, []):
+            box.ok("tag", f"word{n:02d}", tag)
+
+
+def head(box) -> str:
+    """The id of the card the review shows now (the daemon's Next, as the page's)."""
+    return box.json("next")["card"]["id"]
+
+
+def reviewing(box, driver) -> str:
+    """Six cards, the browser let in and on the first front: that card's id."""
+    stock(box)
+    box.start_web()
+    driver.get(box.url)
+    driver.find_element(By.ID, "start").click()
+    assert wait_until(lambda: driver.current_url == box.base + "/review")
+    return head(box)
+
+
+def test_suspend_from_the_review_puts_the_card_in_suspended(web_box, browser):
+    box = web_box
+    first = reviewing(box, browser)
+    # On the front: the button, and no id anywhere in the page.
+    assert first not in browser.page_source
+    browser.find_element(By.ID, "suspend").click()
+    assert wait_until(lambda: head(box) != first)
+    assert (box.store / "suspended" / first).is_dir() and not (box.store / "1" / first).exists()
+    assert box.card_level(first) == "suspended"
+    # The next card's front; suspended with the key this time, from its answer.
+    second = head(box)
+    assert wait_until(lambda: browser.find_elements(By.ID, "show"))
+    browser.find_element(By.ID, "show").click()
+    assert wait_until(lambda: "/review/answer" in browser.current_url)
+    browser.find_element(By.TAG_NAME, "body").send_keys("s")
+    assert wait_until(lambda: box.card_level(second) == "suspended")
+    assert (box.store / "suspended" / second).is_dir()
+    # Both left today's test: four cards remain of six, none graded.
+    test = box.json("status")["test"]
+    assert test["remaining"] == 4 and test["passed"] == 0 and test["failed"] == 0
+    assert wait_until(lambda: browser.find_elements(By.ID, "progress"))
+    assert browser.find_element(By.ID, "progress").text == "0 of 4"
+    # Today says so.
+    browser.get(box.base + "/")
+    assert "2 cards are suspended" in browser.find_element(By.ID, "suspended").text
+
+
+def test_edit_from_the_review_once_the_answer_is_shown(web_box, browser):
+    box = web_box
+    card = reviewing(box, browser)
+    # Before the answer there is no Edit, and `e` does nothing.
+    assert not browser.find_elements(By.ID, "edit")
+    front_url = browser.current_url
+    browser.find_element(By.TAG_NAME, "body").send_keys("e")
+    assert browser.current_url == front_url and card not in browser.page_source
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
+    assert wait_until(lambda: "/review/answer" in browser.current_url)
+    answer_url = browser.current_url
+    browser.find_element(By.TAG_NAME, "body").send_keys("e")
+    assert wait_until(lambda: "/review/edit" in browser.current_url)
+    assert browser.find_element(By.TAG_NAME, "h1").text == f"Edit {card}"
+    back = browser.find_element(By.ID, "back")
+    back.clear()
+    back.send_keys("the right answer")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "review-edit-390x844.png"))
+    browser.find_element(By.ID, "save").click()
+    assert wait_until(lambda: "/review/answer" in browser.current_url)
+    assert browser.current_url.startswith(answer_url) and "done=edited" in browser.current_url
+    assert browser.find_element(By.ID, "notice").text == "Saved."
+    assert "the right answer" in browser.find_element(By.ID, "card").text
+    # On disk, under the side's own file name; the card is still the one to grade, in level 1.
+    files = [p for p in (box.store / "1" / card).iterdir() if p.name.startswith("back")]
+    assert len(files) == 1 and files[0].read_text().rstrip("\n") == "the right answer"
+    browser.find_element(By.ID, "right").click()
+    assert wait_until(lambda: box.card_level(card) == "2")
+
+
+def test_today_shows_the_new_cards_waiting_with_pacing_on(paced_web_box, browser):
+    box = paced_web_box
+    stock(box, count=25)
+    box.start_web()
+    browser.get(box.url)
+    # Before the day's test opens, the first 20 (NewPerDay=20) come in when it does.
+    assert browser.find_element(By.ID, "waiting").text == "25 new cards wait; 20 arrive today, when the test opens."
+    browser.find_element(By.ID, "start").click()
+    assert wait_until(lambda: browser.current_url == box.base + "/review")
+    browser.get(box.base + "/")
+    assert browser.find_element(By.ID, "waiting").text == "5 new cards wait; 5 arrive tomorrow."
+    assert "20 cards left" in browser.find_element(By.TAG_NAME, "main").text
+    assert len(list((box.store / "new").iterdir())) == 5
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "today-waiting-390x844.png"))
+
+
+def test_the_tag_filter_and_a_review_of_one_tag(web_box, browser):
+    box = web_box
+    stock(box, tags={1: ["ja"], 3: ["ja", "verbs"], 4: ["de"]})
+    box.start_web()
+    browser.get(box.url)
+    browser.get(box.base + "/cards")
+    Select(browser.find_element(By.ID, "tag")).select_by_value("ja")
+    browser.find_element(By.CSS_SELECTOR, "form.search button").click()
+    assert wait_until(lambda: "tag=ja" in browser.current_url)
+    listed = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".results a")]
+    assert listed == ["word01", "word03"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "cards-tag-390x844.png"))
+    # A card's page shows its tags as links to the filter.
+    browser.get(box.base + "/cards/word03")
+    assert [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#tags a")] == ["ja", "verbs"]
+    # The review of the tag: only its two cards, then the rest of the test is offered.
+    browser.get(box.base + "/cards?tag=ja")
+    browser.find_element(By.ID, "review-tag").click()
+    seen = []
+    while True:
+        assert wait_until(lambda: browser.find_elements(By.ID, "show") or browser.find_elements(By.ID, "complete"))
+        if not browser.find_elements(By.ID, "show"):
+            break
+        assert "Review · tag ja" in browser.find_element(By.TAG_NAME, "h1").text
+        browser.find_element(By.ID, "show").click()
+        assert wait_until(lambda: "/review/answer" in browser.current_url)
+        seen.append(browser.find_element(By.CSS_SELECTOR, ".card-id").text.split(" · ")[0])
+        browser.find_element(By.ID, "right").click()
+        assert wait_until(lambda: "/review/answer" not in browser.current_url)
+    assert sorted(seen) == ["word01", "word03"]
+    assert "No card tagged ja is left in today's test; 4 other cards are to review." in browser.find_element(By.ID, "complete").text
+    levels = {f"word{n:02d}": box.card_level(f"word{n:02d}") for n in range(6)}
+    assert levels == {"word00": "1", "word01": "2", "word02": "1", "word03": "2", "word04": "1", "word05": "1"}
+
+
+def test_the_new_posts_without_the_csrf_token_change_nothing(web_box):
+    box = web_box
+    stock(box, count=2)
+    box.start_web()
+    cookie = box.login()
+    status, _, page = box.request("GET", "/review", cookie=cookie)
+    assert status == 200
+    handle = page.split("/review/answer?card=")[1].split('"')[0]
+    csrf = page.split('name="csrf" value="')[1].split('"')[0]
+    card = head(box)
+    before = sorted(str(p.relative_to(box.store)) for p in box.store.rglob("*") if not p.name.startswith("."))
+    for path, body in [("/review/suspend", f"card={handle}"), ("/review/suspend", f"card={handle}&csrf=" + "0" * 64),
+                       ("/review/edit", f"card={handle}&back=changed"), ("/review/edit", f"card={handle}&back=changed&csrf=")]:
+        status, _, text = curl("-X", "POST", "-H", "Cookie: " + cookie, "--data", body, box.base + path)
+        assert status == 403 and "nothing was changed" in text, (path, body)
+    # With the token but before the answer was shown, the edit is not made either.
+    status, headers, _ = curl("-X", "POST", "-H", "Cookie: " + cookie, "--data", f"card={handle}&back=changed&csrf={csrf}",
+                              box.base + "/review/edit")
+    assert status == 303 and headers["location"] == "/review"
+    after = sorted(str(p.relative_to(box.store)) for p in box.store.rglob("*") if not p.name.startswith("."))
+    assert after == before and box.card_level(card) == "1"
+    assert "changed" not in box.ok("show", card)
+    # The same suspend with the token does it.
+    status, headers, _ = curl("-X", "POST", "-H", "Cookie: " + cookie, "--data", f"card={handle}&csrf={csrf}",
+                              box.base + "/review/suspend")
+    assert status == 303 and box.card_level(card) == "suspended"
+
+
+def start_box_web(boxes, box, env=None):
+    """`leitnerctl --box BOX web` (or with LEITNER_BOX in `env`) on a free port: the process and the link."""
+    command = [str(boxes.bin_dir / "leitnerctl")] + ([f"--box={box}"] if box else []) + ["web", "--listen", "127.0.0.1:0"]
+    process = subprocess.Popen(command, env=dict(boxes.env, **(env or {})), stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    url = process.stdout.readline().strip()
+    assert url.startswith("http://127.0.0.1:"), url
+    return process, url
+
+
+def login(url):
+    """Opens the link; returns (base address, cookie)."""
+    parts = urllib.parse.urlsplit(url)
+    base = f"{parts.scheme}://{parts.netloc}"
+    status, headers, _ = curl(url)
+    assert status == 303, status
+    return base, headers["set-cookie"].split(";")[0]
+
+
+def test_two_boxes_two_servers_each_its_own_cards_and_token(boxes):  # noqa: F811
+    boxes.ok("add", "--id", "neko", "猫", "cat", box="kana")
+    boxes.ok("add", "--id", "hund", "Hund", "dog", env={"LEITNER_BOX": "german"})
+    kana, kana_url = start_box_web(boxes, "kana")
+    german, german_url = start_box_web(boxes, None, env={"LEITNER_BOX": "german"})
+    try:
+        kana_base, kana_cookie = login(kana_url)
+        german_base, german_cookie = login(german_url)
+        assert kana_base != german_base
+        _, _, kana_cards = curl("-H", "Cookie: " + kana_cookie, kana_base + "/cards")
+        _, _, german_cards = curl("-H", "Cookie: " + german_cookie, german_base + "/cards")
+        assert ">neko</a>" in kana_cards and "hund" not in kana_cards
+        assert ">hund</a>" in german_cards and "neko" not in german_cards
+        assert "<title>Cards · kana · Leitner box</title>" in kana_cards
+        assert "<title>Cards · german · Leitner box</title>" in german_cards
+        # Each token opens its own box only, and each cookie its own server.
+        kana_token = urllib.parse.parse_qs(urllib.parse.urlsplit(kana_url).query)["token"][0]
+        german_token = urllib.parse.parse_qs(urllib.parse.urlsplit(german_url).query)["token"][0]
+        assert kana_token != german_token
+        status, _, page = curl(german_base + "/?token=" + kana_token)
+        assert status == 401 and "neko" not in page and "kana" not in page
+        status, _, _ = curl(kana_base + "/?token=" + german_token)
+        assert status == 401
+        status, _, _ = curl("-H", "Cookie: " + kana_cookie, german_base + "/cards")
+        assert status == 401
+        # The tokens are kept per box, 0600, beside where the default box's would be (not made).
+        for name, token in [("kana", kana_token), ("german", german_token)]:
+            path = boxes.state / f"{name}.web-token"
+            assert path.read_text().strip() == token
+            assert os.stat(path).st_mode & 0o777 == 0o600
+        assert not (boxes.state / "web-token").exists()
+    finally:
+        for process in (kana, german):
+            process.terminate()
+            process.wait(10)
+
+
+def test_the_default_box_serves_no_box_name(web_box):
+    box = web_box
+    box.start_web()
+    cookie = box.login()
+    _, _, page = box.request("GET", "/", cookie=cookie)
+    assert "<title>Today · Leitner box</title>" in page and "box-name" not in page
+    assert pathlib.Path(box.tmp / "xdg-state" / "leitner" / "web-token").exists()

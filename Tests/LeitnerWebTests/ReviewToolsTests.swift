@@ -1,0 +1,186 @@
+import LeitnerCore
+import LeitnerProtocol
+import LeitnerVarlink
+import LeitnerWeb
+import Testing
+
+/// What came with the learning features: the Today page's places, Suspend and Edit in the
+/// review, the tag filter of the cards and of the review, and the box's name in the titles,
+/// through `WebApp.respond` with a daemon in memory (`FakeDaemon`).
+@Suite struct ReviewToolsTests {
+    let token = String(repeating: "cd", count: 32)
+
+    static func card(_ id: String, tags: [String] = []) -> Card {
+        Card(id: id, level: .one, front: Side(path: "1/\(id)/front.txt", mediaType: "text/plain", text: "question \(id)"),
+             back: Side(path: "1/\(id)/back.md", mediaType: "text/markdown", text: "answer \(id)"), tags: tags)
+    }
+
+    let cards = [card("inu", tags: ["ja"]), card("hund", tags: ["de"]), card("neko", tags: ["ja", "animals"])]
+
+    func request(_ app: WebApp, _ method: HTTPMethod, _ target: String, body: String = "", cookie: String?) -> HTTPResponse {
+        let parts = target.split(separator: "?", maxSplits: 1)
+        var headers = [HTTPRequest.Header(name: "host", value: "x")]
+        if method == .post { headers.append(HTTPRequest.Header(name: "content-type", value: "application/x-www-form-urlencoded")) }
+        if let cookie { headers.append(HTTPRequest.Header(name: "cookie", value: cookie)) }
+        return app.respond(to: HTTPRequest(method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
+                                           headers: headers, body: Array(body.utf8)))
+    }
+
+    func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    func login(_ app: WebApp) -> String {
+        let response = request(app, .get, "/?token=\(token)", cookie: nil)
+        return String((response.header("Set-Cookie") ?? "").split(separator: ";")[0])
+    }
+
+    /// What follows the first `marker` in `page`, as long as `keep` takes its characters.
+    func after(_ marker: String, in page: String, while keep: (Character) -> Bool) -> String? {
+        var rest = Substring(page)
+        while !rest.isEmpty {
+            if rest.hasPrefix(marker) { return String(rest.dropFirst(marker.count).prefix(while: keep)) }
+            rest = rest.dropFirst()
+        }
+        return nil
+    }
+
+    /// A value of the page's hidden field `name`.
+    func field(_ page: String, _ name: String) -> String? {
+        after("name=\"\(name)\" value=\"", in: page) { $0 != "\"" }
+    }
+
+    /// The handle in the front's Show answer link.
+    func handleIn(_ page: String) -> String? {
+        after("/review/answer?card=", in: page) { $0.isHexDigit }
+    }
+
+    /// A browser let in and shown the first card's front: the daemon, the site, the cookie, the
+    /// front's handle and the session's CSRF token.
+    func reviewStarted() throws -> (FakeDaemon, WebApp, String, String, String) {
+        let daemon = FakeDaemon(cards: cards)
+        let app = WebApp(token: token, secureCookie: false, transport: daemon)
+        let cookie = login(app)
+        let front = text(request(app, .get, "/review", cookie: cookie))
+        return (daemon, app, cookie, try #require(handleIn(front)), try #require(field(front, "csrf")))
+    }
+
+    @Test func todaySaysWhatWaitsInNewWhatIsSuspendedAndTheLeeches() {
+        let today = LogicalDate(year: 2026, month: 1, day: 5)!
+        let test = TestSummary(date: today, position: 3, levels: [.one], state: .completed, remaining: 0, passed: 4, failed: 0)
+        let status = BoxStatus(today: today, test: test, counts: [.one: 20, .new: 188, .suspended: 3], problems: 0,
+                               arrivals: (today.next, 20), leeches: 2)
+        let page = TodayPage.html(status: status, week: [], csrf: "c")
+        #expect(page.contains("<p id=\"waiting\">188 new cards wait; 20 arrive tomorrow.</p>"))
+        #expect(page.contains("<p id=\"suspended\">3 cards are suspended: <a href=\"/cards?level=suspended\">"))
+        #expect(page.contains("<p id=\"leeches\">2 leeches"))
+        let opening = BoxStatus(today: today, test: test, counts: [.new: 1], problems: 0, arrivals: (today, 1), leeches: 0)
+        let one = TodayPage.html(status: opening, week: [], csrf: "c")
+        #expect(one.contains("1 new card waits; 1 arrives today, when the test opens."))
+        #expect(!one.contains("id=\"suspended\"") && !one.contains("id=\"leeches\""))
+        // An empty test that new cards enter when it opens is offered, not said to be empty.
+        let empty = TestSummary(date: today, position: 3, levels: [.one], state: .empty, remaining: 0, passed: 0, failed: 0)
+        let arriving = TodayPage.html(status: BoxStatus(today: today, test: empty, counts: [.new: 30], problems: 0, arrivals: (today, 20)),
+                                      week: [], csrf: "c")
+        #expect(arriving.contains("opens with <strong>20 new cards</strong>") && arriving.contains("id=\"start\"")
+                && !arriving.contains("Nothing is due"))
+        let none = TodayPage.html(status: BoxStatus(today: today, test: test, counts: [:], problems: 0), week: [], csrf: "c")
+        #expect(!none.contains("id=\"waiting\""))
+    }
+
+    @Test func editIsOnTheAnswerOnlyAndSuspendOnBoth() {
+        let test = TestSummary(date: LogicalDate(year: 2026, month: 1, day: 5)!, position: 0, levels: [.one], state: .open,
+                               remaining: 2, passed: 0, failed: 0)
+        let front = ReviewPage.front(cards[0], handle: "h1", test: test, scope: ReviewPage.Scope(tag: "ja"), csrf: "c")
+        #expect(!front.contains("answer inu") && !front.contains("card-id") && !front.contains("id=\"edit\""))
+        #expect(front.contains("action=\"/review/suspend\"") && front.contains("id=\"suspend\""))
+        #expect(front.contains("href=\"/review/answer?card=h1&amp;tag=ja\"") && front.contains("name=\"tag\" value=\"ja\""))
+        let answer = ReviewPage.answer(cards[0], handle: "h1", test: test, scope: ReviewPage.Scope(tag: "ja"), csrf: "c")
+        #expect(answer.contains("id=\"edit\" href=\"/review/edit?card=h1&amp;tag=ja\"") && answer.contains("id=\"suspend\""))
+        #expect(answer.contains("<a class=\"tag\" href=\"/cards?tag=ja\">ja</a>"))
+    }
+
+    @Test func suspendTakesTheCardOutAndShowsTheNext() throws {
+        let (daemon, app, cookie, handle, csrf) = try reviewStarted()
+        // Without the CSRF token: 403, and nothing reaches the daemon.
+        let before = daemon.methods.count
+        #expect(request(app, .post, "/review/suspend", body: "card=\(handle)", cookie: cookie).status == 403)
+        #expect(request(app, .post, "/review/suspend", body: "card=\(handle)&csrf=" + String(repeating: "0", count: 64), cookie: cookie).status == 403)
+        #expect(daemon.methods.count == before)
+        let suspended = request(app, .post, "/review/suspend", body: "card=\(handle)&csrf=\(csrf)", cookie: cookie)
+        #expect(suspended.status == 303 && suspended.header("Location") == "/review")
+        #expect(daemon.parameters(of: .suspend)?["ids"] == .array([.string("inu")]))
+        #expect(daemon.card("inu")?.level == .suspended)
+        let next = text(request(app, .get, "/review", cookie: cookie))
+        #expect(next.contains("question hund"))
+        // The handle of a card already suspended does nothing more.
+        #expect(request(app, .post, "/review/suspend", body: "card=nothandle&csrf=\(csrf)", cookie: cookie).header("Location") == "/review")
+        #expect(daemon.methods.filter { $0 == .suspend }.count == 1)
+    }
+
+    @Test func editIsRefusedBeforeTheAnswerThenSavesAndGoesBackToIt() throws {
+        let (daemon, app, cookie, handle, csrf) = try reviewStarted()
+        // Before the answer: the edit page (which shows the id) sends to the answer first, and a
+        // POST changes nothing.
+        let early = request(app, .get, "/review/edit?card=\(handle)", cookie: cookie)
+        #expect(early.status == 303 && early.header("Location") == "/review/answer?card=\(handle)")
+        #expect(request(app, .post, "/review/edit", body: "card=\(handle)&csrf=\(csrf)&back=x", cookie: cookie).header("Location") == "/review")
+        #expect(!daemon.methods.contains(.edit))
+        let answer = text(request(app, .get, "/review/answer?card=\(handle)", cookie: cookie))
+        #expect(answer.contains("answer inu") && answer.contains("id=\"edit\""))
+        let edit = text(request(app, .get, "/review/edit?card=\(handle)", cookie: cookie))
+        #expect(edit.contains("<h1>Edit inu</h1>") && edit.contains("<textarea id=\"back\" name=\"back\">answer inu</textarea>"))
+        #expect(edit.contains("action=\"/review/edit\"") && edit.contains("name=\"card\" value=\"\(handle)\""))
+        // Without the CSRF token: nothing.
+        #expect(request(app, .post, "/review/edit", body: "card=\(handle)&back=changed", cookie: cookie).status == 403)
+        #expect(!daemon.methods.contains(.edit))
+        let saved = request(app, .post, "/review/edit", body: "card=\(handle)&csrf=\(csrf)&front=question+inu&back=the+dog%0D%0A", cookie: cookie)
+        #expect(saved.status == 303 && saved.header("Location") == "/review/answer?card=\(handle)&done=edited")
+        #expect(daemon.card("inu")?.back.text == "the dog\n" && daemon.card("inu")?.front.text == "question inu")
+        // Only the side that changed was sent, under its own file name.
+        #expect(daemon.parameters(of: .edit)?["front"] == nil)
+        let after = text(request(app, .get, "/review/answer?card=\(handle)&done=edited", cookie: cookie))
+        #expect(after.contains("id=\"notice\">Saved.") && after.contains("the dog"))
+    }
+
+    @Test func aTagReviewPassesTheFilterToNextAndKeepsIt() throws {
+        let daemon = FakeDaemon(cards: cards)
+        let app = WebApp(token: token, secureCookie: false, transport: daemon)
+        let cookie = login(app)
+        let front = text(request(app, .get, "/review?tag=de", cookie: cookie))
+        #expect(front.contains("question hund") && front.contains("Review · tag de"))
+        #expect(daemon.parameters(of: .next)?["tags"] == .array([.string("de")]))
+        let handle = try #require(handleIn(front))
+        let csrf = try #require(field(front, "csrf"))
+        let graded = request(app, .post, "/review/grade", body: "card=\(handle)&correct=yes&tag=de&csrf=\(csrf)", cookie: cookie)
+        #expect(graded.header("Location") == "/review?tag=de")
+        let done = text(request(app, .get, "/review?tag=de", cookie: cookie))
+        #expect(done.contains("No card tagged de is left in today's test; 2 other cards are to review."))
+        #expect(done.contains("href=\"/review\""))
+    }
+
+    @Test func theCardsPageFiltersByTagAndLevel() {
+        let daemon = FakeDaemon(cards: cards)
+        let app = WebApp(token: token, secureCookie: false, transport: daemon)
+        let cookie = login(app)
+        let page = text(request(app, .get, "/cards?tag=ja", cookie: cookie))
+        #expect(daemon.parameters(of: .list)?["tags"] == .array([.string("ja")]))
+        #expect(page.contains(">inu</a>") && page.contains(">neko</a>") && !page.contains(">hund</a>"))
+        #expect(page.contains("<option value=\"ja\" selected>ja (2)</option>") && page.contains("<option value=\"de\">de (1)</option>"))
+        #expect(page.contains("id=\"review-tag\" href=\"/review?tag=ja\""))
+        _ = request(app, .get, "/cards?level=suspended", cookie: cookie)
+        #expect(daemon.parameters(of: .list)?["level"] == .string("suspended"))
+        // The next page's link keeps the filter.
+        #expect(CardsPage.Filter(text: "a b", tag: "ja", level: .new).queryPrefix == "q=a%20b&tag=ja&level=new&")
+    }
+
+    @Test func anotherBoxIsNamedInTheTitlesButNotAtTheDoor() {
+        let daemon = FakeDaemon(cards: cards)
+        let app = WebApp(token: token, secureCookie: false, transport: daemon, boxName: "kanji")
+        let door = text(request(app, .get, "/", cookie: nil))
+        #expect(!door.contains("kanji"))
+        let cookie = login(app)
+        let page = text(request(app, .get, "/review", cookie: cookie))
+        #expect(page.contains("<title>Review · kanji · Leitner box</title>") && page.contains("id=\"box-name\">kanji<"))
+        let plain = WebApp(token: token, secureCookie: false, transport: daemon)
+        #expect(text(request(plain, .get, "/review", cookie: login(plain))).contains("<title>Review · Leitner box</title>"))
+    }
+}
