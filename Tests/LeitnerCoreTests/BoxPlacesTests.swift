@@ -141,6 +141,30 @@ import LeitnerTestSupport
         #expect(try f.box.leeches().isEmpty)
     }
 
+    @Test func r24StatsListsTheLeechesBesideTheHardestCards() throws {
+        let f = try BoxFixture(cycle: try CycleTable(parsing: "1"), places: PlacesSettings(leechAfter: 3))
+        for id in ["a", "b", "c"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        for _ in 0..<4 { _ = try f.box.grade(id: "a", correct: false, answerMs: nil) }
+        for _ in 0..<3 { _ = try f.box.grade(id: "b", correct: false, answerMs: nil) }
+        _ = try f.box.grade(id: "c", correct: false, answerMs: nil)
+        var stats = try f.box.statistics(window: nil, leeches: nil)
+        #expect(stats.leechAfter == 3)
+        #expect(stats.leechCards?.map(\.id) == ["a", "b"])
+        #expect(stats.leechCards?.map(\.failures) == [4, 3])
+        // The hardest cards stay the window's: c, answered wrong once, is one, and no leech.
+        #expect(stats.leeches.map(\.id) == ["a", "b", "c"])
+        // A suspended leech is still listed, where it is; back from suspended/ it is none.
+        _ = try f.box.suspend(ids: ["b"])
+        stats = try f.box.statistics(window: nil, leeches: nil)
+        #expect(stats.leechCards?.map(\.level) == [.one, .suspended])
+        _ = try f.box.unsuspend(ids: ["b"])
+        #expect(try f.box.statistics(window: nil, leeches: nil).leechCards?.map(\.id) == ["a"])
+        // A tag filter lists the leeches of the cards it selects only.
+        _ = try f.box.tag(id: "c", tags: ["x"])
+        #expect(try f.box.statistics(window: nil, leeches: nil, filter: TagFilter(tags: ["x"])).leechCards == [])
+    }
+
     @Test func r24SuspendLeechesSuspendsWithTheWrongAnswerThatMakesALeech() throws {
         let f = try BoxFixture(cycle: try CycleTable(parsing: "1"), places: PlacesSettings(leechAfter: 2, suspendLeeches: true))
         try f.box.addText("a", "a", id: "a")

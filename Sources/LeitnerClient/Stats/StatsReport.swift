@@ -375,6 +375,22 @@ public struct StatsReport {
             }
             body += "</table>"
         }
+        body += leechCards()
         return section("Streaks", note: "Days in a row with the test done.", body)
+    }
+
+    /// The leeches by `LeechAfter=` (R24), after the hardest cards; nothing from a daemon that
+    /// does not count them.
+    func leechCards() -> String {
+        guard let cards = stats.leechCards, let after = stats.leechAfter else { return "" }
+        var body = "\n<h2>Leeches</h2>\n"
+        guard after > 0 else { return body + "<p class=\"note\">Off (LeechAfter=0).</p>" }
+        body += "<p class=\"note\">Answered wrong \(StatsFormat.count(after, "time")) or more since they last entered levels 1 to 7: rewrite them, or suspend them.</p>\n"
+        if cards.isEmpty { return body + "<p>None.</p>" }
+        body += "<table>\n<tr><th>card</th><th>wrong</th><th>level now</th></tr>\n"
+        for leech in cards {
+            body += "<tr><td>\(Self.escape(leech.id))</td><td>\(leech.failures)</td><td>\(leech.level.name)</td></tr>\n"
+        }
+        return body + "</table>"
     }
 }

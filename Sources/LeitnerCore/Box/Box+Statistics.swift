@@ -43,7 +43,14 @@ extension Box {
             window: window ?? 30, leechWindow: window ?? 90, leechCount: leeches ?? 10)
         try updatePeerTotals(tallies: true, graded: false)
         let all = statistics.peerTallies.isEmpty ? statistics.tally : ReviewTally.combined([statistics.tally] + statistics.peerTallies.sorted { $0.key < $1.key }.map(\.value))
-        return BoxStatistics(tally: all, input: input)
+        var figures = BoxStatistics(tally: all, input: input)
+        // The leeches by LeechAfter= (R24) of the cards the filter selects, damaged ones left out
+        // as the counts leave them out; at most `maxLeeches`, the worst, so that the reply stays
+        // bounded (`Status` counts them all).
+        let marked = try self.leeches().filter { damaged[$0.id] == nil && selected?.contains($0.id) != false }
+        figures.leechCards = Array(marked.prefix(BoxStatistics.maxLeeches))
+        figures.leechAfter = options.leechAfter
+        return figures
     }
 
     /// `tally`, brought up to date with the log (read afresh if the log was cut short).

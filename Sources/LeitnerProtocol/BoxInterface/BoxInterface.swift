@@ -147,7 +147,9 @@ public enum BoxInterface {
         # it, today ends nothing while its test is open. longestEnd: the last day of the longest.
         type Streaks (current: int, longest: int, longestEnd: ?string)
 
-        # A card answered wrong often in the leech window, and the level it is in now.
+        # A card answered wrong often, and the level it is in now: failures counts the wrong
+        # answers in the leech window (Stats' leeches) or since the card last entered 1 to 7
+        # from new or suspended (Stats' leechCards).
         type Leech (id: string, failures: int, level: string)
 
         # A line a search found: the card, where in it (its id, its front or its back), and the
@@ -244,12 +246,15 @@ public enum BoxInterface {
         # weekReviews, weekAnswerMs: this week, Monday to today. damaged, loose: damaged cards and
         # loose files, not in counts. tags, notTags (as for List): counts, forecast and leeches of
         # the cards selected only. practiceAnswers, practiceWrong, practiceMs: practice answers in
-        # the recent window, apart from the test's figures.
+        # the recent window, apart from the test's figures. leechCards: the leeches, the cards
+        # answered wrong leechAfter (LeechAfter=) times since they last entered 1 to 7 from new or
+        # suspended, most first (empty when LeechAfter=0), beside leeches, the hardest cards.
         method Stats(days: ?int, leeches: ?int, tags: ?[]string, notTags: ?[]string) -> (today: string, days: int, leechDays: int,
           counts: [string]int, damaged: int, loose: int, forecast: []ForecastTest,
           heatmap: []StatsDay, retention: []Retention, retentionWeeks: []WeekRetention,
           work: []StatsDay, weekReviews: int, weekAnswerMs: int, streaks: Streaks,
-          leeches: []Leech, practiceAnswers: ?int, practiceWrong: ?int, practiceMs: ?int)
+          leeches: []Leech, practiceAnswers: ?int, practiceWrong: ?int, practiceMs: ?int,
+          leechCards: ?[]Leech, leechAfter: ?int)
         # Adds tags to a card; one it has is kept once. Written to its tags file, logged as
         # an edit. A tag that breaks the rules is InvalidTag, and nothing is changed.
         method Tag(id: string, tags: []string) -> (card: Card)

@@ -104,7 +104,9 @@ extension BoxStatistics {
                 "work": .array(work.map(\.json)), "weekReviews": .int(Int64(weekReviews)),
                 "weekAnswerMs": .int(Int64(weekAnswerMs)), "streaks": streaks.json,
                 "leeches": .array(leeches.map(\.json)), "practiceAnswers": .int(Int64(practiceAnswers)),
-                "practiceWrong": .int(Int64(practiceWrong)), "practiceMs": .int(Int64(practiceMs))]
+                "practiceWrong": .int(Int64(practiceWrong)), "practiceMs": .int(Int64(practiceMs)),
+                "leechCards": leechCards.map { .array($0.map(\.json)) } ?? .null,
+                "leechAfter": leechAfter.map { .int(Int64($0)) } ?? .null]
     }
 
     /// Reads the parameters of a `Stats` reply.
@@ -126,5 +128,8 @@ extension BoxStatistics {
         practiceAnswers = try fields.optionalInt("practiceAnswers") ?? 0
         practiceWrong = try fields.optionalInt("practiceWrong") ?? 0
         practiceMs = try fields.optionalInt("practiceMs") ?? 0
+        // Absent from an older daemon's reply: not known, not none.
+        leechCards = try fields.optionalObjects("leechCards") { (value, path) throws(JSONFieldError) in try Leech(json: value, field: path) }
+        leechAfter = try fields.optionalInt("leechAfter")
     }
 }
