@@ -184,14 +184,16 @@ public struct StatsReport {
         let chart = columns(tests.map { Double($0.cards) }, unit: "cards per test",
                             tooltip: { index in
                                 let test = tests[index]
-                                return "\(StatsFormat.day(test.date)): test #\(test.position + 1), levels \(test.levels.map(\.name).joined(separator: ",")) — \(StatsFormat.count(test.cards, "card"))"
+                                let arriving = (test.arrivals ?? 0) > 0 ? ", \(test.arrivals ?? 0) of them new from new/" : ""
+                                return "\(StatsFormat.day(test.date)): test #\(test.position + 1), levels \(test.levels.map(\.name).joined(separator: ",")) — \(StatsFormat.count(test.cards, "card"))" + arriving
                             },
                             label: { index in index % 5 == 0 || index == busiest
                                 ? "\(tests[index].date.components.day) \(StatsFormat.month(tests[index].date))" : nil },
                             colour: { $0 == busiest ? Self.orange : Self.blues[2] })
         let day = tests[busiest]
         return section("Forecast: the next \(tests.count) tests",
-                       note: "Cards expected in each test if every day's test is done, the cards of each test's levels moving on with each level's retention. 'leitnerctl calendar' counts the cards in each day's levels now instead. Busiest (orange): \(StatsFormat.day(day.date)), \(StatsFormat.count(day.cards, "card")).",
+                       note: "Cards expected in each test if every day's test is done, the cards of each test's levels moving on with each level's retention. 'leitnerctl calendar' counts the cards in each day's levels now instead. Busiest (orange): \(StatsFormat.day(day.date)), \(StatsFormat.count(day.cards, "card"))."
+                            + (StatsFormat.arrivals(tests).map { " " + Self.escape($0.prefix(1).uppercased() + $0.dropFirst()) + "." } ?? ""),
                        chart)
     }
 

@@ -126,6 +126,7 @@ public struct StatsScreen {
         let busiestText = "from \(StatsFormat.day(tests[0].date)); busiest: \(StatsFormat.day(busiest.date)), "
             + "\(StatsFormat.count(busiest.cards, "card")) (levels \(busiest.levels.map(\.name).joined(separator: ",")))"
         lines += wrap(busiestText, columns: width - 2).map { "  " + $0 }
+        if let arrivals = StatsFormat.arrivals(tests) { lines += wrap(arrivals, columns: width - 2).map { "  " + $0 } }
         // 'calendar' counts the cards in each day's levels now; this moves them on first.
         lines += wrap("Each test's cards as expected once the tests before it are done, the cards moving up with "
                       + "each level's retention; 'leitnerctl calendar' counts the cards in each day's levels now.",

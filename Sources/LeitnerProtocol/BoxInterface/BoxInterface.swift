@@ -82,7 +82,11 @@ public enum BoxInterface {
           levels: []string,
           # Past days: distinct cards graded that day. Today and upcoming days: cards in its levels
           # now. Upcoming day k after today shows the entry T[q + k], q the position of today's test.
-          cards: int
+          cards: int,
+          # New cards admitted into level 1 that day (NewPerDay=): past days and today from this
+          # device's log, with today's admissions still to come; upcoming days a forecast,
+          # NewPerDay= a day until new is empty.
+          arrivals: ?int
         )
 
         type LogEntry (
@@ -132,8 +136,10 @@ public enum BoxInterface {
         )
 
         # One of the next tests, if each day's test is done: the cards expected in its queue, the
-        # cards of its levels moving on with each level's retention.
-        type ForecastTest (date: string, position: int, levels: []string, cards: int)
+        # cards of its levels moving on with each level's retention. arrivals: the new cards
+        # expected into level 1 that day (NewPerDay= a day until new is empty), counted in cards
+        # when level 1 is in the test.
+        type ForecastTest (date: string, position: int, levels: []string, cards: int, arrivals: ?int)
 
         # Of the cards shown in a test at this level, those answered right the first time they were
         # shown in that test: in the recent window, and over the whole log. A share of fewer than

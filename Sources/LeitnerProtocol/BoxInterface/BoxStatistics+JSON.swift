@@ -24,7 +24,8 @@ extension ForecastTest {
     /// The `ForecastTest` object.
     public var json: JSONValue {
         ["date": .string(date.description), "position": .int(Int64(position)),
-         "levels": .array(levels.map { .string($0.name) }), "cards": .int(Int64(cards))]
+         "levels": .array(levels.map { .string($0.name) }), "cards": .int(Int64(cards)),
+         "arrivals": arrivals.map { .int(Int64($0)) } ?? .null]
     }
 
     /// Reads a `ForecastTest` object. - Throws: `JSONFieldError` naming the member that is missing or mistyped.
@@ -32,6 +33,8 @@ extension ForecastTest {
         let fields = try JSONFields(json, path: field)
         self.init(date: try fields.date("date"), position: try fields.int("position"),
                   levels: try fields.levels("levels"), cards: try fields.int("cards"))
+        // Absent from an older daemon's reply: not known.
+        arrivals = try fields.optionalInt("arrivals")
     }
 }
 
