@@ -169,6 +169,18 @@ import LeitnerTestSupport
         #expect(try f.box.statistics(window: nil, leeches: nil, filter: TagFilter(tags: ["x"])).forecast[0].arrivals == nil)
     }
 
+    @Test func r23TheFewAdmittedAreTheFirstInOrderWithoutSortingAll() {
+        var random = SystemRandomNumberGenerator()
+        for count in [0, 1, 7, 100, 5000] {
+            let ids = (0..<count).map { _ in "c\(UInt32.random(in: 0...99_999, using: &random))" }
+            for limit in [1, 3, 20, 64, 65, count] {
+                let less: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                #expect(PlacesLedger.least(limit, of: ids, by: less) == Array(ids.sorted(by: less).prefix(limit)),
+                        "\(limit) of \(count)")
+            }
+        }
+    }
+
     @Test func r23ArrivalForecastCountsDownToAnEmptyNew() {
         let day = LogicalDate("2026-03-02")!
         let forecast = ArrivalForecast(first: day, firstCards: 1, waiting: 10, perDay: 4)
