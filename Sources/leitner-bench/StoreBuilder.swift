@@ -29,4 +29,24 @@ enum StoreBuilder {
         }
         sync()
     }
+
+    /// Adds `count` text cards to `new/` of a built store (R23: waiting to be admitted), with ids
+    /// of their own, none logged: they are admitted as cards put there by hand, by id.
+    static func addNew(at path: String, count: Int) throws {
+        mkdir(path + "/new", 0o755)
+        let new = try FileDescriptor.openDirectory(path + "/new")
+        defer { new.close() }
+        for index in 0..<count {
+            let id = "new-\(index)-benchmark"
+            try FileSystem.makeDirectory(id, in: new)
+            let dir = try FileDescriptor.openDirectory(id, relativeTo: new)
+            for (name, text) in [("front.txt", "new front \(index)"), ("back.txt", "new back \(index)")] {
+                let file = try FileDescriptor.open(name, relativeTo: dir, flags: O_WRONLY | O_CREAT | O_TRUNC)
+                try file.writeAll(Array(text.utf8))
+                file.close()
+            }
+            dir.close()
+        }
+        sync()
+    }
 }

@@ -9,6 +9,7 @@ import LeitnerSystem
 //   leitner-bench measure STORE GRADES LINES  (one measurement, in a fresh process: internal)
 //   leitner-bench import DIR N             (import of N cards beside its floor, in a fresh process)
 //   leitner-bench prepare STORE ROUNDS     (Prepare alone, the test opened anew each round)
+//   leitner-bench prepare-new STORE ROUNDS N  (the same with NewPerDay=N, a day later each round)
 //   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
 //   leitner-bench web STORE DIR GRADES     (the review through leitner-web beside Grade alone)
 //   leitner-bench tags STORE DIR [N]       (list --tag and tags, one card in ten tagged, beside floors;
@@ -30,6 +31,10 @@ if arguments.first == "import", arguments.count == 3, let count = Int(arguments[
 }
 if arguments.first == "prepare", arguments.count == 3, let rounds = Int(arguments[2]) {
     try PrepareMeasurement.run(store: arguments[1], rounds: rounds)
+    exit(0)
+}
+if arguments.first == "prepare-new", arguments.count == 4, let rounds = Int(arguments[2]), let perDay = Int(arguments[3]) {
+    try PrepareMeasurement.run(store: arguments[1], rounds: rounds, newPerDay: perDay)
     exit(0)
 }
 if arguments.first == "client", arguments.count == 3, let grades = Int(arguments[2]) {
@@ -121,7 +126,22 @@ for size in sizes {
     } catch {
         complain("the listing through leitnerd failed: \(error)")
     }
+    // R23 at the largest size: Prepare with 100,000 cards waiting in new/, admitting 20 a day,
+    // beside Prepare of the same store without them, both in this run (the floor is today's
+    // Prepare). The paced store is a copy of this one (the same levels and log) plus new/. Each
+    // in a process of its own, as the other measurements are.
+    if size == sizes.max() {
+        let paced = store + "-new"
+        _ = system("rm -rf '\(paced)'")
+        if system("cp -a '\(store)' '\(paced)'") != 0 { complain("cannot copy '\(store)' to '\(paced)'") }
+        try StoreBuilder.addNew(at: paced, count: 100_000)
+        fflush(nil)
+        if system("'\(exe)' prepare '\(store)' 9") != 0 { complain("the prepare measurement failed") }
+        if system("'\(exe)' prepare-new '\(paced)' 9 20") != 0 { complain("the paced prepare measurement failed") }
+        _ = system("rm -rf '\(paced)'")
+    }
     // Last: it gives one card in ten a tags file, which the measurements above do not expect.
     fflush(nil)
     if system("'\(exe)' tags '\(store)' '\(workDirectory)'") != 0 { complain("tags measurement failed") }
+
 }

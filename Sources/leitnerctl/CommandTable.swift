@@ -32,8 +32,12 @@ enum CommandTable {
                 grade; j/k, ↓/↑, PgDn/PgUp, g/G scroll a long card; i shows the card's id; o opens
                 an image or file with Viewer=; r plays the sound again; q (or Ctrl-C) quits,
                 keeping the progress: the next review goes on.
+                On the card itself: s suspends it (out of every test); e edits it in $EDITOR and
+                shows it again; m asks for a level and moves it there. These are no grades: u does
+                not undo them; 'leitnerctl unsuspend ID' or 'leitnerctl move ID LEVEL' does, and
+                an edit is undone by editing again.
                 Not on a terminal, it reads one answer a line from standard input:
-                Enter (or 'f') shows the back, then y/n/u/q.
+                Enter (or 'f') shows the back, then y/n/u/q; s, e and 'm LEVEL' (m 3) at any time.
                 With --tag, --not-tag or --level only the queued cards they select are shown; the
                 others stay in the queue, and the test completes only when the whole queue is empty.
                 """,

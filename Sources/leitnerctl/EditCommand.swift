@@ -11,9 +11,7 @@ import LeitnerVarlink
 enum EditCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]
-        var sides = SideName.allCases.filter { arguments.has(.only($0)) || arguments[.file($0)] != nil }
-        let named = !sides.isEmpty
-        if !named { sides = SideName.allCases }
+        let sides = SideName.allCases.filter { arguments.has(.only($0)) || arguments[.file($0)] != nil }
         var changes: [SideName: Asset] = [:]
         // Sides given as files replace the card's sides without an editor.
         for side in SideName.allCases {
@@ -21,14 +19,38 @@ enum EditCommand {
         }
         if !changes.isEmpty { return try send(id, changes, context: context) }
         let newExtension = try arguments[.saveAs].map { try extensionArgument($0) }
+        let edited = try inEditor(id, sides: sides.isEmpty ? nil : sides, newExtension: newExtension, context: context) {
+            Console.error($0)
+        }
+        changes = edited.changes
+        let shown = edited.shown
+        if changes.isEmpty {
+            if context.json { return context.printJSON(["card": shown.json["card"] ?? .null, "changed": false]) }
+            return Console.out("'\(id)' unchanged.")
+        }
+        try send(id, changes, context: context)
+    }
+
+    /// The editor's flow, shared by `edit` and the review's `e`: the card's text `sides` (nil:
+    /// every text side, with a `note` for each side that is not text) written to a private
+    /// directory as `front.EXT`/`back.EXT` (`newExtension` renames them), the person's editor run
+    /// on them, and the sides that changed read back. Nothing is sent to the daemon.
+    /// - Returns: the card as `Show` gave it before the editor, and the changed sides (none when
+    ///   the person saved nothing new).
+    /// - Throws: `Failure.failed` naming the card, the side or the file and why, when a side
+    ///   cannot be edited as text, the editor fails, or a side comes back empty or not UTF-8.
+    static func inEditor(_ id: String, sides requested: [SideName]?, newExtension: String?, context: Context,
+                         note: (String) -> Void) throws -> (shown: BoxReply<Card>, changes: [SideName: Asset]) {
+        var sides = requested ?? SideName.allCases
+        var changes: [SideName: Asset] = [:]
         let shown = try context.box.show(id: id)
         // Without --front or --back, a card with one text side (an image's caption) opens
         // that side, and a note says how to replace the other.
         let textSides = sides.filter { MediaType.isText(shown.value.side($0).mediaType) }
-        if !named && !textSides.isEmpty && textSides != sides {
+        if requested == nil && !textSides.isEmpty && textSides != sides {
             for side in sides where !textSides.contains(side) {
-                Console.error("the \(side) of '\(id)' is \(shown.value.side(side).mediaType), not text: only the "
-                              + "\(textSides[0]) is opened ('edit \(id) --\(side)-file FILE' replaces the \(side))")
+                note("the \(side) of '\(id)' is \(shown.value.side(side).mediaType), not text: only the "
+                     + "\(textSides[0]) is opened ('edit \(id) --\(side)-file FILE' replaces the \(side))")
             }
             sides = textSides
         }
@@ -81,11 +103,7 @@ enum EditCommand {
             }
             changes[side] = Asset(name: name, text: text)
         }
-        if changes.isEmpty {
-            if context.json { return context.printJSON(["card": shown.json["card"] ?? .null, "changed": false]) }
-            return Console.out("'\(id)' unchanged.")
-        }
-        try send(id, changes, context: context)
+        return (shown, changes)
     }
 
     /// Sends an `Edit` and says what it did.

@@ -58,6 +58,28 @@ final class RawTerminal {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// Gives the terminal back for a while (the editor of the review's `e`): its own modes and
+    /// the normal screen, as before the review. The signal handlers stay: they restore the same
+    /// modes. `resume()` takes the terminal again.
+    func pause() {
+        guard !restored else { return }
+        Console.write(RawTerminal.leaveSequence)
+        Console.flush()
+        try? terminal.setAttributes(saved)
+    }
+
+    /// Raw mode and the alternate screen again after `pause()`. What was typed for the editor
+    /// and not read by it is thrown away, so that it is not taken for review keys.
+    /// - Throws: `Errno` when the modes cannot be set.
+    func resume() throws(Errno) {
+        guard !restored else { return }
+        tcflush(terminal.descriptor.rawValue, TCIFLUSH)
+        decoder = KeyDecoder()
+        try terminal.setAttributes(Terminal.rawModes(from: saved))
+        Console.write(RawTerminal.enterSequence)
+        Console.flush()
+    }
+
     deinit { restore() }
 
     /// What woke the review up.

@@ -162,6 +162,10 @@ enum ReadCommands {
                 // were done, so its figure for tomorrow differs from this one (#25).
                 + (day.state == .today || day.state == .upcoming ? style.apply(style.dim, " in its levels now")
                    : day.state == .none ? "" : " graded")
+                // New cards into level 1 (R23): forecast for days to come, logged for the past.
+                + ((day.arrivals ?? 0) > 0
+                   ? style.apply(style.dim, " · +\(day.arrivals ?? 0) new from new/")
+                   : "")
             Console.out(line)
         }
     }

@@ -5,9 +5,12 @@ import LeitnerProtocol
 import LeitnerSystem
 import LeitnerVarlink
 
-/// What the learner does with a card.
+/// What the learner does with a card: show its back, grade it, undo the last grade, quit; or
+/// act on the card itself: suspend it, edit it in the editor, move it to a level.
 enum ReviewAction: Equatable {
     case flip, correct, wrong, undo, quit
+    case suspend, edit
+    case move(Level)
 }
 
 /// The two faces of the review: keys on a terminal, lines on a pipe.
@@ -19,6 +22,9 @@ protocol ReviewInterface: AnyObject {
     func action(flipped: Bool) -> ReviewAction
     /// Leaves the review (restoring the terminal) and prints `lines`.
     func finish(_ lines: [String])
+    /// Runs `body` (the editor) with the terminal as the person left it before the review, and
+    /// takes the review's terminal back afterwards.
+    func releasingTerminal<T>(_ body: () throws -> T) throws -> T
 }
 
 /// `review`: runs today's test: Next, show, flip, Grade with the answer time; Undo; quit
@@ -98,6 +104,12 @@ enum ReviewCommand {
         var undone = 0
         /// Cards graded in this sitting elsewhere first (another review, a script): skipped.
         var skipped = 0
+        /// Cards acted on with `s`, `m` and `e`: daemon calls, logged, no grades.
+        var suspended = 0
+        var moved = 0
+        var edited = 0
+        /// The last action's message when no card followed to show it with.
+        var unshown = ""
         var quit = false
         /// The test as the last reply said it is.
         var finalTest: TestSummary
@@ -117,14 +129,28 @@ enum ReviewCommand {
                 let test = reply.test
                 outside = reply.outside
                 if !source.isPractice { finalTest = test }
-                guard let card = reply.card else { return }
-                let shown = monotonicMilliseconds()
-                interface.show(card: card, test: test, flipped: false, message: message)
-                message = ""
-                var action = interface.action(flipped: false)
-                if action == .flip {
-                    interface.show(card: card, test: test, flipped: true, message: "")
-                    action = interface.action(flipped: true)
+                guard var card = reply.card else {
+                    // What the last action did (a suspend or move of the last card) is said in
+                    // the summary: no card comes to show it beside.
+                    unshown = message
+                    return
+                }
+                var shown = monotonicMilliseconds()
+                var action: ReviewAction
+                // An edit shows the card again, front first, as it is now; any other action
+                // leaves it.
+                while true {
+                    interface.show(card: card, test: test, flipped: false, message: message)
+                    message = ""
+                    action = interface.action(flipped: false)
+                    if action == .flip {
+                        interface.show(card: card, test: test, flipped: true, message: "")
+                        action = interface.action(flipped: true)
+                    }
+                    guard action == .edit else { break }
+                    message = edit(&card, context: context, interface: interface)
+                    // The time spent in the editor is not the answer's.
+                    shown = monotonicMilliseconds()
                 }
                 switch action {
                 case .quit:
@@ -164,9 +190,61 @@ enum ReviewCommand {
                     }
                     finalTest = graded.test
                     message = (isCorrect ? "✓ " : "✗ ") + "'\(id)' → \(Views.place(graded.card.level))"
-                case .flip:
+                case .suspend, .move:
+                    message = act(action, on: card, context: context)
+                case .flip, .edit:
                     continue
                 }
+            }
+        }
+
+        /// `s` and `m`: the card suspended or moved (R24, R12), out of the session unless the
+        /// daemon's queue keeps it. Returns the message that says what happened and the way back:
+        /// undo takes back grades only (R15), so the way back is another command.
+        mutating func act(_ action: ReviewAction, on card: Card, context: Context) -> String {
+            do {
+                let message: String
+                if case .move(let level) = action {
+                    let movedCard = try context.box.move(id: card.id, to: level).value
+                    moved += 1
+                    message = "'\(card.id)' moved from \(Views.place(card.level)) to \(Views.place(movedCard.level)): "
+                        + "'leitnerctl move \(card.id) \(card.level.name)' puts it back (u undoes grades only)."
+                } else {
+                    _ = try context.box.suspend(ids: [card.id])
+                    suspended += 1
+                    message = "'\(card.id)' suspended, out of every test: 'leitnerctl unsuspend \(card.id)' brings it back "
+                        + "(u undoes grades only)."
+                }
+                source.leave(card.id)
+                return message
+            } catch {
+                return DaemonErrors.message(for: error)
+            }
+        }
+
+        /// `e`: the card's text sides in the editor (the flow of `leitnerctl edit`), the changes
+        /// sent with `Edit`, and `card` as it is now. Returns the message that says what happened.
+        mutating func edit(_ card: inout Card, context: Context, interface: any ReviewInterface) -> String {
+            let id = card.id
+            var notes: [String] = []
+            do {
+                let changes = try interface.releasingTerminal {
+                    try EditCommand.inEditor(id, sides: nil, newExtension: nil, context: context) { notes.append($0) }.changes
+                }
+                let note = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
+                guard !changes.isEmpty else { return "'\(id)' unchanged" + note + "." }
+                let reply = try context.box.edit(id: id, front: changes[.front], back: changes[.back]).value
+                card = reply.card
+                source.replace(card)
+                guard reply.changed else { return "'\(id)' unchanged" + note + "." }
+                edited += 1
+                let sides = SideName.allCases.filter { changes[$0] != nil }.map(\.rawValue).joined(separator: " and ")
+                return "Edited the \(sides) of '\(id)'" + note + ": shown again. u does not undo an edit."
+            } catch let failure as Failure {
+                if case .failed(let text) = failure { return text }
+                return "'\(id)' not edited."
+            } catch {
+                return DaemonErrors.message(for: error)
             }
         }
 
@@ -181,13 +259,17 @@ enum ReviewCommand {
 
         func summary(_ context: Context) -> [String] {
             let style = context.style
-            var lines: [String] = []
+            var lines: [String] = unshown.isEmpty ? [] : [unshown]
             let graded = correct + wrong
             // A review opened on a test already done (or with nothing due) says only that.
             if graded + undone + skipped > 0 {
                 lines.append("This sitting: \(graded) answer\(graded == 1 ? "" : "s"), \(style.apply(style.green, "\(correct) correct")), "
                              + style.apply(style.red, "\(wrong) wrong") + (undone > 0 ? ", \(undone) undone" : "")
                              + (skipped > 0 ? ", \(skipped) skipped (answered in another review)" : "") + ".")
+            }
+            let acted = [(suspended, "suspended"), (moved, "moved"), (edited, "edited")].filter { $0.0 > 0 }
+            if !acted.isEmpty {
+                lines.append("Cards " + acted.map { "\($0.1): \($0.0)" }.joined(separator: ", ") + ".")
             }
             var firstGrade: [String: Bool] = [:]
             var repeated = Set<String>()

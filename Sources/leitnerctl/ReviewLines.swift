@@ -1,7 +1,8 @@
 import LeitnerCore
 
 /// The review without a terminal (a pipe, a script): the same flow, one answer a line on
-/// standard input: Enter (or `f`) shows the back, then `y`, `n`, `u` or `q`; end of input quits.
+/// standard input: Enter (or `f`) shows the back, then `y`, `n`, `u` or `q`; `s` suspends the
+/// card, `e` edits it, `m LEVEL` moves it; end of input quits.
 final class ReviewLines: ReviewInterface {
     let views: Views
 
@@ -15,11 +16,11 @@ final class ReviewLines: ReviewInterface {
             Console.out("[\(passed + 1) of \(passed + test.remaining)" + (repeating > 0 ? " · \(repeating) to repeat" : "")
                         + " · test: \(Views.levels(test.levels)) · card: level \(card.level.name)]")
             for line in views.side(card.front) { Console.out(line.isEmpty ? "" : "  " + line) }
-            Console.write("show back? [Enter/u/q] ")
+            Console.write("show back? [Enter/u/q/s/e/m LEVEL] ")
         } else {
             Console.out("  ---")
             for line in views.side(card.back) { Console.out(line.isEmpty ? "" : "  " + line) }
-            Console.write("correct? [y/n/u/q] ")
+            Console.write("correct? [y/n/u/q/s/e/m LEVEL] ")
         }
         Console.flush()
     }
@@ -32,18 +33,33 @@ final class ReviewLines: ReviewInterface {
             }
             // Typed answers end their own line; read from a pipe, end it here.
             if !Console.stdinTerminal.isTerminal { Console.out() }
-            switch line.trimmingTrailingSpaces().lowercased() {
+            let answer = line.trimmingTrailingSpaces().lowercased()
+            // `m 3`, `move suspended`: the level follows the key on the same line.
+            let words = answer.split(separator: " ", omittingEmptySubsequences: true)
+            if words.count == 2, words[0] == "m" || words[0] == "move" {
+                if let level = Level(name: words[1]) { return .move(level) }
+                Console.write("'\(words[1])' is no level: m 1 to 7, finished, new or suspended: ")
+                Console.flush()
+                continue
+            }
+            switch answer {
             case "", "f", "flip", " ": if !flipped { return .flip }
             case "y", "yes", "c", "correct": if flipped { return .correct }
             case "n", "no", "w", "wrong": if flipped { return .wrong }
             case "u", "undo": return .undo
             case "q", "quit": return .quit
+            case "s", "suspend": return .suspend
+            case "e", "edit": return .edit
             default: break
             }
-            Console.write(flipped ? "answer y (correct), n (wrong), u (undo) or q (quit): " : "press Enter to show the back, u to undo, q to quit: ")
+            Console.write(flipped ? "answer y (correct), n (wrong), u (undo), q (quit), s (suspend), e (edit) or m LEVEL (move): "
+                          : "press Enter to show the back, u to undo, q to quit, s to suspend, e to edit, m LEVEL to move: ")
             Console.flush()
         }
     }
+
+    /// The lines' terminal (if any) is in its own modes already: the editor just runs.
+    func releasingTerminal<T>(_ body: () throws -> T) throws -> T { try body() }
 
     func finish(_ lines: [String]) {
         for line in lines { Console.out(line) }

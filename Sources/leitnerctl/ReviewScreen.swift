@@ -24,6 +24,8 @@ final class ReviewScreen: ReviewInterface {
     private var typedAhead: [Key] = []
     /// The last frame drawn: its scroll limits and page height answer the scroll keys.
     private var frame: ScreenFrame?
+    /// What is typed after `m`, the level to move the card to; nil when no level is asked for.
+    private var levelPrompt: String?
 
     init(context: Context, images chosen: ImageProtocol?) throws(Errno) {
         style = context.style
@@ -95,12 +97,18 @@ final class ReviewScreen: ReviewInterface {
         header.append("card: level \(card.level.name)")
         if showsId { header.append("id: " + card.id) }
         // The keys that matter most first: at 40 columns the last ones may not fit.
+        // The card's own actions after the scroll and id keys, which every card needs; a narrow
+        // terminal (40 columns) may leave them out of the line, not out of the keys.
+        let cardKeys = ["j/k/PgDn scroll", "i id", "s suspend", "e edit", "m move", "o open", "r replay"]
         let keys = flipped
-            ? ["y/→ correct", "n/← wrong", "u undo", "q quit", "j/k/PgDn scroll", "i id", "o open", "r replay"]
-            : ["Space/Enter show the answer", "u undo", "q quit", "j/k/PgDn scroll", "i id", "o open", "r replay"]
+            ? ["y/→ correct", "n/← wrong", "u undo", "q quit"] + cardKeys
+            : ["Space/Enter show the answer", "u undo", "q quit"] + cardKeys
+        // While `m` asks for a level, the footer is the prompt, so that what is typed is seen.
+        let footer = levelPrompt.map { "move to level: " + style.apply(style.bold, $0 + "▏") + "  1–7, finished, new, suspended" }
         let frame = ScreenFrame(columns: size.columns, rows: size.rows, headerParts: header,
                                 body: lay(columns: size.columns, rows: size.rows, views: views),
-                                message: style.apply(style.dim, message), keyParts: keys.filter(usefulKey),
+                                message: footer ?? style.apply(style.dim, message),
+                                keyParts: levelPrompt != nil ? ["Enter move", "Esc cancel"] : keys.filter(usefulKey),
                                 scroll: scroll, style: style)
         scroll = frame.scroll
         self.frame = frame
@@ -136,6 +144,7 @@ final class ReviewScreen: ReviewInterface {
 
     /// Does what a key does on the screen; returns the action it ends the wait with, if any.
     private func handle(_ key: Key, flipped: Bool) -> ReviewAction? {
+        if levelPrompt != nil { return prompt(key) }
         let page = max(1, (frame?.bodyHeight ?? 10) - 1)
         switch key {
         case .character(" "), .enter: if !flipped { return .flip }
@@ -143,6 +152,11 @@ final class ReviewScreen: ReviewInterface {
         case .character("n"), .character("N"), .left: if flipped { return .wrong }
         case .character("u"), .character("U"): return .undo
         case .character("q"), .character("Q"), .controlC, .controlD, .endOfInput: return .quit
+        case .character("s"), .character("S"): return .suspend
+        case .character("e"), .character("E"): return .edit
+        case .character("m"), .character("M"):
+            levelPrompt = ""
+            draw()
         case .character("j"), .down: scrollTo(scroll + 1)
         case .character("k"), .up: scrollTo(scroll - 1)
         case .pageDown, .character("f"), .character("d"): scrollTo(scroll + page)
@@ -169,6 +183,34 @@ final class ReviewScreen: ReviewInterface {
         return nil
     }
 
+    /// A key while `m` asks for the level: typed into the prompt; Enter ends it with the move,
+    /// Escape (or Ctrl-C) without. A name that is no level says so and moves nothing.
+    private func prompt(_ key: Key) -> ReviewAction? {
+        let typed = levelPrompt ?? ""
+        switch key {
+        case .enter:
+            levelPrompt = nil
+            let name = typed.trimmingTrailingSpaces()
+            if let level = Level(name: name) { return .move(level) }
+            message = name.isEmpty ? "not moved" : "not moved: '\(name)' is no level (1 to 7, finished, new or suspended)"
+        case .escape, .controlC, .controlD:
+            levelPrompt = nil
+            message = "not moved"
+        case .endOfInput:
+            levelPrompt = nil
+            return .quit
+        case .character("\u{7F}"), .character("\u{08}"):
+            levelPrompt = String(typed.dropLast())
+        case .character(let character) where !character.isWhitespace || !typed.isEmpty:
+            // The longest level name is `suspended`; more is a mistake the screen need not hold.
+            if typed.count < 16 { levelPrompt = typed + String(character) }
+        default:
+            break
+        }
+        draw()
+        return nil
+    }
+
     /// The side shown whose media type `matches`, the back first once flipped.
     private func mediaSide(flipped: Bool, where matches: (String) -> Bool) -> SideName? {
         guard let card else { return nil }
@@ -180,6 +222,17 @@ final class ReviewScreen: ReviewInterface {
         guard clamped != scroll else { return }
         scroll = clamped
         draw()
+    }
+
+    func releasingTerminal<T>(_ body: () throws -> T) throws -> T {
+        terminal.pause()
+        defer {
+            do { try terminal.resume() } catch {
+                // Without raw mode the keys still come, a line at a time: say so rather than stop.
+                message = "cannot set the terminal's modes again: \(error)"
+            }
+        }
+        return try body()
     }
 
     func finish(_ lines: [String]) {

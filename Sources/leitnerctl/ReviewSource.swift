@@ -59,4 +59,20 @@ enum ReviewSource {
             return (practised, test)
         }
     }
+
+    /// The card `id` left the session by the person's hand (`s`, `m`): practice drops it from its
+    /// cards; the test's queue follows the levels in the daemon (R8), so `Next` knows already.
+    mutating func leave(_ id: String) {
+        guard case .practice(var cards, var test) = self else { return }
+        cards.removeAll { $0.id == id }
+        test.remaining = cards.count
+        self = .practice(cards: cards, test: test)
+    }
+
+    /// `card` was edited (`e`): practice shows it as it is now; the test asks the daemon anyway.
+    mutating func replace(_ card: Card) {
+        guard case .practice(var cards, let test) = self else { return }
+        for index in cards.indices where cards[index].id == card.id { cards[index] = card }
+        self = .practice(cards: cards, test: test)
+    }
 }

@@ -380,3 +380,89 @@ def test_keys_typed_as_the_review_ends_do_not_reach_the_shell(box, tmp_path):
         assert "LEAKED" not in screen
     finally:
         pane.close()
+
+
+def write_editor(tmp: pathlib.Path) -> pathlib.Path:
+    """An $EDITOR that rewrites the front it is given (any extension) and leaves the back."""
+    editor = tmp / "editor.sh"
+    editor.write_text('#!/bin/sh\nfor f in "$@"; do case "$f" in */front.*) printf "edited front\\n" > "$f";; esac; done\n')
+    editor.chmod(0o755)
+    return editor
+
+
+def log_lines(box) -> list[list[str]]:
+    return [line.split("\t") for line in log_file(box.store).read_text().splitlines()]
+
+
+def test_suspend_edit_and_move_from_the_review(box, tmp_path):
+    """`s` suspends the card shown, `e` edits it in $EDITOR and shows it again, `m 4` moves it:
+    each a daemon call, logged, said in the message; the store has them."""
+    fronts = {"uno": "a", "dos": "b", "tres": "c"}
+    for front, id in fronts.items():
+        box.ok("add", "--id", id, front, front + "-back")
+    editor = write_editor(tmp_path)
+    script = f"export EDITOR={editor}\n" + review_script(box, tmp_path, "act")
+    pane = Pane(tmp_path, script, box.env)
+
+    def shown(screen: str, left: set) -> str:
+        found = [fronts[f] for f in fronts if fronts[f] in left and f"\n  {f}" in "\n" + screen.replace("│", " ")]
+        assert len(found) == 1, screen
+        return found[0]
+    try:
+        left = set(fronts.values())
+        screen = pane.wait_for("1 of 3 ·")
+        assert "s suspend" in screen and "e edit" in screen and "m move" in screen
+        first = next(fronts[f] for f in fronts if f in screen)
+        pane.keys("s")
+        screen = pane.wait_for(f"'{first}' suspended")
+        left.discard(first)
+        second = next(fronts[f] for f in fronts if fronts[f] in left and f in screen)
+        pane.keys("e")
+        screen = pane.wait_for(f"Edited the front of '{second}'")
+        assert "edited front" in screen  # shown again, as it is now
+        pane.keys("m")
+        pane.wait_for("move to level:")
+        pane.keys("4")
+        pane.keys("Enter")
+        screen = pane.wait_for(f"'{second}' moved from level 1 to level 4")
+        left.discard(second)
+        (third,) = left
+        pane.keys("q")
+        screen = pane.wait_for("REVIEW-ENDED")
+        assert "Cards suspended: 1, moved: 1, edited: 1." in screen
+        assert (tmp_path / "act.exit").read_text().strip() == "exit=0"
+        assert modes(tmp_path / "act.before") == modes(tmp_path / "act.after")
+    finally:
+        pane.close()
+    assert (box.store / "suspended" / first).is_dir()
+    assert (box.store / "4" / second).is_dir()
+    assert (box.store / "1" / third).is_dir()
+    fronts_now = [p.read_text() for p in (box.store / "4" / second).glob("front.*")]
+    assert fronts_now == ["edited front\n"]
+    events = [(line[1], line[2], line[3], line[4]) for line in log_lines(box)]
+    assert ("move", first, "1", "suspended") in events
+    assert ("edit", second, "1", "1") in events
+    assert ("move", second, "1", "4") in events
+    assert not any(event[0] == "grade" for event in events)
+    # Undo takes back grades only: there is none, and the suspend stands.
+    assert box.ctl("undo").returncode != 0
+    assert (box.store / "suspended" / first).is_dir()
+
+
+def test_plain_review_takes_s_e_and_m_level(box, tmp_path):
+    """The same on lines: `s`, `e`, `m 4` (and a bad level asked again)."""
+    for id, front in (("a", "uno"), ("b", "dos"), ("c", "tres")):
+        box.ok("add", "--id", id, front, front + "-back")
+    env = dict(box.env, EDITOR=str(write_editor(tmp_path)))
+    order = [line[2] for line in log_lines(box)]  # not the queue's order: read it from the output
+    result = box.ctl("review", "--plain", input="s\ne\n\ny\nm nine\nm 4\n", env=env)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "suspended, out of every test" in out
+    assert "Edited the front of" in out and "edited front" in out
+    assert "'nine' is no level" in out
+    assert "moved from level 1 to level 4" in out
+    where = {id: next(level for level in ("1", "2", "4", "suspended") if (box.store / level / id).is_dir()) for id in order}
+    assert sorted(where.values()) == ["2", "4", "suspended"], (where, out)
+    (edited,) = [id for id in order if where[id] == "2"]  # edited, then answered correct
+    assert [p.read_text() for p in (box.store / "2" / edited).glob("front.*")] == ["edited front\n"]

@@ -138,6 +138,12 @@ def test_json_has_every_figure_of_the_drive(drive):
     assert [l["failures"] for l in leeches] == sorted(done["wrong"].values(), reverse=True)[:5]
     levels = {card["id"]: card["level"] for card in daemon.call("List")["cards"]}
     assert all(levels[l["id"]] == l["level"] and done["wrong"][l["id"]] == l["failures"] for l in leeches)
+    # The leeches (LeechAfter=8, the default): every card answered wrong 8 times or more since it
+    # was added (none came from a place), most first; the hardest cards above are the window's.
+    expected = sorted(((n, id) for id, n in done["wrong"].items() if n >= 8), key=lambda p: (-p[0], p[1]))
+    assert stats["leechAfter"] == 8 and expected
+    assert [(l["failures"], l["id"]) for l in stats["leechCards"]] == expected
+    assert all(levels[l["id"]] == l["level"] for l in stats["leechCards"])
     # The forecast: 30 tests from today, one a day.
     assert [t["date"] for t in stats["forecast"][:2]] == [str(TODAY), str(TODAY + datetime.timedelta(days=1))]
     assert len(stats["forecast"]) == 30 and stats["forecast"][0]["cards"] == status["test"]["remaining"]
@@ -147,7 +153,8 @@ def test_the_screen_piped_is_plain_and_fits(drive):
     daemon, _ = drive
     out = ctl(daemon, "stats")
     assert "\x1b" not in out and out.isascii()
-    for title in ["Cards by level", "Forecast", "The last 52 weeks", "Retention", "Work", "Streaks", "Hardest cards"]:
+    for title in ["Cards by level", "Forecast", "The last 52 weeks", "Retention", "Work", "Streaks", "Hardest cards",
+                  "Leeches - answered wrong 8 times or more since they entered levels 1 to 7"]:
         assert title in out
     assert all(len(line) <= 80 for line in out.splitlines())
     assert "busiest:" in out and "x missed" in out
@@ -213,6 +220,8 @@ def test_the_html_report_is_one_self_contained_page_that_chromium_renders(drive,
     ctl(daemon, "stats", "--html", str(report))
     html = report.read_text()
     assert html.startswith("<!DOCTYPE html>") and html.count("<svg") >= 5
+    leeches = html[html.index("<h2>Leeches</h2>"):]
+    assert "Answered wrong 8 times or more" in leeches and "<td>hard" in leeches
     assert "<script" not in html and "http://" not in html and "https://" not in html and "@import" not in html
     assert "<style>" in html and "src=" not in html
     # A tooltip on every day of the heatmap, missed days named.

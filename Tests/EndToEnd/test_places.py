@@ -81,3 +81,32 @@ def test_a_hand_move_into_the_places_is_taken_in(paced):
     assert status["test"]["remaining"] == 0
     # The hand-suspended card has no level in the log but the one it left: it goes back there.
     assert "back in level 1" in paced.ok("unsuspend", "b")
+
+
+def test_calendar_and_stats_show_when_new_cards_arrive(paced, tmp_path):
+    """45 cards in new/ at NewPerDay=20: the calendar says 20, 20, 5 from today (admitted days
+    from the log, days to come forecast); the stats forecast counts them in its tests' cards, on
+    the screen and in the HTML report."""
+    deck = tmp_path / "deck.tsv"
+    deck.write_text("".join(f"front {n}\tback {n}\n" for n in range(45)))
+    paced.ok("import", str(deck))
+    days = paced.json_lines("calendar", "2026-01-04", "2026-01-09")
+    arrivals = [day["arrivals"] for line in days for day in line.get("days", [line])]
+    assert arrivals == [0, 20, 20, 5, 0, 0]
+    stats = paced.json("stats")
+    assert [test["arrivals"] for test in stats["forecast"][:4]] == [20, 20, 5, 0]
+    assert stats["forecast"][0]["cards"] == 20  # today's test: level 1's newcomers
+    out = paced.ok("stats")
+    assert "45 new cards arrive from new/ in these tests, up to 20 a day, the last on" in out
+    report = tmp_path / "report.html"
+    paced.ok("stats", "--html", str(report))
+    html = report.read_text()
+    assert "45 new cards arrive from new/" in html and "20 of them new from new/" in html
+    # Opened: today's 20 are admitted, the log's; the rest is still forecast.
+    paced.ok("prepare")
+    assert "+20 new from new/" in paced.ok("calendar", "2026-01-05", "2026-01-05")
+    days = paced.json_lines("calendar", "2026-01-05", "2026-01-08")
+    assert [day["arrivals"] for line in days for day in line.get("days", [line])] == [20, 20, 5, 0]
+    paced.clock.write_text("@2026-01-06 10:00:00\n")
+    days = paced.json_lines("calendar", "2026-01-05", "2026-01-08")
+    assert [day["arrivals"] for line in days for day in line.get("days", [line])] == [20, 20, 5, 0]

@@ -141,6 +141,81 @@ import LeitnerTestSupport
         #expect(try f.box.leeches().isEmpty)
     }
 
+    @Test func r23CalendarAndForecastShowTheArrivalsDayByDay() throws {
+        let f = try BoxFixture(places: PlacesSettings(newPerDay: 3))
+        for n in 0..<8 { try f.box.addText("n\(n)", "n\(n)", id: "n\(n)") }
+        /// Yesterday to four days on.
+        func arrivals() throws -> [Int?] {
+            let today = f.box.options.dayClock.logicalDate(at: f.clock.now())
+            return try f.box.calendar(from: today.adding(days: -1).description, to: today.adding(days: 4).description).map(\.arrivals)
+        }
+        // Before the day's test opens: 3 today, 3 tomorrow, the last 2 the day after.
+        #expect(try arrivals() == [0, 3, 3, 2, 0, 0])
+        var forecast = try f.box.statistics(window: nil, leeches: nil).forecast
+        #expect(forecast.prefix(4).map(\.arrivals) == [3, 3, 2, 0])
+        // Today's test has level 1: its 3 new cards are in it.
+        #expect(forecast[0].cards == 3)
+        // Opened: today's 3 are admitted (the log's), the forecast moves on a day.
+        _ = try f.box.prepare()
+        #expect(try arrivals() == [0, 3, 3, 2, 0, 0])
+        forecast = try f.box.statistics(window: nil, leeches: nil).forecast
+        #expect(forecast.prefix(3).map(\.arrivals) == [0, 3, 2])
+        f.clock.advance(days: 1)
+        #expect(try arrivals() == [3, 3, 2, 0, 0, 0])
+        // NewPerDay=0 admits none: no arrival is forecast. A tag filter forecasts none.
+        let none = try BoxFixture(places: PlacesSettings(newPerDay: 0))
+        try none.box.addText("a", "a", id: "a")
+        #expect(try none.box.statistics(window: nil, leeches: nil).forecast.allSatisfy { $0.arrivals == nil })
+        #expect(try f.box.statistics(window: nil, leeches: nil, filter: TagFilter(tags: ["x"])).forecast[0].arrivals == nil)
+    }
+
+    @Test func r23TheFewAdmittedAreTheFirstInOrderWithoutSortingAll() {
+        var random = SystemRandomNumberGenerator()
+        for count in [0, 1, 7, 100, 5000] {
+            let ids = (0..<count).map { _ in "c\(UInt32.random(in: 0...99_999, using: &random))" }
+            for limit in [1, 3, 20, 64, 65, count] {
+                let less: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                #expect(PlacesLedger.least(limit, of: ids, by: less) == Array(ids.sorted(by: less).prefix(limit)),
+                        "\(limit) of \(count)")
+            }
+        }
+    }
+
+    @Test func r23ArrivalForecastCountsDownToAnEmptyNew() {
+        let day = LogicalDate("2026-03-02")!
+        let forecast = ArrivalForecast(first: day, firstCards: 1, waiting: 10, perDay: 4)
+        #expect((-1...4).map { forecast.cards(on: day.adding(days: $0)) } == [0, 1, 4, 4, 1, 0])
+        let all = ArrivalForecast(first: day, firstCards: 10, waiting: 10, perDay: nil)
+        #expect((0...2).map { all.cards(on: day.adding(days: $0)) } == [10, 0, 0])
+        // Years away with a large NewPerDay=: no overflow, nothing left.
+        let big = ArrivalForecast(first: day, firstCards: 5, waiting: 5, perDay: Int.max / 2)
+        #expect(big.cards(on: day.adding(days: 3000)) == 0)
+    }
+
+    @Test func r24StatsListsTheLeechesBesideTheHardestCards() throws {
+        let f = try BoxFixture(cycle: try CycleTable(parsing: "1"), places: PlacesSettings(leechAfter: 3))
+        for id in ["a", "b", "c"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        for _ in 0..<4 { _ = try f.box.grade(id: "a", correct: false, answerMs: nil) }
+        for _ in 0..<3 { _ = try f.box.grade(id: "b", correct: false, answerMs: nil) }
+        _ = try f.box.grade(id: "c", correct: false, answerMs: nil)
+        var stats = try f.box.statistics(window: nil, leeches: nil)
+        #expect(stats.leechAfter == 3)
+        #expect(stats.leechCards?.map(\.id) == ["a", "b"])
+        #expect(stats.leechCards?.map(\.failures) == [4, 3])
+        // The hardest cards stay the window's: c, answered wrong once, is one, and no leech.
+        #expect(stats.leeches.map(\.id) == ["a", "b", "c"])
+        // A suspended leech is still listed, where it is; back from suspended/ it is none.
+        _ = try f.box.suspend(ids: ["b"])
+        stats = try f.box.statistics(window: nil, leeches: nil)
+        #expect(stats.leechCards?.map(\.level) == [.one, .suspended])
+        _ = try f.box.unsuspend(ids: ["b"])
+        #expect(try f.box.statistics(window: nil, leeches: nil).leechCards?.map(\.id) == ["a"])
+        // A tag filter lists the leeches of the cards it selects only.
+        _ = try f.box.tag(id: "c", tags: ["x"])
+        #expect(try f.box.statistics(window: nil, leeches: nil, filter: TagFilter(tags: ["x"])).leechCards == [])
+    }
+
     @Test func r24SuspendLeechesSuspendsWithTheWrongAnswerThatMakesALeech() throws {
         let f = try BoxFixture(cycle: try CycleTable(parsing: "1"), places: PlacesSettings(leechAfter: 2, suspendLeeches: true))
         try f.box.addText("a", "a", id: "a")

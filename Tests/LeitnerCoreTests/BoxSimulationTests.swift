@@ -6,15 +6,17 @@ import LeitnerTestSupport
 
 /// A long run: a box of up to 200 cards driven day by day for 420 days by a seeded learner
 /// (mostly right, some wrong, missed days, hand moves with `mv`, adds while a test is open, undo,
-/// restarts), checked after every day — and after every unusual step — against `LeitnerModel`,
-/// a small model of R2–R12 and R15 written here from docs/rules.md alone.
+/// restarts; with pacing, adds into `new/` admitted 3 a day; suspends and unsuspends by request
+/// and by `mv`), checked after every day — and after every unusual step — against
+/// `LeitnerModel`, a small model of R2–R12, R15, R23 and R24 written here from docs/rules.md alone.
 @Suite struct BoxSimulationTests {
     /// The last run stops the box by killing it rather than closing it, so that every reopen
     /// replays the journal, and moves the last graded card back by hand in the gap (R13, R18).
-    @Test(arguments: [(UInt64(0x5EED), OnFailPolicy.first, false), (0xC0FFEE, .first, false), (0xBADCAB, .previous, false),
-                      (0xDEFE44ED, .first, true)])
-    func fourHundredDaysAgreeWithTheModel(seed: UInt64, onFail: OnFailPolicy, kills: Bool) throws {
-        try simulate(seed: seed, onFail: onFail, kills: kills)
+    /// `NewPerDay=3` for three runs (R23: the first 150 cards take 50 days to come in), `all` for one.
+    @Test(arguments: [(UInt64(0x5EED), OnFailPolicy.first, false, Int?(3)), (0xC0FFEE, .first, false, nil),
+                      (0xBADCAB, .previous, false, 3), (0xDEFE44ED, .first, true, 3)])
+    func fourHundredDaysAgreeWithTheModel(seed: UInt64, onFail: OnFailPolicy, kills: Bool, newPerDay: Int?) throws {
+        try simulate(seed: seed, onFail: onFail, kills: kills, newPerDay: newPerDay)
     }
 
     /// The simulation again with random seeds, as many runs as `LEITNER_SIMULATION_RUNS` says
@@ -24,15 +26,16 @@ import LeitnerTestSupport
         let runs = getenv("LEITNER_SIMULATION_RUNS").flatMap { Int(String(cString: $0)) } ?? 0
         for run in 0..<runs {
             let seed = SeedSequence.randomSeed()
-            try simulate(seed: seed, onFail: run % 3 == 2 ? .previous : .first, kills: run % 2 == 1)
+            try simulate(seed: seed, onFail: run % 3 == 2 ? .previous : .first, kills: run % 2 == 1,
+                         newPerDay: run % 4 == 3 ? nil : 3)
         }
     }
 
     /// One run: the learner's choices and the box's shuffles both follow `seed`.
-    func simulate(seed: UInt64, onFail: OnFailPolicy, kills: Bool) throws {
-        let f = try BoxFixture("2026-01-05", onFail: onFail, seed: seed ^ 0x5EED_5EED)
+    func simulate(seed: UInt64, onFail: OnFailPolicy, kills: Bool, newPerDay: Int?) throws {
+        let f = try BoxFixture("2026-01-05", onFail: onFail, seed: seed ^ 0x5EED_5EED, places: PlacesSettings(newPerDay: newPerDay))
         var lastGrade: (id: String, from: Level)?
-        var model = LeitnerModel(today: LogicalDate("2026-01-05")!, onFail: onFail)
+        var model = LeitnerModel(today: LogicalDate("2026-01-05")!, onFail: onFail, newPerDay: newPerDay)
         var random = Learner(seed: seed)
         var nextCard = 0
         // R28: a card added with its reverse → the reverse, a card of its own for the schedule.
@@ -44,14 +47,14 @@ import LeitnerTestSupport
                 _ = try f.box.add(front: Asset(name: "front.txt", text: "front \(id)"), back: Asset(name: "back.txt", text: "back \(id)"),
                                   id: id, level: nil, allowDuplicateFront: true, withReverse: true)
                 model.settle()
-                model.add(id)
-                model.add(id + ".rev")
+                model.addPairByRequest(id, reverse: id + ".rev")
                 reverseOf[id] = id + ".rev"
             } else {
                 try f.box.addText("front \(id)", "back \(id)", id: id)
                 model.settle()
-                model.add(id)
+                model.addByRequest(id)
             }
+
         }
         // Once the box and the model part, every later day would differ too: stop at the first.
         var diverged = false
@@ -83,6 +86,7 @@ import LeitnerTestSupport
         var partGrades = 0
         var grades = 0
         var handMade = 0
+        var suspends = 0
         for day in 0..<420 {
             let when = { "day \(day) (\(model.today))" }
             // Some days are studied at 01:00 the next morning: still the same logical date. (Not
@@ -96,6 +100,8 @@ import LeitnerTestSupport
                 model.settle()
                 model.open()
                 agree(prepared == model.summary(), "\(when()) prepare: \(prepared), model \(model.summary())")
+                // Taken in at once: the day's admissions are in the test that opened.
+                try check("\(when()) after prepare")
                 let stopEarly = random.chance(0.05) ? random.below(8) : Int.max
                 var shown = 0
                 while shown < stopEarly {
@@ -114,7 +120,7 @@ import LeitnerTestSupport
                         let to = random.pick(Level.levels)
                         let moved = try f.box.move(id: id, level: to.name)
                         model.settle()
-                        model.handMove(id, to: to)
+                        model.handMove(id, to: to, byHand: false)
                         agree(moved.level == to, "\(when()) move \(id) → \(to)")
                         try check("\(when()) after move \(id) → \(to)")
                     }
@@ -143,6 +149,9 @@ import LeitnerTestSupport
                             model.delete(id)
                             try check("\(when()) after deleting \(id)")
                         }
+                    }
+                    if random.chance(0.05) {
+                        try places(f, &model, &random, &suspends, when())
                     }
                     if random.chance(0.01) {
                         // A card made by hand, in any level.
@@ -224,6 +233,69 @@ import LeitnerTestSupport
         #expect(nextCard == 200)
         #expect(partGrades > 20)
         #expect(try f.box.log(since: nil, limit: nil).count { $0.event == .practice } > 20)
+        // R23, R24 exercised: admissions on many dates, cards suspended and back.
+        if newPerDay != nil { #expect(model.admitted.count > 40) }
+        #expect(suspends > 10)
+    }
+
+    /// R23, R24: one step in the places, by request or by hand, on a card no grade of the test
+    /// names (the rules do not say what undo does for a card since taken out of the levels):
+    /// suspend, unsuspend, `move ID new`, or `mv` into or out of `new/` and `suspended/`.
+    func places(_ f: BoxFixture, _ model: inout LeitnerModel, _ random: inout Learner, _ suspends: inout Int,
+                _ when: String) throws {
+        let graded = Set(model.test?.grades.map(\.id) ?? [])
+        let free = model.level.keys.filter { !graded.contains($0) }.sorted()
+        let suspended = free.filter { model.level[$0] == .suspended }
+        let placed = free.filter { model.level[$0]!.isPlace }
+        guard !free.isEmpty else { return }
+        switch random.below(5) {
+        case 0:
+            let id = random.pick(free)
+            let cards = try f.box.suspend(ids: [id])
+            model.settle()
+            model.suspend(id)
+            suspends += 1
+            #expect(cards.map(\.level) == [.suspended], "\(when) suspend \(id)")
+            try checkPlaces(f, model, "\(when) after suspend \(id)")
+        case 1 where !suspended.isEmpty:
+            let id = random.pick(suspended)
+            let cards = try f.box.unsuspend(ids: [id])
+            model.settle()
+            model.unsuspend(id)
+            #expect(cards.map(\.level) == [model.level[id]!], "\(when) unsuspend \(id)")
+        case 2:
+            let id = random.pick(free)
+            _ = try f.box.move(id: id, level: Level.new.name)
+            model.settle()
+            model.handMove(id, to: .new, byHand: false)
+        case 3:
+            // By hand into a place, from wherever the card is.
+            let id = random.pick(free)
+            let from = model.level[id]!
+            let to = random.pick([Level.new, .suspended].filter { $0 != from })
+            f.dir.move("\(from.name)/\(id)", "\(to.name)/\(id)")
+            if to == .suspended { suspends += 1 }
+            model.handMove(id, to: to)
+        default:
+            // By hand out of a place, to any level.
+            guard !placed.isEmpty else { return }
+            let id = random.pick(placed)
+            let to = random.pick(Level.levels)
+            f.dir.move("\(model.level[id]!.name)/\(id)", "\(to.name)/\(id)")
+            model.handMove(id, to: to)
+        }
+        try checkPlaces(f, model, "\(when) in the places")
+    }
+
+    /// The cards in `new/` and `suspended/`, on disk and in the model, and what the box says
+    /// waits (R23's arrivals, from the next opening on).
+    func checkPlaces(_ f: BoxFixture, _ model: LeitnerModel, _ when: String) throws {
+        let status = try f.box.status()
+        for place in [Level.new, .suspended] {
+            let count = model.level.values.filter { $0 == place }.count
+            #expect(status.counts[place] == count, "\(when): \(place) holds \(status.counts[place] ?? 0), model \(count)")
+        }
+
     }
 
     func undo(_ f: BoxFixture, _ model: inout LeitnerModel, _ when: String) throws {
@@ -243,7 +315,7 @@ import LeitnerTestSupport
     /// Every card's level, read from the level directories.
     func onDisk(_ dir: TemporaryDirectory) -> [String: Level] {
         var result: [String: Level] = [:]
-        for level in Level.levels {
+        for level in Level.allCases {
             guard let fd = try? FileDescriptor.openDirectory(dir.path + "/" + level.name) else { continue }
             defer { fd.close() }
             for entry in (try? FileSystem.list(fd)) ?? [] where entry.kind == .directory {

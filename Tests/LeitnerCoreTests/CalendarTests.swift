@@ -6,8 +6,11 @@ import Testing
 /// days projected from the cycle (day k after today shows `T[q + k]`, q today's position) with
 /// the cards now in their levels.
 @Suite struct CalendarTests {
+    /// A day of a box with nothing in `new/`: no arrivals.
     func day(_ date: String, _ state: CalendarDay.State, _ levels: [Level], _ cards: Int) -> CalendarDay {
-        CalendarDay(date: LogicalDate(date)!, state: state, levels: levels, cards: cards)
+        var day = CalendarDay(date: LogicalDate(date)!, state: state, levels: levels, cards: cards)
+        day.arrivals = 0
+        return day
     }
 
     /// Day record after this: 03-02 completed (3 cards), 03-03 skipped, 03-04 missed (one grade

@@ -28,13 +28,17 @@ import Testing
         var noLongest = Self.sample
         noLongest.streaks = Streaks(current: 0, longest: 0, longestEnd: nil)
         #expect(try BoxStatistics(json: JSONValue(parsing: noLongest.json.serialized)) == noLongest)
+        var withLeeches = Self.sample
+        withLeeches.leechCards = [Leech(id: "犬", failures: 9, level: .suspended)]
+        withLeeches.leechAfter = 8
+        #expect(try BoxStatistics(json: JSONValue(parsing: withLeeches.json.serialized)) == withLeeches)
     }
 
     @Test func theMembersAreTheInterfaces() {
         let members = Set(Self.sample.json.objectValue!.keys)
         #expect(members == ["today", "days", "leechDays", "counts", "damaged", "loose", "forecast", "heatmap",
                             "retention", "retentionWeeks", "work", "weekReviews", "weekAnswerMs", "streaks", "leeches",
-                            "practiceAnswers", "practiceWrong", "practiceMs"])
+                            "practiceAnswers", "practiceWrong", "practiceMs", "leechCards", "leechAfter"])
         for member in members { #expect(BoxInterface.description.contains("\(member): "), "\(member)") }
         #expect(Self.sample.heatmap[1].json.jsonText == #"{"answerMs":5100,"date":"2026-03-04","reviews":4,"state":"today"}"#)
     }

@@ -43,4 +43,16 @@ public enum StatsFormat {
         guard !counts.isEmpty else { return [0, 0, 0] }
         return [1, 2, 3].map { counts[(counts.count - 1) * $0 / 4] }
     }
+
+    /// "140 new cards arrive from new/ in these tests, 20 a day, the last on Sat 5 Dec": the
+    /// forecast's arrivals (R23) in words; nil when none arrives (or the daemon does not say).
+    public static func arrivals(_ tests: [ForecastTest]) -> String? {
+        let arriving = tests.filter { ($0.arrivals ?? 0) > 0 }
+        guard let last = arriving.last else { return nil }
+        let total = arriving.reduce(0) { $0 + ($1.arrivals ?? 0) }
+        let most = arriving.map { $0.arrivals ?? 0 }.max() ?? 0
+        return "\(count(total, "new card")) arrive\(total == 1 ? "s" : "") from new/ in these tests"
+            + (arriving.count > 1 ? ", up to \(most) a day" : "") + ", the last on \(day(last.date))"
+            + (last.date == tests.last?.date ? " (more after)" : "") + "; counted in level 1's cards"
+    }
 }

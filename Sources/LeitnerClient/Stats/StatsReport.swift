@@ -171,14 +171,16 @@ public struct StatsReport {
         let chart = columns(tests.map { Double($0.cards) }, unit: "cards per test",
                             tooltip: { index in
                                 let test = tests[index]
-                                return "\(StatsFormat.day(test.date)): test #\(test.position + 1), levels \(test.levels.map(\.name).joined(separator: ",")) — \(StatsFormat.count(test.cards, "card"))"
+                                let arriving = (test.arrivals ?? 0) > 0 ? ", \(test.arrivals ?? 0) of them new from new/" : ""
+                                return "\(StatsFormat.day(test.date)): test #\(test.position + 1), levels \(test.levels.map(\.name).joined(separator: ",")) — \(StatsFormat.count(test.cards, "card"))" + arriving
                             },
                             label: { index in index % 5 == 0 || index == busiest
                                 ? "\(tests[index].date.components.day) \(StatsFormat.month(tests[index].date))" : nil },
                             colour: { $0 == busiest ? Self.orange : Self.blues[2] })
         let day = tests[busiest]
         return section("Forecast: the next \(tests.count) tests",
-                       note: "Cards expected in each test if every day's test is done, the cards of each test's levels moving on with each level's retention. 'leitnerctl calendar' counts the cards in each day's levels now instead. Busiest (orange): \(StatsFormat.day(day.date)), \(StatsFormat.count(day.cards, "card")).",
+                       note: "Cards expected in each test if every day's test is done, the cards of each test's levels moving on with each level's retention. 'leitnerctl calendar' counts the cards in each day's levels now instead. Busiest (orange): \(StatsFormat.day(day.date)), \(StatsFormat.count(day.cards, "card"))."
+                            + (StatsFormat.arrivals(tests).map { " " + Self.escape($0.prefix(1).uppercased() + $0.dropFirst()) + "." } ?? ""),
                        chart)
     }
 
@@ -380,6 +382,22 @@ public struct StatsReport {
             }
             body += "</table>"
         }
+        body += leechCards()
         return section("Streaks", note: "Days in a row with the test done.", body)
+    }
+
+    /// The leeches by `LeechAfter=` (R24), after the hardest cards; nothing from a daemon that
+    /// does not count them.
+    func leechCards() -> String {
+        guard let cards = stats.leechCards, let after = stats.leechAfter else { return "" }
+        var body = "\n<h2>Leeches</h2>\n"
+        guard after > 0 else { return body + "<p class=\"note\">Off (LeechAfter=0).</p>" }
+        body += "<p class=\"note\">Answered wrong \(StatsFormat.count(after, "time")) or more since they last entered levels 1 to 7: rewrite them, or suspend them.</p>\n"
+        if cards.isEmpty { return body + "<p>None.</p>" }
+        body += "<table>\n<tr><th>card</th><th>wrong</th><th>level now</th></tr>\n"
+        for leech in cards {
+            body += "<tr><td>\(Self.escape(leech.id))</td><td>\(leech.failures)</td><td>\(leech.level.name)</td></tr>\n"
+        }
+        return body + "</table>"
     }
 }

@@ -25,7 +25,7 @@ public struct StatsScreen {
 
     /// Every section, each ended by an empty line.
     public func lines() -> [String] {
-        (levels() + forecast() + heatmap() + retention() + work() + streaks() + leeches()).map { $0.trimmingTrailing() }
+        (levels() + forecast() + heatmap() + retention() + work() + streaks() + leeches() + leechCards()).map { $0.trimmingTrailing() }
     }
 
     /// A section's title in bold and what it shows, dimmed: on one line when it fits, else
@@ -126,6 +126,7 @@ public struct StatsScreen {
         let busiestText = "from \(StatsFormat.day(tests[0].date)); busiest: \(StatsFormat.day(busiest.date)), "
             + "\(StatsFormat.count(busiest.cards, "card")) (levels \(busiest.levels.map(\.name).joined(separator: ",")))"
         lines += wrap(busiestText, columns: width - 2).map { "  " + $0 }
+        if let arrivals = StatsFormat.arrivals(tests) { lines += wrap(arrivals, columns: width - 2).map { "  " + $0 } }
         // 'calendar' counts the cards in each day's levels now; this moves them on first.
         lines += wrap("Each test's cards as expected once the tests before it are done, the cards moving up with "
                       + "each level's retention; 'leitnerctl calendar' counts the cards in each day's levels now.",
@@ -261,12 +262,36 @@ public struct StatsScreen {
             lines.append("  " + dim("none answered wrong"))
             return lines
         }
-        let idWidth = min(32, stats.leeches.map { DisplayWidth.of($0.id) }.max() ?? 2)
-        for leech in stats.leeches {
-            lines.append("  " + pad(leech.id, idWidth) + "  " + pad("\(leech.failures) wrong", 9, right: true)
-                         + dim("  level \(leech.level.name)"))
-        }
+        lines += leechRows(stats.leeches)
         return lines
+    }
+
+    /// The leeches by `LeechAfter=` (R24), after the hardest cards: the cards the box marks,
+    /// whatever the window. Nothing from a daemon that does not count them.
+    func leechCards() -> [String] {
+        guard let cards = stats.leechCards, let after = stats.leechAfter else { return [] }
+        var lines = [""] + heading("Leeches", after == 0
+                                   ? "off (LeechAfter=0)"
+                                   : "answered wrong \(StatsFormat.count(after, "time")) or more since they entered levels 1 to 7")
+        guard after > 0 else { return lines }
+        if cards.isEmpty {
+            lines.append("  " + dim("none"))
+            return lines
+        }
+        lines += leechRows(cards)
+        let suspended = cards.filter { $0.level == .suspended }.count
+        let advice = "\(cards.count) leech\(cards.count == 1 ? "" : "es"), \(suspended) suspended: "
+            + "rewrite them, or suspend them with 'leitnerctl suspend ID'"
+        return lines + wrap(advice, columns: width - 2).map { "  " + dim($0) }
+    }
+
+    /// One line a card: its id, its wrong answers, the level it is in now.
+    private func leechRows(_ leeches: [Leech]) -> [String] {
+        let idWidth = min(32, leeches.map { DisplayWidth.of($0.id) }.max() ?? 2)
+        return leeches.map { leech in
+            "  " + pad(leech.id, idWidth) + "  " + pad("\(leech.failures) wrong", 9, right: true)
+                + dim("  " + (leech.level.isPlace || leech.level == .finished ? leech.level.name : "level \(leech.level.name)"))
+        }
     }
 }
 

@@ -11,7 +11,7 @@ extension Box {
     /// Days from `from` to `to`, both included: past days from the day record (completed,
     /// skipped, or missed) with the distinct cards graded that day; today; and upcoming days
     /// projected from the cycle with the cards now in their levels. Days before the box's first
-    /// logical date are `none`: no test was due then.
+    /// logical date are `none`: no test was due then. Each day has its `arrivals` from `new/`.
     /// - Throws: `invalidParameter` for a date that is not `YYYY-MM-DD` or a range that is
     ///   reversed or too long.
     public func calendar(from: String, to: String) throws(BoxError) -> [CalendarDay] {
@@ -29,6 +29,8 @@ extension Box {
             try updatePeerTotals(tallies: false, graded: true)
         }
         let peerGraded = Array(statistics.peerGradedDays.values)
+        try catchUpPlaces()
+        let arrivals = try arrivalForecast(moment)
         var result: [CalendarDay] = []
         var recordIndex = days.entries.firstIndex { $0.date >= first } ?? days.entries.count
         var date = first
@@ -54,6 +56,10 @@ extension Box {
                 let levels = options.cycle.levels(at: current.position + (date.ordinal - moment.today.ordinal))
                 result.append(CalendarDay(date: date, state: .upcoming, levels: levels, cards: cardsNow(levels)))
             }
+            // Admissions logged that day (with today's still to come), or forecast.
+            result[result.count - 1].arrivals = date > moment.today
+                ? arrivals?.cards(on: date) ?? 0
+                : places.admitted(on: date) + (date == moment.today ? arrivals?.cards(on: date) ?? 0 : 0)
             date = date.next
         }
         return result

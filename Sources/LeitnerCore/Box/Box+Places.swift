@@ -94,6 +94,16 @@ extension Box {
         return room > 0 ? (moment.today, min(room, waiting)) : (perDay > 0 ? (moment.today.next, min(perDay, waiting)) : nil)
     }
 
+    /// The forecast of the cards that `new/` brings into level 1 day by day (R23): the next
+    /// admissions, then `NewPerDay=` a day until `new/` is empty; nil when none waits, or none
+    /// will be admitted (`NewPerDay=0`).
+    func arrivalForecast(_ moment: Moment) throws(BoxError) -> ArrivalForecast? {
+        try catchUpPlaces()
+        guard let next = try nextArrivals(moment) else { return nil }
+        return ArrivalForecast(first: next.date, firstCards: next.cards, waiting: store.counts()[.new] ?? 0,
+                               perDay: options.newPerDay)
+    }
+
     /// R24: moves cards to `suspended/` (`Suspend`): each leaves the test, and `unsuspend`
     /// brings it back to the level it left. A card already suspended is left as it is.
     /// Every id is checked before any card moves: an unknown or damaged one changes nothing.

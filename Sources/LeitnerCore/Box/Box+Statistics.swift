@@ -36,14 +36,24 @@ extension Box {
             counts = [:]
             for id in selected { if damaged[id] == nil, let level = levelOf[id] { counts[level, default: 0] += 1 } }
         }
-        let input = StatisticsInput(
+        var input = StatisticsInput(
             today: moment.today, firstDate: firstDate, days: days, cycle: options.cycle, onFail: options.onFail,
             counts: counts, damaged: damaged.count, loose: store.looseFileProblems().count,
             openQueue: openQueue, levelOf: { id in damaged[id] == nil && selected?.contains(id) != false ? levelOf[id] : nil },
             window: window ?? 30, leechWindow: window ?? 90, leechCount: leeches ?? 10)
         try updatePeerTotals(tallies: true, graded: false)
         let all = statistics.peerTallies.isEmpty ? statistics.tally : ReviewTally.combined([statistics.tally] + statistics.peerTallies.sorted { $0.key < $1.key }.map(\.value))
-        return BoxStatistics(tally: all, input: input)
+        // New cards are forecast for the whole box only: which of a tag's cards `new/` admits
+        // when is not known without sorting all of new/ (R23, R25).
+        input.arrivals = selected == nil ? try arrivalForecast(moment) : nil
+        var figures = BoxStatistics(tally: all, input: input)
+        // The leeches by LeechAfter= (R24) of the cards the filter selects, damaged ones left out
+        // as the counts leave them out; at most `maxLeeches`, the worst, so that the reply stays
+        // bounded (`Status` counts them all).
+        let marked = try self.leeches().filter { damaged[$0.id] == nil && selected?.contains($0.id) != false }
+        figures.leechCards = Array(marked.prefix(BoxStatistics.maxLeeches))
+        figures.leechAfter = options.leechAfter
+        return figures
     }
 
     /// `tally`, brought up to date with the log (read afresh if the log was cut short).

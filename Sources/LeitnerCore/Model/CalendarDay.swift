@@ -10,6 +10,10 @@ public struct CalendarDay: Sendable, Equatable {
     public var levels: [Level]
     /// Past days: distinct cards graded that day. Today and upcoming: cards in its levels now.
     public var cards: Int
+    /// New cards admitted into level 1 that day (R23): past days and today as this device's log
+    /// counts them, with today's admissions still to come; upcoming days forecast, `NewPerDay=`
+    /// a day until `new/` is empty (`ArrivalForecast`). nil from a daemon that does not count them.
+    public var arrivals: Int?
 
     public init(date: LogicalDate, state: State, levels: [Level], cards: Int) {
         self.date = date

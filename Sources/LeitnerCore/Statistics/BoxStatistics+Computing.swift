@@ -94,7 +94,8 @@ extension BoxStatistics {
     /// levels move on as they would if each were answered right with the level's all-time
     /// retention (R9): right, up one level; wrong, down (`OnFail=`) and, once answered right in
     /// the same test, up one from there. A level with no answer yet is taken as always right.
-    /// Today's open test counts the cards left in its queue.
+    /// Today's open test counts the cards left in its queue. Each day's new cards (`arrivals`)
+    /// come into level 1 first.
     static func forecast(_ input: StatisticsInput, retention: [LevelRetention]) -> [ForecastTest] {
         var cards = Level.rotation.map { Double(input.counts[$0] ?? 0) }
         let share = retention.map { $0.answers > 0 ? Double($0.right) / Double($0.answers) : 1 }
@@ -107,12 +108,19 @@ extension BoxStatistics {
             // Today's open test: the cards left in its queue, failed cards of other levels
             // included (R8). The others: every card in their levels.
             let queued = index == 0 ? input.openQueue : nil
+            // The day's admissions come into level 1 as its test opens (R23), and join it when
+            // level 1 is one of its levels; today's open test has had today's already.
+            let arrivals = input.arrivals?.cards(on: date) ?? 0
+            cards[0] += Double(arrivals)
             for level in queued.map({ Array($0.keys) }) ?? levels where level.inRotation {
                 let slot = level.rawValue - 1
-                due[slot] = min(queued.map { Double($0[level] ?? 0) } ?? cards[slot], cards[slot])
+                let joining = level == .one && levels.contains(.one) ? Double(arrivals) : 0
+                due[slot] = min(queued.map { Double($0[level] ?? 0) + joining } ?? cards[slot], cards[slot])
             }
             let total = due.reduce(0, +)
-            result.append(ForecastTest(date: date, position: position, levels: levels, cards: Int(total.rounded())))
+            var test = ForecastTest(date: date, position: position, levels: levels, cards: Int(total.rounded()))
+            test.arrivals = input.arrivals == nil ? nil : arrivals
+            result.append(test)
             for (slot, count) in due.enumerated() where count > 0 {
                 let level = Level.rotation[slot]
                 let right = count * share[slot]

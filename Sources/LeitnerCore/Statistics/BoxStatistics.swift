@@ -41,6 +41,13 @@ public struct BoxStatistics: Sendable, Equatable {
     public var practiceAnswers = 0
     public var practiceWrong = 0
     public var practiceMs = 0
+    /// The leeches by `LeechAfter=` (R24): the cards answered wrong that many times since they
+    /// last entered levels 1–7 from a place, most first, then by id; `failures` counts those
+    /// answers. Beside `leeches`, the hardest cards of the window, which any card may be. nil
+    /// from a daemon that does not count them; empty with `LeechAfter=0`.
+    public var leechCards: [Leech]?
+    /// `LeechAfter=`: the wrong answers that make a card one of `leechCards` (0: off).
+    public var leechAfter: Int?
 
     public init(today: LogicalDate, window: Int, leechWindow: Int, counts: [Level: Int], damaged: Int, loose: Int,
                 forecast: [ForecastTest], heatmap: [StatsDay], retention: [LevelRetention],

@@ -7,6 +7,9 @@ public struct ForecastTest: Sendable, Equatable {
     public var levels: [Level]
     /// Cards expected in its queue, rounded.
     public var cards: Int
+    /// New cards expected into level 1 that day (R23), counted in `cards` when level 1 is in
+    /// the test; nil from a daemon that does not forecast them.
+    public var arrivals: Int?
 
     public init(date: LogicalDate, position: Int, levels: [Level], cards: Int) {
         self.date = date

@@ -21,6 +21,8 @@ public struct StatisticsInput: Sendable {
     public var window: Int
     public var leechWindow: Int
     public var leechCount: Int
+    /// The new cards expected into level 1 day by day (R23); nil when none waits.
+    public var arrivals: ArrivalForecast?
 
     public init(today: LogicalDate, firstDate: LogicalDate, days: DayRecord, cycle: CycleTable = .standard,
                 onFail: OnFailPolicy = .first, counts: [Level: Int], damaged: Int = 0, loose: Int = 0,

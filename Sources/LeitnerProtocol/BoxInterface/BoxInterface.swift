@@ -86,7 +86,11 @@ public enum BoxInterface {
           levels: []string,
           # Past days: distinct cards graded that day. Today and upcoming days: cards in its levels
           # now. Upcoming day k after today shows the entry T[q + k], q the position of today's test.
-          cards: int
+          cards: int,
+          # New cards admitted into level 1 that day (NewPerDay=): past days and today from this
+          # device's log, with today's admissions still to come; upcoming days a forecast,
+          # NewPerDay= a day until new is empty.
+          arrivals: ?int
         )
 
         type LogEntry (
@@ -136,8 +140,10 @@ public enum BoxInterface {
         )
 
         # One of the next tests, if each day's test is done: the cards expected in its queue, the
-        # cards of its levels moving on with each level's retention.
-        type ForecastTest (date: string, position: int, levels: []string, cards: int)
+        # cards of its levels moving on with each level's retention. arrivals: the new cards
+        # expected into level 1 that day (NewPerDay= a day until new is empty), counted in cards
+        # when level 1 is in the test.
+        type ForecastTest (date: string, position: int, levels: []string, cards: int, arrivals: ?int)
 
         # Of the cards shown in a test at this level, those answered right the first time they were
         # shown in that test: in the recent window, and over the whole log. A share of fewer than
@@ -151,7 +157,9 @@ public enum BoxInterface {
         # it, today ends nothing while its test is open. longestEnd: the last day of the longest.
         type Streaks (current: int, longest: int, longestEnd: ?string)
 
-        # A card answered wrong often in the leech window, and the level it is in now.
+        # A card answered wrong often, and the level it is in now: failures counts the wrong
+        # answers in the leech window (Stats' leeches) or since the card last entered 1 to 7
+        # from new or suspended (Stats' leechCards).
         type Leech (id: string, failures: int, level: string)
 
         # A line a search found: the card, where in it (its id, its front or its back), and the
@@ -262,12 +270,15 @@ public enum BoxInterface {
         # weekReviews, weekAnswerMs: this week, Monday to today. damaged, loose: damaged cards and
         # loose files, not in counts. tags, notTags (as for List): counts, forecast and leeches of
         # the cards selected only. practiceAnswers, practiceWrong, practiceMs: practice answers in
-        # the recent window, apart from the test's figures.
+        # the recent window, apart from the test's figures. leechCards: the leeches, the cards
+        # answered wrong leechAfter (LeechAfter=) times since they last entered 1 to 7 from new or
+        # suspended, most first (empty when LeechAfter=0), beside leeches, the hardest cards.
         method Stats(days: ?int, leeches: ?int, tags: ?[]string, notTags: ?[]string) -> (today: string, days: int, leechDays: int,
           counts: [string]int, damaged: int, loose: int, forecast: []ForecastTest,
           heatmap: []StatsDay, retention: []Retention, retentionWeeks: []WeekRetention,
           work: []StatsDay, weekReviews: int, weekAnswerMs: int, streaks: Streaks,
-          leeches: []Leech, practiceAnswers: ?int, practiceWrong: ?int, practiceMs: ?int)
+          leeches: []Leech, practiceAnswers: ?int, practiceWrong: ?int, practiceMs: ?int,
+          leechCards: ?[]Leech, leechAfter: ?int)
         # Adds tags to a card; one it has is kept once. Written to its tags file, logged as
         # an edit. A tag that breaks the rules is InvalidTag, and nothing is changed.
         method Tag(id: string, tags: []string) -> (card: Card)

@@ -24,7 +24,8 @@ extension ForecastTest {
     /// The `ForecastTest` object.
     public var json: JSONValue {
         ["date": .string(date.description), "position": .int(Int64(position)),
-         "levels": .array(levels.map { .string($0.name) }), "cards": .int(Int64(cards))]
+         "levels": .array(levels.map { .string($0.name) }), "cards": .int(Int64(cards)),
+         "arrivals": arrivals.map { .int(Int64($0)) } ?? .null]
     }
 
     /// Reads a `ForecastTest` object. - Throws: `JSONFieldError` naming the member that is missing or mistyped.
@@ -32,6 +33,8 @@ extension ForecastTest {
         let fields = try JSONFields(json, path: field)
         self.init(date: try fields.date("date"), position: try fields.int("position"),
                   levels: try fields.levels("levels"), cards: try fields.int("cards"))
+        // Absent from an older daemon's reply: not known.
+        arrivals = try fields.optionalInt("arrivals")
     }
 }
 
@@ -104,7 +107,9 @@ extension BoxStatistics {
                 "work": .array(work.map(\.json)), "weekReviews": .int(Int64(weekReviews)),
                 "weekAnswerMs": .int(Int64(weekAnswerMs)), "streaks": streaks.json,
                 "leeches": .array(leeches.map(\.json)), "practiceAnswers": .int(Int64(practiceAnswers)),
-                "practiceWrong": .int(Int64(practiceWrong)), "practiceMs": .int(Int64(practiceMs))]
+                "practiceWrong": .int(Int64(practiceWrong)), "practiceMs": .int(Int64(practiceMs)),
+                "leechCards": leechCards.map { .array($0.map(\.json)) } ?? .null,
+                "leechAfter": leechAfter.map { .int(Int64($0)) } ?? .null]
     }
 
     /// Reads the parameters of a `Stats` reply.
@@ -126,5 +131,8 @@ extension BoxStatistics {
         practiceAnswers = try fields.optionalInt("practiceAnswers") ?? 0
         practiceWrong = try fields.optionalInt("practiceWrong") ?? 0
         practiceMs = try fields.optionalInt("practiceMs") ?? 0
+        // Absent from an older daemon's reply: not known, not none.
+        leechCards = try fields.optionalObjects("leechCards") { (value, path) throws(JSONFieldError) in try Leech(json: value, field: path) }
+        leechAfter = try fields.optionalInt("leechAfter")
     }
 }

@@ -156,7 +156,8 @@ extension CalendarDay {
     /// The `Day` object.
     public var json: JSONValue {
         ["date": .string(date.description), "state": .string(state.rawValue),
-         "levels": .array(levels.map { .string($0.name) }), "cards": .int(Int64(cards))]
+         "levels": .array(levels.map { .string($0.name) }), "cards": .int(Int64(cards)),
+         "arrivals": arrivals.map { .int(Int64($0)) } ?? .null]
     }
 
     /// Reads a `Day` object.
@@ -165,6 +166,8 @@ extension CalendarDay {
         let fields = try JSONFields(json, path: field)
         self.init(date: try fields.date("date"), state: try fields.named("state", "a day state") { State(rawValue: $0) },
                   levels: try fields.levels("levels"), cards: try fields.int("cards"))
+        // Absent from an older daemon's reply: not known.
+        arrivals = try fields.optionalInt("arrivals")
     }
 }
 

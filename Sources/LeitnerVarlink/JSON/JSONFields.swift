@@ -111,4 +111,10 @@ package struct JSONFields {
         }
         return result
     }
+
+    /// Like `objects`, nil when the member is absent or null (a member a newer peer added).
+    public func optionalObjects<T>(_ key: String, _ decode: (JSONValue, String) throws(JSONFieldError) -> T) throws(JSONFieldError) -> [T]? {
+        guard optional(key) != nil else { return nil }
+        return try objects(key, decode)
+    }
 }

@@ -2,7 +2,8 @@
 
 /// docs/rules.md as a plain value, written from the rules alone and sharing no code with the box's
 /// schedule or test: the levels of the cards (R1, R9, R12), the day record (R4–R7, R10), the
-/// open test's queue as a set with its passed and failed cards (R8), and undo (R15). The
+/// open test's queue as a set with its passed and failed cards (R8), undo (R15), and the places
+/// `new/` and `suspended/` (R23, R24: `LeitnerModel+Places.swift`). The
 /// simulation drives it beside a real box and compares. The queue's order is the box's own
 /// (a seeded shuffle, R11); the model checks membership, and the simulation checks the order
 /// across restarts.
@@ -36,10 +37,23 @@ struct LeitnerModel {
     var days: [Day] = []
     /// The last test opened.
     var test: Test?
+    /// R23: `NewPerDay=`; nil is `all`, pacing off.
+    var newPerDay: Int?
+    /// R23: the cards in `new/` put there by a request, in the order they arrived; those put
+    /// there by hand, apart (they come after, by id).
+    var arrivalOrder: [String] = []
+    var handNew: Set<String> = []
+    /// R23: the cards admitted into level 1 on each date.
+    var admitted: [LogicalDate: Int] = [:]
+    /// R23: the date of the last day's admissions (they are made once a date).
+    var admissionsDate: LogicalDate?
+    /// R24: the level each suspended card was suspended from; absent: back to level 1.
+    var suspendedFrom: [String: Level] = [:]
 
-    init(today: LogicalDate, onFail: OnFailPolicy = .first) {
+    init(today: LogicalDate, onFail: OnFailPolicy = .first, newPerDay: Int? = nil) {
         self.today = today
         self.onFail = onFail
+        self.newPerDay = newPerDay
     }
 
     /// R3, from the table in docs/rules.md.
@@ -76,8 +90,10 @@ struct LeitnerModel {
         }
     }
 
-    /// R11: `Prepare` opens today's test unless it is open or completed today.
+    /// R11: `Prepare` opens today's test unless it is open or completed today; R23: the day's
+    /// new cards are admitted first.
     mutating func open() {
+        admit()
         guard !completedToday, current == nil else { return }
         let due = levels(at: p)
         test = Test(position: p, queue: Set(level.filter { due.contains($0.value) }.keys))
@@ -88,7 +104,8 @@ struct LeitnerModel {
         // The test completed today keeps its queue by R8's definition: an undo may reopen it (R15).
         guard var test, test.position == p || (test.position == p - 1 && completedToday) else { return }
         let failed = test.wrong[id] != nil
-        if let new, !test.passed.contains(id), levels(at: test.position).contains(new) || (failed && new != .finished) {
+        // A place is in no test (R23, R24), whatever the card's answers.
+        if let new, !new.isPlace, !test.passed.contains(id), levels(at: test.position).contains(new) || (failed && new != .finished) {
             test.queue.insert(id)
         } else {
             test.queue.remove(id)
@@ -96,20 +113,25 @@ struct LeitnerModel {
         self.test = test
     }
 
-    /// R1 (a card made by hand goes where it is put).
-    mutating func add(_ id: String, at new: Level = .one) {
+    /// R1 (a card made by hand goes where it is put; `byHand` false: added by a request, to
+    /// the level R23 chose).
+    mutating func add(_ id: String, at new: Level = .one, byHand: Bool = true) {
+        placed(id, from: nil, to: new, byHand: byHand)
         level[id] = new
         changed(id, to: new)
     }
 
     /// A card deleted, by request or by hand: it leaves the test (R8).
     mutating func delete(_ id: String) {
+        placed(id, from: level[id], to: nil, byHand: true)
         level[id] = nil
         changed(id, to: nil)
     }
 
-    /// R12, R13: a move by hand.
-    mutating func handMove(_ id: String, to new: Level) {
+    /// R12, R13: a move by hand (`byHand` false: by a request, `move`).
+    mutating func handMove(_ id: String, to new: Level, byHand: Bool = true) {
+        // A move to the level the card is in changes nothing (R12): its place in new/'s order too.
+        if level[id] != new { placed(id, from: level[id], to: new, byHand: byHand) }
         level[id] = new
         changed(id, to: new)
     }
