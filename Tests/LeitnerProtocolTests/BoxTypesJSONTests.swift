@@ -88,8 +88,15 @@ import Testing
 
     @Test func calendarDayRoundTrips() throws {
         let day = CalendarDay(date: LogicalDate("2026-11-22")!, state: .upcoming, levels: [.three, .one], cards: 9)
-        #expect(day.json == ["date": "2026-11-22", "state": "upcoming", "levels": ["3", "1"], "cards": 9])
+        #expect(day.json == ["date": "2026-11-22", "state": "upcoming", "levels": ["3", "1"], "cards": 9, "arrivals": .null])
         #expect(try CalendarDay(json: day.json) == day)
+        // R23's arrivals, and a reply without them (an older daemon): not known.
+        var arriving = day
+        arriving.arrivals = 20
+        #expect(try CalendarDay(json: arriving.json) == arriving)
+        var older = day.json.objectValue!
+        older["arrivals"] = nil
+        #expect(try CalendarDay(json: .object(older)).arrivals == nil)
         let days: JSONValue = ["days": [day.json, ["date": "2026-11-23", "state": "later", "levels": [], "cards": 0]]]
         #expect(failure { try JSONFields(days, path: "").objects("days") { (value, field) throws(JSONFieldError) in try CalendarDay(json: value, field: field) } }
                 == JSONFieldError(field: "days.1.state", reason: "'later' is not a day state"))
