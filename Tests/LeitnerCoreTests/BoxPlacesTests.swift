@@ -53,6 +53,25 @@ import LeitnerTestSupport
         #expect(f.dir.levelOnDisk("e") == ["1"])
     }
 
+    /// The day's admissions are made once, when its test opens, also when the daemon restarts
+    /// that day: a card put in `new/` by hand after the opening waits for the next date, even when
+    /// fewer than `NewPerDay=` were admitted.
+    @Test func r23ARestartTheSameDayAdmitsNothingMore() throws {
+        let f = try BoxFixture(places: PlacesSettings(newPerDay: 3))
+        try f.box.addText("a", "a", id: "a", level: "1")
+        _ = try f.box.prepare()
+        #expect(admitted(f).isEmpty)
+        try f.reopen()
+        f.dir.writeCard("late", level: "new")
+        _ = try f.box.prepare()
+        _ = try f.box.next()
+        #expect(f.dir.levelOnDisk("late") == ["new"])
+        #expect(admitted(f).isEmpty)
+        f.clock.advance(days: 1)
+        _ = try f.box.prepare()
+        #expect(f.dir.levelOnDisk("late") == ["1"])
+    }
+
     @Test func r23HandPlacedCardsComeAfterTheLoggedOnesById() throws {
         let f = try BoxFixture(places: PlacesSettings(newPerDay: 3))
         try f.box.addText("z", "z", id: "z")

@@ -53,9 +53,15 @@ extension Box {
 
     /// R23: when the day's test opens, admits up to `NewPerDay=` cards (fewer the more were
     /// admitted today already) from `new/` into level 1, in the order they arrived, each a
-    /// logged move (origin `admit`), so that they are in the test. Once a logical date.
+    /// logged move (origin `admit`), so that they are in the test. Once a logical date: also
+    /// after a restart that day, when the test opened today or the log has today's admissions
+    /// (`dayOpened`), nothing more comes in until the next date.
     func admitNewCards(_ moment: Moment) throws(BoxError) {
         guard admissionsDone != moment.today, !completedToday(moment) else { return }
+        if try dayOpened(moment) {
+            admissionsDone = moment.today
+            return
+        }
         let waiting = store.counts()[.new] ?? 0
         if waiting > 0 {
             let room = try admissionRoom(moment) ?? waiting
