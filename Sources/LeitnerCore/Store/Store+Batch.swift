@@ -27,13 +27,7 @@ extension Store {
                 try FileSystem.removeTree(staged, in: stagingFD)
                 try FileSystem.makeDirectory(staged, in: stagingFD)
             }
-            let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
-            defer { dir.close() }
-            for (name, bytes) in [front, back] {
-                let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
-                defer { file.close() }
-                try file.writeAll(bytes)
-            }
+            try writeStagedFiles(staged, [front, back], sync: false)
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw .failing(.write, statePath + "/tmp/" + staged, error)

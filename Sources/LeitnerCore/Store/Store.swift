@@ -320,20 +320,26 @@ final class Store {
         do {
             if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
             try FileSystem.makeDirectory(staged, in: stagingFD)
-            let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
-            defer { dir.close() }
-            for (name, bytes) in [front, back] {
-                let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
-                defer { file.close() }
-                try file.writeAll(bytes)
-                try file.sync()
-            }
-            try dir.sync()
+            try writeStagedFiles(staged, [front, back], sync: true)
             try stagingFD.sync()
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw .failing(.write, stagedPath, error)
         }
+    }
+
+    /// Writes `files` into the staged directory `staged` (made already), each new; synced with
+    /// the directory when `sync`, else left for a batch's one `syncfs`.
+    func writeStagedFiles(_ staged: String, _ files: [(name: String, bytes: [UInt8])], sync: Bool) throws(Errno) {
+        let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
+        defer { dir.close() }
+        for (name, bytes) in files {
+            let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
+            defer { file.close() }
+            try file.writeAll(bytes)
+            if sync { try file.sync() }
+        }
+        if sync { try dir.sync() }
     }
 
     /// Puts a staged card in place: the change is journaled, then the rename done (R17).
