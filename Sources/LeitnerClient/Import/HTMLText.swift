@@ -26,6 +26,24 @@ public enum HTMLText {
         return out
     }
 
+    /// The start of a page up to its `<title>` (escaped here) and `extraHead`, then `</head>` and
+    /// `<body>`: UTF-8, English, a phone's width. The statistics report and leitner-web's pages
+    /// begin with it.
+    public static func pageStart(title: String, extraHead: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escape(title))</title>
+        \(extraHead)
+        </head>
+        <body>
+
+        """
+    }
+
     /// The text of `html`.
     public static func plain(_ html: String) -> String {
         var out = ""

@@ -20,18 +20,8 @@ public struct StatsReport {
     /// The whole page.
     public func html() -> String {
         let total = stats.counts.values.reduce(0, +)
-        var page = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Leitner box · statistics of \(stats.today)</title>
-            <style>
-            \(Self.css)
-            </style>
-            </head>
-            <body>
+        var page = HTMLText.pageStart(title: "Leitner box · statistics of \(stats.today)",
+                                      extraHead: "<style>\n\(Self.css)\n</style>") + """
             <main>
             <h1>Leitner box statistics</h1>
             <p class="lead">\(StatsFormat.day(stats.today)) \(stats.today.components.year) · \(StatsFormat.count(total, "card")) · \

@@ -1,3 +1,4 @@
+import LeitnerClient
 /// The frame of every page: the head (style and script from `/static/`, nothing from another
 /// origin), the navigation when the browser is let in, and `main`.
 enum Layout {
@@ -6,21 +7,12 @@ enum Layout {
     /// box served when it is not the default one: in the title (a tab, the history, a phone's
     /// list of open pages) and in the navigation, so that two boxes' pages are not mistaken.
     static func page(title: String, section: PageSection?, body: String, box: String? = nil) -> String {
-        var page = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
+        var page = HTMLText.pageStart(title: "\(title) · \(box.map { $0 + " · " } ?? "")Leitner box", extraHead: """
             <meta name="color-scheme" content="light dark">
             <meta name="referrer" content="no-referrer">
-            <title>\(HTML.escape(title)) · \(box.map { HTML.escape($0) + " · " } ?? "")Leitner box</title>
             <link rel="stylesheet" href="/static/\(EmbeddedAssets.styleSheet.name)">
             <script src="/static/\(EmbeddedAssets.script.name)" defer></script>
-            </head>
-            <body>
-
-            """
+            """)
         if let section {
             page += "<header><nav>"
             for place in PageSection.allCases {
