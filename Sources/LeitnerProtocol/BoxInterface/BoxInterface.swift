@@ -21,13 +21,7 @@ public enum BoxInterface {
     public static let tooManyConnections = "io.leitner.Box.TooManyConnections"
 
     /// The IDL text read: what the daemon checks each call's parameters against.
-    public static let declaration: VarlinkInterfaceDescription = {
-        do {
-            return try VarlinkInterfaceDescription(parsing: description)
-        } catch {
-            preconditionFailure("the IDL text of \(name) does not parse: \(error)")
-        }
-    }()
+    public static let declaration = VarlinkInterfaceDescription.builtIn(description, name: name)
 
     /// The IDL text of `io.leitner.Box`, with its doc comments.
     public static let description = """

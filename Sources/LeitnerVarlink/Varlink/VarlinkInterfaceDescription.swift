@@ -14,6 +14,16 @@ public struct VarlinkInterfaceDescription: Sendable {
 
     /// Reads the IDL text of one interface.
     /// - Throws: `VarlinkIDLError` naming the line and what was expected there.
+    /// The description of an interface text compiled into the program: one that does not parse
+    /// is a bug of the program, found by its first test, never an input error.
+    public static func builtIn(_ text: String, name: String) -> VarlinkInterfaceDescription {
+        do {
+            return try VarlinkInterfaceDescription(parsing: text)
+        } catch {
+            preconditionFailure("the IDL text of \(name) does not parse: \(error)")
+        }
+    }
+
     public init(parsing text: String) throws(VarlinkIDLError) {
         var parser = VarlinkIDLParser(text)
         self = try parser.interface()

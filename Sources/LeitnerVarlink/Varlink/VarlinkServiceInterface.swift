@@ -5,13 +5,7 @@ public enum VarlinkServiceInterface {
     public static let name = "org.varlink.service"
 
     /// The IDL text read: what the daemon checks each call's parameters against.
-    public static let declaration: VarlinkInterfaceDescription = {
-        do {
-            return try VarlinkInterfaceDescription(parsing: description)
-        } catch {
-            preconditionFailure("the IDL text of \(name) does not parse: \(error)")
-        }
-    }()
+    public static let declaration = VarlinkInterfaceDescription.builtIn(description, name: name)
 
     /// The IDL text of `org.varlink.service`, with its doc comments.
     public static let description = """
