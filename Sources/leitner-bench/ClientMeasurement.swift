@@ -22,7 +22,18 @@ enum ClientMeasurement {
         }
         print("Status  1 client, Swift: p50 \(micro(Timing.percentile(statusTimes, 0.5)))  p99 \(micro(Timing.percentile(statusTimes, 0.99)))")
         guard !gradeTimes.isEmpty else { return }
-        print("Grade   1 client, Swift, after Next: p50 \(micro(Timing.percentile(gradeTimes, 0.5)))  p99 \(micro(Timing.percentile(gradeTimes, 0.99)))  (durable)")
+        let grade = Timing.percentile(gradeTimes, 0.5)
+        print("Grade   1 client, Swift, after Next: p50 \(micro(grade))  p99 \(micro(Timing.percentile(gradeTimes, 0.99)))  (durable)")
+        // The floors, measured now, on the store's file system (the socket sits beside the store).
+        let directory = socket.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let floor = try GradeFloor.measure(in: directory.isEmpty ? "." : directory, samples: gradeTimes.count)
+        let inProcess = Timing.percentile(floor.inProcess, 0.5)
+        let roundTrip = Timing.percentile(floor.roundTrip, 0.5)
+        print("Floor   overwrite + fdatasync + rename, in-process: p50 \(micro(inProcess))  p99 \(micro(Timing.percentile(floor.inProcess, 0.99)))"
+              + "  (Grade \(Timing.ratio(grade, inProcess)))")
+        print("Floor   socket ping-pong between two threads:      p50 \(micro(Timing.percentile(floor.pingPong, 0.5)))  p99 \(micro(Timing.percentile(floor.pingPong, 0.99)))")
+        print("Floor   the two together (a thread that syncs, renames, then answers): p50 \(micro(roundTrip))"
+              + "  p99 \(micro(Timing.percentile(floor.roundTrip, 0.99)))  (Grade \(Timing.ratio(grade, roundTrip)))")
     }
 
     private static func micro(_ seconds: Double) -> String {
