@@ -198,8 +198,13 @@ extension Store {
 
     /// Records what a read of a card found a sync tool left, for `status` and `doctor`.
     func noteConflicts(_ read: SidesRead, of id: String) {
-        conflictCopies[id] = read.conflictCopies.isEmpty ? nil : read.conflictCopies
-        if let marked = read.markedSides { conflictMarkers[id] = marked.isEmpty ? nil : marked }
+        noteConflicts(copies: read.conflictCopies, marked: read.markedSides, of: id)
+    }
+
+    /// `noteConflicts` from what a read found; `marked` nil when the text was not read.
+    func noteConflicts(copies: [String], marked: [String]?, of id: String) {
+        conflictCopies[id] = copies.isEmpty ? nil : copies
+        if let marked { conflictMarkers[id] = marked.isEmpty ? nil : marked }
     }
 
     /// The side a file of a card's directory is (`back.txt`), nil for any other file. A sync
