@@ -3,7 +3,8 @@
 round trip of Status and of a durable Grade over the socket (p50/p99 over 1,000 calls, with 1
 client and with 8 client processes), the daemon's resident memory, and `leitnerctl status` as a
 whole process, the throughput of Grade with 1 and with 8 clients (group commit), 50 clients making
-a learner's mix of calls for 30 s (BENCH_MIXED_CLIENTS, BENCH_MIXED_SECONDS), and
+a learner's mix of calls for 30 s (BENCH_MIXED_CLIENTS, BENCH_MIXED_SECONDS; each method's
+p50/p99 apart, and beside them the same clients calling only GetInfo, the phase's floor), and
 `leitnerctl import` of 10,000 and 100,000 cards beside Anki's `add_notes` (bench/anki-add.py).
 Grade as `leitnerctl review` makes it (after the Next that showed the card) is
 measured in alternating rounds with a Python client and with leitnerctl's own Swift client
