@@ -23,7 +23,7 @@ let package = Package(
     traits: [.trait(name: "TestHooks", description: "Simulated crashes and the record of decoded members, for the unit tests")],
     targets: [
         .target(name: "LeitnerSystem", swiftSettings: testHooks),
-        .target(name: "LeitnerCore", dependencies: ["LeitnerSystem"]),
+        .target(name: "LeitnerCore", dependencies: ["LeitnerSystem"], swiftSettings: testHooks),
         .target(name: "LeitnerVarlink", dependencies: ["LeitnerSystem"], swiftSettings: testHooks),
         .target(name: "LeitnerProtocol", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerVarlink"],
                 swiftSettings: testHooks),

@@ -3,7 +3,8 @@
 round trip of Status and of a durable Grade over the socket (p50/p99 over 1,000 calls, with 1
 client and with 8 client processes), the daemon's resident memory, and `leitnerctl status` as a
 whole process, the throughput of Grade with 1 and with 8 clients (group commit), 50 clients making
-a learner's mix of calls for 30 s (BENCH_MIXED_CLIENTS, BENCH_MIXED_SECONDS), and
+a learner's mix of calls for 30 s (BENCH_MIXED_CLIENTS, BENCH_MIXED_SECONDS; each method's
+p50/p99 apart, and beside them the same clients calling only GetInfo, the phase's floor), and
 `leitnerctl import` of 10,000 and 100,000 cards beside Anki's `add_notes` (bench/anki-add.py).
 Grade as `leitnerctl review` makes it (after the Next that showed the card) is
 measured in alternating rounds with a Python client and with leitnerctl's own Swift client
@@ -48,7 +49,8 @@ class Client:
         self.buffer = b""
 
     def call(self, method, **parameters):
-        self.sock.sendall(json.dumps({"method": "io.leitner.Box." + method, "parameters": parameters}).encode() + b"\0")
+        qualified = method if "." in method else "io.leitner.Box." + method
+        self.sock.sendall(json.dumps({"method": qualified, "parameters": parameters}).encode() + b"\0")
         while b"\0" not in self.buffer:
             self.buffer += self.sock.recv(1 << 20)
         message, _, self.buffer = self.buffer.partition(b"\0")
@@ -142,20 +144,25 @@ def grade_after_next(path, calls):
     return times[len(times) // 2] / 1000, times[int(len(times) * 0.99)] / 1000
 
 
-def mixed_client(path, seconds, ids, seed):
+def mixed_client(path, seconds, ids, seed, floor=False):
     """One of the many clients of `mixed`: for `seconds`, a learner's mix of calls (a third
     Status, then Next and Grade in turn, a Show, now and then a small Search and a List of a
     level), each timed. Grades go to the client's own cards, so that no two clients answer the
-    same one."""
+    same one. With `floor`, only `GetInfo`, which the daemon answers without the box: what the
+    same clients cost, on the same cores, with nothing of the box's. Returns the times by method
+    and the errors by reason."""
     import random
     rng = random.Random(seed)
     client = Client(path)
     times = {}
+    errors = {}
     end = time.monotonic() + seconds
     pending = list(ids)
     while time.monotonic() < end:
         roll = rng.random()
-        if roll < 0.33:
+        if floor:
+            method, parameters = "org.varlink.service.GetInfo", {}
+        elif roll < 0.33:
             method, parameters = "Status", {}
         elif roll < 0.55:
             method, parameters = "Next", {}
@@ -170,10 +177,15 @@ def mixed_client(path, seconds, ids, seed):
         start = time.perf_counter_ns()
         try:
             client.call(method, **parameters)
-        except RuntimeError:
-            pass  # a card answered elsewhere meanwhile (NotInTest): still a round trip
+        except RuntimeError as error:
+            # A card answered elsewhere meanwhile (NotInTest): still a round trip. A "busy" is
+            # counted apart: a call that waited the daemon's limit for the box.
+            reply = error.args[0]
+            reason = reply.get("parameters", {}).get("reason", "")
+            key = "busy" if "busy" in reason else reply.get("error", "?").rsplit(".", 1)[-1]
+            errors[key] = errors.get(key, 0) + 1
         times.setdefault(method, []).append(time.perf_counter_ns() - start)
-    return times
+    return times, errors
 
 
 def fdatasync_counter(pid):
@@ -196,7 +208,7 @@ def mixed(path, pid, queue, clients, seconds):
         while not result.ready():
             peak = max(peak, rss_kib(pid))
             result.wait(0.1)
-        parts = result.get()
+        parts, failures = zip(*result.get())
     flushes = None
     if counter is not None:
         counter.send_signal(2)
@@ -215,6 +227,22 @@ def mixed(path, pid, queue, clients, seconds):
         if flushes:
             line += f"; {flushes} fdatasync, {len(grades) / flushes:.1f} grades a flush"
         print(line)
+    for method in sorted({m for part in parts for m in part}):
+        times = sorted(t for part in parts for t in part.get(method, []))
+        print(f"Mixed   {method:7}: {len(times):7d} calls  p50 {times[len(times) // 2] / 1e3:8.1f} µs"
+              f"  p99 {times[int(len(times) * 0.99)] / 1e3:9.1f} µs  max {times[-1] / 1e3:9.1f} µs")
+    errors = {}
+    for part in failures:
+        for key, count in part.items():
+            errors[key] = errors.get(key, 0) + count
+    print("Mixed   errors: " + (", ".join(f"{count} {key}" for key, count in sorted(errors.items())) or "none"))
+    # The floor: the same clients calling only GetInfo, answered without the box, on the same
+    # two cores: what the clients themselves and the socket cost.
+    with multiprocessing.Pool(clients) as pool:
+        floor = [part for part, _ in pool.starmap(mixed_client, [(path, seconds, [], i, True) for i in range(clients)])]
+    every = sorted(t for part in floor for times in part.values() for t in times)
+    print(f"Floor   {clients} clients, {seconds} s, GetInfo only: {len(every) / seconds:7.0f} calls/s"
+          f"  p50 {every[len(every) // 2] / 1e3:7.1f} µs  p99 {every[int(len(every) * 0.99)] / 1e3:8.1f} µs")
 
 
 def rss_kib(pid):

@@ -38,6 +38,22 @@ public final class Inotify {
         return try valueOrErrno { inotify_add_watch(fd.rawValue, path, mask) }
     }
 
+    /// A handle that can only add watches, for a thread other than the one that drains: an index
+    /// built outside the box's turn watches each card directory before it reads it. Adding a
+    /// watch is one system call on a descriptor that stays open while a handle holds the
+    /// instance; `drain`'s buffer, the instance's only mutable state, is never touched through it.
+    public struct Watcher: @unchecked Sendable {
+        private let owner: Inotify
+
+        init(owner: Inotify) { self.owner = owner }
+
+        /// `Inotify.watch(directory:)`, from any thread.
+        public func watch(directory path: String) throws(Errno) -> Int32 { try owner.watch(directory: path) }
+    }
+
+    /// A handle for adding watches from another thread.
+    public var watcher: Watcher { Watcher(owner: self) }
+
     /// Stops watching.
     public func unwatch(_ watch: Int32) {
         _ = inotify_rm_watch(fd.rawValue, watch)

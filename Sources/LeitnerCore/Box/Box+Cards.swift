@@ -142,7 +142,7 @@ extension Box {
     public func startListing(level: String?, withText: Bool, filter: TagFilter = .all) throws(BoxError) -> CardListing {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         _ = try begin()
-        let selected = filter.isEmpty ? nil : selectedIDs(filter)
+        let selected = filter.isEmpty ? nil : try selectedIDs(filter)
         return CardListing(index: store.levelOf, only: only, withText: withText, selected: selected,
                            filter: filter.isEmpty ? nil : filter)
     }

@@ -35,7 +35,7 @@ extension Box {
         var found: [(level: UInt8, id: String)] = []
         if let pattern = selection.pattern {
             // Text to match: the search index holds every card's folded text (and its tags).
-            currentSearchIndex().forEach { parts in
+            try currentSearchIndex().forEach { parts in
                 guard levels.isEmpty || levels.contains(parts.slot.level) else { return }
                 guard selection.filter.isEmpty || selection.filter.selects(parts.eachTag) else { return }
                 if !pattern.matches(folded: parts.foldedID), !pattern.matches(folded: parts.front), !pattern.matches(folded: parts.back) {
@@ -47,7 +47,7 @@ extension Box {
             }
         } else {
             // No text: the tag table and the store's index answer, with no side read.
-            let selected = selection.filter.isEmpty ? nil : selectedIDs(selection.filter)
+            let selected = selection.filter.isEmpty ? nil : try selectedIDs(selection.filter)
             for (id, level) in store.levelOf {
                 let raw = UInt8(level.rawValue)
                 guard levels.isEmpty || levels.contains(raw), selected?.contains(id) != false,

@@ -30,7 +30,7 @@ extension Box {
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
         let limit = limit.map { min($0, Box.maxLimit) }
         _ = try begin()
-        let index = currentSearchIndex()
+        let index = try currentSearchIndex()
         var found: [SearchScan.Hit] = []
         let onlyLevel = only.map { UInt8($0.rawValue) }
         let (searchID, searchFront, searchBack) = (fields.contains(.id), fields.contains(.front), fields.contains(.back))

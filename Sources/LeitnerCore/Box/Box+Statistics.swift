@@ -30,7 +30,7 @@ extension Box {
         }
         let levelOf = store.levelOf
         let damaged = store.damaged
-        let selected = filter.isEmpty ? nil : selectedIDs(filter)
+        let selected = filter.isEmpty ? nil : try selectedIDs(filter)
         var counts = store.counts()
         if let selected {
             counts = [:]

@@ -14,8 +14,10 @@ extension Box {
         }
         let moment = try begin()
         if completedToday(moment) { return (nil, summary(moment), 0) }
+        // Before the test opens: a daemon building the tag table off the turn fails the call
+        // here, before it changes anything, and makes it again (`currentTagTable`).
+        let selected = filter.isEmpty ? nil : try selectedIDs(filter)
         try openTest(moment)
-        let selected = filter.isEmpty ? nil : selectedIDs(filter)
         let wanted = Set(levels)
         func selects(_ id: String) -> Bool {
             guard let level = store.level(of: id), wanted.isEmpty || wanted.contains(level) else { return false }

@@ -40,7 +40,7 @@ extension Box {
     public func tagCounts(filter: TagFilter = .all) throws(BoxError) -> [TagCount] {
         _ = try begin()
         var counts: [String: Int] = [:]
-        for (id, tags) in currentTagTable().tagsOf where store.level(of: id) != nil && !store.isDamaged(id) {
+        for (id, tags) in try currentTagTable().tagsOf where store.level(of: id) != nil && !store.isDamaged(id) {
             guard filter.isEmpty || filter.selects(tags) else { continue }
             for tag in tags { counts[tag, default: 0] += 1 }
         }
@@ -50,8 +50,9 @@ extension Box {
     }
 
     /// The ids of the cards `filter` selects, from the tag table as it is now.
-    func selectedIDs(_ filter: TagFilter) -> Set<String> {
-        let table = currentTagTable()
+    /// - Throws: as `currentTagTable`.
+    func selectedIDs(_ filter: TagFilter) throws(BoxError) -> Set<String> {
+        let table = try currentTagTable()
         var ids = Set<String>()
         if filter.tags.isEmpty {
             // Only tags left out: every other card is selected, those without tags too.
@@ -64,7 +65,15 @@ extension Box {
     }
 
     /// The tag table brought up to date with the store's changes (R13), built when there is none yet.
-    func currentTagTable() -> TagTable {
+    /// - Throws: with `BoxOptions.buildsIndexesApart`, `storeFailure` while it is being built off
+    ///   the turn (`takeAwaitedBuild`); a call throws it before it changes anything, so that it
+    ///   can be made again once the build is done.
+    func currentTagTable() throws(BoxError) -> TagTable {
+        if options.buildsIndexesApart {
+            // Events lost: every card's tags are read again, off the turn too.
+            if store.tagsLost { tagTable = nil }
+            if tagTable == nil { try installBuilt(.tags) }
+        }
         // Updated in place where it exists: a copy would copy the table.
         tagTable?.update(store: store)
         if tagTable == nil { tagTable = TagTable(store: store) }
@@ -73,10 +82,52 @@ extension Box {
 
     /// The search index brought up to date with the store's changes (R13), built when there is
     /// none yet.
-    func currentSearchIndex() -> SearchIndex {
+    /// - Throws: as `currentTagTable`.
+    func currentSearchIndex() throws(BoxError) -> SearchIndex {
+        if options.buildsIndexesApart {
+            if store.lostEvents { searchIndex = nil }
+            if searchIndex == nil { try installBuilt(.search) }
+        }
         // Updated in place where it exists: a copy would copy every card's folded text.
         searchIndex?.update(store: store)
         if searchIndex == nil { searchIndex = SearchIndex(store: store) }
         return searchIndex ?? SearchIndex(store: store)
+    }
+
+    /// The build that made the last call fail, for the caller to run or wait for before it calls
+    /// again; nil when the call did not wait for one. Taken: a second ask gives nil.
+    public func takeAwaitedBuild() -> IndexBuild? {
+        defer { awaitedBuild = nil }
+        return awaitedBuild
+    }
+
+    /// Off the turn: installs the index `kind` once its build is done, else begins one (or goes
+    /// on waiting for the one under way) and throws. A build that gave up, or during which the
+    /// kernel dropped events, is begun again; one whose descriptors cannot be opened is left to
+    /// the caller, who reads every card under the turn, the old way.
+    private func installBuilt(_ kind: IndexBuild.Kind) throws(BoxError) {
+        let under = kind == .search ? searchBuild : tagBuild
+        if let build = under {
+            guard let outcome = build.outcome else { return try wait(for: build, kind) }
+            if kind == .search { searchBuild = nil } else { tagBuild = nil }
+            switch outcome {
+            case .search(let built) where !store.lostEvents:
+                searchIndex = SearchIndex(installing: built, store: store)
+                return
+            case .tags(let built) where !store.tagsLost:
+                tagTable = TagTable(installing: built, store: store)
+                return
+            case .search, .tags, .stopped:
+                break
+            }
+        }
+        guard let build = try? IndexBuild(kind, store: store) else { return }
+        if kind == .search { searchBuild = build } else { tagBuild = build }
+        try wait(for: build, kind)
+    }
+
+    private func wait(for build: IndexBuild, _ kind: IndexBuild.Kind) throws(BoxError) {
+        awaitedBuild = build
+        throw .storeFailure(path: store.root, reason: kind == .search ? "the search index is being built" : "the tag table is being built")
     }
 }

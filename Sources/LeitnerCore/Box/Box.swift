@@ -47,6 +47,12 @@ public final class Box {
     var searchIndex: SearchIndex?
     /// Every card's tags, built by the first request that needs them (`TagTable`).
     var tagTable: TagTable?
+    /// The search index's and the tag table's builds under way off the turn, while there is none
+    /// (`BoxOptions.buildsIndexesApart`).
+    var searchBuild: IndexBuild?
+    var tagBuild: IndexBuild?
+    /// The build the call that just failed waits for (`takeAwaitedBuild`).
+    var awaitedBuild: IndexBuild?
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
     /// Damage found in `.leitner/` while opening, and what was done about it: `doctor` reports
@@ -137,8 +143,12 @@ public final class Box {
         return levels
     }
 
-    /// Makes every change durable and releases the lock.
-    public func close() { store.close() }
+    /// Makes every change durable and releases the lock; a build under way off the turn gives up.
+    public func close() {
+        searchBuild?.stop()
+        tagBuild?.stop()
+        store.close()
+    }
 
     /// With `BoxOptions.groupCommit`: the journal record a reply made now must wait for before it
     /// is sent (`CommitPoint.file.flush()`, from any thread); nil when every change is on disk.
@@ -162,9 +172,10 @@ public final class Box {
         try finishTransit(moment)
         try takeInMendedCards(now: now)
         try settle(moment)
-        // Without an index, nobody needs the card directories' events (stale watches' only).
-        if searchIndex == nil { store.forgetCardEvents() }
-        if tagTable == nil { store.tagEvents.removeAll() }
+        // Without an index, nobody needs the card directories' events (stale watches' only); while
+        // one is built off the turn, they are what it must read again.
+        if searchIndex == nil && searchBuild == nil { store.forgetCardEvents() }
+        if tagTable == nil && tagBuild == nil { store.tagEvents.removeAll() }
         if daily.isDone, daily.test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)
         return moment

@@ -35,6 +35,11 @@ public struct BoxOptions: Sendable {
     /// the request returns; the caller sends no reply before `Box.commitPoint` is durable, and
     /// concurrent changes share one flush. Off, each change is synced before it returns.
     public var groupCommit: Bool = false
+    /// Indexes built off the turn (docs/daemon.md, "Indexes built off the turn"): the first
+    /// call that needs the search index or the tag table takes a snapshot and fails, with
+    /// `Box.takeAwaitedBuild()` saying which build it waits for; the caller runs or waits for it
+    /// without holding the box, then calls again. Off, the first call reads every card itself.
+    public var buildsIndexesApart: Bool = false
 
     public init(storePath: String, device: String, cycle: CycleTable = .standard, onFail: OnFailPolicy = .first,
                 dayClock: DayClock = DayClock(), clock: any WallClock = SystemClock(),

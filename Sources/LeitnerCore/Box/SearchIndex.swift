@@ -59,14 +59,91 @@ struct SearchIndex {
     /// Cards without a watch.
     private var unwatched = Set<String>()
 
-    /// Reads every card of the store, and starts marking its changes.
+    /// Reads every card of the store, and starts marking its changes: at once, under the box's
+    /// turn (the box's own callers, and a daemon whose build off the turn could not begin).
     init(store: Store) {
-        store.searchDirty = []
-        store.forgetCardEvents()
-        store.lostEvents = false
-        slots.reserveCapacity(store.levelOf.count)
-        for id in store.levelOf.keys { index(id, store: store) }
-        shrink()
+        IndexBuild.startMarking(.search, store: store)
+        // Read through the store itself: nothing else runs meanwhile.
+        self.init(installing: SearchIndex.read(store.levelOf, from: store, watcher: store.inotify.watcher) ?? Built(), store: store)
+    }
+
+    /// What reading every card gave, to be installed under the box's turn (`init(installing:)`).
+    struct Built: Sendable {
+        var index = SearchIndex()
+        /// The cards read.
+        var cards = CardIndex()
+        /// Cards that could not be read soundly — damaged, gone or moved since the snapshot —
+        /// read again under the turn, where a damaged one is recorded (R21).
+        var unread: [String] = []
+        /// What the reads found that the store keeps (`Store.noteConflicts`, `noteReverse`), for
+        /// the cards where they found something.
+        var notes: [String: Note] = [:]
+    }
+
+    /// What a read of one card found that the store keeps: a sync tool's conflict copies and
+    /// markers (docs/sync.md), the card a reverse card reverses (R28).
+    struct Note: Sendable {
+        var conflictCopies: [String]
+        var markedSides: [String]
+        var reverseOf: String?
+    }
+
+    private init() {}
+
+    /// Reads `cards` — their text folded, their tags — from `source`, watching each card's
+    /// directory before reading it, so that a change after the read is an event. Runs on any
+    /// thread when `source` is a `CardReader` and the store marks its changes meanwhile
+    /// (`IndexBuild.startMarking`).
+    /// - Parameter stopped: asked every 256 cards: true gives up (the box is closing).
+    /// - Returns: nil when stopped.
+    static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
+                     stopped: () -> Bool = { false }) -> Built? {
+        var built = Built()
+        built.cards = cards
+        built.index.slots.reserveCapacity(cards.count)
+        var count = 0
+        for (id, level) in cards {
+            count += 1
+            if count & 255 == 0, stopped() { return nil }
+            IndexBuildProbe.reading(id, root: source.root)
+            let watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
+            let read = source.readSides(id, in: level, withText: true)
+            guard case .success(let (front, back)) = read.sides else {
+                built.unread.append(id)
+                continue
+            }
+            if watch < 0 { built.index.unwatched.insert(id) }
+            if !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty || read.reverseOf != nil {
+                built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [], reverseOf: read.reverseOf)
+            }
+            built.index.append(id, level: level, front: front.text, back: back.text, ownText: read.reverseOf == nil,
+                               tags: read.tags.tags, watch: watch)
+        }
+        built.index.shrink()
+        return built
+    }
+
+    /// Installs what a build read, under the box's turn, and brings it up to date with what the
+    /// store marked since the build's snapshot: the cards whose level changed or that the box
+    /// edited, those whose directory had an event after its watch was added, and those the build
+    /// could not read. What the reads found for the store is taken in first; the marked cards'
+    /// reads again replace it.
+    init(installing built: Built, store: Store) {
+        self = built.index
+        for (id, note) in built.notes {
+            store.noteConflicts(copies: note.conflictCopies, marked: note.markedSides, of: id)
+            if store.reverseIndex != nil { store.reverseIndex?[id] = note.reverseOf }
+        }
+        // What the store still holds from older reads of cards the build read and found clean.
+        let unread = Set(built.unread)
+        var stale = Set(store.conflictCopies.keys).union(store.conflictMarkers.keys)
+        if let reverses = store.reverseIndex { stale.formUnion(reverses.keys) }
+        for id in stale where built.notes[id] == nil && built.cards[id] != nil && !unread.contains(id) {
+            store.noteConflicts(copies: [], marked: [], of: id)
+            if store.reverseIndex != nil { store.reverseIndex?[id] = nil }
+        }
+        store.searchDirty = (store.searchDirty ?? []).union(unread)
+        update(store: store)
     }
 
     /// Takes in what changed since the last search: the cards marked and those whose directories
@@ -106,22 +183,29 @@ struct SearchIndex {
         MemoryTrim.releaseFreedMemory()
     }
 
-    /// Appends one card — its id, folded id, folded text sides (a side of other media is empty
-    /// here) — and puts a watch on its directory. A damaged card (R21) is left out.
+    /// Reads one card under the box's turn and appends it, with a watch on its directory. A
+    /// damaged card (R21) is left out.
     private mutating func index(_ id: String, store: Store) {
         guard let level = store.level(of: id), let card = try? store.card(id, withText: true) else { return }
         let watch = (try? store.inotify.watch(directory: store.path(of: id, in: level))) ?? -1
         if watch < 0 { unwatched.insert(id) }
+        append(id, level: level, front: card.front.text, back: card.back.text, ownText: card.reverseOf == nil,
+               tags: card.tags, watch: watch)
+    }
+
+    /// Appends one card: its id, folded id, folded text sides (a side of other media is empty
+    /// here) and tags.
+    private mutating func append(_ id: String, level: Level, front: String?, back: String?, ownText: Bool,
+                                 tags cardTags: [String], watch: Int32) {
         let folded = SearchIndex.fold(id)
         // A reverse card's text is the card's it reverses (R28), found there: indexed by its id
         // alone, it never shows the same lines twice, nor stale ones when only that card's
         // directory is watched and changes. Its tags are its own, from its own directory.
-        let ownText = card.reverseOf == nil
-        let front = ownText ? Array(SearchIndex.fold(card.front.text ?? "").utf8) : []
-        let back = ownText ? Array(SearchIndex.fold(card.back.text ?? "").utf8) : []
+        let front = ownText ? Array(SearchIndex.fold(front ?? "").utf8) : []
+        let back = ownText ? Array(SearchIndex.fold(back ?? "").utf8) : []
         // Valid tags are at most 128 bytes each and come from at most 64 KiB: the joined bytes
         // fit, and are cut at a whole tag should they not.
-        var tags = Array(card.tags.joined(separator: "\n").utf8)
+        var tags = Array(cardTags.joined(separator: "\n").utf8)
         while tags.count > Int(UInt16.max), let cut = tags.lastIndex(of: UInt8(ascii: "\n")) { tags.removeSubrange(cut...) }
         let offset = UInt32(arena.count)
         arena.append(contentsOf: id.utf8)

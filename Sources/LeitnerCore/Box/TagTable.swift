@@ -1,3 +1,5 @@
+import LeitnerSystem
+
 /// Every card's tags (R25), for the filters of `List`, `Stats`, `Next` and practice and for
 /// `Tags`, without the search index: building that reads every side of every card (seconds at
 /// 100,000 cards), where the tags need one `openat` of `ID/tags` per card, which fails at once for
@@ -25,14 +27,40 @@ struct TagTable {
     /// Cards whose directory has no watch (the limit was reached): read again before each use.
     private var unwatched = Set<String>()
 
-    /// Reads every card's tags and starts following their changes.
+    /// Reads every card's tags and starts following their changes: at once, under the box's turn
+    /// (the box's own callers, and a daemon whose build off the turn could not begin).
     init(store: Store) {
-        store.tagsDirty = []
-        store.tagEvents.removeAll()
-        store.tagsLost = false
-        numbers = CardIndex(minimumCapacity: store.levelOf.count)
-        watchOf.reserveCapacity(store.levelOf.count)
-        for (id, level) in store.levelOf { learn(id, in: level, store: store) }
+        IndexBuild.startMarking(.tags, store: store)
+        self.init(installing: TagTable.read(store.levelOf, from: store, watcher: store.inotify.watcher) ?? TagTable(), store: store)
+    }
+
+    private init() {}
+
+    /// Reads the tags of `cards` from `source`, watching each card's directory before reading
+    /// it, so that a change after the read is an event. Runs on any thread when `source` is a
+    /// `CardReader` and the store marks its changes meanwhile (`IndexBuild.startMarking`).
+    /// - Parameter stopped: asked every 256 cards: true gives up (the box is closing).
+    /// - Returns: nil when stopped.
+    static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
+                     stopped: () -> Bool = { false }) -> TagTable? {
+        var table = TagTable()
+        table.numbers = CardIndex(minimumCapacity: cards.count)
+        table.watchOf.reserveCapacity(cards.count)
+        var count = 0
+        for (id, level) in cards {
+            count += 1
+            if count & 255 == 0, stopped() { return nil }
+            IndexBuildProbe.reading(id, root: source.root)
+            table.learn(id, in: level, from: source, watcher: watcher)
+        }
+        return table
+    }
+
+    /// Installs a table a build read, under the box's turn, and brings it up to date with what
+    /// the store marked since the build's snapshot (`update`).
+    init(installing built: TagTable, store: Store) {
+        self = built
+        update(store: store)
     }
 
     /// The tags of the card `id`; none when it has none (or is not in the box).
@@ -56,18 +84,23 @@ struct TagTable {
         dirty.formUnion(unwatched)
         unwatched.removeAll()
         for id in dirty {
-            if let level = store.level(of: id) { learn(id, in: level, store: store) } else { tagsOf[id] = nil }
+            if let level = store.level(of: id) {
+                learn(id, in: level, from: store, watcher: store.inotify.watcher)
+            } else {
+                tagsOf[id] = nil
+            }
         }
     }
 
-    /// Reads one card's tags and watches its directory (the same watch when it is watched already).
-    private mutating func learn(_ id: String, in level: Level, store: Store) {
+    /// Reads one card's tags and watches its directory (the same watch when it is watched
+    /// already): the watch first, so that a change after the read is an event.
+    private mutating func learn(_ id: String, in level: Level, from source: some CardSource, watcher: Inotify.Watcher) {
         let number = Int(numbers.intern(id))
         if number == watchOf.count { watchOf.append(-1) }
-        let watch = (try? store.inotify.watch(directory: store.path(of: id, in: level))) ?? -1
+        let watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
         watchOf[number] = watch
         if watch < 0 { unwatched.insert(id) }
-        let tags = store.tagsOnly(of: id, in: level)
+        let tags = source.tagsOnly(of: id, in: level)
         tagsOf[id] = tags.isEmpty ? nil : tags
     }
 }

@@ -98,7 +98,11 @@ extension Store {
         case .failure(let damage): throw .storeFailure(path: path, reason: damage.reason)
         }
     }
+}
 
+/// The reading itself, the same through the store's descriptors and through a `CardReader`'s
+/// (an index built outside the box's turn): whatever reads a card reads it by these rules (R22).
+extension CardSource {
     /// Opens one side of a card for reading, race-free (R22): the entry itself with `O_NOFOLLOW`;
     /// a link is followed only when its target stays inside the store, and then component by
     /// component from the store's root, each with `O_NOFOLLOW`, so that no link swapped in on
@@ -172,7 +176,9 @@ extension Store {
         }
         return try FileDescriptor.open(components.last ?? ".", relativeTo: directory, .readOnly, options: options)
     }
+}
 
+extension Store {
     /// What reading a card's directory found: its sides or why it is damaged, and what a sync
     /// tool left in it (docs/sync.md).
     struct SidesRead {
@@ -192,8 +198,13 @@ extension Store {
 
     /// Records what a read of a card found a sync tool left, for `status` and `doctor`.
     func noteConflicts(_ read: SidesRead, of id: String) {
-        conflictCopies[id] = read.conflictCopies.isEmpty ? nil : read.conflictCopies
-        if let marked = read.markedSides { conflictMarkers[id] = marked.isEmpty ? nil : marked }
+        noteConflicts(copies: read.conflictCopies, marked: read.markedSides, of: id)
+    }
+
+    /// `noteConflicts` from what a read found; `marked` nil when the text was not read.
+    func noteConflicts(copies: [String], marked: [String]?, of id: String) {
+        conflictCopies[id] = copies.isEmpty ? nil : copies
+        if let marked { conflictMarkers[id] = marked.isEmpty ? nil : marked }
     }
 
     /// The side a file of a card's directory is (`back.txt`), nil for any other file. A sync
@@ -203,20 +214,22 @@ extension Store {
               SyncArtifact(fileName: name) == nil else { return nil }
         return side
     }
+}
 
+extension CardSource {
     /// - Parameter asOriginal: the card is read for a reverse card's sides (R28): a reverse card
     ///   found there is refused, since a reverse of a reverse has no sides of its own to show.
-    func readSides(_ id: String, in level: Level, withText: Bool, asOriginal: Bool = false) -> SidesRead {
+    func readSides(_ id: String, in level: Level, withText: Bool, asOriginal: Bool = false) -> Store.SidesRead {
         let cardDirectory: FileDescriptor
         do {
             cardDirectory = try FileDescriptor.openDirectory(id, relativeTo: try fd(level))
         } catch {
-            return SidesRead(sides: .failure("cannot open the card directory: \(error)"))
+            return Store.SidesRead(sides: .failure("cannot open the card directory: \(error)"))
         }
         defer { cardDirectory.close() }
         // The sides' entries, by `SideName` order; more than one of a side is damage (R21).
         var found: ([DirectoryEntry], [DirectoryEntry]) = ([], [])
-        var read = SidesRead(sides: .failure("not read"), markedSides: withText ? [] : nil)
+        var read = Store.SidesRead(sides: .failure("not read"), markedSides: withText ? [] : nil)
         var reverseEntry: EntryKind?
         var tagsEntry: DirectoryEntry?
         do {

@@ -21,12 +21,14 @@ extension Store {
         let candidate = id + ".rev"
         return CardID.isValid(candidate) ? candidate : nil
     }
+}
 
+extension CardSource {
     /// The sides of a reverse card: those of the card its `reverse-of` names, swapped. Damaged
     /// (R21) when it has sides as well, when the file does not name a valid id, when that card
     /// is gone (dangling) or is itself a reverse card, or when that card is damaged.
     func readReverse(_ id: String, in level: Level, directory: FileDescriptor, entry: EntryKind, withText: Bool,
-                     hasSides: Bool, asOriginal: Bool, read: SidesRead) -> SidesRead {
+                     hasSides: Bool, asOriginal: Bool, read: Store.SidesRead) -> Store.SidesRead {
         var read = read
         let filePath = path(of: id, in: level) + "/" + Store.reverseFileName
         let named: String
@@ -56,7 +58,7 @@ extension Store {
                 advice: "remove '\(filePath)' to keep it as a card of its own, or remove its front and back files to keep it a reverse"))
             return read
         }
-        guard named != id, let originalLevel = levelOf[named] else {
+        guard named != id, let originalLevel = self.level(of: named) else {
             read.sides = .failure(CardDamage(
                 named == id ? "a reverse card of itself" : "a dangling reverse card: '\(named)', the card it reverses, is not in the store",
                 advice: "delete it (leitnerctl delete \(id)), or write the id of an existing card into '\(filePath)'"))
@@ -96,7 +98,9 @@ extension Store {
             return .success(CardID.composed(trimmed))
         }
     }
+}
 
+extension Store {
     /// The id the `reverse-of` of card `id` (in `level`) names, nil when it is no reverse card or
     /// the file cannot be read. One `stat` for a card that is not a reverse.
     func reverseOriginal(_ id: String, in level: Level) -> String? {

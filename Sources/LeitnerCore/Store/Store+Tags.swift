@@ -3,7 +3,7 @@ import LeitnerSystem
 /// A card's tags on disk (R25): the file `tags` in its directory, read with its sides and
 /// written as an edit is (the directory copied and exchanged), so that it moves, copies and
 /// syncs with the card.
-extension Store {
+extension CardSource {
     /// Reads a card's `tags` file, opened as a side is (R22: no link out of the store, no FIFO),
     /// at most `CardTag.maxFileSize` bytes of it.
     /// - Returns: the tags and the bad lines, or why the file cannot be read at all.
@@ -21,7 +21,9 @@ extension Store {
             return .failure(damage)
         }
     }
+}
 
+extension Store {
     /// Gives the card `id` in `level` the tags `tags` (its whole `tags` file rewritten, bad
     /// lines dropped), journaled as an edit (R17). No tags leaves an empty file rather than
     /// none: a sync tool then carries the untagging with a modification time (docs/sync.md).
@@ -31,7 +33,9 @@ extension Store {
         searchDirty?.insert(id)
         tagsDirty?.insert(id)
     }
+}
 
+extension CardSource {
     /// A card's tags alone, for the tag table: one `openat` of `ID/tags` from the level's
     /// directory, which fails at once for a card without tags (most cards), then a read. A `tags`
     /// that is a link or not a plain file is read as `card` reads it (R22), which decides.
@@ -53,7 +57,9 @@ extension Store {
         }
         return CardTag.parse(String(decoding: bytes, as: UTF8.self)).tags
     }
+}
 
+extension Store {
     /// What `doctor` says of a card's `tags` file, from the read of the card it made: each bad
     /// line as `FILE:LINE`, or the file when it cannot be read. The card is not damaged by it (R25).
     func tagProblems(of id: String, read: SidesRead) -> [StoreProblem] {

@@ -29,6 +29,9 @@ final class BoxOwner: @unchecked Sendable {
     private let commits = GroupCommit()
     /// When the current holder took its turn, to say in a "busy" reply how long it has held it.
     private let heldSince = Mutex<MonotonicTime?>(nil)
+    /// The index builds connection threads run off the turn, to stop them when the daemon stops;
+    /// `stopping` once it has, so that no call begins another.
+    private let builds = Mutex<(running: [ObjectIdentifier: IndexBuild], stopping: Bool)>(([:], false))
 
     private var box: Box?
     private var options: BoxOptions
@@ -78,18 +81,70 @@ final class BoxOwner: @unchecked Sendable {
     /// made is on disk (R17): its own change, and any other it may show. That wait is after the
     /// box is let go, so that other calls write their records meanwhile and share the flush
     /// (`GroupCommit`).
+    ///
+    /// A call that needs the search index or the tag table while there is none fails, having
+    /// changed nothing, and names the build it waits for: the thread runs that build, or waits for
+    /// the one running it, without holding the box (docs/daemon.md, "Indexes built off the
+    /// turn"), then makes the call again.
     func run<T>(wake: Wake, _ body: (BoxMethods.Context) throws -> T) -> Result<T, ErrorReply> {
-        let answer = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> (Result<T, ErrorReply>, CommitPoint?) in
-            guard let box else {
-                return (.failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
-                                                                      storePath: storePath))), nil)
+        while true {
+            let answer = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> (Result<T, ErrorReply>, CommitPoint?, IndexBuild?) in
+                guard let box else {
+                    return (.failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
+                                                                          storePath: storePath))), nil, nil)
+                }
+                do {
+                    return (.success(try body(BoxMethods.Context(box: box, hook: hook))), box.commitPoint, nil)
+                } catch {
+                    return (.failure(ErrorReply(reply: ErrorReplies.reply(for: error, storePath: storePath))), box.commitPoint,
+                            box.takeAwaitedBuild())
+                }
             }
-            do {
-                return (.success(try body(BoxMethods.Context(box: box, hook: hook))), box.commitPoint)
-            } catch {
-                return (.failure(ErrorReply(reply: ErrorReplies.reply(for: error, storePath: storePath))), box.commitPoint)
+            guard let build = answer?.2 else { return finish(answer.map { ($0.0, $0.1) }, wake: wake) }
+            if !runOrWait(build, wake: wake) {
+                return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: "the daemon is stopping"),
+                                                                     storePath: storePath)))
             }
         }
+    }
+
+    /// Runs an index build on the calling thread, or waits until the thread running it is done.
+    /// - Returns: false when the daemon is stopping: the call is not made again.
+    private func runOrWait(_ build: IndexBuild, wake: Wake) -> Bool {
+        switch build.join(ring: { wake.ring() }) {
+        case .build:
+            let key = ObjectIdentifier(build)
+            let stopping = builds.withLock { builds -> Bool in
+                builds.running[key] = build
+                return builds.stopping
+            }
+            if stopping { build.stop() }
+            build.run()
+            builds.withLock { _ = $0.running.removeValue(forKey: key) }
+        case .wait:
+            // A ring meant for something else (the daemon stopping) only makes this look again:
+            // the build gives up within moments then.
+            while !build.isDone {
+                if (try? Poll.readable([wake.descriptor], milliseconds: nil))?.first == true { wake.drain() }
+            }
+        case .done:
+            break
+        }
+        return !builds.withLock { $0.stopping }
+    }
+
+    /// Stops the index builds under way, and keeps calls from beginning others: the daemon is
+    /// stopping, and the calls in flight are to end within its limit.
+    func stopIndexBuilds() {
+        let running = builds.withLock { builds -> [IndexBuild] in
+            builds.stopping = true
+            return Array(builds.running.values)
+        }
+        for build in running { build.stop() }
+    }
+
+    /// The reply `run` hands back: after the wait for the journal, when the call wrote to it.
+    private func finish<T>(_ answer: (Result<T, ErrorReply>, CommitPoint?)?, wake: Wake) -> Result<T, ErrorReply> {
         if let (result, point) = answer {
             guard let point else { return result }
             do throws(Errno) { try commits.waitUntilDurable(point, wake: wake) } catch {

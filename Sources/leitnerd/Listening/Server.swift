@@ -168,6 +168,7 @@ final class Server: Sendable {
         notifyStopping()
         let deadline = MonotonicTime.now + Self.stopLimit
         table.stop(deadline: deadline)
+        box.stopIndexBuilds()
         return (deadline, status)
     }
 

@@ -47,6 +47,9 @@ extension DaemonSettings {
         // Concurrent changes share one flush of the journal; each reply waits for its own
         // (docs/daemon.md, "Group commit").
         boxOptions.groupCommit = true
+        // The search index and the tag table are read without holding the box: the other calls
+        // go on meanwhile (docs/daemon.md, "Indexes built off the turn").
+        boxOptions.buildsIndexesApart = true
         boxOptions.newPerDay = configuration.newPerDay
         boxOptions.leechAfter = configuration.leechAfter
         boxOptions.suspendLeeches = configuration.suspendLeeches

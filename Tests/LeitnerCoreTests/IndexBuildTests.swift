@@ -1,0 +1,175 @@
+import Synchronization
+import Testing
+@testable import LeitnerCore
+import LeitnerTestSupport
+import LeitnerSystem
+
+/// The search index and the tag table built off the box's turn (`IndexBuild`, docs/daemon.md,
+/// "Indexes built off the turn"): what changes between the build's snapshot and its install —
+/// by the box or by hand (R13), before or after the build read the card — is found right by
+/// the next search, as a build under the turn would have found it.
+@Suite struct IndexBuildTests {
+    /// The box, for the probe's function, which the build calls on this test's own thread.
+    final class Held: @unchecked Sendable {
+        let box: Box
+        init(_ box: Box) { self.box = box }
+    }
+
+    static func openApart(_ dir: TemporaryDirectory) throws -> Box {
+        var options = BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-03-02"))
+        options.buildsIndexesApart = true
+        return try Box(options: options)
+    }
+
+    /// Every card as the search index holds it: id, level, folded front and back, tags.
+    static func indexed(_ box: Box) -> [String] {
+        var lines: [String] = []
+        box.searchIndex?.forEach { parts in
+            lines.append([String(decoding: parts.id, as: UTF8.self), "\(parts.slot.level)", String(decoding: parts.front, as: UTF8.self),
+                          String(decoding: parts.back, as: UTF8.self), String(decoding: parts.tags, as: UTF8.self)].joined(separator: "|"))
+        }
+        return lines.sorted()
+    }
+
+    /// Every card as the store holds it now, read one by one: what the index must hold.
+    static func truth(_ box: Box) throws -> [String] {
+        try box.list(level: nil, withText: true).map { card in
+            [card.id, "\(card.level.rawValue)", SearchIndex.fold(card.front.text ?? ""), SearchIndex.fold(card.back.text ?? ""),
+             card.tags.joined(separator: "\n")].joined(separator: "|")
+        }.sorted()
+    }
+
+    @Test func changesBetweenTheSnapshotAndTheInstallAreFoundByTheNextSearch() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Self.openApart(dir)
+        defer { box.close() }
+        let ids = (0..<40).map { "card\($0 < 10 ? "0" : "")\($0)" }
+        for id in ids { try box.addText("front \(id)", "back \(id)", id: id) }
+        _ = try box.prepare()
+        let pattern = try SearchPattern("front", regex: false)
+
+        // The first search begins the build and waits for it; a second waits for the same one.
+        #expect(throws: BoxError.self) { try box.search(pattern, fields: [.front], level: nil) }
+        let build = try #require(box.takeAwaitedBuild())
+        #expect(throws: BoxError.self) { try box.search(pattern, fields: [.front], level: nil) }
+        #expect(box.takeAwaitedBuild() === build)
+        #expect(box.takeAwaitedBuild() == nil)
+
+        // Halfway through the reading, the box and a hand change cards the build has read and
+        // cards it has not read yet.
+        let held = Held(box)
+        let seen = Mutex<[String]>([])
+        let failures = Mutex<[String]>([])
+        IndexBuildProbe.observe(storeRoot: box.storePath) { id in
+            let count = seen.withLock { seen -> Int in
+                seen.append(id)
+                return seen.count
+            }
+            guard count == 20 else { return }
+            let read = seen.withLock { Array($0.dropLast()) }.sorted()
+            let unread = ids.filter { !read.contains($0) && $0 != id }.sorted() + [id]
+            do {
+                for group in [read, unread] {
+                    _ = try held.box.grade(id: group[0], correct: true, answerMs: 100)
+                    dir.move("1/\(group[1])", "3/\(group[1])")
+                    dir.write("1/\(group[2])/front.txt", "zebra by hand \(group[2])")
+                    try held.box.delete(id: group[3])
+                    _ = try held.box.edit(id: group[4], front: Asset(name: "front.txt", text: "Okapi by the box"), back: nil)
+                    dir.write("1/\(group[5])/tags", "hand\n")
+                    _ = try held.box.tag(id: group[6], tags: ["box"])
+                }
+                try held.box.addText("quokka added", "back", id: "added")
+                dir.writeCard("handmade", level: "2", front: "wombat by hand")
+                // A status meanwhile takes the hand changes in, as any other call would.
+                _ = try held.box.status()
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        defer { IndexBuildProbe.observe(storeRoot: box.storePath, nil) }
+        #expect(build.join(ring: {}) == .build)
+        build.run()
+        #expect(build.isDone && build.join(ring: {}) == .done)
+        #expect(failures.withLock { $0 } == [])
+        #expect(seen.withLock { $0.count } == ids.count)
+
+        // The next search installs the build and reads again what was marked meanwhile.
+        let hits = try box.search(try SearchPattern("zebra", regex: false), fields: [.front], level: nil)
+        #expect(hits.count == 2)
+        #expect(try Self.truth(box) == Self.indexed(box))
+        #expect(try box.search(try SearchPattern("okapi", regex: false), fields: [.front], level: nil).count == 2)
+        #expect(try box.search(try SearchPattern("quokka", regex: false), fields: [.front], level: nil).map(\.id) == ["added"])
+        #expect(try box.search(try SearchPattern("wombat", regex: false), fields: [.front], level: nil).map(\.id) == ["handmade"])
+        #expect(try box.search(pattern, fields: [.front], level: nil, filter: TagFilter(tags: ["hand"])).count == 2)
+        #expect(try box.search(pattern, fields: [.front], level: "3").count == 2)
+        #expect(try box.search(pattern, fields: [.front], level: "2").count == 2)
+
+        // A hand edit after the install is found too: the build's watches stay.
+        let kept = try #require(try box.search(pattern, fields: [.front], level: "1").first?.id)
+        dir.write("1/\(kept)/front.txt", "platypus")
+        #expect(try box.search(try SearchPattern("platypus", regex: false), fields: [.front], level: nil).map(\.id) == [kept])
+        #expect(try Self.truth(box) == Self.indexed(box))
+    }
+
+    @Test func theTagTableBuiltOffTheTurnTakesInWhatChangedMeanwhile() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Self.openApart(dir)
+        defer { box.close() }
+        let ids = (0..<20).map { "card\($0 < 10 ? "0" : "")\($0)" }
+        for id in ids { try box.addText("front \(id)", "back \(id)", id: id) }
+        _ = try box.tag(id: "card00", tags: ["de"])
+        _ = try box.tag(id: "card19", tags: ["de"])
+        let filter = try TagFilter(tags: ["de"])
+        #expect(throws: BoxError.self) { try box.list(level: nil, withText: false, filter: filter) }
+        let build = try #require(box.takeAwaitedBuild())
+        let held = Held(box)
+        let count = Atomic<Int>(0)
+        IndexBuildProbe.observe(storeRoot: box.storePath) { _ in
+            guard count.add(1, ordering: .relaxed).newValue == 10 else { return }
+            // Both ends of the order: one card read already, one not, whichever they are.
+            dir.write("1/card00/tags", "fr\n")
+            dir.write("1/card19/tags", "fr\n")
+            _ = try? held.box.tag(id: "card05", tags: ["de"])
+            dir.move("1/card07", "4/card07")
+            dir.write("4/card07/tags", "de\n")
+        }
+        defer { IndexBuildProbe.observe(storeRoot: box.storePath, nil) }
+        #expect(build.join(ring: {}) == .build)
+        build.run()
+        #expect(try box.list(level: nil, withText: false, filter: filter).map(\.id) == ["card05", "card07"])
+        #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 2), TagCount(tag: "fr", cards: 2)])
+    }
+
+    @Test func aBuildThatGivesUpIsBegunAgainAndOneWhoseBoxClosesStops() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Self.openApart(dir)
+        for index in 0..<600 { try box.addText("front \(index)", "back", id: "c\(index)") }
+        let pattern = try SearchPattern("front", regex: false)
+        #expect(throws: BoxError.self) { try box.search(pattern, fields: [.front], level: nil) }
+        let first = try #require(box.takeAwaitedBuild())
+        first.stop()
+        _ = first.join(ring: {})
+        first.run()
+        // Given up: the next search begins another, which it then installs.
+        #expect(throws: BoxError.self) { try box.search(pattern, fields: [.front], level: nil) }
+        let second = try #require(box.takeAwaitedBuild())
+        #expect(second !== first)
+        _ = second.join(ring: {})
+        second.run()
+        #expect(try box.search(pattern, fields: [.front], level: nil).count == 600)
+
+        // The box closing stops a build under way: it reads no more than 256 cards after.
+        #expect(throws: BoxError.self) { try box.tagCounts() }
+        let third = try #require(box.takeAwaitedBuild())
+        let read = Atomic<Int>(0)
+        IndexBuildProbe.observe(storeRoot: box.storePath) { _ in read.add(1, ordering: .relaxed) }
+        defer { IndexBuildProbe.observe(storeRoot: box.storePath, nil) }
+        box.close()
+        _ = third.join(ring: {})
+        third.run()
+        #expect(third.isDone && read.load(ordering: .relaxed) < 600)
+    }
+}

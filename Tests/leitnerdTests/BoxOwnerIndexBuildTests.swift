@@ -1,0 +1,126 @@
+import Synchronization
+import Testing
+import LeitnerCore
+import LeitnerSystem
+import LeitnerTestSupport
+@testable import leitnerd
+
+/// The daemon's box owner while the search index is built off the turn (docs/daemon.md,
+/// "Indexes built off the turn"): the build is held at its first card by the test's probe
+/// (`IndexBuildProbe`), so that what must happen while it runs happens then, with no timing.
+/// Before the change, the build held the box's turn, and these calls waited `waitLimit` and
+/// were answered busy.
+@Suite struct BoxOwnerIndexBuildTests {
+    struct State: Sendable {
+        /// The build reached its first card, and waits there until `released`.
+        var building = false
+        var released = false
+        /// Cards the builds read, over all of them.
+        var cardsRead = 0
+        /// The searches' outcomes: the lines found, or the error's reason.
+        var searches: [String] = []
+    }
+
+    static func owner(_ dir: TemporaryDirectory, cards: Int) throws -> BoxOwner {
+        var options = BoxOptions(storePath: dir.path, device: "here")
+        options.groupCommit = true
+        options.buildsIndexesApart = true
+        let owner = try BoxOwner(options: options, hook: nil)
+        let wake = try Wake()
+        for index in 0..<cards {
+            let added = owner.run(wake: wake) { context in
+                try context.box.add(front: Asset(name: "front.txt", text: "front \(index)"),
+                                    back: Asset(name: "back.txt", text: "back"), id: "card\(index)", level: "1")
+            }
+            #expect((try? added.get()) != nil)
+        }
+        return owner
+    }
+
+    /// Holds every build of the store at its first card until the test releases it.
+    static func holdBuilds(of root: String, _ rendezvous: Rendezvous<State>) throws {
+        let wake = try Wake()
+        IndexBuildProbe.observe(storeRoot: root) { _ in
+            var first = false
+            rendezvous.update { state in
+                first = !state.building
+                state.building = true
+                state.cardsRead += 1
+            }
+            if first { #expect(rendezvous.wait(with: wake) { $0.released }) }
+        }
+    }
+
+    /// A search from a thread of its own, as a connection's; its outcome goes into the state.
+    static func search(_ owner: BoxOwner, _ rendezvous: Rendezvous<State>) {
+        startThread {
+            guard let wake = try? Wake() else { return }
+            let outcome = owner.run(wake: wake) { context in
+                try context.box.search(SearchPattern("front", regex: false), fields: [.front], level: nil, limit: 5)
+            }
+            let said = switch outcome {
+            case .success(let lines): "\(lines.count) lines"
+            case .failure(let error): error.reply.parameters["reason"]?.stringValue ?? "\(error.reply)"
+            }
+            rendezvous.update { $0.searches.append(said) }
+        }
+    }
+
+    @Test func callsAreAnsweredWhileASearchIndexIsBuiltAndSearchesShareTheBuild() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let owner = try Self.owner(dir, cards: 8)
+        let wake = try Wake()
+        let root = try #require(try? owner.run(wake: wake) { $0.box.storePath }.get())
+        let rendezvous = Rendezvous(State())
+        try Self.holdBuilds(of: root, rendezvous)
+        defer { IndexBuildProbe.observe(storeRoot: root, nil) }
+
+        Self.search(owner, rendezvous)
+        #expect(rendezvous.wait(with: wake) { $0.building })
+        // A second search waits for the same build rather than beginning one.
+        Self.search(owner, rendezvous)
+        // Meanwhile the box answers the other calls at once: a status, a grade.
+        let status = owner.run(wake: wake) { context in try context.box.status() }
+        #expect((try? status.get()) != nil)
+        let graded = owner.run(wake: wake) { context in
+            _ = try context.box.prepare()
+            guard let shown = try context.box.next().card else { throw BoxError.testComplete }
+            return try context.box.grade(id: shown.id, correct: true, answerMs: 100).card.level
+        }
+        #expect((try? graded.get()) == Level(rawValue: 2))
+        #expect(rendezvous.read { $0.searches } == [])
+
+        rendezvous.update { $0.released = true }
+        #expect(rendezvous.wait(with: wake) { $0.searches.count == 2 })
+        #expect(rendezvous.read { $0.searches } == ["5 lines", "5 lines"])
+        // One build read each card once.
+        #expect(rendezvous.read { $0.cardsRead } == 8)
+        // The card graded meanwhile is found at its new level.
+        let atTwo = owner.run(wake: wake) { context in
+            try context.box.search(SearchPattern("front", regex: false), fields: [.front], level: "2").map(\.id)
+        }
+        #expect((try? atTwo.get())?.count == 1)
+        #expect(owner.close(wake: wake, deadline: .now + .seconds(5)))
+    }
+
+    @Test func theDaemonStopsWhileABuildRuns() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let owner = try Self.owner(dir, cards: 4)
+        let wake = try Wake()
+        let root = try #require(try? owner.run(wake: wake) { $0.box.storePath }.get())
+        let rendezvous = Rendezvous(State())
+        try Self.holdBuilds(of: root, rendezvous)
+        defer { IndexBuildProbe.observe(storeRoot: root, nil) }
+
+        Self.search(owner, rendezvous)
+        #expect(rendezvous.wait(with: wake) { $0.building })
+        // The build holds no turn: the box closes at once, and the build is told to give up.
+        owner.stopIndexBuilds()
+        #expect(owner.close(wake: wake, deadline: .now + .seconds(5)))
+        rendezvous.update { $0.released = true }
+        #expect(rendezvous.wait(with: wake) { $0.searches.count == 1 })
+        #expect(rendezvous.read { $0.searches } == ["the daemon is stopping"])
+    }
+}
