@@ -37,4 +37,11 @@ public struct ProgramSetting: Sendable, Equatable {
         }
         set { configured = .some(newValue) }
     }
+
+    /// Two settings are equal when they run the same command: `Viewer=xdg-open` written out
+    /// equals the default that finds `xdg-open` on `PATH`, as the values were before the search
+    /// was put off (it is made here, on both sides).
+    public static func == (lhs: ProgramSetting, rhs: ProgramSetting) -> Bool {
+        lhs.command == rhs.command
+    }
 }
