@@ -17,8 +17,10 @@ build-clean:
 	  [ $$status -eq 0 ] || exit $$status; \
 	  if [ "$$warned" -gt 0 ]; then echo "make check: the build printed $$warned warning lines; it must print none" >&2; exit 1; fi; }
 
+# The programs as `make install` builds and installs them, in the same scratch path: what
+# `bench/daemon.py` measures by default.
 release:
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release $(STATIC_FLAGS) --scratch-path $(RELEASE_SCRATCH)
 
 # Unit tests, then the end-to-end tests against the built programs. The tests that change the
 # process's TZ run alone, in a process of their own.
@@ -80,6 +82,11 @@ clean:
 # group for systemd-sysusers, the man pages, the bash completion and /etc/leitner/leitner.conf
 # (never over an existing one). `make uninstall` removes exactly the files listed here.
 RELEASE_SCRATCH ?= .build-release
+# The Swift runtime linked in, and no `$ORIGIN` run path: a static build needs no library beside
+# it, and with one the dynamic loader looked for libc, libm, libstdc++ and libgcc_s in ten
+# directories under the program's own (24 failed system calls) before every start
+# (docs/performance.md, "leitnerctl as a process").
+STATIC_FLAGS = --static-swift-stdlib --disable-local-rpath
 BINDIR = $(PREFIX)/bin
 SYSTEMUNITDIR = $(PREFIX)/lib/systemd/system
 USERUNITDIR = $(PREFIX)/lib/systemd/user
@@ -108,11 +115,11 @@ INSTALLED = $(addprefix $(BINDIR)/,$(PROGRAMS)) \
 	$(DOCDIR)/rules.md
 
 install:
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH)
+	$(SWIFT) build -c release $(STATIC_FLAGS) --scratch-path $(RELEASE_SCRATCH)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMUNITDIR) $(DESTDIR)$(USERUNITDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
-	bin=$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH) --show-bin-path) && \
+	bin=$$($(SWIFT) build -c release $(STATIC_FLAGS) --scratch-path $(RELEASE_SCRATCH) --show-bin-path) && \
 	for p in $(PROGRAMS); do install -m 0755 "$$bin/$$p" $(DESTDIR)$(BINDIR)/$$p || exit 1; done
 	for u in $(UNITS); do \
 		sed 's|/usr/local/bin/|$(BINDIR)/|g' systemd/$$u > $(DESTDIR)$(SYSTEMUNITDIR)/$$u && \

@@ -10,7 +10,11 @@ Grade as `leitnerctl review` makes it (after the Next that showed the card) is
 measured in alternating rounds with a Python client and with leitnerctl's own Swift client
 (`leitner-bench client`); with ANKI_PYTHON set to an interpreter that has the `anki` package,
 Anki's in-process durable answer (bench/anki-answer.py), the figure Grade is held against, takes
-its turn in each round. Usage: bench/daemon.py [BIN_DIR] (default: the release build); BENCH_CARDS=N for a smaller store."""
+its turn in each round. `leitnerctl status` is timed beside the floors of any process, built in
+the same run: "hello" in C, and in Swift linked as leitner is installed (the runtime static) and
+dynamically. Usage: bench/daemon.py [BIN_DIR] (default: the build `make install` installs, the
+Swift runtime linked in, `.build-release/release`: what a user runs); BENCH_CARDS=N for a smaller
+store."""
 import json
 import multiprocessing
 import os
@@ -253,18 +257,74 @@ def mixed(path, pid, queue, clients, seconds, listing, floor=True):
           f"  p50 {every[len(every) // 2] / 1e3:7.1f} µs  p99 {every[int(len(every) * 0.99)] / 1e3:8.1f} µs")
 
 
-def rss_kib(pid):
+def rss_kib(pid, field="VmRSS"):
     for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1])
     return 0
 
 
+def memory(pid):
+    """The daemon's resident memory and its two parts: anonymous (the heap, the index, the test,
+    the search index: the daemon's own) and file-backed (the program's and the C libraries' code
+    mapped from the page cache, shared and reclaimable), and the peak so far."""
+    return (f"RSS {rss_kib(pid) / 1024:.1f} MiB (anonymous {rss_kib(pid, 'RssAnon') / 1024:.1f}, "
+            f"files mapped {rss_kib(pid, 'RssFile') / 1024:.1f}; peak {rss_kib(pid, 'VmHWM') / 1024:.1f})")
+
+
+def linkage(program):
+    """How the Swift runtime is linked into `program`: static (as installed) or dynamic."""
+    libraries = subprocess.run(["ldd", str(program)], capture_output=True, text=True).stdout
+    return "dynamic Swift runtime" if "libswiftCore" in libraries else "static Swift runtime"
+
+
+def process_floors(root):
+    """The floors of a whole process, built here: "hello" in C, in Swift with the runtime static
+    (`-static-stdlib`, as `make install` links leitner) and dynamic. Missing compilers: none."""
+    floors = []
+    (root / "hello.c").write_text('#include <stdio.h>\nint main(void) { puts("hello"); return 0; }\n')
+    (root / "hello.swift").write_text('print("hello")\n')
+    builds = [("C hello", ["cc", "-O2", str(root / "hello.c"), "-o", str(root / "hello-c")], root / "hello-c"),
+              ("Swift hello, static runtime", ["swiftc", "-O", "-static-stdlib", str(root / "hello.swift"), "-o",
+                                               str(root / "hello-swift-static")], root / "hello-swift-static"),
+              ("Swift hello, dynamic runtime", ["swiftc", "-O", str(root / "hello.swift"), "-o",
+                                                str(root / "hello-swift-dynamic")], root / "hello-swift-dynamic")]
+    for name, command, program in builds:
+        if shutil.which(command[0]) and subprocess.run(command, capture_output=True).returncode == 0:
+            floors.append((name, [str(program)]))
+    return floors
+
+
+def whole_processes(commands, env):
+    """Each command as a whole process, 300 runs after 20 warm-ups, the commands interleaved by
+    hyperfine in one run so that they share the machine's state: median and min, ms."""
+    if shutil.which("hyperfine"):
+        out = pathlib.Path(tempfile.mkstemp(suffix=".json")[1])
+        subprocess.run(["hyperfine", "-N", "--warmup", "20", "--runs", "300", "--export-json", str(out)]
+                       + [" ".join(c) for _, c in commands], env=env, capture_output=True, check=True)
+        results = json.loads(out.read_text())["results"]
+        out.unlink()
+        return [(r["median"] * 1e3, r["min"] * 1e3, r["user"] * 1e3, r["system"] * 1e3) for r in results]
+    figures = []
+    for _, command in commands:
+        times = []
+        for _ in range(300):
+            start = time.perf_counter_ns()
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=True)
+            times.append(time.perf_counter_ns() - start)
+        times.sort()
+        figures.append((times[150] / 1e6, times[0] / 1e6, None, None))
+    return figures
+
+
 def main():
     bin_dir = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(
-        subprocess.check_output(["swift", "build", "-c", "release", "--show-bin-path"], text=True).strip())
+        subprocess.check_output(["swift", "build", "-c", "release", "--static-swift-stdlib", "--disable-local-rpath",
+                                 "--scratch-path", ".build-release", "--show-bin-path"], text=True).strip())
+    print(f"programs: {bin_dir} ({linkage(bin_dir / 'leitnerd')})")
     root = pathlib.Path(tempfile.mkdtemp(prefix="lb-", dir=os.environ.get("BENCH_DIR", "/tmp")))
     store, sock = root / "store", str(root / "d.sock")
+    daemon = None
     try:
         started = time.monotonic()
         make_store(store)
@@ -279,7 +339,7 @@ def main():
                 break
             except (FileNotFoundError, ConnectionRefusedError):
                 time.sleep(0.01)
-        print(f"leitnerd: ready in {time.monotonic() - started:.2f} s, RSS {rss_kib(daemon.pid) / 1024:.1f} MiB")
+        print(f"leitnerd: ready in {time.monotonic() - started:.2f} s, {memory(daemon.pid)}")
         prepared = Client(sock).call("Prepare")["test"]
         print(f"test: levels {prepared['levels']}, {prepared['remaining']} cards")
         queue = [f"c{i:06d}" for i in range(0, CARDS, 5)]
@@ -309,24 +369,22 @@ def main():
             if os.environ.get("ANKI_PYTHON"):
                 subprocess.run([os.environ["ANKI_PYTHON"], str(pathlib.Path(__file__).with_name("anki-answer.py")),
                                 str(CARDS), str(CALLS)], check=True)
-        print(f"leitnerd: RSS after the runs {rss_kib(daemon.pid) / 1024:.1f} MiB")
+        print(f"leitnerd: after the runs {memory(daemon.pid)}")
         for count in IMPORTS:
             measure_import(bin_dir, root, count)
-        ctl = [str(bin_dir / "leitnerctl"), "--socket", sock, "status"]
-        if shutil.which("hyperfine"):
-            subprocess.run(["hyperfine", "-N", "--warmup", "20", "--runs", "300", " ".join(ctl)], env=env)
-        else:
-            times = []
-            for _ in range(300):
-                start = time.perf_counter_ns()
-                subprocess.run(ctl, env=env, stdout=subprocess.DEVNULL, check=True)
-                times.append(time.perf_counter_ns() - start)
-            times.sort()
-            print(f"leitnerctl status (whole process, incl. Python's fork+exec): p50 {times[150] / 1e6:.2f} ms, "
-                  f"p99 {times[297] / 1e6:.2f} ms")
-        daemon.terminate()
-        daemon.wait(30)
+        # `leitnerctl status` (two calls: Status, then Calendar for the week) beside the floors of
+        # any process, in one hyperfine run; without hyperfine, Python's fork+exec is included.
+        commands = [(f"leitnerctl status ({linkage(bin_dir / 'leitnerctl')})",
+                     [str(bin_dir / "leitnerctl"), "--socket", sock, "status"])] + process_floors(root)
+        for (name, _), (median, least, user, system) in zip(commands, whole_processes(commands, env)):
+            cpu = f", user {user:.2f} + system {system:.2f}" if user is not None else ""
+            print(f"process {name:40} median {median:5.2f} ms  min {least:5.2f} ms{cpu}")
     finally:
+        # Also when a measurement failed: a daemon left running would hold the store and this
+        # script's output open.
+        if daemon is not None:
+            daemon.terminate()
+            daemon.wait(30)
         shutil.rmtree(root, ignore_errors=True)
 
 

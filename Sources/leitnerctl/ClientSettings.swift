@@ -24,10 +24,10 @@ struct ClientSettings {
     var configPath: String?
     /// Start `leitnerd` when nothing answers (`[Client] Autostart=`, `--no-autostart`).
     var autostart: Bool
-    /// The command that opens an image or file (`[Client] Viewer=`); nil: none.
-    var viewer: String?
-    /// The command that plays audio (`[Client] Player=`); nil: none.
-    var player: String?
+    /// `[Client] Viewer=`, its default looked for on `PATH` only when a file is opened.
+    var viewerSetting: ProgramSetting
+    /// `[Client] Player=`, its default looked for on `PATH` only when a sound is played.
+    var playerSetting: ProgramSetting
     /// How the review draws images (`--images=`, `[Client] Images=`): `auto` or a protocol.
     var images: String
 }
@@ -68,6 +68,14 @@ extension ClientSettings {
                               privateSocketDirectory: configuration.privateSocketDirectory,
                               configPath: globals[.config],
                               autostart: configuration.autostart && !globals.has(.noAutostart),
-                              viewer: configuration.viewer, player: configuration.player, images: configuration.images)
+                              viewerSetting: configuration.viewerSetting, playerSetting: configuration.playerSetting,
+                              images: configuration.images)
     }
+
+    /// The command that opens an image or file (`[Client] Viewer=`, else `xdg-open` on `PATH`);
+    /// nil: none.
+    var viewer: String? { viewerSetting.command }
+    /// The command that plays audio (`[Client] Player=`, else the first player on `PATH`); nil:
+    /// none.
+    var player: String? { playerSetting.command }
 }

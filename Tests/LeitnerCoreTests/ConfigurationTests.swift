@@ -98,6 +98,25 @@ import LeitnerTestSupport
         #expect(loaded == Configuration(defaultsFor: locator))
     }
 
+    /// The defaults of `Viewer=` and `Player=` are looked for when read, not when the
+    /// configuration is made: `leitnerctl status` never plays a sound, and the search was 70
+    /// `access` calls of its start. A program installed after the configuration was read is found.
+    @Test func programDefaultsAreLookedForWhenRead() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let locator = ConfigurationLocator(environment: ["PATH": directory.path + "/bin"], uid: 1000, home: "/home/a")
+        var configuration = Configuration(defaultsFor: locator)
+        directory.write("bin/aplay", "#!/bin/sh\n", mode: 0o755)
+        directory.write("bin/xdg-open", "#!/bin/sh\n", mode: 0o755)
+        #expect(configuration.player == "aplay")
+        #expect(configuration.viewer == "xdg-open")
+        // A value set (even empty: none) is kept whatever PATH holds.
+        configuration.player = nil
+        configuration.viewer = "feh"
+        #expect(configuration.player == nil)
+        #expect(configuration.viewer == "feh")
+    }
+
     /// `Player=` unset: the first audio player on PATH, in the documented order; none found, none.
     @Test func playerDefaultsToTheFirstOnPath() {
         let directory = TemporaryDirectory()

@@ -64,20 +64,32 @@ public struct Configuration: Sendable, Equatable {
     // [Client]
     /// Whether `leitnerctl` starts `leitnerd` when nothing answers (`Autostart=`, default yes).
     public var autostart: Bool = true
+    /// `Viewer=` and the `PATH` to look for its default on, when asked.
+    public var viewerSetting: ProgramSetting
+    /// `Player=` and the `PATH` to look for its default on, when asked.
+    public var playerSetting: ProgramSetting
     /// The command that opens a file that cannot be shown inline (`Viewer=`, default `xdg-open`
-    /// when it is on `PATH`); nil: none.
-    public var viewer: String?
+    /// when it is on `PATH`); nil: none. Reading it searches `PATH` when nothing was set.
+    public var viewer: String? {
+        get { viewerSetting.command }
+        set { viewerSetting.command = newValue }
+    }
     /// The command that plays audio (`Player=`, default the first of `audioPlayers` on
-    /// `PATH`); nil: none.
-    public var player: String?
+    /// `PATH`); nil: none. Reading it searches `PATH` when nothing was set.
+    public var player: String? {
+        get { playerSetting.command }
+        set { playerSetting.command = newValue }
+    }
     /// How the review draws images (`Images=`): `auto` (ask the terminal) or one of
     /// `imageProtocols`.
     public var images: String = "auto"
     /// The players tried for `Player=` when it is not set, in order: PipeWire's, PulseAudio's,
     /// ALSA's, then the two that play any format (`ffplay` without its window).
-    public static let audioPlayers: [(program: String, command: String)] = [
-        ("pw-play", "pw-play"), ("paplay", "paplay"), ("aplay", "aplay"),
-        ("ffplay", "ffplay -nodisp -autoexit -loglevel quiet"), ("mpv", "mpv --no-video --really-quiet"),
+    public static let audioPlayers: [ProgramSetting.Candidate] = [
+        .init(program: "pw-play", command: "pw-play"), .init(program: "paplay", command: "paplay"),
+        .init(program: "aplay", command: "aplay"),
+        .init(program: "ffplay", command: "ffplay -nodisp -autoexit -loglevel quiet"),
+        .init(program: "mpv", command: "mpv --no-video --really-quiet"),
     ]
     /// The values of `Images=` besides `auto`: the protocols leitnerctl draws images with.
     public static let imageProtocols = ["kitty", "iterm", "sixel", "blocks", "none"]
@@ -91,8 +103,9 @@ public struct Configuration: Sendable, Equatable {
         storePath = locator.defaultStorePath
         socketPath = locator.defaultSocketPath
         privateSocketDirectory = locator.fallbackSocketDirectory
-        viewer = locator.executableOnPath("xdg-open") == nil ? nil : "xdg-open"
-        player = Configuration.audioPlayers.first { locator.executableOnPath($0.program) != nil }?.command
+        let path = locator.environment["PATH"] ?? ""
+        viewerSetting = ProgramSetting(candidates: [.init(program: "xdg-open", command: "xdg-open")], searchPath: path)
+        playerSetting = ProgramSetting(candidates: Configuration.audioPlayers, searchPath: path)
     }
 
     /// The clock of the learning day (`DayStartsAt=`) in the local time zone.

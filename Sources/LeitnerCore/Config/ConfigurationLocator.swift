@@ -94,7 +94,13 @@ public struct ConfigurationLocator: Sendable, Equatable {
 
     /// The full path of `name` in a directory of `$PATH`, when it is an executable file there.
     public func executableOnPath(_ name: String) -> String? {
-        for directory in (environment["PATH"] ?? "").split(separator: ":") where directory.hasPrefix("/") {
+        ConfigurationLocator.executable(named: name, onPath: environment["PATH"] ?? "")
+    }
+
+    /// The full path of `name` in a directory of `path` (a `$PATH`), when it is an executable
+    /// file there; relative directories are skipped.
+    public static func executable(named name: String, onPath path: String) -> String? {
+        for directory in path.split(separator: ":") where directory.hasPrefix("/") {
             let candidate = "\(directory)/\(name)"
             if access(candidate, X_OK) == 0 { return candidate }
         }
