@@ -164,6 +164,49 @@ struct CardIndex: Sequence {
         }
     }
 
+    /// The entries at `level` whose ids come first in byte order, at most `limit` of them, in
+    /// that order. A day's admissions (R23) are a few cards of a `new/` that may hold 100,000:
+    /// those few are kept in a small sorted array as the entries go by, compared where their
+    /// bytes lie, with no string made and no sort of them all (docs/performance.md,
+    /// "Admissions"). A large limit sorts them all.
+    func leastEntries(_ limit: Int, at level: Level) -> [UInt32] {
+        guard limit > 0 else { return [] }
+        let raw = UInt64(level.rawValue)
+        return entries.withUnsafeBufferPointer { entries in
+            arena.withUnsafeBufferPointer { arena -> [UInt32] in
+                func less(_ x: UInt64, _ y: UInt64) -> Bool {
+                    let xLength = Int(x >> 32 & 0xFF), yLength = Int(y >> 32 & 0xFF)
+                    let common = Swift.min(xLength, yLength)
+                    // Bytes to compare are in the arena, so it has a base address then.
+                    let order = common == 0 ? 0 : memcmp(arena.baseAddress! + Int(x & 0xFFFF_FFFF),
+                                                         arena.baseAddress! + Int(y & 0xFFFF_FFFF), common)
+                    return order != 0 ? order < 0 : xLength < yLength
+                }
+                if limit > 64 {
+                    var all: [UInt32] = []
+                    for number in entries.indices where entries[number] >> 40 & 0xFF == raw { all.append(UInt32(number)) }
+                    return Array(all.sorted { less(entries[Int($0)], entries[Int($1)]) }.prefix(limit))
+                }
+                var kept: [UInt32] = []
+                kept.reserveCapacity(limit + 1)
+                for number in entries.indices where entries[number] >> 40 & 0xFF == raw {
+                    let entry = entries[number]
+                    // Most entries are no less than the last kept: one comparison each.
+                    if kept.count == limit, !less(entry, entries[Int(kept[limit - 1])]) { continue }
+                    // Binary search for the place: the first kept entry this one is less than.
+                    var low = 0, high = kept.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if less(entry, entries[Int(kept[middle])]) { high = middle } else { low = middle + 1 }
+                    }
+                    kept.insert(UInt32(number), at: low)
+                    if kept.count > limit { kept.removeLast() }
+                }
+                return kept
+            }
+        }
+    }
+
     /// The first eight bytes of an entry's id as one big-endian integer, zero-padded: ordered
     /// as the ids' bytes are, for sorting by integers and comparing bytes only on a tie.
     func prefixKey(ofEntry number: UInt32) -> UInt64 {
