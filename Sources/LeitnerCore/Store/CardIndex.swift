@@ -127,6 +127,20 @@ struct CardIndex: Sequence {
         }
     }
 
+    /// Calls `body` with the number, level and id's UTF-8 bytes of each card's entry, in entry
+    /// order: the ids read front to back where they lie, valid during the call only.
+    func forEachEntryWithBytes(_ body: (UInt32, Level, UnsafeBufferPointer<UInt8>) -> Void) {
+        entries.withUnsafeBufferPointer { entries in
+            arena.withUnsafeBufferPointer { arena in
+                for (number, entry) in entries.enumerated() {
+                    guard let level = level(of: entry) else { continue }
+                    let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
+                    body(UInt32(number), level, UnsafeBufferPointer(rebasing: arena[offset..<offset + length]))
+                }
+            }
+        }
+    }
+
     /// The id of an entry (alive or removed).
     func id(ofEntry number: UInt32) -> String {
         let entry = entries[Int(number)]
