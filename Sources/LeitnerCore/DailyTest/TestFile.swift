@@ -15,12 +15,9 @@ enum TestFile {
     static let name = "test"
     static let ready = "test-ready"
 
-    /// The file of `test` with its own queue, in order (`DailyTest.appendQueue`).
+    /// The file of `test` with its own queue, in order (`DailyTest.file(header:)`).
     static func encode(_ test: DailyTest) -> [UInt8] {
-        var bytes = Array(header(test, count: test.remaining).utf8)
-        bytes.reserveCapacity(bytes.count + test.remaining * 24)
-        test.appendQueue(to: &bytes)
-        return bytes
+        test.file(header: Array(header(test, count: test.remaining).utf8))
     }
 
     private static func header(_ test: DailyTest, count: Int) -> String {
