@@ -493,7 +493,10 @@ final class Store {
         do {
             try FileSystem.makeDirectory(level.name, in: rootFD, existingOK: true)
             let fd = try FileDescriptor.openDirectory(level.name, relativeTo: rootFD)
-            watches[try inotify.watch(directory: levelPath)] = level
+            // Its entries only: a card directory or a loose file that comes is reported as it
+            // comes (a loose pair is adopted by its names, never by its contents), and a side
+            // edited in place is a card directory's own event, not the level's.
+            watches[try inotify.watch(directory: levelPath, filesWritten: false)] = level
             return fd
         } catch where error == .tooManyLinks || error == .notDirectory {
             throw .storeFailure(path: levelPath, reason: "not a directory (a level must be a real directory, not a link)")
