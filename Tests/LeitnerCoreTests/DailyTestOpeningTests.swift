@@ -115,6 +115,25 @@ import Testing
         #expect(TestFile.decode(file)?.queue == strings)
     }
 
+    /// A test read from its file at start-up numbers its ids by the store's index, looking each
+    /// up from the file's bytes; ids the store no longer holds are numbered after it. It is the
+    /// test the file's strings give, and a file cut short is none.
+    @Test func aFileReadByTheStoresIndexIsTheFileReadAsStrings() {
+        let index = Self.index()
+        let date = LogicalDate(ordinal: 20_000)
+        let queue = ["gone", "card-7", "猫", "card-3", "also gone", "café"]
+        let file = TestFile.encode(DailyTest(position: 2, levels: [.one], opened: date, seed: 4, logOffset: 9, queue: queue))
+        var byIndex = TestFile.decode(file, numberingBy: index)
+        let byStrings = TestFile.decode(file)
+        #expect(byIndex?.queue == queue && byStrings?.queue == queue)
+        #expect(byIndex.map { TestFile.encode($0) } == file)
+        byIndex?.grade(DailyTest.Grade(id: "gone", from: .one, to: .two, correct: true, time: 1))
+        byIndex?.levelChanged("card-3", to: nil)
+        #expect(byIndex?.queue == ["card-7", "猫", "also gone", "café"])
+        #expect(TestFile.decode(Array(file.dropLast()), numberingBy: index) == nil)
+        #expect(TestFile.decode(Array(file.dropLast(8))) == nil)
+    }
+
     @Test func theFileKeepsTheOrderAfterUndosAndJoins() {
         let date = LogicalDate(ordinal: 20_000)
         var test = DailyTest(position: 0, levels: [.one], opened: date, seed: 1, logOffset: 0, queue: ["a", "b", "c", "d"])

@@ -46,7 +46,21 @@ struct DailyTest {
     /// Opens a test on `queue`, shuffled with `seed` (R11).
     init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int, queue: [String]) {
         self.init(position: position, levels: levels, opened: opened, seed: seed, logOffset: logOffset, capacity: queue.count)
+        ids = TestIDs(capacity: queue.count)
         for id in queue { append(ids.intern(id)) }
+    }
+
+    /// Opens a test on the ids of `lines` (UTF-8, its file's queue, in order), numbered by the
+    /// store's `index` where it holds them (`TestIDs`): each looked up from its bytes, a string
+    /// made only for an id the store no longer holds.
+    init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int,
+         lines: [UnsafeBufferPointer<UInt8>], of index: CardIndex) {
+        self.init(position: position, levels: levels, opened: opened, seed: seed, logOffset: logOffset, capacity: lines.count)
+        ids = TestIDs(opening: index)
+        place = QueuePlaces(inOrder: [], numbers: ids.numberCount)
+        for line in lines {
+            append(index.entryNumber(ofBytes: line) ?? ids.intern(String(decoding: line, as: UTF8.self)))
+        }
     }
 
     /// Opens a test on the entries `queue` of the store's `index`, in that order (R11, already

@@ -24,10 +24,11 @@ struct DailyTestState {
     /// The path of the test file, for messages.
     var filePath: String { directoryPath + "/" + TestFile.name }
 
-    /// The test file as written when the test opened; nil when there is none or it is damaged.
-    func readFile() -> DailyTest? {
+    /// The test file as written when the test opened, its ids numbered by the store's `index`
+    /// (`TestFile.decode`); nil when there is none or it is damaged.
+    func readFile(numberingBy index: CardIndex) -> DailyTest? {
         guard let bytes = try? FileSystem.readFile(TestFile.name, in: directory) else { return nil }
-        return TestFile.decode(bytes)
+        return TestFile.decode(bytes, numberingBy: index)
     }
 
     /// Sets the test as loaded, replayed or rebuilt at open; nil for none.

@@ -17,8 +17,11 @@ struct TestIDs {
     /// The ids not in `opening`, numbered from `opening.entryCount` on.
     private var later = CardIndex()
 
-    /// No ids yet (a test read from its file numbers its ids as they come).
-    init() { opening = CardIndex() }
+    /// No ids yet; room for `capacity` before the table grows.
+    init(capacity: Int = 0) {
+        opening = CardIndex()
+        later = CardIndex(minimumCapacity: capacity)
+    }
 
     /// The ids of the store's `index`, numbered by its entry numbers.
     init(opening index: CardIndex) { opening = index }

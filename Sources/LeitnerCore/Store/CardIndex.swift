@@ -58,19 +58,27 @@ struct CardIndex: Sequence {
 
     /// `updateValue(_:forKey:)` for an id given as UTF-8 bytes (the store's scan, straight from
     /// the directory listing).
+    ///
+    /// The id is hashed once and its slots probed once, for the lookup and the insertion both:
+    /// the scan at open inserts every card (docs/performance.md, "Start-up").
     @discardableResult
     mutating func updateValue(_ level: Level, forBytes bytes: UnsafeBufferPointer<UInt8>) -> Level? {
-        if let slot = find(bytes) {
-            let number = Int(slots[slot])
+        let hash = CardIndex.hash(bytes)
+        let (found, free) = probe(bytes, hash: hash)
+        if let found {
+            let number = Int(slots[found])
             let old = self.level(of: entries[number])
             entries[number] = entries[number] & 0xFF_FFFF_FFFF | UInt64(level.rawValue) << 40
             return old
         }
-        if (count + removed + 1) * 4 > slots.count * 3 { rebuild(minimumCapacity: (count + 1) * 2) }
+        let grows = (count + removed + 1) * 4 > slots.count * 3
+        if grows { rebuild(minimumCapacity: (count + 1) * 2) }
         let offset = arena.count
         arena.append(contentsOf: bytes)
         entries.append(UInt64(offset) | UInt64(bytes.count) << 32 | UInt64(level.rawValue) << 40)
-        insertSlot(entryNumber: entries.count - 1, hash: CardIndex.hash(bytes))
+        // The first free slot of the probe is where `insertSlot` would put it; a rebuilt table
+        // is probed anew.
+        if grows { insertSlot(entryNumber: entries.count - 1, hash: hash) } else { slots[free] = Int32(entries.count - 1) }
         count += 1
         return nil
     }
@@ -90,6 +98,11 @@ struct CardIndex: Sequence {
             if removed > 1024, removed > count { rebuild(minimumCapacity: count) }
             return old
         }
+    }
+
+    /// The entry number of the id whose UTF-8 is `bytes`, nil when it is not in the index.
+    func entryNumber(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        find(bytes).map { UInt32(slots[$0]) }
     }
 
     /// The entry number of `id`, nil when it is not in the index.
@@ -259,19 +272,28 @@ struct CardIndex: Sequence {
 
     /// The slot holding `bytes`, nil when they are not in the index.
     private func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        probe(bytes, hash: CardIndex.hash(bytes)).found
+    }
+
+    /// The slot holding `bytes` (nil when they are not in the index) and the first slot of their
+    /// probe that holds no entry (empty or a tombstone), where they would be inserted.
+    private func probe(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (found: Int?, free: Int) {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: CardIndex.hash(bytes)) & mask
-        return arena.withUnsafeBufferPointer { base -> Int? in
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        var free = -1
+        return arena.withUnsafeBufferPointer { base in
             while true {
                 let number = slots[slot]
-                if number == CardIndex.empty { return nil }
+                if number == CardIndex.empty { return (nil, free < 0 ? slot : free) }
                 if number >= 0 {
                     let entry = entries[Int(number)]
                     let length = Int(entry >> 32 & 0xFF)
                     if length == bytes.count,
                        length == 0 || memcmp(base.baseAddress! + Int(entry & 0xFFFF_FFFF), bytes.baseAddress!, length) == 0 {
-                        return slot
+                        return (slot, free)
                     }
+                } else if free < 0 {
+                    free = slot
                 }
                 slot = (slot + 1) & mask
             }
