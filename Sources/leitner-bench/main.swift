@@ -116,6 +116,8 @@ for size in sizes {
     fflush(nil) // the measurement's own lines must come after these
     let status = system("'\(exe)' measure '\(store)' \(grades) \(logLines)")
     if status != 0 { complain("measurement failed (\(status))") }
+    // Start-up with the test the measurement left open, in turns with the names-only walk.
+    if system("'\(exe)' open '\(store)' 9") != 0 { complain("the start-up measurement failed") }
     StatsRoundTrip.run(store: store, in: workDirectory)
     WebRoundTrip.run(store: store, in: workDirectory, grades: 300)
     // The import in a process of its own too, into an empty box beside its floor.
