@@ -8,6 +8,7 @@ import LeitnerSystem
 //   leitner-bench [--dir DIR] [--sizes 10000,100000] [--grades 1000]
 //   leitner-bench measure STORE GRADES LINES  (one measurement, in a fresh process: internal)
 //   leitner-bench import DIR N             (import of N cards beside its floor, in a fresh process)
+//   leitner-bench open STORE ROUNDS        (opening the box alone, beside the names-only walk, alternately)
 //   leitner-bench prepare STORE ROUNDS     (Prepare alone, the test opened anew each round)
 //   leitner-bench prepare-new STORE ROUNDS N  (the same with NewPerDay=N, a day later each round)
 //   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
@@ -27,6 +28,10 @@ if arguments.first == "measure", arguments.count == 4, let grades = Int(argument
 }
 if arguments.first == "import", arguments.count == 3, let count = Int(arguments[2]) {
     try ImportMeasurement.run(directory: arguments[1], count: count)
+    exit(0)
+}
+if arguments.first == "open", arguments.count == 3, let rounds = Int(arguments[2]) {
+    try OpenMeasurement.run(store: arguments[1], rounds: rounds)
     exit(0)
 }
 if arguments.first == "prepare", arguments.count == 3, let rounds = Int(arguments[2]) {
@@ -111,6 +116,8 @@ for size in sizes {
     fflush(nil) // the measurement's own lines must come after these
     let status = system("'\(exe)' measure '\(store)' \(grades) \(logLines)")
     if status != 0 { complain("measurement failed (\(status))") }
+    // Start-up with the test the measurement left open, in turns with the names-only walk.
+    if system("'\(exe)' open '\(store)' 9") != 0 { complain("the start-up measurement failed") }
     StatsRoundTrip.run(store: store, in: workDirectory)
     WebRoundTrip.run(store: store, in: workDirectory, grades: 300)
     // The import in a process of its own too, into an empty box beside its floor.

@@ -28,6 +28,25 @@ import Testing
         #expect(index["missing"] == nil)
     }
 
+    /// The few least ids of a level, compared where they lie, are those a sort of its ids gives.
+    @Test func leastEntriesOfALevelAreTheFirstOfItsSortedIds() {
+        var random = SeededGenerator(seed: 11)
+        for count in [0, 1, 7, 100, 5000] {
+            var index = CardIndex()
+            for _ in 0..<count {
+                let id = ["c", "card-", "é", "猫"][Int(random.next() % 4)] + "\(random.next() % 100_000)"
+                index[id] = random.next() % 3 == 0 ? .new : .two
+                // A few removed, so that removed entries are passed over.
+                if random.next() % 10 == 0 { index[id] = nil }
+            }
+            let ids = index.filter { $0.value == .new }.map(\.key).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for limit in [0, 1, 3, 20, 64, 65, count] {
+                #expect(index.leastEntries(limit, at: .new).map { index.id(ofEntry: $0) } == Array(ids.prefix(limit)),
+                        "\(limit) of \(count)")
+            }
+        }
+    }
+
     @Test func growsFromEmptyAndFromASizedStart() {
         for start in [0, 10, 100_000] {
             var index = CardIndex(minimumCapacity: start)

@@ -51,6 +51,11 @@ extension Box {
         return (.new, nil)
     }
 
+    /// The admissions journaled together: their log lines and renames hold each id twice, so
+    /// 64 cards of the longest ids (128 bytes) make a record of about 22 KiB, a third of the
+    /// journal (`Journal.capacity`); of ids of 20 bytes, about 8 KiB.
+    static let admissionsPerRecord = 64
+
     /// R23: when the day's test opens, admits up to `NewPerDay=` cards (fewer the more were
     /// admitted today already) from `new/` into level 1, in the order they arrived, each a
     /// logged move (origin `admit`), so that they are in the test. Once a logical date: also
@@ -66,17 +71,20 @@ extension Box {
         if waiting > 0 {
             let room = try admissionRoom(moment) ?? waiting
             if room > 0 {
-                var ids: [String] = []
-                ids.reserveCapacity(waiting)
-                store.levelOf.forEachEntry { entry, level in
-                    if level == .new { ids.append(store.levelOf.id(ofEntry: entry)) }
-                }
-                for id in places.admissionOrder(of: ids, limit: room) where !store.isDamaged(id) {
-                    try store.moveCard(id, from: .new, to: .one, journal: [
-                        LogEntry(time: moment.now, event: .move, id: id, from: .new, to: .one, origin: .admit),
-                    ])
-                    if lastShown?.id == id { lastShown = nil }
-                    if tracksMembership { daily.levelChanged(id, to: .one) }
+                let admitted = places.admissionOrder(in: store.levelOf, limit: room).filter { !store.isDamaged($0) }
+                // A few records of many moves each, one sync a record, rather than a sync per
+                // card (docs/performance.md, "Admissions"); each record well within the journal.
+                var start = 0
+                while start < admitted.count {
+                    let ids = Array(admitted[start..<min(admitted.count, start + Box.admissionsPerRecord)])
+                    try store.moveCards(ids, from: .new, to: .one, journal: ids.map {
+                        LogEntry(time: moment.now, event: .move, id: $0, from: .new, to: .one, origin: .admit)
+                    })
+                    for id in ids {
+                        if lastShown?.id == id { lastShown = nil }
+                        if tracksMembership { daily.levelChanged(id, to: .one) }
+                    }
+                    start += ids.count
                 }
             }
         }

@@ -340,7 +340,7 @@ public final class Box {
     /// as `test.damaged`, reported, and the test rebuilt from the log (`rebuildTest`).
     private func loadTest() throws(BoxError) -> DailyTest? {
         guard FileSystem.exists(TestFile.name, in: store.stateFD) else { return nil }
-        guard var loaded = daily.readFile(), loaded.logOffset <= store.log.size else { return try rebuildTest() }
+        guard var loaded = daily.readFile(numberingBy: store.levelOf), loaded.logOffset <= store.log.size else { return try rebuildTest() }
         for (entry, _) in try store.log.entries(from: loaded.logOffset) {
             DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
         }

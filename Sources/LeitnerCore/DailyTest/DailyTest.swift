@@ -20,9 +20,9 @@ struct DailyTest {
     /// under the daemon when the new file does not share the bytes before it (`Box.followReplacedFiles`).
     var logOffset: Int
 
-    /// Every id this test has seen, numbered for good (added to only): the queue and the sets
-    /// below hold these 4-byte numbers, not a string per card (docs/performance.md).
-    private var ids = CardIndex()
+    /// Every id this test has seen, numbered for good (`TestIDs`): the queue and the sets below
+    /// hold these 4-byte numbers, not a string per card (docs/performance.md).
+    private var ids = TestIDs()
     /// Queue members → their place; lower comes first. Cards that join go to the end (R8, R11),
     /// a card an undo brings back goes to the front (R15).
     private var place = QueuePlaces()
@@ -46,24 +46,34 @@ struct DailyTest {
     /// Opens a test on `queue`, shuffled with `seed` (R11).
     init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int, queue: [String]) {
         self.init(position: position, levels: levels, opened: opened, seed: seed, logOffset: logOffset, capacity: queue.count)
+        ids = TestIDs(capacity: queue.count)
         for id in queue { append(ids.intern(id)) }
     }
 
+    /// Opens a test on the ids of `lines` (UTF-8, its file's queue, in order), numbered by the
+    /// store's `index` where it holds them (`TestIDs`): each looked up from its bytes, a string
+    /// made only for an id the store no longer holds.
+    init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int,
+         lines: [UnsafeBufferPointer<UInt8>], of index: CardIndex) {
+        self.init(position: position, levels: levels, opened: opened, seed: seed, logOffset: logOffset, capacity: lines.count)
+        ids = TestIDs(opening: index)
+        place = QueuePlaces(inOrder: [], numbers: ids.numberCount)
+        for line in lines {
+            append(index.entryNumber(ofBytes: line) ?? ids.intern(String(decoding: line, as: UTF8.self)))
+        }
+    }
+
     /// Opens a test on the entries `queue` of the store's `index`, in that order (R11, already
-    /// shuffled): the ids' bytes are copied from one index to the other, no string made per card.
+    /// shuffled). The test numbers its ids by the index as it is now (`TestIDs`): the queue is
+    /// the entries themselves, with no id copied, hashed or made a string.
     init(position: Int, levels: [Level], opened: LogicalDate, seed: UInt64, logOffset: Int,
          queue: [UInt32], of index: CardIndex) {
-        self.init(position: position, levels: levels, opened: opened, seed: seed, logOffset: logOffset, capacity: queue.count)
-        // The ids are copied in the index's own order, reading its bytes front to back (the
-        // queue's shuffled order would read them at random, a cache miss a card); the queue
-        // then takes the numbers they got.
-        let absent = UInt32.max
-        var numbers = [UInt32](repeating: absent, count: index.entryCount)
-        for entry in queue { numbers[Int(entry)] = 0 }
-        for entry in numbers.indices where numbers[entry] != absent {
-            numbers[entry] = index.withBytes(ofEntry: UInt32(entry)) { ids.intern(bytes: $0) }
-        }
-        for entry in queue { append(numbers[Int(entry)]) }
+        self.init(position: position, levels: levels, opened: opened, seed: seed, logOffset: logOffset, capacity: 0)
+        ids = TestIDs(opening: index)
+        // The places are 0, 1, 2 … in the queue's order, the tail the queue itself.
+        place = QueuePlaces(inOrder: queue, numbers: ids.numberCount)
+        tail = queue.enumerated().map { (Int32($0.offset), $0.element) }
+        nextTailPlace = Int32(queue.count)
     }
 
     /// An empty test with room for `capacity` cards.
@@ -73,7 +83,6 @@ struct DailyTest {
         self.opened = opened
         self.seed = seed
         self.logOffset = logOffset
-        ids = CardIndex(minimumCapacity: capacity)
         place.reserveCapacity(capacity)
         tail.reserveCapacity(capacity)
     }
@@ -85,15 +94,15 @@ struct DailyTest {
     /// Cards in the queue with a wrong grade not undone (R9: they come back until answered right).
     var repeatingCount: Int { wrongGrades.keys.reduce(0) { $0 + (place[$1] != nil ? 1 : 0) } }
 
-    func contains(_ id: String) -> Bool { ids.entryNumber(of: id).map { place[$0] != nil } ?? false }
+    func contains(_ id: String) -> Bool { ids.number(of: id).map { place[$0] != nil } ?? false }
 
     /// The cards in the queue, in no particular order.
-    var members: [String] { place.keys.map { ids.id(ofEntry: $0) } }
+    var members: [String] { place.keys.map { ids.id(of: $0) } }
 
     /// R8: is a card at `level` a member of this test's queue?
     func belongs(_ id: String, at level: Level?) -> Bool {
         guard let level else { return false }
-        let number = ids.entryNumber(of: id)
+        let number = ids.number(of: id)
         if let number, passed.contains(number) { return false }
         return levels.contains(level) || (number.map { wrongGrades[$0] != nil } ?? false && level.inRotation)
     }
@@ -101,42 +110,49 @@ struct DailyTest {
     /// The first card of the queue, nil when it is empty.
     mutating func head() -> String? {
         while let last = front.last {
-            if place[last.number] == last.place { return ids.id(ofEntry: last.number) }
+            if place[last.number] == last.place { return ids.id(of: last.number) }
             front.removeLast()
         }
         while tailHead < tail.count {
             let entry = tail[tailHead]
-            if place[entry.number] == entry.place { return ids.id(ofEntry: entry.number) }
+            if place[entry.number] == entry.place { return ids.id(of: entry.number) }
             tailHead += 1
         }
         return nil
     }
 
-    /// Appends the ids of the queue, in order, one a line (the test's file, `TestFile`): the
-    /// entries put in front, the most recent first, then the rest; O(n), no string per card.
-    func appendQueue(to bytes: inout [UInt8]) {
-        var order: [UInt32] = []
-        order.reserveCapacity(place.count)
-        for entry in front.reversed() where place[entry.number] == entry.place { order.append(entry.number) }
-        for entry in tail[tailHead...] where place[entry.number] == entry.place { order.append(entry.number) }
-        // Sized first, then copied straight from the index's bytes: one allocation, no append
-        // per id.
-        let total = order.reduce(0) { $0 + ids.span(ofEntry: $1).length + 1 }
-        var at = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: total))
-        ids.withArenaBytes { arena in
-            bytes.withUnsafeMutableBufferPointer { out in
-                for number in order {
-                    let (offset, length) = ids.span(ofEntry: number)
-                    if length > 0 { (out.baseAddress! + at).update(from: arena.baseAddress! + offset, count: length) }
-                    at += length + 1
+    /// The test's file: `header`, then the ids of the queue in order, one a line (`TestFile`):
+    /// the entries put in front, the most recent first, then the rest — the members by place.
+    /// O(n), no string per card, one buffer written with one `write`, and the ids read in the
+    /// order they lie in the index: each line's offset is found from the lengths by place, then
+    /// each id is copied to it. Copying them in the queue's order instead read a shuffled
+    /// queue's ids at random places of the index, and waited on those reads (a third of opening
+    /// a test of 62,000 cards; docs/performance.md, Prepare).
+    func file(header: [UInt8]) -> [UInt8] {
+        // Members' places lie between the last put in front and the next at the end.
+        let low = Int(nextFrontPlace) + 1
+        var offsets = [Int](repeating: -1, count: max(0, Int(nextTailPlace) - low))
+        place.forEachMember { number, at in offsets[Int(at) - low] = ids.length(of: number) }
+        var total = header.count
+        for index in offsets.indices where offsets[index] >= 0 {
+            let length = offsets[index]
+            offsets[index] = total
+            total += length + 1
+        }
+        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+            _ = out.initialize(from: header)
+            ids.withCopier { copy in
+                place.forEachMember { number, at in
+                    let offset = offsets[Int(at) - low]
+                    out[offset + copy(number, out.baseAddress! + offset)] = UInt8(ascii: "\n")
                 }
             }
+            initialized = total
         }
     }
 
     /// The queue in order (for tests and `List`-like views; O(n log n)).
-    var queue: [String] { place.inOrder.map { ids.id(ofEntry: $0) } }
+    var queue: [String] { place.inOrder.map { ids.id(of: $0) } }
 
     /// R8: a card's level changed (or it appeared, or left: `level` nil). It joins the end of the
     /// queue when it now belongs and is not in it, leaves when it no longer belongs, and keeps its
@@ -145,7 +161,7 @@ struct DailyTest {
         if belongs(id, at: level) {
             let number = ids.intern(id)
             if place[number] == nil { append(number) }
-        } else if let number = ids.entryNumber(of: id) {
+        } else if let number = ids.number(of: id) {
             place[number] = nil
         }
     }
@@ -187,7 +203,7 @@ struct DailyTest {
     /// A card's id changed: it keeps its place in the queue, its passed or failed mark and its
     /// grades (an undo after a rename takes back the grade of the renamed card).
     mutating func rename(_ id: String, to newID: String) {
-        guard let old = ids.entryNumber(of: id) else { return }
+        guard let old = ids.number(of: id) else { return }
         // The new id gets a number of its own (numbers are never reused or renamed); every
         // reference to the old number moves to it.
         let new = ids.intern(newID)

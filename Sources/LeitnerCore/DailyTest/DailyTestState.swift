@@ -24,10 +24,11 @@ struct DailyTestState {
     /// The path of the test file, for messages.
     var filePath: String { directoryPath + "/" + TestFile.name }
 
-    /// The test file as written when the test opened; nil when there is none or it is damaged.
-    func readFile() -> DailyTest? {
+    /// The test file as written when the test opened, its ids numbered by the store's `index`
+    /// (`TestFile.decode`); nil when there is none or it is damaged.
+    func readFile(numberingBy index: CardIndex) -> DailyTest? {
         guard let bytes = try? FileSystem.readFile(TestFile.name, in: directory) else { return nil }
-        return TestFile.decode(bytes)
+        return TestFile.decode(bytes, numberingBy: index)
     }
 
     /// Sets the test as loaded, replayed or rebuilt at open; nil for none.
@@ -93,14 +94,15 @@ struct DailyTestState {
     /// card, no reference counting while sorting (docs/performance.md, Prepare).
     static func shuffledQueue(of index: CardIndex, damaged: [String: String], seed: UInt64,
                               including include: (UInt32, Level) -> Bool) -> [UInt32] {
-        var keyed: [(key: UInt64, entry: UInt32)] = []
-        keyed.reserveCapacity(index.count)
-        index.forEachEntry { entry, level in
+        var items: [UInt64] = []
+        items.reserveCapacity(index.count)
+        index.forEachEntryWithBytes { entry, level, bytes in
             guard include(entry, level) else { return }
             if !damaged.isEmpty, damaged[index.id(ofEntry: entry)] != nil { return }
-            keyed.append((index.withBytes(ofEntry: entry) { SeededGenerator.key(seed: seed, bytes: $0) }, entry))
+            items.append(ShuffleOrder.item(key: SeededGenerator.key(seed: seed, bytes: bytes), entry: entry))
         }
-        ShuffleOrder.sort(&keyed) { index.entry($0, precedes: $1) }
-        return keyed.map(\.entry)
+        ShuffleOrder.sort(&items, key: { entry in index.withBytes(ofEntry: entry) { SeededGenerator.key(seed: seed, bytes: $0) } },
+                          tieBreak: { index.entry($0, precedes: $1) })
+        return items.map(ShuffleOrder.entry)
     }
 }

@@ -10,6 +10,18 @@ struct QueuePlaces {
 
     private static let absent = Int32.min
 
+    /// The places of a queue opened in one go: `order`, entry numbers below `numbers`, get the
+    /// places 0, 1, 2 … as they come (a number given twice keeps its later place).
+    init(inOrder order: some Sequence<UInt32>, numbers: Int) {
+        places = [Int32](repeating: QueuePlaces.absent, count: numbers)
+        for (place, number) in order.enumerated() {
+            if places[Int(number)] == QueuePlaces.absent { count += 1 }
+            places[Int(number)] = Int32(place)
+        }
+    }
+
+    init() {}
+
     var isEmpty: Bool { count == 0 }
 
     mutating func reserveCapacity(_ capacity: Int) { places.reserveCapacity(capacity) }
@@ -38,6 +50,13 @@ struct QueuePlaces {
         let place = self[number]
         self[number] = nil
         return place
+    }
+
+    /// Calls `body` with each member and its place, by number.
+    func forEachMember(_ body: (UInt32, Int32) -> Void) {
+        places.withUnsafeBufferPointer { places in
+            for (number, place) in places.enumerated() where place != QueuePlaces.absent { body(UInt32(number), place) }
+        }
     }
 
     /// The members, in no particular order.

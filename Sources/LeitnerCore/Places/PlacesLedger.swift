@@ -14,6 +14,14 @@ struct PlacesLedger {
     /// Card → the arrival number of the line that last put it in `new/` by a request (add,
     /// import, move); `PlacesLedger.byHand` when it came there by hand (R23: those go last, by id).
     private(set) var enteredNew: [String: Int] = [:]
+    /// The logged arrivals in `new/` (`enteredNew`'s numbers other than `byHand`), by arrival
+    /// number: the admission order reads them from the front and stops at the day's few, rather
+    /// than looking up every card of `new/` (docs/performance.md, "Admissions"). An arrival is
+    /// spent once `enteredNew` no longer gives the card its number (it left `new/`, or arrived
+    /// again later under a new number); spent ones at the front are dropped as it passes.
+    private var arrivals: [(sequence: Int, id: String)] = []
+    /// Where the arrivals not yet known spent begin.
+    private var arrivalsStart = 0
     /// Card → the level it was last suspended from (R24: unsuspend returns it there).
     private(set) var suspendedFrom: [String: Level] = [:]
     /// Logical date → the cards admitted into level 1 that date (R23: at most `NewPerDay=`).
@@ -53,7 +61,10 @@ struct PlacesLedger {
             wrongSince[id] = nil
         case .rename:
             guard let newID = entry.renamedTo, newID != id else { return }
-            if let value = enteredNew.removeValue(forKey: id) { enteredNew[newID] = value }
+            if let value = enteredNew.removeValue(forKey: id) {
+                enteredNew[newID] = value
+                if value != PlacesLedger.byHand { arrive(newID, sequence: value) }
+            }
             if let value = suspendedFrom.removeValue(forKey: id) { suspendedFrom[newID] = value }
             if let value = wrongSince.removeValue(forKey: id) { wrongSince[newID] = value }
         case .skip, .complete, .edit, .practice:
@@ -67,7 +78,12 @@ struct PlacesLedger {
     private mutating func place(_ id: String, from: Level?, to: Level?, origin: LogOrigin?) {
         if to == .new {
             // A card put back in `new/` waits behind those already there.
-            enteredNew[id] = origin == .hand ? PlacesLedger.byHand : sequence
+            if origin == .hand {
+                enteredNew[id] = PlacesLedger.byHand
+            } else {
+                enteredNew[id] = sequence
+                arrive(id, sequence: sequence)
+            }
             sequence += 1
         } else {
             enteredNew[id] = nil
@@ -84,49 +100,57 @@ struct PlacesLedger {
     /// The cards admitted on `date`.
     func admitted(on date: LogicalDate) -> Int { admissions[date] ?? 0 }
 
-    /// The order in which the cards of `new/` are admitted (R23): by arrival, then those put
-    /// there by hand or never logged, by id. `ids` is every card now in `new/`; only the first
-    /// `limit` are wanted, so the whole of a large `new/` is never sorted by id.
-    func admissionOrder(of ids: [String], limit: Int) -> [String] {
-        guard limit > 0 else { return [] }
-        var logged: [(sequence: Int, id: String)] = []
-        var unlogged: [String] = []
-        for id in ids {
-            if let sequence = enteredNew[id], sequence != PlacesLedger.byHand {
-                logged.append((sequence, id))
-            } else {
-                unlogged.append(id)
-            }
+    /// Notes that `id` arrived in `new/` with the arrival number `sequence`. Numbers are given in
+    /// the order the log's lines are read, so this appends, but for a renamed card, which keeps
+    /// its number: it goes where that number belongs.
+    private mutating func arrive(_ id: String, sequence: Int) {
+        var low = arrivalsStart, high = arrivals.count
+        while low < high {
+            let middle = (low + high) / 2
+            if arrivals[middle].sequence < sequence { low = middle + 1 } else { high = middle }
         }
-        var order = PlacesLedger.least(limit, of: logged) { $0.sequence < $1.sequence }.map(\.id)
-        if order.count < limit {
-            order += PlacesLedger.least(limit - order.count, of: unlogged) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        // A card renamed back to an id it had keeps the arrival it had under it.
+        var same = low
+        while same < arrivals.count, arrivals[same].sequence == sequence {
+            if arrivals[same].id == id { return }
+            same += 1
         }
-        return order
+        arrivals.insert((sequence, id), at: low)
     }
 
-    /// The `limit` least of `items` by `less`, in order. A day's admissions are a few of a
-    /// `new/` that may hold 100,000 cards: those few are kept in a small sorted array as the
-    /// items go by, rather than sorting them all (a full sort of 100,000 ids was 60–80 ms of each
-    /// paced Prepare, leitner-bench prepare-new). A limit near the count sorts them all.
-    static func least<T>(_ limit: Int, of items: [T], by less: (T, T) -> Bool) -> [T] {
+    /// The order in which the cards of `new/` are admitted (R23): by arrival, then those put
+    /// there by hand or never logged, by id; the first `limit` of it. `index` is the store's:
+    /// the cards in `new/` are its entries at that level. Only the day's few are made strings:
+    /// the logged arrivals are read from the front until `limit` of them are in `new/`, and the
+    /// rest, when those are too few, are the least ids of `new/` compared where they lie in the
+    /// index (`CardIndex.leastEntries`).
+    mutating func admissionOrder(in index: CardIndex, limit: Int) -> [String] {
         guard limit > 0 else { return [] }
-        if limit > 64 || limit * 8 >= items.count {
-            return Array(items.sorted(by: less).prefix(limit))
-        }
-        var kept: [T] = []
-        kept.reserveCapacity(limit + 1)
-        for item in items {
-            if kept.count == limit, let last = kept.last, !less(item, last) { continue }
-            // Binary search for the place: the first kept item `item` is less than.
-            var low = 0, high = kept.count
-            while low < high {
-                let middle = (low + high) / 2
-                if less(item, kept[middle]) { high = middle } else { low = middle + 1 }
+        var order: [String] = []
+        var position = arrivalsStart
+        while position < arrivals.count, order.count < limit {
+            let (number, id) = arrivals[position]
+            if enteredNew[id] != number {
+                // Spent for good: dropped when at the front.
+                if position == arrivalsStart { arrivalsStart += 1 }
+            } else if index[id] == .new {
+                order.append(id)
             }
-            kept.insert(item, at: low)
-            if kept.count > limit { kept.removeLast() }
+            position += 1
         }
-        return kept
+        if arrivalsStart > 1024, arrivalsStart * 2 > arrivals.count {
+            arrivals.removeFirst(arrivalsStart)
+            arrivalsStart = 0
+        }
+        guard order.count < limit else { return order }
+        // Every logged card in `new/` is in `order` now, fewer than `limit` of them: of the
+        // `limit` least ids in `new/` at most that many are logged, so the first of the others
+        // are among them.
+        for entry in index.leastEntries(limit, at: .new) where order.count < limit {
+            let id = index.id(ofEntry: entry)
+            if let number = enteredNew[id], number != PlacesLedger.byHand { continue }
+            order.append(id)
+        }
+        return order
     }
 }

@@ -58,19 +58,27 @@ struct CardIndex: Sequence {
 
     /// `updateValue(_:forKey:)` for an id given as UTF-8 bytes (the store's scan, straight from
     /// the directory listing).
+    ///
+    /// The id is hashed once and its slots probed once, for the lookup and the insertion both:
+    /// the scan at open inserts every card (docs/performance.md, "Start-up").
     @discardableResult
     mutating func updateValue(_ level: Level, forBytes bytes: UnsafeBufferPointer<UInt8>) -> Level? {
-        if let slot = find(bytes) {
-            let number = Int(slots[slot])
+        let hash = CardIndex.hash(bytes)
+        let (found, free) = probe(bytes, hash: hash)
+        if let found {
+            let number = Int(slots[found])
             let old = self.level(of: entries[number])
             entries[number] = entries[number] & 0xFF_FFFF_FFFF | UInt64(level.rawValue) << 40
             return old
         }
-        if (count + removed + 1) * 4 > slots.count * 3 { rebuild(minimumCapacity: (count + 1) * 2) }
+        let grows = (count + removed + 1) * 4 > slots.count * 3
+        if grows { rebuild(minimumCapacity: (count + 1) * 2) }
         let offset = arena.count
         arena.append(contentsOf: bytes)
         entries.append(UInt64(offset) | UInt64(bytes.count) << 32 | UInt64(level.rawValue) << 40)
-        insertSlot(entryNumber: entries.count - 1, hash: CardIndex.hash(bytes))
+        // The first free slot of the probe is where `insertSlot` would put it; a rebuilt table
+        // is probed anew.
+        if grows { insertSlot(entryNumber: entries.count - 1, hash: hash) } else { slots[free] = Int32(entries.count - 1) }
         count += 1
         return nil
     }
@@ -90,6 +98,11 @@ struct CardIndex: Sequence {
             if removed > 1024, removed > count { rebuild(minimumCapacity: count) }
             return old
         }
+    }
+
+    /// The entry number of the id whose UTF-8 is `bytes`, nil when it is not in the index.
+    func entryNumber(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        find(bytes).map { UInt32(slots[$0]) }
     }
 
     /// The entry number of `id`, nil when it is not in the index.
@@ -127,6 +140,20 @@ struct CardIndex: Sequence {
         }
     }
 
+    /// Calls `body` with the number, level and id's UTF-8 bytes of each card's entry, in entry
+    /// order: the ids read front to back where they lie, valid during the call only.
+    func forEachEntryWithBytes(_ body: (UInt32, Level, UnsafeBufferPointer<UInt8>) -> Void) {
+        entries.withUnsafeBufferPointer { entries in
+            arena.withUnsafeBufferPointer { arena in
+                for (number, entry) in entries.enumerated() {
+                    guard let level = level(of: entry) else { continue }
+                    let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
+                    body(UInt32(number), level, UnsafeBufferPointer(rebasing: arena[offset..<offset + length]))
+                }
+            }
+        }
+    }
+
     /// The id of an entry (alive or removed).
     func id(ofEntry number: UInt32) -> String {
         let entry = entries[Int(number)]
@@ -161,6 +188,49 @@ struct CardIndex: Sequence {
         return arena.withUnsafeBufferPointer { base in
             let order = memcmp(base.baseAddress! + xOffset, base.baseAddress! + yOffset, Swift.min(xLength, yLength))
             return order != 0 ? order < 0 : xLength < yLength
+        }
+    }
+
+    /// The entries at `level` whose ids come first in byte order, at most `limit` of them, in
+    /// that order. A day's admissions (R23) are a few cards of a `new/` that may hold 100,000:
+    /// those few are kept in a small sorted array as the entries go by, compared where their
+    /// bytes lie, with no string made and no sort of them all (docs/performance.md,
+    /// "Admissions"). A large limit sorts them all.
+    func leastEntries(_ limit: Int, at level: Level) -> [UInt32] {
+        guard limit > 0 else { return [] }
+        let raw = UInt64(level.rawValue)
+        return entries.withUnsafeBufferPointer { entries in
+            arena.withUnsafeBufferPointer { arena -> [UInt32] in
+                func less(_ x: UInt64, _ y: UInt64) -> Bool {
+                    let xLength = Int(x >> 32 & 0xFF), yLength = Int(y >> 32 & 0xFF)
+                    let common = Swift.min(xLength, yLength)
+                    // Bytes to compare are in the arena, so it has a base address then.
+                    let order = common == 0 ? 0 : memcmp(arena.baseAddress! + Int(x & 0xFFFF_FFFF),
+                                                         arena.baseAddress! + Int(y & 0xFFFF_FFFF), common)
+                    return order != 0 ? order < 0 : xLength < yLength
+                }
+                if limit > 64 {
+                    var all: [UInt32] = []
+                    for number in entries.indices where entries[number] >> 40 & 0xFF == raw { all.append(UInt32(number)) }
+                    return Array(all.sorted { less(entries[Int($0)], entries[Int($1)]) }.prefix(limit))
+                }
+                var kept: [UInt32] = []
+                kept.reserveCapacity(limit + 1)
+                for number in entries.indices where entries[number] >> 40 & 0xFF == raw {
+                    let entry = entries[number]
+                    // Most entries are no less than the last kept: one comparison each.
+                    if kept.count == limit, !less(entry, entries[Int(kept[limit - 1])]) { continue }
+                    // Binary search for the place: the first kept entry this one is less than.
+                    var low = 0, high = kept.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if less(entry, entries[Int(kept[middle])]) { high = middle } else { low = middle + 1 }
+                    }
+                    kept.insert(UInt32(number), at: low)
+                    if kept.count > limit { kept.removeLast() }
+                }
+                return kept
+            }
         }
     }
 
@@ -202,19 +272,28 @@ struct CardIndex: Sequence {
 
     /// The slot holding `bytes`, nil when they are not in the index.
     private func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        probe(bytes, hash: CardIndex.hash(bytes)).found
+    }
+
+    /// The slot holding `bytes` (nil when they are not in the index) and the first slot of their
+    /// probe that holds no entry (empty or a tombstone), where they would be inserted.
+    private func probe(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (found: Int?, free: Int) {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: CardIndex.hash(bytes)) & mask
-        return arena.withUnsafeBufferPointer { base -> Int? in
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        var free = -1
+        return arena.withUnsafeBufferPointer { base in
             while true {
                 let number = slots[slot]
-                if number == CardIndex.empty { return nil }
+                if number == CardIndex.empty { return (nil, free < 0 ? slot : free) }
                 if number >= 0 {
                     let entry = entries[Int(number)]
                     let length = Int(entry >> 32 & 0xFF)
                     if length == bytes.count,
                        length == 0 || memcmp(base.baseAddress! + Int(entry & 0xFFFF_FFFF), bytes.baseAddress!, length) == 0 {
-                        return slot
+                        return (slot, free)
                     }
+                } else if free < 0 {
+                    free = slot
                 }
                 slot = (slot + 1) & mask
             }

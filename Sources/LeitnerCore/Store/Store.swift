@@ -298,6 +298,31 @@ final class Store {
         setLevel(id, to)
     }
 
+    /// Moves card directories from one level to another in one journaled change: one journal
+    /// record and one sync for them all, then the renames (R17). Should a rename fail, the ones
+    /// made are put back and nothing is logged. The day's admissions (R23) move this way.
+    func moveCards(_ ids: [String], from: Level, to: Level, journal: [LogEntry]) throws(BoxError) {
+        let source = try fd(from)
+        let target = try fd(to)
+        var intents: [JournalIntent] = []
+        for id in ids { intents.append(.move(id: id, from: from, to: to, guard: try cardGuard(id, in: from))) }
+        var done = 0
+        try journaled(journal, intent: intents, carryOut: { () throws(BoxError) in
+            for id in ids {
+                do throws(Errno) {
+                    try FileSystem.rename(id, in: source, to: id, in: target)
+                } catch {
+                    for moved in ids.prefix(done).reversed() { try? FileSystem.rename(moved, in: target, to: moved, in: source) }
+                    throw .failing(.rename, path(of: id, in: from), error, doing: "cannot rename to '\(path(of: id, in: to))'")
+                }
+                done += 1
+            }
+        }, undo: { () throws(Errno) in
+            for id in ids.reversed() { try FileSystem.rename(id, in: target, to: id, in: source) }
+        })
+        for id in ids { setLevel(id, to) }
+    }
+
     /// The guard of a card directory just before the daemon renames it (`JournalIntent`).
     func cardGuard(_ id: String, in level: Level) throws(BoxError) -> CardGuard {
         do {
@@ -468,7 +493,10 @@ final class Store {
         do {
             try FileSystem.makeDirectory(level.name, in: rootFD, existingOK: true)
             let fd = try FileDescriptor.openDirectory(level.name, relativeTo: rootFD)
-            watches[try inotify.watch(directory: levelPath)] = level
+            // Its entries only: a card directory or a loose file that comes is reported as it
+            // comes (a loose pair is adopted by its names, never by its contents), and a side
+            // edited in place is a card directory's own event, not the level's.
+            watches[try inotify.watch(directory: levelPath, filesWritten: false)] = level
             return fd
         } catch where error == .tooManyLinks || error == .notDirectory {
             throw .storeFailure(path: levelPath, reason: "not a directory (a level must be a real directory, not a link)")
