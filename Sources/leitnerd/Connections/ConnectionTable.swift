@@ -63,6 +63,11 @@ final class ConnectionTable: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether `stop` was called: read by every connection after every message, so kept apart
+    /// from `state`, whose lock 50 busy connections would otherwise take once more per message
+    /// (a profile of 50 clients calling GetInfo showed them queueing on it). Set under the lock,
+    /// before the connections are rung, so that a woken connection sees it.
+    private let stopping = Atomic<Bool>(false)
     /// The listener's doorbell: rung when a connection ends.
     private let listenerWake: Wake
 
@@ -132,6 +137,7 @@ final class ConnectionTable: Sendable {
     func stop(deadline: MonotonicTime) {
         state.withLock { state in
             state.stopDeadline = deadline
+            stopping.store(true, ordering: .releasing)
             for slot in state.slots.values { slot.entry.wake.ring() }
         }
     }
@@ -139,7 +145,7 @@ final class ConnectionTable: Sendable {
     /// The shutdown's deadline, once the daemon is stopping.
     var stopDeadline: MonotonicTime? { state.withLock { $0.stopDeadline } }
 
-    var isStopping: Bool { stopDeadline != nil }
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// The connections whose threads have not ended, leaving ones included.
     var count: Int { state.withLock { $0.slots.count } }
