@@ -31,8 +31,8 @@ enum ClientMeasurement {
         let roundTrip = Timing.percentile(floor.roundTrip, 0.5)
         print("Floor   overwrite + fdatasync + rename, in-process: p50 \(micro(inProcess))  p99 \(micro(Timing.percentile(floor.inProcess, 0.99)))"
               + "  (Grade \(Timing.ratio(grade, inProcess)))")
-        print("Floor   socket ping-pong between two threads:      p50 \(micro(Timing.percentile(floor.pingPong, 0.5)))  p99 \(micro(Timing.percentile(floor.pingPong, 0.99)))")
-        print("Floor   the two together (a thread that syncs, renames, then answers): p50 \(micro(roundTrip))"
+        print("Floor   socket ping-pong between two processes:    p50 \(micro(Timing.percentile(floor.pingPong, 0.5)))  p99 \(micro(Timing.percentile(floor.pingPong, 0.99)))")
+        print("Floor   the two together (a process that syncs, renames, then answers): p50 \(micro(roundTrip))"
               + "  p99 \(micro(Timing.percentile(floor.roundTrip, 0.99)))  (Grade \(Timing.ratio(grade, roundTrip)))")
     }
 

@@ -7,9 +7,9 @@ import LeitnerSystem
 /// - **in-process**: a record written over a preallocated file, `fdatasync`, and a directory
 ///   renamed between two others — what a grade must do on the disk (R17, R18), with nothing
 ///   else (`Floors.sync`);
-/// - **ping-pong**: a request over a Unix socket pair to another thread that answers at once —
+/// - **ping-pong**: a request over a Unix socket pair to another process that answers at once —
 ///   the two wake-ups every daemon pays, and nothing of the disk;
-/// - **round trip**: the two together, the other thread doing the in-process work before it
+/// - **round trip**: the two together, the other process doing the in-process work before it
 ///   answers — the least any daemon can take for a grade that is durable and renamed before its
 ///   reply, with the client blocked in `recv` as leitnerctl is.
 ///
@@ -40,8 +40,8 @@ enum GradeFloor {
         mkdir(directory + "/rt-a", 0o755)
         mkdir(directory + "/rt-b", 0o755)
         mkdir(directory + "/rt-a/card", 0o755)
-        nonisolated(unsafe) var sample = 0
-        nonisolated(unsafe) var inA = true
+        var sample = 0
+        var inA = true
         let roundTrip = try roundTrips(samples: samples) { () throws(Errno) in
             try file.writeAll(line, at: sample * line.count)
             try file.syncData()
@@ -52,14 +52,16 @@ enum GradeFloor {
         return Figures(inProcess: inProcess, pingPong: pingPong, roundTrip: roundTrip)
     }
 
-    /// `samples` requests from this thread to a server thread over a socket pair, each answered
-    /// after `work` (at once when nil); per-call durations in seconds.
+    /// `samples` requests from this process to a child process over a socket pair, each
+    /// answered after `work` (at once when nil); per-call durations in seconds. A process, not a
+    /// thread: two threads of one process ping-pong on one CPU (7 µs here), which a client and a
+    /// daemon, two processes, do not (60–70 µs for `Status`).
     private static func roundTrips(samples: Int, work: (() throws(Errno) -> Void)?) throws -> [Double] {
         let (client, server) = try Socket.makePair()
-        defer { client.close() }
-        nonisolated(unsafe) let work = work
-        let failed = DetachedThread.start {
-            defer { server.close() }
+        let child = fork()
+        if child < 0 { throw Errno(rawValue: errno) }
+        if child == 0 {
+            client.close()
             var request = [UInt8](repeating: 0, count: requestSize)
             let reply = [UInt8](repeating: UInt8(ascii: "r"), count: replySize)
             while (try? readExactly(server, into: &request)) == true {
@@ -67,11 +69,17 @@ enum GradeFloor {
                     try work?()
                     try Socket.sendAll(server, reply)
                 } catch {
-                    return
+                    _exit(1)
                 }
             }
+            _exit(0)
         }
-        if let failed { throw Errno(rawValue: failed) }
+        server.close()
+        defer {
+            client.close()
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
         let request = [UInt8](repeating: UInt8(ascii: "q"), count: requestSize)
         var reply = [UInt8](repeating: 0, count: replySize)
         return try (0..<samples).map { _ in
