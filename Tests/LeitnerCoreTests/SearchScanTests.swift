@@ -67,3 +67,64 @@ import LeitnerTestSupport
         #expect(matches == [SearchMatch(id: "a", level: .two, field: .back, line: "first")])
     }
 }
+
+/// The search index kept current across many changes (`SearchIndex.update`): each changed card's
+/// slot found through the index's table, dropped and read again, the arena compacted when half of
+/// it is garbage. Every search must give what reading the cards would.
+@Suite struct SearchIndexUpdateTests {
+    /// A small seeded generator, so that a failure can be replayed.
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func manyChangesLeaveTheIndexAsAFreshReadWouldBe(seed: UInt64) throws {
+        let f = try BoxFixture()
+        let words = ["apple", "birch", "cedar", "daisy"]
+        var random = Generator(state: seed)
+        // The model: each card's level and back.
+        var cards: [String: (level: String, back: String)] = [:]
+        for number in 0..<40 {
+            let back = words[number % words.count]
+            f.dir.writeCard("c\(number)", level: "1", back: back)
+            cards["c\(number)"] = ("1", back)
+        }
+        var next = 40
+        for round in 0..<200 {
+            let word = words[random.next(words.count)]
+            let expected = cards.filter { $0.value.back.contains(word) }.keys.sorted()
+            let found = try f.box.search(try SearchPattern(word, regex: false), fields: [.back], level: nil).map(\.id)
+            #expect(found.sorted() == expected, "round \(round), '\(word)'")
+            // Some changes, by the box and by hand (R13), before the next search.
+            for _ in 0..<(1 + random.next(4)) {
+                let ids = cards.keys.sorted()
+                let id = ids[random.next(ids.count)]
+                switch random.next(4) {
+                case 0:
+                    let level = String(1 + random.next(7))
+                    _ = try f.box.move(id: id, level: level)
+                    cards[id]?.level = level
+                case 1:
+                    let back = words[random.next(words.count)] + " " + words[random.next(words.count)]
+                    f.dir.write("\(cards[id]!.level)/\(id)/back.txt", back)
+                    cards[id]?.back = back
+                case 2 where cards.count > 10:
+                    try f.box.delete(id: id)
+                    cards[id] = nil
+                default:
+                    let back = words[random.next(words.count)]
+                    f.dir.writeCard("c\(next)", level: "1", back: back)
+                    cards["c\(next)"] = ("1", back)
+                    next += 1
+                }
+            }
+        }
+    }
+}

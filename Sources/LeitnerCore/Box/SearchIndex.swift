@@ -34,6 +34,10 @@ struct SearchIndex {
         var tagsLength: UInt16
 
         var size: Int { Int(idLength) + Int(foldedIDLength) + Int(frontLength) + Int(backLength) + Int(tagsLength) }
+
+        /// The `level` of a slot whose card was read again into a new slot (or is gone): its
+        /// bytes are garbage until the next compaction, and `forEach` passes it by.
+        static let dead: UInt8 = .max
     }
 
     /// One card's parts, as `forEach` hands them out.
@@ -58,6 +62,15 @@ struct SearchIndex {
     private var garbage = 0
     /// Cards without a watch.
     private var unwatched = Set<String>()
+    /// Slot numbers by a hash of their id (open addressing, linear probing, -1 for empty), so
+    /// that `update` finds the slots of the few cards that changed without walking every slot:
+    /// walking and hashing 100,000 ids before each search took a third of the daemon's time with
+    /// 50 clients grading and searching (docs/performance.md, "Many clients"). An entry of a
+    /// dead slot stays until the table is made again; lookups pass it by.
+    private var table: [Int32] = []
+    /// Entries in `table`, live and dead: the table is made again, twice as large as the live
+    /// slots need, when they fill half of it.
+    private var tableEntries = 0
 
     /// Reads every card of the store, and starts marking its changes: at once, under the box's
     /// turn (the box's own callers, and a daemon whose build off the turn could not begin).
@@ -164,23 +177,81 @@ struct SearchIndex {
         }
         dirty.formUnion(unwatched)
         guard !dirty.isEmpty else { return }
-        let marked = Set(dirty.map { Array($0.utf8) })
-        var kept: [Slot] = []
-        kept.reserveCapacity(slots.count)
-        var dropped = 0
-        forEach { parts in
-            if marked.contains(Array(parts.id)) {
-                dropped += parts.slot.size
-            } else {
-                kept.append(parts.slot)
+        for id in dirty {
+            while let number = slotNumber(of: id) {
+                garbage += slots[number].size
+                slots[number].level = Slot.dead
             }
         }
-        garbage += dropped
-        slots = kept
         unwatched.removeAll()
         for id in dirty where store.level(of: id) != nil { index(id, store: store) }
-        if garbage > arena.count / 2 { compact() }
-        MemoryTrim.releaseFreedMemory()
+        if garbage > arena.count / 2 {
+            compact()
+            MemoryTrim.releaseFreedMemory()
+        }
+    }
+
+    /// The number of the live slot holding `id`, if any.
+    private func slotNumber(of id: String) -> Int? {
+        guard !table.isEmpty else { return nil }
+        var id = id
+        return id.withUTF8 { bytes -> Int? in
+            arena.withUnsafeBufferPointer { all -> Int? in
+                let mask = table.count - 1
+                var position = SearchIndex.hash(bytes) & mask
+                while table[position] >= 0 {
+                    let number = Int(table[position])
+                    let slot = slots[number]
+                    if slot.level != Slot.dead, Int(slot.idLength) == bytes.count,
+                       bytes.elementsEqual(all[Int(slot.offset)..<Int(slot.offset) + bytes.count]) {
+                        return number
+                    }
+                    position = (position + 1) & mask
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Enters slot `number` in the table, making the table again when it is half full.
+    private mutating func enter(_ number: Int) {
+        if (tableEntries + 1) * 2 > table.count {
+            makeTable()
+            return
+        }
+        enterUnchecked(number)
+    }
+
+    private mutating func enterUnchecked(_ number: Int) {
+        let slot = slots[number]
+        let mask = table.count - 1
+        var position = arena.withUnsafeBufferPointer { all in
+            SearchIndex.hash(UnsafeBufferPointer(rebasing: all[Int(slot.offset)..<Int(slot.offset) + Int(slot.idLength)]))
+        } & mask
+        while table[position] >= 0 { position = (position + 1) & mask }
+        table[position] = Int32(number)
+        tableEntries += 1
+    }
+
+    /// Makes the table anew from the live slots, at least 2.5 times as large as they need, so
+    /// that a quarter as many again can be entered before it is made again.
+    private mutating func makeTable() {
+        let live = slots.reduce(0) { $0 + ($1.level == Slot.dead ? 0 : 1) }
+        var size = 16
+        while size * 2 < live * 5 { size *= 2 }
+        table = [Int32](repeating: -1, count: size)
+        tableEntries = 0
+        for number in slots.indices where slots[number].level != Slot.dead { enterUnchecked(number) }
+    }
+
+    /// FNV-1a of an id's bytes.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 
     /// Reads one card under the box's turn and appends it, with a watch on its directory. A
@@ -217,18 +288,24 @@ struct SearchIndex {
                           foldedIDLength: folded == id ? 0 : UInt16(folded.utf8.count),
                           frontLength: UInt32(front.count), backLength: UInt32(back.count),
                           watch: watch, level: UInt8(level.rawValue), tagsLength: UInt16(tags.count)))
+        enter(slots.count - 1)
     }
 
     private mutating func compact() {
         var packed: [UInt8] = []
         packed.reserveCapacity(arena.count - garbage)
-        for index in slots.indices {
-            let start = Int(slots[index].offset)
-            slots[index].offset = UInt32(packed.count)
-            packed.append(contentsOf: arena[start..<start + slots[index].size])
+        var live: [Slot] = []
+        live.reserveCapacity(slots.count)
+        for var slot in slots where slot.level != Slot.dead {
+            let start = Int(slot.offset)
+            slot.offset = UInt32(packed.count)
+            packed.append(contentsOf: arena[start..<start + slot.size])
+            live.append(slot)
         }
         arena = packed
+        slots = live
         garbage = 0
+        makeTable()
     }
 
     /// Gives back what growing the arrays left unused.
@@ -247,7 +324,7 @@ struct SearchIndex {
     func forEach(_ body: (Parts) -> Void) {
         arena.withUnsafeBufferPointer { all in
             guard let base = all.baseAddress else { return }
-            for slot in slots {
+            for slot in slots where slot.level != Slot.dead {
                 let id = base + Int(slot.offset)
                 let foldedID = id + Int(slot.idLength)
                 let front = foldedID + Int(slot.foldedIDLength)
