@@ -244,14 +244,9 @@ struct SearchIndex {
         for number in slots.indices where slots[number].level != Slot.dead { enterUnchecked(number) }
     }
 
-    /// FNV-1a of an id's bytes.
+    /// The store index's hash of an id's bytes, as an `Int` for masking.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
+        Int(truncatingIfNeeded: CardIndex.hash(bytes))
     }
 
     /// Reads one card under the box's turn and appends it, with a watch on its directory. A
