@@ -88,15 +88,22 @@ struct Views {
     /// The week as a paper Leitner calendar: one column a day with its date, its state and
     /// its levels.
     func week(_ days: [CalendarDay]) -> [String] {
+        // A day's column is 9 wide, wider when a `Cycle=` entry names more levels than fit
+        // (`1,2,3,4,5,6,7`): each column ends with two spaces, so that no two run together.
+        let cell = max(9, (days.map { Views.levelList($0.levels).count }.max() ?? 0) + 2)
         // A terminal narrower than the week (65 columns) gets it in rows of the days that fit,
         // rather than lines the terminal wraps in the middle of a day.
-        let cell = 9
         let perRow = width > 0 ? max(1, min(7, (width - 2) / cell)) : 7
-        guard days.count <= perRow else {
-            return stride(from: 0, to: days.count, by: perRow).flatMap { start in
-                (start == 0 ? [] : [""]) + week(Array(days[start..<min(days.count, start + perRow)]))
-            }
+        return stride(from: 0, to: days.count, by: perRow).flatMap { start in
+            (start == 0 ? [] : [""]) + weekRow(days[start..<min(days.count, start + perRow)], cell: cell)
         }
+    }
+
+    /// The levels of a day's test as the week shows them: `2,1`.
+    static func levelList(_ levels: [Level]) -> String { levels.map(\.name).joined(separator: ",") }
+
+    /// One row of `week`: its days' dates, states and levels, in columns `cell` wide.
+    private func weekRow(_ days: ArraySlice<CalendarDay>, cell: Int) -> [String] {
         var header = "", states = "", levels = ""
         for day in days {
             let date = day.date
@@ -111,7 +118,7 @@ struct Views {
             header += day.state == .none ? style.apply(style.dim, pad("\(date.weekdayAbbreviation) \(date.components.day)", cell))
                 : pad("\(date.weekdayAbbreviation) \(date.components.day)", cell)
             states += style.apply(mark.1, pad(mark.0, cell))
-            levels += pad(day.levels.map(\.name).joined(separator: ","), cell)
+            levels += pad(Views.levelList(day.levels), cell)
         }
         return [header, states, levels].map { "  " + $0.trimmingTrailingSpaces() }
     }
