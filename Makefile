@@ -165,8 +165,8 @@ try: build
 	@printf '# Written by make try: a throwaway box.\n[Store]\nPath=%s/leitner\n[Daemon]\nSocket=%s\nExitIdleAfter=%s\n' \
 	  "$(TRY_DIR)" "$(TRY_SOCKET)" "$(TRY_IDLE)" > $(TRY_DIR)/leitner.conf
 	@bin=$$($(SWIFT) build --show-bin-path) && \
-	  printf '#!/bin/sh\n# Written by make try: leitnerctl on the throwaway box in %s.\nexec env -u LEITNER_SOCKET -u LEITNER_BOX XDG_DATA_HOME='"'"'%s'"'"' '"'"'%s/leitnerctl'"'"' --config '"'"'%s/leitner.conf'"'"' "$$@"\n' \
-	    "$(TRY_DIR)" "$(TRY_DIR)" "$$bin" "$(TRY_DIR)" > $(TRY_DIR)/leitnerctl && chmod 0755 $(TRY_DIR)/leitnerctl
+	  sed -e 's|@TRY_DIR@|$(TRY_DIR)|g' -e "s|@BIN@|$$bin|g" config/try-leitnerctl.in > $(TRY_DIR)/leitnerctl && \
+	  chmod 0755 $(TRY_DIR)/leitnerctl
 	@$(TRY_DIR)/leitnerctl import samples/kana.tsv
 	@$(TRY_DIR)/leitnerctl review; status=$$?; \
 	  echo; \

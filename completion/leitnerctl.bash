@@ -122,7 +122,7 @@ _leitnerctl() {
         edit) flags+=" --front --back --as --front-file --back-file" ;;
         delete) flags+=" --yes --keep-reverses" ;;
         reverse) flags+=" --id --level" ;;
-        log) flags+=" --since --limit" ;;
+        log) flags+=" --since --limit --all" ;;
         stats) flags+=" --days --leeches --html --tag --not-tag" ;;
         doctor) flags+=" --resolve --keep" ;;
         grade) flags+=" --time" ;;

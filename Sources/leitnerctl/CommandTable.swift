@@ -63,7 +63,7 @@ enum CommandTable {
                     OptionSpec(.frontFile, value: "FILE", help: "the front from a file (image, Markdown, audio, …)"),
                     OptionSpec(.backFile, value: "FILE", help: "the back from a file"),
                     OptionSpec(.id, value: "ID", help: "the card's id (else made from the front)"),
-                    OptionSpec(.level, value: "LEVEL", help: "1 to 7 or finished (default 1)"),
+                    OptionSpec(.level, value: "LEVEL", help: "1 to 7, finished, new or suspended (default new: it waits its turn to come into level 1)"),
                     OptionSpec(.force, help: "add even if a card has the same front"),
                     OptionSpec(.tag, value: "TAG", help: "tag the card (repeatable)"),
                     OptionSpec(.reverse, help: "add its reverse card ID.rev too (back as the question), beside it"),
@@ -74,7 +74,7 @@ enum CommandTable {
                 arguments: 1...1,
                 options: [
                     OptionSpec(.format, value: "FORMAT", help: "tsv, csv or anki (else from the file)"),
-                    OptionSpec(.level, value: "LEVEL", help: "the level of the cards (default 1)"),
+                    OptionSpec(.level, value: "LEVEL", help: "the level of the cards (default new: they come into level 1 a few a day)"),
                     OptionSpec(.withLevels, help: "keep the levels the source gives (a level column, LEVEL/ID directories)"),
                     OptionSpec(.quiet, help: "no progress bar"),
                     OptionSpec(.tag, value: "TAG", help: "tag every card imported (repeatable)"),
@@ -177,7 +177,12 @@ enum CommandTable {
                 options: [
                     OptionSpec(.since, value: "DATE", help: "from this date (YYYY-MM-DD, today, -N days) or time (RFC 3339)"),
                     OptionSpec(.limit, value: "N", help: "the last N entries"),
+                    OptionSpec(.all, help: "every entry (on a terminal the default is the last \(ReadCommands.terminalLogEntries))"),
                 ],
+                discussion: """
+                On a terminal, plain log shows the last \(ReadCommands.terminalLogEntries) entries, the latest last; --all,
+                --limit N or --since DATE show more. Into a pipe or with --json it writes every entry.
+                """,
                 run: ReadCommands.log),
         Command(name: "doctor", abstract: "find damaged cards, lone halves and other problems in the store",
                 options: [

@@ -34,6 +34,7 @@ extension OptionName {
     static let yes = OptionName("--yes")
     static let since = OptionName("--since")
     static let limit = OptionName("--limit")
+    static let all = OptionName("--all")
     static let resolve = OptionName("--resolve")
     static let keep = OptionName("--keep")
     static let days = OptionName("--days")

@@ -82,6 +82,12 @@ enum ReadCommands {
             }
         }
         if order != "level" { show(cards) }
+        if listed == 0, let filter, !context.json {
+            // A filter that chooses no card is most often a mistyped tag: said on a terminal
+            // and on a pipe, with exit status 1 as `search` (and grep) when nothing matches.
+            Console.error(filter.noneChosen(level: level))
+            throw Failure.quiet(ExitStatus.failure)
+        }
         if !context.json, listed == 0, table.header != nil {
             let level = arguments.positionals.first
             Console.out(level == nil ? "No cards in the box." : level == "finished"
@@ -130,7 +136,10 @@ enum ReadCommands {
 
     /// `calendar [FROM [TO]]`: one line a day.
     static func calendar(_ context: Context, _ arguments: ParsedArguments) throws {
-        let today = try context.box.status().value.today
+        let status = try context.box.status().value
+        let today = status.today
+        // R23: today's admissions still to come (the test has not opened), apart from those made.
+        let toComeToday = status.arrivals.map { $0.date == today ? $0.cards : 0 } ?? 0
         let from = try arguments.positionals.first.map { try Arguments.date($0, today: today, command: "calendar") }
             ?? today.adding(days: -7)
         let to = try arguments.positionals.dropFirst().first.map { try Arguments.date($0, today: today, command: "calendar") }
@@ -141,11 +150,18 @@ enum ReadCommands {
                                               reason: "TO \(to) is before FROM \(from)", command: "calendar"))
         }
         let style = context.style
+        var printed = 0
         try context.box.calendar(from: from, to: to) { part in
             if context.json { return context.printJSONLines(part.json) }
-            for day in part.items { printDay(day) }
+            // The days before the box existed held nothing and missed nothing: a line each
+            // would only say so (#35).
+            for day in part.items where day.state != .none {
+                printDay(day)
+                printed += 1
+            }
             Console.flush()
         }
+        if !context.json && printed == 0 { Console.out("The box did not exist yet on those days.") }
         func printDay(_ day: CalendarDay) {
             let look = switch day.state {
             case .completed: style.green
@@ -162,23 +178,39 @@ enum ReadCommands {
                 // were done, so its figure for tomorrow differs from this one (#25).
                 + (day.state == .today || day.state == .upcoming ? style.apply(style.dim, " in its levels now")
                    : day.state == .none ? "" : " graded")
-                // New cards into level 1 (R23): forecast for days to come, logged for the past.
-                + ((day.arrivals ?? 0) > 0
-                   ? style.apply(style.dim, " · +\(day.arrivals ?? 0) new from new/")
-                   : "")
+                + arrivals(day)
             Console.out(line)
+        }
+        /// New cards into level 1 (R23): logged for the past, forecast for days to come, and
+        /// today both, told apart: "+20 new from new/" would still promise cards that came.
+        func arrivals(_ day: CalendarDay) -> String {
+            let count = day.arrivals ?? 0
+            let toCome = day.state == .upcoming ? count : day.date == today ? toComeToday : 0
+            var words: [String] = []
+            if count - toCome > 0 { words.append("\(count - toCome) came from new/") }
+            if toCome > 0 { words.append("+\(toCome) new from new/" + (day.date == today ? " when the test opens" : "")) }
+            return words.isEmpty ? "" : style.apply(style.dim, " · " + words.joined(separator: ", "))
         }
     }
 
-    /// `log [--since DATE] [--limit N]`: one event a line.
+    /// How many entries plain `log` shows on a terminal: a screenful of the latest, as
+    /// `systemctl status` shows a unit's last lines, rather than every add of an import (#35).
+    static let terminalLogEntries = 20
+
+    /// `log [--since DATE] [--limit N] [--all]`: one event a line.
     static func log(_ context: Context, _ arguments: ParsedArguments) throws {
         let since = try arguments[.since].map { try logStart($0, context) }
-        let limit = try arguments[.limit].map { text in
+        var limit = try arguments[.limit].map { text in
             guard let n = Int(text), n >= 0 else {
                 throw Failure.usage(.invalidValue(text, what: "limit", reason: "expected a number of entries", command: "log"))
             }
             return n
         }
+        // Scripts (a pipe, --json) get every entry, as before; a person the latest.
+        let shortened = limit == nil && since == nil && !arguments.has(.all) && !context.json
+            && Console.stdoutTerminal.isTerminal
+        if shortened { limit = terminalLogEntries }
+        var printed = 0
         let style = context.style
         // A line names its device only when the entries come from more than one (docs/sync.md).
         var devices = LogDevices()
@@ -197,8 +229,13 @@ enum ReadCommands {
             throw error
         }
         for shown in devices.finish() { printEntry(shown) }
+        if shortened && printed == terminalLogEntries {
+            Console.out(context.style.apply(context.style.dim, "(the last \(terminalLogEntries) entries: "
+                                            + "'leitnerctl log --all' shows every one, --since DATE those from a day on)"))
+        }
         Console.flush()
         func printEntry(_ entry: LogEntry) {
+            printed += 1
             // The widest event with its origin, "delete (by hand)", and two spaces before the id.
             var line = DayClock.rfc3339(entry.time) + "  " + Views(style: style, width: 0).pad(Views.event(entry), 18)
             var card = entry.id ?? ""

@@ -291,11 +291,13 @@ enum ReviewCommand {
                 // R26: the cards the filter left out are still due; the test completes with them.
                 lines.append("No more cards of this selection"
                              + (quit ? " reviewed now" : "") + ": \(outside) card\(outside == 1 ? "" : "s") of today's test "
-                             + "outside it remain\(outside == 1 ? "s" : ""). Run 'leitnerctl review' for the rest.")
+                             + "outside it remain\(outside == 1 ? "s" : ""): review without the choice for the rest.")
                 return lines
             }
             if quit && finalTest.state == .open {
-                lines.append("Progress kept: \(remaining) card\(remaining == 1 ? "" : "s") to go. Run 'leitnerctl review' to go on.")
+                // No program name: the one on PATH may be another box's, or none (`make try`'s
+                // wrapper), and the person knows what they typed (#35).
+                lines.append("Progress kept: \(remaining) card\(remaining == 1 ? "" : "s") to go; review again to go on.")
                 return lines
             }
             if finalTest.state == .completed {

@@ -54,7 +54,15 @@ enum SearchCommand {
             }
             throw error
         }
-        // As grep: nothing found is exit status 1, so that scripts can test for it.
-        if !found { throw Failure.quiet(ExitStatus.failure) }
+        // As grep: nothing found is exit status 1, so that scripts can test for it; a person at
+        // a terminal gets a sentence rather than a prompt that looks like a hang up (#35).
+        if !found {
+            if terminal && !context.json {
+                let sides = sides.isEmpty ? "id, front or back" : sides.map(\.rawValue).sorted().reversed().joined(separator: " or ")
+                Console.out("No card's \(sides) holds \(regex ? "a match of " : "")'\(pattern)'"
+                            + (level.map { " in " + Views.place($0) } ?? "") + ".")
+            }
+            throw Failure.quiet(ExitStatus.failure)
+        }
     }
 }

@@ -21,6 +21,18 @@ struct TagOptions {
         return options.tags.isEmpty && options.notTags.isEmpty ? nil : options
     }
 
+    /// What to say when the filter chose no card: `no card is tagged 'nosuch'`, narrowed by
+    /// the tags left out and the level when they were given.
+    func noneChosen(level: Level?) -> String {
+        func quoted(_ tags: [String], _ joint: String) -> String {
+            tags.map { "'\($0)'" }.joined(separator: joint)
+        }
+        let place = level.map { " in " + Views.place($0) } ?? ""
+        let text = tags.isEmpty ? "every card\(place) is tagged " + quoted(notTags, " or ")
+            : "no card\(place) is tagged " + quoted(tags, " or ") + (notTags.isEmpty ? "" : " but not " + quoted(notTags, " or "))
+        return text + " ('leitnerctl tags' lists the box's tags)"
+    }
+
     /// Tags given on the command line, each checked.
     static func tags(_ values: [String], command: String) throws -> [String] {
         for tag in values {

@@ -148,6 +148,7 @@ struct Views {
     func card(_ card: Card) -> [String] {
         var lines = [style.apply(style.bold, card.id) + style.apply(style.dim, " · \(Views.place(card.level))")
                      + (card.reverseOf.map { style.apply(style.dim, " · " + CardList.reverseMark($0) + ", its sides swapped") } ?? "")]
+        if !card.tags.isEmpty { lines.append(style.apply(style.dim, "tags: ") + card.tags.joined(separator: ", ")) }
         lines.append(style.apply(style.dim, "front:"))
         lines += self.side(card.front).map { "  " + $0 }
         lines.append(style.apply(style.dim, "back:"))

@@ -1,10 +1,15 @@
 """A real leitnerd on a temporary store and socket, and a way to run leitnerctl against it."""
+import fcntl
 import json
 import os
 import pathlib
+import pty
+import select
 import signal
 import socket
+import struct
 import subprocess
+import termios
 import time
 
 import pytest
@@ -94,6 +99,31 @@ class CliBox:
     def json_lines(self, *args):
         """The `--json` output of a streamed command: one JSON object a line (docs/leitnerctl.md)."""
         return [json.loads(line) for line in self.ok("--json", *args).splitlines()]
+
+
+def on_terminal(box, *args, columns=100, rows=40, env=None):
+    """leitnerctl ARGS on `box` with a pseudo-terminal of `columns` × `rows` for its input and
+    output: (exit status, what it wrote, line ends as written)."""
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    process = subprocess.Popen([str(box.bin_dir / "leitnerctl"), "--socket", str(box.socket), "--no-autostart", *args],
+                               stdin=follower, stdout=follower, stderr=follower, env=env or box.env)
+    os.close(follower)
+    output = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 30)
+        if not ready:
+            break
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the program ended and the terminal is gone
+            break
+        if not chunk:
+            break
+        output += chunk
+    status = process.wait(10)
+    os.close(leader)
+    return status, output.decode()
 
 
 def daemon_is_built(bin_dir) -> bool:

@@ -257,6 +257,15 @@ def test_make_try_ends_with_a_command_that_works_as_printed(bin_dir, tmp_path):
     assert "Imported 'samples/kana.tsv': 208 added" in made.stdout
     last = made.stdout.rstrip("\n").splitlines()[-1]
     assert last == f"  {try_dir}/leitnerctl review"
+    # No line sends the newcomer to a 'leitnerctl' that is not on PATH (#35).
+    assert "'leitnerctl review'" not in made.stdout, made.stdout
+    # The wrapper's --config would hide another box's configuration: --box is refused, not
+    # ignored, and nothing is added to the trial box (#35).
+    other_box = subprocess.run([str(try_dir / "leitnerctl"), "--box", "german", "add", "Hund", "dog"], cwd=tmp_path,
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, env=env)
+    assert other_box.returncode == 64, other_box
+    assert "--box is refused" in other_box.stderr and "/leitnerctl --box NAME" in other_box.stderr
+    assert not list(try_dir.glob("leitner/*/hund")) and not list(try_dir.glob("leitner/*/Hund"))
     # As printed, from another directory, with LEITNER_SOCKET pointing elsewhere.
     again = subprocess.run(shlex.split(last), cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True,
                            text=True, timeout=60, env=env)

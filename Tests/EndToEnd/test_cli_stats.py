@@ -6,18 +6,14 @@ import datetime
 import json
 import os
 import pathlib
-import pty
 import random
 import re
-import select
 import shutil
-import struct
 import subprocess
-import termios
-import fcntl
 
 import pytest
 
+from cli_box import on_terminal
 from daemon_support import Daemon, add_text_card, short_root
 from test_daemon_days import LIBFAKETIME
 
@@ -172,26 +168,9 @@ def run_on_terminal(daemon, columns, env_extra=None):
     env.pop("LD_PRELOAD", None)
     env.pop("NO_COLOR", None)
     env.update(env_extra or {})
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
-    process = subprocess.Popen([str(daemon.bin_dir / "leitnerctl"), "--socket", str(daemon.socket), "--no-autostart",
-                                "stats"], stdin=follower, stdout=follower, stderr=follower, env=env)
-    os.close(follower)
-    output = b""
-    while True:
-        ready, _, _ = select.select([leader], [], [], 30)
-        if not ready:
-            break
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        output += chunk
-    assert process.wait(10) == 0
-    os.close(leader)
-    return output.decode()
+    status, output = on_terminal(daemon, "stats", columns=columns, rows=50, env=env)
+    assert status == 0
+    return output
 
 
 def test_the_screen_on_a_terminal_has_colour_and_blocks_fitted_to_its_width(drive):

@@ -104,7 +104,8 @@ def test_calendar_and_stats_show_when_new_cards_arrive(paced, tmp_path):
     assert "45 new cards arrive from new/" in html and "20 of them new from new/" in html
     # Opened: today's 20 are admitted, the log's; the rest is still forecast.
     paced.ok("prepare")
-    assert "+20 new from new/" in paced.ok("calendar", "2026-01-05", "2026-01-05")
+    assert "· 20 came from new/" in paced.ok("calendar", "2026-01-05", "2026-01-05")
+    assert "· +20 new from new/" in paced.ok("calendar", "2026-01-06", "2026-01-06")
     days = paced.json_lines("calendar", "2026-01-05", "2026-01-08")
     assert [day["arrivals"] for line in days for day in line.get("days", [line])] == [20, 20, 5, 0]
     paced.clock.write_text("@2026-01-06 10:00:00\n")

@@ -212,8 +212,11 @@ public struct StatsScreen {
         var lines = heading("Work", "last \(StatsFormat.count(stats.window, "day")): \(StatsFormat.count(reviews, "review")), "
                             + "\(StatsFormat.duration(ms: time)); this week: \(StatsFormat.count(stats.weekReviews, "review")), "
                             + StatsFormat.duration(ms: stats.weekAnswerMs))
+        // The rows' names in a column wider than the longest, "practice", so that a gap always
+        // follows it ("practicenone" was read as one word, #35).
+        let label = 10
         // One mark a day, or a day's group of them when the window is wider than the screen.
-        let room = max(8, width - 34)
+        let room = max(8, width - 36)
         let group = (days.count + room - 1) / room
         var buckets: [(reviews: Int, ms: Int)] = []
         var index = 0
@@ -233,17 +236,17 @@ public struct StatsScreen {
         let unit = group == 1 ? "a day" : "in \(group) days"
         let most = buckets.map(\.reviews).max() ?? 0
         let longest = buckets.map(\.ms).max() ?? 0
-        lines.append("  " + pad("reviews", 8) + style.apply(style.color(Self.blues[2]), spark(buckets.map(\.reviews)))
+        lines.append("  " + pad("reviews", label) + style.apply(style.color(Self.blues[2]), spark(buckets.map(\.reviews)))
                      + dim("  most \(most) \(unit)"))
-        lines.append("  " + pad("time", 8) + style.apply(style.color(Self.blues[3]), spark(buckets.map(\.ms)))
+        lines.append("  " + pad("time", label) + style.apply(style.color(Self.blues[3]), spark(buckets.map(\.ms)))
                      + dim("  most \(StatsFormat.duration(ms: longest)) \(unit)"))
         // Practice apart: its answers move no card and are not among the reviews above.
         let answers = stats.practiceAnswers, wrong = min(stats.practiceWrong, stats.practiceAnswers)
         let practice = answers == 0 ? "none"
             : "\(StatsFormat.count(answers, "answer")), \(wrong) wrong, \(StatsFormat.duration(ms: stats.practiceMs))"
         let note = " \(dot) outside the test"
-        let fits = 2 + 8 + DisplayWidth.of(practice) + DisplayWidth.of(note) <= width
-        lines.append("  " + pad("practice", 8) + practice + (fits ? dim(note) : ""))
+        let fits = 2 + label + DisplayWidth.of(practice) + DisplayWidth.of(note) <= width
+        lines.append("  " + pad("practice", label) + practice + (fits ? dim(note) : ""))
         return lines + [""]
     }
 

@@ -1,0 +1,106 @@
+"""The first hour at the command line, tried as a new user would (#35): each thing that misled
+or said nothing gets a test here. The box runs with pacing on (NewPerDay=20, R23) where the
+newcomer's box would, on a clock the test sets; the outputs are read without colour."""
+import pathlib
+import re
+
+from cli_box import on_terminal
+from test_places import paced  # noqa: F401  (a fixture: pacing on, the clock at Mon 2026-01-05 10:00 UTC)
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def terminal(box, *args):
+    """leitnerctl ARGS on a terminal, without colour: (exit status, output with plain line ends)."""
+    status, output = on_terminal(box, *args, env=dict(box.env, NO_COLOR="1"))
+    return status, output.replace("\r\n", "\n")
+
+
+def import_kana(box, tmp_path, count=40):
+    """The first `count` kana of the trial's deck, as `make try` imports them."""
+    lines = (REPO / "samples/kana.tsv").read_text().splitlines()
+    head = [line for line in lines if line.startswith("#") or line.startswith("id\t")]
+    deck = tmp_path / "kana.tsv"
+    deck.write_text("".join(line + "\n" for line in head + lines[len(head):len(head) + count]))
+    box.ok("import", str(deck))
+
+
+def test_the_documents_name_no_last_rule_but_the_last(tmp_path):
+    """README said the rules were R1–R22 when they went to R29: a range of rules names the
+    last one that docs/rules.md has, or none."""
+    numbers = [int(n) for n in re.findall(r"^\*\*R(\d+) —", (REPO / "docs/rules.md").read_text(), re.M)]
+    last = max(numbers)
+    for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        for match in re.finditer(r"R1\s*(?:–|-|…|\.\.\.)\s*R(\d+)", path.read_text()):
+            assert int(match.group(1)) == last, f"{path.name} names R1–R{match.group(1)}; the rules go to R{last}"
+
+
+def test_stats_keeps_a_gap_after_the_practice_row_name(paced, tmp_path):
+    import_kana(paced, tmp_path, 4)
+    out = paced.ok("stats")
+    assert "practicenone" not in out
+    assert re.search(r"^  practice +none", out, re.M), out
+
+
+def test_list_by_a_tag_no_card_has_says_so_and_fails(paced, tmp_path):
+    import_kana(paced, tmp_path, 10)
+    paced.ok("tag", "hira-a", "ja")
+    piped = paced.ctl("list", "--tag", "nosuch")
+    assert piped.returncode == 1, piped
+    assert piped.stdout == ""
+    assert "no card is tagged 'nosuch'" in piped.stderr
+    status, out = terminal(paced, "list", "--tag", "nosuch")
+    assert status == 1
+    assert "No cards in the box." not in out and "no card is tagged 'nosuch'" in out
+    # A tag that chooses cards lists them, as before.
+    assert paced.ok("list", "--tag", "ja").split("\t")[1] == "hira-a"
+
+
+def test_search_that_finds_nothing_says_so_on_a_terminal(paced, tmp_path):
+    import_kana(paced, tmp_path, 10)
+    status, out = terminal(paced, "search", "zzz")
+    assert status == 1
+    assert "No card's id, front or back holds 'zzz'." in out
+    # Into a pipe: nothing, as grep, and exit status 1.
+    piped = paced.ctl("search", "zzz")
+    assert (piped.returncode, piped.stdout) == (1, "")
+
+
+def test_help_add_says_where_a_card_goes_without_a_level(paced):
+    help_text = " ".join(paced.ok("help", "add").split())
+    assert "(default 1)" not in help_text
+    assert "--level LEVEL 1 to 7, finished, new or suspended (default new: it waits its turn to come into level 1)" in help_text
+    assert "(default 1)" not in paced.ok("help", "import")
+
+
+def test_show_lists_the_cards_tags(paced):
+    paced.ok("add", "--id", "hund", "--tag", "de", "--tag", "de:tiere", "--level", "1", "Hund", "dog")
+    lines = paced.ok("show", "hund").splitlines()
+    assert "tags: de, de:tiere" in lines, lines
+
+
+def test_calendar_leaves_out_the_days_before_the_box_and_tells_arrived_from_coming(paced, tmp_path):
+    import_kana(paced, tmp_path, 30)
+    before = paced.ok("calendar").splitlines()
+    assert not any(" none " in line for line in before), before
+    assert before[0].startswith("Mon 2026-01-05"), before
+    assert before[0].endswith("· +20 new from new/ when the test opens"), before[0]
+    paced.ok("prepare")  # the test opens: the twenty arrive
+    today = paced.ok("calendar", "today", "today").strip()
+    assert today.endswith("· 20 came from new/"), today
+    assert "+20" not in today
+    assert "The box did not exist yet on those days." in paced.ok("calendar", "-9", "-8")
+
+
+def test_log_on_a_terminal_shows_the_latest_and_says_how_to_see_all(paced, tmp_path):
+    import_kana(paced, tmp_path, 30)
+    status, out = terminal(paced, "log")
+    lines = out.strip().splitlines()
+    assert status == 0
+    assert len(lines) == 21, lines
+    assert lines[-1] == "(the last 20 entries: 'leitnerctl log --all' shows every one, --since DATE those from a day on)"
+    assert "hira-ho" in lines[-2]  # the latest last
+    status, out = terminal(paced, "log", "--all")
+    assert len(out.strip().splitlines()) == 30
+    # Into a pipe, every entry, for scripts.
+    assert len(paced.ok("log").splitlines()) == 30
