@@ -21,7 +21,7 @@ final class FuzzSession {
     private var methods: [(interface: VarlinkInterfaceDescription, method: VarlinkMethod)] = []
 
     /// Methods whose success ends the daemon (`Stop`): it is started again on the same store.
-    static let stoppingMethods: Set<String> = [BoxInterface.name + ".Stop"]
+    static let stoppingMethods: Set<String> = [BoxMethod.stop.qualifiedName]
 
     /// Figures for the report.
     private(set) var edgeCalls = 0
@@ -88,10 +88,10 @@ final class FuzzSession {
         let service = VarlinkServiceInterface.declaration
         judge = ReplyJudge(interfaces: [service.name: service], socketPath: daemon.socketPath)
         let connection = try judge.connect()
-        let info = try judge.expectSuccess(connection, service.name + ".GetInfo", [:])[0].parameters
+        let info = try judge.expectSuccess(connection, VarlinkServiceMethod.getInfo.qualifiedName, [:])[0].parameters
         var interfaces: [String: VarlinkInterfaceDescription] = [:]
         for name in info["interfaces"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
-            let reply = try judge.expectSuccess(connection, service.name + ".GetInterfaceDescription",
+            let reply = try judge.expectSuccess(connection, VarlinkServiceMethod.getInterfaceDescription.qualifiedName,
                                                 ["interface": .string(name)])[0].parameters
             do { interfaces[name] = try VarlinkInterfaceDescription(parsing: reply["description"]?.stringValue ?? "") } catch {
                 throw FuzzFailure("the description of \(name) does not parse: \(error)")

@@ -24,9 +24,20 @@ import LeitnerProtocol
 
     /// Checked against the parsed interface texts themselves, not against the declarations the
     /// table carries, so that a table holding the wrong text fails too.
-    @Test func everyDeclaredMethodHasOneEntryAndEveryEntryIsDeclared() {
-        #expect(Self.names(BoxInterface.name) == BoxInterface.declaration.methods.keys.sorted())
-        #expect(Self.names(VarlinkServiceInterface.name) == VarlinkServiceInterface.declaration.methods.keys.sorted())
+    @Test func everyDeclaredMethodHasOneEntryAndEveryEntryIsDeclared() throws {
+        let box = try VarlinkInterfaceDescription(parsing: BoxInterface.description)
+        let service = try VarlinkInterfaceDescription(parsing: VarlinkServiceInterface.description)
+        #expect(Self.names(BoxInterface.name) == box.methods.keys.sorted())
+        #expect(Self.names(VarlinkServiceInterface.name) == service.methods.keys.sorted())
+    }
+
+    /// The table is keyed by the interfaces' enumerations of their methods, so each must name
+    /// exactly the declared methods (`BoxClientTests` holds `BoxMethod` to its text): a case the
+    /// text lacks could not be called, and a declared method without its case could have no entry.
+    @Test func theServiceMethodsAreTheDeclaredOnes() throws {
+        let service = try VarlinkInterfaceDescription(parsing: VarlinkServiceInterface.description)
+        #expect(VarlinkServiceMethod.allCases.map(\.rawValue).sorted() == service.methods.keys.sorted())
+        #expect(VarlinkServiceMethod.getInfo.qualifiedName == "org.varlink.service.GetInfo")
     }
 
     /// The table serves the interfaces `GetInfo` names, each checked against its own text.

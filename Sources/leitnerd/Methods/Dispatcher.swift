@@ -32,50 +32,59 @@ struct Dispatcher: Sendable {
     /// parameters are declared, and how each declared method is answered.
     struct Interface: Sendable {
         let declaration: VarlinkInterfaceDescription
+        /// By the method's short name, as a call carries it after the interface's name.
         let methods: [String: Method]
+
+        /// The table is written with the interface's own enumeration of its methods
+        /// (`BoxMethod`, `VarlinkServiceMethod`), so that a method's name is spelled only there.
+        init<Name: RawRepresentable<String> & Hashable>(declaration: VarlinkInterfaceDescription,
+                                                         methods: [Name: Method]) {
+            self.declaration = declaration
+            self.methods = Dictionary(uniqueKeysWithValues: methods.map { ($0.key.rawValue, $0.value) })
+        }
     }
 
-    /// The method table: every method the daemon answers, named once, by interface. A unit test
-    /// (`MethodTableTests`) holds each interface's names to the methods its IDL text declares,
-    /// so that no declared method goes unanswered and no entry is unreachable. A name written
-    /// twice is a compiler warning (a repeated key of a dictionary literal), which the build
-    /// does not allow, and would trap at the first call.
+    /// The method table: every method the daemon answers, by interface, keyed by the interface's
+    /// enumeration of its methods. A unit test (`MethodTableTests`) holds each interface's keys
+    /// to the methods its IDL text declares, so that no declared method goes unanswered and no
+    /// entry is unreachable. A method written twice traps when the table is first read (a
+    /// dictionary literal's repeated key), which that test does.
     static let methods: [String: Interface] = [
         BoxInterface.name: Interface(declaration: BoxInterface.declaration, methods: [
-            "Status": .once(BoxMethods.status),
-            "Prepare": .once(BoxMethods.prepare),
-            "Next": .once(BoxMethods.next),
-            "Grade": .once(BoxMethods.grade),
-            "Undo": .once(BoxMethods.undo),
-            "Add": .once(BoxMethods.add),
-            "AddMany": .once(BoxMethods.addMany),
-            "Move": .once(BoxMethods.move),
-            "Suspend": .once(BoxMethods.suspend),
-            "Unsuspend": .once(BoxMethods.unsuspend),
-            "Delete": .once(BoxMethods.delete),
-            "Edit": .once(BoxMethods.edit),
-            "Rename": .once(BoxMethods.rename),
-            "Show": .once(BoxMethods.show),
-            "ReadAsset": .once(BoxMethods.readAsset),
-            "Stats": .once(BoxMethods.stats),
-            "ResolveConflict": .once(BoxMethods.resolveConflict),
-            "AddReverse": .once(BoxMethods.addReverse),
-            "Tag": .once(BoxMethods.tag),
-            "Untag": .once(BoxMethods.untag),
-            "Practice": .once(BoxMethods.practice),
-            "Tags": .streams(BoxMethods.tags),
-            "PracticeCards": .streams(BoxMethods.practiceCards),
-            "List": .streams(BoxMethods.list),
-            "Calendar": .streams(BoxMethods.calendar),
-            "Log": .streams(BoxMethods.log),
-            "Search": .streams(BoxMethods.search),
-            "Doctor": .streams(BoxMethods.doctor),
-            "Stop": .daemon(DaemonMethods.stop),
-        ]),
+            .status: .once(BoxMethods.status),
+            .prepare: .once(BoxMethods.prepare),
+            .next: .once(BoxMethods.next),
+            .grade: .once(BoxMethods.grade),
+            .undo: .once(BoxMethods.undo),
+            .add: .once(BoxMethods.add),
+            .addMany: .once(BoxMethods.addMany),
+            .move: .once(BoxMethods.move),
+            .suspend: .once(BoxMethods.suspend),
+            .unsuspend: .once(BoxMethods.unsuspend),
+            .delete: .once(BoxMethods.delete),
+            .edit: .once(BoxMethods.edit),
+            .rename: .once(BoxMethods.rename),
+            .show: .once(BoxMethods.show),
+            .readAsset: .once(BoxMethods.readAsset),
+            .stats: .once(BoxMethods.stats),
+            .resolveConflict: .once(BoxMethods.resolveConflict),
+            .addReverse: .once(BoxMethods.addReverse),
+            .tag: .once(BoxMethods.tag),
+            .untag: .once(BoxMethods.untag),
+            .practice: .once(BoxMethods.practice),
+            .tags: .streams(BoxMethods.tags),
+            .practiceCards: .streams(BoxMethods.practiceCards),
+            .list: .streams(BoxMethods.list),
+            .calendar: .streams(BoxMethods.calendar),
+            .log: .streams(BoxMethods.log),
+            .search: .streams(BoxMethods.search),
+            .doctor: .streams(BoxMethods.doctor),
+            .stop: .daemon(DaemonMethods.stop),
+        ] as [BoxMethod: Method]),
         ServiceInterface.name: Interface(declaration: VarlinkServiceInterface.declaration, methods: [
-            "GetInfo": .daemon { _, parameters in try ServiceInterface.getInfo(parameters) },
-            "GetInterfaceDescription": .daemon { _, parameters in try ServiceInterface.getInterfaceDescription(parameters) },
-        ]),
+            .getInfo: .daemon { _, parameters in try ServiceInterface.getInfo(parameters) },
+            .getInterfaceDescription: .daemon { _, parameters in try ServiceInterface.getInterfaceDescription(parameters) },
+        ] as [VarlinkServiceMethod: Method]),
     ]
 
     /// The answer to one message: the reply frame (nil for a `oneway` call), or the replies of a
