@@ -34,7 +34,7 @@ import LeitnerSystem
     /// Every card as the store holds it now, read one by one: what the index must hold.
     static func truth(_ box: Box) throws -> [String] {
         try box.list(level: nil, withText: true).map { card in
-            [card.id, "\(card.level.rawValue)", SearchIndex.fold(card.front.text ?? ""), SearchIndex.fold(card.back.text ?? ""),
+            [card.id, "\(card.level.rawValue)", CaseFolding.fold(card.front.text ?? ""), CaseFolding.fold(card.back.text ?? ""),
              card.tags.joined(separator: "\n")].joined(separator: "|")
         }.sorted()
     }

@@ -66,7 +66,7 @@ import Testing
         #expect(found == (our != nil), "matches and firstMatch disagree on \(pattern.debugDescription)")
         // The prefilter must never pass over a text that matches.
         if found, let required = SearchPattern.requiredLiteral(pattern) {
-            let folded = Array(SearchIndex.fold(text).utf8)
+            let folded = Array(CaseFolding.fold(text).utf8)
             #expect(folded.withUnsafeBufferPointer { text in required.withUnsafeBufferPointer { SearchPattern.contains(text, $0) } },
                     "required literal of \(pattern.debugDescription) not in \(text.debugDescription)")
         }

@@ -5,7 +5,7 @@ import Testing
 /// (used to pass over sides before the regex engine runs: it must never be wrong).
 @Suite struct SearchPatternTests {
     func matches(_ pattern: SearchPattern, _ text: String) -> Bool {
-        let folded = Array(SearchIndex.fold(text).utf8)
+        let folded = Array(CaseFolding.fold(text).utf8)
         return folded.withUnsafeBufferPointer { pattern.matches(folded: $0) }
     }
 
@@ -60,8 +60,19 @@ import Testing
     func linesAndFoldedTextAgree(_ pattern: String) throws {
         let search = try SearchPattern(pattern, regex: true)
         for line in ["un café", "UN CAFÉ", "σοφία", "İx", "ix", "Ax", "\u{212A}é", "KÉ"] {
-            let folded = Array(SearchIndex.fold(line).utf8)
+            let folded = Array(CaseFolding.fold(line).utf8)
             #expect(folded.withUnsafeBufferPointer { search.matches(folded: $0) } == search.matches(line: line), "\(line)")
+        }
+    }
+
+    /// A plain pattern and the same text as a regular expression find the same lines: both are
+    /// folded by `CaseFolding`, İ (two scalars lower-cased) included.
+    @Test(arguments: ["İ", "İX", "CAFÉ", "ΣΟΦ", "\u{212A}"])
+    func plainAndRegularPatternsFoldAlike(_ text: String) throws {
+        let plain = try SearchPattern(text, regex: false)
+        let regex = try SearchPattern(text, regex: true)
+        for line in ["İx", "ix", "i\u{307}x", "un café", "σοφία", "kelvin", "\u{212A}"] {
+            #expect(plain.matches(line: line) == regex.matches(line: line), "\(text) in \(line)")
         }
     }
 }

@@ -9,7 +9,7 @@ public struct MatchHighlighter {
 
     /// - Throws: `RegexError` when `regex` is true and the pattern is not a regular expression.
     public init(pattern: String, regex: Bool) throws {
-        self.pattern = pattern.lowercased()
+        self.pattern = CaseFolding.fold(pattern)
         self.regex = regex ? try LinearRegex(pattern) : nil
     }
 
@@ -41,11 +41,12 @@ public struct MatchHighlighter {
         let characters = Array(line)
         var index = 0
         while index < characters.count {
-            // Lower-case character by character, so that the match's bounds are the line's own.
+            // Folded character by character, as the daemon folds (`CaseFolding`), so that the
+            // match's bounds are the line's own.
             var folded = ""
             var end = index
             while folded.utf8.count < pattern.utf8.count && end < characters.count {
-                folded += String(characters[end]).lowercased()
+                folded += CaseFolding.fold(String(characters[end]))
                 end += 1
             }
             if !pattern.isEmpty && folded.hasPrefix(pattern) {

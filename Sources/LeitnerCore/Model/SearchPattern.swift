@@ -26,11 +26,11 @@ public struct SearchPattern {
                 throw .invalidPattern(pattern: text, reason: error.reason)
             }
         } else {
-            kind = .substring(Array(SearchIndex.fold(text).utf8))
+            kind = .substring(Array(CaseFolding.fold(text).utf8))
         }
     }
 
-    /// True when folded text (`SearchIndex.fold`) holds a match.
+    /// True when folded text (`CaseFolding.fold`) holds a match.
     func matches(folded bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         switch kind {
         case .substring(let needle):
@@ -69,7 +69,7 @@ public struct SearchPattern {
     /// expression that spans lines).
     func matches(line: String) -> Bool {
         // Folded as the index's text is, so that a line matches exactly when it would there.
-        let folded = Array(SearchIndex.fold(line).utf8)
+        let folded = Array(CaseFolding.fold(line).utf8)
         return folded.withUnsafeBufferPointer { matches(folded: $0) }
     }
 }

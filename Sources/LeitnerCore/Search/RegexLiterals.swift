@@ -1,6 +1,5 @@
 /// Literal text that every match of a node holds, as UTF-8 of folded scalars: the bytes the
-/// search index's folded text then holds too (`RegexScalar.fold` is what `SearchIndex.fold`
-/// does, one scalar at a time), so that `SearchPattern` can pass over a side without them before
+/// search index's folded text then holds too (both are `CaseFolding`'s), so that `SearchPattern` can pass over a side without them before
 /// the engine runs. Never more than sure: a byte string here that some match lacks would make a
 /// search miss a card.
 struct RegexLiterals: Equatable {

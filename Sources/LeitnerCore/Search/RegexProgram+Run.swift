@@ -40,7 +40,7 @@ extension RegexProgram {
                         guard let (scalar, length) = here, current.count > 0 || machine.found == nil else { break }
                         let after = position + length
                         let following = RegexProgram.scalar(in: text, at: after)
-                        let folded = RegexScalar.fold(scalar)
+                        let folded = CaseFolding.fold(scalar)
                         place += 1
                         next.count = 0
                         for index in 0..<current.count {

@@ -1,20 +1,7 @@
-/// How the regular-expression engine sees one Unicode scalar of the text: its case folding, and
-/// the named classes (`\d`, `\w`, `[[:alpha:]]` …). Everything here is one scalar at a time, so
-/// that matching is never more than a table or property look-up per scalar.
+/// How the regular-expression engine sees one Unicode scalar of the text: its upper case (its
+/// folding is `CaseFolding`'s), and the named classes (`\d`, `\w`, `[[:alpha:]]` …). Everything
+/// here is one scalar at a time, so that matching is never more than a table or property look-up per scalar.
 enum RegexScalar {
-    /// The scalar lower-cased, as `SearchIndex.fold` lower-cases the text of the index: a
-    /// pattern compares folded scalars, so that it finds the same on a card's line as it is and
-    /// on the index's folded copy. Only U+0130 (İ) lower-cases to two scalars ("i" and a
-    /// combining dot); its first stands for it.
-    @inline(__always)
-    static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-        if scalar.value < 0x80 {
-            return scalar.value &- 0x41 < 26 ? Unicode.Scalar(UInt8(scalar.value | 0x20)) : scalar
-        }
-        guard scalar.properties.changesWhenLowercased else { return scalar }
-        return scalar.properties.lowercaseMapping.unicodeScalars.first ?? scalar
-    }
-
     /// The scalar's upper-case form when it is one scalar (ß's "SS" is not), else the scalar.
     static func upper(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         if scalar.value < 0x80 {
@@ -112,7 +99,7 @@ struct RegexSet: Equatable, Sendable {
         var all = items
         for case .range(let range) in items where range.lowerBound == range.upperBound {
             guard let scalar = Unicode.Scalar(range.lowerBound) else { continue }
-            let folded = RegexScalar.fold(scalar).value
+            let folded = CaseFolding.fold(scalar).value
             if folded != scalar.value { all.append(.range(folded...folded)) }
         }
         self.items = all
@@ -139,7 +126,7 @@ struct RegexSet: Equatable, Sendable {
     }
 
     private static func member(_ scalar: Unicode.Scalar, items: [Item], negated: Bool) -> Bool {
-        let folded = RegexScalar.fold(scalar)
+        let folded = CaseFolding.fold(scalar)
         if holds(folded, items) { return !negated }
         let upper = RegexScalar.upper(folded)
         return (upper != folded && holds(upper, items)) != negated

@@ -18,7 +18,7 @@ enum RegexAssertion: Equatable, Sendable {
 /// where a match is matters.
 indirect enum RegexNode: Equatable, Sendable {
     case empty
-    /// A literal, folded (`RegexScalar.fold`).
+    /// A literal, folded (`CaseFolding.fold`).
     case scalar(Unicode.Scalar)
     case anyButLineBreak
     case set(RegexSet)
@@ -172,11 +172,11 @@ struct RegexParser {
             if escaped == "b" { return (.assertion(.wordBoundary), false) }
             if escaped == "B" { return (.assertion(.notWordBoundary), false) }
             switch try member(escaped: escaped, at: position) {
-            case .scalar(let literal): return (.scalar(RegexScalar.fold(literal)), true)
+            case .scalar(let literal): return (.scalar(CaseFolding.fold(literal)), true)
             case .property(let property, let negated): return (.set(RegexSet(property, negated: negated)), true)
             }
         default:
-            return (.scalar(RegexScalar.fold(scalar)), true)
+            return (.scalar(CaseFolding.fold(scalar)), true)
         }
     }
 

@@ -263,12 +263,12 @@ struct SearchIndex {
     /// here) and tags.
     private mutating func append(_ id: String, level: Level, front: String?, back: String?, ownText: Bool,
                                  tags cardTags: [String], watch: Int32) {
-        let folded = SearchIndex.fold(id)
+        let folded = CaseFolding.fold(id)
         // A reverse card's text is the card's it reverses (R28), found there: indexed by its id
         // alone, it never shows the same lines twice, nor stale ones when only that card's
         // directory is watched and changes. Its tags are its own, from its own directory.
-        let front = ownText ? Array(SearchIndex.fold(front ?? "").utf8) : []
-        let back = ownText ? Array(SearchIndex.fold(back ?? "").utf8) : []
+        let front = ownText ? Array(CaseFolding.fold(front ?? "").utf8) : []
+        let back = ownText ? Array(CaseFolding.fold(back ?? "").utf8) : []
         // Valid tags are at most 128 bytes each and come from at most 64 KiB: the joined bytes
         // fit, and are cut at a whole tag should they not.
         var tags = Array(cardTags.joined(separator: "\n").utf8)
@@ -308,11 +308,6 @@ struct SearchIndex {
         arena = arena.withUnsafeBufferPointer { Array($0) }
         slots = slots.withUnsafeBufferPointer { Array($0) }
         MemoryTrim.releaseFreedMemory()
-    }
-
-    /// Case folding for matching: the text lower-cased, in every script that has case.
-    static func fold(_ text: String) -> String {
-        text.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) ? text : text.lowercased()
     }
 
     /// Calls `body` with each card's parts.
