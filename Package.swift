@@ -45,6 +45,8 @@ let package = Package(
                     swiftSettings: testHooks),
         .testTarget(name: "LeitnerCoreTests", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerTestSupport"],
                     swiftSettings: testHooks),
+        .testTarget(name: "LeitnerVarlinkTests", dependencies: ["LeitnerSystem", "LeitnerVarlink", "LeitnerTestSupport"],
+                    swiftSettings: testHooks),
         .testTarget(name: "LeitnerProtocolTests",
                     dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerTestSupport"],
                     swiftSettings: testHooks),

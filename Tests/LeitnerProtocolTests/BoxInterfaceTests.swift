@@ -23,6 +23,13 @@ import Testing
                 "docs/io.leitner.Box.varlink differs from BoxInterface.description: copy the text over")
     }
 
+    @Test func theInterfaceTextParses() throws {
+        let box = BoxInterface.declaration
+        #expect(box.name == BoxInterface.name)
+        #expect(box.methods["Grade"]?.input.map(\.name) == ["id", "correct", "answerMs"])
+        #expect(box.types["Test"] != nil)
+    }
+
     @Test func docsCopyOfServiceInterfaceIsCurrent() throws {
         #expect(try docsFile("org.varlink.service.varlink") == VarlinkServiceInterface.description)
     }

@@ -1,6 +1,5 @@
 @testable import LeitnerVarlink
 import Testing
-@testable import LeitnerProtocol
 
 /// The IDL reader and the check of a call's parameters against a method's declaration.
 @Suite struct VarlinkInterfaceDescriptionTests {
@@ -53,11 +52,7 @@ import Testing
         #expect(description.errors["Plain"] == [])
     }
 
-    @Test func readsTheDaemonsInterfaces() throws {
-        let box = BoxInterface.declaration
-        #expect(box.name == BoxInterface.name)
-        #expect(box.methods["Grade"]?.input.map(\.name) == ["id", "correct", "answerMs"])
-        #expect(box.types["Test"] != nil)
+    @Test func readsTheServiceInterface() throws {
         #expect(VarlinkServiceInterface.declaration.methods.keys.sorted() == ["GetInfo", "GetInterfaceDescription"])
     }
 

@@ -1,7 +1,5 @@
-import LeitnerVarlink
+@testable import LeitnerVarlink
 import Testing
-@testable import LeitnerCore
-@testable import LeitnerProtocol
 
 /// `VarlinkReplyParts` cuts a reply that grows with the box into replies of bounded size
 /// (docs/protocol.md, "Streamed replies").

@@ -1,9 +1,7 @@
 import Dispatch
 import Glibc
-import LeitnerVarlink
+@testable import LeitnerVarlink
 import Testing
-@testable import LeitnerCore
-@testable import LeitnerProtocol
 @testable import LeitnerSystem
 import LeitnerTestSupport
 
@@ -167,10 +165,10 @@ import LeitnerTestSupport
     /// that message is the answer (leitnerctl sends the call again on `ConnectionClosed`).
     @Test func aServiceThatClosedFirstIsHeardOut() throws {
         let (client, service) = try Socket.makePair()
-        try Socket.sendAll(service, VarlinkReply.error(BoxInterface.connectionClosed, ["reason": "idle"]).frame)
+        try Socket.sendAll(service, VarlinkReply.error("org.example.Service.ConnectionClosed", ["reason": "idle"]).frame)
         service.close()
         let varlink = VarlinkClient(connected: client, name: "pair")
-        #expect(throws: VarlinkCallError(name: BoxInterface.connectionClosed, parameters: ["reason": "idle"])) {
+        #expect(throws: VarlinkCallError(name: "org.example.Service.ConnectionClosed", parameters: ["reason": "idle"])) {
             try varlink.call("a.B")
         }
     }

@@ -1,7 +1,5 @@
-import LeitnerVarlink
+@testable import LeitnerVarlink
 import Testing
-@testable import LeitnerCore
-@testable import LeitnerProtocol
 
 @Suite struct JSONValueTests {
     func parse(_ text: String, maxDepth: Int = JSONValue.defaultMaxDepth) throws -> JSONValue {

@@ -1,7 +1,5 @@
-import LeitnerVarlink
+@testable import LeitnerVarlink
 import Testing
-@testable import LeitnerCore
-@testable import LeitnerProtocol
 
 @Suite struct VarlinkMessageTests {
     func request(_ text: String) throws(VarlinkMessageError) -> VarlinkRequest {

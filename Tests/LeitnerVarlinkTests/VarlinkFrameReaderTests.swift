@@ -1,7 +1,5 @@
-import LeitnerVarlink
+@testable import LeitnerVarlink
 import Testing
-@testable import LeitnerCore
-@testable import LeitnerProtocol
 @testable import LeitnerSystem
 
 @Suite struct VarlinkFrameReaderTests {
