@@ -32,8 +32,9 @@ let package = Package(
         .executableTarget(name: "leitnerctl",
                           dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerClient"]),
         .executableTarget(name: "leitner-bench", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb"]),
-        // Calls the built leitnerd with values generated from its interface text (docs/protocol.md, "Fuzzing").
-        .executableTarget(name: "leitner-fuzz", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
+        // Calls the built leitnerd with values generated from its interface text (docs/protocol.md, "Fuzzing"),
+        // and leitner-web at each route of its table (LeitnerWeb's `WebRoute`, docs/web.md, "Fuzzing").
+        .executableTarget(name: "leitner-fuzz", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb"]),
         // The web door (docs/web.md): HTTP, the session and the pages, a client of the daemon like
         // leitnerctl; LeitnerClient for the statistics report and the day names.
         .target(name: "LeitnerWeb", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerClient"]),
@@ -59,7 +60,7 @@ let package = Package(
         .testTarget(name: "LeitnerWebTests",
                     dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb", "LeitnerTestSupport"]),
         // The fuzzer's generators, through `@testable import` of its executable module.
-        .testTarget(name: "leitner-fuzzTests", dependencies: ["leitner-fuzz", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
+        .testTarget(name: "leitner-fuzzTests", dependencies: ["leitner-fuzz", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import LeitnerWeb
+
 /// The requests at the edges of what leitner-web accepts (docs/web.md, "HTTP"): request lines,
 /// headers and bodies one byte under and over their limits, every framing a proxy could read two
 /// ways, and percent-encodings that try to leave the routes. `cookie` and `csrf` come from a
@@ -64,28 +66,54 @@ enum HTTPEdges {
         return out.map { Array($0.utf8) }
     }
 
-    /// Requests a browser sends, for the random phase to change.
-    static func templates(cookie: String, csrf: String) -> [String] {
+    /// Requests a browser sends, for the random phase to change: one to each route of
+    /// leitner-web's table (`WebRoute.table`), so that a route added there is fuzzed too, and a
+    /// few that try HTTP's ways of sending them (pipelined, HEAD, HTTP/1.0, 100-continue).
+    /// `handle`: a card the review showed this session (`/review/answer?card=HANDLE`).
+    static func templates(cookie: String, csrf: String, handle: String) -> [String] {
         let host = "Host: 127.0.0.1\r\n"
         let session = "Cookie: \(cookie)\r\n"
         let form = "Content-Type: application/x-www-form-urlencoded\r\n"
-        func post(_ path: String, _ body: String) -> String {
-            "POST \(path) HTTP/1.1\r\n\(host)\(session)\(form)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
-        }
-        return [
-            "GET / HTTP/1.1\r\n\(host)\(session)\r\n",
+        return WebRoute.table.map { request(to: $0, cookie: cookie, csrf: csrf, handle: handle) } + [
             "GET /review HTTP/1.1\r\n\(host)\(session)Connection: keep-alive\r\n\r\nGET / HTTP/1.1\r\n\(host)\r\n",
-            "GET /review/answer?card=00 HTTP/1.1\r\n\(host)\(session)\r\n",
-            "GET /cards?q=card&page=1 HTTP/1.1\r\n\(host)\(session)\r\n",
-            "GET /cards/card-1 HTTP/1.1\r\n\(host)\(session)\r\n",
-            "GET /cards/card-1/asset/front HTTP/1.1\r\n\(host)\(session)\r\n",
             "HEAD /stats HTTP/1.1\r\n\(host)\(session)\r\n",
             "GET /?token=00 HTTP/1.0\r\n\r\n",
-            post("/review/grade", "csrf=\(csrf)&card=00&correct=yes"),
-            post("/review/undo", "csrf=\(csrf)"),
-            post("/cards/card-1/move", "csrf=\(csrf)&level=2"),
-            post("/cards/card-1/edit", "csrf=\(csrf)&front=new+front%0D%0Aline&back=b"),
             "POST /review/start HTTP/1.1\r\n\(host)\(session)\(form)Expect: 100-continue\r\nContent-Length: 69\r\n\r\ncsrf=\(csrf)",
         ]
+    }
+
+    /// A browser's request to `route`: its path with a value in each part, and each field it reads
+    /// with a value it takes (in the query of a GET, the form of a POST, with the CSRF token).
+    static func request(to route: WebRoute, cookie: String, csrf: String, handle: String) -> String {
+        let path = "/" + route.parts.map { part in
+            switch part {
+            case .word(let word): word
+            case .card: "card-1"
+            case .handle: handle
+            case .side: "front"
+            case .file: EmbeddedAssets.styleSheet.name
+            }
+        }.joined(separator: "/")
+        let fields = route.fields.map { name in
+            let value = switch name {
+            case "card": handle
+            case "correct": "yes"
+            case "level": "2"
+            case "page": "1"
+            case "q": "card"
+            case "done": "edited"
+            case "tag": ""
+            case "front": "new+front%0D%0Aline"
+            default: "b"
+            }
+            return name + "=" + value
+        }
+        let head = "Host: 127.0.0.1\r\nCookie: \(cookie)\r\n"
+        guard route.method == .post else {
+            return "GET \(path)\(fields.isEmpty ? "" : "?" + fields.joined(separator: "&")) HTTP/1.1\r\n\(head)\r\n"
+        }
+        let body = (["csrf=\(csrf)"] + fields).joined(separator: "&")
+        return "POST \(path) HTTP/1.1\r\n\(head)Content-Type: application/x-www-form-urlencoded\r\n"
+            + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
     }
 }

@@ -18,6 +18,8 @@ final class HTTPFuzzSession {
     private(set) var phase = "start"
     private var cookie = ""
     private var csrf = ""
+    /// A card the review showed this session, for the routes that take one.
+    private var handle = "00"
     /// The last request sent, for the report of a failure.
     private(set) var last: [UInt8] = []
 
@@ -36,7 +38,7 @@ final class HTTPFuzzSession {
         phase = "edge requests"
         for request in HTTPEdges.requests(cookie: cookie, csrf: csrf) { try exchange(request, pieces: []) }
         phase = "random requests"
-        let templates = HTTPEdges.templates(cookie: cookie, csrf: csrf).map { Array($0.utf8) }
+        let templates = HTTPEdges.templates(cookie: cookie, csrf: csrf, handle: handle).map { Array($0.utf8) }
         let deadline = FuzzSession.now() + options.budget
         while FuzzSession.now() < deadline {
             var request = random.pick(templates)
@@ -73,6 +75,12 @@ final class HTTPFuzzSession {
             throw FuzzFailure("today's page has no CSRF token: \(page.prefix(300))")
         }
         csrf = String(page[start.upperBound...].prefix { $0 != "\"" })
+        // The review's first card, whose handle the routes of the review take.
+        let review = String(decoding: try HTTPExchange.send(Array("GET /review HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n\r\n".utf8),
+                                                            port: web.port), as: UTF8.self)
+        if let link = review.firstRange(of: "/review/answer?card=") {
+            handle = String(review[link.upperBound...].prefix { $0 != "&" && $0 != "\"" })
+        }
     }
 
     /// Sends one request, judges its answer, and checks that the server still serves.

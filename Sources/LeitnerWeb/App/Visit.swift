@@ -3,8 +3,9 @@ import LeitnerProtocol
 import LeitnerSystem
 import LeitnerVarlink
 
-/// One request of a browser that is let in: the routes behind the door. A GET only reads; every
-/// change is a POST whose form carries the session's CSRF token, checked before anything else.
+/// One request of a browser that is let in: the handlers of the routes behind the door
+/// (`WebRoute.table` says which address goes to which). A GET only reads; every change is a POST
+/// whose form carries the session's CSRF token, checked before its route is looked for.
 struct Visit {
     let app: WebApp
     let request: HTTPRequest
@@ -13,28 +14,41 @@ struct Visit {
     let sessionID: String
     let session: Session
     let now: MonotonicTime
+    /// A POST's form, read and checked by `answer()`; empty for a GET.
+    private(set) var form: [String: String] = [:]
 
     var box: BoxClient { app.box }
     var csrf: String { session.csrf }
     /// The box's name for the pages' titles; nil for the default box.
     var boxName: String? { app.boxName }
 
+    /// The response of the request's route, with its security policy.
     func answer() -> (HTTPResponse, String) {
-        if request.method == .post {
-            return (post(), SecurityHeaders.pagePolicy)
+        var visit = self
+        if request.method == .post, let refusal = readForm(into: &visit.form) {
+            return page(refusal)
         }
-        switch segments.first {
-        case nil: return (today(), SecurityHeaders.pagePolicy)
-        case "review": return (reviewGet(), SecurityHeaders.pagePolicy)
-        case "cards": return cardsGet()
-        case "stats" where segments.count == 1: return stats()
-        default: return (app.notFound(section: .today), SecurityHeaders.pagePolicy)
+        guard let (route, values) = WebRoute.find(request.method, segments), case .visit(let handler) = route.handler else {
+            if request.method == .post {
+                return page(app.problem(405, "Not a change", "Nothing is changed at this address.", section: .today))
+            }
+            return page(app.notFound(section: segments.first == "review" ? .review : segments.first == "cards" ? .cards : .today))
         }
+        return handler(visit, values)
+    }
+
+    /// A page's response, under the pages' policy.
+    func page(_ response: HTTPResponse) -> (HTTPResponse, String) {
+        (response, SecurityHeaders.pagePolicy)
     }
 
     // MARK: Reading
 
-    private func today() -> HTTPResponse {
+    func today() -> (HTTPResponse, String) {
+        page(todayPage())
+    }
+
+    private func todayPage() -> HTTPResponse {
         do {
             let status = try box.status().value
             let monday = status.today.adding(days: -status.today.weekday)
@@ -61,10 +75,10 @@ struct Visit {
         return try box.next(tags: [tag], notTags: nil, levels: nil).value
     }
 
-    private func reviewGet() -> HTTPResponse {
-        let rest = Array(segments.dropFirst())
+    /// `/review`: the front of the card due now, or the end of the test.
+    func reviewFront() -> (HTTPResponse, String) {
         let scope = Self.scope(query)
-        if rest.isEmpty {
+        return page({
             do {
                 // `Next` opens today's test when it is not open yet, as `leitnerctl next` does: the
                 // test is the day's whoever opens it, so this GET decides nothing a person could.
@@ -79,8 +93,13 @@ struct Visit {
             } catch {
                 return app.problem(error, section: .review)
             }
-        }
-        if rest == ["answer"] {
+        }())
+    }
+
+    /// `/review/answer?card=HANDLE`: both sides of the card shown, with the grading buttons.
+    func reviewAnswer() -> (HTTPResponse, String) {
+        let scope = Self.scope(query)
+        return page({
             guard let handle = query["card"], let shown = session.card(forHandle: handle) else {
                 return HTTPResponse.redirect(scope.path)
             }
@@ -95,8 +114,13 @@ struct Visit {
             } catch {
                 return app.problem(error, section: .review)
             }
-        }
-        if rest == ["edit"] {
+        }())
+    }
+
+    /// `/review/edit?card=HANDLE`: the shown card's text in a form.
+    func reviewEditPage() -> (HTTPResponse, String) {
+        let scope = Self.scope(query)
+        return page({
             guard let handle = query["card"], let shown = session.card(forHandle: handle) else {
                 return HTTPResponse.redirect(scope.path)
             }
@@ -111,30 +135,31 @@ struct Visit {
             } catch {
                 return app.problem(error, section: .review)
             }
-        }
-        if rest.count == 3, rest[0] == "asset", let shown = session.card(forHandle: rest[1]), let side = SideName(rawValue: rest[2]) {
-            return asset(id: shown.id, side: side)
-        }
-        return app.notFound(section: .review)
+        }())
     }
 
-    private func cardsGet() -> (HTTPResponse, String) {
-        let policy = SecurityHeaders.pagePolicy
-        let rest = Array(segments.dropFirst())
-        if rest.isEmpty { return (cardList(), policy) }
-        if rest.count == 1 {
-            let id = rest[0]
-            do {
-                let card = try box.show(id: id).value
-                return (HTTPResponse.html(200, CardPage.html(card, csrf: csrf, notice: query["done"].flatMap(Self.notice), box: boxName)), policy)
-            } catch {
-                return (app.problem(error, section: .cards), policy)
-            }
+    /// `/review/asset/HANDLE/SIDE`: a side's file of a card the review showed, by its handle.
+    func reviewAsset(handle: String, side: String) -> (HTTPResponse, String) {
+        guard let shown = session.card(forHandle: handle), let side = SideName(rawValue: side) else {
+            return page(app.notFound(section: .review))
         }
-        if rest.count == 3, rest[1] == "asset", let side = SideName(rawValue: rest[2]) {
-            return (asset(id: rest[0], side: side), SecurityHeaders.assetPolicy)
+        return (asset(id: shown.id, side: side), SecurityHeaders.assetPolicy)
+    }
+
+    /// `/cards/ID`: a card's page.
+    func cardPage(id: String) -> (HTTPResponse, String) {
+        do {
+            let card = try box.show(id: id).value
+            return page(HTTPResponse.html(200, CardPage.html(card, csrf: csrf, notice: query["done"].flatMap(Self.notice), box: boxName)))
+        } catch {
+            return page(app.problem(error, section: .cards))
         }
-        return (app.notFound(section: .cards), policy)
+    }
+
+    /// `/cards/ID/asset/SIDE`: a side's file, by the card's id.
+    func cardAsset(id: String, side: String) -> (HTTPResponse, String) {
+        guard let side = SideName(rawValue: side) else { return page(app.notFound(section: .cards)) }
+        return (asset(id: id, side: side), SecurityHeaders.assetPolicy)
     }
 
     static func notice(_ code: String) -> String? {
@@ -149,7 +174,11 @@ struct Visit {
     /// The cards matching `q` (every card without one), with the tag `tag` and in level or
     /// place `level` when given, a page at a time. The daemon streams them in parts; only this
     /// page's are kept.
-    private func cardList() -> HTTPResponse {
+    func cardList() -> (HTTPResponse, String) {
+        page(cardListPage())
+    }
+
+    private func cardListPage() -> HTTPResponse {
         let filter = CardsPage.Filter(text: query["q"]?.trimmingSpaces ?? "",
                                       tag: query["tag"].flatMap { $0.isEmpty ? nil : $0 },
                                       level: query["level"].flatMap { Level(name: $0) })
@@ -191,7 +220,7 @@ struct Visit {
                                                      box: boxName))
     }
 
-    private func stats() -> (HTTPResponse, String) {
+    func stats() -> (HTTPResponse, String) {
         do {
             let stats = try box.stats().value
             return (HTTPResponse.html(200, StatsPage.html(stats)), SecurityHeaders.reportPolicy)
@@ -223,99 +252,112 @@ struct Visit {
 
     // MARK: Changing
 
-    private func post() -> HTTPResponse {
+    /// Reads a POST's form into `form` when it is one of these pages' forms (the right type, well
+    /// escaped) and carries this browser's CSRF token; else returns the refusal.
+    private func readForm(into form: inout [String: String]) -> HTTPResponse? {
         let type = request.header("content-type")?.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(" ") } ?? ""
         guard type == "application/x-www-form-urlencoded" else {
             return app.problem(415, "Not a form", "A change is sent by a form of these pages.", section: .today)
         }
-        guard let form = PercentEncoding.formFields(String(decoding: request.body, as: UTF8.self)) else {
+        guard let fields = PercentEncoding.formFields(String(decoding: request.body, as: UTF8.self)) else {
             return app.problem(400, "A broken form", "The form has a broken %-escape.", section: .today)
         }
-        guard let offered = form["csrf"], ConstantTime.equal(offered, csrf) else {
+        guard let offered = fields["csrf"], ConstantTime.equal(offered, csrf) else {
             return app.problem(403, "This form is out of date",
                                "The form did not carry this browser's token, so nothing was changed. Reload the page and try again.",
                                section: .today)
         }
-        if segments.count == 3, segments[0] == "cards" {
-            let id = segments[1]
-            switch segments[2] {
-            case "edit": return edit(id: id, form: form)
-            case "move": return move(id: id, form: form)
-            default: break
-            }
-        }
-        let scope = Self.scope(form)
-        switch segments {
-        case ["review", "start"]:
-            do {
-                _ = try box.prepare()
-                return HTTPResponse.redirect("/review")
-            } catch {
-                return app.problem(error, section: .review)
-            }
-        case ["review", "grade"]:
-            guard let handle = form["card"], let shown = session.card(forHandle: handle),
-                  let correct = form["correct"].flatMap({ $0 == "yes" ? true : $0 == "no" ? false : nil }) else {
-                return HTTPResponse.redirect(scope.path)
-            }
-            let elapsed = now - shown.shown
-            let milliseconds = Int(min(elapsed.components.seconds, 86_400)) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-            do {
-                _ = try box.grade(id: shown.id, correct: correct, answerMs: max(0, milliseconds))
-                return HTTPResponse.redirect(scope.path)
-            } catch let error where Self.isStale(error) {
-                return HTTPResponse.redirect(scope.path)
-            } catch {
-                return app.problem(error, section: .review)
-            }
-        case ["review", "suspend"]:
-            guard let handle = form["card"], let shown = session.card(forHandle: handle) else {
-                return HTTPResponse.redirect(scope.path)
-            }
-            do {
-                // Out of the test and of every test until unsuspended (R24): the next card follows.
-                _ = try box.suspend(ids: [shown.id]).value
-                return HTTPResponse.redirect(scope.path)
-            } catch {
-                return app.problem(error, section: .review)
-            }
-        case ["review", "edit"]:
-            guard let handle = form["card"], let shown = session.card(forHandle: handle), shown.answered else {
-                return HTTPResponse.redirect(scope.path)
-            }
-            let answer = "/review/answer?card=\(handle)" + scope.queryTail
-            do {
-                let changed = try applyEdit(id: shown.id, form: form)
-                return HTTPResponse.redirect(answer + "&done=" + (changed ? "edited" : "unchanged"))
-            } catch {
-                return app.problem(error, section: .review)
-            }
-        case ["review", "undo"]:
-            do {
-                _ = try box.undo()
-                return HTTPResponse.redirect(scope.path)
-            } catch {
-                return app.problem(error, section: .review)
-            }
-        case ["logout"]:
-            app.close(session: sessionID)
-            var response = HTTPResponse.redirect("/")
-            response.headers.append(("Set-Cookie", "\(CookieHeader.name)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"))
-            return response
-        default:
-            return app.problem(405, "Not a change", "Nothing is changed at this address.", section: .today)
+        form = fields
+        return nil
+    }
+
+    /// `POST /review/start`: opens today's test.
+    func start() -> (HTTPResponse, String) {
+        do {
+            _ = try box.prepare()
+            return page(HTTPResponse.redirect("/review"))
+        } catch {
+            return page(app.problem(error, section: .review))
         }
     }
 
-    private func move(id: String, form: [String: String]) -> HTTPResponse {
+    /// `POST /review/grade`: the shown card graded, with the time since it was shown.
+    func grade() -> (HTTPResponse, String) {
+        let scope = Self.scope(form)
+        guard let handle = form["card"], let shown = session.card(forHandle: handle),
+              let correct = form["correct"].flatMap({ $0 == "yes" ? true : $0 == "no" ? false : nil }) else {
+            return page(HTTPResponse.redirect(scope.path))
+        }
+        let elapsed = now - shown.shown
+        let milliseconds = Int(min(elapsed.components.seconds, 86_400)) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+        do {
+            _ = try box.grade(id: shown.id, correct: correct, answerMs: max(0, milliseconds))
+            return page(HTTPResponse.redirect(scope.path))
+        } catch let error where Self.isStale(error) {
+            return page(HTTPResponse.redirect(scope.path))
+        } catch {
+            return page(app.problem(error, section: .review))
+        }
+    }
+
+    /// `POST /review/suspend`: out of the test and of every test until unsuspended (R24); the
+    /// next card follows.
+    func suspend() -> (HTTPResponse, String) {
+        let scope = Self.scope(form)
+        guard let handle = form["card"], let shown = session.card(forHandle: handle) else {
+            return page(HTTPResponse.redirect(scope.path))
+        }
+        do {
+            _ = try box.suspend(ids: [shown.id]).value
+            return page(HTTPResponse.redirect(scope.path))
+        } catch {
+            return page(app.problem(error, section: .review))
+        }
+    }
+
+    /// `POST /review/edit`: new text for the shown card, then its answer again.
+    func saveReviewEdit() -> (HTTPResponse, String) {
+        let scope = Self.scope(form)
+        guard let handle = form["card"], let shown = session.card(forHandle: handle), shown.answered else {
+            return page(HTTPResponse.redirect(scope.path))
+        }
+        let answer = "/review/answer?card=\(handle)" + scope.queryTail
+        do {
+            let changed = try applyEdit(id: shown.id, form: form)
+            return page(HTTPResponse.redirect(answer + "&done=" + (changed ? "edited" : "unchanged")))
+        } catch {
+            return page(app.problem(error, section: .review))
+        }
+    }
+
+    /// `POST /review/undo`: the last grade taken back.
+    func undo() -> (HTTPResponse, String) {
+        do {
+            _ = try box.undo()
+            return page(HTTPResponse.redirect(Self.scope(form).path))
+        } catch {
+            return page(app.problem(error, section: .review))
+        }
+    }
+
+    /// `POST /logout`: the session forgotten and its cookie cleared.
+    func logout() -> (HTTPResponse, String) {
+        app.close(session: sessionID)
+        var response = HTTPResponse.redirect("/")
+        response.headers.append(("Set-Cookie", "\(CookieHeader.name)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"))
+        return page(response)
+    }
+
+    /// `POST /cards/ID/move`: the card to another level or place.
+    func move(id: String) -> (HTTPResponse, String) {
         guard let level = form["level"].flatMap({ Level(name: $0) }) else {
-            return app.problem(400, "No such level", "A level is 1 to 7 or finished.", section: .cards)
+            return page(app.problem(400, "No such level", "A level is 1 to 7 or finished.", section: .cards))
         }
         do {
             _ = try box.move(id: id, to: level)
-            return HTTPResponse.redirect("/cards/\(PercentEncoding.encode(id))?done=moved")
+            return page(HTTPResponse.redirect("/cards/\(PercentEncoding.encode(id))?done=moved"))
         } catch {
-            return app.problem(error, section: .cards)
+            return page(app.problem(error, section: .cards))
         }
     }
 
@@ -328,13 +370,13 @@ struct Visit {
         return false
     }
 
-    /// The card page's edit form: the new text, then the card's page again.
-    private func edit(id: String, form: [String: String]) -> HTTPResponse {
+    /// `POST /cards/ID/edit`, the card page's edit form: the new text, then the card's page again.
+    func saveCardEdit(id: String) -> (HTTPResponse, String) {
         do {
             let changed = try applyEdit(id: id, form: form)
-            return HTTPResponse.redirect("/cards/\(PercentEncoding.encode(id))?done=\(changed ? "edited" : "unchanged")")
+            return page(HTTPResponse.redirect("/cards/\(PercentEncoding.encode(id))?done=\(changed ? "edited" : "unchanged")"))
         } catch {
-            return app.problem(error, section: .cards)
+            return page(app.problem(error, section: .cards))
         }
     }
 

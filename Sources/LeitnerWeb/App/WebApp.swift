@@ -2,7 +2,7 @@ import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 
-/// The site: every route, the door (token → cookie), the CSRF check, and the pages, each a call
+/// The site: the routes (`WebRoute.table`), the door (token → cookie), the CSRF check, and the pages, each a call
 /// or two to the daemon through `BoxClient`. It knows nothing of sockets: a request in, a response
 /// out, so the unit tests drive it with a transport of their own.
 public final class WebApp: Sendable {
@@ -39,13 +39,9 @@ public final class WebApp: Sendable {
         guard let segments = PercentEncoding.pathSegments(request.path) else {
             return (notFound(section: nil), SecurityHeaders.pagePolicy)
         }
-        if segments.count == 2, segments[0] == "static" {
-            guard request.method != .post, let file = EmbeddedAssets.file(named: segments[1]) else {
-                return (notFound(section: nil), SecurityHeaders.pagePolicy)
-            }
-            return (HTTPResponse(status: 200, headers: [("Content-Type", file.contentType),
-                                                        ("Cache-Control", "public, max-age=31536000, immutable")],
-                                 body: file.bytes), SecurityHeaders.pagePolicy)
+        // The routes outside the door, whatever the method: their handlers refuse a POST.
+        for route in WebRoute.table {
+            if case .open(let handler) = route.handler, let values = route.values(segments) { return handler(self, request, values) }
         }
         guard let query = PercentEncoding.formFields(request.query) else {
             return (problem(400, "A broken link", "The address has a broken %-escape.", section: nil), SecurityHeaders.pagePolicy)
@@ -60,6 +56,16 @@ public final class WebApp: Sendable {
         }
         let visit = Visit(app: self, request: request, segments: segments, query: query, sessionID: id, session: session, now: now)
         return visit.answer()
+    }
+
+    /// `/static/FILE`: a file compiled into the program, never a POST's answer.
+    func staticFile(_ name: String, request: HTTPRequest) -> (HTTPResponse, String) {
+        guard request.method != .post, let file = EmbeddedAssets.file(named: name) else {
+            return (notFound(section: nil), SecurityHeaders.pagePolicy)
+        }
+        return (HTTPResponse(status: 200, headers: [("Content-Type", file.contentType),
+                                                    ("Cache-Control", "public, max-age=31536000, immutable")],
+                             body: file.bytes), SecurityHeaders.pagePolicy)
     }
 
     /// `/?token=…`: a right token opens a session and sets its cookie, and the browser is sent

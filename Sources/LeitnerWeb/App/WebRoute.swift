@@ -1,0 +1,111 @@
+/// One address of the site and how it is answered: the route table (`WebRoute.table`) is every
+/// page, file and change leitner-web serves, as `CommandTable` is every command of leitnerctl.
+/// `WebApp` and `Visit` find a request's route in it, docs/web.md lists it, and the fuzzer's
+/// HTTP mode (`leitner-fuzz --http`) sends a request to each of its entries.
+public struct WebRoute: Sendable {
+    /// A segment of a route's path: a fixed word, or a value the handler receives.
+    public enum Part: Sendable, Equatable {
+        case word(String)
+        /// A card's id (`/cards/ID`).
+        case card
+        /// The review's handle of a shown card, which hides its id until the answer is shown.
+        case handle
+        /// A side's name, `front` or `back`.
+        case side
+        /// The name of an embedded file (`EmbeddedAssets`).
+        case file
+    }
+
+    /// How the route is answered: before the door (no session), or as a visit of a browser that
+    /// is let in. Both get the values of the path's parts that are not words, in order.
+    enum Handler: Sendable {
+        case open(@Sendable (WebApp, HTTPRequest, [String]) -> (HTTPResponse, String))
+        case visit(@Sendable (Visit, [String]) -> (HTTPResponse, String))
+    }
+
+    /// `.get` (which answers HEAD too) reads; `.post` changes, with a form carrying the session's
+    /// CSRF token.
+    public let method: HTTPMethod
+    public let parts: [Part]
+    /// The fields of the form a POST reads besides `csrf`, or the query a GET reads.
+    public let fields: [String]
+    let handler: Handler
+
+    /// Whether the route is answered without a session.
+    public var isOpen: Bool {
+        if case .open = handler { return true }
+        return false
+    }
+
+    /// The path as docs/web.md writes it: `/cards/ID/asset/SIDE`.
+    public var pattern: String {
+        "/" + parts.map { part in
+            switch part {
+            case .word(let word): word
+            case .card: "ID"
+            case .handle: "HANDLE"
+            case .side: "SIDE"
+            case .file: "FILE"
+            }
+        }.joined(separator: "/")
+    }
+
+    /// The values of `segments` for this route's parts, or nil when the path is not this route's.
+    func values(_ segments: [String]) -> [String]? {
+        guard segments.count == parts.count else { return nil }
+        var values: [String] = []
+        for (part, segment) in zip(parts, segments) {
+            if case .word(let word) = part {
+                guard word == segment else { return nil }
+            } else {
+                values.append(segment)
+            }
+        }
+        return values
+    }
+
+    /// The route a request goes to: the first entry with its method (HEAD is GET) and path.
+    public static func find(_ method: HTTPMethod, _ segments: [String]) -> (route: WebRoute, values: [String])? {
+        let wanted: HTTPMethod = method == .post ? .post : .get
+        for route in table where route.method == wanted {
+            if let values = route.values(segments) { return (route, values) }
+        }
+        return nil
+    }
+
+    /// Every route, in the order docs/web.md lists them.
+    public static let table: [WebRoute] = [
+        WebRoute(method: .get, parts: [.word("static"), .file], fields: [],
+                 handler: .open { app, request, values in app.staticFile(values[0], request: request) }),
+        WebRoute(method: .get, parts: [], fields: [], handler: .visit { visit, _ in visit.today() }),
+        WebRoute(method: .get, parts: [.word("review")], fields: ["tag"], handler: .visit { visit, _ in visit.reviewFront() }),
+        WebRoute(method: .get, parts: [.word("review"), .word("answer")], fields: ["card", "tag", "done"],
+                 handler: .visit { visit, _ in visit.reviewAnswer() }),
+        WebRoute(method: .get, parts: [.word("review"), .word("edit")], fields: ["card", "tag"],
+                 handler: .visit { visit, _ in visit.reviewEditPage() }),
+        WebRoute(method: .get, parts: [.word("review"), .word("asset"), .handle, .side], fields: [],
+                 handler: .visit { visit, values in visit.reviewAsset(handle: values[0], side: values[1]) }),
+        WebRoute(method: .get, parts: [.word("cards")], fields: ["q", "tag", "level", "page"],
+                 handler: .visit { visit, _ in visit.cardList() }),
+        WebRoute(method: .get, parts: [.word("cards"), .card], fields: ["done"],
+                 handler: .visit { visit, values in visit.cardPage(id: values[0]) }),
+        WebRoute(method: .get, parts: [.word("cards"), .card, .word("asset"), .side], fields: [],
+                 handler: .visit { visit, values in visit.cardAsset(id: values[0], side: values[1]) }),
+        WebRoute(method: .get, parts: [.word("stats")], fields: [], handler: .visit { visit, _ in visit.stats() }),
+        WebRoute(method: .post, parts: [.word("review"), .word("start")], fields: [],
+                 handler: .visit { visit, _ in visit.start() }),
+        WebRoute(method: .post, parts: [.word("review"), .word("grade")], fields: ["card", "correct", "tag"],
+                 handler: .visit { visit, _ in visit.grade() }),
+        WebRoute(method: .post, parts: [.word("review"), .word("suspend")], fields: ["card", "tag"],
+                 handler: .visit { visit, _ in visit.suspend() }),
+        WebRoute(method: .post, parts: [.word("review"), .word("edit")], fields: ["card", "front", "back", "tag"],
+                 handler: .visit { visit, _ in visit.saveReviewEdit() }),
+        WebRoute(method: .post, parts: [.word("review"), .word("undo")], fields: ["tag"],
+                 handler: .visit { visit, _ in visit.undo() }),
+        WebRoute(method: .post, parts: [.word("cards"), .card, .word("edit")], fields: ["front", "back"],
+                 handler: .visit { visit, values in visit.saveCardEdit(id: values[0]) }),
+        WebRoute(method: .post, parts: [.word("cards"), .card, .word("move")], fields: ["level"],
+                 handler: .visit { visit, values in visit.move(id: values[0]) }),
+        WebRoute(method: .post, parts: [.word("logout")], fields: [], handler: .visit { visit, _ in visit.logout() }),
+    ]
+}

@@ -1,0 +1,19 @@
+import LeitnerWeb
+import Testing
+@testable import leitner_fuzz
+
+/// The HTTP mode's browser requests (docs/web.md, "Fuzzing"): made from leitner-web's route
+/// table, so that every route is fuzzed, a new one included.
+@Suite struct HTTPTemplatesTests {
+    @Test func aRequestReachesEveryRouteOfTheTable() throws {
+        var reached = Set<String>()
+        for template in HTTPEdges.templates(cookie: "leitner_session=00", csrf: "c0", handle: "ab12") {
+            var parser = HTTPRequestParser()
+            // The one with `Expect: 100-continue` waits for the rest of its body: it reaches no route.
+            guard case .complete(let request, _) = parser.parse(Array(template.utf8)) else { continue }
+            let segments = try #require(PercentEncoding.pathSegments(request.path))
+            if let (route, _) = WebRoute.find(request.method, segments) { reached.insert("\(route.method.rawValue) \(route.pattern)") }
+        }
+        #expect(reached == Set(WebRoute.table.map { "\($0.method.rawValue) \($0.pattern)" }))
+    }
+}
