@@ -23,8 +23,9 @@ extension Box {
     /// A card found damaged on the way is reported and left out of the test (R21).
     public func next() throws(BoxError) -> (card: Card?, test: TestSummary) {
         let moment = try begin()
-        if completedToday(moment) { return (nil, summary(moment)) }
+        // R23: the day opens, also when its test was completed before (by a move, say).
         try openTest(moment)
+        if completedToday(moment) { return (nil, summary(moment)) }
         while let id = daily.head() {
             do {
                 let card = try store.card(id, withText: true)
@@ -60,6 +61,10 @@ extension Box {
         try CardID.validate(id)
         let moment = try begin()
         if completedToday(moment) { throw .testComplete }
+        // R16: an answer that fails changes nothing, not even as the first call of its date: it
+        // fails before the day opens (R23) and its test with it.
+        guard store.level(of: id) != nil else { throw .noSuchCard(id: id) }
+        guard try inTestOnceOpened(id, moment) else { throw .notInTest(id: id) }
         try openTest(moment)
         // `test` is used in place throughout: a copy held across its mutation would copy the queue.
         guard daily.test != nil, let from = store.level(of: id) else { throw .noSuchCard(id: id) }
@@ -101,6 +106,20 @@ extension Box {
             try recordDay(DayRecord.Entry(date: moment.today, outcome: .completed))
         }
         return (store.relocated(shown, to: to), summary(moment))
+    }
+
+    /// Whether `id` is in the queue once the day has opened (R23) and the test with it (R11):
+    /// in the open test's queue, or in one of the levels of the test that would open, or in
+    /// `new/` among the cards the opening admits into level 1 when level 1 joins that test (R8).
+    /// Asked before anything is opened, so that an answer that would fail changes nothing.
+    private func inTestOnceOpened(_ id: String, _ moment: Moment) throws(BoxError) -> Bool {
+        guard let level = store.level(of: id), !store.isDamaged(id) else { return false }
+        var opening = false
+        if level == .new { opening = try admissionPlan(moment).contains(id) }
+        if let test = daily.test(at: days.position) {
+            return test.contains(id) || (opening && test.belongs(id, at: .one))
+        }
+        return options.cycle.levels(at: days.position).contains(opening ? .one : level)
     }
 
     /// Reverts the last grade made today (R15): the card returns to its level before that grade and

@@ -20,11 +20,13 @@ extension Box {
         return max(0, perDay - places.admitted(on: moment.today))
     }
 
-    /// R23: true once the day's test has opened today (or was completed today): a card added
-    /// from then on goes straight to level 1 while the day's admissions are fewer than
-    /// `NewPerDay=`; before, it waits in `new/` to be admitted, in order, when the test opens.
+    /// R23: true once the day opened today — the first `Prepare`, `Next` or answer of the date
+    /// that succeeded, whether the test was open or completed: a card added from then on goes
+    /// straight to level 1 while the day's admissions are fewer than `NewPerDay=`; before, it
+    /// waits in `new/` to be admitted, in order, at the opening. After a restart, a test opened
+    /// today, the log's admissions of today or the `day-opened` file say it.
     func dayOpened(_ moment: Moment) throws(BoxError) -> Bool {
-        if admissionsDone == moment.today || completedToday(moment) || daily.test?.opened == moment.today { return true }
+        if daily.openedDay == moment.today || daily.test?.opened == moment.today { return true }
         try catchUpPlaces()
         return places.admitted(on: moment.today) > 0
     }
@@ -56,39 +58,41 @@ extension Box {
     /// journal (`Journal.capacity`); of ids of 20 bytes, about 8 KiB.
     static let admissionsPerRecord = 64
 
-    /// R23: when the day's test opens, admits up to `NewPerDay=` cards (fewer the more were
-    /// admitted today already) from `new/` into level 1, in the order they arrived, each a
-    /// logged move (origin `admit`), so that they are in the test. Once a logical date: also
-    /// after a restart that day, when the test opened today or the log has today's admissions
-    /// (`dayOpened`), nothing more comes in until the next date.
-    func admitNewCards(_ moment: Moment) throws(BoxError) {
-        guard admissionsDone != moment.today, !completedToday(moment) else { return }
-        if try dayOpened(moment) {
-            admissionsDone = moment.today
-            return
-        }
+    /// R23: the cards the day's opening admits from `new/`, in the order they arrived: up to
+    /// `NewPerDay=` (fewer the more were admitted today already), none once the day opened.
+    func admissionPlan(_ moment: Moment) throws(BoxError) -> [String] {
         let waiting = store.counts()[.new] ?? 0
-        if waiting > 0 {
-            let room = try admissionRoom(moment) ?? waiting
-            if room > 0 {
-                let admitted = places.admissionOrder(in: store.levelOf, limit: room).filter { !store.isDamaged($0) }
-                // A few records of many moves each, one sync a record, rather than a sync per
-                // card (docs/performance.md, "Admissions"); each record well within the journal.
-                var start = 0
-                while start < admitted.count {
-                    let ids = Array(admitted[start..<min(admitted.count, start + Box.admissionsPerRecord)])
-                    try store.moveCards(ids, from: .new, to: .one, journal: ids.map {
-                        LogEntry(time: moment.now, event: .move, id: $0, from: .new, to: .one, origin: .admit)
-                    })
-                    for id in ids {
-                        if lastShown?.id == id { lastShown = nil }
-                        if tracksMembership { daily.levelChanged(id, to: .one) }
-                    }
-                    start += ids.count
-                }
+        guard waiting > 0, try !dayOpened(moment) else { return [] }
+        let room = try admissionRoom(moment) ?? waiting
+        guard room > 0 else { return [] }
+        return places.admissionOrder(in: store.levelOf, limit: room).filter { !store.isDamaged($0) }
+    }
+
+    /// R23: opens the day — the first `Prepare`, `Next` or answer of a logical date that
+    /// succeeds (the callers check first what would fail, R16) — admitting `admissionPlan`'s
+    /// cards into level 1, each a logged move (origin `admit`), so that they are in the test that
+    /// opens (or joins, R8). Once a date, also across restarts (`dayOpened`).
+    func openDay(_ moment: Moment) throws(BoxError) {
+        guard try !dayOpened(moment) else { return }
+        let admitted = try admissionPlan(moment)
+        // A few records of many moves each, one sync a record, rather than a sync per card
+        // (docs/performance.md, "Admissions"); each record well within the journal.
+        var start = 0
+        while start < admitted.count {
+            let ids = Array(admitted[start..<min(admitted.count, start + Box.admissionsPerRecord)])
+            try store.moveCards(ids, from: .new, to: .one, journal: ids.map {
+                LogEntry(time: moment.now, event: .move, id: $0, from: .new, to: .one, origin: .admit)
+            })
+            for id in ids {
+                if lastShown?.id == id { lastShown = nil }
+                if tracksMembership { daily.levelChanged(id, to: .one) }
             }
+            start += ids.count
         }
-        admissionsDone = moment.today
+        // The log's admissions say the day opened; so does the test file when a test opens now.
+        // Else (none admitted, a test carried over or completed) its own file says it.
+        let opensTest = !completedToday(moment) && daily.test?.position != days.position
+        try daily.markDayOpened(moment.today, durably: admitted.isEmpty && !opensTest)
     }
 
     /// The cards the next admissions will bring and their logical date (R23): today's, while the
@@ -131,9 +135,11 @@ extension Box {
     /// Every id is checked before any card moves: one not suspended changes nothing.
     /// - Throws: `notSuspended`, `noSuchCard`, `invalidCardId`, `storeFailure`.
     public func unsuspend(ids: [String]) throws(BoxError) -> [Card] {
-        try catchUpPlaces()
-        return try moveAll(ids) { (id, from) throws(BoxError) in
+        try moveAll(ids) { (id, from) throws(BoxError) in
             guard from == .suspended else { throw .notSuspended(id: id, level: from.name) }
+            // The log read after the request took in hand changes (R13): a card moved into
+            // `suspended/` by hand just before is back where the hand took it from.
+            try catchUpPlaces()
             return places.suspendedFrom[id] ?? .one
         }
     }
@@ -150,19 +156,17 @@ extension Box {
             let to = try target(id, from)
             planned.append((try store.card(id, withText: true), from, to))
         }
-        var moved: [Card] = []
-        for (card, from, to) in planned {
-            if from != to {
-                try store.moveCard(card.id, from: from, to: to, journal: [
-                    LogEntry(time: moment.now, event: .move, id: card.id, from: from, to: to),
-                ])
-                if lastShown?.id == card.id { lastShown = nil }
-                if tracksMembership { daily.levelChanged(card.id, to: to) }
-            }
-            moved.append(store.relocated(card, to: to))
+        for (card, from, to) in planned where from != to {
+            try store.moveCard(card.id, from: from, to: to, journal: [
+                LogEntry(time: moment.now, event: .move, id: card.id, from: from, to: to),
+            ])
+            if lastShown?.id == card.id { lastShown = nil }
+            if tracksMembership { daily.levelChanged(card.id, to: to) }
         }
         if daily.isDone { try complete(moment) }
-        return moved
+        // R17: the reply's paths once every card moved: a reverse's sides are its card's, which
+        // may have moved after it in this same request.
+        return planned.map { store.relocated($0.card, to: $0.to) }
     }
 
     /// R24: the cards now in the box answered wrong at least `LeechAfter=` times since they

@@ -13,11 +13,13 @@ extension Box {
             return (card, test, 0)
         }
         let moment = try begin()
-        if completedToday(moment) { return (nil, summary(moment), 0) }
+        let completed = completedToday(moment)
         // Before the test opens: a daemon building the tag table off the turn fails the call
         // here, before it changes anything, and makes it again (`currentTagTable`).
-        let selected = filter.isEmpty ? nil : try selectedIDs(filter)
+        let selected = filter.isEmpty || completed ? nil : try selectedIDs(filter)
+        // R23: the day opens, also when its test was completed before (by a move, say).
         try openTest(moment)
+        if completed { return (nil, summary(moment), 0) }
         let wanted = Set(levels)
         func selects(_ id: String) -> Bool {
             guard let level = store.level(of: id), wanted.isEmpty || wanted.contains(level) else { return false }

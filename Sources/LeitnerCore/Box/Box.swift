@@ -41,8 +41,6 @@ public final class Box {
     /// What the log says about `new/` and `suspended/`: arrivals, admissions, where suspended
     /// cards came from, leech counts (R23, R24); read from the log on first use.
     var places = PlacesLedger()
-    /// The logical date whose admissions were made (R23): the day's test has opened.
-    var admissionsDone: LogicalDate?
     /// The cards' folded text for `Search`, built by the first search.
     var searchIndex: SearchIndex?
     /// Every card's tags, built by the first request that needs them (`TagTable`).
@@ -322,7 +320,7 @@ public final class Box {
     /// cards in its levels, shuffled once from a seed kept with the test.
     func openTest(_ moment: Moment) throws(BoxError) {
         // R23: the day's new cards first, so that they are in the test it opens (or joins).
-        try admitNewCards(moment)
+        try openDay(moment)
         let position = days.position
         if completedToday(moment) || daily.test?.position == position { return }
         let levels = options.cycle.levels(at: position)

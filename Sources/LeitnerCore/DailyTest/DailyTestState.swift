@@ -10,6 +10,9 @@ struct DailyTestState {
     private(set) var test: DailyTest?
     /// The position whose `TestReady=` hook has run (once per test).
     private(set) var readyPosition: Int?
+    /// The last logical date whose day opened (R23: its admissions were made); kept on disk only
+    /// when nothing else says so after a restart (`Box.dayOpened`).
+    private(set) var openedDay: LogicalDate?
     private let directory: FileDescriptor
     private let directoryPath: String
 
@@ -19,6 +22,8 @@ struct DailyTestState {
         self.directoryPath = directoryPath
         let bytes = try? FileSystem.readFile(TestFile.ready, in: directory, limit: 64)
         readyPosition = bytes.flatMap { Int(String(decoding: $0, as: UTF8.self).split(separator: "\n").first ?? "") }
+        let opened = try? FileSystem.readFile(TestFile.dayOpened, in: directory, limit: 64)
+        openedDay = opened.flatMap { LogicalDate(String(decoding: $0, as: UTF8.self).split(separator: "\n").first ?? "") }
     }
 
     /// The path of the test file, for messages.
@@ -64,6 +69,20 @@ struct DailyTestState {
             throw .failing(.write, directoryPath + "/" + TestFile.ready, error)
         }
         readyPosition = position
+    }
+
+    /// R23: notes that the day of `date` opened; `durably` writes it to its file first, for a
+    /// day that neither a test opened on it nor an admission logged on it would show after a
+    /// restart.
+    mutating func markDayOpened(_ date: LogicalDate, durably: Bool) throws(BoxError) {
+        if durably {
+            do {
+                try FileSystem.writeAtomically(Array("\(date)\n".utf8), to: TestFile.dayOpened, in: directory)
+            } catch {
+                throw .failing(.write, directoryPath + "/" + TestFile.dayOpened, error)
+            }
+        }
+        openedDay = date
     }
 
     // MARK: The test, changed in place

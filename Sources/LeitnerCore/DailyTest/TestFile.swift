@@ -16,6 +16,8 @@ import Glibc
 enum TestFile {
     static let name = "test"
     static let ready = "test-ready"
+    /// The last logical date the day opened on (R23), when no test file or admission says it.
+    static let dayOpened = "day-opened"
 
     /// The file of `test` with its own queue, in order (`DailyTest.file(header:)`).
     static func encode(_ test: DailyTest) -> [UInt8] {

@@ -27,12 +27,16 @@ extension Store {
     }
 
     /// `card` as it is after its directory moved to `level`. A reverse card's sides are the
-    /// files of the card it reverses (R28), which did not move: their paths stay.
+    /// files of the card it reverses (R28), in that card's directory where it is now: a request
+    /// that moves both gives the paths that exist when it answers (R17).
     func relocated(_ card: Card, to level: Level) -> Card {
         var moved = card
         moved.level = level
-        if card.reverseOf != nil { return moved }
-        let directory = path(of: card.id, in: level) + "/"
+        var directory = path(of: card.id, in: level) + "/"
+        if let original = card.reverseOf {
+            guard let at = self.level(of: original) else { return moved }
+            directory = path(of: original, in: at) + "/"
+        }
         moved.front.path = directory + String(card.front.path.split(separator: "/").last ?? "")
         moved.back.path = directory + String(card.back.path.split(separator: "/").last ?? "")
         return moved

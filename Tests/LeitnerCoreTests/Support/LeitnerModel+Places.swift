@@ -4,9 +4,10 @@
 /// `NewPerDay=` a date, in the order they arrived, then those put there by hand, by id) and R24
 /// (`suspended/`, and back to the level a card was suspended from).
 extension LeitnerModel {
-    /// R23: the day's test has opened today (or was completed today): a card added now goes
-    /// straight to level 1 while the date's admissions are fewer than `NewPerDay=`.
-    var dayOpened: Bool { admissionsDate == today || completedToday || admitted[today, default: 0] > 0 }
+    /// R23: the day opened today (its first `Prepare`, `Next` or answer that succeeded, the test
+    /// open or completed): a card added now goes straight to level 1 while the date's
+    /// admissions are fewer than `NewPerDay=`. A restart changes nothing of it.
+    var dayOpened: Bool { admissionsDate == today || admitted[today, default: 0] > 0 }
 
     /// R23: the admissions the date has room for; nil: no limit.
     var room: Int? { newPerDay.map { max(0, $0 - admitted[today, default: 0]) } }
@@ -41,10 +42,10 @@ extension LeitnerModel {
         add(reverse, at: to, byHand: false)
     }
 
-    /// R23: once a date, when its test opens (not when it was completed today), up to
+    /// R23: once a date, when the day opens (its test open or completed already), up to
     /// `NewPerDay=` cards from `new/` into level 1.
     mutating func admit() {
-        guard admissionsDate != today, !completedToday else { return }
+        guard admissionsDate != today else { return }
         admissionsDate = today
         let waiting = arrivalOrder + handNew.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for id in waiting.prefix(room ?? waiting.count) {
