@@ -97,10 +97,9 @@ extension Box {
         return out + "…"
     }
 
-    /// Marks a card for the search index to read again: its content changed, its level did not
-    /// (the store marks level changes itself).
+    /// Tells the views (the search index, the tag table) to read a card again: its content
+    /// changed, its level did not (the store publishes level changes itself).
     func searchIndexNeedsReading(_ id: String) {
-        store.searchDirty?.insert(id)
-        store.tagsDirty?.insert(id)
+        store.publishWritten(id)
     }
 }

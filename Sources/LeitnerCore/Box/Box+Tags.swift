@@ -71,7 +71,10 @@ extension Box {
     func currentTagTable() throws(BoxError) -> TagTable {
         if options.buildsIndexesApart {
             // Events lost: every card's tags are read again, off the turn too.
-            if store.tagsLost { tagTable = nil }
+            if let table = tagTable, store.isLost(table.cursor) {
+                store.closeCursor(table.cursor)
+                tagTable = nil
+            }
             if tagTable == nil { try installBuilt(.tags) }
         }
         // Updated in place where it exists: a copy would copy the table.
@@ -85,7 +88,10 @@ extension Box {
     /// - Throws: as `currentTagTable`.
     func currentSearchIndex() throws(BoxError) -> SearchIndex {
         if options.buildsIndexesApart {
-            if store.lostEvents { searchIndex = nil }
+            if let index = searchIndex, store.isLost(index.cursor) {
+                store.closeCursor(index.cursor)
+                searchIndex = nil
+            }
             if searchIndex == nil { try installBuilt(.search) }
         }
         // Updated in place where it exists: a copy would copy every card's folded text.
@@ -111,14 +117,14 @@ extension Box {
             guard let outcome = build.outcome else { return try wait(for: build, kind) }
             if kind == .search { searchBuild = nil } else { tagBuild = nil }
             switch outcome {
-            case .search(let built) where !store.lostEvents:
-                searchIndex = SearchIndex(installing: built, store: store)
+            case .search(let built) where !store.isLost(build.cursor):
+                searchIndex = SearchIndex(installing: built, cursor: build.cursor, store: store)
                 return
-            case .tags(let built) where !store.tagsLost:
-                tagTable = TagTable(installing: built, store: store)
+            case .tags(let built) where !store.isLost(build.cursor):
+                tagTable = TagTable(installing: built, cursor: build.cursor, store: store)
                 return
             case .search, .tags, .stopped:
-                break
+                store.closeCursor(build.cursor)
             }
         }
         guard let build = try? IndexBuild(kind, store: store) else { return }

@@ -170,10 +170,6 @@ public final class Box {
         try finishTransit(moment)
         try takeInMendedCards(now: now)
         try settle(moment)
-        // Without an index, nobody needs the card directories' events (stale watches' only); while
-        // one is built off the turn, they are what it must read again.
-        if searchIndex == nil && searchBuild == nil { store.forgetCardEvents() }
-        if tagTable == nil && tagBuild == nil { store.tagEvents.removeAll() }
         if daily.isDone, daily.test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)
         return moment

@@ -5,9 +5,9 @@ import LeitnerSystem
 /// built off the turn"): reading every card of 100,000 takes seconds, and while the box's one
 /// owner held the turn for it, every other call waited. With `BoxOptions.buildsIndexesApart` the
 /// box, under the turn, only takes a snapshot — every card's level, descriptors of the build's
-/// own (`CardReader`) — and starts marking what changes (`startMarking`); a thread reads the
+/// own (`CardReader`) — and opens a cursor on the store's change feed (`ChangeFeed`); a thread reads the
 /// cards with no turn held (`run`); the next call that needs the index, under the turn again,
-/// installs it and reads again what was marked meanwhile (`SearchIndex.init(installing:)`,
+/// installs it and reads again what changed since the cursor (`SearchIndex.init(installing:)`,
 /// `TagTable.init(installing:)`). Only the calls that need it wait for it, and all of them for
 /// the one build: the first to `join` runs it, the others are rung when it is done.
 public final class IndexBuild: Sendable {
@@ -40,41 +40,26 @@ public final class IndexBuild: Sendable {
     }
 
     let kind: Kind
+    /// The store's changes since the snapshot: the installed view takes them, and keeps the cursor.
+    let cursor: ChangeFeed.Cursor
     private let reader: CardReader
     private let watcher: Inotify.Watcher
     private let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
 
-    /// Takes the snapshot and starts marking the store's changes, under the box's turn.
-    /// - Throws: `storeFailure` when the build's descriptors cannot be opened; nothing is
-    ///   marked then.
+    /// Takes the snapshot and opens its cursor, under the box's turn.
+    /// - Throws: `storeFailure` when the build's descriptors cannot be opened; no cursor is
+    ///   opened then.
     init(_ kind: Kind, store: Store) throws(BoxError) {
         self.kind = kind
         reader = try CardReader(store: store)
         watcher = store.inotify.watcher
-        IndexBuild.startMarking(kind, store: store)
+        cursor = store.openCursor()
     }
 
     deinit {
         // A build nobody ran (its box closed first) still holds its descriptors.
         if !state.withLock({ $0.claimed }) { reader.close() }
-    }
-
-    /// From now on the store marks what the index must read again: the cards whose level
-    /// changes and those the box edits (`Store.searchDirty`, `tagsDirty`), the events of the
-    /// card directories' watches (`cardEvents`, `tagEvents`), and lost events. Done at the
-    /// snapshot, under the turn: whatever changes after it is marked.
-    static func startMarking(_ kind: Kind, store: Store) {
-        switch kind {
-        case .search:
-            store.searchDirty = []
-            store.forgetCardEvents()
-            store.lostEvents = false
-        case .tags:
-            store.tagsDirty = []
-            store.tagEvents.removeAll()
-            store.tagsLost = false
-        }
     }
 
     /// Says what the caller is to do: run the build, wait to be rung, or nothing.

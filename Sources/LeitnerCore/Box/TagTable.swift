@@ -8,11 +8,11 @@ import LeitnerSystem
 /// Built by the first request that needs tags, not at open: a daemon never asked pays nothing.
 /// Kept current without rescans, as the search index is:
 ///
-/// - the store marks every card whose level changes (`Store.tagsDirty`), and the box the cards
-///   it edits or tags;
+/// - it holds a cursor on the store's change feed (`ChangeFeed`), which has every card whose
+///   level changes and every card the box edits or tags;
 /// - each card directory is watched (inotify), and an event about its `tags` entry, or about the
-///   directory itself, marks the card (R13: a `tags` file written by hand, by an editor or a sync
-///   tool, is read again before the next request that needs it);
+///   directory itself, is a change of the card (R13: a `tags` file written by hand, by an editor
+///   or a sync tool, is read again before the next request that needs it);
 /// - when the kernel dropped events, every card is read again.
 ///
 /// Small: only tagged cards have an entry of tags; every card has a number (`CardIndex`, only
@@ -26,19 +26,22 @@ struct TagTable {
     private var watchOf: [Int32] = []
     /// Cards whose directory has no watch (the limit was reached): read again before each use.
     private var unwatched = Set<String>()
+    /// Where the table is in the store's change feed.
+    private(set) var cursor = ChangeFeed.Cursor.none
 
-    /// Reads every card's tags and starts following their changes: at once, under the box's turn
-    /// (the box's own callers, and a daemon whose build off the turn could not begin).
+    /// Reads every card's tags, its cursor opened first: at once, under the box's turn (the box's
+    /// own callers, and a daemon whose build off the turn could not begin).
     init(store: Store) {
-        IndexBuild.startMarking(.tags, store: store)
-        self.init(installing: TagTable.read(store.levelOf, from: store, watcher: store.inotify.watcher) ?? TagTable(), store: store)
+        let cursor = store.openCursor()
+        self.init(installing: TagTable.read(store.cardLevels, from: store, watcher: store.watcher) ?? TagTable(),
+                  cursor: cursor, store: store)
     }
 
     private init() {}
 
     /// Reads the tags of `cards` from `source`, watching each card's directory before reading
     /// it, so that a change after the read is an event. Runs on any thread when `source` is a
-    /// `CardReader` and the store marks its changes meanwhile (`IndexBuild.startMarking`).
+    /// `CardReader`, the build's cursor on the store's change feed opened at the snapshot (`IndexBuild`).
     /// - Parameter stopped: asked every 256 cards: true gives up (the box is closing).
     /// - Returns: nil when stopped.
     static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
@@ -56,36 +59,39 @@ struct TagTable {
         return table
     }
 
-    /// Installs a table a build read, under the box's turn, and brings it up to date with what
-    /// the store marked since the build's snapshot (`update`).
-    init(installing built: TagTable, store: Store) {
+    /// Installs a table a build read, under the box's turn, with the cursor opened at the build's
+    /// snapshot, and brings it up to date with the changes since (`update`).
+    init(installing built: TagTable, cursor: ChangeFeed.Cursor, store: Store) {
         self = built
+        self.cursor = cursor
         update(store: store)
     }
 
     /// The tags of the card `id`; none when it has none (or is not in the box).
     func tags(of id: String) -> [String] { tagsOf[id] ?? [] }
 
-    /// Takes in what changed since the last use: the cards marked and those whose `tags` had events.
+    /// Takes in what changed since the last use: the cards the feed names and those whose `tags`
+    /// had events.
     mutating func update(store: Store) {
-        if store.tagsLost {
+        guard let changes = store.changes(since: cursor) else {
+            store.closeCursor(cursor)
             self = TagTable(store: store)
             return
         }
-        var dirty = store.tagsDirty ?? []
-        store.tagsDirty = []
-        if !store.tagEvents.isEmpty {
-            let touched = Set(store.tagEvents)
-            store.tagEvents.removeAll()
+        if changes.isEmpty && unwatched.isEmpty { return }
+        var dirty = unwatched
+        var touched = Set<Int32>()
+        // Only its own file's events and the directory's own (no name) can change the tags.
+        changes.collect(cards: &dirty, watches: &touched) { $0 == CardTag.fileName || $0.isEmpty }
+        if !touched.isEmpty {
             for (number, watch) in watchOf.enumerated() where watch >= 0 && touched.contains(watch) {
                 dirty.insert(numbers.id(ofEntry: UInt32(number)))
             }
         }
-        dirty.formUnion(unwatched)
         unwatched.removeAll()
         for id in dirty {
             if let level = store.level(of: id) {
-                learn(id, in: level, from: store, watcher: store.inotify.watcher)
+                learn(id, in: level, from: store, watcher: store.watcher)
             } else {
                 tagsOf[id] = nil
             }

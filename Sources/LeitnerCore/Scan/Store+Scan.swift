@@ -142,17 +142,14 @@ extension Store {
                 continue
             }
             if event.kind != .overflow, watches[event.watch] == nil {
-                // A card directory's own watch: something in it changed (a side edited by hand).
-                cardEvents.append(event.watch)
-                // The tag table needs only its own file's events and the directory's own (no name).
-                if event.name == CardTag.fileName || event.name.isEmpty { tagEvents.append(event.watch) }
+                // A card directory's own watch, a view's: something in it changed (a side edited by hand).
+                publishDirectoryEvent(watch: event.watch, entry: event.name)
                 continue
             }
             switch event.kind {
             case .overflow:
                 rescan = true
-                lostEvents = true
-                tagsLost = true
+                publishLost()
             case .watchedDirectoryGone:
                 if let level = watches[event.watch] {
                     reopenLevel(level)
@@ -252,8 +249,7 @@ extension Store {
     private func rescanAndCompare() throws(BoxError) -> [HandChange] {
         let before = levelOf
         try scanAll()
-        lostEvents = true
-        tagsLost = true
+        publishLost()
         var changes: [HandChange] = []
         for (id, from) in before {
             switch levelOf[id] {

@@ -8,12 +8,13 @@ import LeitnerSystem
 /// where, and in which level the card is; its tags (R25) follow its back. It is built on the first search, not at open, and kept
 /// current without rescans:
 ///
-/// - the store marks every card whose level changes — the box's adds, grades, moves, renames and
-///   deletes, and a hand's (R13) — in `Store.searchDirty`; the box marks the cards it edits;
+/// - it holds a cursor on the store's change feed (`ChangeFeed`), which has every card whose level
+///   changes — the box's adds, grades, moves, renames and deletes, and a hand's (R13) — and
+///   every card the box rewrites;
 /// - each card directory is watched (inotify), so that a side edited in place by hand — any
-///   editor, rewriting the file or renaming a new one over it — marks its card too (R13: the
-///   next search finds the new text);
-/// - before a search the marked cards are read again; when the kernel dropped events, all are.
+///   editor, rewriting the file or renaming a new one over it — is a change of its card too
+///   (R13: the next search finds the new text);
+/// - before a search the changed cards are read again; when the kernel dropped events, all are.
 ///
 /// Only the first 64 KiB of a side are indexed (what a `Side` carries).
 struct SearchIndex {
@@ -60,8 +61,10 @@ struct SearchIndex {
     private(set) var arena: [UInt8] = []
     /// Arena bytes no slot uses any more; compacted when they are half of it.
     private var garbage = 0
-    /// Cards without a watch.
-    private var unwatched = Set<String>()
+    /// Cards read again at every update: those without a watch, and those a build could not read.
+    private var pending = Set<String>()
+    /// Where the index is in the store's change feed.
+    private(set) var cursor: ChangeFeed.Cursor
     /// Slot numbers by a hash of their id (open addressing, linear probing, -1 for empty), so
     /// that `update` finds the slots of the few cards that changed without walking every slot:
     /// walking and hashing 100,000 ids before each search took a third of the daemon's time with
@@ -72,17 +75,19 @@ struct SearchIndex {
     /// slots need, when they fill half of it.
     private var tableEntries = 0
 
-    /// Reads every card of the store, and starts marking its changes: at once, under the box's
-    /// turn (the box's own callers, and a daemon whose build off the turn could not begin).
+    /// Reads every card of the store, its cursor opened first: at once, under the box's turn (the
+    /// box's own callers, and a daemon whose build off the turn could not begin).
     init(store: Store) {
-        IndexBuild.startMarking(.search, store: store)
+        let cursor = store.openCursor()
         // Read through the store itself: nothing else runs meanwhile.
-        self.init(installing: SearchIndex.read(store.levelOf, from: store, watcher: store.inotify.watcher) ?? Built(), store: store)
+        self.init(installing: SearchIndex.read(store.cardLevels, from: store, watcher: store.watcher) ?? Built(),
+                  cursor: cursor, store: store)
     }
 
     /// What reading every card gave, to be installed under the box's turn (`init(installing:)`).
     struct Built: Sendable {
-        var index = SearchIndex()
+        /// Its cursor is a placeholder until it is installed with the build's.
+        var index = SearchIndex(cursor: ChangeFeed.Cursor.none)
         /// The cards read.
         var cards = CardIndex()
         /// Cards that could not be read soundly — damaged, gone or moved since the snapshot —
@@ -101,12 +106,14 @@ struct SearchIndex {
         var reverseOf: String?
     }
 
-    private init() {}
+    private init(cursor: ChangeFeed.Cursor) {
+        self.cursor = cursor
+    }
 
     /// Reads `cards` — their text folded, their tags — from `source`, watching each card's
     /// directory before reading it, so that a change after the read is an event. Runs on any
-    /// thread when `source` is a `CardReader` and the store marks its changes meanwhile
-    /// (`IndexBuild.startMarking`).
+    /// thread when `source` is a `CardReader`, the build's cursor on the store's change feed
+    /// opened at the snapshot (`IndexBuild`).
     /// - Parameter stopped: asked every 256 cards: true gives up (the box is closing).
     /// - Returns: nil when stopped.
     static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
@@ -125,7 +132,7 @@ struct SearchIndex {
                 built.unread.append(id)
                 continue
             }
-            if watch < 0 { built.index.unwatched.insert(id) }
+            if watch < 0 { built.index.pending.insert(id) }
             if !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty || read.reverseOf != nil {
                 built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [], reverseOf: read.reverseOf)
             }
@@ -136,46 +143,36 @@ struct SearchIndex {
         return built
     }
 
-    /// Installs what a build read, under the box's turn, and brings it up to date with what the
-    /// store marked since the build's snapshot: the cards whose level changed or that the box
-    /// edited, those whose directory had an event after its watch was added, and those the build
-    /// could not read. What the reads found for the store is taken in first; the marked cards'
-    /// reads again replace it.
-    init(installing built: Built, store: Store) {
+    /// Installs what a build read, under the box's turn, with the cursor opened at the build's
+    /// snapshot, and brings it up to date with the changes since: the cards whose level changed
+    /// or that the box edited, those whose directory had an event after its watch was added, and
+    /// those the build could not read. What the reads found for the store is taken in first; the
+    /// changed cards' reads again replace it.
+    init(installing built: Built, cursor: ChangeFeed.Cursor, store: Store) {
         self = built.index
-        for (id, note) in built.notes {
-            store.noteConflicts(copies: note.conflictCopies, marked: note.markedSides, of: id)
-            if store.reverseIndex != nil { store.reverseIndex?[id] = note.reverseOf }
-        }
-        // What the store still holds from older reads of cards the build read and found clean.
-        let unread = Set(built.unread)
-        var stale = Set(store.conflictCopies.keys).union(store.conflictMarkers.keys)
-        if let reverses = store.reverseIndex { stale.formUnion(reverses.keys) }
-        for id in stale where built.notes[id] == nil && built.cards[id] != nil && !unread.contains(id) {
-            store.noteConflicts(copies: [], marked: [], of: id)
-            if store.reverseIndex != nil { store.reverseIndex?[id] = nil }
-        }
-        store.searchDirty = (store.searchDirty ?? []).union(unread)
+        self.cursor = cursor
+        store.takeNotes(built.notes, of: built.cards, unread: Set(built.unread))
+        pending.formUnion(built.unread)
         update(store: store)
     }
 
-    /// Takes in what changed since the last search: the cards marked and those whose directories
-    /// had events.
+    /// Takes in what changed since the last search: the cards the feed names and those whose
+    /// directories had events.
     mutating func update(store: Store) {
-        if store.lostEvents {
+        guard let changes = store.changes(since: cursor) else {
+            store.closeCursor(cursor)
             self = SearchIndex(store: store)
             return
         }
-        var dirty = store.searchDirty ?? []
-        store.searchDirty = []
-        if !store.cardEvents.isEmpty {
-            let touched = Set(store.cardEvents)
-            store.forgetCardEvents()
+        if changes.isEmpty && pending.isEmpty { return }
+        var dirty = pending
+        var touched = Set<Int32>()
+        changes.collect(cards: &dirty, watches: &touched)
+        if !touched.isEmpty {
             forEach { parts in
                 if touched.contains(parts.slot.watch) { dirty.insert(String(decoding: parts.id, as: UTF8.self)) }
             }
         }
-        dirty.formUnion(unwatched)
         guard !dirty.isEmpty else { return }
         for id in dirty {
             while let number = slotNumber(of: id) {
@@ -183,7 +180,7 @@ struct SearchIndex {
                 slots[number].level = Slot.dead
             }
         }
-        unwatched.removeAll()
+        pending.removeAll()
         for id in dirty where store.level(of: id) != nil { index(id, store: store) }
         if garbage > arena.count / 2 {
             compact()
@@ -253,8 +250,8 @@ struct SearchIndex {
     /// damaged card (R21) is left out.
     private mutating func index(_ id: String, store: Store) {
         guard let level = store.level(of: id), let card = try? store.card(id, withText: true) else { return }
-        let watch = (try? store.inotify.watch(directory: store.path(of: id, in: level))) ?? -1
-        if watch < 0 { unwatched.insert(id) }
+        let watch = (try? store.watcher.watch(directory: store.path(of: id, in: level))) ?? -1
+        if watch < 0 { pending.insert(id) }
         append(id, level: level, front: card.front.text, back: card.back.text, ownText: card.reverseOf == nil,
                tags: card.tags, watch: watch)
     }

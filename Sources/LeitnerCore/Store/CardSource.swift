@@ -28,8 +28,8 @@ extension Store: CardSource {}
 /// whichever thread holds the box). Each directory is opened anew from the store's (`openat`
 /// of `.`, `O_NOFOLLOW`): the same directories, with no descriptor shared with the store, so that
 /// the store closing its own (the daemon stopping) never closes one being read. A card's level
-/// in the snapshot may be stale by the time it is read; the store marks every card whose level
-/// changes (`Store.searchDirty`, `tagsDirty`), and those are read again under the turn.
+/// in the snapshot may be stale by the time it is read; the build's cursor on the store's change
+/// feed (`ChangeFeed`) has every card whose level changes, and those are read again under the turn.
 struct CardReader: CardSource, Sendable {
     let root: String
     let rootFD: FileDescriptor

@@ -200,6 +200,21 @@ extension Store {
         var tagsProblem: String?
     }
 
+    /// Takes in what a search index build's reads found (`SearchIndex.Note`), and forgets what
+    /// older reads left of the cards it read and found clean (`unread`: those it could not read).
+    func takeNotes(_ notes: [String: SearchIndex.Note], of cards: CardIndex, unread: Set<String>) {
+        for (id, note) in notes {
+            noteConflicts(copies: note.conflictCopies, marked: note.markedSides, of: id)
+            if reverseIndex != nil { reverseIndex?[id] = note.reverseOf }
+        }
+        var stale = Set(conflictCopies.keys).union(conflictMarkers.keys)
+        if let reverses = reverseIndex { stale.formUnion(reverses.keys) }
+        for id in stale where notes[id] == nil && cards[id] != nil && !unread.contains(id) {
+            noteConflicts(copies: [], marked: [], of: id)
+            if reverseIndex != nil { reverseIndex?[id] = nil }
+        }
+    }
+
     /// Records what a read of a card found a sync tool left, for `status` and `doctor`.
     func noteConflicts(_ read: SidesRead, of id: String) {
         noteConflicts(copies: read.conflictCopies, marked: read.markedSides, of: id)

@@ -1,3 +1,5 @@
+import LeitnerSystem
+
 /// What `Box` asks the store about one card, so that it reaches the store's indexes only through
 /// methods: how they are kept (a packed index, dictionaries by id) stays the store's own.
 extension Store {
@@ -10,6 +12,10 @@ extension Store {
     /// True when the card's directory is in more than one level (a sync tool's copy, R13).
     func hasCopies(_ id: String) -> Bool { copies[id] != nil }
 
-    /// Forgets the card directories' events: without a search index nobody needs them.
-    func forgetCardEvents() { cardEvents.removeAll() }
+    /// Every card's level: a snapshot to walk (the index's storage is shared until the store
+    /// changes it).
+    var cardLevels: CardIndex { levelOf }
+
+    /// Watches card directories for the views that follow their cards' files.
+    var watcher: Inotify.Watcher { inotify.watcher }
 }

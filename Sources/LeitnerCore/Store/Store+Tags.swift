@@ -30,8 +30,7 @@ extension Store {
     func writeTags(_ id: String, in level: Level, _ tags: [String], journal: [LogEntry]) throws(BoxError) {
         try replaceFiles(id, in: level, leaving: { $0 == CardTag.fileName },
                          writing: [(CardTag.fileName, Array(CardTag.fileText(tags).utf8))], journal: journal)
-        searchDirty?.insert(id)
-        tagsDirty?.insert(id)
+        publishWritten(id)
     }
 }
 

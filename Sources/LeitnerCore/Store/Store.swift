@@ -39,28 +39,13 @@ final class Store {
     var watches: [Int32: Level] = [:]
     /// The watch on the store's root, where the level directories themselves come and go.
     var rootWatch: Int32 = -1
-    /// Watches that are neither a level's nor the root's — the card directories the search index
-    /// watches — with an event since the index last looked (`SearchIndex`).
-    var cardEvents: [Int32] = []
-    /// True when the kernel dropped events, or the levels were scanned again, since the search
-    /// index last looked: it reads every card again.
-    var lostEvents = false
-    /// Cards whose level changed (or that came or went) since the search index last looked; nil
-    /// while there is no index.
-    var searchDirty: Set<String>?
+    /// What changed, for the views kept from the store (`ChangeFeed`): the search index, the tag
+    /// table.
+    private var feed = ChangeFeed()
     /// Reverse cards (R28) → the id their `reverse-of` names; nil until a rename or a delete first
     /// needs a card's reverses (`reverses(of:)`), since building it looks into every card
     /// directory, which the scan at open never does. Kept current from then on.
     var reverseIndex: [String: String]?
-    /// Card directory watches with an event about their `tags` entry or themselves since the tag
-    /// table last looked (`TagTable`).
-    var tagEvents: [Int32] = []
-    /// True when the kernel dropped events, or the levels were scanned again, since the tag table
-    /// last looked: it reads every card's tags again.
-    var tagsLost = false
-    /// Cards whose level changed, or whose tags the box wrote, since the tag table last looked;
-    /// nil while there is no table.
-    var tagsDirty: Set<String>?
 
     /// The other devices of a synced store, by name, as last looked at (`refreshPeerDays`).
     var peers: [String: PeerDevice] = [:]
@@ -228,14 +213,39 @@ final class Store {
             conflictCopies[id] = nil
             conflictMarkers[id] = nil
         }
-        searchDirty?.insert(id)
-        tagsDirty?.insert(id)
+        feed.publish(.level(id: id, from: old, to: level))
         // A card that came (an add, a rename's new id, a hand change) may be a reverse card; one
         // that left is none any more. A move changes neither.
         if reverseIndex != nil, old == nil || level == nil {
             reverseIndex?[id] = level.flatMap { reverseOriginal(id, in: $0) }
         }
     }
+
+    // MARK: The change feed
+
+    /// Tells the views that the box rewrote a card's files in place: its level did not change
+    /// (that is published by `setLevel`).
+    func publishWritten(_ id: String) { feed.publish(.written(id: id)) }
+
+    /// Tells the views about an event of a card directory's watch (`refresh`).
+    func publishDirectoryEvent(watch: Int32, entry: String) { feed.publish(.directory(watch: watch, entry: entry)) }
+
+    /// Tells the views that events were lost, or the levels scanned again: each reads everything again.
+    func publishLost() { feed.loseAll() }
+
+    /// A cursor on the feed for a view, at its end: taken when the view reads what it derives
+    /// from, so that every change after that read reaches it.
+    func openCursor() -> ChangeFeed.Cursor { feed.open() }
+
+    /// Forgets the cursor of a view that is dropped.
+    func closeCursor(_ cursor: ChangeFeed.Cursor) { feed.close(cursor) }
+
+    /// The changes since the view's cursor, which moves past them; nil when the view must read
+    /// everything again (`ChangeFeed.take`).
+    func changes(since cursor: ChangeFeed.Cursor) -> ArraySlice<ChangeFeed.Change>? { feed.take(cursor) }
+
+    /// True when the view holding `cursor` must read everything again.
+    func isLost(_ cursor: ChangeFeed.Cursor) -> Bool { feed.isLost(cursor) }
 
     // MARK: Journaled changes (R17, R18)
 

@@ -1,0 +1,104 @@
+import Testing
+@testable import LeitnerCore
+
+/// `ChangeFeed`, the store's numbered changes: each cursor takes every change once, in order; the
+/// feed keeps only what the slowest open cursor still needs, and at most its limit, past which
+/// that cursor is told it lost them.
+@Suite struct ChangeFeedTests {
+    static func ids(_ changes: ArraySlice<ChangeFeed.Change>?) -> [String]? {
+        changes.map { slice in
+            slice.map { change in
+                switch change {
+                case .level(let id, _, _), .written(let id): id
+                case .directory(let watch, let entry): "\(watch)/\(entry)"
+                }
+            }
+        }
+    }
+
+    @Test func eachCursorTakesWhatCameAfterItOnceAndInOrder() {
+        var feed = ChangeFeed()
+        feed.publish(.written(id: "before"))
+        #expect(feed.count == 0, "nothing is kept while no cursor is open")
+        let first = feed.open()
+        feed.publish(.level(id: "a", from: nil, to: .one))
+        let second = feed.open()
+        feed.publish(.written(id: "b"))
+        feed.publish(.directory(watch: 7, entry: "tags"))
+        #expect(Self.ids(feed.take(first)) == ["a", "b", "7/tags"])
+        #expect(Self.ids(feed.take(first)) == [])
+        #expect(Self.ids(feed.take(second)) == ["b", "7/tags"])
+        feed.publish(.written(id: "c"))
+        #expect(Self.ids(feed.take(second)) == ["c"])
+        #expect(Self.ids(feed.take(first)) == ["c"])
+    }
+
+    @Test func keepsOnlyWhatTheSlowestCursorNeeds() {
+        var feed = ChangeFeed()
+        let fast = feed.open()
+        let slow = feed.open()
+        for number in 0..<100 { feed.publish(.written(id: "\(number)")) }
+        #expect(Self.ids(feed.take(fast))?.count == 100)
+        feed.publish(.written(id: "x"))
+        #expect(feed.count == 101, "the slow cursor has taken nothing yet")
+        #expect(Self.ids(feed.take(slow))?.count == 101)
+        feed.publish(.written(id: "y"))
+        #expect(feed.count == 2, "both took the first hundred: only x (the fast one's) and y remain")
+        _ = feed.take(fast)
+        feed.publish(.written(id: "z"))
+        #expect(feed.count == 2)
+        feed.close(slow)
+        #expect(feed.count == 1, "only z, which the one cursor left has not taken")
+        feed.close(fast)
+        feed.publish(.written(id: "after"))
+        #expect(feed.count == 0)
+    }
+
+    @Test func aCursorLeftBehindTheLimitIsLostAndCatchesUpAfterward() {
+        var feed = ChangeFeed(limit: 8)
+        let reader = feed.open()
+        let idle = feed.open()
+        for number in 0..<20 {
+            feed.publish(.written(id: "\(number)"))
+            #expect(Self.ids(feed.take(reader)) == ["\(number)"])
+            #expect(feed.count <= 8)
+        }
+        #expect(feed.isLost(idle))
+        #expect(!feed.isLost(reader))
+        #expect(feed.take(idle) == nil)
+        #expect(!feed.isLost(idle))
+        feed.publish(.written(id: "next"))
+        #expect(Self.ids(feed.take(idle)) == ["next"])
+        // A lost cursor pins nothing: the reader alone decides what is kept.
+        for number in 0..<20 { feed.publish(.written(id: "\(number)")) }
+        _ = feed.take(reader)
+        feed.publish(.written(id: "last"))
+        #expect(feed.count <= 8)
+    }
+
+    @Test func lostEventsLoseEveryOpenCursorButNotALaterOne() {
+        var feed = ChangeFeed()
+        let caughtUp = feed.open()
+        let behind = feed.open()
+        feed.publish(.written(id: "a"))
+        _ = feed.take(caughtUp)
+        feed.loseAll()
+        #expect(feed.isLost(caughtUp) && feed.isLost(behind))
+        let later = feed.open()
+        #expect(!feed.isLost(later))
+        feed.publish(.written(id: "b"))
+        #expect(feed.take(caughtUp) == nil)
+        #expect(feed.take(behind) == nil)
+        #expect(Self.ids(feed.take(later)) == ["b"])
+        feed.publish(.written(id: "c"))
+        #expect(Self.ids(feed.take(caughtUp)) == ["c"])
+    }
+
+    @Test func aClosedOrUnopenedCursorTakesLost() {
+        var feed = ChangeFeed()
+        let cursor = feed.open()
+        feed.close(cursor)
+        #expect(feed.take(cursor) == nil)
+        #expect(feed.isLost(.none) && feed.take(.none) == nil)
+    }
+}
