@@ -165,6 +165,27 @@ import LeitnerTestSupport
         }
     }
 
+    /// The reverse index, once built by a delete, follows what changes after it from the store's
+    /// change feed: a reverse made by hand, a rename that rewrites reverses, a reverse deleted
+    /// by hand, one made by hand in another level.
+    @Test func theReverseIndexFollowsTheChangesAfterItIsBuilt() throws {
+        try withReverse { box, dir, _ in
+            _ = try box.addText("cat", "Katze", id: "katze")
+            #expect(try box.delete(id: "katze", keepReverses: false) == [])
+            mkdir(dir.path + "/1/dog-de", 0o755)
+            dir.write("1/dog-de/reverse-of", "hund\n")
+            _ = try box.rename(id: "hund", to: "der-hund")
+            #expect(dir.read("1/dog-de/reverse-of") == "der-hund\n" && dir.read("1/hund.rev/reverse-of") == "der-hund\n")
+            _ = try box.add(front: Asset(name: "front.txt", text: "fish"), back: Asset(name: "back.txt", text: "Fisch"),
+                            id: "fisch", level: nil, allowDuplicateFront: true, withReverse: true)
+            dir.removeTree("1/fisch.rev")
+            mkdir(dir.path + "/3/fish-de", 0o755)
+            dir.write("3/fish-de/reverse-of", "fisch\n")
+            #expect(try box.delete(id: "fisch", keepReverses: false) == ["fish-de"])
+            #expect(try box.delete(id: "der-hund", keepReverses: false) == ["dog-de", "hund.rev"])
+        }
+    }
+
     @Test func importWithReverseAddsEachBesideItsCard() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -97,7 +97,7 @@ extension Box {
         try CardID.validate(id)
         let moment = try begin()
         guard let from = store.level(of: id) else { throw .noSuchCard(id: id) }
-        let reverses = store.reverses(of: id)
+        let reverses = reverses(of: id)
         var doomed = [(id: id, level: from)]
         if !keepReverses {
             for reverse in reverses { if let level = store.level(of: reverse) { doomed.append((reverse, level)) } }

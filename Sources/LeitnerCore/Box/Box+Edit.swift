@@ -74,7 +74,7 @@ extension Box {
         // Its reverse cards name it by id (R28): their `reverse-of` is rewritten in the same
         // change, each logged as an `edit` of that reverse.
         var reverses: [(id: String, level: Level)] = []
-        for reverse in store.reverses(of: id) {
+        for reverse in self.reverses(of: id) {
             if let reverseLevel = store.level(of: reverse) { reverses.append((reverse, reverseLevel)) }
         }
         try store.renameCard(id, to: newID, in: level, reverses: reverses, journal: [

@@ -38,3 +38,14 @@ extension Box {
         return try store.card(newID, withText: true)
     }
 }
+
+extension Box {
+    /// The reverse cards of the card `original` (R28), sorted, from the reverse index brought up
+    /// to date with the store's changes, built when there is none yet.
+    func reverses(of original: String) -> [String] {
+        // Updated in place where it exists: a copy would copy the index.
+        reverseIndex?.update(store: store)
+        if reverseIndex == nil { reverseIndex = ReverseIndex(store: store) }
+        return reverseIndex?.reverses(of: original, store: store) ?? []
+    }
+}

@@ -45,6 +45,8 @@ public final class Box {
     var searchIndex: SearchIndex?
     /// Every card's tags, built by the first request that needs them (`TagTable`).
     var tagTable: TagTable?
+    /// Reverse cards → the card each reverses, built by the first rename or delete (`ReverseIndex`).
+    var reverseIndex: ReverseIndex?
     /// The search index's and the tag table's builds under way off the turn, while there is none
     /// (`BoxOptions.buildsIndexesApart`).
     var searchBuild: IndexBuild?

@@ -12,8 +12,6 @@ extension Store {
             if let st = try? openFD(level)?.status(), st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
         }
         levelOf = CardIndex(minimumCapacity: cards)
-        // Built again from the new index when next needed: the scan reads names only (R28).
-        reverseIndex = nil
         rawCounts = [Int](repeating: 0, count: Level.allCases.count)
         looseFiles.removeAll()
         strays.removeAll()

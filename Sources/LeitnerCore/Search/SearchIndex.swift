@@ -93,17 +93,16 @@ struct SearchIndex {
         /// Cards that could not be read soundly — damaged, gone or moved since the snapshot —
         /// read again under the turn, where a damaged one is recorded (R21).
         var unread: [String] = []
-        /// What the reads found that the store keeps (`Store.noteConflicts`, `noteReverse`), for
-        /// the cards where they found something.
+        /// What the reads found that the store keeps (`Store.noteConflicts`), for the cards
+        /// where they found something.
         var notes: [String: Note] = [:]
     }
 
     /// What a read of one card found that the store keeps: a sync tool's conflict copies and
-    /// markers (docs/sync.md), the card a reverse card reverses (R28).
+    /// markers (docs/sync.md).
     struct Note: Sendable {
         var conflictCopies: [String]
         var markedSides: [String]
-        var reverseOf: String?
     }
 
     private init(cursor: ChangeFeed.Cursor) {
@@ -133,8 +132,8 @@ struct SearchIndex {
                 continue
             }
             if watch < 0 { built.index.pending.insert(id) }
-            if !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty || read.reverseOf != nil {
-                built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [], reverseOf: read.reverseOf)
+            if !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty {
+                built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [])
             }
             built.index.append(id, level: level, front: front.text, back: back.text, ownText: read.reverseOf == nil,
                                tags: read.tags.tags, watch: watch)

@@ -14,7 +14,6 @@ extension Store {
         let cardPath = path(of: id, in: level)
         let read = readSides(id, in: level, withText: withText)
         noteConflicts(read, of: id)
-        noteReverse(read, of: id)
         switch read.sides {
         case .success(let (front, back)):
             damaged[id] = nil
@@ -55,7 +54,6 @@ extension Store {
         guard let level = levelOf[id] else { return nil }
         let read = readSides(id, in: level, withText: readingText)
         noteConflicts(read, of: id)
-        noteReverse(read, of: id)
         if case .failure(let damage) = read.sides {
             damaged[id] = damage.reason
             return (damage.reason, read)
@@ -203,15 +201,10 @@ extension Store {
     /// Takes in what a search index build's reads found (`SearchIndex.Note`), and forgets what
     /// older reads left of the cards it read and found clean (`unread`: those it could not read).
     func takeNotes(_ notes: [String: SearchIndex.Note], of cards: CardIndex, unread: Set<String>) {
-        for (id, note) in notes {
-            noteConflicts(copies: note.conflictCopies, marked: note.markedSides, of: id)
-            if reverseIndex != nil { reverseIndex?[id] = note.reverseOf }
-        }
-        var stale = Set(conflictCopies.keys).union(conflictMarkers.keys)
-        if let reverses = reverseIndex { stale.formUnion(reverses.keys) }
+        for (id, note) in notes { noteConflicts(copies: note.conflictCopies, marked: note.markedSides, of: id) }
+        let stale = Set(conflictCopies.keys).union(conflictMarkers.keys)
         for id in stale where notes[id] == nil && cards[id] != nil && !unread.contains(id) {
             noteConflicts(copies: [], marked: [], of: id)
-            if reverseIndex != nil { reverseIndex?[id] = nil }
         }
     }
 

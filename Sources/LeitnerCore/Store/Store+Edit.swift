@@ -147,7 +147,7 @@ extension Store {
         for reverse in rewritten {
             // The staged name holds the old copy now.
             try? FileSystem.removeTree(reverse.staged, in: stagingFD)
-            if reverseIndex != nil { reverseIndex?[reverse.id] = newID }
+            publishWritten(reverse.id)
         }
     }
 

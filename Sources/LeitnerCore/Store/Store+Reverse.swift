@@ -6,8 +6,7 @@ import LeitnerSystem
 ///
 /// The scan at open reads names only, so a reverse card is told from any other card when its
 /// directory is read (`readSides`), never by its name: `ID.rev` is only the default. Finding a
-/// card's reverses (a rename or a delete of it) needs every card directory looked at once; that
-/// is done the first time, by a `stat` of `ID/reverse-of` per card, and kept current after.
+/// card's reverses (a rename or a delete of it) is the box's `ReverseIndex`.
 extension Store {
     /// The file that makes a card directory a reverse card.
     static let reverseFileName = "reverse-of"
@@ -113,28 +112,6 @@ extension Store {
             return named
         }
         return nil
-    }
-
-    /// Keeps the reverse index current with what a read of card `id` found.
-    func noteReverse(_ read: SidesRead, of id: String) {
-        if reverseIndex != nil { reverseIndex?[id] = read.reverseOf }
-    }
-
-    /// The reverse cards whose `reverse-of` names `original`, sorted. The first call looks into
-    /// every card directory (a `stat` each); later ones use what it found, kept current.
-    func reverses(of original: String) -> [String] {
-        if reverseIndex == nil {
-            var index: [String: String] = [:]
-            for (id, level) in levelOf {
-                if let named = reverseOriginal(id, in: level) { index[id] = named }
-            }
-            reverseIndex = index
-        }
-        var found: [String] = []
-        for (id, named) in reverseIndex ?? [:] where named == original && id != original && levelOf[id] != nil {
-            found.append(id)
-        }
-        return found.sorted()
     }
 
     /// Writes a new reverse card under `.leitner/tmp/add-ID`: its directory holding `reverse-of`,

@@ -40,12 +40,8 @@ final class Store {
     /// The watch on the store's root, where the level directories themselves come and go.
     var rootWatch: Int32 = -1
     /// What changed, for the views kept from the store (`ChangeFeed`): the search index, the tag
-    /// table.
+    /// table, the reverse index.
     private var feed = ChangeFeed()
-    /// Reverse cards (R28) → the id their `reverse-of` names; nil until a rename or a delete first
-    /// needs a card's reverses (`reverses(of:)`), since building it looks into every card
-    /// directory, which the scan at open never does. Kept current from then on.
-    var reverseIndex: [String: String]?
 
     /// The other devices of a synced store, by name, as last looked at (`refreshPeerDays`).
     var peers: [String: PeerDevice] = [:]
@@ -214,11 +210,6 @@ final class Store {
             conflictMarkers[id] = nil
         }
         feed.publish(.level(id: id, from: old, to: level))
-        // A card that came (an add, a rename's new id, a hand change) may be a reverse card; one
-        // that left is none any more. A move changes neither.
-        if reverseIndex != nil, old == nil || level == nil {
-            reverseIndex?[id] = level.flatMap { reverseOriginal(id, in: $0) }
-        }
     }
 
     // MARK: The change feed
