@@ -79,7 +79,8 @@ clean:
 # `make install` builds static release binaries (no Swift runtime needed where they run) in
 # their own scratch path, so the debug and benchmark builds are left alone, then installs the
 # programs, the systemd units (their /usr/local/bin paths rewritten to BINDIR), the `leitner`
-# group for systemd-sysusers, the man pages, the bash completion and /etc/leitner/leitner.conf
+# group for systemd-sysusers, the man pages, the completion for bash, zsh and fish (printed by the
+# built leitnerctl from its command table, where each shell looks) and /etc/leitner/leitner.conf
 # (never over an existing one). `make uninstall` removes exactly the files listed here.
 RELEASE_SCRATCH ?= .build-release
 # The Swift runtime linked in, and no `$ORIGIN` run path: a static build needs no library beside
@@ -93,6 +94,8 @@ USERUNITDIR = $(PREFIX)/lib/systemd/user
 SYSUSERSDIR = $(PREFIX)/lib/sysusers.d
 MANDIR = $(PREFIX)/share/man
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
 DOCDIR = $(PREFIX)/share/doc/leitner
 CONFDIR = /etc/leitner
 
@@ -111,14 +114,14 @@ INSTALLED = $(addprefix $(BINDIR)/,$(PROGRAMS)) \
 	$(addprefix $(MANDIR)/man1/,$(notdir $(MAN1))) \
 	$(addprefix $(MANDIR)/man5/,$(notdir $(MAN5))) \
 	$(addprefix $(MANDIR)/man8/,$(notdir $(MAN8))) \
-	$(BASHCOMPDIR)/leitnerctl \
+	$(BASHCOMPDIR)/leitnerctl $(ZSHCOMPDIR)/_leitnerctl $(FISHCOMPDIR)/leitnerctl.fish \
 	$(DOCDIR)/rules.md
 
 install:
 	$(SWIFT) build -c release $(STATIC_FLAGS) --scratch-path $(RELEASE_SCRATCH)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMUNITDIR) $(DESTDIR)$(USERUNITDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
 	bin=$$($(SWIFT) build -c release $(STATIC_FLAGS) --scratch-path $(RELEASE_SCRATCH) --show-bin-path) && \
 	for p in $(PROGRAMS); do install -m 0755 "$$bin/$$p" $(DESTDIR)$(BINDIR)/$$p || exit 1; done
 	for u in $(UNITS); do \
@@ -131,7 +134,11 @@ install:
 	install -m 0644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(if $(MAN5),install -d $(DESTDIR)$(MANDIR)/man5 && install -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
 	install -m 0644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/
-	install -m 0644 completion/leitnerctl.bash $(DESTDIR)$(BASHCOMPDIR)/leitnerctl
+	bin=$$($(SWIFT) build -c release $(STATIC_FLAGS) --scratch-path $(RELEASE_SCRATCH) --show-bin-path) && \
+	"$$bin/leitnerctl" completion bash > $(DESTDIR)$(BASHCOMPDIR)/leitnerctl && \
+	"$$bin/leitnerctl" completion zsh > $(DESTDIR)$(ZSHCOMPDIR)/_leitnerctl && \
+	"$$bin/leitnerctl" completion fish > $(DESTDIR)$(FISHCOMPDIR)/leitnerctl.fish && \
+	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/leitnerctl $(DESTDIR)$(ZSHCOMPDIR)/_leitnerctl $(DESTDIR)$(FISHCOMPDIR)/leitnerctl.fish
 	install -m 0644 docs/rules.md $(DESTDIR)$(DOCDIR)/rules.md
 	@if [ -e $(DESTDIR)$(CONFDIR)/leitner.conf ]; then \
 		echo "keeping the existing $(DESTDIR)$(CONFDIR)/leitner.conf"; \

@@ -1,4 +1,5 @@
 import LeitnerClient
+import LeitnerCore
 import LeitnerSystem
 
 /// The grammar of leitnerctl: every command, its options and the code that runs it. Help,
@@ -9,7 +10,7 @@ enum CommandTable {
     static let globals: [OptionSpec] = [
         OptionSpec(.socket, value: "PATH", help: "the daemon's socket (else $LEITNER_SOCKET, Socket=, the default)"),
         OptionSpec(.config, value: "PATH", help: "the configuration file (else ~/.config/leitner/leitner.conf)"),
-        OptionSpec(.box, value: "NAME", help: "the box NAME (else $LEITNER_BOX, else the default box)"),
+        OptionSpec(.box, value: "NAME", values: .box, help: "the box NAME (else $LEITNER_BOX, else the default box)"),
         OptionSpec(.json, help: "print the daemon's answer as JSON, for scripts (not review, export)"),
         OptionSpec(.noAutostart, help: "do not start leitnerd when nothing answers (also Autostart=no)"),
         OptionSpec(.help, short: "-h", help: "show help"),
@@ -22,7 +23,7 @@ enum CommandTable {
         Command(name: "review", abstract: "review today's test in the terminal",
                 options: [
                     OptionSpec(.plain, help: "line by line, even on a terminal"),
-                    OptionSpec(.images, value: "PROTOCOL",
+                    OptionSpec(.images, value: "PROTOCOL", values: imageProtocols,
                                help: "auto, kitty, iterm, sixel, blocks or none (else Images=, else auto)"),
                 ] + TagOptions.specs + [
                     OptionSpec(.level, value: "LEVEL", help: "only the queued cards of this level; repeatable"),
@@ -50,7 +51,7 @@ enum CommandTable {
                     OptionSpec(.limit, value: "N", help: "at most N cards (default 100, at most 1000)"),
                     OptionSpec(.shuffle, help: "in a random order (else by level, then id)"),
                     OptionSpec(.plain, help: "line by line, even on a terminal"),
-                    OptionSpec(.images, value: "PROTOCOL", help: "as for review"),
+                    OptionSpec(.images, value: "PROTOCOL", values: imageProtocols, help: "as for review"),
                 ],
                 discussion: """
                 The review's screen and keys. An answer moves no card, is no part of today's test,
@@ -73,7 +74,7 @@ enum CommandTable {
         Command(name: "import", abstract: "add the cards of a TSV, CSV or Anki file, or of a directory", usage: "FILE|DIR",
                 arguments: 1...1,
                 options: [
-                    OptionSpec(.format, value: "FORMAT", help: "tsv, csv or anki (else from the file)"),
+                    OptionSpec(.format, value: "FORMAT", values: .oneOf(ImportFormat.allCases.map(\.rawValue)), help: "tsv, csv or anki (else from the file)"),
                     OptionSpec(.level, value: "LEVEL", help: "the level of the cards (default new: they come into level 1 a few a day)"),
                     OptionSpec(.withLevels, help: "keep the levels the source gives (a level column, LEVEL/ID directories)"),
                     OptionSpec(.quiet, help: "no progress bar"),
@@ -105,7 +106,7 @@ enum CommandTable {
         Command(name: "list", abstract: "list the cards, of one level or all", usage: "[LEVEL]", arguments: 0...1,
                 options: [
                     OptionSpec(.long, help: "whole sides, not cut to the terminal's width"),
-                    OptionSpec(.sort, value: "ORDER", help: "level (the default: by level, then id), id, or added"),
+                    OptionSpec(.sort, value: "ORDER", values: .oneOf(ReadCommands.listOrders), help: "level (the default: by level, then id), id, or added"),
                 ] + TagOptions.specs,
                 discussion: """
                 On a terminal: a table LEVEL, ID, FRONT, BACK fitted to its width, '…' where a side
@@ -122,7 +123,7 @@ enum CommandTable {
                 options: [
                     OptionSpec(.front, help: "edit the front only"),
                     OptionSpec(.back, help: "edit the back only"),
-                    OptionSpec(.saveAs, value: "EXT", help: "save the edited sides as EXT: md (Markdown) or txt"),
+                    OptionSpec(.saveAs, value: "EXT", values: .oneOf(["txt", "md"]), help: "save the edited sides as EXT: md (Markdown) or txt"),
                     OptionSpec(.frontFile, value: "FILE", help: "replace the front with a file (any media), no editor"),
                     OptionSpec(.backFile, value: "FILE", help: "replace the back with a file, no editor"),
                 ],
@@ -187,7 +188,7 @@ enum CommandTable {
         Command(name: "doctor", abstract: "find damaged cards, lone halves and other problems in the store",
                 options: [
                     OptionSpec(.resolve, value: "ID", help: "keep one side of the card's sync conflict (with --keep)"),
-                    OptionSpec(.keep, value: "SIDE", help: "mine, theirs, or the file name of one conflict copy"),
+                    OptionSpec(.keep, value: "SIDE", values: .oneOf([ConflictResolution.mine, .theirs].map(\.description)), help: "mine, theirs, or the file name of one conflict copy"),
                 ],
                 discussion: """
                 Exit status 0 when the store has no problem, 1 when it has some.
@@ -251,9 +252,34 @@ enum CommandTable {
                 when a box could not be read. --json prints one JSON object a line.
                 """,
                 run: BoxesCommand.run),
+        Command(name: "completion", abstract: "print the completion of leitnerctl for a shell",
+                usage: CompletionShell.allCases.map(\.rawValue).joined(separator: "|"), arguments: 1...1,
+                discussion: """
+                Written from this table: the commands, their options, the values an option or an
+                argument takes (levels, formats, …), files, and the boxes' names; it never asks a
+                daemon. make install puts it where each shell looks. By hand: 'source <(leitnerctl
+                completion bash)' in ~/.bashrc; 'leitnerctl completion zsh > DIR/_leitnerctl' for a
+                DIR in $fpath, before compinit; 'leitnerctl completion fish >
+                ~/.config/fish/completions/leitnerctl.fish'.
+                """,
+                run: { _, arguments in
+                    guard let shell = CompletionShell(rawValue: arguments.positionals[0]) else {
+                        throw Failure.usage(.invalidValue(arguments.positionals[0], what: "shell", reason: "expected bash, zsh or fish",
+                                                          command: "completion"))
+                    }
+                    Console.write(completion.script(for: shell))
+                }),
         Command(name: "help", abstract: "show help, for one command or all", usage: "[COMMAND]", arguments: 0...1,
                 run: { _, _ in }),
     ]
+
+    /// `review`'s and `practice`'s `--images`: `auto` or a protocol.
+    static let imageProtocols = ArgumentValues.oneOf(["auto"] + ImageProtocol.allCases.map(\.rawValue))
+
+    /// The completion of every shell, from this table (`completion`).
+    static var completion: ShellCompletion {
+        ShellCompletion(program: program, commands: commands.map(\.spec), globals: globals)
+    }
 
     static let searchOptions = [
         OptionSpec(.regex, short: "-E", help: "PATTERN is a regex, grep -E style (POSIX extended) with \\d \\w \\s \\b and friends"),

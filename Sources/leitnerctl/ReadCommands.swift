@@ -49,7 +49,7 @@ enum ReadCommands {
     static func list(_ context: Context, _ arguments: ParsedArguments) throws {
         let level = try arguments.positionals.first.map { try Arguments.level($0, command: "list") }
         let order = arguments[.sort] ?? "level"
-        guard ["id", "level", "added"].contains(order) else {
+        guard listOrders.contains(order) else {
             throw Failure.usage(.invalidValue(order, what: "order", reason: "expected id, level or added", command: "list"))
         }
         // The table's widths come from the terminal, not from the cards, so that it can be
@@ -196,6 +196,9 @@ enum ReadCommands {
     /// How many entries plain `log` shows on a terminal: a screenful of the latest, as
     /// `systemctl status` shows a unit's last lines, rather than every add of an import (#35).
     static let terminalLogEntries = 20
+
+    /// The orders `list --sort` takes.
+    static let listOrders = ["id", "level", "added"]
 
     /// `log [--since DATE] [--limit N] [--all]`: one event a line.
     static func log(_ context: Context, _ arguments: ParsedArguments) throws {

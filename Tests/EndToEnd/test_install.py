@@ -10,6 +10,7 @@ import subprocess
 
 import pytest
 
+import shell_completion
 from cli_box import daemon_pids
 from daemon_support import DEVICE
 from units import ROOT, SYSTEMD, UNIT_NAMES, copy_units, runtime_env, verify
@@ -30,7 +31,8 @@ def make(target: str, destdir: pathlib.Path) -> subprocess.CompletedProcess:
 def expected_files() -> set[str]:
     files = {"usr/bin/leitnerd", "usr/bin/leitnerctl", "usr/bin/leitner-web", "usr/lib/sysusers.d/leitner.conf",
              "usr/share/man/man1/leitnerctl.1", "usr/share/man/man1/leitner-web.1", "usr/share/man/man8/leitnerd.8",
-             "usr/share/bash-completion/completions/leitnerctl", "usr/share/doc/leitner/rules.md",
+             "usr/share/bash-completion/completions/leitnerctl", "usr/share/zsh/site-functions/_leitnerctl",
+             "usr/share/fish/vendor_completions.d/leitnerctl.fish", "usr/share/doc/leitner/rules.md",
              "etc/leitner/leitner.conf"}
     if (ROOT / "man" / "leitner.conf.5").exists():
         files.add("usr/share/man/man5/leitner.conf.5")
@@ -79,10 +81,8 @@ def test_installed_units_name_the_installed_programs_and_verify(installed, tmp_p
 
 
 def complete(completion: pathlib.Path, *words: str) -> list[str]:
-    script = (f"source {completion}; COMP_WORDS=({' '.join(repr(w) for w in words)}); "
-              f"COMP_CWORD={len(words) - 1}; _leitnerctl; printf '%s\\n' \"${{COMPREPLY[@]}}\"")
-    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True)
-    return result.stdout.split()
+    """What bash offers for `words`, the last the one being completed."""
+    return shell_completion.bash(completion, " ".join(words), dict(os.environ))
 
 
 def test_installed_completion_offers_commands_levels_and_flags(installed):
@@ -90,7 +90,7 @@ def test_installed_completion_offers_commands_levels_and_flags(installed):
     assert complete(completion, "leitnerctl", "") == [
         "status", "review", "practice", "prepare", "add", "import", "export", "list", "search", "find", "show",
         "edit", "rename", "move", "suspend", "unsuspend", "delete", "reverse", "undo", "calendar", "log", "doctor",
-        "stats", "tag", "untag", "tags", "next", "grade", "web", "stop", "boxes", "help"]
+        "stats", "tag", "untag", "tags", "next", "grade", "web", "stop", "boxes", "completion", "help"]
     assert complete(completion, "leitnerctl", "list", "--sort", "") == ["id", "level", "added"]
     assert complete(completion, "leitnerctl", "--socket", "/x", "mo") == ["move"]
     assert complete(completion, "leitnerctl", "move", "card", "") == [
@@ -100,7 +100,19 @@ def test_installed_completion_offers_commands_levels_and_flags(installed):
     assert complete(completion, "leitnerctl", "add", "--l") == ["--level"]
     assert complete(completion, "leitnerctl", "add", "--r") == ["--reverse"]
     assert complete(completion, "leitnerctl", "delete", "--k") == ["--keep-reverses"]
-    assert complete(completion, "leitnerctl", "reverse", "--") == ["--help", "--id", "--level"]
+    assert complete(completion, "leitnerctl", "reverse", "--") == [
+        "--id", "--level", "--socket", "--config", "--box", "--json", "--no-autostart", "--help"]
+
+
+def test_each_shells_completion_is_what_leitnerctl_prints(installed):
+    """The three files are the installed leitnerctl's own `completion` output, where each shell looks."""
+    ctl = installed / "usr/bin/leitnerctl"
+    for shell, path in [("bash", "usr/share/bash-completion/completions/leitnerctl"),
+                        ("zsh", "usr/share/zsh/site-functions/_leitnerctl"),
+                        ("fish", "usr/share/fish/vendor_completions.d/leitnerctl.fish")]:
+        printed = subprocess.run([ctl, "completion", shell], capture_output=True, text=True, env={}, check=True).stdout
+        assert (installed / path).read_text() == printed, shell
+        assert os.stat(installed / path).st_mode & 0o777 == 0o644
 
 
 def test_uninstall_removes_exactly_what_install_put_there(tmp_path):

@@ -26,6 +26,12 @@ public struct CommandSpec: Sendable, Equatable {
         self.discussion = discussion
     }
 
+    /// What the argument at `index` may be, for the shells' completion: from its name in the
+    /// usage (`LEVEL`, `FILE|DIR`, `correct|wrong`).
+    public func argumentValues(at index: Int) -> ArgumentValues {
+        ArgumentValues(placeholder: argumentName(at: index))
+    }
+
     /// The name of the argument at `index` as the usage shows it, brackets left out (`LEVEL`
     /// of `ID LEVEL`, `FILE|DIR`); `ARGUMENT` past the names the usage gives.
     public func argumentName(at index: Int) -> String {

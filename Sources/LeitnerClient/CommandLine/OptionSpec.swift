@@ -8,17 +8,20 @@ public struct OptionSpec: Sendable, Equatable {
     public var valueName: String?
     /// One line of help.
     public var help: String
+    /// What the value may be, for the shells' completion; from the placeholder unless given.
+    public var values: ArgumentValues
 
-    public init(_ name: String, short: String? = nil, value: String? = nil, help: String) {
+    public init(_ name: String, short: String? = nil, value: String? = nil, values: ArgumentValues? = nil, help: String) {
         self.name = name
         self.short = short
         self.valueName = value
         self.help = help
+        self.values = values ?? value.map(ArgumentValues.init(placeholder:)) ?? .any
     }
 
     /// The option `name`, declared once by the program (`OptionName`) and read back by it.
-    public init(_ name: OptionName, short: String? = nil, value: String? = nil, help: String) {
-        self.init(name.text, short: short, value: value, help: help)
+    public init(_ name: OptionName, short: String? = nil, value: String? = nil, values: ArgumentValues? = nil, help: String) {
+        self.init(name.text, short: short, value: value, values: values, help: help)
     }
 
     /// `--level LEVEL` or `-y, --yes`, as help shows it.
