@@ -14,7 +14,9 @@ final class Context: BoxTransport {
     let json: Bool
     /// Colour on standard output: only on a terminal, never with `NO_COLOR` set.
     let style: TextStyle
-    private var connection: VarlinkClient?
+    /// The daemon, reached on first use through `DaemonConnection` (which starts it when
+    /// nothing answers), and reached again when it closed the connection unread.
+    private lazy var connection = KeptConnection(connect: { [settings] in try DaemonConnection.connect(settings) })
 
     convenience init(globals: ParsedArguments, command: String) throws {
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
@@ -39,7 +41,7 @@ final class Context: BoxTransport {
     /// has said it closes (a message over its size limit), so that the next call is not written
     /// into a socket the daemon may not have finished closing.
     func dropConnection() {
-        connection = nil // its socket closes with it
+        connection.drop()
     }
 
     /// Prints the items of a streamed reply as they arrive, one line of JSON each (the `--json`
@@ -54,15 +56,15 @@ final class Context: BoxTransport {
         Console.out(JSONValue.object(reply).jsonText)
     }
 
-    // MARK: BoxTransport: the kept connection, made or remade as `DaemonConnection` says
+    // MARK: BoxTransport: the kept connection, made or remade as `KeptConnection` says
 
     /// - Throws: `VarlinkCallError` for the daemon's errors, `Failure.unreachable` when the
     ///   daemon cannot be reached or started.
     func call(_ method: String, _ parameters: [String: JSONValue]) throws -> [String: JSONValue] {
-        try DaemonConnection.call(&connection, settings, method, parameters)
+        try connection.call(method, parameters)
     }
 
     func stream(_ method: String, _ parameters: [String: JSONValue], _ body: ([String: JSONValue]) throws -> Void) throws {
-        try DaemonConnection.stream(&connection, settings, method, parameters, body)
+        try connection.stream(method, parameters, body)
     }
 }

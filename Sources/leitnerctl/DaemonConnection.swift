@@ -36,66 +36,6 @@ enum DaemonConnection {
         }
     }
 
-    /// Calls `method` on the kept connection (made first when there is none), and keeps the
-    /// connection the reply came on.
-    ///
-    /// The daemon closes a connection that sat idle when it needs the place for another client,
-    /// and every idle one when it stops (docs/protocol.md, "Connections"); a review leaves its
-    /// connection idle while the person thinks. Such a call is sent once more, on a new
-    /// connection, only when the daemon cannot have read it: it says so in place of a reply
-    /// (`ConnectionClosed`), or it had closed the connection before the call was written
-    /// (`EPIPE`, `VarlinkClientError.closedBeforeCall`). A connection that ends after the call
-    /// was written, with no word, may have carried the call out (a `Grade`): that is an error,
-    /// never a second call.
-    /// - Throws: `VarlinkCallError` for the daemon's errors, `VarlinkClientError` when the
-    ///   connection failed, `Failure.unreachable` when no daemon can be reached or started.
-    static func call(_ connection: inout VarlinkClient?, _ settings: ClientSettings,
-                     _ method: String, _ parameters: [String: JSONValue]) throws -> [String: JSONValue] {
-        let client = try connection ?? connect(settings)
-        connection = client
-        do {
-            return try client.call(method, parameters)
-        } catch let error where wasNotRead(error) {
-            connection = nil
-            let fresh = try connect(settings)
-            connection = fresh
-            return try fresh.call(method, parameters)
-        }
-    }
-
-    /// Calls `method` with `more` on the kept connection and hands each reply's parameters to
-    /// `body` as it arrives (docs/protocol.md, "Streamed replies"). Sent again on a new
-    /// connection only as `call` does, and only when no reply had come yet.
-    /// - Throws: as `call`, and what `body` throws.
-    static func stream(_ connection: inout VarlinkClient?, _ settings: ClientSettings, _ method: String,
-                       _ parameters: [String: JSONValue], _ body: ([String: JSONValue]) throws -> Void) throws {
-        let client = try connection ?? connect(settings)
-        connection = client
-        var received = false
-        do {
-            try client.callStreaming(method, parameters) { reply in
-                received = true
-                try body(reply)
-            }
-        } catch let error where !received && wasNotRead(error) {
-            connection = nil
-            let fresh = try connect(settings)
-            connection = fresh
-            try fresh.callStreaming(method, parameters, body)
-        } catch {
-            // A stream cut short leaves the connection in its middle: the next call makes a new one.
-            connection = nil
-            throw error
-        }
-    }
-
-    /// True when the daemon closed the connection without reading the call (see `call`).
-    static func wasNotRead(_ error: any Error) -> Bool {
-        if let call = error as? VarlinkCallError, case .connectionClosed? = BoxConnectionError(call) { return true }
-        if case .closedBeforeCall? = error as? VarlinkClientError { return true }
-        return false
-    }
-
     /// The daemon's log file, its directory made (0700) when missing; beside the socket when
     /// the state directory cannot be made.
     private static func autostartLog(_ socketPath: String) -> String {
