@@ -143,7 +143,7 @@ extension Box {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         _ = try begin()
         let selected = filter.isEmpty ? nil : try selectedIDs(filter)
-        return CardListing(index: store.levelOf, only: only, withText: withText, selected: selected,
+        return CardListing(index: store.cardLevels, only: only, withText: withText, selected: selected,
                            filter: filter.isEmpty ? nil : filter)
     }
 
@@ -186,7 +186,7 @@ extension Box {
     /// look at from the index as it is now.
     public func startDoctor() throws(BoxError) -> DoctorScan {
         _ = try begin()
-        return DoctorScan(index: store.levelOf)
+        return DoctorScan(index: store.cardLevels)
     }
 
     /// The next problems of a `doctor`: those of the next `count` cards (a card gone since is
@@ -225,7 +225,7 @@ extension Box {
             return problems
         }
         if tracksMembership {
-            for id in store.damaged.keys where daily.contains(id) && !isInTransit(id) { daily.levelChanged(id, to: nil) }
+            for id in store.damagedCards.keys where daily.contains(id) && !isInTransit(id) { daily.levelChanged(id, to: nil) }
             // R10: a graded test whose last cards were just found damaged is completed.
             if daily.isDone { try complete(moment) }
         }
@@ -234,14 +234,14 @@ extension Box {
                                          reason: "in transit: card '\(id)' left level \(left.level.name) while a sync tool is at work, and has not arrived elsewhere yet; not deleted",
                                          advice: "wait for the sync to finish; if it is still gone once the store is quiet, it was deleted"))
         }
-        problems += store.levelProblems.values.sorted { $0.path < $1.path }
+        problems += store.unusableLevels
         problems += openingProblems
         for (line, text) in try store.log.damagedLines() {
             problems.append(StoreProblem(kind: .damagedState, path: "\(store.log.path):\(line)",
                                          reason: "not a log line, left out of the history and the tests: '\(text)'",
                                          advice: "mend the line (TIME, EVENT, ID, FROM, TO, CORRECT, MS, tab-separated) or remove it"))
         }
-        problems += store.strays.values.sorted { $0.path < $1.path }
+        problems += store.strayProblems
         problems += store.rootProblems(fresh: true)
         problems += store.looseFileProblems()
         problems += store.sharedStateProblems()
@@ -290,7 +290,7 @@ extension Box {
     func frontTexts() throws(BoxError) -> [String: String] {
         if let frontIndex { return frontIndex }
         var index: [String: String] = [:]
-        for id in store.levelOf.keys.sorted() {
+        for id in store.cardLevels.keys.sorted() {
             // A reverse card's front is another card's back (R28), not a front anyone wrote.
             guard let card = try? store.card(id, withText: true), card.reverseOf == nil, let text = card.front.text else { continue }
             index[Box.normalized(text)] = index[Box.normalized(text)] ?? id

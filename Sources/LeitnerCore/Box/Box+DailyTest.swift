@@ -153,19 +153,17 @@ extension Box {
     public func status() throws(BoxError) -> BoxStatus {
         let moment = try begin()
         // Cards with a sync conflict may have been resolved by hand since: look at them again
-        // (the damaged ones, begin() looked at already). with a sync conflict (resolved by hand, say).
-        for id in Set(store.conflictCopies.keys).union(store.conflictMarkers.keys) where !store.isDamaged(id) {
-            _ = store.damage(of: id, readingText: store.conflictMarkers[id] != nil)
-        }
+        // (the damaged ones, begin() looked at already).
+        store.lookAgainAtConflictedCards()
         // A clock set back leaves the day record and the log ahead of "today": say so, rather
         // than show a stale day without a word.
         let latest = store.log.latestTime
         let behind = latest.flatMap { moment.now < $0 - BoxStatus.clockTolerance ? $0 : nil }
         return BoxStatus(today: moment.today, test: summary(moment), counts: store.counts(),
-                         problems: store.damaged.count + store.strays.count + store.looseFileProblems().count
+                         problems: store.damagedCards.count + store.strayProblems.count + store.looseFileProblems().count
                             + store.rootProblems().count
                             + store.syncConflictCount + store.sharedStateProblems().count
-                            + store.levelProblems.count,
+                            + store.unusableLevels.count,
                          clockBehind: behind, arrivals: try nextArrivals(moment), leeches: try leeches().count)
     }
 }

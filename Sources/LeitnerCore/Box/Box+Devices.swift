@@ -39,7 +39,7 @@ extension Box {
         for name in names {
             if tallies {
                 var tally = statistics.peerTallies[name] ?? ReviewTally()
-                if let size = store.peers[name]?.logSignature?.size, tally.logOffset > size { tally = ReviewTally() }
+                if let size = store.peerLogSize(name), tally.logOffset > size { tally = ReviewTally() }
                 if let reader = try peerLogReader(name, from: tally.logOffset) {
                     while try reader.next(upTo: 4096, { entry, end in
                         tally.take(entry, dayClock: dayClock)
@@ -50,7 +50,7 @@ extension Box {
             }
             if graded {
                 var days = statistics.peerGradedDays[name] ?? GradedDays()
-                if let size = store.peers[name]?.logSignature?.size, days.logOffset > size { days = GradedDays() }
+                if let size = store.peerLogSize(name), days.logOffset > size { days = GradedDays() }
                 if let reader = try peerLogReader(name, from: days.logOffset) {
                     while try reader.next(upTo: 4096, { entry, end in days.read(entry, end: end, dayClock: dayClock) }) > 0 {}
                 }

@@ -48,7 +48,7 @@ extension Box {
         } else {
             // No text: the tag table and the store's index answer, with no side read.
             let selected = selection.filter.isEmpty ? nil : try selectedIDs(selection.filter)
-            for (id, level) in store.levelOf {
+            for (id, level) in store.cardLevels {
                 let raw = UInt8(level.rawValue)
                 guard levels.isEmpty || levels.contains(raw), selected?.contains(id) != false,
                       wrong?.contains(id) != false, !store.isDamaged(id) else { continue }

@@ -22,10 +22,10 @@ extension Box {
     func settle(_ moment: Moment) throws(BoxError) {
         // A store no other device has written to was never synced: a card in two levels there
         // was copied by hand, and stays reported as a duplicate (R13).
-        guard !store.peers.isEmpty else { return }
+        guard store.hasPeers else { return }
         try notePeerChanges()
         var candidates = sync.settlePending.filter { !store.copyLevels(of: $0).isEmpty }
-        candidates.formUnion(store.copies.keys)
+        candidates.formUnion(store.cardsWithCopies)
         sync.settlePending = candidates
         guard !candidates.isEmpty else { return }
         let lastChange = store.lastChange(of: candidates)
@@ -134,7 +134,7 @@ extension Box {
         let names = store.peerNames()
         for name in names {
             var offset = sync.peerScanOffsets[name] ?? 0
-            if let size = store.peers[name]?.logSignature?.size, offset > size { offset = 0 }
+            if let size = store.peerLogSize(name), offset > size { offset = 0 }
             guard let reader = try peerLogReader(name, from: offset) else { continue }
             while try reader.next(upTo: 4096, { entry, end in
                 offset = end

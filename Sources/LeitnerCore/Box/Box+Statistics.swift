@@ -28,8 +28,8 @@ extension Box {
             }
             openQueue = byLevel
         }
-        let levelOf = store.levelOf
-        let damaged = store.damaged
+        let levelOf = store.cardLevels
+        let damaged = store.damagedCards
         let selected = filter.isEmpty ? nil : try selectedIDs(filter)
         var counts = store.counts()
         if let selected {

@@ -56,7 +56,7 @@ extension Box {
         var ids = Set<String>()
         if filter.tags.isEmpty {
             // Only tags left out: every other card is selected, those without tags too.
-            for (id, _) in store.levelOf where filter.selects(table.tags(of: id)) { ids.insert(id) }
+            for (id, _) in store.cardLevels where filter.selects(table.tags(of: id)) { ids.insert(id) }
         } else {
             // A card without tags has none the filter asks for: only tagged cards are looked at.
             for (id, tags) in table.tagsOf where store.level(of: id) != nil && filter.selects(tags) { ids.insert(id) }

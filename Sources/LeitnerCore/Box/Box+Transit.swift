@@ -5,7 +5,7 @@ import LeitnerSystem
 /// store is quiet; a hand move is logged at the time it was made.
 extension Box {
     /// True when another device's files are in the store: a sync tool may be at work in it.
-    var isSynced: Bool { !store.peers.isEmpty }
+    var isSynced: Bool { store.hasPeers }
 
     /// True when nothing a sync tool touches (the level directories, the devices' files, the
     /// directories of the cards `ids`) changed for `BoxOptions.settleAfter`, by change times.
@@ -46,7 +46,7 @@ extension Box {
                 sync.inTransit[id] = nil
             }
         }
-        if let copies = store.copies[change.id], case .moved(let id, let from, let to) = change, !copies.contains(from) {
+        if let copies = store.duplicateLevels(of: change.id), case .moved(let id, let from, let to) = change, !copies.contains(from) {
             // The card left its level and is found in two others: a person's `mv` here while the
             // sync tool delivered another device's move. The copy that came whole is the
             // person's: logged as found by hand, then the change of the copy served.

@@ -123,7 +123,7 @@ public final class Box {
     private func membershipChangedWhileClosed() -> (leaving: [String], joining: [(key: String, value: Level)]) {
         guard let test = daily.test else { return ([], []) }
         let leaving = test.members.filter { !test.belongs($0, at: store.level(of: $0)) }
-        let joining = store.levelOf.filter { !test.contains($0.key) && test.belongs($0.key, at: $0.value) }
+        let joining = store.cardLevels.filter { !test.contains($0.key) && test.belongs($0.key, at: $0.value) }
         return (Array(leaving), Array(joining))
     }
 
@@ -323,8 +323,8 @@ public final class Box {
         if completedToday(moment) || daily.test?.position == position { return }
         let levels = options.cycle.levels(at: position)
         let seed = options.seedSource()
-        let index = store.levelOf
-        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damaged, seed: seed) { _, level in levels.contains(level) }
+        let index = store.cardLevels
+        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damagedCards, seed: seed) { _, level in levels.contains(level) }
         try daily.save(DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
                                  logOffset: store.log.size, queue: queue, of: index))
         MemoryTrim.releaseFreedMemory()
@@ -336,7 +336,7 @@ public final class Box {
     /// as `test.damaged`, reported, and the test rebuilt from the log (`rebuildTest`).
     private func loadTest() throws(BoxError) -> DailyTest? {
         guard FileSystem.exists(TestFile.name, in: store.stateFD) else { return nil }
-        guard var loaded = daily.readFile(numberingBy: store.levelOf), loaded.logOffset <= store.log.size else { return try rebuildTest() }
+        guard var loaded = daily.readFile(numberingBy: store.cardLevels), loaded.logOffset <= store.log.size else { return try rebuildTest() }
         for (entry, _) in try store.log.entries(from: loaded.logOffset) {
             DailyTest.replay(entry, into: &loaded, dayClock: options.dayClock)
         }
@@ -375,8 +375,8 @@ public final class Box {
         let graded = Set(since.compactMap { $0.event == .grade ? $0.id : nil })
         let seed = options.seedSource()
         // The cards of its levels, and those graded since, which a grade may have moved out.
-        let index = store.levelOf
-        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damaged, seed: seed) { entry, level in
+        let index = store.cardLevels
+        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damagedCards, seed: seed) { entry, level in
             levels.contains(level) || (!graded.isEmpty && graded.contains(index.id(ofEntry: entry)))
         }
         let base = DailyTest(position: position, levels: levels, opened: opened, seed: seed, logOffset: start, queue: queue, of: index)

@@ -53,7 +53,7 @@ public final class IndexBuild: Sendable {
     init(_ kind: Kind, store: Store) throws(BoxError) {
         self.kind = kind
         reader = try CardReader(store: store)
-        watcher = store.inotify.watcher
+        watcher = store.watcher
         cursor = store.openCursor()
     }
 

@@ -27,7 +27,7 @@ extension Store {
         // stay, new ones follow them, and the next checkpoint or open takes them in. The store
         // opens all the same, to serve what it holds.
         do { try checkpoint() } catch {
-            checkpointFailure = error
+            noteCheckpointFailure(error)
         }
     }
 

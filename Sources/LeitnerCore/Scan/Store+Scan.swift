@@ -120,7 +120,7 @@ extension Store {
     /// and resolves each touched name against the directories. Adopts complete loose pairs.
     func refresh(now: Int64) throws(BoxError) -> [HandChange] {
         let events: [Inotify.Event]
-        do { events = try inotify.drain() } catch {
+        do { events = try drainWatch() } catch {
             throw .failing(.read, root, error, doing: "cannot read the change watch")
         }
         // A level replaced by something that is not a directory comes back once it is one again.

@@ -208,6 +208,14 @@ extension Store {
         }
     }
 
+    /// Reads again the cards a sync tool left conflict copies or markers in, but for the damaged
+    /// ones: they may have been resolved by hand since (`Status`).
+    func lookAgainAtConflictedCards() {
+        for id in Set(conflictCopies.keys).union(conflictMarkers.keys) where !isDamaged(id) {
+            _ = damage(of: id, readingText: conflictMarkers[id] != nil)
+        }
+    }
+
     /// Records what a read of a card found a sync tool left, for `status` and `doctor`.
     func noteConflicts(_ read: SidesRead, of id: String) {
         noteConflicts(copies: read.conflictCopies, marked: read.markedSides, of: id)

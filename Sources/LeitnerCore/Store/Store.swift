@@ -10,72 +10,32 @@ import LeitnerSystem
 /// are written to the journal and synced, then the renames are done, before the reply (R17);
 /// `repair()` finishes a rename a crash cut off, unless a hand has moved the card since (R13, R18).
 final class Store {
-    /// The store's canonical absolute path.
-    let root: String
-    let rootFD: FileDescriptor
-    /// This device's id (`DeviceID`).
-    let device: String
-    /// `.leitner/`: what every device shares (`created`, `devices/`, `conflicts/`).
-    let sharedFD: FileDescriptor
-    /// `.leitner/devices/`: one directory per device that has written to the store.
-    let devicesFD: FileDescriptor
-    /// `.leitner/devices/DEVICE/`: this device's review log and day record.
-    let deviceFD: FileDescriptor
-    /// `.leitner/local.DEVICE/`: this device's private state.
-    let stateFD: FileDescriptor
-    /// `.leitner/tmp/`: cards being written, loose pairs being adopted.
-    let stagingFD: FileDescriptor
-    /// `.leitner/trash/`: cards being deleted.
-    let trashFD: FileDescriptor
-    let log: ReviewLog
+    /// The store's own directories, held open from open to close.
+    private let directories: StoreDirectories
     private let lock: StoreLock
-    let inotify: Inotify
-    /// Level directory descriptors, indexed by `Level.rawValue - 1`; nil while the level's path is
-    /// not a directory (replaced by hand): that level is then refused until it is one again.
-    private var levelFDs: [FileDescriptor?]
-    /// Why a level has no descriptor, by level.
-    private(set) var levelProblems: [Level: StoreProblem] = [:]
-    /// Watch descriptor → level.
-    var watches: [Int32: Level] = [:]
-    /// The watch on the store's root, where the level directories themselves come and go.
-    var rootWatch: Int32 = -1
+    /// This device's review log (R16) and journal (R17).
+    private let reviewLog: ReviewLog
+    /// The watch on the level directories, the root and the card directories the views watch.
+    private let inotify: Inotify
+    /// The level directories: descriptors, problems, watches.
+    private var levels = LevelDirectories()
     /// What changed, for the views kept from the store (`ChangeFeed`): the search index, the tag
     /// table, the reverse index.
     private var feed = ChangeFeed()
-
     /// The other devices of a synced store, by name, as last looked at (`refreshPeerDays`).
-    var peers: [String: PeerDevice] = [:]
-
+    private var peerDevices: [String: PeerDevice] = [:]
     /// Every card's level.
-    var levelOf = CardIndex()
+    private var index = CardIndex()
     /// Cards per level (damaged cards included), indexed by `Level.rawValue - 1`.
-    var rawCounts = [Int](repeating: 0, count: Level.allCases.count)
+    private var levelCounts = [Int](repeating: 0, count: Level.allCases.count)
     /// Cards found damaged (R21) → the reason; kept out of tests and counts.
-    var damaged: [String: String] = [:]
-    /// Loose files in each level directory (R14 candidates), by level.
-    var looseFiles: [Level: Set<String>] = [:]
-    /// Entries that are neither cards nor loose files, and duplicate card directories, by path.
-    var strays: [String: StoreProblem] = [:]
-    /// Cards whose directory is in more than one level → those levels (the served one included):
-    /// looked at again before every request, since a sync tool fills and empties them (R13).
-    var copies: [String: Set<Level>] = [:]
-    /// Card → the names of the conflict copies of its sides a sync tool left in its directory,
-    /// found when the card was last read (docs/sync.md).
-    var conflictCopies: [String: [String]] = [:]
-    /// Card → the names of its text sides holding git's conflict markers, found when its text
-    /// was last read.
-    var conflictMarkers: [String: [String]] = [:]
-    /// Why the checkpoint after repair could not be made, if it could not (reported, not fatal).
-    var checkpointFailure: BoxError?
-    /// True when no level directory changed since the last checkpoint was written: then nothing
-    /// was done by hand while no daemon ran, and the open test needs no reconciling.
-    var untouchedSinceCheckpoint = false
-    /// What `rootProblems()` last found, and the root's stamp then: the root is listed again only
-    /// when an entry came, went or was renamed (`Status` asks each call).
-    var rootProblemsSeen: (stamp: DirectoryStamp, problems: [StoreProblem])?
-    /// The other devices' names as `peerNames()` last listed them, and `.leitner/devices/`'s stamp
-    /// then (every request asks).
-    var peerNamesSeen: (stamp: DirectoryStamp, names: [String])?
+    private var damage = [String: String]()
+    /// What the scans and reads found beside the cards.
+    private var found = StoreFindings()
+    /// What the open found.
+    private var opening = OpeningReport()
+    /// Listings kept until their directory changes.
+    private var listings = ListingsSeen()
 
     static let stateDirectoryName = ".leitner"
     static let devicesDirectoryName = "devices"
@@ -103,15 +63,12 @@ final class Store {
         let sharedPath = rootPath + "/" + Store.stateDirectoryName
         let statePath = sharedPath + "/" + Store.privateDirectoryName(device)
         let devicePath = sharedPath + "/" + Store.devicesDirectoryName + "/" + device
-        root = rootPath
-        rootFD = rootDirectory
-        self.device = device
         // Whatever fails from here on must not leave the store locked by a box that never opened
         // (a reload that fails would otherwise lock the daemon out of its own store).
         var opened: [FileDescriptor] = [rootDirectory]
         var lock: StoreLock?
         do {
-            sharedFD = try Store.subdirectory(Store.stateDirectoryName, of: rootDirectory, path: sharedPath)
+            let sharedFD = try Store.subdirectory(Store.stateDirectoryName, of: rootDirectory, path: sharedPath)
             opened.append(sharedFD)
             // R19 whatever the device: the store's directory itself is locked too, so that two
             // daemons on one store under two device ids (two configurations) cannot both run.
@@ -119,20 +76,23 @@ final class Store {
             let locked = try Store.failing(.lock, rootPath) { () throws(Errno) in try rootDirectory.tryLockExclusive() }
             if !locked { throw StoreLockedError(storePath: rootPath, pid: StoreLock.holder(among: sharedFD)) as any Error }
             try StoreMigration.migrate(shared: sharedFD, sharedPath: sharedPath, device: device, storePath: rootPath, now: now)
-            devicesFD = try Store.subdirectory(Store.devicesDirectoryName, of: sharedFD, path: sharedPath + "/" + Store.devicesDirectoryName)
+            let devicesFD = try Store.subdirectory(Store.devicesDirectoryName, of: sharedFD, path: sharedPath + "/" + Store.devicesDirectoryName)
             opened.append(devicesFD)
-            deviceFD = try Store.subdirectory(device, of: devicesFD, path: devicePath)
+            let deviceFD = try Store.subdirectory(device, of: devicesFD, path: devicePath)
             opened.append(deviceFD)
-            stateFD = try Store.subdirectory(Store.privateDirectoryName(device), of: sharedFD, path: statePath)
+            let stateFD = try Store.subdirectory(Store.privateDirectoryName(device), of: sharedFD, path: statePath)
             opened.append(stateFD)
             let taken = try StoreLock(stateDirectory: stateFD, storePath: rootPath)
             lock = taken
             self.lock = taken
-            stagingFD = try Store.subdirectory("tmp", of: stateFD, path: statePath + "/tmp")
+            let stagingFD = try Store.subdirectory("tmp", of: stateFD, path: statePath + "/tmp")
             opened.append(stagingFD)
-            trashFD = try Store.subdirectory("trash", of: stateFD, path: statePath + "/trash")
+            let trashFD = try Store.subdirectory("trash", of: stateFD, path: statePath + "/trash")
             opened.append(trashFD)
-            log = try ReviewLog(logDirectory: deviceFD, logDirectoryPath: devicePath, stateDirectory: stateFD, statePath: statePath,
+            directories = StoreDirectories(root: rootPath, rootFD: rootDirectory, device: device, sharedFD: sharedFD,
+                                           devicesFD: devicesFD, deviceFD: deviceFD, stateFD: stateFD,
+                                           stagingFD: stagingFD, trashFD: trashFD)
+            reviewLog = try ReviewLog(logDirectory: deviceFD, logDirectoryPath: devicePath, stateDirectory: stateFD, statePath: statePath,
                                 defersSync: groupCommit)
             inotify = try Store.failing(.watch, rootPath) { () throws(Errno) in try Inotify() }
         } catch {
@@ -140,25 +100,24 @@ final class Store {
             lock?.release()
             throw error
         }
-        levelFDs = []
         do {
             // The root is watched for the level directories themselves: one removed with rmdir
             // sends no event of its own while the box holds it open.
-            rootWatch = try Store.failing(.watch, rootPath) { () throws(Errno) in
+            levels.rootWatch = try Store.failing(.watch, rootPath) { () throws(Errno) in
                 try inotify.watch(directory: rootPath)
             }
             for level in Level.allCases {
                 // At open a level that is not a directory stops the daemon, with the reason: nothing
                 // about the store can be trusted yet, and the person is there to read it.
-                levelFDs.append(try openLevel(level))
+                levels.fds.append(try openLevel(level))
             }
             // Watch before scanning, so that nothing done during the scan is missed.
-            untouchedSinceCheckpoint = readCheckpointStamps() == levelStamps()
+            opening.untouchedSinceCheckpoint = readCheckpointStamps() == levelStamps()
             try scanAll()
             try repair(now: now)
         } catch {
-            for case let fd? in levelFDs { fd.close() }
-            for fd in [trashFD, stagingFD, stateFD, deviceFD, devicesFD, sharedFD, rootDirectory] { fd.close() }
+            for case let fd? in levels.fds { fd.close() }
+            directories.close()
             self.lock.release()
             throw error
         }
@@ -168,10 +127,91 @@ final class Store {
     func close() {
         try? checkpoint()
         lock.release()
-        for case let fd? in levelFDs { fd.close() }
-        levelFDs = levelFDs.map { _ in nil }
-        for fd in [trashFD, stagingFD, stateFD, deviceFD, devicesFD, sharedFD, rootFD] { fd.close() }
+        for case let fd? in levels.fds { fd.close() }
+        levels.fds = levels.fds.map { _ in nil }
+        directories.close()
     }
+
+    // MARK: The state, for the store's own extensions
+
+    // What the store's extensions in other folders (Scan/, Sync/, Journal/) read and change, under
+    // the names they use; in place (`_modify`), never a copy of a dictionary. The box reads the
+    // ones that never change after open (the paths, the directories, the log) and what the open
+    // found; the rest it asks through the methods of `Store+Queries`, and the views through the
+    // change feed.
+
+    /// The store's canonical absolute path.
+    var root: String { directories.root }
+    var rootFD: FileDescriptor { directories.rootFD }
+    /// This device's id (`DeviceID`).
+    var device: String { directories.device }
+    var sharedFD: FileDescriptor { directories.sharedFD }
+    var devicesFD: FileDescriptor { directories.devicesFD }
+    var deviceFD: FileDescriptor { directories.deviceFD }
+    var stateFD: FileDescriptor { directories.stateFD }
+    var stagingFD: FileDescriptor { directories.stagingFD }
+    var trashFD: FileDescriptor { directories.trashFD }
+    var log: ReviewLog { reviewLog }
+    /// Why a level has no descriptor, by level.
+    var levelProblems: [Level: StoreProblem] { levels.problems }
+    /// Watch descriptor → level.
+    var watches: [Int32: Level] { levels.watches }
+    var rootWatch: Int32 { levels.rootWatch }
+    var peers: [String: PeerDevice] {
+        _read { yield peerDevices }
+        _modify { yield &peerDevices }
+    }
+    var levelOf: CardIndex {
+        _read { yield index }
+        _modify { yield &index }
+    }
+    var rawCounts: [Int] {
+        _read { yield levelCounts }
+        _modify { yield &levelCounts }
+    }
+    var damaged: [String: String] {
+        _read { yield damage }
+        _modify { yield &damage }
+    }
+    var looseFiles: [Level: Set<String>] {
+        _read { yield found.looseFiles }
+        _modify { yield &found.looseFiles }
+    }
+    var strays: [String: StoreProblem] {
+        _read { yield found.strays }
+        _modify { yield &found.strays }
+    }
+    var copies: [String: Set<Level>] {
+        _read { yield found.copies }
+        _modify { yield &found.copies }
+    }
+    var conflictCopies: [String: [String]] {
+        _read { yield found.conflictCopies }
+        _modify { yield &found.conflictCopies }
+    }
+    var conflictMarkers: [String: [String]] {
+        _read { yield found.conflictMarkers }
+        _modify { yield &found.conflictMarkers }
+    }
+    /// Why the checkpoint after repair could not be made, if it could not (reported, not fatal).
+    var checkpointFailure: BoxError? { opening.checkpointFailure }
+    func noteCheckpointFailure(_ error: BoxError) { opening.checkpointFailure = error }
+    /// True when no level directory changed since the last checkpoint was written (`OpeningReport`).
+    var untouchedSinceCheckpoint: Bool { opening.untouchedSinceCheckpoint }
+    var rootProblemsSeen: (stamp: DirectoryStamp, problems: [StoreProblem])? {
+        get { listings.rootProblems }
+        set { listings.rootProblems = newValue }
+    }
+    var peerNamesSeen: (stamp: DirectoryStamp, names: [String])? {
+        get { listings.peerNames }
+        set { listings.peerNames = newValue }
+    }
+
+    /// The events of every watch since the last call (`refresh`).
+    func drainWatch() throws(Errno) -> [Inotify.Event] { try inotify.drain() }
+
+    /// Watches card directories for the views that follow their cards' files.
+    var watcher: Inotify.Watcher { inotify.watcher }
 
     /// The absolute path of a level directory.
     func path(of level: Level) -> String { root + "/" + level.name }
@@ -182,14 +222,14 @@ final class Store {
     /// The descriptor of a level directory.
     /// - Throws: `storeFailure` while the level's path is not a directory.
     func fd(_ level: Level) throws(BoxError) -> FileDescriptor {
-        guard let fd = levelFDs[level.rawValue - 1] else {
-            throw .storeFailure(path: path(of: level), reason: levelProblems[level]?.reason ?? "not open")
+        guard let fd = levels.fds[level.rawValue - 1] else {
+            throw .storeFailure(path: path(of: level), reason: levels.problems[level]?.reason ?? "not open")
         }
         return fd
     }
 
     /// The descriptor of a level directory, nil while it has none.
-    func openFD(_ level: Level) -> FileDescriptor? { levelFDs[level.rawValue - 1] }
+    func openFD(_ level: Level) -> FileDescriptor? { levels.fds[level.rawValue - 1] }
 
     /// Cards per level, damaged cards left out (R21).
     func counts() -> [Level: Int] {
@@ -476,7 +516,7 @@ final class Store {
     /// The modification and change times and link counts of the level directories: any card
     /// moved in or out, created or removed changes them.
     func levelStamps() -> String {
-        levelFDs.map { fd in
+        levels.fds.map { fd in
             // A level that cannot be looked at never matches a checkpoint: the open reconciles.
             guard let st = try? fd?.status() else { return "?" }
             return "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec),\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec),\(st.st_nlink)"
@@ -497,7 +537,7 @@ final class Store {
             // Its entries only: a card directory or a loose file that comes is reported as it
             // comes (a loose pair is adopted by its names, never by its contents), and a side
             // edited in place is a card directory's own event, not the level's.
-            watches[try inotify.watch(directory: levelPath, filesWritten: false)] = level
+            levels.watches[try inotify.watch(directory: levelPath, filesWritten: false)] = level
             return fd
         } catch where error == .tooManyLinks || error == .notDirectory {
             throw .storeFailure(path: levelPath, reason: "not a directory (a level must be a real directory, not a link)")
@@ -512,20 +552,20 @@ final class Store {
     /// - Returns: true when the level has a descriptor again.
     @discardableResult
     func reopenLevel(_ level: Level) -> Bool {
-        for (watch, watched) in watches where watched == level {
+        for (watch, watched) in levels.watches where watched == level {
             inotify.unwatch(watch)
-            watches[watch] = nil
+            levels.watches[watch] = nil
         }
-        levelFDs[level.rawValue - 1]?.close()
-        levelFDs[level.rawValue - 1] = nil
+        levels.fds[level.rawValue - 1]?.close()
+        levels.fds[level.rawValue - 1] = nil
         do {
-            levelFDs[level.rawValue - 1] = try openLevel(level)
-            levelProblems[level] = nil
+            levels.fds[level.rawValue - 1] = try openLevel(level)
+            levels.problems[level] = nil
             return true
         } catch {
             let reason: String
             if case .storeFailure(_, let why, _, _) = error { reason = why } else { reason = "\(error)" }
-            levelProblems[level] = StoreProblem(kind: .strayEntry, path: path(of: level),
+            levels.problems[level] = StoreProblem(kind: .strayEntry, path: path(of: level),
                                                 reason: "the level directory is unusable: \(reason); level \(level) is refused meanwhile",
                                                 advice: "make '\(path(of: level))' a directory again")
             return false
@@ -542,7 +582,7 @@ final class Store {
     /// Tries again to open the levels that had no directory; true when one came back.
     func retryMissingLevels() -> Bool {
         var reopened = false
-        for level in Level.allCases where levelFDs[level.rawValue - 1] == nil {
+        for level in Level.allCases where levels.fds[level.rawValue - 1] == nil {
             if reopenLevel(level) { reopened = true }
         }
         return reopened
