@@ -11,7 +11,7 @@ import Testing
                            remaining: 4, passed: 2, failed: 1)
 
     @Test func theFrontNeverShowsTheId() {
-        let page = ReviewPage.front(card, handle: "h123", test: test, csrf: "c")
+        let page = ReviewPage.front(card, handle: "h123", test: test, csrf: "c").description
         #expect(!page.contains("le-chat"))
         #expect(page.contains("<strong>the cat</strong> &lt;i&gt;"))
         #expect(page.contains("href=\"/review/answer?card=h123\"") && page.contains("id=\"show\""))
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func theAnswerShowsTheIdEscapedAndBothGrades() {
-        let page = ReviewPage.answer(card, handle: "h123", test: test, csrf: "c")
+        let page = ReviewPage.answer(card, handle: "h123", test: test, csrf: "c").description
         #expect(page.contains("le-chat&lt;b&gt; · level 3") && !page.contains("le-chat<b>"))
         #expect(page.contains("<img src=\"/review/asset/h123/back\""))
         #expect(page.contains("id=\"right\"") && page.contains("id=\"wrong\"") && page.contains("name=\"csrf\" value=\"c\""))
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func aCardPageLinksItsAssetsByIdAndSide() {
-        let page = CardPage.html(card, csrf: "c")
+        let page = CardPage.html(card, csrf: "c").description
         #expect(page.contains("src=\"/cards/le-chat%3Cb%3E/asset/back\""))
         #expect(page.contains("action=\"/cards/le-chat%3Cb%3E/edit\"") && page.contains("<textarea id=\"front\" name=\"front\">**the cat** &lt;i&gt;</textarea>"))
         #expect(!page.contains("<textarea id=\"back\""))

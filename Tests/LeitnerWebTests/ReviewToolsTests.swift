@@ -68,32 +68,32 @@ import Testing
         let test = TestSummary(date: today, position: 3, levels: [.one], state: .completed, remaining: 0, passed: 4, failed: 0)
         let status = BoxStatus(today: today, test: test, counts: [.one: 20, .new: 188, .suspended: 3], problems: 0,
                                arrivals: (today.next, 20), leeches: 2)
-        let page = TodayPage.html(status: status, week: [], csrf: "c")
+        let page = TodayPage.html(status: status, week: [], csrf: "c").description
         #expect(page.contains("<p id=\"waiting\">188 new cards wait; 20 arrive tomorrow.</p>"))
         #expect(page.contains("<p id=\"suspended\">3 cards are suspended: <a href=\"/cards?level=suspended\">"))
         #expect(page.contains("<p id=\"leeches\">2 leeches"))
         let opening = BoxStatus(today: today, test: test, counts: [.new: 1], problems: 0, arrivals: (today, 1), leeches: 0)
-        let one = TodayPage.html(status: opening, week: [], csrf: "c")
+        let one = TodayPage.html(status: opening, week: [], csrf: "c").description
         #expect(one.contains("1 new card waits; 1 arrives today, when the test opens."))
         #expect(!one.contains("id=\"suspended\"") && !one.contains("id=\"leeches\""))
         // An empty test that new cards enter when it opens is offered, not said to be empty.
         let empty = TestSummary(date: today, position: 3, levels: [.one], state: .empty, remaining: 0, passed: 0, failed: 0)
         let arriving = TodayPage.html(status: BoxStatus(today: today, test: empty, counts: [.new: 30], problems: 0, arrivals: (today, 20)),
-                                      week: [], csrf: "c")
+                                      week: [], csrf: "c").description
         #expect(arriving.contains("opens with <strong>20 new cards</strong>") && arriving.contains("id=\"start\"")
                 && !arriving.contains("Nothing is due"))
-        let none = TodayPage.html(status: BoxStatus(today: today, test: test, counts: [:], problems: 0), week: [], csrf: "c")
+        let none = TodayPage.html(status: BoxStatus(today: today, test: test, counts: [:], problems: 0), week: [], csrf: "c").description
         #expect(!none.contains("id=\"waiting\""))
     }
 
     @Test func editIsOnTheAnswerOnlyAndSuspendOnBoth() {
         let test = TestSummary(date: LogicalDate(year: 2026, month: 1, day: 5)!, position: 0, levels: [.one], state: .open,
                                remaining: 2, passed: 0, failed: 0)
-        let front = ReviewPage.front(cards[0], handle: "h1", test: test, scope: ReviewPage.Scope(tag: "ja"), csrf: "c")
+        let front = ReviewPage.front(cards[0], handle: "h1", test: test, scope: ReviewPage.Scope(tag: "ja"), csrf: "c").description
         #expect(!front.contains("answer inu") && !front.contains("card-id") && !front.contains("id=\"edit\""))
         #expect(front.contains("action=\"/review/suspend\"") && front.contains("id=\"suspend\""))
         #expect(front.contains("href=\"/review/answer?card=h1&amp;tag=ja\"") && front.contains("name=\"tag\" value=\"ja\""))
-        let answer = ReviewPage.answer(cards[0], handle: "h1", test: test, scope: ReviewPage.Scope(tag: "ja"), csrf: "c")
+        let answer = ReviewPage.answer(cards[0], handle: "h1", test: test, scope: ReviewPage.Scope(tag: "ja"), csrf: "c").description
         #expect(answer.contains("id=\"edit\" href=\"/review/edit?card=h1&amp;tag=ja\"") && answer.contains("id=\"suspend\""))
         #expect(answer.contains("<a class=\"tag\" href=\"/cards?tag=ja\">ja</a>"))
     }

@@ -14,9 +14,9 @@ public struct HTTPResponse: Sendable {
     }
 
     /// An HTML page, never cached: it shows the learner's cards.
-    public static func html(_ status: Int = 200, _ page: String) -> HTTPResponse {
+    public static func html(_ status: Int = 200, _ page: HTML) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
-                     body: Array(page.utf8))
+                     body: Array(page.description.utf8))
     }
 
     /// 303 See Other to `location`: after a POST, the browser loads the page with a GET, so that

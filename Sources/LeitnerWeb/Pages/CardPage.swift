@@ -2,10 +2,10 @@ import LeitnerCore
 
 /// One card: both sides, its level and tags, a form to move it, and a form to edit each text side.
 public enum CardPage {
-    public static func html(_ card: Card, csrf: String, notice: String? = nil, box: String? = nil) -> String {
+    public static func html(_ card: Card, csrf: String, notice: String? = nil, box: String? = nil) -> HTML {
         let path = "/cards/\(PercentEncoding.encode(card.id))"
-        var body = "<h1>\(HTML.escape(card.id))</h1>\n"
-        if let notice { body += "<p class=\"muted\" id=\"notice\">\(HTML.escape(notice))</p>\n" }
+        var body: HTML = "<h1>\(card.id)</h1>\n"
+        if let notice { body += "<p class=\"muted\" id=\"notice\">\(notice)</p>\n" }
         body += "<p>\(card.level.isPlace || card.level == .finished ? card.level.name.capitalizedFirst : "Level " + card.level.name)</p>\n"
         body += tagList(card.tags)
         body += "<article class=\"card\">"
@@ -13,36 +13,36 @@ public enum CardPage {
             body += SideView.html(card.side(name), name: name, source: "\(path)/asset/\(name.rawValue)")
         }
         body += "</article>\n"
-        body += "<form method=\"post\" action=\"\(path)/move\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
+        body += "<form method=\"post\" action=\"\(path)/move\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
         body += "<label for=\"level\">Move to level</label><div class=\"actions\"><select id=\"level\" name=\"level\">"
         for level in Level.allCases {
-            body += "<option value=\"\(level.name)\"\(level == card.level ? " selected" : "")>\(level.name)</option>"
+            body += "<option value=\"\(level.name)\"\(level == card.level ? " selected" : "" as HTML)>\(level.name)</option>"
         }
         body += "</select><button type=\"submit\" id=\"move\">Move</button></div></form>\n"
         let fields = textFields(card)
         if !fields.isEmpty {
-            body += "<form method=\"post\" action=\"\(path)/edit\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
+            body += "<form method=\"post\" action=\"\(path)/edit\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
             body += fields + "<div class=\"actions\"><button type=\"submit\" id=\"save\">Save</button></div></form>\n"
         }
         return Layout.page(title: card.id, section: .cards, body: body, box: box)
     }
 
     /// The card's tags, each a link to the cards with it; nothing for a card without tags.
-    static func tagList(_ tags: [String]) -> String {
+    static func tagList(_ tags: [String]) -> HTML {
         guard !tags.isEmpty else { return "" }
-        var out = "<p class=\"tags\" id=\"tags\">Tags: "
-        out += tags.map { "<a class=\"tag\" href=\"/cards?tag=\(HTML.escape(PercentEncoding.encode($0)))\">\(HTML.escape($0))</a>" }
+        var out: HTML = "<p class=\"tags\" id=\"tags\">Tags: "
+        out += tags.map { "<a class=\"tag\" href=\"/cards?tag=\(PercentEncoding.encode($0))\">\($0)</a>" }
             .joined(separator: " ")
         return out + "</p>"
     }
 
     /// A labelled textarea for each text side (the form's fields `front`, `back`); empty when
     /// neither side is text (an image, a sound), which only `leitnerctl edit` changes.
-    static func textFields(_ card: Card) -> String {
-        var out = ""
+    static func textFields(_ card: Card) -> HTML {
+        var out: HTML = ""
         for name in SideName.allCases where MediaType.isText(card.side(name).mediaType) && card.side(name).text != nil {
-            out += "<label for=\"\(name.rawValue)\">The \(name.rawValue) (\(HTML.escape(card.side(name).mediaType)))</label>"
-            out += "<textarea id=\"\(name.rawValue)\" name=\"\(name.rawValue)\">\(HTML.escape(card.side(name).text ?? ""))</textarea>"
+            out += "<label for=\"\(name.rawValue)\">The \(name.rawValue) (\(card.side(name).mediaType))</label>"
+            out += "<textarea id=\"\(name.rawValue)\" name=\"\(name.rawValue)\">\(card.side(name).text ?? "")</textarea>"
         }
         return out
     }

@@ -46,9 +46,9 @@ public enum CardsPage {
     /// `entries` are this page's; `total` counts them all; `page` is 0-based; `tags` are the
     /// box's tags, offered in the filter.
     public static func html(filter: Filter, tags: [TagCount], entries: [Entry], total: Int, page: Int,
-                            box: String? = nil) -> String {
-        var body = "<h1>Cards</h1>\n<form class=\"search\" method=\"get\" action=\"/cards\" role=\"search\">"
-        body += "<input type=\"search\" name=\"q\" value=\"\(HTML.escape(filter.text))\" placeholder=\"Search ids, fronts and backs\" aria-label=\"Search\">"
+                            box: String? = nil) -> HTML {
+        var body: HTML = "<h1>Cards</h1>\n<form class=\"search\" method=\"get\" action=\"/cards\" role=\"search\">"
+        body += "<input type=\"search\" name=\"q\" value=\"\(filter.text)\" placeholder=\"Search ids, fronts and backs\" aria-label=\"Search\">"
         body += "<button type=\"submit\">Search</button>"
         // The filters are in the same form, so a search keeps them (and they work without script).
         body += "<div class=\"filters\">"
@@ -58,17 +58,17 @@ public enum CardsPage {
         if let tag = filter.tag, !offered.contains(tag) { offered.insert(tag, at: 0) }
         for tag in offered {
             let count = tags.first { $0.tag == tag }.map { " (\($0.cards))" } ?? ""
-            body += "<option value=\"\(HTML.escape(tag))\"\(tag == filter.tag ? " selected" : "")>\(HTML.escape(tag))\(count)</option>"
+            body += "<option value=\"\(tag)\"\(tag == filter.tag ? " selected" : "" as HTML)>\(tag)\(count)</option>"
         }
         body += "</select><select name=\"level\" id=\"level\" aria-label=\"Level\"><option value=\"\">Any level</option>"
         for level in Level.allCases {
             let label = level.isPlace || level == .finished ? level.name : "level \(level.name)"
-            body += "<option value=\"\(level.name)\"\(level == filter.level ? " selected" : "")>\(label)</option>"
+            body += "<option value=\"\(level.name)\"\(level == filter.level ? " selected" : "" as HTML)>\(label)</option>"
         }
         body += "</select></div></form>\n"
         if let tag = filter.tag {
             // The review of this tag's cards only: `Next` with the filter, as `leitnerctl review --tag`.
-            body += "<p><a class=\"button\" id=\"review-tag\" href=\"/review?tag=\(HTML.escape(PercentEncoding.encode(tag)))\">Review the cards tagged \(HTML.escape(tag))</a></p>\n"
+            body += "<p><a class=\"button\" id=\"review-tag\" href=\"/review?tag=\(PercentEncoding.encode(tag))\">Review the cards tagged \(tag)</a></p>\n"
         }
         let first = page * pageSize
         if total == 0 {
@@ -77,17 +77,17 @@ public enum CardsPage {
             body += "<p class=\"muted\">\(first + 1)–\(first + entries.count) of \(total) card\(total == 1 ? "" : "s")\(filter.isEmpty ? "" : " matching")</p>\n"
             body += "<ul class=\"results\">"
             for entry in entries {
-                body += "<li><a href=\"/cards/\(PercentEncoding.encode(entry.id))\">\(HTML.escape(entry.id))</a> "
+                body += "<li><a href=\"/cards/\(PercentEncoding.encode(entry.id))\">\(entry.id)</a> "
                 body += "<span class=\"muted\">\(entry.level.isPlace || entry.level == .finished ? entry.level.name : "level " + entry.level.name)</span>"
-                for line in entry.lines.prefix(3) { body += "<br><span class=\"plain\">\(HTML.escape(line))</span>" }
+                for line in entry.lines.prefix(3) { body += "<br><span class=\"plain\">\(line)</span>" }
                 body += "</li>"
             }
             body += "</ul>\n"
         }
         let base = "/cards?" + filter.queryPrefix
         body += "<nav class=\"pages\">"
-        body += page > 0 ? "<a href=\"\(HTML.escape(base))page=\(page)\" rel=\"prev\">← Previous</a>" : "<span></span>"
-        body += first + entries.count < total ? "<a href=\"\(HTML.escape(base))page=\(page + 2)\" rel=\"next\">Next →</a>" : "<span></span>"
+        body += page > 0 ? "<a href=\"\(base)page=\(page)\" rel=\"prev\">← Previous</a>" : "<span></span>"
+        body += first + entries.count < total ? "<a href=\"\(base)page=\(page + 2)\" rel=\"next\">Next →</a>" : "<span></span>"
         body += "</nav>\n"
         return Layout.page(title: "Cards", section: .cards, body: body, box: box)
     }

@@ -2,8 +2,8 @@
 /// box, not even its name (a box's name may say what is learnt). `wrongToken` when the link's
 /// token was not the right one (an old link).
 public enum DoorPage {
-    public static func html(wrongToken: Bool) -> String {
-        let first = wrongToken
+    public static func html(wrongToken: Bool) -> HTML {
+        let first: HTML = wrongToken
             ? "<p class=\"problem\">This link's token is not the box's token: it is an old link, or it was cut short.</p>\n"
             : ""
         return Layout.page(title: "Open the link", section: nil, body: first + """

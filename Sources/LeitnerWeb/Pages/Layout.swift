@@ -6,20 +6,21 @@ enum Layout {
     /// (the door, an error without a session), which then has no navigation. `box` names the
     /// box served when it is not the default one: in the title (a tab, the history, a phone's
     /// list of open pages) and in the navigation, so that two boxes' pages are not mistaken.
-    static func page(title: String, section: PageSection?, body: String, box: String? = nil) -> String {
-        var page = HTMLText.pageStart(title: "\(title) · \(box.map { $0 + " · " } ?? "")Leitner box", extraHead: """
+    static func page(title: String, section: PageSection?, body: HTML, box: String? = nil) -> HTML {
+        // The head is the statistics report's own (`HTMLText.pageStart`), which escapes the title.
+        var page = HTML(unescaped: HTMLText.pageStart(title: "\(title) · \(box.map { $0 + " · " } ?? "")Leitner box", extraHead: """
             <meta name="color-scheme" content="light dark">
             <meta name="referrer" content="no-referrer">
             <link rel="stylesheet" href="/static/\(EmbeddedAssets.styleSheet.name)">
             <script src="/static/\(EmbeddedAssets.script.name)" defer></script>
-            """)
+            """))
         if let section {
             page += "<header><nav>"
             for place in PageSection.allCases {
-                let current = place == section ? " aria-current=\"page\"" : ""
+                let current: HTML = place == section ? " aria-current=\"page\"" : ""
                 page += "<a href=\"\(place.path)\"\(current)>\(place.rawValue)</a>"
             }
-            if let box { page += "<span class=\"box-name\" id=\"box-name\">\(HTML.escape(box))</span>" }
+            if let box { page += "<span class=\"box-name\" id=\"box-name\">\(box)</span>" }
             page += "</nav></header>\n"
         }
         page += "<main>\n" + body + "</main>\n</body>\n</html>\n"
@@ -28,15 +29,15 @@ enum Layout {
 
     /// A POST form with its CSRF token: a button, and hidden `fields`.
     static func form(action: String, csrf: String, fields: [(String, String)] = [], button: String,
-                     id: String? = nil, buttonClass: String? = nil) -> String {
-        var form = "<form method=\"post\" action=\"\(HTML.escape(action))\">"
-        form += "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
+                     id: String? = nil, buttonClass: String? = nil) -> HTML {
+        var form: HTML = "<form method=\"post\" action=\"\(action)\">"
+        form += "<input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
         for (name, value) in fields {
-            form += "<input type=\"hidden\" name=\"\(HTML.escape(name))\" value=\"\(HTML.escape(value))\">"
+            form += "<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">"
         }
-        let idAttribute = id.map { " id=\"\($0)\"" } ?? ""
-        let classAttribute = buttonClass.map { " class=\"\($0)\"" } ?? ""
-        form += "<button type=\"submit\"\(idAttribute)\(classAttribute)>\(HTML.escape(button))</button></form>"
+        let idAttribute: HTML = id.map { " id=\"\($0)\"" } ?? ""
+        let classAttribute: HTML = buttonClass.map { " class=\"\($0)\"" } ?? ""
+        form += "<button type=\"submit\"\(idAttribute)\(classAttribute)>\(button)</button></form>"
         return form
     }
 }

@@ -28,22 +28,22 @@ public enum ReviewPage {
 
     /// The front of the test's head card, under `handle`.
     public static func front(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), csrf: String,
-                             box: String? = nil) -> String {
+                             box: String? = nil) -> HTML {
         var body = heading(scope) + progress(test)
         body += "<article class=\"card\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
-        body += "</article>\n<div class=\"actions\"><a class=\"button primary\" id=\"show\" href=\"\(HTML.escape("/review/answer?card=\(handle)" + scope.queryTail))\">Show answer</a></div>\n"
+        body += "</article>\n<div class=\"actions\"><a class=\"button primary\" id=\"show\" href=\"\("/review/answer?card=\(handle)" + scope.queryTail)\">Show answer</a></div>\n"
         body += footer(test, handle: handle, answered: false, scope: scope, csrf: csrf)
         return Layout.page(title: "Review", section: .review, body: body, box: box)
     }
 
     /// Both sides, the id and level, the tags, and the two grades.
     public static func answer(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), csrf: String,
-                              notice: String? = nil, box: String? = nil) -> String {
+                              notice: String? = nil, box: String? = nil) -> HTML {
         var body = heading(scope) + progress(test)
-        if let notice { body += "<p class=\"muted\" id=\"notice\">\(HTML.escape(notice))</p>\n" }
+        if let notice { body += "<p class=\"muted\" id=\"notice\">\(notice)</p>\n" }
         body += "<article class=\"card\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
         body += SideView.html(card.back, name: .back, source: asset(handle, .back))
-        body += "<p class=\"card-id\">\(HTML.escape(card.id)) · level \(card.level.name)</p>"
+        body += "<p class=\"card-id\">\(card.id) · level \(card.level.name)</p>"
         body += CardPage.tagList(card.tags) + "</article>\n"
         body += "<div class=\"actions\">"
         body += Layout.form(action: "/review/grade", csrf: csrf, fields: [("card", handle), ("correct", "no")] + scope.fields,
@@ -56,30 +56,30 @@ public enum ReviewPage {
 
     /// The text sides of the card under review, to edit before grading it; saving goes back to
     /// its answer. Shown only once the answer was, so the id it shows gives nothing away.
-    public static func edit(_ card: Card, handle: String, scope: Scope = Scope(), csrf: String, box: String? = nil) -> String {
+    public static func edit(_ card: Card, handle: String, scope: Scope = Scope(), csrf: String, box: String? = nil) -> HTML {
         let back = "/review/answer?card=\(handle)" + scope.queryTail
-        var body = "<h1>Edit \(HTML.escape(card.id))</h1>\n"
+        var body: HTML = "<h1>Edit \(card.id)</h1>\n"
         let fields = CardPage.textFields(card)
         if fields.isEmpty {
             body += "<p>Neither side of this card is text: change its files with <code>leitnerctl edit</code>.</p>\n"
         } else {
-            body += "<form method=\"post\" action=\"/review/edit\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
+            body += "<form method=\"post\" action=\"/review/edit\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
             for (name, value) in [("card", handle)] + scope.fields {
-                body += "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape(value))\">"
+                body += "<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">"
             }
             body += fields + "<div class=\"actions\"><button type=\"submit\" id=\"save\" class=\"primary\">Save and go back</button></div></form>\n"
         }
-        body += "<p><a href=\"\(HTML.escape(back))\" id=\"cancel\">Back to the card, unchanged</a></p>\n"
+        body += "<p><a href=\"\(back)\" id=\"cancel\">Back to the card, unchanged</a></p>\n"
         return Layout.page(title: "Edit", section: .review, body: body, box: box)
     }
 
     /// No card left: the test complete, or nothing due; with a tag, the cards of today's test
     /// without it (`outside`) are still to review.
     public static func finished(_ test: TestSummary, scope: Scope = Scope(), outside: Int = 0, csrf: String,
-                                box: String? = nil) -> String {
+                                box: String? = nil) -> HTML {
         var body = heading(scope)
         if let tag = scope.tag, outside > 0 {
-            body += "<p id=\"complete\">No card tagged \(HTML.escape(tag)) is left in today's test; "
+            body += "<p id=\"complete\">No card tagged \(tag) is left in today's test; "
             body += "\(outside) other card\(outside == 1 ? " is" : "s are") to review.</p>\n"
             body += "<div class=\"actions\"><a class=\"button primary\" id=\"review-all\" href=\"/review\">Review the rest</a></div>\n"
         } else {
@@ -98,12 +98,12 @@ public enum ReviewPage {
         return Layout.page(title: "Review", section: .review, body: body, box: box)
     }
 
-    static func heading(_ scope: Scope) -> String {
+    static func heading(_ scope: Scope) -> HTML {
         guard let tag = scope.tag else { return "" }
-        return "<h1>Review · tag \(HTML.escape(tag))</h1>\n"
+        return "<h1>Review · tag \(tag)</h1>\n"
     }
 
-    static func progress(_ test: TestSummary) -> String {
+    static func progress(_ test: TestSummary) -> HTML {
         let done = test.passed + test.failed
         let total = done + test.remaining
         return "<p class=\"muted\"><progress max=\"\(max(total, 1))\" value=\"\(done)\"></progress><br>"
@@ -111,10 +111,10 @@ public enum ReviewPage {
     }
 
     /// Edit (once the answer is shown), Suspend and Undo, then the keys.
-    static func footer(_ test: TestSummary, handle: String, answered: Bool, scope: Scope, csrf: String) -> String {
-        var out = "<div class=\"secondary tools\">"
+    static func footer(_ test: TestSummary, handle: String, answered: Bool, scope: Scope, csrf: String) -> HTML {
+        var out: HTML = "<div class=\"secondary tools\">"
         if answered {
-            out += "<a class=\"button\" id=\"edit\" href=\"\(HTML.escape("/review/edit?card=\(handle)" + scope.queryTail))\">Edit</a>"
+            out += "<a class=\"button\" id=\"edit\" href=\"\("/review/edit?card=\(handle)" + scope.queryTail)\">Edit</a>"
         }
         out += Layout.form(action: "/review/suspend", csrf: csrf, fields: [("card", handle)] + scope.fields,
                            button: "Suspend", id: "suspend")

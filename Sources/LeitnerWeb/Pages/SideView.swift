@@ -4,19 +4,19 @@ import LeitnerCore
 /// through an asset route (`source`, never the card's path in the store), any other file as a
 /// link to download it.
 enum SideView {
-    static func html(_ side: Side, name: SideName, source: String) -> String {
-        var out = "<div class=\"side \(name.rawValue)\">"
+    static func html(_ side: Side, name: SideName, source: String) -> HTML {
+        var out: HTML = "<div class=\"side \(name.rawValue)\">"
         let type = side.mediaType
         if type == "text/markdown", let text = side.text {
             out += MarkdownHTML.render(text)
         } else if MediaType.isText(type), let text = side.text {
-            out += "<p class=\"plain\">\(HTML.escape(text))</p>"
+            out += "<p class=\"plain\">\(text)</p>"
         } else if type.hasPrefix("image/") {
-            out += "<img src=\"\(HTML.escape(source))\" alt=\"the \(name.rawValue) of the card\">"
+            out += "<img src=\"\(source)\" alt=\"the \(name.rawValue) of the card\">"
         } else if type.hasPrefix("audio/") {
-            out += "<audio controls preload=\"auto\" src=\"\(HTML.escape(source))\"></audio>"
+            out += "<audio controls preload=\"auto\" src=\"\(source)\"></audio>"
         } else {
-            out += "<p><a href=\"\(HTML.escape(source))\">the \(name.rawValue)'s file (\(HTML.escape(type)))</a></p>"
+            out += "<p><a href=\"\(source)\">the \(name.rawValue)'s file (\(type))</a></p>"
         }
         return out + "</div>"
     }

@@ -5,11 +5,12 @@ import LeitnerCore
 /// one file with its style inline, so it is served under `SecurityHeaders.reportPolicy`: its
 /// style applies and no script can run in it.
 public enum StatsPage {
-    public static func html(_ stats: BoxStatistics) -> String {
+    public static func html(_ stats: BoxStatistics) -> HTML {
+        // The report escapes its own text (`HTMLText.escape`): it enters as it is.
         let report = StatsReport(stats).html()
         let back = "<p><a href=\"/\">← Today</a> · <a href=\"/review\">Review</a> · <a href=\"/cards\">Cards</a></p>\n"
-        guard let main = report.range(of: "<main>\n") else { return back + report }
-        return report.replacingCharacters(in: main, with: "<main>\n" + back)
+        guard let main = report.range(of: "<main>\n") else { return HTML(unescaped: back + report) }
+        return HTML(unescaped: report.replacingCharacters(in: main, with: "<main>\n" + back))
     }
 }
 

@@ -5,10 +5,10 @@ import LeitnerCore
 /// the suspended cards and the leeches (as `leitnerctl status` says them), the cards per level,
 /// the week as a paper Leitner calendar, and the button that starts the review.
 public enum TodayPage {
-    public static func html(status: BoxStatus, week: [CalendarDay], csrf: String, box: String? = nil) -> String {
+    public static func html(status: BoxStatus, week: [CalendarDay], csrf: String, box: String? = nil) -> HTML {
         let test = status.test
         let date = status.today
-        var body = "<h1>Today · \(date.weekdayAbbreviation) \(date)</h1>\n"
+        var body: HTML = "<h1>Today · \(date.weekdayAbbreviation) \(date)</h1>\n"
         // New cards that come in when today's test opens (pacing): the test is empty only until
         // then, so it is offered as any other (Start opens it, `Prepare`).
         let arriving = status.arrivals.map { $0.date == date ? $0.cards : 0 } ?? 0
@@ -23,7 +23,7 @@ public enum TodayPage {
             body += "<p>Today's test is complete: \(test.passed) right, \(test.failed) wrong.</p>\n"
         case .open:
             let levels = test.levels.map(\.name).joined(separator: ", ")
-            body += "<p>The test of level\(test.levels.count == 1 ? "" : "s") \(HTML.escape(levels)): "
+            body += "<p>The test of level\(test.levels.count == 1 ? "" : "s") \(levels): "
             body += "<strong>\(test.remaining) card\(test.remaining == 1 ? "" : "s") left</strong>"
             body += ", \(test.passed) right, \(test.failed) wrong.</p>\n"
             body += "<div class=\"actions\">" + Layout.form(action: "/review/start", csrf: csrf,
@@ -37,9 +37,9 @@ public enum TodayPage {
         body += "<h2>This week</h2>\n<ol class=\"week\">"
         for day in week {
             let isToday = day.date == date
-            body += "<li\(isToday ? " class=\"today\"" : "")><strong>\(day.date.weekdayAbbreviation) \(day.date.components.day)</strong>"
+            body += "<li\(isToday ? " class=\"today\"" : "" as HTML)><strong>\(day.date.weekdayAbbreviation) \(day.date.components.day)</strong>"
             body += "<span class=\"state\">\(stateWord(day))</span>"
-            if !day.levels.isEmpty { body += "<span>\(HTML.escape(day.levels.map(\.name).joined(separator: " ")))</span>" }
+            if !day.levels.isEmpty { body += "<span>\(day.levels.map(\.name).joined(separator: " "))</span>" }
             body += "</li>"
         }
         body += "</ol>\n<h2>Cards by level</h2>\n<table><thead><tr><th>Level</th><th>Cards</th></tr></thead><tbody>"
@@ -52,8 +52,8 @@ public enum TodayPage {
 
     /// The places beside the levels, a line each and none when empty: what waits in `new/` and
     /// when the next cards of it arrive (pacing, `NewPerDay=`), the suspended cards, the leeches.
-    static func places(_ status: BoxStatus) -> String {
-        var out = ""
+    static func places(_ status: BoxStatus) -> HTML {
+        var out: HTML = ""
         let waiting = status.counts[.new] ?? 0
         if waiting > 0 {
             out += "<p id=\"waiting\">\(waiting) new card\(waiting == 1 ? "" : "s") wait\(waiting == 1 ? "s" : "")"

@@ -6,8 +6,8 @@ import LeitnerClient
 /// `http:`, `https:` or `mailto:`, and opens with no referrer; an image (`![alt](src)`) shows its
 /// alt text, since nothing is loaded from outside.
 public enum MarkdownHTML {
-    public static func render(_ markdown: String) -> String {
-        var out = ""
+    public static func render(_ markdown: String) -> HTML {
+        var out: HTML = ""
         var paragraph: [String] = []
         var list: String?  // "ul" or "ol" while inside one
         var fence: [String]?
@@ -26,7 +26,7 @@ public enum MarkdownHTML {
             let trimmed = line.drop { $0 == " " }
             if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
                 if let code = fence {
-                    out += "<pre><code>" + HTML.escape(code.joined(separator: "\n")) + "</code></pre>\n"
+                    out += "<pre><code>\(code.joined(separator: "\n"))</code></pre>\n"
                     fence = nil
                 } else {
                     flushParagraph(); closeList()
@@ -62,7 +62,7 @@ public enum MarkdownHTML {
             if list != nil { closeList() }
             paragraph.append(String(trimmed))
         }
-        if let code = fence { out += "<pre><code>" + HTML.escape(code.joined(separator: "\n")) + "</code></pre>\n" }
+        if let code = fence { out += "<pre><code>\(code.joined(separator: "\n"))</code></pre>\n" }
         flushParagraph(); closeList()
         return out
     }
@@ -88,9 +88,9 @@ public enum MarkdownHTML {
 
     /// Inline forms, escaped. An emphasis closes only the one opened last, and every one still
     /// open at the end is closed, so the elements always nest.
-    static func inline(_ text: String) -> String {
+    static func inline(_ text: String) -> HTML {
         let chars = Array(text)
-        var out = ""
+        var out: HTML = ""
         var open: [String] = []  // "strong" or "em"
         var i = 0
         func has(_ marker: [Character], after start: Int) -> Bool {
@@ -99,10 +99,10 @@ public enum MarkdownHTML {
         while i < chars.count {
             let c = chars[i]
             if c == "\\", i + 1 < chars.count, "\\`*_[]()#+-.!".contains(chars[i + 1]) {
-                out += HTML.escape(String(chars[i + 1])); i += 2; continue
+                out += HTML(escaping: String(chars[i + 1])); i += 2; continue
             }
             if c == "`", let end = chars[(i + 1)...].firstIndex(of: "`") {
-                out += "<code>" + HTML.escape(String(chars[(i + 1)..<end])) + "</code>"
+                out += "<code>\(String(chars[(i + 1)..<end]))</code>"
                 i = end + 1; continue
             }
             let isImage = c == "!" && i + 1 < chars.count && chars[i + 1] == "["
@@ -112,9 +112,9 @@ public enum MarkdownHTML {
                 let label = String(chars[(bracket + 1)..<close])
                 let url = String(chars[(close + 2)..<paren]).trimmingSpaces
                 if !isImage, let safe = safeURL(url) {
-                    out += "<a href=\"\(HTML.escape(safe))\" rel=\"noreferrer noopener\" target=\"_blank\">" + HTML.escape(label) + "</a>"
+                    out += "<a href=\"\(safe)\" rel=\"noreferrer noopener\" target=\"_blank\">" + HTML(escaping: label) + "</a>"
                 } else {
-                    out += HTML.escape(label)
+                    out += HTML(escaping: label)
                 }
                 i = paren + 1; continue
             }
@@ -132,7 +132,7 @@ public enum MarkdownHTML {
                 }
             }
             if c == "\n" { out += "<br>"; i += 1; continue }
-            out += HTML.escape(String(c))
+            out += HTML(escaping: String(c))
             i += 1
         }
         for tag in open.reversed() { out += "</\(tag)>" }
