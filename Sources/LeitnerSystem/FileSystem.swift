@@ -2,6 +2,13 @@ import Glibc
 
 /// File-system operations relative to open directories. Every call goes through `valueOrErrno`.
 public enum FileSystem {
+    /// The directory part of `path`, as `dirname` says it: `/run/user/1000/leitner` of
+    /// `/run/user/1000/leitner/leitnerd.sock`, `/` of `/a`, `.` of a bare name.
+    package static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// Lists a directory's entries (not `.` and `..`), names and `d_type` only: no `stat`.
     public static func list(_ directory: FileDescriptor) throws(Errno) -> [DirectoryEntry] {
         var entries: [DirectoryEntry] = []

@@ -38,22 +38,26 @@ enum WebMain {
             WebLog.error("\(error)")
             return ExitStatus.failure
         }
-        let listener: WebListener
+        let listener: ServiceListener
+        let listening: Socket.InternetAddress
         do {
-            listener = try WebListener.open(address)
+            listener = try ServiceListener.open(address: address, log: WebLog)
+            // The port systemd bound, or the kernel chose for port 0; the host as configured,
+            // for the printed link.
+            listening = Socket.InternetAddress(host: address.host, port: try Socket.localPort(listener.descriptor))
         } catch {
             WebLog.error("\(error)")
             return ExitStatus.unavailable
         }
-        if !listener.address.isLoopback {
-            WebLog.warning("listening on \(listener.address), which is not a loopback address: any machine that reaches it can try the door. Only the token lets it in, and without HTTPS the token and the cards cross the network readable (docs/web.md, \"From a phone\")")
+        if !listening.isLoopback {
+            WebLog.warning("listening on \(listening), which is not a loopback address: any machine that reaches it can try the door. Only the token lets it in, and without HTTPS the token and the cards cross the network readable (docs/web.md, \"From a phone\")")
         }
-        let url = "http://\(listener.address)/?token=\(token)"
+        let url = "http://\(listening)/?token=\(token)"
         if options.printURL {
             // Written at once, unbuffered: leitnerctl web and the tests read it while this runs.
             try? FileDescriptor(rawValue: 1).writeAll((url + "\n").utf8)
         }
-        WebLog.info("serving \(listener.activated ? "the socket systemd passed, " : "")http://\(listener.address)/ for \(options.box.map { "box '\($0)', " } ?? "")the daemon at '\(socketPath)'")
+        WebLog.info("serving \(listener.activated ? "the socket systemd passed, " : "")http://\(listening)/ for \(options.box.map { "box '\($0)', " } ?? "")the daemon at '\(socketPath)'")
         let transport = ReconnectingTransport(socketPath: socketPath)
         let app = WebApp(token: token, secureCookie: configuration.web.secureCookie, transport: transport, boxName: options.box)
         do {

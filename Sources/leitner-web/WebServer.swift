@@ -11,7 +11,7 @@ import Synchronization
 final class WebServer: Sendable {
     static let stopLimit: Duration = .seconds(3)
 
-    let listener: WebListener
+    let listener: ServiceListener
     let app: WebApp
     let limits: HTTPLimits
     let maxConnections: Int
@@ -19,7 +19,7 @@ final class WebServer: Sendable {
     let stopping: EventDescriptor
     private let active = Atomic<Int>(0)
 
-    init(listener: WebListener, app: WebApp, limits: HTTPLimits, maxConnections: Int, signals: SignalDescriptor) throws(Errno) {
+    init(listener: ServiceListener, app: WebApp, limits: HTTPLimits, maxConnections: Int, signals: SignalDescriptor) throws(Errno) {
         self.listener = listener
         self.app = app
         self.limits = limits

@@ -42,10 +42,10 @@ enum DaemonConnection {
         let path = ConfigurationLocator(environment: ConfigurationLocator.processEnvironment())
             .autostartLogPath(socketPath: socketPath)
         var made = ""
-        for component in parent(of: path).split(separator: "/") {
+        for component in FileSystem.parent(of: path).split(separator: "/") {
             made += "/" + component
             guard (try? FileSystem.makeDirectory(made, in: nil, mode: 0o700, existingOK: true)) != nil else {
-                return parent(of: socketPath) + "/" + String(path.split(separator: "/").last!)
+                return FileSystem.parent(of: socketPath) + "/" + String(path.split(separator: "/").last!)
             }
         }
         return path
@@ -54,7 +54,7 @@ enum DaemonConnection {
     /// Starts `leitnerd` under the lock, or finds that another client or systemd did.
     static func start(_ settings: ClientSettings) throws -> VarlinkClient {
         let socketPath = settings.socketPath
-        let directory = parent(of: socketPath)
+        let directory = FileSystem.parent(of: socketPath)
         do {
             if directory == settings.privateSocketDirectory {
                 try ConfigurationLocator(environment: ConfigurationLocator.processEnvironment())
@@ -110,7 +110,7 @@ enum DaemonConnection {
     /// `leitnerd` next to this program (a build directory, an install prefix), else on PATH.
     static func findDaemon() -> String? {
         if let me = try? FileSystem.realPath("/proc/self/exe") {
-            let sibling = parent(of: me) + "/leitnerd"
+            let sibling = FileSystem.parent(of: me) + "/leitnerd"
             if access(sibling, X_OK) == 0 { return sibling }
         }
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
@@ -119,11 +119,6 @@ enum DaemonConnection {
             if access(candidate, X_OK) == 0 { return candidate }
         }
         return nil
-    }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The last lines the daemon wrote to its log after `offset`, to say why it did not start.

@@ -29,7 +29,7 @@ enum WebCommand {
     /// `leitner-web` next to this program (a build directory, an install prefix), else on PATH.
     static func findWeb() -> String? {
         if let me = try? FileSystem.realPath("/proc/self/exe") {
-            let sibling = DaemonConnection.parent(of: me) + "/leitner-web"
+            let sibling = FileSystem.parent(of: me) + "/leitner-web"
             if access(sibling, X_OK) == 0 { return sibling }
         }
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"

@@ -60,9 +60,9 @@ enum Daemon {
             return ExitStatus.failure
         }
 
-        let listener: Listener
+        let listener: ServiceListener
         do {
-            listener = try Listener.open(path: settings.socketPath, mode: settings.socketMode)
+            listener = try ServiceListener.open(path: settings.socketPath, mode: settings.socketMode, log: Log)
         } catch {
             Log.error("\(error)")
             _ = box.close(wake: wake, deadline: nil)
@@ -87,7 +87,7 @@ enum Daemon {
         let server = Server(listener: listener, box: box, settings: settings, wake: wake, signals: signals,
                             loadSettings: { try DaemonSettings.load(options) })
         let exitStatus = server.run()
-        listener.removeCreatedSocket()
+        listener.removeCreatedSocket(log: Log)
         Log.info(exitStatus == 0 ? "stopped" : "stopped (exit status \(exitStatus))")
         return exitStatus
     }

@@ -20,7 +20,7 @@ final class Server: Sendable {
     /// listener must not exit first.
     static let endGrace: Duration = .milliseconds(500)
 
-    private let listener: Listener
+    private let listener: ServiceListener
     private let box: BoxOwner
     private let dispatcher: Dispatcher
     private let settings: Mutex<DaemonSettings>
@@ -36,7 +36,7 @@ final class Server: Sendable {
     private let reloads = Mutex((running: false, again: false))
 
     /// - Parameter wake: the listener's doorbell (the main thread's).
-    init(listener: Listener, box: BoxOwner, settings: DaemonSettings, wake: Wake, signals: SignalDescriptor,
+    init(listener: ServiceListener, box: BoxOwner, settings: DaemonSettings, wake: Wake, signals: SignalDescriptor,
          loadSettings: @escaping @Sendable () throws -> DaemonSettings) {
         self.listener = listener
         self.box = box

@@ -1,5 +1,6 @@
 import Glibc
 import LeitnerCore
+import LeitnerSystem
 
 extension DaemonSettings {
     /// Reads the configuration (`--config`, else the user's file, else the embedded defaults,
@@ -23,7 +24,7 @@ extension DaemonSettings {
             }
         }
         let socketPath = configuration.resolvedSocketPath(override: options.socketPath)
-        if Listener.parent(of: socketPath) == locator.fallbackSocketDirectory {
+        if FileSystem.parent(of: socketPath) == locator.fallbackSocketDirectory {
             do {
                 try locator.preparePrivateDirectory(locator.fallbackSocketDirectory, create: true)
             } catch {
