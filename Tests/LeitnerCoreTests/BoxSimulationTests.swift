@@ -177,6 +177,8 @@ import LeitnerTestSupport
                     guard let card = try f.box.next().card else { break }
                     model.settle()
                     agree(model.queue.contains(card.id), "\(when()) next shows \(card.id), not in the model's queue")
+                    agree(model.mayOffer(card.id) { reverseOf[$0] == $1 || reverseOf[$1] == $0 },
+                          "\(when()) next shows \(card.id) right after its sibling \(model.current?.grades.last?.id ?? "")")
                     agree(card.level == model.level[card.id], "\(when()) \(card.id) in \(card.level)")
                     let correct = random.chance(0.85)
                     let graded = try f.box.grade(id: card.id, correct: correct, answerMs: 500 + random.below(3000))

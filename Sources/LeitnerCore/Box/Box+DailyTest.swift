@@ -28,7 +28,7 @@ extension Box {
         if completedToday(moment) { return (nil, summary(moment)) }
         while let id = daily.head() {
             do {
-                let card = try store.card(id, withText: true)
+                let card = apart(try store.card(id, withText: true))
                 lastShown = card
                 return (card, summary(moment))
             } catch {
@@ -82,6 +82,7 @@ extension Box {
             }
         }
         lastShown = nil
+        lastGraded = (id, shown.reverseOf)
         // R24: with `SuspendLeeches=yes`, the wrong answer that makes a leech suspends it: the
         // grade's own move goes to `suspended/` (one logged move, undone by `Undo` as any grade).
         var suspends = false

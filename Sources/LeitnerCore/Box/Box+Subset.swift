@@ -37,6 +37,7 @@ extension Box {
             }
         }
         if daily.isDone { try complete(moment) }
+        if let head = shown { shown = apart(head, selecting: selects) }
         if let shown { lastShown = shown }
         let outside = (daily.test?.queue ?? []).count { !selects($0) }
         return (shown, summary(moment), outside)

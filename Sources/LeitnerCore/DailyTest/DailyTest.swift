@@ -121,6 +121,20 @@ struct DailyTest {
         return nil
     }
 
+    /// The first card of the queue, in its order, that `accepts` takes; nil when none does.
+    /// It walks the queue only as far as that card, so a head that is taken costs one look.
+    func first(where accepts: (String) -> Bool) -> String? {
+        for entry in front.reversed() where place[entry.number] == entry.place {
+            let id = ids.id(of: entry.number)
+            if accepts(id) { return id }
+        }
+        for entry in tail[tailHead...] where place[entry.number] == entry.place {
+            let id = ids.id(of: entry.number)
+            if accepts(id) { return id }
+        }
+        return nil
+    }
+
     /// The test's file: `header`, then the ids of the queue in order, one a line (`TestFile`):
     /// the entries put in front, the most recent first, then the rest — the members by place.
     /// O(n), no string per card, one buffer written with one `write`, and the ids read in the

@@ -5,8 +5,9 @@
 /// open test's queue as a set with its passed and failed cards (R8), undo (R15), and the places
 /// `new/` and `suspended/` (R23, R24: `LeitnerModel+Places.swift`). The
 /// simulation drives it beside a real box and compares. The queue's order is the box's own
-/// (a seeded shuffle, R11); the model checks membership, and the simulation checks the order
-/// across restarts.
+/// (a seeded shuffle, R11); the model checks membership, that a card offered is no sibling of
+/// the card graded last while the queue holds one that is none (R11, "Siblings apart"), and the
+/// simulation checks the order across restarts.
 struct LeitnerModel {
     enum Outcome: String { case completed, skipped }
 
@@ -71,6 +72,13 @@ struct LeitnerModel {
 
     /// The open test's queue (empty when none is open).
     var queue: Set<String> { current?.queue ?? [] }
+
+    /// R11, siblings apart: whether `Next` may offer `id` now — yes unless it is a sibling of the
+    /// card graded last in the open test (`siblings`) while the queue holds a card that is none.
+    func mayOffer(_ id: String, siblings: (String, String) -> Bool) -> Bool {
+        guard let last = current?.grades.last?.id, last != id, siblings(id, last) else { return true }
+        return !queue.contains { $0 != id && $0 != last && !siblings($0, last) }
+    }
 
     /// R8: cards now in the test at `position` — its queue when open, else its levels' cards.
     func queueCount(at position: Int) -> Int {
