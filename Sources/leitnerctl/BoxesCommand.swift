@@ -4,8 +4,8 @@ import LeitnerProtocol
 import LeitnerSystem
 import LeitnerVarlink
 
-/// `leitnerctl boxes`: every box with its cards, its test's remaining cards and its next due
-/// day (R29) — the deck list.
+/// `leitnerctl boxes`: every box with its cards, how far its test is and its next test (R29) —
+/// the deck list, in the words of `status` and the review (TestWords).
 ///
 /// Each box is asked through its own daemon, autostarted as any command would (its own
 /// `Autostart=`, `--no-autostart`): a listing that said "not running" would send a person to
@@ -14,10 +14,6 @@ import LeitnerVarlink
 /// listed as such. A box is never made here: only boxes with a store or a configuration file are
 /// listed, and the default box only when it has either or its socket answers.
 enum BoxesCommand {
-    /// How far ahead the next due day is looked for: a year, far beyond any gap of the standard
-    /// cycle (level 1 is due at least every other day while it holds cards).
-    static let horizonDays = 366
-
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let listings = try gather(context)
         if context.json {
@@ -65,7 +61,7 @@ enum BoxesCommand {
         return listings
     }
 
-    /// What the box's daemon says: its status and next due day.
+    /// What the box's daemon says: its status, which holds its next test.
     static func read(_ settings: ClientSettings, style: TextStyle) -> BoxListing.Outcome {
         if !settings.autostart {
             do {
@@ -78,24 +74,10 @@ enum BoxesCommand {
         }
         let box = Context(settings: settings, json: false, style: style).box
         do {
-            let status = try box.status().value
-            return .serving(status, nextDue: try nextDue(box, status))
+            return .serving(try box.status().value)
         } catch {
             return .failed(message(error))
         }
-    }
-
-    /// Today when today's test has cards to go, else the first later day whose levels hold
-    /// cards (the `Calendar`'s forecast) or that new cards arrive on (R23: they are in that
-    /// day's test); nil when none does within `horizonDays`.
-    static func nextDue(_ box: BoxClient, _ status: BoxStatus) throws -> LogicalDate? {
-        if status.test.state == .open && status.test.remaining > 0 { return status.today }
-        var found: LogicalDate?
-        try box.calendar(from: status.today.next, to: status.today.adding(days: horizonDays)) { part in
-            if found == nil { found = part.items.first { $0.state == .upcoming && $0.cards > 0 }?.date }
-        }
-        guard let arrival = status.arrivals?.date, arrival >= status.today else { return found }
-        return found.map { min($0, arrival) } ?? arrival
     }
 
     /// The table on a terminal; elsewhere the same fields separated by tabs, without header,
@@ -111,19 +93,29 @@ enum BoxesCommand {
             return
         }
         let width = max(3, listings.map { DisplayWidth.of($0.title) }.max() ?? 0)
-        Console.out(style.apply(style.dim, "  " + views.pad("BOX", width) + "  CARDS  TO GO  NEXT TEST"))
+        // Today's progress and the next test as `status` and the review's end say them.
+        var progress: [String] = [], next: [String] = []
         for listing in listings {
             let cells = cells(listing)
-            let mark = listing.selected ? "* " : "  "
-            var next = cells.next
-            if case .serving(let status, let due?) = listing.outcome {
-                next = due == status.today ? style.apply(style.yellow, "today")
-                    : due == status.today.next ? "tomorrow" : "\(due.weekdayAbbreviation) \(due)"
-            } else if case .failed = listing.outcome {
-                next = style.apply(style.red, next)
+            switch listing.outcome {
+            case .serving(let status):
+                progress.append(TestWords.progress(status.test))
+                next.append(status.next.map { TestWords.next($0, today: status.today) } ?? "none")
+            case .failed:
+                progress.append(cells.remaining)
+                next.append(style.apply(style.red, cells.next))
+            case .notRunning:
+                progress.append(cells.remaining)
+                next.append(cells.next)
             }
-            Console.out(mark + views.pad(listing.title, width) + "  " + views.pad(cells.cards, 5, right: true)
-                        + "  " + views.pad(cells.remaining, 5, right: true) + "  " + next)
+        }
+        let progressWidth = max(12, progress.map { DisplayWidth.of($0) }.max() ?? 0)
+        Console.out(style.apply(style.dim, "  " + views.pad("BOX", width) + "  CARDS  " + views.pad("TODAY'S TEST", progressWidth)
+                                + "  NEXT TEST"))
+        for (index, listing) in listings.enumerated() {
+            let mark = listing.selected ? "* " : "  "
+            Console.out(mark + views.pad(listing.title, width) + "  " + views.pad(cells(listing).cards, 5, right: true)
+                        + "  " + views.pad(progress[index], progressWidth) + "  " + next[index])
         }
     }
 
@@ -133,8 +125,8 @@ enum BoxesCommand {
         switch listing.outcome {
         case .notRunning: ("-", "-", "not running")
         case .failed: ("-", "-", "error")
-        case .serving(let status, let due): (String(listing.cards ?? 0), String(status.test.remaining),
-                                             due.map(\.description) ?? "none")
+        case .serving(let status): (String(listing.cards ?? 0), String(status.test.remaining),
+                                    status.next.map(\.date.description) ?? "none")
         }
     }
 

@@ -13,11 +13,24 @@ enum ReviewAction: Equatable {
     case move(Level)
 }
 
+/// How far the review has come, in the cards it reviews (docs/rules.md, "How far you are"):
+/// the whole test's, the cards a choice of it takes (R26), or practice's own (R27), never the
+/// test's counters beside a part of it or beside practice (#35).
+struct ReviewProgress: Equatable {
+    var done: Int
+    var cards: Int
+    var repeating: Int
+    /// What is reviewed when it is not the whole test: `practice`, `a part of today's test`.
+    var part: String?
+
+    var words: String { TestWords.progress(done: done, of: cards, repeating: repeating) }
+}
+
 /// The two faces of the review: keys on a terminal, lines on a pipe.
 protocol ReviewInterface: AnyObject {
-    /// Shows the front (and, once flipped, the back) of `card` of `test`, with a message about
-    /// the last action.
-    func show(card: Card, test: TestSummary, flipped: Bool, message: String)
+    /// Shows the front (and, once flipped, the back) of `card` with how far the review is, and
+    /// a message about the last action.
+    func show(card: Card, progress: ReviewProgress, flipped: Bool, message: String)
     /// Waits for the learner's action; `flipped` says which actions make sense.
     func action(flipped: Bool) -> ReviewAction
     /// Leaves the review (restoring the terminal) and prints `lines`.
@@ -79,12 +92,12 @@ enum ReviewCommand {
         let interface: any ReviewInterface
         if onTerminal {
             do {
-                interface = try ReviewScreen(context: context, images: chosen)
+                interface = try ReviewScreen(context: context, images: chosen, undoes: !source.isPractice)
             } catch {
                 throw Failure.failed("cannot set up the terminal: \(error)")
             }
         } else {
-            interface = ReviewLines(context: context)
+            interface = ReviewLines(context: context, undoes: !source.isPractice)
         }
         var session = Session(startLevels: prepared.levels, finalTest: prepared, source: source)
         do {
@@ -129,6 +142,7 @@ enum ReviewCommand {
                 let test = reply.test
                 outside = reply.outside
                 if !source.isPractice { finalTest = test }
+                let progress = progress(test, outside: reply.outside)
                 guard var card = reply.card else {
                     // What the last action did (a suspend or move of the last card) is said in
                     // the summary: no card comes to show it beside.
@@ -140,11 +154,11 @@ enum ReviewCommand {
                 // An edit shows the card again, front first, as it is now; any other action
                 // leaves it.
                 while true {
-                    interface.show(card: card, test: test, flipped: false, message: message)
+                    interface.show(card: card, progress: progress, flipped: false, message: message)
                     message = ""
                     action = interface.action(flipped: false)
                     if action == .flip {
-                        interface.show(card: card, test: test, flipped: true, message: "")
+                        interface.show(card: card, progress: progress, flipped: true, message: "")
                         action = interface.action(flipped: true)
                     }
                     guard action == .edit else { break }
@@ -196,6 +210,36 @@ enum ReviewCommand {
                     continue
                 }
             }
+        }
+
+        /// How far this review is: the test's progress (`TestSummary.done` of its cards); for a
+        /// part of the test, the cards it chose that this sitting passed of those and the ones
+        /// still queued; for practice, the cards answered of those chosen.
+        func progress(_ test: TestSummary, outside: Int) -> ReviewProgress {
+            switch source {
+            case .practice:
+                return ReviewProgress(done: grades.count, cards: grades.count + test.remaining, repeating: 0, part: "practice")
+            case .test where source.isSubset:
+                let (passed, repeating) = sittingCards()
+                return ReviewProgress(done: passed.count, cards: passed.count + max(0, test.remaining - outside),
+                                      repeating: repeating.count, part: "a part of today's test")
+            case .test:
+                return ReviewProgress(done: test.done, cards: test.cards, repeating: test.repeating, part: nil)
+            }
+        }
+
+        /// The cards this sitting answered right, and those it answered wrong and not right since.
+        func sittingCards() -> (passed: Set<String>, repeating: Set<String>) {
+            var passed = Set<String>(), repeating = Set<String>()
+            for grade in grades {
+                if grade.correct {
+                    passed.insert(grade.id)
+                    repeating.remove(grade.id)
+                } else {
+                    repeating.insert(grade.id)
+                }
+            }
+            return (passed, repeating)
         }
 
         /// `s` and `m`: the card suspended or moved (R24, R12), out of the session unless the
@@ -271,6 +315,13 @@ enum ReviewCommand {
             if !acted.isEmpty {
                 lines.append("Cards " + acted.map { "\($0.1): \($0.0)" }.joined(separator: ", ") + ".")
             }
+            let time = "time: \(ReviewCommand.duration(milliseconds: monotonicMilliseconds() - started))"
+            if source.isPractice {
+                // Practice shows each card once (R27): no card comes back, none is repeated.
+                if graded > 0 { lines.append("Cards: \(graded) · right: \(correct) · wrong: \(wrong) · " + time) }
+                lines.append(graded == 0 ? "No card to practise." : "Practice only: no card moved, today's test is as it was.")
+                return lines
+            }
             var firstGrade: [String: Bool] = [:]
             var repeated = Set<String>()
             for grade in grades {
@@ -279,58 +330,41 @@ enum ReviewCommand {
             }
             if !firstGrade.isEmpty {
                 let firstTime = firstGrade.values.filter { $0 }.count
-                lines.append("Cards: \(firstGrade.count) · right first time: \(firstTime) · repeated: \(repeated.count) · "
-                             + "time: \(ReviewCommand.duration(milliseconds: monotonicMilliseconds() - started))")
+                lines.append("Cards: \(firstGrade.count) · right first time: \(firstTime) · repeated: \(repeated.count) · " + time)
             }
-            if source.isPractice {
-                lines.append(graded == 0 ? "No card to practise." : "Practice only: no card moved, today's test is as it was.")
-                return lines
-            }
-            let remaining = finalTest.remaining
             if source.isSubset && finalTest.state == .open {
                 // R26: the cards the filter left out are still due; the test completes with them.
-                lines.append("No more cards of this selection"
-                             + (quit ? " reviewed now" : "") + ": \(outside) card\(outside == 1 ? "" : "s") of today's test "
-                             + "outside it remain\(outside == 1 ? "s" : ""): review without the choice for the rest.")
+                lines.append("This part of today's test: " + progress(finalTest, outside: outside).words + ". "
+                             + "\(outside) card\(outside == 1 ? "" : "s") of the test outside it remain\(outside == 1 ? "s" : "")"
+                             + ": review without the choice for the rest.")
                 return lines
             }
             if quit && finalTest.state == .open {
                 // No program name: the one on PATH may be another box's, or none (`make try`'s
                 // wrapper), and the person knows what they typed (#35).
-                lines.append("Progress kept: \(remaining) card\(remaining == 1 ? "" : "s") to go; review again to go on.")
+                lines.append("Progress kept: " + TestWords.progress(finalTest) + "; review again to go on.")
                 return lines
             }
             if finalTest.state == .completed {
-                lines.append("Today's test is complete: \(finalTest.passed) passed, \(finalTest.failed) failed on the way.")
+                lines.append("Today's test is complete: " + TestWords.progress(finalTest)
+                             + (finalTest.failed > 0 ? ", \(finalTest.failed) answered wrong on the way." : "."))
             } else {
-                lines.append("No card to review today (\(Views.levels(finalTest.levels))).")
+                lines.append("No card to review today.")
             }
             if let next = nextTest(context) { lines.append(next) }
             return lines
         }
 
-        /// "Next test: Wed 2026-11-25, levels 3, 1 (12 cards now)", from the calendar's forecast.
-        /// When the next test has no card now (every card passed on from level 1), the next
-        /// one that has: that is when the person is back. A 64-day cycle shows every level.
+        /// "Next test: tomorrow, Sun 2026-11-29: 22 cards, 20 of them new.": the box's one answer
+        /// (`Status`'s `next`), as `status`, `boxes` and the web say it. With none to come, why.
         func nextTest(_ context: Context) -> String? {
-            let today = finalTest.date
-            var days: [CalendarDay] = []
-            guard (try? context.box.calendar(from: today.next, to: today.adding(days: 64)) { days += $0.items }) != nil,
-                  let first = days.first else { return nil }
-            func line(_ title: String, _ day: CalendarDay) -> String {
-                "\(title): \(day.date.weekdayAbbreviation) \(day.date), \(Views.levels(day.levels))"
-                    + " (\(day.cards) card\(day.cards == 1 ? "" : "s") now)."
+            guard let status = try? context.box.status().value else { return nil }
+            if let next = status.next { return "Next test: " + TestWords.next(next, today: status.today) + "." }
+            // No card in levels 1 to 7 or new/: a new box, or every card finished or suspended.
+            if status.counts.values.allSatisfy({ $0 == 0 }) {
+                return "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'."
             }
-            if first.cards > 0 { return line("Next test", first) }
-            guard let busy = days.first(where: { $0.cards > 0 }) else {
-                // No card in levels 1 to 7: a new box, or every card finished.
-                let counts = (try? context.box.status())?.value.counts ?? [:]
-                if counts.values.allSatisfy({ $0 == 0 }) {
-                    return "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'."
-                }
-                return "No test to come has cards now: every card is finished."
-            }
-            return line("Next test with cards", busy)
+            return "No test to come has cards now: every card is finished or suspended."
         }
     }
 

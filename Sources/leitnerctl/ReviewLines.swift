@@ -5,22 +5,26 @@ import LeitnerCore
 /// card, `e` edits it, `m LEVEL` moves it; end of input quits.
 final class ReviewLines: ReviewInterface {
     let views: Views
+    /// False in practice, whose answers move nothing: `u` is not offered there (R27).
+    let undoes: Bool
 
-    init(context: Context) { views = Views(style: context.style, width: Console.width) }
+    init(context: Context, undoes: Bool) {
+        views = Views(style: context.style, width: Console.width)
+        self.undoes = undoes
+    }
 
-    func show(card: Card, test: TestSummary, flipped: Bool, message: String) {
+    func show(card: Card, progress: ReviewProgress, flipped: Bool, message: String) {
         if !message.isEmpty { Console.out(message) }
+        let u = undoes ? "u/" : ""
         if !flipped {
             // The progress as on the screen, and no id: an id may give the answer away.
-            let passed = test.passed, repeating = test.repeating
-            Console.out("[\(passed + 1) of \(passed + test.remaining)" + (repeating > 0 ? " · \(repeating) to repeat" : "")
-                        + " · test: \(Views.levels(test.levels)) · card: level \(card.level.name)]")
+            Console.out("[" + progress.words + (progress.part.map { " · " + $0 } ?? "") + " · card: level \(card.level.name)]")
             for line in views.side(card.front) { Console.out(line.isEmpty ? "" : "  " + line) }
-            Console.write("show back? [Enter/u/q/s/e/m LEVEL] ")
+            Console.write("show back? [Enter/\(u)q/s/e/m LEVEL] ")
         } else {
             Console.out("  ---")
             for line in views.side(card.back) { Console.out(line.isEmpty ? "" : "  " + line) }
-            Console.write("correct? [y/n/u/q/s/e/m LEVEL] ")
+            Console.write("correct? [y/n/\(u)q/s/e/m LEVEL] ")
         }
         Console.flush()
     }
@@ -52,8 +56,8 @@ final class ReviewLines: ReviewInterface {
             case "e", "edit": return .edit
             default: break
             }
-            Console.write(flipped ? "answer y (correct), n (wrong), u (undo), q (quit), s (suspend), e (edit) or m LEVEL (move): "
-                          : "press Enter to show the back, u to undo, q to quit, s to suspend, e to edit, m LEVEL to move: ")
+            Console.write(flipped ? "answer y (correct), n (wrong), \(undoes ? "u (undo), " : "")q (quit), s (suspend), e (edit) or m LEVEL (move): "
+                          : "press Enter to show the back, \(undoes ? "u to undo, " : "")q to quit, s to suspend, e to edit, m LEVEL to move: ")
             Console.flush()
         }
     }

@@ -5,7 +5,8 @@ import LeitnerProtocol
 import LeitnerSystem
 
 /// The review on a terminal (docs/leitnerctl.md, "The review"): a fixed header (the progress,
-/// the test's levels, the card's level — its id only on `i`, as an id may give the answer away),
+/// what is reviewed when it is not the whole test, the card's level — its id only on `i`, as an
+/// id may give the answer away),
 /// the card scrolled between, a fixed footer (the last action's message, the keys). The
 /// screen is drawn again at once when the terminal is resized.
 final class ReviewScreen: ReviewInterface {
@@ -15,7 +16,9 @@ final class ReviewScreen: ReviewInterface {
 
     /// What is on the screen now (set by `show` before anything is drawn).
     private var card: Card?
-    private var test: TestSummary?
+    private var progress: ReviewProgress?
+    /// False in practice, whose answers move nothing: `u` is not offered there (R27).
+    private let undoes: Bool
     private var flipped = false
     private var message = ""
     private var scroll = 0
@@ -27,8 +30,9 @@ final class ReviewScreen: ReviewInterface {
     /// What is typed after `m`, the level to move the card to; nil when no level is asked for.
     private var levelPrompt: String?
 
-    init(context: Context, images chosen: ImageProtocol?) throws(Errno) {
+    init(context: Context, images chosen: ImageProtocol?, undoes: Bool) throws(Errno) {
         style = context.style
+        self.undoes = undoes
         terminal = try RawTerminal()
         let images = chosen ?? ReviewScreen.detect(terminal)
         media = MediaOpener(context: context, images: images)
@@ -42,10 +46,10 @@ final class ReviewScreen: ReviewInterface {
         return ImageProtocolDetection.choose(reply: reply, environment: MediaOpener.environment)
     }
 
-    func show(card: Card, test: TestSummary, flipped: Bool, message: String) {
+    func show(card: Card, progress: ReviewProgress, flipped: Bool, message: String) {
         let newCard = card.id != self.card?.id || !flipped
         self.card = card
-        self.test = test
+        self.progress = progress
         self.flipped = flipped
         if newCard {
             scroll = 0
@@ -88,21 +92,23 @@ final class ReviewScreen: ReviewInterface {
     /// Draws the whole screen for the terminal's size now.
     private func draw() {
         let size = Console.stdoutTerminal.size ?? (columns: 80, rows: 24)
-        guard let card, let test else { return }
+        guard let card, let progress else { return }
         let views = views(size.columns)
-        let passed = test.passed, remaining = test.remaining, repeating = test.repeating
-        var header = [style.apply(style.bold, "\(passed + 1) of \(passed + remaining)")]
-        if repeating > 0 { header.append("\(repeating) to repeat") }
-        header.append("test: " + Views.levels(test.levels))
+        // The progress as every view says it (TestWords), and no test's levels: "test: levels
+        // 2, 1" means nothing on the first day (#35).
+        var header = [style.apply(style.bold, TestWords.progress(done: progress.done, of: progress.cards))]
+        if progress.repeating > 0 { header.append("\(progress.repeating) to repeat") }
+        if let part = progress.part { header.append(part) }
         header.append("card: level \(card.level.name)")
         if showsId { header.append("id: " + card.id) }
         // The keys that matter most first: at 40 columns the last ones may not fit.
         // The card's own actions after the scroll and id keys, which every card needs; a narrow
         // terminal (40 columns) may leave them out of the line, not out of the keys.
         let cardKeys = ["j/k/PgDn scroll", "i id", "s suspend", "e edit", "m move", "o open", "r replay"]
+        let undo = undoes ? ["u undo"] : []
         let keys = flipped
-            ? ["y/→ correct", "n/← wrong", "u undo", "q quit"] + cardKeys
-            : ["Space/Enter show the answer", "u undo", "q quit"] + cardKeys
+            ? ["y/→ correct", "n/← wrong"] + undo + ["q quit"] + cardKeys
+            : ["Space/Enter show the answer"] + undo + ["q quit"] + cardKeys
         // While `m` asks for a level, the footer is the prompt, so that what is typed is seen.
         let footer = levelPrompt.map { "move to level: " + style.apply(style.bold, $0 + "▏") + "  1–7, finished, new, suspended" }
         let frame = ScreenFrame(columns: size.columns, rows: size.rows, headerParts: header,

@@ -17,7 +17,8 @@ struct Views {
         levels.isEmpty ? "no levels" : (levels.count == 1 ? "level " : "levels ") + levels.map(\.name).joined(separator: ", ")
     }
 
-    /// A test in one line: `test #13 · levels 2, 1 · open · 23 to go, 4 passed, 1 failed`.
+    /// A test in one line: `test #13 · levels 2, 1 · open · 4 of 27 done · 1 to repeat`, its
+    /// progress as the review and the web say it (TestWords).
     func test(_ test: TestSummary) -> String {
         let look = switch test.state {
         case .completed: style.green
@@ -26,7 +27,7 @@ struct Views {
         }
         return "test \(Views.ordinal(test)) · \(Views.levels(test.levels)) · "
             + style.apply(look, test.state.rawValue)
-            + " · \(test.remaining) to go, \(test.passed) passed, \(test.failed) failed"
+            + " · " + TestWords.progress(test)
     }
 
     /// A test as people count them, `#1` for the box's first: its cycle position (the days
@@ -51,10 +52,14 @@ struct Views {
         }
     }
 
-    /// What waits in `new/` and when it arrives (R23), and the leeches (R24): a line each, none
-    /// when there is nothing to say.
+    /// The next test with cards when it is not today's (the box's one answer, `Status`'s
+    /// `next`), what waits in `new/` and when it arrives (R23), and the leeches (R24): a line
+    /// each, none when there is nothing to say.
     func places(_ status: BoxStatus) -> [String] {
         var lines: [String] = []
+        if let next = status.next, next.date != status.today {
+            lines.append("Next test: " + TestWords.next(next, today: status.today))
+        }
         let waiting = status.counts[.new] ?? 0
         if waiting > 0 {
             var line = "\(waiting) new card\(waiting == 1 ? "" : "s") waiting"

@@ -50,6 +50,7 @@ enum WriteCommands {
             if let reverse {
                 Console.out("Added '\(reverse.id)', its reverse, to \(Views.place(reverse.level)).")
             }
+            if card.level == .new { Console.out(try whenAdmitted(reverse == nil ? 1 : 2, context: context)) }
             return
         }
         var reply = try context.box.add(front: front, back: back, id: arguments[.id], level: level,
@@ -58,6 +59,40 @@ enum WriteCommands {
         if !tags.isEmpty { reply = try context.box.tag(id: reply.value.id, tags: tags) }
         if context.json { return context.printJSON(reply.json) }
         Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level)).")
+        if reply.value.level == .new { Console.out(try whenAdmitted(1, context: context)) }
+    }
+
+    /// When the last `count` cards to arrive in `new/` come into level 1 (R23), from the box's
+    /// forecast of the admissions day by day (the calendar's): a card added without a level
+    /// waits behind every card there before it, and a newcomer would otherwise not know whether
+    /// that is tomorrow or in ten days (#35).
+    static func whenAdmitted(_ count: Int, context: Context) throws -> String {
+        let status = try context.box.status().value
+        let waiting = status.counts[.new] ?? 0
+        let subject = count == 1 ? "It waits" : "They wait"
+        let ahead = max(0, waiting - count)
+        let behind = ahead == 0 ? "" : " behind \(ahead) card\(ahead == 1 ? "" : "s")"
+        // The n-th card to arrive, counted from 1: the day the admissions reach it.
+        var arrived = 0
+        var dates: [LogicalDate] = []
+        try context.box.calendar(from: status.today, to: status.today.adding(days: Box.maxCalendarDays - 1)) { part in
+            for day in part.items where dates.count < count {
+                // Today's admissions made already are not ahead of the new cards; those to come are.
+                let coming = day.date == status.today
+                    ? (status.arrivals?.date == status.today ? status.arrivals?.cards ?? 0 : 0) : day.arrivals ?? 0
+                arrived += coming
+                while dates.count < count && arrived >= ahead + dates.count + 1 { dates.append(day.date) }
+            }
+        }
+        guard !dates.isEmpty else {
+            return "\(subject) in new/\(behind), and none come in on their own (NewPerDay=0): "
+                + "'leitnerctl move ID 1' brings one in."
+        }
+        let days = Array(Set(dates)).sorted().map { date in
+            date == status.today ? "when today's test opens"
+                : date == status.today.next ? "tomorrow (\(date.weekdayAbbreviation) \(date))" : "on \(date.weekdayAbbreviation) \(date)"
+        }
+        return "\(subject) in new/\(behind) and come\(count == 1 ? "s" : "") into level 1 " + days.joined(separator: " and ") + "."
     }
 
     /// `reverse ID [--id REVID] [--level LEVEL]`: a reverse card of a card in the box (R28).

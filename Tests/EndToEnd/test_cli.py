@@ -238,7 +238,7 @@ def test_review_by_script_next_grade_undo(box):
     box.ok("add", "--id", "b", "dos", "two")
     prepared = box.json("prepare")["test"]
     assert prepared["state"] == "open" and prepared["remaining"] == 2 and "1" in prepared["levels"]
-    assert "to go" in box.ok("prepare")
+    assert "0 of 2 done" in box.ok("prepare")
     first = box.json("next")["card"]["id"]
     assert first in ("a", "b")
     graded = box.ok("grade", first, "correct", "--time", "1200")
@@ -324,11 +324,14 @@ def test_review_in_line_mode(box):
     # flip, wrong; flip, correct; then the failed card again: flip, undo; quit.
     result = box.ctl("review", input="\nn\n\ny\n\nu\nq\n")
     assert result.returncode == 0, result.stderr
-    assert "[1 of 2 · test: levels 2, 1 · card: level 1]" in result.stdout
+    # How far, in cards done (docs/rules.md, "How far you are"), and no test's levels (#35).
+    assert "[0 of 2 done · card: level 1]" in result.stdout
+    assert "[0 of 2 done · 1 to repeat · card: level 1]" in result.stdout  # a wrong answer leaves it done 0
+    assert "test: levels" not in result.stdout
     assert "This sitting: 2 answers, 1 correct, 1 wrong, 1 undone." in result.stdout
     # The undone grade is no card's any more: one card graded, wrong first, to be repeated.
     assert "Cards: 1 · right first time: 0 · repeated: 1 · " in result.stdout
-    assert "Progress kept" in result.stdout
+    assert "Progress kept: 0 of 2 done · 1 to repeat; review again to go on." in result.stdout
     status = box.json("status")["test"]
     assert status["passed"] == 0 and status["failed"] == 1  # the correct grade was undone
     # Resume and finish: the failed card and the undone one.
@@ -344,16 +347,19 @@ def test_the_review_names_the_next_test_that_has_cards(box):
     result = box.ctl("review", input="\ny\n")
     assert result.returncode == 0, result.stderr
     assert "Today's test is complete" in result.stdout
-    assert "Next test with cards: " in result.stdout and ", levels 2, 1 (1 card now)." in result.stdout
+    today = box.json("status")["today"]
+    import datetime
+    after = (datetime.date.fromisoformat(today) + datetime.timedelta(days=2))
+    assert f"Next test: {after:%a} {after}: 1 card." in result.stdout, result.stdout
     box.ok("move", "a", "finished")
     # Nothing answered in this sitting: no line of zeros.
-    assert box.ok("review", input="") == ("Today's test is complete: 1 passed, 0 failed on the way.\n"
-                                          "No test to come has cards now: every card is finished.\n")
+    assert box.ok("review", input="") == ("Today's test is complete: 1 of 1 done.\n"
+                                          "No test to come has cards now: every card is finished or suspended.\n")
 
 
 def test_the_review_of_an_empty_box_says_how_to_add_cards(box):
     assert box.ok("review", input="") == (
-        "No card to review today (levels 2, 1).\n"
+        "No card to review today.\n"
         "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'.\n")
 
 

@@ -69,7 +69,7 @@ def test_status_counts_tests_from_one(box):
     box.env["NO_COLOR"] = "1"
     box.ok("add", "--id", "katze", "Katze", "cat")
     first = box.ok("status").splitlines()[0]
-    assert " · test #1 · levels 2, 1 · open · 1 to go" in first, first
+    assert " · test #1 · levels 2, 1 · open · 0 of 1 done" in first, first
     assert "test 0" not in first
     assert box.json("status")["test"]["position"] == 0  # the interface keeps the position
 

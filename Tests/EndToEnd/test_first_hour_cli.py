@@ -104,3 +104,20 @@ def test_log_on_a_terminal_shows_the_latest_and_says_how_to_see_all(paced, tmp_p
     assert len(out.strip().splitlines()) == 30
     # Into a pipe, every entry, for scripts.
     assert len(paced.ok("log").splitlines()) == 30
+
+
+def test_add_without_a_level_says_when_the_card_comes(paced, tmp_path):
+    """add --reverse put a card at the back of new/'s queue without a word of when it would
+    come (R23): the reply says how many wait before it and on which day it comes into level 1."""
+    import_kana(paced, tmp_path, 30)  # twenty come in today, when the test opens, ten tomorrow
+    out = paced.ok("add", "--reverse", "--id", "hund", "Hund", "dog").splitlines()
+    assert out == ["Added 'hund' to new.", "Added 'hund.rev', its reverse, to new.",
+                   "They wait in new/ behind 30 cards and come into level 1 tomorrow (Tue 2026-01-06)."], out
+    paced.ok("prepare")  # today's twenty came in: the rest is tomorrow's twenty, then three
+    for n in range(8):
+        paced.ok("add", f"Wort {n}", f"word {n}")
+    out = paced.ok("add", "Katze", "cat").splitlines()
+    assert out == ["Added 'katze' to new.", "It waits in new/ behind 20 cards and comes into level 1 on Wed 2026-01-07."], out
+    paced.ok("--json", "add", "Maus", "mouse")  # --json: the reply only
+    assert paced.ctl("--json", "add", "Vogel", "bird").stdout.lstrip().startswith("{")
+

@@ -137,7 +137,8 @@ def paced(bin_dir, tmp_path):
 
 def test_with_pacing_a_card_and_its_reverse_wait_in_new_and_are_admitted_as_two(paced):
     out = paced.ok("add", "--reverse", "--id", "hund", "dog", "Hund")
-    assert out == "Added 'hund' to new.\nAdded 'hund.rev', its reverse, to new.\n"
+    assert out == ("Added 'hund' to new.\nAdded 'hund.rev', its reverse, to new.\n"
+                   "They wait in new/ and come into level 1 when today's test opens.\n")
     assert reverse_of(paced, "new", "hund.rev") == "hund\n"
     assert paced.json("show", "hund.rev")["card"]["front"]["text"] == "Hund"
     deck = paced.tmp / "deck.tsv"

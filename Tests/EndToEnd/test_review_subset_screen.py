@@ -33,15 +33,18 @@ def test_review_of_one_tag_shows_its_cards_and_leaves_the_rest_queued(box, tmp_p
     try:
         for _ in range(2):
             screen = pane.wait_for("Space/Enter show the answer")
-            # Only the cards tagged ja or below it: never the German ones.
+            # Only the cards tagged ja or below it: never the German ones; counted as its own.
             assert "Hund" not in screen and "Katze" not in screen
+            assert f"{len(shown)} of 2 done · a part of today's test" in screen.split("\n")[-1] or \
+                f"{len(shown)} of 2 done · a part of today's test" in screen
             shown |= {word for word in ("猫", "犬") if word in screen}
             pane.keys("Space")
             pane.wait_for("y/→ correct")
             pane.keys("y")
         screen = pane.wait_for("SCREEN-ENDED")
-        assert "No more cards of this selection" in screen
-        assert "2 cards of today's test outside it remain" in screen
+        # Its own cards counted, not the whole test's (#35).
+        assert "This part of today's test: 2 of 2 done." in screen
+        assert "2 cards of the test outside it remain" in screen
         assert (tmp_path / "ja.exit").read_text().strip() == "exit=0"
     finally:
         pane.close()

@@ -75,8 +75,8 @@ def current_card_id(driver) -> str:
 
 
 def progress_is(driver, text) -> bool:
-    """Waits until the page's progress starts with `text`, "N of " (a click's page load may still
-    be under way; the total grows by each wrong answer, whose card comes back, R9)."""
+    """Waits until the page's progress starts with `text`, "N of M done" (a click's page load may
+    still be under way)."""
     def shown():
         try:
             return driver.find_element(By.ID, "progress").text.startswith(text)
@@ -107,7 +107,7 @@ def test_review_in_the_browser_moves_the_cards_as_the_terminal(stocked, browser)
     cookie = browser.get_cookie("leitner_session")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
     assert browser.execute_script("return document.cookie") == ""
-    assert "cards left" in browser.find_element(By.TAG_NAME, "main").text
+    assert "Today's test: 0 of " in browser.find_element(By.TAG_NAME, "main").text
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(ARTIFACTS / "today-390x844.png"))
 
@@ -115,6 +115,7 @@ def test_review_in_the_browser_moves_the_cards_as_the_terminal(stocked, browser)
     assert wait_until(lambda: browser.current_url == box.base + "/review")
     expected = {}   # id → level after the grade
     graded = []
+    done = 0  # the cards answered right: a wrong one is not done (docs/rules.md, "How far you are")
     seen = set()
     total = TEXT_CARDS + 2
     for n in range(10):
@@ -142,7 +143,8 @@ def test_review_in_the_browser_moves_the_cards_as_the_terminal(stocked, browser)
             assert wait_until(lambda: "/review/answer" not in browser.current_url)
         expected[card] = "2" if correct else "1"
         graded.append(card)
-        assert progress_is(browser, f"{n + 1} of ")
+        done += correct
+        assert progress_is(browser, f"{done} of {total} done")
 
     for card, level in expected.items():
         assert box.card_level(card) == level, card
@@ -150,14 +152,14 @@ def test_review_in_the_browser_moves_the_cards_as_the_terminal(stocked, browser)
     # Undo, with the key: the last grade is taken back, its card back in level 1 and due again.
     last = graded[-1]
     browser.find_element(By.TAG_NAME, "body").send_keys("u")
-    assert progress_is(browser, "9 of ")
+    assert progress_is(browser, f"{done - 1} of {total} done")
     assert box.card_level(last) == "1"
     browser.find_element(By.ID, "show").click()
     assert wait_until(lambda: "/review/answer" in browser.current_url)
     assert current_card_id(browser) == last
     browser.find_element(By.ID, "right").click()
     expected[last] = "2"
-    assert progress_is(browser, "10 of ")
+    assert progress_is(browser, f"{done} of {total} done")
 
     # The rest with clicks, every one right: the cards answered wrong come back (R9) and go up
     # to level 2 from level 1 as well.

@@ -216,7 +216,7 @@ public struct StatsScreen {
         // follows it ("practicenone" was read as one word, #35).
         let label = 10
         // One mark a day, or a day's group of them when the window is wider than the screen.
-        let room = max(8, width - 36)
+        let room = max(6, width - 36)
         let group = (days.count + room - 1) / room
         var buckets: [(reviews: Int, ms: Int)] = []
         var index = 0

@@ -149,8 +149,8 @@ extension Box {
         return (store.relocated(card, to: last.from), summary(moment))
     }
 
-    /// Today, today's test, the cards per level, the problems known, and whether the clock reads
-    /// earlier than the last change (`Status`). Never opens the test.
+    /// Today, today's test, the cards per level, the problems known, whether the clock reads
+    /// earlier than the last change, and the next test with cards (`Status`). Never opens the test.
     public func status() throws(BoxError) -> BoxStatus {
         let moment = try begin()
         // Cards with a sync conflict may have been resolved by hand since: look at them again
@@ -160,11 +160,13 @@ extension Box {
         // than show a stale day without a word.
         let latest = store.log.latestTime
         let behind = latest.flatMap { moment.now < $0 - BoxStatus.clockTolerance ? $0 : nil }
-        return BoxStatus(today: moment.today, test: summary(moment), counts: store.counts(),
+        let test = summary(moment)
+        return BoxStatus(today: moment.today, test: test, counts: store.counts(),
                          problems: store.damagedCards.count + store.strayProblems.count + store.looseFileProblems().count
                             + store.rootProblems().count
                             + store.syncConflictCount + store.sharedStateProblems().count
                             + store.unusableLevels.count,
-                         clockBehind: behind, arrivals: try nextArrivals(moment), leeches: try leeches().count)
+                         clockBehind: behind, arrivals: try nextArrivals(moment), leeches: try leeches().count,
+                         next: try nextTest(moment, test))
     }
 }

@@ -15,11 +15,14 @@ public struct BoxStatus: Sendable, Equatable {
     public var arrivals: (date: LogicalDate, cards: Int)?
     /// R24: the cards that are leeches now (`LeechAfter=`); nil from a daemon that does not say.
     public var leeches: Int?
+    /// The next test with cards (today's while it has some to go), counting the new cards
+    /// admitted by then; nil when none within a year has a card, or from an older daemon.
+    public var next: NextTest?
 
     public static func == (a: BoxStatus, b: BoxStatus) -> Bool {
         a.today == b.today && a.test == b.test && a.counts == b.counts && a.problems == b.problems
             && a.clockBehind == b.clockBehind && a.arrivals?.date == b.arrivals?.date
-            && a.arrivals?.cards == b.arrivals?.cards && a.leeches == b.leeches
+            && a.arrivals?.cards == b.arrivals?.cards && a.leeches == b.leeches && a.next == b.next
     }
 
     /// How far the clock may read earlier than the last change before `Status` says so: a clock
@@ -27,8 +30,9 @@ public struct BoxStatus: Sendable, Equatable {
     public static let clockTolerance: Int64 = 1000
 
     public init(today: LogicalDate, test: TestSummary, counts: [Level: Int], problems: Int, clockBehind: Int64? = nil,
-                arrivals: (date: LogicalDate, cards: Int)? = nil, leeches: Int? = nil) {
+                arrivals: (date: LogicalDate, cards: Int)? = nil, leeches: Int? = nil, next: NextTest? = nil) {
         self.arrivals = arrivals
+        self.next = next
         self.leeches = leeches
         self.today = today
         self.test = test

@@ -19,6 +19,14 @@ public struct TestSummary: Sendable, Equatable {
     /// tool is changing"); while one of the queue is, the test waits for it.
     public var syncing: Int
 
+    /// How far the test has come, as every view says it (docs/rules.md, "How far you are",
+    /// beside R10): its cards done of its cards. A card is done once answered right in this
+    /// test; a card answered wrong counts once, and is done when answered right again.
+    public var done: Int { passed }
+
+    /// The test's cards, each once: those done and those still in the queue.
+    public var cards: Int { passed + remaining }
+
     public init(date: LogicalDate, position: Int, levels: [Level], state: TestState,
                 remaining: Int, passed: Int, failed: Int, repeating: Int = 0, syncing: Int = 0) {
         self.date = date

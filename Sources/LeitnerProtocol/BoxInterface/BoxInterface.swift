@@ -179,6 +179,12 @@ public enum BoxInterface {
         # (io.leitner.Box.InvalidCardId, ...), parameters its parameters, reason the why in words.
         type RefusedCard (index: int, error: string, parameters: object, reason: string)
 
+        # The next test with cards: today's while it has cards to go (or new cards its opening
+        # admits), else the first later day whose levels hold cards now or receive new ones by
+        # then. cards: those in its levels now, and the new cards admitted into 1 by then when 1
+        # is one of its levels; arrivals: those new ones, of cards.
+        type NextTest (date: string, levels: []string, cards: int, arrivals: int)
+
         # problems: how many problems the daemon knows of (Doctor lists them all).
         # clockBehind: the time of the last change in the review log, when the clock reads more
         # than a second earlier than it (it was set back); null otherwise.
@@ -187,8 +193,9 @@ public enum BoxInterface {
         # arrivalDate (today until the day's test opens); both null when no card is in new.
         # leeches: the cards answered wrong LeechAfter= times since they last entered 1 to 7
         # from new or suspended (0 when LeechAfter=0).
+        # next: the next test with cards; null when no test within a year has one.
         method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string,
-          arrivals: ?int, arrivalDate: ?string, leeches: ?int)
+          arrivals: ?int, arrivalDate: ?string, leeches: ?int, next: ?NextTest)
         # Opens the day's test. The first call of a logical date (or the first Next or Grade) admits
         # that day's new cards first (NewPerDay=), each a move from new to 1 logged as admit.
         method Prepare() -> (test: Test)

@@ -116,7 +116,8 @@ extension BoxStatus {
                 "clockBehind": clockBehind.map { .string(DayClock.rfc3339($0)) } ?? .null,
                 "arrivals": arrivals.map { .int(Int64($0.cards)) } ?? .null,
                 "arrivalDate": arrivals.map { .string($0.date.description) } ?? .null,
-                "leeches": leeches.map { .int(Int64($0)) } ?? .null]
+                "leeches": leeches.map { .int(Int64($0)) } ?? .null,
+                "next": next.map(\.json) ?? .null]
     }
 
     /// Reads the parameters of a `Status` reply; `problems` may be absent (0), `clockBehind` too,
@@ -131,7 +132,8 @@ extension BoxStatus {
                   counts: counts, problems: try fields.optionalInt("problems") ?? 0,
                   clockBehind: try fields.optionalNamed("clockBehind", "an RFC 3339 time") { DayClock.parseRFC3339($0) },
                   arrivals: cards.flatMap { cards in date.map { ($0, cards) } },
-                  leeches: try fields.optionalInt("leeches"))
+                  leeches: try fields.optionalInt("leeches"),
+                  next: try fields.optional("next").map { (json) throws(JSONFieldError) in try NextTest(json: json, field: fields.field("next")) })
     }
 
     /// Cards per level from a reply's `counts`: every level must be there; a place may be
@@ -149,6 +151,22 @@ extension BoxStatus {
         var members = Dictionary(uniqueKeysWithValues: Level.levels.map { ($0.name, JSONValue.int(Int64(counts[$0] ?? 0))) })
         for place in Level.places { if let count = counts[place] { members[place.name] = .int(Int64(count)) } }
         return .object(members)
+    }
+}
+
+extension NextTest {
+    /// The `NextTest` object.
+    public var json: JSONValue {
+        ["date": .string(date.description), "levels": .array(levels.map { .string($0.name) }),
+         "cards": .int(Int64(cards)), "arrivals": .int(Int64(arrivals))]
+    }
+
+    /// Reads a `NextTest` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped.
+    public init(json: JSONValue, field: String = "next") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(date: try fields.date("date"), levels: try fields.levels("levels"), cards: try fields.int("cards"),
+                  arrivals: try fields.int("arrivals"))
     }
 }
 

@@ -1,3 +1,4 @@
+import LeitnerClient
 import LeitnerCore
 
 /// The review, one card at a time: its front and "Show answer", then both sides, the card's id
@@ -87,7 +88,8 @@ public enum ReviewPage {
             case .empty:
                 body += "<p>Nothing is due today.</p>\n"
             case .completed, .open:
-                body += "<p id=\"complete\">Today's test is complete: \(test.passed) right, \(test.failed) wrong.</p>\n"
+                body += "<p id=\"complete\">Today's test is complete: \(TestWords.progress(test))"
+                    + (test.failed > 0 ? ", \(test.failed) answered wrong on the way" : "") + ".</p>\n"
             }
         }
         body += "<div class=\"secondary\"><a href=\"/stats\">Statistics</a>"
@@ -103,11 +105,12 @@ public enum ReviewPage {
         return "<h1>Review · tag \(tag)</h1>\n"
     }
 
+    /// The test's progress as the terminal's review and `status` say it (TestWords): its cards
+    /// done of its cards, a card answered wrong counted once (docs/rules.md, "How far you are").
     static func progress(_ test: TestSummary) -> HTML {
-        let done = test.passed + test.failed
-        let total = done + test.remaining
-        return "<p class=\"muted\"><progress max=\"\(max(total, 1))\" value=\"\(done)\"></progress><br>"
-            + "<span id=\"progress\">\(done) of \(total)</span> · \(test.passed) right · \(test.failed) wrong</p>\n"
+        "<p class=\"muted\"><progress max=\"\(max(test.cards, 1))\" value=\"\(test.done)\"></progress><br>"
+            + "<span id=\"progress\">\(TestWords.progress(done: test.done, of: test.cards))</span>"
+            + (test.repeating > 0 ? " · \(test.repeating) to repeat" : "") + "</p>\n"
     }
 
     /// Edit (once the answer is shown), Suspend and Undo, then the keys.

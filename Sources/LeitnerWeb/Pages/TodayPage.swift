@@ -1,7 +1,7 @@
 import LeitnerClient
 import LeitnerCore
 
-/// Today: the test's levels and what is left of it, the new cards waiting and when they arrive,
+/// Today: the test's levels and how far it is, the next test, the new cards waiting and when they arrive,
 /// the suspended cards and the leeches (as `leitnerctl status` says them), the cards per level,
 /// the week as a paper Leitner calendar, and the button that starts the review.
 public enum TodayPage {
@@ -20,15 +20,19 @@ public enum TodayPage {
         case .empty:
             body += "<p>Nothing is due today.</p>\n"
         case .completed:
-            body += "<p>Today's test is complete: \(test.passed) right, \(test.failed) wrong.</p>\n"
+            body += "<p>Today's test is complete: \(TestWords.progress(test))"
+                + (test.failed > 0 ? ", \(test.failed) answered wrong on the way" : "") + ".</p>\n"
         case .open:
-            let levels = test.levels.map(\.name).joined(separator: ", ")
-            body += "<p>The test of level\(test.levels.count == 1 ? "" : "s") \(levels): "
-            body += "<strong>\(test.remaining) card\(test.remaining == 1 ? "" : "s") left</strong>"
-            body += ", \(test.passed) right, \(test.failed) wrong.</p>\n"
+            // Its progress as the review and `status` say it (TestWords), not its levels: "levels
+            // 2, 1" tells a newcomer nothing (#35).
+            body += "<p id=\"progress\">Today's test: <strong>\(TestWords.progress(test))</strong>.</p>\n"
             body += "<div class=\"actions\">" + Layout.form(action: "/review/start", csrf: csrf,
                                                              button: test.passed + test.failed == 0 ? "Start the review" : "Go on with the review",
                                                              id: "start", buttonClass: "primary") + "</div>\n"
+        }
+        // The box's one answer to "when next?" (`Status`'s `next`), as the review's end says it.
+        if let next = status.next, next.date != date {
+            body += "<p id=\"next\">Next test: \(TestWords.next(next, today: date)).</p>\n"
         }
         body += places(status)
         if status.problems > 0 {
@@ -84,7 +88,9 @@ public enum TodayPage {
         case .skipped: "nothing due"
         case .missed: "missed"
         case .today: "today"
-        case .upcoming: "\(day.cards) due"
+        // With the new cards that day brings beside them, as `calendar` says: "0 due" beside
+        // "20 arrive tomorrow" read as two answers (#35).
+        case .upcoming: "\(day.cards) due" + ((day.arrivals ?? 0) > 0 ? " +\(day.arrivals ?? 0) new" : "")
         case .none: "·"
         }
     }
