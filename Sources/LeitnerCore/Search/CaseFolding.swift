@@ -16,9 +16,12 @@ public enum CaseFolding {
     }
 
     /// The text with each scalar folded. Text with no upper-case ASCII letter and nothing beyond
-    /// ASCII, most ids and many sides, is returned as it is, without a copy.
+    /// ASCII, most ids and many sides, is returned as it is, without a copy. Without U+0130 the
+    /// standard library's `lowercased()` gives the same, scalar for scalar (a test holds the two
+    /// together for every scalar), and faster; with it, each scalar is folded here.
     public static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 &- 0x41 >= 26 }) { return text }
+        if !text.unicodeScalars.contains("\u{130}") { return text.lowercased() }
         var folded = String.UnicodeScalarView()
         for scalar in text.unicodeScalars { folded.append(fold(scalar)) }
         return String(folded)
