@@ -6,7 +6,7 @@ import Testing
 /// read back as the same event, and a line that is not one must be refused, since `doctor`
 /// reports exactly the lines `parse` refuses.
 @Suite struct LogLineTests {
-    /// 2026-11-21T19:31:07Z, a whole second: the log keeps seconds only.
+    /// 2026-11-21T19:31:07Z, a whole second, written without a fraction.
     static let time: Int64 = 1_795_289_467_000
 
     /// One entry of each event, with the fields the box writes for it.
@@ -37,6 +37,25 @@ import Testing
     @Test(arguments: everyKind)
     func everyKindOfLineReadsBackAsTheSameEntry(_ entry: LogEntry) {
         #expect(roundTrip(entry) == entry)
+    }
+
+    /// Two devices' lines in one second are ranked by the milliseconds they were written at
+    /// (docs/sync.md): the log keeps them; a whole second is written as a leitner before
+    /// milliseconds wrote it, and such a line reads as before.
+    @Test func theTimeKeepsItsMilliseconds() throws {
+        for millis: Int64 in [1, 250, 999] {
+            let entry = LogEntry(time: Self.time + millis, event: .grade, id: "hola", from: .two, to: .three,
+                                 correct: true, answerMs: 1840)
+            #expect(roundTrip(entry) == entry)
+            let text = LogLine.format(LogEntry(time: Self.time + millis, event: .skip, date: LogicalDate("2026-11-20")))
+            #expect(text.split(separator: "\t").first?.contains(".\(String(1000 + millis).dropFirst())") == true)
+        }
+        #expect(!LogLine.format(Self.everyKind[0]).split(separator: "\t")[0].contains("."))
+        let old = try #require(LogLine.parse(Substring("2026-11-21T19:31:07Z\tgrade\thola\t2\t3\tcorrect\t1840")))
+        #expect(old.time == Self.time)
+        // Before 1970 too: the second it falls in, and the milliseconds after it.
+        let early = LogEntry(time: -1_500, event: .add, id: "a", to: .one)
+        #expect(roundTrip(early)?.time == -1_500)
     }
 
     @Test(arguments: everyKind)
@@ -79,14 +98,6 @@ import Testing
         #expect(entry?.time == Self.time + 250)
         #expect(entry?.from == .one)
         #expect(entry?.to == nil)
-    }
-
-    @Test func onlyWholeSecondsAreKept() {
-        let entry = LogEntry(time: Self.time + 999, event: .add, id: "a", to: .one)
-        #expect(roundTrip(entry)?.time == Self.time)
-        // Before 1970 a time is cut toward the past too: the second it falls in.
-        let early = LogEntry(time: -1_500, event: .add, id: "a", to: .one)
-        #expect(roundTrip(early)?.time == -2_000)
     }
 
     @Test(arguments: Level.allCases)

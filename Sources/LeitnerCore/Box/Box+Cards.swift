@@ -75,7 +75,7 @@ extension Box {
         // Read first: a damaged card is refused before anything is written.
         let card = try store.card(id, withText: true)
         guard from != target else { return card }
-        try store.moveCard(id, from: from, to: target, journal: [
+        try moveServedCard(id, from: from, to: target, journal: [
             LogEntry(time: moment.now, event: .move, id: id, from: from, to: target),
         ])
         if lastShown?.id == id { lastShown = nil }

@@ -98,7 +98,7 @@ extension Box {
         if from == to {
             try store.appendToLog(journal, durable: true)
         } else {
-            try store.moveCard(id, from: from, to: to, journal: journal)
+            try moveServedCard(id, from: from, to: to, journal: journal)
         }
         // Only now that the journal holds it: mutate in place (a copy would cost O(queue)).
         daily.grade(DailyTest.Grade(id: id, from: from, to: to, correct: correct, time: moment.now))
@@ -141,7 +141,7 @@ extension Box {
         if now == last.from {
             try store.appendToLog(journal, durable: true)
         } else {
-            try store.moveCard(last.id, from: now, to: last.from, journal: journal)
+            try moveServedCard(last.id, from: now, to: last.from, journal: journal)
         }
         if lastShown?.id == last.id { lastShown = nil }
         daily.undo()

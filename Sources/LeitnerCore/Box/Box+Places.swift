@@ -80,6 +80,7 @@ extension Box {
         var start = 0
         while start < admitted.count {
             let ids = Array(admitted[start..<min(admitted.count, start + Box.admissionsPerRecord)])
+            try makeRoom(for: ids, in: .one, servedFrom: .new)
             try store.moveCards(ids, from: .new, to: .one, journal: ids.map {
                 LogEntry(time: moment.now, event: .move, id: $0, from: .new, to: .one, origin: .admit)
             })
@@ -157,7 +158,7 @@ extension Box {
             planned.append((try store.card(id, withText: true), from, to))
         }
         for (card, from, to) in planned where from != to {
-            try store.moveCard(card.id, from: from, to: to, journal: [
+            try moveServedCard(card.id, from: from, to: to, journal: [
                 LogEntry(time: moment.now, event: .move, id: card.id, from: from, to: to),
             ])
             if lastShown?.id == card.id { lastShown = nil }

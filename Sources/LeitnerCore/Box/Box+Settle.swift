@@ -86,6 +86,29 @@ extension Box {
         sync.lastSettlePass = waiting.isEmpty ? nil : (store.lastChange(of: waiting), waiting)
     }
 
+    /// Moves the served copy of card `id` to level `to` for a request (a grade, a move, an undo,
+    /// a suspension). When `to` holds the card's other copy — a sync's delivery not settled yet,
+    /// or a copy made by hand — the request's own event is the newest of all, so that copy is
+    /// settled first as a losing copy is: removed when it holds the same files as the card, else
+    /// kept under `.leitner/conflicts/` (docs/sync.md). Without that the rename would fail with
+    /// "File exists" for a card that is only being synced.
+    func moveServedCard(_ id: String, from: Level, to: Level, journal: [LogEntry]) throws(BoxError) {
+        try makeRoom(for: [id], in: to, servedFrom: from)
+        try store.moveCard(id, from: from, to: to, journal: journal)
+    }
+
+    /// Sets aside the copies in `level` of the cards `ids`, whose served copy is in `servedFrom`
+    /// and is about to move there (`moveServedCard`).
+    func makeRoom(for ids: [String], in level: Level, servedFrom: Level) throws(BoxError) {
+        for id in ids where store.copies[id]?.contains(level) == true && servedFrom != level {
+            if try store.mergeTags(id, from: level, into: servedFrom) { searchIndexNeedsReading(id) }
+            let same = try sameContent(id, level, servedFrom)
+            if let change = try store.setAside(id, in: level, keep: !same) {
+                try apply(change, now: options.clock.now(), log: true, origin: .sync)
+            }
+        }
+    }
+
     /// Merges the partial copy of `id` in `level` into the copy kept (`Store.mergePartial`).
     private func mergePartial(_ id: String, from level: Level, into kept: Level, _ moment: Moment) throws(BoxError) {
         if let change = try store.mergePartial(id, from: level, into: kept) {

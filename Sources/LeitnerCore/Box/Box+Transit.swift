@@ -53,14 +53,17 @@ extension Box {
             let whole = copies.filter { store.cameWhole(id, in: $0) }
             if whole.count == 1, let moved = whole.first {
                 let person = HandChange.moved(id: id, from: from, to: moved)
-                try apply(person, now: moment.now, log: true, origin: .hand, time: handTime(of: person, now: moment.now))
+                let times = handTime(of: person, now: moment.now)
+                try apply(person, now: moment.now, log: true, origin: .hand, time: times.logged, made: times.made)
                 if moved != to { try apply(.moved(id: id, from: moved, to: to), now: moment.now, log: true, origin: .copy) }
                 return
             }
         }
+        // A copy line is logged now, and says when its copy was made: should the other copies go,
+        // settling counts it as the change of the card's only folder (`SettlePlanner`).
         let origin: LogOrigin = !store.hasCopies(change.id) ? .hand : .copy
-        try apply(change, now: moment.now, log: true, origin: origin,
-                  time: origin == .hand ? handTime(of: change, now: moment.now) : nil)
+        let times = handTime(of: change, now: moment.now)
+        try apply(change, now: moment.now, log: true, origin: origin, time: origin == .hand ? times.logged : nil, made: times.made)
     }
 
     /// Once the store is quiet, a card still in transit was deleted: logged as found by hand, at
@@ -70,22 +73,26 @@ extension Box {
         let gone = sync.inTransit.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         sync.inTransit.removeAll()
         for (id, left) in gone where store.level(of: id) == nil {
-            try apply(.disappeared(id: id, from: left.level), now: moment.now, log: true, time: max(left.since, store.log.latestTime ?? 0))
+            try apply(.disappeared(id: id, from: left.level), now: moment.now, log: true,
+                      time: max(left.since, store.log.latestTime ?? 0), made: left.since)
         }
     }
 
-    /// The time of a card's arrival or move found by hand: the change time of its folder, which
-    /// the `rename` of a person's `mv` set, when that is recent (the daemon's clock may be
-    /// another than the file system's: a test's); never earlier than the log's last line, so that
-    /// the log stays in time order.
-    func handTime(of change: HandChange, now: Int64) -> Int64 {
+    /// The times of a card's arrival or move found by hand. `made`: the change time of its
+    /// folder, which the `rename` of a person's `mv` set — or, for the copy a sync or a rename
+    /// left behind when the card's other copy went, when that copy was made; nil when that is
+    /// later than now (the daemon's clock may be another than the file system's: a test's).
+    /// `logged`: the time of the line, `made` when that is recent, never earlier than the log's
+    /// last line, so that the log stays in time order. Settling ranks the line by `made`, so
+    /// that a change is ranked as it was made, however long after it was noticed (docs/sync.md).
+    func handTime(of change: HandChange, now: Int64) -> (logged: Int64, made: Int64?) {
         let level: Level
         switch change {
         case .appeared(_, let to), .moved(_, _, let to): level = to
-        case .disappeared, .adopted: return now
+        case .disappeared, .adopted: return (now, nil)
         }
-        guard let changed = store.changeTime(of: change.id, in: level),
-              changed <= now, now - changed <= max(60_000, 2 * options.settleAfter) else { return now }
-        return max(changed, store.log.latestTime ?? changed)
+        guard let changed = store.changeTime(of: change.id, in: level), changed <= now else { return (now, nil) }
+        guard now - changed <= max(60_000, 2 * options.settleAfter) else { return (now, changed) }
+        return (max(changed, store.log.latestTime ?? changed), changed)
     }
 }

@@ -217,7 +217,9 @@ public final class Box {
     ///   - origin: how the change came about, for the log: `hand` (found in the store), `copy`
     ///     (found beside the card's other copy), `sync` (settling a card a sync left in two levels).
     ///   - time: the time logged, when not `now` (a hand move's own, `handTime`).
-    func apply(_ change: HandChange, now: Int64, log: Bool, origin: LogOrigin = .hand, time: Int64? = nil) throws(BoxError) {
+    ///   - made: when the change was made, if earlier than the time logged (`handTime`).
+    func apply(_ change: HandChange, now: Int64, log: Bool, origin: LogOrigin = .hand, time: Int64? = nil,
+               made: Int64? = nil) throws(BoxError) {
         let now = time ?? now
         if lastShown?.id == change.id { lastShown = nil }
         // A card that came or moved by hand may be a sync tool's delivery: look at it once quiet.
@@ -242,7 +244,10 @@ public final class Box {
             entry = nil
             level = to
         }
-        if log, let entry { try store.appendToLog([entry], durable: false) }
+        if log, var entry {
+            entry.made = made.flatMap { $0 < now ? $0 : nil }
+            try store.appendToLog([entry], durable: false)
+        }
         // A move changes no front; a card that comes or goes changes the fronts in the box.
         if case .moved = change {} else { frontIndex = nil }
         // R21: a card that arrives by hand is looked at now (one card, not the whole store), so

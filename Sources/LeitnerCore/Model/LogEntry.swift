@@ -19,6 +19,11 @@ public struct LogEntry: Sendable, Equatable {
     public var origin: LogOrigin?
     /// For `rename`: the card's new id (`id` is the old one).
     public var renamedTo: String?
+    /// For a change found in the store (`origin=hand`): when it was made, by its folder's change
+    /// time, where that is earlier than `time` — the line is written when the change is noticed,
+    /// and never earlier than the log's last line, so that the log stays in time order. Settling
+    /// ranks the change by this time (docs/sync.md, "A hand move's time"). In the log line only.
+    public var made: Int64?
     /// The device whose review log holds the event (docs/sync.md), nil for a log of no device.
     /// Not written in the log line: each device writes only its own log, so the device is the
     /// file's, set by whoever reads that file (`MergedLogReader`).
@@ -26,7 +31,7 @@ public struct LogEntry: Sendable, Equatable {
 
     public init(time: Int64, event: Event, id: String? = nil, from: Level? = nil, to: Level? = nil,
                 correct: Bool? = nil, answerMs: Int? = nil, date: LogicalDate? = nil, origin: LogOrigin? = nil, renamedTo: String? = nil,
-                device: String? = nil) {
+                device: String? = nil, made: Int64? = nil) {
         self.time = time
         self.event = event
         self.id = id
@@ -38,5 +43,6 @@ public struct LogEntry: Sendable, Equatable {
         self.origin = origin
         self.renamedTo = renamedTo
         self.device = device
+        self.made = made
     }
 }

@@ -3,13 +3,13 @@
 ///
 ///     TIME  EVENT  ID  FROM  TO  CORRECT  MS  [KEY=VALUE …]
 ///
-/// `TIME` is RFC 3339 local time with offset; `-` stands for an empty field; `CORRECT` is
-/// `correct` or `wrong`; extra fields are `date=YYYY-MM-DD` (skip, complete), `origin=hand|adopt`
-/// and `renamed=NEWID` (rename).
+/// `TIME` is RFC 3339 local time with offset, with milliseconds unless they are 0; `-` stands for an empty field; `CORRECT` is
+/// `correct` or `wrong`; extra fields are `date=YYYY-MM-DD` (skip, complete), `origin=hand|adopt`,
+/// `renamed=NEWID` (rename) and `made=TIME` (when a change found by hand was made).
 enum LogLine {
     static func format(_ entry: LogEntry) -> String {
         var fields = [
-            DayClock.rfc3339(entry.time),
+            DayClock.rfc3339Milliseconds(entry.time),
             entry.event.rawValue,
             entry.id ?? "-",
             entry.from?.name ?? "-",
@@ -20,6 +20,7 @@ enum LogLine {
         if let date = entry.date { fields.append("date=\(date)") }
         if let origin = entry.origin { fields.append("origin=\(origin.rawValue)") }
         if let renamedTo = entry.renamedTo { fields.append("renamed=\(renamedTo)") }
+        if let made = entry.made { fields.append("made=" + DayClock.rfc3339Milliseconds(made)) }
         return fields.joined(separator: "\t") + "\n"
     }
 
@@ -73,6 +74,8 @@ enum LogLine {
                 entry.origin = LogOrigin(rawValue: string(extra.dropFirst(7)))
             } else if extra.starts(with: "renamed=".utf8) {
                 entry.renamedTo = string(extra.dropFirst(8))
+            } else if extra.starts(with: "made=".utf8) {
+                entry.made = DayClock.parseRFC3339(extra.dropFirst(5))
             }
         }
         return entry

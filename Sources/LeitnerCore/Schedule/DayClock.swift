@@ -108,10 +108,19 @@ public struct DayClock: Sendable {
         return rfc3339(seconds: seconds, utcOffset: LocalTime.utcOffset(at: seconds))
     }
 
+    /// RFC 3339 local time with offset and the milliseconds when they are not 0:
+    /// `2026-11-21T20:30:00.250+01:00`, `2026-11-21T20:30:01+01:00`. The review log's time
+    /// (docs/store-format.md): two devices' lines in one second are still ordered by when they
+    /// happened, and a whole second is written as before, so that old and new lines read alike.
+    public static func rfc3339Milliseconds(_ millis: Int64) -> String {
+        let seconds = floorDivide(millis, 1000)
+        return rfc3339(seconds: seconds, utcOffset: LocalTime.utcOffset(at: seconds), millisecond: Int(millis - seconds * 1000))
+    }
+
     /// `seconds` written with the offset `utcOffset` (seconds east of UTC). An offset with
     /// seconds (old local mean times) is cut to whole minutes, and the time shown follows the
     /// offset written, so the text always names the right instant.
-    static func rfc3339(seconds: Int64, utcOffset: Int) -> String {
+    static func rfc3339(seconds: Int64, utcOffset: Int, millisecond: Int = 0) -> String {
         let offsetMinutes = utcOffset / 60
         let wall = seconds + Int64(offsetMinutes) * 60
         let day = floorDivide(wall, secondsPerDay)
@@ -139,6 +148,10 @@ public struct DayClock: Sendable {
         put(secondOfDay / 60 % 60, width: 2)
         bytes.append(UInt8(ascii: ":"))
         put(secondOfDay % 60, width: 2)
+        if millisecond != 0 {
+            bytes.append(UInt8(ascii: "."))
+            put(millisecond, width: 3)
+        }
         bytes.append(offsetMinutes < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
         put(abs(offsetMinutes) / 60, width: 2)
         bytes.append(UInt8(ascii: ":"))

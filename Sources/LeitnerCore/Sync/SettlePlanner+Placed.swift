@@ -10,7 +10,9 @@ extension SettlePlanner {
         var byHand: Bool
         /// Found as a copy beside the card's other copy (`origin=copy`): a sync tool's delivery.
         var isCopy: Bool
-        var time: Int64 { event.entry.time }
+        /// When the change was made: a hand line's `made` (its folder's change time, when it was
+        /// noticed later), else the line's time.
+        var time: Int64 { event.entry.made ?? event.entry.time }
 
         init(_ event: DeviceEvent, _ placement: SettlePlacement) {
             self.event = event

@@ -17,15 +17,19 @@
 ///   nor wins: a card a sync tool took out of a level a moment before putting it into another is
 ///   not deleted by the `delete origin=hand` logged in between.
 /// - An *arrival* is a standing event found by hand (`origin=hand`) on device D whose placement is
-///   that of another device E's last word, logged no later (in the same second, the line of the
-///   device whose name sorts first stands): D's daemon saw the sync tool deliver E's change. It
+///   that of another device E's last word, made no later (`LogEntry.made`, else its time; at the
+///   same time, the line of the device whose name sorts first stands): D's daemon saw the sync tool deliver E's change. It
 ///   cannot tell that from a person's `mv`; an arrival is not ranked, since it only repeats E's
 ///   change at a later time. Matched against E's last word only, not its history nor its last
 ///   word of its own, so that a level the card had on E before (even by E's own grade, since
 ///   overtaken by a sync) does not turn a person's move on D into an arrival.
 /// - Every copy must be *explained*: its level is the placement of some device's standing event
 ///   (arrivals included). Otherwise the log that put it there has not arrived, or a person copied
-///   it: wait.
+///   it: wait — unless the copy was left behind by its own device (a line of that device put it
+///   there, and its next line acted on another copy) and the winner's level holds a copy: the
+///   logs say where the card is (R18).
+/// - With one copy left, a device's latest line that is a copy line at that copy counts as found
+///   by hand: the copy it served is the card's only folder now.
 /// - The newest ranked standing event — the greatest (time, device, offset) — names the winner.
 ///   With two or more copies its level is kept. With one copy the card is removed when the
 ///   winner deleted it, moved when the winner is a device's own event (not found by hand, nor an
@@ -64,6 +68,7 @@ enum SettlePlanner {
         for event in events {
             if let placement = SettlePlacement(of: event.entry, for: id) { placed.append(Placed(event, placement)) }
         }
+        if copies.count == 1 { takeLoneCopyLines(in: &placed, at: levels[0]) }
         guard placed.contains(where: { !$0.isCopy }) else {
             return copies.count >= 2 ? .wait("no device's log has an event of card \(listed) yet") : .nothing
         }
@@ -89,12 +94,7 @@ enum SettlePlanner {
         // which may be stale, and must not make a person's later move look like its echo.
         let saysNow = lastWord.filter { latest[$0.key] == $0.value }.values.sorted().map { placed[$0] }
 
-        for level in levels where !standing.contains(where: { $0.placement == .level(level) }) {
-            return .wait("card \(listed): no device's log last put it in level \(level) — that log has not arrived yet, "
-                         + "or the copy was made by hand")
-        }
-
-        // Two hand lines alike in one second (the log's times are whole seconds) cannot both be
+        // Two hand lines alike at one time (a millisecond; a second in older logs) cannot both be
         // the echo of the other: the one of the device whose name sorts first stands. Both put
         // the card in the same place, so which one stands does not change the answer.
         let ranked = standing.filter { item in
@@ -104,7 +104,19 @@ enum SettlePlanner {
                         || (other.time == item.time && (!other.byHand || other.device.lexicographicallyPrecedes(item.device))))
             })
         }
-        guard let winner = ranked.max(by: { $1.isNewer(than: $0) }) else {
+        let winner = ranked.max(by: { $1.isNewer(than: $0) })
+        for level in levels where !standing.contains(where: { $0.placement == .level(level) }) {
+            // A copy its own device left behind (`isLeftBehind`) is that device's past. Once the
+            // winner names a level that holds a copy, it is settled with the others (R18: a card
+            // is in exactly one level); without a winner's copy to keep, and for any other copy no
+            // standing line explains, the log that put it there may be on its way.
+            if copies.count >= 2, let kept = winner?.placement.level, copies.contains(kept), isLeftBehind(level, placed) {
+                continue
+            }
+            return .wait("card \(listed): no device's log last put it in level \(level) — that log has not arrived yet, "
+                         + "or the copy was made by hand")
+        }
+        guard let winner else {
             // Every device's last word repeats another's: only same-time hand lines do that.
             return copies.count >= 2 ? .wait("card \(listed): every device's last event echoes another's") : .nothing
         }
@@ -131,6 +143,34 @@ enum SettlePlanner {
             return .wait("card \(listed): \(by), put it in level \(level), where there is no copy yet")
         }
         return .keep(level)
+    }
+
+    /// True when some device put the card in `level` and its next line (not a copy line) acted on
+    /// the card from another level: that device then held a second copy, served it, and left the
+    /// one in `level` behind — its own line explains that copy, and its later lines overtake it.
+    /// A level a device's history merely passed through (the next line moves from there) is not
+    /// left behind: the copy there may be a newer line's, on its way.
+    private static func isLeftBehind(_ level: Level, _ placed: [Placed]) -> Bool {
+        let own = placed.filter { !$0.isCopy }.sorted { $0.device.lexicographicallyPrecedes($1.device) || ($0.device == $1.device && $0.event.offset < $1.event.offset) }
+        for (line, next) in zip(own, own.dropFirst()) where line.device == next.device && line.placement == .level(level) {
+            if let from = next.event.entry.from, from != level { return true }
+        }
+        return false
+    }
+
+    /// With one copy left, a device whose latest line about the card is a copy line at that copy
+    /// (it served a copy found beside another, then the others went) changed the card's only
+    /// folder: that line counts as found by hand, ranked by when the copy was made (`made=`).
+    /// Without it no line might explain the card's level, and settling would wait for good.
+    private static func takeLoneCopyLines(in placed: inout [Placed], at level: Level) {
+        var latest: [[UInt8]: Int] = [:]
+        for index in placed.indices where latest[placed[index].device].map({ placed[index].laterOnDevice(than: placed[$0]) }) ?? true {
+            latest[placed[index].device] = index
+        }
+        for index in latest.values where placed[index].isCopy && placed[index].placement == .level(level) {
+            placed[index].isCopy = false
+            placed[index].byHand = true
+        }
     }
 
     private static func names(_ levels: [Level]) -> String {

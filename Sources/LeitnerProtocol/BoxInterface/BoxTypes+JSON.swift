@@ -190,10 +190,11 @@ extension CalendarDay {
 }
 
 extension LogEntry {
-    /// The `LogEntry` object; `time` is RFC 3339 local time with offset, to the second.
+    /// The `LogEntry` object; `time` is RFC 3339 local time with offset, to the millisecond as
+    /// the log has it (`DayClock.rfc3339Milliseconds`).
     public var json: JSONValue {
         func optional<T>(_ value: T?, _ make: (T) -> JSONValue) -> JSONValue { value.map(make) ?? .null }
-        return ["time": .string(DayClock.rfc3339(time)), "event": .string(event.rawValue),
+        return ["time": .string(DayClock.rfc3339Milliseconds(time)), "event": .string(event.rawValue),
                 "id": optional(id) { .string($0) }, "from": optional(from) { .string($0.name) },
                 "to": optional(to) { .string($0.name) }, "correct": optional(correct) { .bool($0) },
                 "answerMs": optional(answerMs) { .int(Int64($0)) },
