@@ -263,7 +263,8 @@ def epoch(rfc3339):
 
 def placements(entries, own_hand_moves=(), edits_place=True):
     """For each card, the newest event that places it, with its level (None: deleted), from the
-    merged log `entries`. Counted: the clients' add, grade, move, edit and delete, and the hand
+    merged log `entries`. Counted: the clients' add, grade, move, edit, delete and rename (the old
+    id deleted, the new one placed where the card was), and the hand
     moves the test made itself (`own_hand_moves`, from `hand_move`): a hand move of that card to
     that level logged while it happened. Left out: a hand event the daemon logged for what a sync
     brought (another device's placement echoed), which names no decision of anyone's. A hand
@@ -279,6 +280,13 @@ def placements(entries, own_hand_moves=(), edits_place=True):
         index = counters[device]
         counters[device] += 1
         event, card = entry["event"], entry.get("id")
+        if event == "rename" and entry.get("origin") is None and card is not None:
+            # The old id leaves the box; the new one is where the card was.
+            key = event_key(entry, index)
+            for name, level in ((card, None), (entry.get("renamedTo"), entry.get("to"))):
+                if name is not None and (name not in newest or key > newest[name][0]):
+                    newest[name] = (key, level, entry)
+            continue
         if card is None or event not in ("add", "grade", "move", "edit", "delete") or (event == "edit" and not edits_place):
             continue
         if entry.get("origin") is not None:

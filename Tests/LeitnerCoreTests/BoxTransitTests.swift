@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import LeitnerCore
 import LeitnerTestSupport
@@ -35,6 +36,25 @@ import LeitnerTestSupport
         let last = try #require(box.log(since: nil, limit: 1).first)
         #expect((last.event, last.id, last.from, last.to, last.origin) == (.move, "b", .one, .two, "hand"))
         #expect(try box.next().card?.id == "b")
+    }
+
+    /// A card in transit is still the learner's card: `Show` and `List` wait for the sync tool
+    /// to deliver it (here, 0.3 s later, in level 2), rather than answer NoSuchCard or leave it out.
+    @Test func showAndListWaitForACardInTransit() throws {
+        let (dir, box) = try testWaitingForB(settleAfter: 600_000)
+        defer { dir.remove(); box.close() }
+        for level in ["2", "3"] {
+            dir.removeTree("\(level == "2" ? "1" : "2")/b")
+            #expect(try box.status().test.syncing == 1)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { dir.writeCard("b", level: level) }
+            if level == "2" {
+                #expect(try box.show(id: "b").level.name == level)
+            } else {
+                #expect(try box.list(level: nil, withText: false).first { $0.id == "b" }?.level.name == level)
+            }
+        }
+        // An id that is no card is not waited for.
+        expectBoxError(.noSuchCard(id: "ghost")) { try box.show(id: "ghost") }
     }
 
     @Test func aCardBackInTheLevelItLeftChangedNothing() throws {

@@ -59,7 +59,7 @@ extension Box {
     /// - Throws: `testComplete`, `notInTest`, `noSuchCard`, `invalidCardId`, `storeFailure`.
     public func grade(id: String, correct: Bool, answerMs: Int?) throws(BoxError) -> (card: Card, test: TestSummary) {
         try CardID.validate(id)
-        let moment = try begin()
+        let moment = try awaitTransit(try begin()) { hasArrived(id) }
         if completedToday(moment) { throw .testComplete }
         // R16: an answer that fails changes nothing, not even as the first call of its date: it
         // fails before the day opens (R23) and its test with it.

@@ -43,7 +43,7 @@ extension Box {
             let whole = copies.subtracting(partial)
             let decision = SettlePlanner.decide(id: id, copies: copies, partial: partial, events: events[id] ?? [])
             if case .keep = decision {} else if case .wait = decision {} else if let into = whole.first, whole.count == 1 {
-                for level in partial.sorted() { try mergePartial(id, from: level, into: into, moment) }
+                for level in partial.sorted() { try mergePartial(id, from: level, into: into, now: moment.now) }
             }
             switch decision {
             case .nothing:
@@ -53,7 +53,7 @@ extension Box {
             case .keep(let kept):
                 for level in copies.sorted() where level != kept {
                     if partial.contains(level) {
-                        try mergePartial(id, from: level, into: kept, moment)
+                        try mergePartial(id, from: level, into: kept, now: moment.now)
                         continue
                     }
                     if try store.mergeTags(id, from: level, into: kept) { searchIndexNeedsReading(id) }
@@ -90,8 +90,9 @@ extension Box {
     /// a suspension). When `to` holds the card's other copy — a sync's delivery not settled yet,
     /// or a copy made by hand — the request's own event is the newest of all, so that copy is
     /// settled first as a losing copy is: removed when it holds the same files as the card, else
-    /// kept under `.leitner/conflicts/` (docs/sync.md). Without that the rename would fail with
-    /// "File exists" for a card that is only being synced.
+    /// kept under `.leitner/conflicts/`; a copy holding only a part of the card (a delivery still
+    /// being written) is merged into the card as settling merges it (docs/sync.md). Without that
+    /// the rename would fail with "File exists" for a card that is only being synced.
     func moveServedCard(_ id: String, from: Level, to: Level, journal: [LogEntry]) throws(BoxError) {
         try makeRoom(for: [id], in: to, servedFrom: from)
         try store.moveCard(id, from: from, to: to, journal: journal)
@@ -101,6 +102,10 @@ extension Box {
     /// and is about to move there (`moveServedCard`).
     func makeRoom(for ids: [String], in level: Level, servedFrom: Level) throws(BoxError) {
         for id in ids where store.copies[id]?.contains(level) == true && servedFrom != level {
+            if store.isPartial(id, in: level) {
+                try mergePartial(id, from: level, into: servedFrom, now: options.clock.now())
+                continue
+            }
             if try store.mergeTags(id, from: level, into: servedFrom) { searchIndexNeedsReading(id) }
             let same = try sameContent(id, level, servedFrom)
             if let change = try store.setAside(id, in: level, keep: !same) {
@@ -110,9 +115,9 @@ extension Box {
     }
 
     /// Merges the partial copy of `id` in `level` into the copy kept (`Store.mergePartial`).
-    private func mergePartial(_ id: String, from level: Level, into kept: Level, _ moment: Moment) throws(BoxError) {
+    private func mergePartial(_ id: String, from level: Level, into kept: Level, now: Int64) throws(BoxError) {
         if let change = try store.mergePartial(id, from: level, into: kept) {
-            try apply(change, now: moment.now, log: true, origin: .sync)
+            try apply(change, now: now, log: true, origin: .sync)
         }
         if lastShown?.id == id { lastShown = nil }
         searchIndexNeedsReading(id)

@@ -1,3 +1,4 @@
+import Glibc
 import LeitnerSystem
 
 /// Taking in what a sync tool does to the store as provisional (docs/sync.md, "A store a sync
@@ -12,6 +13,38 @@ extension Box {
     func storeIsQuiet(_ ids: some Sequence<String>) -> Bool {
         let realNow = RealTime.nanoseconds
         return realNow - store.lastChange(of: ids) >= options.settleAfter * 1_000_000
+    }
+
+    /// How long a read waits for cards in transit (ms): a sync tool delivers a moved card's folder
+    /// within moments of taking the old one away.
+    static let transitWait: Int64 = 2_000
+
+    /// A read (`Show`, `List`) while a sync tool is moving cards (docs/sync.md, "A store a sync
+    /// tool is changing"): a card in transit is still the learner's card, so the read waits for
+    /// it — taking in the store's changes every 50 ms, up to `transitWait` — until `done` says
+    /// what it reads has arrived, rather than answer that the card does not exist, or leave it
+    /// out. Only in a synced store; when the wait runs out, the read answers as the store is.
+    /// A change of a card (`Grade`, `Move`) waits the same way, so that it acts on the card
+    /// where it arrived, not on the folder the sync tool is emptying.
+    /// - Returns: the moment of the last look (`begin`), for what the request logs.
+    @discardableResult
+    func awaitTransit(_ moment: Moment, until done: () -> Bool) throws(BoxError) -> Moment {
+        guard isSynced else { return moment }
+        var moment = moment
+        let deadline = RealTime.nanoseconds + Box.transitWait * 1_000_000
+        while !done() && RealTime.nanoseconds < deadline {
+            usleep(50_000)
+            moment = try begin()
+        }
+        return moment
+    }
+
+    /// True when card `id` can be read as it is, or is not a card in transit: not gone from its
+    /// level, and not a part of a card while a sync tool is at work (`awaitTransit`).
+    func hasArrived(_ id: String) -> Bool {
+        if sync.inTransit[id] != nil { return false }
+        guard store.level(of: id) != nil, !storeIsQuiet([id]) else { return true }
+        return (try? store.card(id, withText: false)) != nil
     }
 
     /// True when card `id` of the open test cannot be shown now only because a sync tool is
