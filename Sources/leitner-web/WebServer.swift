@@ -3,7 +3,8 @@ import LeitnerSystem
 import LeitnerWeb
 import Synchronization
 
-/// The accepting loop, on the main thread: one `poll` on the listener and the signals; each
+/// The accepting loop, on the main thread: one `poll` on the listener and the signals (an
+/// `AcceptLoop`, as the daemon's, which pauses accepting when out of descriptors); each
 /// connection is served on a thread of its own (`HTTPConnection`), at most `maxConnections` at
 /// once. One more is answered 503 and closed at once, so a flood of connections costs no thread.
 /// On SIGTERM or SIGINT it stops accepting, wakes the idle connections, and gives the busy ones
@@ -17,6 +18,8 @@ final class WebServer: Sendable {
     let maxConnections: Int
     let signals: SignalDescriptor
     let stopping: EventDescriptor
+    /// The accept loop's doorbell.
+    private let doorbell: Wake
     private let active = Atomic<Int>(0)
 
     init(listener: ServiceListener, app: WebApp, limits: HTTPLimits, maxConnections: Int, signals: SignalDescriptor) throws(Errno) {
@@ -26,66 +29,62 @@ final class WebServer: Sendable {
         self.maxConnections = maxConnections
         self.signals = signals
         stopping = try EventDescriptor()
+        doorbell = try Wake()
     }
 
     /// Serves until a stop signal. - Returns: the exit status.
     func run() -> Int32 {
-        var pausedUntil: MonotonicTime?
+        let loop = AcceptLoop(listener: listener.descriptor, signals: signals, doorbell: doorbell, log: WebLog)
         while true {
-            if let paused = pausedUntil, MonotonicTime.now >= paused { pausedUntil = nil }
-            var descriptors = [signals.descriptor]
-            if pausedUntil == nil { descriptors.append(listener.descriptor) }
-            let ready: [Bool]
+            let woken: [AcceptLoop.WakeUpSource]
             do {
-                ready = try Poll.readable(descriptors, milliseconds: pausedUntil?.millisecondsFromNow)
+                woken = try loop.wait(until: nil, accepting: true)
             } catch {
                 WebLog.error("cannot wait for connections: \(error), stopping")
                 return finish(1)
             }
-            if ready[0], shouldStop() { return finish(0) }
-            if ready.count > 1 && ready[1] {
-                if let failure = acceptPending() {
-                    // Out of descriptors or memory: the waiting clients stay queued a moment.
-                    WebLog.warning("cannot accept a connection: \(failure), pausing accepts for 100 ms")
-                    pausedUntil = .now + .milliseconds(100)
+            for source in woken {
+                switch source {
+                case .doorbell:
+                    break
+                case .signal:
+                    if shouldStop(loop) { return finish(0) }
+                case .newConnection:
+                    // Blocking sockets: `HTTPConnection` sends with a time limit. The doorbell
+                    // made for each is not needed: a stop wakes every connection at once.
+                    loop.acceptPending(nonBlocking: false) { socket, _ in
+                        serve(socket)
+                        return false
+                    }
                 }
             }
         }
     }
 
-    private func shouldStop() -> Bool {
-        while let signal = try? signals.next() {
+    private func shouldStop(_ loop: AcceptLoop) -> Bool {
+        while let signal = try? loop.nextSignal() {
             if signal == SIGTERM || signal == SIGINT { return true }
         }
         return false
     }
 
-    /// Accepts every pending connection. - Returns: the error that stops accepting for now.
-    private func acceptPending() -> Errno? {
-        while true {
-            let socket: FileDescriptor
-            do throws(Errno) {
-                guard let accepted = try Socket.acceptPending(listener.descriptor) else { return nil }
-                socket = accepted
-            } catch {
-                return error
-            }
-            if active.add(1, ordering: .relaxed).newValue > maxConnections {
-                active.subtract(1, ordering: .relaxed)
-                refuseBusy(socket)
-                continue
-            }
-            let connection = HTTPConnection(socket: socket, app: app, limits: limits, stopping: stopping)
-            let served = DetachedThread.start { [self] in
-                connection.serve()
-                active.subtract(1, ordering: .relaxed)
-            }
-            if let failure = served {
-                active.subtract(1, ordering: .relaxed)
-                refuseBusy(socket)
-                socket.close()
-                WebLog.warning("cannot start a thread for a connection: \(Errno(rawValue: failure))")
-            }
+    /// Serves a new connection on a thread of its own, or answers 503 when `maxConnections` are
+    /// served or no thread can be started.
+    private func serve(_ socket: FileDescriptor) {
+        if active.add(1, ordering: .relaxed).newValue > maxConnections {
+            active.subtract(1, ordering: .relaxed)
+            refuseBusy(socket)
+            return
+        }
+        let connection = HTTPConnection(socket: socket, app: app, limits: limits, stopping: stopping)
+        let served = DetachedThread.start { [self] in
+            connection.serve()
+            active.subtract(1, ordering: .relaxed)
+        }
+        if let failure = served {
+            active.subtract(1, ordering: .relaxed)
+            refuseBusy(socket)
+            WebLog.warning("cannot start a thread for a connection: \(Errno(rawValue: failure))")
         }
     }
 

@@ -1,3 +1,5 @@
+import LeitnerSystem
+
 /// How much memory the messages being received may take, across all connections
 /// (docs/daemon.md, "Memory"). A connection reads up to `allowance` bytes of a message on its
 /// own: every ordinary call fits. A longer message first takes a share of `pool`, twice its

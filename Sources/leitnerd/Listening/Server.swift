@@ -3,7 +3,7 @@ import Synchronization
 import LeitnerSystem
 
 /// The Varlink server (docs/daemon.md, "Concurrency"). `run()` is the listener: it runs on the
-/// main thread, waits in one `poll` for a new connection, a signal (`SignalDescriptor`) and its
+/// main thread, waits in its `AcceptLoop`'s one `poll` for a new connection, a signal and its
 /// doorbell, accepts, starts one thread per connection, and returns only at shutdown. On
 /// SIGTERM or SIGINT it stops accepting, asks every connection to stop (idle ones close, busy
 /// ones send the reply in hand), and gives them `stopLimit`; then it closes the box and returns.
@@ -13,20 +13,18 @@ final class Server: Sendable {
     /// How long the daemon may take to stop, from SIGTERM to exit, whatever its clients or a
     /// call stuck in the kernel do.
     static let stopLimit: Duration = .seconds(5)
-    /// How long accepting pauses when `accept` fails for want of a resource (EMFILE, ENOBUFS…).
-    static let acceptPause: Duration = .milliseconds(100)
     /// How long past the stop's deadline the listener waits for connection threads that gave up
     /// a reply at that same deadline to log why and close: both wake at the deadline, and the
     /// listener must not exit first.
     static let endGrace: Duration = .milliseconds(500)
 
-    private let listener: ServiceListener
     private let box: BoxOwner
     private let dispatcher: Dispatcher
     private let settings: Mutex<DaemonSettings>
     /// Reads the configuration again (SIGHUP).
     private let loadSettings: @Sendable () throws -> DaemonSettings
     private let wake: Wake
+    private let listener: ServiceListener
     private let signals: SignalDescriptor
     private let table: ConnectionTable
     private let budget = MessageBudget()
@@ -39,13 +37,13 @@ final class Server: Sendable {
     init(listener: ServiceListener, box: BoxOwner, settings: DaemonSettings, wake: Wake, signals: SignalDescriptor,
          loadSettings: @escaping @Sendable () throws -> DaemonSettings) {
         self.listener = listener
+        self.signals = signals
         self.box = box
         stopRequest = StopRequest(listenerWake: wake)
         dispatcher = Dispatcher(box: box, stop: stopRequest)
         self.settings = Mutex(settings)
         self.loadSettings = loadSettings
         self.wake = wake
-        self.signals = signals
         table = ConnectionTable(listenerWake: wake)
     }
 
@@ -58,12 +56,7 @@ final class Server: Sendable {
         // a source wakes it or the next of those times, and attends to the sources that woke it.
         /// Once a stop has begun: by when it must end, and the exit status.
         var stop: (deadline: MonotonicTime, status: Int32)?
-        /// While `accept` lacks a resource: until when the listening socket is not polled.
-        var acceptPausedUntil: MonotonicTime?
-        /// When that was last logged, to log it once in 10 s.
-        var lastAcceptWarning: MonotonicTime?
-        /// A connection's doorbell made before `accept` and not used yet (`acceptPending`).
-        var spareWake: Wake?
+        let loop = AcceptLoop(listener: listener.descriptor, signals: signals, doorbell: wake, log: Log)
         let tickInterval = Duration.milliseconds(box.tickInterval)
         var nextTick = MonotonicTime.now + tickInterval
         while true {
@@ -88,13 +81,10 @@ final class Server: Sendable {
                 }
                 deadline = now + (exitIdleAfter - empty)
             }
-            if let paused = acceptPausedUntil, now >= paused { acceptPausedUntil = nil }
-            deadline = MonotonicTime.earliest(deadline, acceptPausedUntil)
             if stop == nil { deadline = MonotonicTime.earliest(deadline, nextTick) }
-            let accepting = stop == nil && acceptPausedUntil == nil
-            let woken: [WakeUpSource]
+            let woken: [AcceptLoop.WakeUpSource]
             do {
-                woken = try wait(accepting: accepting, until: deadline)
+                woken = try loop.wait(until: deadline, accepting: stop == nil)
             } catch {
                 Log.error("cannot wait for connections: \(error), stopping")
                 stop = stop ?? beginStop(status: 1)
@@ -103,7 +93,6 @@ final class Server: Sendable {
             for source in woken {
                 switch source {
                 case .doorbell:
-                    wake.drain()
                     if let request = stopRequest.current, stop == nil {
                         if request.status == 0 {
                             Log.info("\(request.reason): stopping after the requests in flight (at most \(Self.stopLimit.logDescription))")
@@ -113,17 +102,11 @@ final class Server: Sendable {
                         stop = beginStop(status: request.status)
                     }
                 case .signal:
-                    if let signalled = handleSignals(), stop == nil { stop = beginStop(status: signalled) }
+                    if let signalled = handleSignals(loop), stop == nil { stop = beginStop(status: signalled) }
                 case .newConnection:
                     // A stop begun by a source attended to before this one accepts no more.
-                    guard stop == nil, let failure = acceptPending(spare: &spareWake) else { break }
-                    // The pending connections stay queued; polling the listener again at once
-                    // would spin on it while it stays readable.
-                    acceptPausedUntil = .now + Self.acceptPause
-                    if lastAcceptWarning.map({ MonotonicTime.now - $0 >= .seconds(10) }) ?? true {
-                        Log.warning("cannot accept a connection: \(failure), pausing accepts for \(Self.acceptPause.logDescription) (logged once in 10 s)")
-                        lastAcceptWarning = .now
-                    }
+                    guard stop == nil else { break }
+                    loop.acceptPending(nonBlocking: true, serve)
                 }
             }
         }
@@ -133,34 +116,6 @@ final class Server: Sendable {
             status = 1
         }
         return status
-    }
-
-    /// What wakes the listener from its one `poll`, in the order it attends to them when several
-    /// are ready at once: a stop asked for by another thread is begun before the signals are
-    /// read, and nothing is accepted once a stop has begun. The passing of a deadline is no
-    /// source: what is due is looked at on every pass, whatever woke the listener.
-    private enum WakeUpSource: CaseIterable {
-        /// Its doorbell (`Wake`): a connection ended, or another thread asked to stop (`StopRequest`).
-        case doorbell
-        /// A signal is pending (`SignalDescriptor`).
-        case signal
-        /// A client waits to be accepted; the listening socket is polled only while accepting.
-        case newConnection
-    }
-
-    /// Sleeps in one `poll` until a source is ready or `deadline` (nil: no limit) has passed.
-    /// - Returns: the sources that are ready, in the order to attend to them; none at the deadline.
-    private func wait(accepting: Bool, until deadline: MonotonicTime?) throws(Errno) -> [WakeUpSource] {
-        let sources = WakeUpSource.allCases.filter { accepting || $0 != .newConnection }
-        let descriptors = sources.map { source -> FileDescriptor in
-            switch source {
-            case .doorbell: wake.descriptor
-            case .signal: signals.descriptor
-            case .newConnection: listener.descriptor
-            }
-        }
-        let ready = try Poll.readable(descriptors, milliseconds: deadline?.millisecondsFromNow)
-        return zip(sources, ready).compactMap { source, isReady in isReady ? source : nil }
     }
 
     /// Notifies the service manager and asks every connection to stop.
@@ -174,12 +129,12 @@ final class Server: Sendable {
 
     /// Reads every pending signal and acts on it.
     /// - Returns: the exit status when a signal says to stop.
-    private func handleSignals() -> Int32? {
+    private func handleSignals(_ loop: AcceptLoop) -> Int32? {
         var stopStatus: Int32?
         while true {
             let signal: Int32
             do {
-                guard let next = try signals.next() else { return stopStatus }
+                guard let next = try loop.nextSignal() else { return stopStatus }
                 signal = next
             } catch {
                 Log.error("cannot read signals: \(error), stopping")
@@ -201,56 +156,33 @@ final class Server: Sendable {
         }
     }
 
-    /// Accepts every pending connection, checks the peer and the limit, and starts serving it.
-    /// - Returns: the error when `accept` failed for want of a resource (accepting pauses).
-    /// - Parameter spare: a connection's doorbell made before `accept` and not used yet. Made
-    ///   first, so that a daemon out of descriptors fails at that, leaving the waiting clients
-    ///   queued, rather than accept a connection it must drop for want of its doorbell.
-    private func acceptPending(spare: inout Wake?) -> Errno? {
-        while true {
-            let connectionWake: Wake
-            if let made = spare {
-                connectionWake = made
-            } else {
-                do {
-                    connectionWake = try Wake()
-                } catch {
-                    return error
-                }
-            }
-            spare = connectionWake
-            let socket: FileDescriptor
-            do throws(Errno) {
-                guard let accepted = try Socket.acceptPending(listener.descriptor, nonBlocking: true) else { return nil }
-                socket = accepted
-            } catch {
-                return error
-            }
-            let current = settings.withLock { $0 }
-            guard let peer = admit(socket, allowGroup: current.allowGroup) else {
-                socket.close()
-                continue
-            }
-            let entry: ConnectionTable.Entry
-            switch table.admit(peer: peer, limit: current.maxConnections, wake: connectionWake) {
-            case .full:
-                Log.warning("connection from pid \(peer.pid) (uid \(peer.uid)) refused: \(current.maxConnections) connections open, none idle (MaxConnections=)")
-                // Said before the close (docs/protocol.md); a new socket's empty buffer takes it.
-                _ = try? Socket.sendSome(socket, Dispatcher.refusal(limit: current.maxConnections).frame, from: 0)
-                socket.close()
-                continue
-            case .admitted(let admitted, _):
-                entry = admitted
-                spare = nil
-            }
-            let connection = Connection(socket: socket, entry: entry, limits: current.connectionLimits,
-                                        dispatcher: dispatcher, table: table, budget: budget)
-            if let failure = DetachedThread.start({ connection.run() }) {
-                Log.warning("connection \(entry.number) (pid \(peer.pid)): no thread to serve it: \(Errno(rawValue: failure)), closed")
-                socket.close()
-                table.remove(entry)
-            }
+    /// Checks a new connection's peer and the limit, and starts serving it on a thread of its own.
+    /// - Returns: true when it is served with `connectionWake`; false when it was refused and closed.
+    private func serve(_ socket: FileDescriptor, connectionWake: Wake) -> Bool {
+        let current = settings.withLock { $0 }
+        guard let peer = admit(socket, allowGroup: current.allowGroup) else {
+            socket.close()
+            return false
         }
+        let entry: ConnectionTable.Entry
+        switch table.admit(peer: peer, limit: current.maxConnections, wake: connectionWake) {
+        case .full:
+            Log.warning("connection from pid \(peer.pid) (uid \(peer.uid)) refused: \(current.maxConnections) connections open, none idle (MaxConnections=)")
+            // Said before the close (docs/protocol.md); a new socket's empty buffer takes it.
+            _ = try? Socket.sendSome(socket, Dispatcher.refusal(limit: current.maxConnections).frame, from: 0)
+            socket.close()
+            return false
+        case .admitted(let admitted, _):
+            entry = admitted
+        }
+        let connection = Connection(socket: socket, entry: entry, limits: current.connectionLimits,
+                                    dispatcher: dispatcher, table: table, budget: budget)
+        if let failure = DetachedThread.start({ connection.run() }) {
+            Log.warning("connection \(entry.number) (pid \(peer.pid)): no thread to serve it: \(Errno(rawValue: failure)), closed")
+            socket.close()
+            table.remove(entry)
+        }
+        return true
     }
 
     /// The peer's credentials when it may connect: the daemon's own uid, root, or a member of

@@ -1,3 +1,4 @@
+import LeitnerSystem
 import Synchronization
 
 /// A stop asked for by another thread than the listener: a client's `Stop()`, or a reload that

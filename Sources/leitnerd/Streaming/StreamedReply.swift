@@ -1,6 +1,8 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerSystem
 import LeitnerVarlink
+import LeitnerSystem
 
 /// The reply of a streamed method (docs/daemon.md, "Streamed replies"), made a part at a time as
 /// the connection sends it: the connection's thread asks for the next frame only once the one
