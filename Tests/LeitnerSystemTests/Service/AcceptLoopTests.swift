@@ -102,20 +102,16 @@ import LeitnerTestSupport
 
     @Test func aSignalWakesTheLoopBeforeAConnectionIsAccepted() throws {
         let bench = try Bench()
-        var set = sigset_t()
-        var old = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGUSR1)
-        pthread_sigmask(SIG_BLOCK, &set, &old)
-        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
         let client = try bench.connect()
         defer { client.close() }
-        bench.doorbell.ring()
-        raise(SIGUSR1)
-        // In the order to attend to them: the doorbell, the signals, then the new connection.
-        #expect(try bench.loop.wait(until: nil, accepting: true) == [.doorbell, .signal, .newConnection])
-        #expect(try bench.loop.nextSignal() == SIGUSR1)
-        #expect(try bench.loop.nextSignal() == nil)
+        try withSignalBlockedOnThisThread(SIGUSR1) { () throws in
+            bench.doorbell.ring()
+            raise(SIGUSR1)
+            // In the order to attend to them: the doorbell, the signals, then the new connection.
+            #expect(try bench.loop.wait(until: nil, accepting: true) == [.doorbell, .signal, .newConnection])
+            #expect(try bench.loop.nextSignal() == SIGUSR1)
+            #expect(try bench.loop.nextSignal() == nil)
+        }
     }
 
     @Test func aFailingAcceptPausesTheListenerAndIsLoggedOnce() throws {
