@@ -93,6 +93,23 @@ import LeitnerTestSupport
         #expect(dir.levelOnDisk("x-r") == [served.name])
     }
 
+    /// A hand move made while no daemon ran is logged at the next open, with when it was made
+    /// (`made=`, its folder's change time), so that settling ranks it then, not at the open.
+    @Test func aHandMoveWhileClosedSaysWhenItWasMade() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Self.start(dir, x: "1", settleAfter: 600_000)
+        _ = try box.prepare()
+        box.close()
+        dir.move("1/x", "5/x")
+        let reopened = try Self.open(dir, settleAfter: 600_000)
+        defer { reopened.close() }
+        let moved = try #require(dir.logLines.last { $0[1] == "move" && $0[2] == "x" })
+        #expect(moved[4] == "5")
+        let made = try #require(moved.first { $0.hasPrefix("made=") }.flatMap { DayClock.parseRFC3339(String($0.dropFirst(5))) })
+        #expect(made <= SyncDevicesTests.realMillis() && made < DayClock.parseRFC3339(moved[0])!)
+    }
+
     /// A move of a card in two levels: this machine moved x 3 → finished, the other machine
     /// 3 → 1 a moment before; after the sync this machine moved the copy it served (1) to 5.
     /// The logs now say where x is (5), and the copy in `finished`, explained only by this

@@ -99,7 +99,8 @@ public final class Box {
                 for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                     daily.levelChanged(id, to: nil)
                     entries.append(LogEntry(time: now, event: store.level(of: id) == nil ? .delete : .move, id: id,
-                                            from: before[id], to: store.level(of: id), origin: !store.hasCopies(id) ? .hand : .copy))
+                                            from: before[id], to: store.level(of: id), origin: !store.hasCopies(id) ? .hand : .copy,
+                                            made: madeWhileClosed(id, store.level(of: id), now: now)))
                 }
                 for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                     // R21: a card that came while no daemon ran is looked at, as one that comes
@@ -107,7 +108,7 @@ public final class Box {
                     daily.levelChanged(id, to: store.damage(of: id) == nil ? level : nil)
                     let from = before[id]
                     entries.append(LogEntry(time: now, event: from == nil ? .add : .move, id: id, from: from, to: level,
-                                            origin: !store.hasCopies(id) ? .hand : .copy))
+                                            origin: !store.hasCopies(id) ? .hand : .copy, made: madeWhileClosed(id, level, now: now)))
                 }
                 try store.appendToLog(entries, durable: true)
             }
@@ -128,6 +129,13 @@ public final class Box {
         let leaving = test.members.filter { !test.belongs($0, at: store.level(of: $0)) }
         let joining = store.cardLevels.filter { !test.contains($0.key) && test.belongs($0.key, at: $0.value) }
         return (Array(leaving), Array(joining))
+    }
+
+    /// When a change made while no daemon ran was made: the change time of the card's folder in
+    /// `level` (`handTime`), so that settling ranks it then, not at this open (docs/sync.md).
+    private func madeWhileClosed(_ id: String, _ level: Level?, now: Int64) -> Int64? {
+        guard let level else { return nil }
+        return handTime(of: .appeared(id: id, level: level), now: now).made.flatMap { $0 < now ? $0 : nil }
     }
 
     /// The level the review log last put each of `ids` in; an id it never placed, or last

@@ -3,9 +3,10 @@
 ///
 ///     TIME  EVENT  ID  FROM  TO  CORRECT  MS  [KEY=VALUE …]
 ///
-/// `TIME` is RFC 3339 local time with offset, with milliseconds unless they are 0; `-` stands for an empty field; `CORRECT` is
-/// `correct` or `wrong`; extra fields are `date=YYYY-MM-DD` (skip, complete), `origin=hand|adopt`,
-/// `renamed=NEWID` (rename) and `made=TIME` (when a change found by hand was made).
+/// `TIME` is RFC 3339 local time with offset, with milliseconds unless they are 0; `-` stands
+/// for an empty field; `CORRECT` is `correct` or `wrong`; extra fields are `date=YYYY-MM-DD`
+/// (skip, complete), `origin=hand|adopt|…`, `renamed=NEWID` (rename) and `made=TIME` (when a
+/// change found by hand was made, docs/store-format.md).
 enum LogLine {
     static func format(_ entry: LogEntry) -> String {
         var fields = [
