@@ -89,7 +89,8 @@ struct Visit {
                 let handle = app.sessions.update(sessionID) { session in
                     session.handle(for: card.id, now: now) { (try? RandomBytes.hex(12)) ?? String(now.nanoseconds, radix: 36) }
                 } ?? ""
-                return HTTPResponse.html(200, ReviewPage.front(card, handle: handle, test: test, scope: scope, csrf: csrf, box: boxName))
+                return HTTPResponse.html(200, ReviewPage.front(card, handle: handle, test: test, scope: scope, outside: outside,
+                                                               csrf: csrf, box: boxName))
             } catch {
                 return app.problem(error, section: .review)
             }
@@ -104,12 +105,13 @@ struct Visit {
                 return HTTPResponse.redirect(scope.path)
             }
             do {
-                let (card, test, _) = try head(scope)
+                let (card, test, outside) = try head(scope)
                 // The card was graded meanwhile (another tab, the terminal): show the one due now.
                 guard let card, card.id == shown.id else { return HTTPResponse.redirect(scope.path) }
                 // From now on the id is no secret to this browser: the edit page may show it.
                 app.sessions.update(sessionID) { $0.markAnswered(handle) }
-                return HTTPResponse.html(200, ReviewPage.answer(card, handle: handle, test: test, scope: scope, csrf: csrf,
+                return HTTPResponse.html(200, ReviewPage.answer(card, handle: handle, test: test, scope: scope, outside: outside,
+                                                                csrf: csrf,
                                                                 notice: query["done"].flatMap(Self.notice), box: boxName))
             } catch {
                 return app.problem(error, section: .review)

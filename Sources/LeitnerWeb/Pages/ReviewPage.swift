@@ -27,10 +27,11 @@ public enum ReviewPage {
         var fields: [(String, String)] { tag.map { [("tag", $0)] } ?? [] }
     }
 
-    /// The front of the test's head card, under `handle`.
-    public static func front(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), csrf: String,
-                             box: String? = nil) -> HTML {
-        var body = heading(scope) + progress(test)
+    /// The front of the test's head card, under `handle`; `outside`, the queued cards a tag's
+    /// scope leaves out.
+    public static func front(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), outside: Int = 0,
+                             csrf: String, box: String? = nil) -> HTML {
+        var body = heading(scope) + progress(test, scope: scope, outside: outside)
         body += "<article class=\"card\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
         body += "</article>\n<div class=\"actions\"><a class=\"button primary\" id=\"show\" href=\"\("/review/answer?card=\(handle)" + scope.queryTail)\">Show answer</a></div>\n"
         body += footer(test, handle: handle, answered: false, scope: scope, csrf: csrf)
@@ -38,9 +39,9 @@ public enum ReviewPage {
     }
 
     /// Both sides, the id and level, the tags, and the two grades.
-    public static func answer(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), csrf: String,
-                              notice: String? = nil, box: String? = nil) -> HTML {
-        var body = heading(scope) + progress(test)
+    public static func answer(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), outside: Int = 0,
+                              csrf: String, notice: String? = nil, box: String? = nil) -> HTML {
+        var body = heading(scope) + progress(test, scope: scope, outside: outside)
         if let notice { body += "<p class=\"muted\" id=\"notice\">\(notice)</p>\n" }
         body += "<article class=\"card\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
         body += SideView.html(card.back, name: .back, source: asset(handle, .back))
@@ -107,8 +108,14 @@ public enum ReviewPage {
 
     /// The test's progress as the terminal's review and `status` say it (TestWords): its cards
     /// done of its cards, a card answered wrong counted once (docs/rules.md, "How far you are").
-    static func progress(_ test: TestSummary) -> HTML {
-        "<p class=\"muted\"><progress max=\"\(max(test.cards, 1))\" value=\"\(test.done)\"></progress><br>"
+    /// A tag's scope counts its own cards, never the whole test's: those it still has queued
+    /// (a page keeps no sitting whose passes it could count, as the terminal's review does).
+    static func progress(_ test: TestSummary, scope: Scope, outside: Int) -> HTML {
+        if let tag = scope.tag {
+            let queued = max(0, test.remaining - outside)
+            return "<p class=\"muted\"><span id=\"progress\">\(queued) card\(queued == 1 ? "" : "s") tagged \(tag) to go</span></p>\n"
+        }
+        return "<p class=\"muted\"><progress max=\"\(max(test.cards, 1))\" value=\"\(test.done)\"></progress><br>"
             + "<span id=\"progress\">\(TestWords.progress(done: test.done, of: test.cards))</span>"
             + (test.repeating > 0 ? " · \(test.repeating) to repeat" : "") + "</p>\n"
     }
