@@ -271,7 +271,7 @@ def test_make_try_ends_with_a_command_that_works_as_printed(bin_dir, tmp_path):
                            text=True, timeout=60, env=env)
     assert again.returncode == 0, again.stderr
     # R23: the 208 kana wait in new/ and the first test holds NewPerDay=20 of them (issue #28).
-    assert "of 20 ·" in again.stdout
+    assert "[0 of 20 done · " in again.stdout
     status = json.loads(subprocess.run([str(try_dir / "leitnerctl"), "--json", "status"], capture_output=True,
                                        text=True, timeout=60, env=env, check=True).stdout)
     assert sum(status["counts"].values()) == 208
