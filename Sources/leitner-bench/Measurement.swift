@@ -61,5 +61,21 @@ enum Measurement {
         let grep = (0..<3).map { _ in Timing.seconds { _ = system("grep -ri 'back 77777' '\(store)' > /dev/null") } }.min()!
         print("floor: grep -ri over the store (warm, best of 3)  \(Timing.ms(grep))")
         print("box: memory  the search index takes \((indexed.rss - before.rss) / 1024) MiB; now \((indexed.rss - baseline.rss) / 1024) MiB above the baseline")
+        try followedGrades(box, pattern: rare, fields: fields)
+    }
+
+    /// Grades while the search index follows the store's changes (its cursor on the change feed:
+    /// each grade is one change kept for it), then the search that takes them in, reading the
+    /// graded cards again.
+    static func followedGrades(_ box: Box, pattern: SearchPattern, fields: Set<SearchMatch.Field>) throws {
+        var times: [Double] = []
+        for _ in 0..<1000 {
+            guard let card = try box.next().card else { break }
+            times.append(try Timing.secondsThrowing { _ = try box.grade(id: card.id, correct: true, answerMs: 1000) })
+        }
+        guard !times.isEmpty else { return }
+        let update = try Timing.secondsThrowing { _ = try box.search(pattern, fields: fields, level: nil) }
+        print("box: grade, durable, the search index following (\(times.count))  p50 \(Timing.ms(Timing.percentile(times, 0.5)))  p99 \(Timing.ms(Timing.percentile(times, 0.99)))")
+        print("box: search after those grades (the index reads the \(times.count) cards again)  \(Timing.ms(update))")
     }
 }
