@@ -1,5 +1,6 @@
 import Testing
 @testable import LeitnerCore
+import LeitnerTestSupport
 
 /// `ChangeFeed`, the store's numbered changes: each cursor takes every change once, in order; the
 /// feed keeps only what the slowest open cursor still needs, and at most its limit, past which
@@ -10,7 +11,7 @@ import Testing
             slice.map { change in
                 switch change {
                 case .level(let id, _, _), .written(let id): id
-                case .directory(let watch, let entry): "\(watch)/\(entry)"
+                case .directory(let entry, let watch): "\(watch)/\(entry)"
                 }
             }
         }
@@ -24,13 +25,15 @@ import Testing
         feed.publish(.level(id: "a", from: nil, to: .one))
         let second = feed.open()
         feed.publish(.written(id: "b"))
-        feed.publish(.directory(watch: 7, entry: "tags"))
+        feed.publish(.directory(entry: "tags", watch: 7))
         #expect(Self.ids(feed.take(first)) == ["a", "b", "7/tags"])
         #expect(Self.ids(feed.take(first)) == [])
         #expect(Self.ids(feed.take(second)) == ["b", "7/tags"])
         feed.publish(.written(id: "c"))
         #expect(Self.ids(feed.take(second)) == ["c"])
         #expect(Self.ids(feed.take(first)) == ["c"])
+        // What `ChangeFeed.defaultLimit` is sized by.
+        #expect(MemoryLayout<ChangeFeed.Change>.stride == 24)
     }
 
     @Test func keepsOnlyWhatTheSlowestCursorNeeds() {
@@ -101,4 +104,17 @@ import Testing
         #expect(feed.take(cursor) == nil)
         #expect(feed.isLost(.none) && feed.take(.none) == nil)
     }
+
+    /// The store publishes its changes rather than holding each view's marks: its own state stays
+    /// in a few groups (docs/architecture.md, "LeitnerCore's rooms"), and a new view adds none.
+    @Test func theStoreKeepsItsStateInAtMostFifteenStoredProperties() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        let stored = Mirror(reflecting: box.store).children.compactMap(\.label)
+        #expect(stored.count <= 15, "\(stored)")
+        #expect(stored.contains("feed"))
+    }
 }
+

@@ -19,7 +19,8 @@ struct ChangeFeed {
         case written(id: String)
         /// An event of a card directory's own watch, one a view added (`Inotify.Watcher`):
         /// `entry` is the name in the directory the event is about, empty for the directory itself.
-        case directory(watch: Int32, entry: String)
+        /// (The string first: so a change is 24 bytes, not 32.)
+        case directory(entry: String, watch: Int32)
     }
 
     /// A view's place in the feed. The feed keeps where each open cursor is, so that it knows
@@ -138,7 +139,7 @@ extension ArraySlice<ChangeFeed.Change> {
         for change in self {
             switch change {
             case .level(let id, _, _), .written(let id): cards.insert(id)
-            case .directory(let watch, let name): if entry(name) { watches.insert(watch) }
+            case .directory(let name, let watch): if entry(name) { watches.insert(watch) }
             }
         }
     }

@@ -259,7 +259,7 @@ final class Store {
     func publishWritten(_ id: String) { feed.publish(.written(id: id)) }
 
     /// Tells the views about an event of a card directory's watch (`refresh`).
-    func publishDirectoryEvent(watch: Int32, entry: String) { feed.publish(.directory(watch: watch, entry: entry)) }
+    func publishDirectoryEvent(watch: Int32, entry: String) { feed.publish(.directory(entry: entry, watch: watch)) }
 
     /// Tells the views that events were lost, or the levels scanned again: each reads everything again.
     func publishLost() { feed.loseAll() }
