@@ -6,16 +6,22 @@ import LeitnerWeb
 /// answered by `WebApp`, kept alive between them. A request must arrive whole within
 /// `requestMilliseconds` of its first byte and the next one start within `idleMilliseconds`,
 /// so a slow or silent client frees its place; a refused request is answered and the
-/// connection closed.
+/// connection closed. Between requests it is idle in the server's `ConnectionTable`, as a
+/// daemon's connection is: it closes when a new connection needs its place
+/// (`MaxConnections=`, the one idle the longest) or the server stops.
 struct HTTPConnection {
     let socket: FileDescriptor
+    let entry: WebServer.Table.Entry
+    let table: WebServer.Table
     let app: WebApp
     let limits: HTTPLimits
-    /// Readable once the server stops: an idle connection closes at once.
-    let stopping: EventDescriptor
 
+    /// Serves the connection until it ends, then closes it and leaves the table.
     func serve() {
-        defer { socket.close() }
+        defer {
+            socket.close()
+            table.remove(entry)
+        }
         // Blocking sends with a time limit: a client that does not read cannot hold the thread.
         try? Socket.setTimeouts(socket, milliseconds: limits.sendMilliseconds)
         try? Socket.setNoDelay(socket)
@@ -34,7 +40,7 @@ struct HTTPConnection {
                     parser.reset()
                     sentContinue = false
                     let response = app.respond(to: request)
-                    let keep = request.wantsKeepAlive && !response.closes && !isStopping
+                    let keep = request.wantsKeepAlive && !response.closes && !table.isStopping
                     guard send(response.bytes(keepAlive: keep, head: request.method == .head)), keep else { return }
                     requestStart = buffer.isEmpty ? nil : .now
                     idleSince = .now
@@ -54,13 +60,15 @@ struct HTTPConnection {
                 ?? idleSince + .milliseconds(limits.idleMilliseconds)
             let outcome: Socket.WaitOutcome
             do {
-                outcome = try Socket.wait(socket, for: .readable, wake: requestStart == nil ? stopping.descriptor : nil,
-                                          milliseconds: deadline.millisecondsFromNow)
+                outcome = requestStart == nil && buffer.isEmpty
+                    ? try waitWhileIdle(until: deadline)
+                    : try Socket.wait(socket, for: .readable, wake: nil, milliseconds: deadline.millisecondsFromNow)
             } catch {
                 return
             }
             switch outcome {
             case .woken:
+                // Asked to close: to make room, or the server stops.
                 return
             case .timedOut:
                 if requestStart != nil {
@@ -85,8 +93,24 @@ struct HTTPConnection {
         }
     }
 
-    private var isStopping: Bool {
-        (try? Poll.readable([stopping.descriptor], milliseconds: 0).first) ?? false
+    /// Waits for the next request with nothing of it received: the connection is idle, and may
+    /// be asked meanwhile to close (`ConnectionTable.park`, `unpark`), never once it has begun
+    /// to read a request.
+    /// - Returns: `.woken` when it is to close, else what the wait saw.
+    private func waitWhileIdle(until deadline: MonotonicTime) throws(Errno) -> Socket.WaitOutcome {
+        guard table.park(entry) == .serve else { return .woken }
+        let outcome: Socket.WaitOutcome
+        do throws(Errno) {
+            outcome = try Socket.wait(socket, for: .readable, wake: entry.wake.descriptor,
+                                      milliseconds: deadline.millisecondsFromNow)
+        } catch {
+            _ = table.unpark(entry)
+            throw error
+        }
+        if outcome == .woken { entry.wake.drain() }
+        guard table.unpark(entry) == .serve else { return .woken }
+        // A ring that asked nothing of it (a stale one): wait again.
+        return outcome == .woken ? try waitWhileIdle(until: deadline) : outcome
     }
 
     /// Sends `bytes` whole; false when the client went away or did not read in time.

@@ -1,26 +1,28 @@
 import Glibc
 import LeitnerSystem
 import LeitnerWeb
-import Synchronization
 
 /// The accepting loop, on the main thread: one `poll` on the listener and the signals (an
 /// `AcceptLoop`, as the daemon's, which pauses accepting when out of descriptors); each
 /// connection is served on a thread of its own (`HTTPConnection`), at most `maxConnections` at
-/// once. One more is answered 503 and closed at once, so a flood of connections costs no thread.
-/// On SIGTERM or SIGINT it stops accepting, wakes the idle connections, and gives the busy ones
-/// `stopLimit` to finish their response.
+/// once, counted in a `ConnectionTable` as the daemon counts its own: when all are open, the one
+/// idle the longest closes to make room for the new one, so that silent connections cannot keep
+/// a learner out. When none is idle, the new one is answered 503 and closed at once, so a flood
+/// of busy connections costs no thread. On SIGTERM or SIGINT it stops accepting, the idle
+/// connections close, and the busy ones get `stopLimit` to finish their response.
 final class WebServer: Sendable {
     static let stopLimit: Duration = .seconds(3)
+    /// The connections; nothing is known of a browser's end but its socket.
+    typealias Table = ConnectionTable<Void>
 
     let listener: ServiceListener
     let app: WebApp
     let limits: HTTPLimits
     let maxConnections: Int
     let signals: SignalDescriptor
-    let stopping: EventDescriptor
-    /// The accept loop's doorbell.
+    /// The accept loop's doorbell, rung when a connection ends.
     private let doorbell: Wake
-    private let active = Atomic<Int>(0)
+    private let table: Table
 
     init(listener: ServiceListener, app: WebApp, limits: HTTPLimits, maxConnections: Int, signals: SignalDescriptor) throws(Errno) {
         self.listener = listener
@@ -28,8 +30,8 @@ final class WebServer: Sendable {
         self.limits = limits
         self.maxConnections = maxConnections
         self.signals = signals
-        stopping = try EventDescriptor()
         doorbell = try Wake()
+        table = Table(listenerWake: doorbell)
     }
 
     /// Serves until a stop signal. - Returns: the exit status.
@@ -41,21 +43,17 @@ final class WebServer: Sendable {
                 woken = try loop.wait(until: nil, accepting: true)
             } catch {
                 WebLog.error("cannot wait for connections: \(error), stopping")
-                return finish(1)
+                return finish(1, loop)
             }
             for source in woken {
                 switch source {
                 case .doorbell:
                     break
                 case .signal:
-                    if shouldStop(loop) { return finish(0) }
+                    if shouldStop(loop) { return finish(0, loop) }
                 case .newConnection:
-                    // Blocking sockets: `HTTPConnection` sends with a time limit. The doorbell
-                    // made for each is not needed: a stop wakes every connection at once.
-                    loop.acceptPending(nonBlocking: false) { socket, _ in
-                        serve(socket)
-                        return false
-                    }
+                    // Blocking sockets: `HTTPConnection` sends with a time limit.
+                    loop.acceptPending(nonBlocking: false, serve)
                 }
             }
         }
@@ -69,42 +67,47 @@ final class WebServer: Sendable {
     }
 
     /// Serves a new connection on a thread of its own, or answers 503 when `maxConnections` are
-    /// served or no thread can be started.
-    private func serve(_ socket: FileDescriptor) {
-        if active.add(1, ordering: .relaxed).newValue > maxConnections {
-            active.subtract(1, ordering: .relaxed)
+    /// open and none is idle, or no thread can be started.
+    /// - Returns: true when it is served with `wake`.
+    private func serve(_ socket: FileDescriptor, wake: Wake) -> Bool {
+        let entry: Table.Entry
+        switch table.admit(peer: (), limit: maxConnections, wake: wake) {
+        case .full:
             refuseBusy(socket)
-            return
+            return false
+        case .admitted(let admitted, _):
+            entry = admitted
         }
-        let connection = HTTPConnection(socket: socket, app: app, limits: limits, stopping: stopping)
-        let served = DetachedThread.start { [self] in
-            connection.serve()
-            active.subtract(1, ordering: .relaxed)
-        }
-        if let failure = served {
-            active.subtract(1, ordering: .relaxed)
+        let connection = HTTPConnection(socket: socket, entry: entry, table: table, app: app, limits: limits)
+        if let failure = DetachedThread.start({ connection.serve() }) {
+            table.remove(entry)
             refuseBusy(socket)
             WebLog.warning("cannot start a thread for a connection: \(Errno(rawValue: failure))")
         }
+        return true
     }
 
     /// 503 to one connection too many, without waiting for it to read: its request is not read.
     private func refuseBusy(_ socket: FileDescriptor) {
         var response = HTTPResponse(status: 503, headers: SecurityHeaders.headers() + [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "1")],
-                                    body: Array("503 Service Unavailable: \(maxConnections) connections are open (MaxConnections=)\n".utf8))
+                                    body: Array("503 Service Unavailable: \(maxConnections) connections are busy (MaxConnections=)\n".utf8))
         response.closes = true
         try? socket.setNonBlocking()
         _ = try? Socket.sendSome(socket, response.bytes(keepAlive: false), from: 0)
         socket.close()
     }
 
-    /// Stops accepting, wakes the idle connections and waits (at most `stopLimit`) for the busy ones.
-    private func finish(_ status: Int32) -> Int32 {
+    /// Stops accepting, closes the idle connections and waits (at most `stopLimit`) for the busy
+    /// ones, woken each time one ends.
+    private func finish(_ status: Int32, _ loop: AcceptLoop) -> Int32 {
         listener.descriptor.close()
-        stopping.signal()
         let deadline = MonotonicTime.now + Self.stopLimit
-        while active.load(ordering: .relaxed) > 0 && MonotonicTime.now < deadline {
-            usleep(10_000)
+        table.stop(deadline: deadline)
+        while table.count > 0 && MonotonicTime.now < deadline {
+            // The doorbell (a connection ended) and the signals only: nothing more is accepted,
+            // and a second SIGTERM is read and changes nothing.
+            guard let woken = try? loop.wait(until: deadline, accepting: false) else { break }
+            if woken.contains(.signal) { _ = shouldStop(loop) }
         }
         return status
     }

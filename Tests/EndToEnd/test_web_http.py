@@ -202,18 +202,63 @@ def test_a_slow_client_loses_its_connection_and_holds_nothing(web):
 
 
 def test_the_connection_limit(web_box):
+    """At MaxConnections= busy connections (each in the middle of a request), one more gets 503
+    at once; once they end, requests are served again."""
     web_box.ok("add", "x", "y")
     (web_box.tmp / "web.conf").write_text("[Web]\nMaxConnections=4\n")
     web_box.start_web("--config", str(web_box.tmp / "web.conf"))
     held = [socket.create_connection(("127.0.0.1", web_box.port), timeout=10) for _ in range(4)]
     try:
+        for s in held:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
         time.sleep(0.3)
         refused = raw(web_box, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         assert status_of(refused) == 503
+        assert b"4 connections are busy (MaxConnections=)" in refused
     finally:
         for s in held:
             s.close()
     assert wait_until(lambda: status_of(raw(web_box, b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) == 401)
+
+
+def test_silent_connections_make_room_for_a_learner(web_box):
+    """The daemon's rule (docs/web.md, "Limits"): when MaxConnections= (32) are open, the one idle
+    the longest is closed to make room, so 32 connections that never say a word cannot keep a
+    learner out. The learner's request is served; one silent connection, the oldest idle, is
+    closed without a word, and the others stay open."""
+    web_box.ok("add", "--id", "hola", "hola", "hello")
+    web_box.start_web()
+    cookie = web_box.login()
+
+    def closed(s) -> bool:
+        try:
+            return s.recv(1, socket.MSG_PEEK) == b""
+        except BlockingIOError:
+            return False
+
+    silent = []
+    for _ in range(32):
+        s = socket.create_connection(("127.0.0.1", web_box.port), timeout=10)
+        s.setblocking(False)
+        silent.append(s)
+        time.sleep(0.01)  # so that each is idle longer than the next
+    try:
+        time.sleep(0.3)
+        status, _, body = web_box.request("GET", "/review", cookie=cookie)
+        assert status == 200 and "hola" in body, (status, body[:300])
+        # The oldest made room, and was sent nothing; the others stay.
+        assert wait_until(lambda: closed(silent[0])), "the oldest silent connection is still open"
+        assert not any(closed(s) for s in silent[1:]), [i for i, s in enumerate(silent) if closed(s)]
+        # Once the learner's connection has ended (its thread has seen the close), the next
+        # request finds a free place.
+        time.sleep(0.5)
+        status, _, _ = web_box.request("GET", "/review", cookie=cookie)
+        assert status == 200
+        time.sleep(0.2)
+        assert not any(closed(s) for s in silent[1:]), [i for i, s in enumerate(silent) if closed(s)]
+    finally:
+        for s in silent:
+            s.close()
 
 
 def test_errors_from_the_daemon_are_said_in_words(web):

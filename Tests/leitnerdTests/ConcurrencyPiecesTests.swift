@@ -84,6 +84,9 @@ import Testing
     }
 }
 
+/// The daemon's table: its connections' peers are their credentials.
+typealias PeerTable = ConnectionTable<Socket.PeerCredentials>
+
 @Suite struct ConnectionTableTests {
     static let peer = Socket.PeerCredentials(pid: 1, uid: 0, gid: 0)
 
@@ -93,7 +96,7 @@ import Testing
 
     @Test func theLongestIdleMakesRoomAndABusyTableRefuses() throws {
         let listener = try Wake()
-        let table = ConnectionTable(listenerWake: listener)
+        let table = PeerTable(listenerWake: listener)
         let wakes = try (0..<3).map { _ in try Wake() }
         guard case .admitted(let first, nil) = table.admit(peer: Self.peer, limit: 2, wake: wakes[0]),
               case .admitted(let second, nil) = table.admit(peer: Self.peer, limit: 2, wake: wakes[1]) else {
@@ -123,7 +126,7 @@ import Testing
 
     @Test func stoppingTellsEveryConnectionAndTheTableEmpties() throws {
         let listener = try Wake()
-        let table = ConnectionTable(listenerWake: listener)
+        let table = PeerTable(listenerWake: listener)
         let wake = try Wake()
         guard case .admitted(let entry, _) = table.admit(peer: Self.peer, limit: 8, wake: wake) else {
             Issue.record("not admitted")

@@ -198,7 +198,7 @@ extension MessageBudgetTests {
 extension ConnectionTableTests {
     /// What a connection's thread does while idle (`Connection.waitWhileIdle`): parks, sleeps on
     /// its doorbell, unparks; then leaves the table. Its steps go to `steps`.
-    static func serveIdle(_ entry: ConnectionTable.Entry, in table: ConnectionTable, steps: Rendezvous<[String]>) {
+    static func serveIdle(_ entry: PeerTable.Entry, in table: PeerTable, steps: Rendezvous<[String]>) {
         startThread {
             let parked = table.park(entry)
             steps.update { $0.append("\(entry.number) parked: \(parked)") }
@@ -215,7 +215,7 @@ extension ConnectionTableTests {
     /// that thread is woken, told to make room, and leaves; the listener hears of it.
     @Test func anIdleConnectionsThreadIsWokenToMakeRoom() throws {
         let listener = try Wake(), main = try Wake()
-        let table = ConnectionTable(listenerWake: listener)
+        let table = PeerTable(listenerWake: listener)
         guard case .admitted(let first, nil) = table.admit(peer: Self.peer, limit: 1, wake: try Wake()) else {
             Issue.record("the first was not admitted")
             return
@@ -241,7 +241,7 @@ extension ConnectionTableTests {
     /// call.
     @Test func aConnectionIsClosedToMakeRoomOnlyWhileIdle() throws {
         let listener = try Wake(), main = try Wake()
-        let table = ConnectionTable(listenerWake: listener)
+        let table = PeerTable(listenerWake: listener)
         guard case .admitted(let first, nil) = table.admit(peer: Self.peer, limit: 1, wake: try Wake()) else {
             Issue.record("the first was not admitted")
             return
@@ -266,7 +266,7 @@ extension ConnectionTableTests {
             end.update { $0 = ending }
         }
         let spare = try Wake()
-        var admission: ConnectionTable.Admission = .full
+        var admission: PeerTable.Admission = .full
         // Refused (`full`) while the connection is busy; its thread is idle half its time.
         while case .full = admission, end.read({ $0 == nil }) {
             admission = table.admit(peer: Self.peer, limit: 1, wake: spare)
@@ -285,9 +285,9 @@ extension ConnectionTableTests {
     /// the table is then empty.
     @Test func everyIdleThreadIsWokenToStop() throws {
         let listener = try Wake(), main = try Wake()
-        let table = ConnectionTable(listenerWake: listener)
+        let table = PeerTable(listenerWake: listener)
         let steps = Rendezvous<[String]>([])
-        var entries: [ConnectionTable.Entry] = []
+        var entries: [PeerTable.Entry] = []
         for _ in 0..<3 {
             guard case .admitted(let entry, nil) = table.admit(peer: Self.peer, limit: 8, wake: try Wake()) else {
                 Issue.record("not admitted")

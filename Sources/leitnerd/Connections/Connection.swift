@@ -17,10 +17,10 @@ import LeitnerVarlink
 /// - A message too large, not JSON or not an object gets an error and the connection is closed.
 struct Connection: Sendable {
     let socket: FileDescriptor
-    let entry: ConnectionTable.Entry
+    let entry: ConnectionTable<Socket.PeerCredentials>.Entry
     let limits: ConnectionLimits
     let dispatcher: Dispatcher
-    let table: ConnectionTable
+    let table: ConnectionTable<Socket.PeerCredentials>
     let budget: MessageBudget
 
     /// The limits of one connection, from `[Daemon]` as they were when it was accepted.
@@ -178,7 +178,7 @@ struct Connection: Sendable {
 
     /// Closes an idle connection that the listener asked to, saying why (`ConnectionClosed`):
     /// nothing sent after the last reply has been read, so the client may send it again.
-    private func closeIfAsked(_ request: ConnectionTable.Request, idleSince: MonotonicTime) -> End? {
+    private func closeIfAsked(_ request: ConnectionTable<Socket.PeerCredentials>.Request, idleSince: MonotonicTime) -> End? {
         let reason: String
         let end: End
         switch request {

@@ -26,7 +26,7 @@ final class Server: Sendable {
     private let wake: Wake
     private let listener: ServiceListener
     private let signals: SignalDescriptor
-    private let table: ConnectionTable
+    private let table: ConnectionTable<Socket.PeerCredentials>
     private let budget = MessageBudget()
     /// A stop asked for by another thread: a client's `Stop()`, or a reload that lost the box.
     private let stopRequest: StopRequest
@@ -164,7 +164,7 @@ final class Server: Sendable {
             socket.close()
             return false
         }
-        let entry: ConnectionTable.Entry
+        let entry: ConnectionTable<Socket.PeerCredentials>.Entry
         switch table.admit(peer: peer, limit: current.maxConnections, wake: connectionWake) {
         case .full:
             Log.warning("connection from pid \(peer.pid) (uid \(peer.uid)) refused: \(current.maxConnections) connections open, none idle (MaxConnections=)")

@@ -1,24 +1,25 @@
 import Synchronization
-import LeitnerSystem
 
-/// The connections being served, shared by the listener and the connections' threads
-/// (docs/daemon.md, "Connections"): for `MaxConnections=` and `ExitIdleAfter=`, to choose which
-/// idle connection makes room for a new one, and to stop them all at shutdown.
+/// The connections being served, shared by a server's accept loop and its connections' threads
+/// (docs/daemon.md, "Connections"; leitner-web's are counted the same way, docs/web.md): for
+/// `MaxConnections=` and the daemon's `ExitIdleAfter=`, to choose which idle connection makes
+/// room for a new one, and to stop them all at shutdown. `Peer` is what a program knows of the
+/// other end: the daemon its credentials, for its log and its methods.
 ///
 /// A connection is idle while its thread waits for a new message with nothing buffered: nothing
 /// of it is in flight. Only then may it be asked to close, and its thread checks for that
 /// request, under this table's lock, before it reads anything more, so that a connection closed
 /// to make room never had a call read, let alone carried out.
-final class ConnectionTable: Sendable {
+package final class ConnectionTable<Peer: Sendable>: Sendable {
     /// One connection, as its thread and the listener both see it.
-    final class Entry: Sendable {
+    package final class Entry: Sendable {
         /// Its number, for the log.
-        let number: Int
-        let peer: Socket.PeerCredentials
+        package let number: Int
+        package let peer: Peer
         /// Its thread's doorbell.
-        let wake: Wake
+        package let wake: Wake
 
-        init(number: Int, peer: Socket.PeerCredentials, wake: Wake) {
+        init(number: Int, peer: Peer, wake: Wake) {
             self.number = number
             self.peer = peer
             self.wake = wake
@@ -26,7 +27,7 @@ final class ConnectionTable: Sendable {
     }
 
     /// What a connection is asked to do when it is about to wait, or has waited, while idle.
-    enum Request: Equatable {
+    package enum Request: Equatable, Sendable {
         /// Go on serving.
         case serve
         /// Close: it was the longest idle when a new connection needed its place.
@@ -36,7 +37,7 @@ final class ConnectionTable: Sendable {
     }
 
     /// What became of a new connection.
-    enum Admission {
+    package enum Admission {
         /// Served, as the connection `Entry`; `replacing` names the idle one asked to make room.
         case admitted(Entry, replacing: Entry?)
         /// `MaxConnections=` are open and none is idle: refused.
@@ -71,13 +72,13 @@ final class ConnectionTable: Sendable {
     /// The listener's doorbell: rung when a connection ends.
     private let listenerWake: Wake
 
-    init(listenerWake: Wake) {
+    package init(listenerWake: Wake) {
         self.listenerWake = listenerWake
     }
 
     /// Registers a new connection. When `limit` are served, the one idle the longest is asked to
     /// make room; when none is idle, the new one is refused.
-    func admit(peer: Socket.PeerCredentials, limit: Int, wake: Wake) -> Admission {
+    package func admit(peer: Peer, limit: Int, wake: Wake) -> Admission {
         state.withLock { state in
             var replaced: Entry?
             if state.serving >= limit {
@@ -100,7 +101,7 @@ final class ConnectionTable: Sendable {
 
     /// Marks `entry` idle, about to wait for its next message with nothing buffered, unless it
     /// is to close.
-    func park(_ entry: Entry) -> Request {
+    package func park(_ entry: Entry) -> Request {
         state.withLock { state in
             guard let slot = state.slots[entry.number] else { return .stop }
             if slot.leaving { return .makeRoom }
@@ -112,7 +113,7 @@ final class ConnectionTable: Sendable {
 
     /// Marks `entry` busy again, before it reads what arrived, unless it was asked meanwhile to
     /// close (then it reads nothing more).
-    func unpark(_ entry: Entry) -> Request {
+    package func unpark(_ entry: Entry) -> Request {
         state.withLock { state in
             guard let slot = state.slots[entry.number] else { return .stop }
             if slot.leaving { return .makeRoom }
@@ -123,7 +124,7 @@ final class ConnectionTable: Sendable {
     }
 
     /// Forgets an ended connection and wakes the listener (for `ExitIdleAfter=` and shutdown).
-    func remove(_ entry: Entry) {
+    package func remove(_ entry: Entry) {
         state.withLock { state in
             guard let slot = state.slots.removeValue(forKey: entry.number) else { return }
             if !slot.leaving { state.serving -= 1 }
@@ -134,7 +135,7 @@ final class ConnectionTable: Sendable {
 
     /// Asks every connection to stop: idle ones close now, busy ones once their reply is sent
     /// or `deadline` has passed.
-    func stop(deadline: MonotonicTime) {
+    package func stop(deadline: MonotonicTime) {
         state.withLock { state in
             state.stopDeadline = deadline
             stopping.store(true, ordering: .releasing)
@@ -143,15 +144,15 @@ final class ConnectionTable: Sendable {
     }
 
     /// The shutdown's deadline, once the daemon is stopping.
-    var stopDeadline: MonotonicTime? { state.withLock { $0.stopDeadline } }
+    package var stopDeadline: MonotonicTime? { state.withLock { $0.stopDeadline } }
 
-    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    package var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// The connections whose threads have not ended, leaving ones included.
-    var count: Int { state.withLock { $0.slots.count } }
+    package var count: Int { state.withLock { $0.slots.count } }
 
     /// How long no connection has been open; nil while one is.
-    var emptyFor: Duration? {
+    package var emptyFor: Duration? {
         state.withLock { $0.emptySince }.map { MonotonicTime.now - $0 }
     }
 }
