@@ -5,7 +5,8 @@ import Testing
 @testable import leitnerd
 
 /// The daemon's concurrency pieces (docs/daemon.md, "Concurrency"): the turnstile that hands the
-/// box and the long-message budget out in turn, the table of connections, and the stop request.
+/// box and the long-message budget out in turn, and the stop request. The table of connections
+/// is LeitnerSystem's (its tests there); its threads are tried here.
 /// Threads here are real; waits are bounded, and every assertion about order waits for the state
 /// it names rather than for a time.
 @Suite struct TurnstileTests {
@@ -81,64 +82,6 @@ import Testing
         budget.release(maxMessageSize: 16 << 20)
         #expect(budget.acquire(maxMessageSize: 16 << 20, wake: wake, giveUp: { false }))
         budget.release(maxMessageSize: 16 << 20)
-    }
-}
-
-/// The daemon's table: its connections' peers are their credentials.
-typealias PeerTable = ConnectionTable<Socket.PeerCredentials>
-
-@Suite struct ConnectionTableTests {
-    static let peer = Socket.PeerCredentials(pid: 1, uid: 0, gid: 0)
-
-    static func rung(_ wake: Wake) -> Bool {
-        (try? Poll.readable([wake.descriptor], milliseconds: 0))?.first == true
-    }
-
-    @Test func theLongestIdleMakesRoomAndABusyTableRefuses() throws {
-        let listener = try Wake()
-        let table = PeerTable(listenerWake: listener)
-        let wakes = try (0..<3).map { _ in try Wake() }
-        guard case .admitted(let first, nil) = table.admit(peer: Self.peer, limit: 2, wake: wakes[0]),
-              case .admitted(let second, nil) = table.admit(peer: Self.peer, limit: 2, wake: wakes[1]) else {
-            Issue.record("the first two were not admitted")
-            return
-        }
-        // Both busy: the third is refused.
-        guard case .full = table.admit(peer: Self.peer, limit: 2, wake: wakes[2]) else {
-            Issue.record("a full table of busy connections admitted another")
-            return
-        }
-        #expect(table.park(first) == .serve)
-        usleep(2000)
-        #expect(table.park(second) == .serve)
-        guard case .admitted(_, let replaced?) = table.admit(peer: Self.peer, limit: 2, wake: wakes[2]) else {
-            Issue.record("no idle connection made room")
-            return
-        }
-        #expect(replaced.number == first.number)
-        #expect(Self.rung(wakes[0]))
-        #expect(table.unpark(first) == .makeRoom)
-        #expect(table.unpark(second) == .serve)
-        #expect(table.count == 3)
-        table.remove(first)
-        #expect(table.count == 2 && Self.rung(listener))
-    }
-
-    @Test func stoppingTellsEveryConnectionAndTheTableEmpties() throws {
-        let listener = try Wake()
-        let table = PeerTable(listenerWake: listener)
-        let wake = try Wake()
-        guard case .admitted(let entry, _) = table.admit(peer: Self.peer, limit: 8, wake: wake) else {
-            Issue.record("not admitted")
-            return
-        }
-        #expect(table.emptyFor == nil && !table.isStopping)
-        table.stop(deadline: .now + .seconds(5))
-        #expect(table.isStopping && Self.rung(wake))
-        #expect(table.park(entry) == .stop)
-        #expect(table.unpark(entry) == .stop)
-        table.remove(entry)
-        #expect(table.count == 0 && table.emptyFor != nil)
     }
 }
 

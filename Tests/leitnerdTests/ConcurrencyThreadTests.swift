@@ -195,7 +195,12 @@ extension MessageBudgetTests {
     }
 }
 
-extension ConnectionTableTests {
+/// The daemon's table of connections (`ConnectionTable`, LeitnerSystem) with real threads doing
+/// what a connection's thread does.
+@Suite struct ConnectionTableThreadTests {
+    typealias PeerTable = ConnectionTable<Socket.PeerCredentials>
+    static let peer = Socket.PeerCredentials(pid: 1, uid: 0, gid: 0)
+
     /// What a connection's thread does while idle (`Connection.waitWhileIdle`): parks, sleeps on
     /// its doorbell, unparks; then leaves the table. Its steps go to `steps`.
     static func serveIdle(_ entry: PeerTable.Entry, in table: PeerTable, steps: Rendezvous<[String]>) {
