@@ -1,10 +1,12 @@
 """Two machines through real Syncthing (docs/sync.md, "A store a sync tool is changing"): two
 leitnerd, devices `a` and `b`, on two copies of a store kept in step by two Syncthing
 instances on loopback (syncthing_pair.py), both daemons live. Syncthing carries a card's move
-as files created and deleted, in an order of its own; each scenario of issue #26 is run with the
-connection up and with it paused, and then randomised rounds (`LEITNER_SYNC_SEED=N` replays a
-run's choices, `LEITNER_SYNC_ROUNDS=N` sets how many; `make check` runs a short round, `make
-sync-soak` the scripted scenarios and many rounds).
+as files created and deleted, in an order of its own; each scenario of issues #26 and #34 (a
+card changed on both machines at once: a rename against a copy, a move of a card in two levels,
+reads while a card moves) is run with the connection up and with it paused, and then randomised
+rounds (`LEITNER_SYNC_SEED=N` replays a run's choices, `LEITNER_SYNC_ROUNDS=N` sets how many;
+`make check` runs a short round and the rename against a `cp -a` copy, `make sync-soak` the
+scripted scenarios and many rounds).
 
 After every round both sides are idle with completion 100 and the daemons settled, and then:
 every acknowledged grade is in both merged logs; each card is in exactly one level, the same on
