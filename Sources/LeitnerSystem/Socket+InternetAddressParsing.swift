@@ -37,6 +37,11 @@ extension Socket.InternetAddress {
         return bytes.first == 127
     }
 
+    /// True for `0.0.0.0` and `::`: every address of this machine (of the family), none by itself.
+    public var isWildcard: Bool {
+        numeric?.allSatisfy { $0 == 0 } ?? false
+    }
+
     /// The address's bytes in network order, nil when `host` is not a numeric address.
     var numeric: [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 16)

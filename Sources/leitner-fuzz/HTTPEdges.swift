@@ -54,7 +54,8 @@ enum HTTPEdges {
                        "%E2%80%AE", "%F4%90%80%80", "%ED%A0%80", "%25", "%252e", "+", "%20", "%3F", "%23", "%0D%0A"]
         for escape in escapes {
             for path in ["/cards/\(escape)", "/cards/a\(escape)b/asset/front", "/static/\(escape)", "/\(escape)/review",
-                         "/review/asset/\(escape)/front", "/cards?q=\(escape)&page=\(escape)", "/?token=\(escape)"] {
+                         "/review/asset/\(escape)/front", "/cards?q=\(escape)&page=\(escape)", "/?token=\(escape)",
+                         "/pair/\(escape)", "/devices/\(escape)/rename"] {
                 out.append("GET \(path) HTTP/1.1\r\n\(host)\(session)\r\n")
             }
             out.append("POST /cards/x/move HTTP/1.1\r\n\(host)\(session)Content-Type: application/x-www-form-urlencoded\r\n"
@@ -92,6 +93,8 @@ enum HTTPEdges {
             case .handle: handle
             case .side: "front"
             case .file: EmbeddedAssets.styleSheet.name
+            case .code: "0123456789abcdef0123456789abcdef"
+            case .device: "0000aaaa"
             }
         }.joined(separator: "/")
         let fields = route.fields.map { name in
@@ -104,6 +107,7 @@ enum HTTPEdges {
             case "done": "edited"
             case "tag": ""
             case "front": "new+front%0D%0Aline"
+            case "name": "Phone%09%C3%A9"
             default: "b"
             }
             return name + "=" + value

@@ -61,22 +61,22 @@ final class HTTPFuzzSession {
         }
     }
 
-    /// Opens the door with the token, as a browser does, and reads the session's CSRF token.
+    /// Opens the pairing link, as a browser does, and reads the device's CSRF token.
     private func openSession() throws(FuzzFailure) {
-        let door = String(decoding: try HTTPExchange.send(Array("GET /?token=\(web.token) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: web.port),
+        let door = String(decoding: try HTTPExchange.send(Array("GET \(web.pairingPath) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), port: web.port),
                           as: UTF8.self)
         guard let line = door.split(separator: "\r\n").first(where: { $0.hasPrefix("Set-Cookie: ") }) else {
-            throw FuzzFailure("the token did not open a session: \(door.prefix(200))")
+            throw FuzzFailure("the pairing link did not pair: \(door.prefix(200))")
         }
         cookie = String(line.dropFirst(12).prefix { $0 != ";" })
-        let page = String(decoding: try HTTPExchange.send(Array("GET / HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n\r\n".utf8), port: web.port),
+        let page = String(decoding: try HTTPExchange.send(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\n\r\n".utf8), port: web.port),
                           as: UTF8.self)
         guard let start = page.firstRange(of: "name=\"csrf\" value=\"") else {
             throw FuzzFailure("today's page has no CSRF token: \(page.prefix(300))")
         }
         csrf = String(page[start.upperBound...].prefix { $0 != "\"" })
         // The review's first card, whose handle the routes of the review take.
-        let review = String(decoding: try HTTPExchange.send(Array("GET /review HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n\r\n".utf8),
+        let review = String(decoding: try HTTPExchange.send(Array("GET /review HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\n\r\n".utf8),
                                                             port: web.port), as: UTF8.self)
         if let link = review.firstRange(of: "/review/answer?card=") {
             handle = String(review[link.upperBound...].prefix { $0 != "&" && $0 != "\"" })
@@ -90,7 +90,7 @@ final class HTTPFuzzSession {
         let answer = try HTTPExchange.send(request, port: web.port, pieces: pieces)
         if let problem = HTTPExchange.problem(answer) { throw FuzzFailure(problem) }
         if let ended = web.exited() { throw FuzzFailure("leitner-web \(ended)") }
-        let check = try HTTPExchange.send(Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: web.port, seconds: 10)
+        let check = try HTTPExchange.send(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8), port: web.port, seconds: 10)
         guard String(decoding: check.prefix(12), as: UTF8.self) == "HTTP/1.1 401" else {
             throw FuzzFailure("leitner-web stopped serving: a plain request got \(String(decoding: check.prefix(40), as: UTF8.self).debugDescription)")
         }

@@ -2,12 +2,13 @@ import Glibc
 import LeitnerSystem
 
 /// The built `leitner-web`, in front of a `DaemonUnderTest`, on 127.0.0.1 with a port the kernel
-/// picks; its first line (the link with the token) is read from a file.
+/// picks; its first line (a pairing link) is read from a file.
 final class WebUnderTest {
     let program: String
     let directory: String
     private(set) var port: UInt16 = 0
-    private(set) var token = ""
+    /// The pairing link's path, `/pair/CODE`.
+    private(set) var pairingPath = ""
     private var pid: pid_t?
     var logPath: String { directory + "/leitner-web.log" }
 
@@ -33,9 +34,9 @@ final class WebUnderTest {
             if let bytes = try? FileSystem.readFile(atPath: urlPath), let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first,
                let colon = line.dropFirst("http://127.0.0.1:".count).firstIndex(of: "/"),
                let port = UInt16(line[line.index(line.startIndex, offsetBy: "http://127.0.0.1:".count)..<colon]),
-               let equals = line.lastIndex(of: "=") {
+               line[colon...].hasPrefix("/pair/") {
                 self.port = port
-                token = String(line[line.index(after: equals)...])
+                pairingPath = String(line[colon...])
                 return
             }
             if let ended = exited() { throw FuzzFailure("leitner-web \(ended) at start") }

@@ -3,7 +3,7 @@ import LeitnerCore
 import LeitnerSystem
 import LeitnerWeb
 
-/// Start-up: the command line, the configuration, the token, the listening socket; then the
+/// Start-up: the command line, the configuration, the devices, the listening socket; then the
 /// server until a stop signal.
 enum WebMain {
     static func main(arguments: [String]) -> Int32 {
@@ -28,12 +28,19 @@ enum WebMain {
         }
         let socketPath = configuration.resolvedSocketPath(override: options.socketPath)
         let address = options.listen ?? configuration.web.listen
+        let devices = DeviceBook(directory: locator.webStateDirectory, box: options.box)
+        if options.listDevices || options.revoke != nil {
+            return DeviceCommands.run(options, devices: devices)
+        }
+        if options.pair {
+            // For the server already running: its address is the configured one (or --listen).
+            return Pairing.printLinks(devices: devices, address: address, withCode: true) ? 0 : ExitStatus.failure
+        }
         // Signals are read from a descriptor: blocked before any thread starts.
         SignalMask.block([SIGTERM, SIGINT])
         SignalMask.ignore(SIGPIPE)
-        let token: String
         do {
-            token = try TokenFile.load(TokenFile.path(locator), renew: options.newToken)
+            _ = try devices.devices()  // a devices file others may read, or a broken one, is said at start
         } catch {
             WebLog.error("\(error)")
             return ExitStatus.failure
@@ -50,16 +57,16 @@ enum WebMain {
             return ExitStatus.unavailable
         }
         if !listening.isLoopback {
-            WebLog.warning("listening on \(listening), which is not a loopback address: any machine that reaches it can try the door. Only the token lets it in, and without HTTPS the token and the cards cross the network readable (docs/web.md, \"From a phone\")")
+            WebLog.warning("listening on \(listening), which is not a loopback address: any machine that reaches it can try the door. Only a pairing link lets it in, and without HTTPS the cookie and the cards cross the network readable (docs/web.md, \"From a phone\")")
         }
-        let url = "http://\(listening)/?token=\(token)"
-        if options.printURL {
-            // Written at once, unbuffered: leitnerctl web and the tests read it while this runs.
-            try? FileDescriptor(rawValue: 1).writeAll((url + "\n").utf8)
+        if options.printURL, !Pairing.printLinks(devices: devices, address: listening, withCode: true) {
+            return ExitStatus.failure
         }
         WebLog.info("serving \(listener.activated ? "the socket systemd passed, " : "")http://\(listening)/ for \(options.box.map { "box '\($0)', " } ?? "")the daemon at '\(socketPath)'")
         let transport = ReconnectingTransport(socketPath: socketPath)
-        let app = WebApp(token: token, secureCookie: configuration.web.secureCookie, transport: transport, boxName: options.box)
+        let served = ServedNames(Pairing.hosts(listening) + configuration.web.serverNames)
+        let app = WebApp(devices: devices, served: served, cookie: CookieHeader(box: options.box, port: listening.port),
+                         secureCookie: configuration.web.secureCookie, transport: transport, boxName: options.box)
         do {
             let signals = try SignalDescriptor(signals: [SIGTERM, SIGINT])
             let server = try WebServer(listener: listener, app: app, limits: HTTPLimits(),

@@ -10,20 +10,24 @@ struct WebOptions: Equatable {
     var socketPath: String?
     /// `--listen ADDR:PORT`: over `[Web] Listen=`.
     var listen: Socket.InternetAddress?
-    /// `--new-token`: replace the token (every browser must open the new link).
-    var newToken = false
-    /// `--print-url`: the first line on standard output is the link with the token, for
-    /// `leitnerctl web`. Never under systemd, where standard output is the journal.
+    /// `--print-url`: print the pairing links and their QR code on standard output (the first
+    /// line a link), for `leitnerctl web`. Never under systemd, where standard output is the journal.
     var printURL = false
+    /// `--pair`: print a new pairing link for the server already running, and exit.
+    var pair = false
+    /// `--devices`: list the paired devices, and exit.
+    var listDevices = false
+    /// `--revoke NAME`: forget a paired device, and exit.
+    var revoke: String?
     var showHelp = false
 
-    static let usage = "Usage: leitner-web [--box NAME] [--config PATH] [--socket PATH] [--listen ADDR:PORT] [--new-token] [--print-url]"
+    static let usage = "Usage: leitner-web [--box NAME] [--config PATH] [--socket PATH] [--listen ADDR:PORT] [--print-url | --pair | --devices | --revoke NAME]"
 
     static let help = """
         \(usage)
 
         Serves the Leitner box's review, cards and statistics to a web browser, as a client of
-        leitnerd. Only a browser that opened the link with the box's token gets in.
+        leitnerd. Only a browser paired with a link it printed (a device) gets in.
 
           --box NAME           serve box NAME: its configuration ($XDG_CONFIG_HOME/leitner/NAME.conf
                                when it exists), its socket and its own token; its name in the
@@ -32,12 +36,16 @@ struct WebOptions: Equatable {
           --socket PATH        the daemon's socket (overrides $LEITNER_SOCKET and [Daemon] Socket=)
           --listen ADDR:PORT   where to listen (overrides [Web] Listen=, default 127.0.0.1:8470;
                                port 0 picks a free one)
-          --new-token          make a new token: links printed before stop working
-          --print-url          print the link to open (with the token) as the first line
+          --print-url          print a pairing link for each address and its QR code (the
+                               first line is a link); it opens once, within 10 minutes
+          --pair               print a new pairing link for the leitner-web already running
+                               (started by systemd, say), and exit
+          --devices            list the paired devices (name, paired, last seen), and exit
+          --revoke NAME        forget the device NAME: its browser is let out, and exit
           --help               show this help
 
-        The token is kept in $XDG_STATE_HOME/leitner/web-token (mode 0600); box NAME's in
-        $XDG_STATE_HOME/leitner/NAME.web-token.
+        The devices are kept in $XDG_STATE_HOME/leitner/web-devices (mode 0600); box NAME's in
+        $XDG_STATE_HOME/leitner/NAME.web-devices.
         With systemd socket activation (LISTEN_FDS) the listening socket is taken from systemd.
         Signals: TERM/INT stop. See leitner-web(1) and docs/web.md.
         """
@@ -74,8 +82,10 @@ struct WebOptions: Equatable {
                     throw ArgumentError(description: "invalid --listen '\(text)': \(parsed.reason)")
                 }
                 options.listen = address
-            case "--new-token" where inline == nil: options.newToken = true
             case "--print-url" where inline == nil: options.printURL = true
+            case "--pair" where inline == nil: options.pair = true
+            case "--devices" where inline == nil: options.listDevices = true
+            case "--revoke": options.revoke = try value(name, inline)
             case "--help", "-h": options.showHelp = true
             default:
                 throw ArgumentError(description: argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")

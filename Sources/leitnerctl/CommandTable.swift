@@ -229,12 +229,14 @@ enum CommandTable {
         Command(name: "web", abstract: "serve the review and the box to a web browser (leitner-web), in the foreground",
                 options: [
                     OptionSpec(.listen, value: "ADDR:PORT", help: "where to listen (else [Web] Listen=, else 127.0.0.1:8470)"),
-                    OptionSpec(.newToken, help: "make a new token: links printed before stop working"),
+                    OptionSpec(.pair, help: "print a new pairing link for the leitner-web already running, and exit"),
+                    OptionSpec(.devices, help: "list the paired devices, and exit"),
+                    OptionSpec(.revoke, value: "NAME", help: "forget the paired device NAME (a lost phone), and exit"),
                 ],
                 discussion: """
-                The first line is the link to open, with the box's secret token; the browser that
-                opens it is let in and the token leaves the address. Ctrl-C stops it. See docs/web.md
-                for reaching it from a phone safely.
+                Prints a pairing link for each address it is reached at, and its QR code: the browser
+                that opens it (once, within 10 minutes) becomes a device, let in until revoked.
+                Ctrl-C stops it. See docs/web.md for reaching it from a phone safely.
                 """,
                 run: WebCommand.run),
         Command(name: "stop", abstract: "stop the daemon, as SIGTERM does",

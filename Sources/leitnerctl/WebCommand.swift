@@ -2,25 +2,28 @@ import Glibc
 import LeitnerClient
 import LeitnerSystem
 
-/// `web [--listen ADDR:PORT] [--new-token]`: leitner-web in the foreground, on this box's
-/// (`--box`, `LEITNER_BOX`) daemon (started first when nothing answers, as for any command).
-/// leitnerctl becomes
-/// leitner-web (`exec`), whose first line is the link to open, with the token (docs/web.md).
+/// `web [--listen ADDR:PORT] [--pair | --devices | --revoke NAME]`: leitner-web in the
+/// foreground, on this box's (`--box`, `LEITNER_BOX`) daemon (started first when nothing answers,
+/// as for any command). leitnerctl becomes leitner-web (`exec`), whose first line is a pairing
+/// link (docs/web.md). With `--pair`, `--devices` or `--revoke` leitner-web answers and exits.
 enum WebCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
-        // Reach (or start) the daemon now, so that the first page does not find it down.
-        _ = try context.box.status()
-        context.dropConnection()
+        let once: [String] = arguments.has(.pair) ? ["--pair"] : arguments.has(.devices) ? ["--devices"]
+            : arguments[.revoke].map { ["--revoke", $0] } ?? []
+        if once.isEmpty {
+            // Reach (or start) the daemon now, so that the first page does not find it down.
+            _ = try context.box.status()
+            context.dropConnection()
+        }
         guard let program = findWeb() else {
             throw Failure.failed("no leitner-web was found next to leitnerctl or on PATH")
         }
-        var argv = [program, "--socket", context.settings.socketPath, "--print-url"]
+        var argv = [program, "--socket", context.settings.socketPath] + (once.isEmpty ? ["--print-url"] : once)
         // The box (`--box`, `LEITNER_BOX`): leitner-web reads its configuration and keeps its
-        // own token, and names it in the pages. The socket above is already the box's.
+        // own devices, and names it in the pages. The socket above is already the box's.
         if let box = context.settings.box { argv += ["--box", box] }
         if let config = context.settings.configPath { argv += ["--config", config] }
         if let listen = arguments[.listen] { argv += ["--listen", listen] }
-        if arguments.has(.newToken) { argv.append("--new-token") }
         Console.flush()
         let failure = ProgramImage.replace(with: program, arguments: argv)
         throw Failure.failed("cannot run '\(program)': \(failure)")

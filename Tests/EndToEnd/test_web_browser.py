@@ -1,5 +1,5 @@
-"""leitner-web in a real browser: headless Chromium driven by Selenium and chromium-driver. Log in
-with the token; review five cards with clicks and five with keys; the store moves them as the
+"""leitner-web in a real browser: headless Chromium driven by Selenium and chromium-driver. Pair
+with the printed link; review five cards with clicks and five with keys; the store moves them as the
 terminal's review would (R4, R5: right goes one level up, wrong back to level 1); Undo; an
 image card's image loads; an audio card has its player; a browser without the cookie sees no
 card; a POST without the CSRF token changes nothing. Phone-sized (390×844) screenshots of the
@@ -8,6 +8,7 @@ import io
 import os
 import pathlib
 import shutil
+import time
 import wave
 
 import pytest
@@ -101,11 +102,10 @@ def check_media(driver, seen):
 def test_review_in_the_browser_moves_the_cards_as_the_terminal(stocked, browser):
     box = stocked
     browser.get(box.url)
-    # The token left the address at once, and the cookie is there and hidden from scripts.
+    # The pairing code left the address at once, and the cookie is there, lasting, and hidden from scripts.
     assert browser.current_url == box.base + "/"
-    assert box.token not in browser.current_url
-    cookie = browser.get_cookie("leitner_session")
-    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    cookie = browser.get_cookie(box.cookie_name)
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["expiry"] > time.time() + 300 * 86400
     assert browser.execute_script("return document.cookie") == ""
     assert "Today's test: 0 of " in browser.find_element(By.TAG_NAME, "main").text
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -213,14 +213,16 @@ def test_a_browser_without_the_cookie_sees_no_card(stocked, browser):
     for path in ["/", "/review", "/review/answer?card=x", "/cards", "/cards/word00", "/cards/word00/asset/front", "/stats"]:
         browser.get(box.base + path)
         text = browser.find_element(By.TAG_NAME, "body").text
-        assert "Open the link" in browser.title, path
+        assert "Pair this browser" in browser.title, path
         assert "question" not in text and "answer 0" not in text and "word00" not in browser.page_source, path
         status, _, body = box.request("GET", path)
         assert status == 401 and "question" not in body and "word0" not in body, path
-    # A wrong token does not let in either.
+    # A wrong pairing code does not let in either, nor does the old link with a token.
+    browser.get(box.base + "/pair/" + "0" * 32)
+    assert "used already, or its 10 minutes are over" in browser.find_element(By.TAG_NAME, "body").text
     browser.get(box.base + "/?token=" + "0" * 64)
-    assert "not the box's token" in browser.find_element(By.TAG_NAME, "body").text
-    assert browser.get_cookie("leitner_session") is None
+    assert "no longer open it" in browser.find_element(By.TAG_NAME, "body").text
+    assert browser.get_cookie(box.cookie_name) is None
 
 
 def test_a_post_without_the_csrf_token_changes_nothing(stocked, browser):
@@ -232,7 +234,7 @@ def test_a_post_without_the_csrf_token_changes_nothing(stocked, browser):
     assert wait_until(lambda: "/review/answer" in browser.current_url)
     card = current_card_id(browser)
     handle = browser.find_element(By.CSS_SELECTOR, "input[name=card]").get_attribute("value")
-    cookie = "leitner_session=" + browser.get_cookie("leitner_session")["value"]
+    cookie = box.cookie_name + "=" + browser.get_cookie(box.cookie_name)["value"]
     before = box.json("status")["test"]
     for body in [f"card={handle}&correct=yes", f"card={handle}&correct=yes&csrf=" + "0" * 64, f"card={handle}&correct=yes&csrf="]:
         status, _, text = box.request("POST", "/review/grade", body=body, cookie=cookie)

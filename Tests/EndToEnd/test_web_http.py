@@ -72,13 +72,18 @@ def test_every_answer_has_the_security_headers(web):
     status, headers, body = curl("-H", f"Cookie: {cookie}", web.base + "/stats")
     assert status == 200 and "script-src" not in headers["content-security-policy"]
     assert headers["content-security-policy"].startswith("default-src 'none'") and "<script" not in body
-    # The token in the address sets the cookie and is dropped by the redirect.
+    # The pairing link sets the cookie, named for the box and the port, lasting 400 days, and
+    # the redirect drops the code from the address.
     status, headers, _ = curl(web.url)
     assert status == 303 and headers["location"] == "/"
-    assert "HttpOnly" in headers["set-cookie"] and "SameSite=Strict" in headers["set-cookie"] and "Path=/" in headers["set-cookie"]
+    assert headers["set-cookie"].startswith(web.cookie_name + "=")
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/", f"Max-Age={400 * 86400}"]:
+        assert attribute in headers["set-cookie"]
     assert "Secure" not in headers["set-cookie"]
-    status, headers, _ = curl("-H", "X-Forwarded-Proto: https", web.url)
-    assert status == 303 and headers["set-cookie"].endswith("; Secure")
+    # Behind a proxy that says HTTPS, a __Host- cookie, Secure.
+    status, headers, _ = curl("-H", "X-Forwarded-Proto: https", web.pairing_link())
+    assert status == 303 and headers["set-cookie"].startswith("__Host-" + web.cookie_name + "=")
+    assert headers["set-cookie"].endswith("; Secure")
 
 
 def test_pages_load_nothing_from_another_origin_and_stay_small(web):
@@ -104,38 +109,38 @@ def test_pages_load_nothing_from_another_origin_and_stay_small(web):
                                   "/cards/a%5Cb", "//etc/passwd", "/Package.swift", "/static/"])
 def test_tricky_paths_get_404(web, path):
     cookie = web.login()
-    answer = raw(web, f"GET {path} HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n".encode())
+    answer = raw(web, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n".encode())
     assert status_of(answer) == 404, answer[:200]
     assert b"secret" not in answer and b"root:" not in answer
 
 
 @pytest.mark.parametrize("request_bytes, wanted", [
-    (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".replace(b"GET", b"PUT"), 405),
-    (b"DELETE / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
-    (b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
-    (b"G(T / HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".replace(b"GET", b"PUT"), 405),
+    (b"DELETE / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 405),
+    (b"BREW / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 405),
+    (b"G(T / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
     (b"GET / HTTP/1.1\r\n\r\n", 400),                                  # no Host
-    (b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
-    (b"GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
-    (b"GET / HTTX/1.1\r\nHost: x\r\n\r\n", 400),
-    (b"GET /  HTTP/1.1\r\nHost: x\r\n\r\n", 400),
-    (b"GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
-    (b"GET / HTTP/1.1\nHost: x\n\n", 400),                             # bare LF
-    (b"GET / HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: y\r\n\r\n", 400),
+    (b"GET / HTTP/2.0\r\nHost: 127.0.0.1\r\n\r\n", 505),
+    (b"GET / HTTX/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+    (b"GET /  HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+    (b"GET http://x/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\nHost: 127.0.0.1\n\n", 400),                             # bare LF
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n folded\r\n\r\n", 400),
     (b"GET / HTTP/1.1\r\nHost : x\r\n\r\n", 400),
-    (b"GET / HTTP/1.1\r\nHost: x\r\nX: a\x00b\r\n\r\n", 400),
-    (b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n", 400),
-    (b"GET /caf\xc3\xa9 HTTP/1.1\r\nHost: x\r\n\r\n", 400),
-    (b"GET /?q=%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400),
-    (b"POST / HTTP/1.1\r\nHost: x\r\n\r\n", 411),                       # no length
-    (b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 411),
-    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\nx", 411),
-    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx", 400),
-    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", 400),
-    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n", 400),
-    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1048577\r\n\r\n", 413),
-    (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n", 400),
-    (b"GET / HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n", 417),
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: a\x00b\r\n\r\n", 400),
+    (b"GET /\x00 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+    (b"GET /caf\xc3\xa9 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+    (b"GET /?q=%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 411),                       # no length
+    (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 411),
+    (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\nx", 411),
+    (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx", 400),
+    (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1x\r\n\r\n", 400),
+    (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1048577\r\n\r\n", 413),
+    (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999999999999\r\n\r\n", 400),
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\n\r\n", 417),
 ])
 def test_malformed_requests_get_4xx_and_close(web, request_bytes, wanted):
     answer = raw(web, request_bytes)
@@ -145,31 +150,31 @@ def test_malformed_requests_get_4xx_and_close(web, request_bytes, wanted):
 
 
 def test_size_limits(web):
-    assert status_of(raw(web, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")) == 414
+    assert status_of(raw(web, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")) == 414
     # Without a line end at all the line is refused once it passes the limit.
     assert status_of(raw(web, b"GET /" + b"a" * 9000)) == 414
     big = b"".join(b"X-%d: %s\r\n" % (n, b"v" * 1000) for n in range(40))
-    assert status_of(raw(web, b"GET / HTTP/1.1\r\nHost: x\r\n" + big + b"\r\n")) == 431
+    assert status_of(raw(web, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + big + b"\r\n")) == 431
     many = b"".join(b"X-%d: v\r\n" % n for n in range(150))
-    assert status_of(raw(web, b"GET / HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")) == 431
+    assert status_of(raw(web, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + many + b"\r\n")) == 431
     # Just under the limits is fine.
-    ok = raw(web, b"GET /" + b"a" * 8000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    ok = raw(web, b"GET /" + b"a" * 8000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     assert status_of(ok) == 401
     # A body of 1 MiB is read (and refused for want of a session, not of room).
     body = b"x" * (1024 * 1024)
-    answer = raw(web, b"POST /review/undo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    answer = raw(web, b"POST /review/undo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
     assert status_of(answer) == 401
     still_serving(web)
 
 
 def test_keep_alive_pipelining_and_head(web):
     with socket.create_connection(("127.0.0.1", web.port), timeout=10) as s:
-        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nHEAD / HTTP/1.1\r\nHost: x\r\n\r\n")
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nHEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         time.sleep(0.3)
         data = s.recv(65536)
         assert data.count(b"HTTP/1.1 401") == 2
         assert data.count(b"<!DOCTYPE html>") == 1      # HEAD has no body
-        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         rest = b""
         while chunk := s.recv(65536):
             rest += chunk
@@ -178,7 +183,7 @@ def test_keep_alive_pipelining_and_head(web):
 
 def test_expect_100_continue(web):
     with socket.create_connection(("127.0.0.1", web.port), timeout=10) as s:
-        s.sendall(b"POST /review/undo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+        s.sendall(b"POST /review/undo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
         assert s.recv(100).startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
         s.sendall(b"a=b&")
         assert s.recv(100).startswith(b"HTTP/1.1 401")
@@ -189,7 +194,7 @@ def test_a_slow_client_loses_its_connection_and_holds_nothing(web):
     others are served meanwhile."""
     start = time.monotonic()
     with socket.create_connection(("127.0.0.1", web.port), timeout=30) as s:
-        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         for _ in range(6):
             s.sendall(b"X-Slow: 1\r\n")
             still_serving(web)
@@ -212,13 +217,13 @@ def test_the_connection_limit(web_box):
         for s in held:
             s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
         time.sleep(0.3)
-        refused = raw(web_box, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        refused = raw(web_box, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert status_of(refused) == 503
         assert b"4 connections are busy (MaxConnections=)" in refused
     finally:
         for s in held:
             s.close()
-    assert wait_until(lambda: status_of(raw(web_box, b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) == 401)
+    assert wait_until(lambda: status_of(raw(web_box, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) == 401)
 
 
 def test_silent_connections_make_room_for_a_learner(web_box):
@@ -289,22 +294,26 @@ def test_a_non_loopback_address_starts_with_a_warning(web_box):
     assert bad.returncode == 64 and "not a numeric IP address" in bad.stderr
 
 
-def test_the_token_file_is_private_and_kept(web_box):
+def test_the_devices_file_is_private_and_kept_across_restarts(web_box):
     web_box.start_web()
-    path = web_box.tmp / "xdg-state" / "leitner" / "web-token"
-    assert path.stat().st_mode & 0o777 == 0o600
-    assert path.read_text().strip() == web_box.token and len(web_box.token) == 64
-    first = web_box.token
+    cookie = web_box.login()
+    path = web_box.tmp / "xdg-state" / "leitner" / "web-devices"
+    assert path.stat().st_mode & 0o777 == 0o600 and path.parent.stat().st_mode & 0o777 == 0o700
+    assert len(path.read_text().splitlines()) == 1
+    # The device stays let in across a restart of leitner-web.
     web_box.web.terminate()
     web_box.web.wait(10)
-    web_box.start_web()
-    assert web_box.token == first
+    port = web_box.port
+    web_box.start_web("--listen", f"127.0.0.1:{port}")
+    status, _, _ = web_box.request("GET", "/", cookie=cookie)
+    assert status == 200
+    # A devices file others may read is refused at start, with what to do.
     web_box.web.terminate()
     web_box.web.wait(10)
-    web_box.start_web("--new-token")
-    assert web_box.token != first and path.read_text().strip() == web_box.token
-    status, _, _ = web_box.request("GET", "/?token=" + first)
-    assert status == 401
+    path.chmod(0o644)
+    bad = subprocess.run([str(web_box.bin_dir / "leitner-web"), "--socket", str(web_box.socket), "--listen", "127.0.0.1:0"],
+                         env=web_box.env, capture_output=True, text=True, timeout=10)
+    assert bad.returncode == 1 and "may be read by other users" in bad.stderr and "chmod 600" in bad.stderr
 
 
 def test_leitnerctl_web_prints_the_link_first_and_serves(web_box):
@@ -314,11 +323,9 @@ def test_leitnerctl_web_prints_the_link_first_and_serves(web_box):
                                env=web_box.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = process.stdout.readline().strip()
-        token = (web_box.tmp / "xdg-state" / "leitner" / "web-token").read_text().strip()
-        assert first.startswith("http://127.0.0.1:") and first.endswith("/?token=" + token)
+        assert first.startswith("http://127.0.0.1:") and "/pair/" in first
         web_box.url = first
         web_box.port = int(first.split(":")[2].split("/")[0])
-        web_box.token = token
         cookie = web_box.login()
         status, _, body = web_box.request("GET", "/review", cookie=cookie)
         assert status == 200 and "a front" in body

@@ -3,7 +3,7 @@
 from the review once the answer is shown (the `e` key; the side's file changes, and the review
 goes back to the answer), the Today page's waiting cards with pacing on, the tag filter on the
 Cards page and a review of one tag; curl: the new POSTs without the CSRF token change nothing;
-two boxes served by two leitner-web processes, each with its own cards and its own token."""
+two boxes served by two leitner-web processes, each with its own cards and its own devices."""
 import os
 import pathlib
 import subprocess
@@ -200,7 +200,7 @@ def login(url):
     return base, headers["set-cookie"].split(";")[0]
 
 
-def test_two_boxes_two_servers_each_its_own_cards_and_token(boxes):  # noqa: F811
+def test_two_boxes_two_servers_each_its_own_cards_and_devices(boxes):  # noqa: F811
     boxes.ok("add", "--id", "neko", "猫", "cat", box="kana")
     boxes.ok("add", "--id", "hund", "Hund", "dog", env={"LEITNER_BOX": "german"})
     kana, kana_url = start_box_web(boxes, "kana")
@@ -215,22 +215,25 @@ def test_two_boxes_two_servers_each_its_own_cards_and_token(boxes):  # noqa: F81
         assert ">hund</a>" in german_cards and "neko" not in german_cards
         assert "<title>Cards · kana · Leitner box</title>" in kana_cards
         assert "<title>Cards · german · Leitner box</title>" in german_cards
-        # Each token opens its own box only, and each cookie its own server.
-        kana_token = urllib.parse.parse_qs(urllib.parse.urlsplit(kana_url).query)["token"][0]
-        german_token = urllib.parse.parse_qs(urllib.parse.urlsplit(german_url).query)["token"][0]
-        assert kana_token != german_token
-        status, _, page = curl(german_base + "/?token=" + kana_token)
+        # Each cookie is named for its box and port, and each device opens its own server only.
+        kana_name, kana_secret = kana_cookie.split("=", 1)
+        german_name, german_secret = german_cookie.split("=", 1)
+        assert kana_name.startswith("leitner_kana_") and german_name.startswith("leitner_default_")
+        assert kana_secret != german_secret
+        status, _, page = curl("-H", f"Cookie: {german_name}={kana_secret}", german_base + "/cards")
         assert status == 401 and "neko" not in page and "kana" not in page
-        status, _, _ = curl(kana_base + "/?token=" + german_token)
+        status, _, _ = curl("-H", f"Cookie: {kana_name}={german_secret}", kana_base + "/cards")
         assert status == 401
-        status, _, _ = curl("-H", "Cookie: " + kana_cookie, german_base + "/cards")
-        assert status == 401
-        # The tokens are kept per box, 0600, beside where the default box's would be (not made).
-        for name, token in [("kana", kana_token), ("german", german_token)]:
-            path = boxes.state / f"{name}.web-token"
-            assert path.read_text().strip() == token
+        # A link opens once: the kana link, used, opens neither server again.
+        for base in (kana_base, german_base):
+            status, _, _ = curl(base + urllib.parse.urlsplit(kana_url).path)
+            assert status == 401
+        # The devices are kept per box, 0600, beside where the default box's would be (not made).
+        for name, secret in [("kana", kana_secret), ("german", german_secret)]:
+            path = boxes.state / f"{name}.web-devices"
+            assert secret in path.read_text()
             assert os.stat(path).st_mode & 0o777 == 0o600
-        assert not (boxes.state / "web-token").exists()
+        assert not (boxes.state / "web-devices").exists()
     finally:
         for process in (kana, german):
             process.terminate()
@@ -243,4 +246,4 @@ def test_the_default_box_serves_no_box_name(web_box):
     cookie = box.login()
     _, _, page = box.request("GET", "/", cookie=cookie)
     assert "<title>Today · Leitner box</title>" in page and "box-name" not in page
-    assert pathlib.Path(box.tmp / "xdg-state" / "leitner" / "web-token").exists()
+    assert pathlib.Path(box.tmp / "xdg-state" / "leitner" / "web-devices").exists()

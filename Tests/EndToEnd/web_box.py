@@ -1,9 +1,10 @@
 """A real leitnerd and a real leitner-web on temporary stores, sockets and ports, for the web
 tests (docs/web.md): the box as `CliBox` makes it, and leitner-web started on 127.0.0.1 with a
-port the kernel picks, its first line the link with the token."""
+port the kernel picks, its first line a pairing link."""
 import http.client
 import pathlib
 import subprocess
+import threading
 import time
 import urllib.parse
 
@@ -28,10 +29,25 @@ class WebBox(CliBox):
         self.url = self.web.stdout.readline().strip()
         assert self.url.startswith("http://127.0.0.1:"), (self.tmp / "leitner-web.log").read_text()
         parts = urllib.parse.urlsplit(self.url)
+        assert parts.path.startswith("/pair/"), self.url
         self.base = f"{parts.scheme}://{parts.netloc}"
         self.port = parts.port
-        self.token = urllib.parse.parse_qs(parts.query)["token"][0]
+        # The rest of what it printed (the QR code), read as it comes so that the pipe never fills.
+        self.printed = [self.url]
+        self.reader = threading.Thread(target=lambda: self.printed.extend(self.web.stdout), daemon=True)
+        self.reader.start()
         return self
+
+    def pairing_link(self) -> str:
+        """A new pairing link for the running server, as `leitnerctl web --pair` prints it."""
+        out = subprocess.run([str(self.bin_dir / "leitner-web"), "--socket", str(self.socket), "--listen", f"127.0.0.1:{self.port}",
+                              "--pair"], env=self.env, capture_output=True, text=True, timeout=20)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.splitlines()[0]
+
+    @property
+    def cookie_name(self) -> str:
+        return f"leitner_default_{self.port}"
 
     def stop(self):
         if self.web and self.web.poll() is None:
@@ -61,8 +77,9 @@ class WebBox(CliBox):
         return response.status, {k.lower(): v for k, v in response.getheaders()}, text
 
     def login(self) -> str:
-        """Opens the link as a browser would and returns the session cookie ("name=value")."""
-        status, headers, _ = self.request("GET", "/?token=" + self.token)
+        """Opens a new pairing link as a browser would and returns the device's cookie ("name=value")."""
+        path = urllib.parse.urlsplit(self.pairing_link()).path
+        status, headers, _ = self.request("GET", path)
         assert status == 303 and headers["location"] == "/", (status, headers)
         return headers["set-cookie"].split(";")[0]
 

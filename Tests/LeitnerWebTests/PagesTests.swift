@@ -46,10 +46,15 @@ import Testing
         #expect(!ConstantTime.equal("", "a") && ConstantTime.equal("", ""))
     }
 
-    @Test func theCookieIsFoundAmongOthers() {
-        #expect(CookieHeader.value(in: ["a=b; leitner_session=xyz; c=d"]) == "xyz")
-        #expect(CookieHeader.value(in: ["a=b", "leitner_session=q"]) == "q")
-        #expect(CookieHeader.value(in: ["xleitner_session=q"]) == nil)
+    @Test func theCookieIsFoundAmongOthersAndNamedForTheBoxAndPort() {
+        #expect(CookieHeader.values(named: "s", in: ["a=b; s=xyz; c=d"]) == ["xyz"])
+        #expect(CookieHeader.values(named: "s", in: ["a=b; s=1", "s=2"]) == ["1", "2"])
+        #expect(CookieHeader.values(named: "s", in: ["xs=q"]).isEmpty)
+        let kana = CookieHeader(box: "kana", port: 8471)
+        #expect(kana.name(secure: false) == "leitner_kana_8471" && kana.name(secure: true) == "__Host-leitner_kana_8471")
+        #expect(CookieHeader(box: nil, port: 8470).name(secure: false) == "leitner_default_8470")
+        #expect(kana.set("v", secure: true) == "__Host-leitner_kana_8471=v; Path=/; Max-Age=34560000; HttpOnly; SameSite=Strict; Secure")
+        #expect(kana.clear(secure: false) == "leitner_kana_8471=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict")
     }
 
     @Test func listenAddresses() {
@@ -67,15 +72,21 @@ import Testing
         let parser = ConfigurationParser(path: "/etc/leitner.conf", home: "/home/a")
         var configuration = Configuration(defaultsFor: ConfigurationLocator(environment: [:], uid: 1000, home: "/home/a"))
         #expect(configuration.web.listen.description == "127.0.0.1:8470" && !configuration.web.secureCookie)
-        try parser.parse("[Web]\nListen=[::1]:9000\nSecureCookie=yes\nMaxConnections=5\n", into: &configuration)
+        #expect(configuration.web.serverNames.isEmpty)
+        try parser.parse("[Web]\nListen=[::1]:9000\nSecureCookie=yes\nMaxConnections=5\nServerName=Leitner.example.org, phone.tail1.ts.net\n",
+                         into: &configuration)
         #expect(configuration.web.listen.description == "[::1]:9000" && configuration.web.secureCookie && configuration.web.maxConnections == 5)
+        #expect(configuration.web.serverNames == ["leitner.example.org", "phone.tail1.ts.net"])
+        for bad in ["https://leitner.example.org", "leitner.example.org/x", "a_b", ".example.org"] {
+            #expect(throws: ConfigurationError.self) { try parser.parse("[Web]\nServerName=\(bad)\n", into: &configuration) }
+        }
         #expect(throws: ConfigurationError.self) { try parser.parse("[Web]\n\nListen=example.org:80\n", into: &configuration) }
         do {
             try parser.parse("[Web]\n\nListen=example.org:80\n", into: &configuration)
         } catch {
             #expect("\(error)".hasPrefix("/etc/leitner.conf:3: invalid value 'example.org:80' for Listen=: 'example.org' is not a numeric IP address"))
         }
-        #expect(ConfigurationLocator(environment: ["XDG_STATE_HOME": "/s"], uid: 1, home: "/h").webTokenPath == "/s/leitner/web-token")
-        #expect(ConfigurationLocator(environment: [:], uid: 1, home: "/h").webTokenPath == "/h/.local/state/leitner/web-token")
+        #expect(ConfigurationLocator(environment: ["XDG_STATE_HOME": "/s"], uid: 1, home: "/h").webStateDirectory == "/s/leitner")
+        #expect(ConfigurationLocator(environment: [:], uid: 1, home: "/h").webStateDirectory == "/h/.local/state/leitner")
     }
 }

@@ -8,8 +8,6 @@ import Testing
 /// review, the tag filter of the cards and of the review, and the box's name in the titles,
 /// through `WebApp.respond` with a daemon in memory (`FakeDaemon`).
 @Suite struct ReviewToolsTests {
-    let token = String(repeating: "cd", count: 32)
-
     static func card(_ id: String, tags: [String] = []) -> Card {
         Card(id: id, level: .one, front: Side(path: "1/\(id)/front.txt", mediaType: "text/plain", text: "question \(id)"),
              back: Side(path: "1/\(id)/back.md", mediaType: "text/markdown", text: "answer \(id)"), tags: tags)
@@ -19,7 +17,7 @@ import Testing
 
     func request(_ app: WebApp, _ method: HTTPMethod, _ target: String, body: String = "", cookie: String?) -> HTTPResponse {
         let parts = target.split(separator: "?", maxSplits: 1)
-        var headers = [HTTPRequest.Header(name: "host", value: "x")]
+        var headers = [HTTPRequest.Header(name: "host", value: "127.0.0.1:8470")]
         if method == .post { headers.append(HTTPRequest.Header(name: "content-type", value: "application/x-www-form-urlencoded")) }
         if let cookie { headers.append(HTTPRequest.Header(name: "cookie", value: cookie)) }
         return app.respond(to: HTTPRequest(method: method, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : "",
@@ -28,10 +26,7 @@ import Testing
 
     func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 
-    func login(_ app: WebApp) -> String {
-        let response = request(app, .get, "/?token=\(token)", cookie: nil)
-        return String((response.header("Set-Cookie") ?? "").split(separator: ";")[0])
-    }
+    func login(_ app: WebApp) -> String { TestSite.login(app) }
 
     /// What follows the first `marker` in `page`, as long as `keep` takes its characters.
     func after(_ marker: String, in page: String, while keep: (Character) -> Bool) -> String? {
@@ -57,7 +52,7 @@ import Testing
     /// front's handle and the session's CSRF token.
     func reviewStarted() throws -> (FakeDaemon, WebApp, String, String, String) {
         let daemon = FakeDaemon(cards: cards)
-        let app = WebApp(token: token, secureCookie: false, transport: daemon)
+        let app = TestSite.app(daemon)
         let cookie = login(app)
         let front = text(request(app, .get, "/review", cookie: cookie))
         return (daemon, app, cookie, try #require(handleIn(front)), try #require(field(front, "csrf")))
@@ -143,7 +138,7 @@ import Testing
 
     @Test func aTagReviewPassesTheFilterToNextAndKeepsIt() throws {
         let daemon = FakeDaemon(cards: cards)
-        let app = WebApp(token: token, secureCookie: false, transport: daemon)
+        let app = TestSite.app(daemon)
         let cookie = login(app)
         let front = text(request(app, .get, "/review?tag=de", cookie: cookie))
         #expect(front.contains("question hund") && front.contains("Review · tag de"))
@@ -161,7 +156,7 @@ import Testing
 
     @Test func theCardsPageFiltersByTagAndLevel() {
         let daemon = FakeDaemon(cards: cards)
-        let app = WebApp(token: token, secureCookie: false, transport: daemon)
+        let app = TestSite.app(daemon)
         let cookie = login(app)
         let page = text(request(app, .get, "/cards?tag=ja", cookie: cookie))
         #expect(daemon.parameters(of: .list)?["tags"] == .array([.string("ja")]))
@@ -176,13 +171,13 @@ import Testing
 
     @Test func anotherBoxIsNamedInTheTitlesButNotAtTheDoor() {
         let daemon = FakeDaemon(cards: cards)
-        let app = WebApp(token: token, secureCookie: false, transport: daemon, boxName: "kanji")
+        let app = TestSite.app(daemon, boxName: "kanji")
         let door = text(request(app, .get, "/", cookie: nil))
         #expect(!door.contains("kanji"))
         let cookie = login(app)
         let page = text(request(app, .get, "/review", cookie: cookie))
         #expect(page.contains("<title>Review · kanji · Leitner box</title>") && page.contains("id=\"box-name\">kanji<"))
-        let plain = WebApp(token: token, secureCookie: false, transport: daemon)
+        let plain = TestSite.app(daemon)
         #expect(text(request(plain, .get, "/review", cookie: login(plain))).contains("<title>Review · Leitner box</title>"))
     }
 }

@@ -9,6 +9,9 @@ public struct WebSettings: Sendable, Equatable {
     public var secureCookie = false
     /// `MaxConnections=`: the most browser connections served at once.
     public var maxConnections = 32
+    /// `ServerName=`: the names, besides loopback and the addresses listened on, that a request's
+    /// `Host` may give — the name of a proxy in front (`leitner.example.org`, a tailnet's name).
+    public var serverNames: [String] = []
 
     public init() {}
 
@@ -21,5 +24,19 @@ public struct WebSettings: Sendable, Equatable {
         },
         "SecureCookie": { c, v, _ throws(ConfigurationValueError) in c.web.secureCookie = try ConfigurationValue.boolean(v) },
         "MaxConnections": { c, v, _ throws(ConfigurationValueError) in c.web.maxConnections = try ConfigurationValue.count(v, minimum: 1) },
+        "ServerName": { c, v, _ throws(ConfigurationValueError) in c.web.serverNames = try serverNames(v) },
     ]
+
+    /// The names of `ServerName=`, separated by spaces or commas: host names (letters, digits,
+    /// `-` and `.`) or numeric addresses, without a scheme, a port or a path.
+    static func serverNames(_ value: String) throws(ConfigurationValueError) -> [String] {
+        let names = value.split { $0 == " " || $0 == "," || $0 == "\t" }.map { String($0).lowercased() }
+        for name in names {
+            let allowed = name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "-.:[]".unicodeScalars.contains($0) }
+            if !allowed || name.hasPrefix(".") || name.hasPrefix("-") {
+                throw ConfigurationValueError("'\(name)' is not a host name (letters, digits, '-' and '.') nor an address; write names without a scheme, port or path")
+            }
+        }
+        return names
+    }
 }

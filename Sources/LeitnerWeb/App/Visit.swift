@@ -11,7 +11,8 @@ struct Visit {
     let request: HTTPRequest
     let segments: [String]
     let query: [String: String]
-    let sessionID: String
+    /// The device whose cookie came with the request.
+    let device: Device
     let session: Session
     let now: MonotonicTime
     /// A POST's form, read and checked by `answer()`; empty for a GET.
@@ -19,6 +20,8 @@ struct Visit {
 
     var box: BoxClient { app.box }
     var csrf: String { session.csrf }
+    /// The in-memory session is the device's, under its secret.
+    var sessionID: String { device.secret }
     /// The box's name for the pages' titles; nil for the default box.
     var boxName: String? { app.boxName }
 
@@ -342,11 +345,16 @@ struct Visit {
         }
     }
 
-    /// `POST /logout`: the session forgotten and its cookie cleared.
+    /// `POST /logout`: this device forgotten (revoked) and its cookie cleared; it must be
+    /// paired again.
     func logout() -> (HTTPResponse, String) {
-        app.close(session: sessionID)
+        do {
+            try app.revoke(device)
+        } catch {
+            return page(app.problem(500, "Not logged out", "\(error)", section: .devices))
+        }
         var response = HTTPResponse.redirect("/")
-        response.headers.append(("Set-Cookie", "\(CookieHeader.name)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"))
+        response.headers.append(("Set-Cookie", app.cookie.clear(secure: app.isSecure(request))))
         return page(response)
     }
 

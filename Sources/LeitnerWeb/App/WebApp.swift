@@ -2,25 +2,35 @@ import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 
-/// The site: the routes (`WebRoute.table`), the door (token → cookie), the CSRF check, and the pages, each a call
-/// or two to the daemon through `BoxClient`. It knows nothing of sockets: a request in, a response
-/// out, so the unit tests drive it with a transport of their own.
+/// The site: the names it serves (`ServedNames`), the routes (`WebRoute.table`), the pairing of
+/// a device (one-time link → cookie), the CSRF check, and the pages, each a call or two to the
+/// daemon through `BoxClient`. It knows nothing of sockets: a request in, a response out, so the
+/// unit tests drive it with a transport and a clock of their own.
 public final class WebApp: Sendable {
-    /// The box's secret (`WebToken`).
-    let token: String
-    /// Mark the cookie `Secure` on every response, not only behind a proxy that says HTTPS.
+    /// The paired devices and the pairing codes (docs/web.md, "What is stored where").
+    public let devices: DeviceBook
+    /// The `Host` names answered.
+    let served: ServedNames
+    let cookie: CookieHeader
+    /// Mark the cookie `Secure` (and `__Host-`) on every response, not only behind a proxy that says HTTPS.
     let secureCookie: Bool
     let transport: any BoxTransport & Sendable
     let sessions: SessionTable
     /// The box served (`leitner-web --box NAME`), named in the pages' titles; nil: the default box.
     let boxName: String?
+    /// Seconds since the epoch, for pairing codes' and devices' times.
+    let clock: @Sendable () -> Int64
 
-    public init(token: String, secureCookie: Bool, transport: any BoxTransport & Sendable, maxSessions: Int = 64,
-                boxName: String? = nil) {
-        self.token = token
+    public init(devices: DeviceBook, served: ServedNames, cookie: CookieHeader, secureCookie: Bool,
+                transport: any BoxTransport & Sendable, maxSessions: Int = 64, boxName: String? = nil,
+                clock: @escaping @Sendable () -> Int64 = { RealTime.nanoseconds / 1_000_000_000 }) {
+        self.devices = devices
+        self.served = served
+        self.cookie = cookie
         self.boxName = boxName
         self.secureCookie = secureCookie
         self.transport = transport
+        self.clock = clock
         sessions = SessionTable(capacity: maxSessions)
     }
 
@@ -35,7 +45,24 @@ public final class WebApp: Sendable {
         return response
     }
 
+    /// Whether the request came over HTTPS: a proxy said so, or the configuration says it always does.
+    func isSecure(_ request: HTTPRequest) -> Bool {
+        secureCookie || request.header("x-forwarded-proto")?.lowercased() == "https"
+    }
+
     private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
+        // A request without Host is HTTP/1.0 (the parser requires it in 1.1): no browser, nothing to rebind.
+        if let host = request.header("host"), !served.serves(host) {
+            return (problem(421, "Not this server's name",
+                            "This server does not answer to the name '\(host)'. If that name is meant to reach it, add it to [Web] ServerName= (docs/web.md).",
+                            section: nil), SecurityHeaders.pagePolicy)
+        }
+        if request.method == .post,
+           !ServedNames.sameSite(origin: request.header("origin"), fetchSite: request.header("sec-fetch-site"), host: request.header("host")) {
+            return (problem(403, "Sent from another site",
+                            "This change came from a page of another site, so nothing was changed. Use the box's own pages.",
+                            section: nil), SecurityHeaders.pagePolicy)
+        }
         guard let segments = PercentEncoding.pathSegments(request.path) else {
             return (notFound(section: nil), SecurityHeaders.pagePolicy)
         }
@@ -47,15 +74,28 @@ public final class WebApp: Sendable {
             return (problem(400, "A broken link", "The address has a broken %-escape.", section: nil), SecurityHeaders.pagePolicy)
         }
         let now = MonotonicTime.now
-        if segments.isEmpty, let offered = query["token"] {
-            return (door(offered, request: request, now: now), SecurityHeaders.pagePolicy)
+        let secure = isSecure(request)
+        if segments.isEmpty, query["token"] != nil {
+            return (HTTPResponse.html(410, DoorPage.html(.oldLink)), SecurityHeaders.pagePolicy)
         }
-        let cookie = CookieHeader.value(in: request.headers.filter { $0.name == "cookie" }.map(\.value))
-        guard let id = cookie, let session = sessions.use(id, now: now) else {
-            return (HTTPResponse.html(401, DoorPage.html(wrongToken: false)), SecurityHeaders.pagePolicy)
+        let offered = CookieHeader.values(named: cookie.name(secure: secure), in: request.headers.filter { $0.name == "cookie" }.map(\.value))
+        guard let device = offered.lazy.compactMap({ self.devices.device(secret: $0) }).first else {
+            return (HTTPResponse.html(401, DoorPage.html(offered.isEmpty ? .none : .forgotten)), SecurityHeaders.pagePolicy)
         }
-        let visit = Visit(app: self, request: request, segments: segments, query: query, sessionID: id, session: session, now: now)
-        return visit.answer()
+        let session: Session
+        do {
+            session = try sessions.use(device.secret, now: now)
+        } catch {
+            return (problem(500, "No session", "Cannot make a session's random CSRF token: \(error).", section: nil), SecurityHeaders.pagePolicy)
+        }
+        devices.seen(device, now: clock())
+        let visit = Visit(app: self, request: request, segments: segments, query: query, device: device, session: session, now: now)
+        var (response, policy) = visit.answer()
+        // Renewed as it is used: each page sets the cookie's 400 days again.
+        if response.header("Set-Cookie") == nil, response.header("Content-Type")?.hasPrefix("text/html") == true || response.status == 303 {
+            response.headers.append(("Set-Cookie", cookie.set(device.secret, secure: secure)))
+        }
+        return (response, policy)
     }
 
     /// `/static/FILE`: a file compiled into the program, never a POST's answer.
@@ -68,22 +108,20 @@ public final class WebApp: Sendable {
                              body: file.bytes), SecurityHeaders.pagePolicy)
     }
 
-    /// `/?token=…`: a right token opens a session and sets its cookie, and the browser is sent
-    /// to `/` so that the token leaves the address bar and the history.
-    private func door(_ offered: String, request: HTTPRequest, now: MonotonicTime) -> HTTPResponse {
-        guard request.method != .post, ConstantTime.equal(offered, token) else {
-            return HTTPResponse.html(401, DoorPage.html(wrongToken: true))
-        }
-        let opened: (id: String, csrf: String)
+    /// `/pair/CODE`: a pairing code not yet used nor past its time makes this browser a device,
+    /// sets its cookie, and sends it to Today; the code is used up, so the link opens once.
+    func pair(_ code: String, request: HTTPRequest) -> (HTTPResponse, String) {
+        guard request.method != .post else { return (notFound(section: nil), SecurityHeaders.pagePolicy) }
+        let device: Device?
         do {
-            opened = try sessions.open(now: now)
+            device = try devices.pair(code: code, userAgent: request.header("user-agent"), now: clock())
         } catch {
-            return problem(500, "No session", "Cannot make a session's random id: \(error).", section: nil)
+            return (problem(500, "Not paired", "\(error)", section: nil), SecurityHeaders.pagePolicy)
         }
+        guard let device else { return (HTTPResponse.html(401, DoorPage.html(.usedLink)), SecurityHeaders.pagePolicy) }
         var response = HTTPResponse.redirect("/")
-        let secure = secureCookie || request.header("x-forwarded-proto")?.lowercased() == "https"
-        response.headers.append(("Set-Cookie", CookieHeader.set(opened.id, secure: secure)))
-        return response
+        response.headers.append(("Set-Cookie", cookie.set(device.secret, secure: isSecure(request))))
+        return (response, SecurityHeaders.pagePolicy)
     }
 
     func notFound(section: PageSection?) -> HTTPResponse {
@@ -102,8 +140,9 @@ public final class WebApp: Sendable {
                                                                   box: section == nil ? nil : boxName))
     }
 
-    /// Forgets a session (its cookie is then worth nothing).
-    func close(session id: String) {
-        sessions.close(id)
+    /// Forgets a device: its cookie opens nothing from then on.
+    func revoke(_ device: Device) throws(DeviceBook.Failure) {
+        try devices.revoke(device.id)
+        sessions.close(device.secret)
     }
 }

@@ -14,6 +14,10 @@ public struct WebRoute: Sendable {
         case side
         /// The name of an embedded file (`EmbeddedAssets`).
         case file
+        /// A pairing code (`/pair/CODE`), which opens once.
+        case code
+        /// A device's public id (`/devices/DEVICE`), never its secret.
+        case device
     }
 
     /// How the route is answered: before the door (no session), or as a visit of a browser that
@@ -46,6 +50,8 @@ public struct WebRoute: Sendable {
             case .handle: "HANDLE"
             case .side: "SIDE"
             case .file: "FILE"
+            case .code: "CODE"
+            case .device: "DEVICE"
             }
         }.joined(separator: "/")
     }
@@ -77,6 +83,8 @@ public struct WebRoute: Sendable {
     public static let table: [WebRoute] = [
         WebRoute(method: .get, parts: [.word("static"), .file], fields: [],
                  handler: .open { app, request, values in app.staticFile(values[0], request: request) }),
+        WebRoute(method: .get, parts: [.word("pair"), .code], fields: [],
+                 handler: .open { app, request, values in app.pair(values[0], request: request) }),
         WebRoute(method: .get, parts: [], fields: [], handler: .visit { visit, _ in visit.today() }),
         WebRoute(method: .get, parts: [.word("review")], fields: ["tag"], handler: .visit { visit, _ in visit.reviewFront() }),
         WebRoute(method: .get, parts: [.word("review"), .word("answer")], fields: ["card", "tag", "done"],
@@ -92,6 +100,7 @@ public struct WebRoute: Sendable {
         WebRoute(method: .get, parts: [.word("cards"), .card, .word("asset"), .side], fields: [],
                  handler: .visit { visit, values in visit.cardAsset(id: values[0], side: values[1]) }),
         WebRoute(method: .get, parts: [.word("stats")], fields: [], handler: .visit { visit, _ in visit.stats() }),
+        WebRoute(method: .get, parts: [.word("devices")], fields: ["done"], handler: .visit { visit, _ in visit.devicesPage() }),
         WebRoute(method: .post, parts: [.word("review"), .word("start")], fields: [],
                  handler: .visit { visit, _ in visit.start() }),
         WebRoute(method: .post, parts: [.word("review"), .word("grade")], fields: ["card", "correct", "tag"],
@@ -106,6 +115,10 @@ public struct WebRoute: Sendable {
                  handler: .visit { visit, values in visit.saveCardEdit(id: values[0]) }),
         WebRoute(method: .post, parts: [.word("cards"), .card, .word("move")], fields: ["level"],
                  handler: .visit { visit, values in visit.move(id: values[0]) }),
+        WebRoute(method: .post, parts: [.word("devices"), .device, .word("rename")], fields: ["name"],
+                 handler: .visit { visit, values in visit.renameDevice(id: values[0]) }),
+        WebRoute(method: .post, parts: [.word("devices"), .device, .word("revoke")], fields: [],
+                 handler: .visit { visit, values in visit.revokeDevice(id: values[0]) }),
         WebRoute(method: .post, parts: [.word("logout")], fields: [], handler: .visit { visit, _ in visit.logout() }),
     ]
 }

@@ -1,9 +1,10 @@
-/// The four places of the navigation bar.
+/// The five places of the navigation bar.
 public enum PageSection: String, Sendable, CaseIterable {
     case today = "Today"
     case review = "Review"
     case cards = "Cards"
     case statistics = "Statistics"
+    case devices = "Devices"
 
     var path: String {
         switch self {
@@ -11,6 +12,7 @@ public enum PageSection: String, Sendable, CaseIterable {
         case .review: "/review"
         case .cards: "/cards"
         case .statistics: "/stats"
+        case .devices: "/devices"
         }
     }
 }

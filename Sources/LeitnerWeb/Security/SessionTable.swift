@@ -1,9 +1,10 @@
 import LeitnerSystem
 import Synchronization
 
-/// The browsers let in, by the random id in their cookie. Kept in memory only: restarting
-/// leitner-web or replacing the token (`leitnerctl web --new-token`) lets every browser out, and
-/// it must open the link again. Bounded: past `capacity`, the session used longest ago goes.
+/// The in-memory half of each device let in (`DeviceBook` keeps the other half on disk): its
+/// CSRF token and the review's handles, by the device's secret. Made again with a new CSRF token
+/// when leitner-web restarts, so a page loaded before the restart needs a reload to send a form.
+/// Bounded: past `capacity`, the session used longest ago goes (its device only gets a new one).
 final class SessionTable: Sendable {
     private let sessions = Mutex<[String: Session]>([:])
     let capacity: Int
@@ -12,28 +13,23 @@ final class SessionTable: Sendable {
         self.capacity = capacity
     }
 
-    /// A new session; returns its id (for the cookie) and CSRF token.
-    func open(now: MonotonicTime) throws(Errno) -> (id: String, csrf: String) {
-        let id = try RandomBytes.hex(32)
-        let csrf = try RandomBytes.hex(32)
-        sessions.withLock { table in
+    /// The session of the device whose secret is `id` (checked by the caller), marked used; made
+    /// when it has none yet.
+    func use(_ id: String, now: MonotonicTime) throws(Errno) -> Session {
+        if let session = sessions.withLock({ table -> Session? in
+            table[id]?.lastUsed = now
+            return table[id]
+        }) {
+            return session
+        }
+        let session = Session(csrf: try RandomBytes.hex(32), now: now)
+        return sessions.withLock { table in
+            if let raced = table[id] { return raced }
             if table.count >= capacity, let oldest = table.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
                 table[oldest] = nil
             }
-            table[id] = Session(csrf: csrf, now: now)
-        }
-        return (id, csrf)
-    }
-
-    /// The session of a cookie's id, marked used; nil for an unknown id. The lookup compares every
-    /// id in constant time, so its time says nothing about how close a guess came.
-    func use(_ id: String, now: MonotonicTime) -> Session? {
-        sessions.withLock { table in
-            var found: String?
-            for key in table.keys where ConstantTime.equal(key, id) { found = key }
-            guard let key = found else { return nil }
-            table[key]?.lastUsed = now
-            return table[key]
+            table[id] = session
+            return session
         }
     }
 
