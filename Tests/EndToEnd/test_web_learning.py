@@ -218,7 +218,7 @@ def test_two_boxes_two_servers_each_its_own_cards_and_devices(boxes):  # noqa: F
         # Each cookie is named for its box and port, and each device opens its own server only.
         kana_name, kana_secret = kana_cookie.split("=", 1)
         german_name, german_secret = german_cookie.split("=", 1)
-        assert kana_name.startswith("leitner_kana_") and german_name.startswith("leitner_default_")
+        assert kana_name.startswith("leitner_kana_") and german_name.startswith("leitner_german_")
         assert kana_secret != german_secret
         status, _, page = curl("-H", f"Cookie: {german_name}={kana_secret}", german_base + "/cards")
         assert status == 401 and "neko" not in page and "kana" not in page

@@ -28,6 +28,9 @@ enum StyleSheet {
         .side + .side { border-top: 1px dashed var(--line); margin-top: 16px; padding-top: 16px; }
         .card-id { color: var(--muted); font-size: .9em; margin: 16px 0 0; }
         .actions { display: flex; gap: 12px; margin: 16px 0; }
+        .devices { list-style: none; padding: 0; }
+        .device { border-bottom: 1px solid var(--line); padding-bottom: 8px; }
+        .device input[type=text] { flex: 1; min-width: 0; font: inherit; padding: 10px; }
         .actions form { flex: 1; display: flex; }
         .button, button { flex: 1; display: block; min-height: 52px; padding: 12px 16px; border-radius: 10px;
           border: 1px solid var(--line); background: var(--card); color: var(--fg); font: inherit; font-weight: 600;

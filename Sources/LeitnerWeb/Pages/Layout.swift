@@ -16,7 +16,7 @@ enum Layout {
             """))
         if let section {
             page += "<header><nav>"
-            for place in PageSection.allCases {
+            for place in PageSection.navigation {
                 let current: HTML = place == section ? " aria-current=\"page\"" : ""
                 page += "<a href=\"\(place.path)\"\(current)>\(place.rawValue)</a>"
             }

@@ -51,6 +51,7 @@ public enum TodayPage {
             body += "<tr><td>\(level.name)</td><td>\(status.counts[level] ?? 0)</td></tr>"
         }
         body += "</tbody></table>\n"
+        body += "<p class=\"muted\"><a href=\"/devices\" id=\"devices-link\">Devices</a>: the browsers paired with this box.</p>\n"
         return Layout.page(title: "Today", section: .today, body: body, box: box)
     }
 

@@ -40,19 +40,21 @@ public struct ServedNames: Sendable, Equatable {
         return lower
     }
 
-    /// Whether a POST comes from this site: its `Origin` (when sent) is the address it was sent
-    /// to — the scheme's default port left out — and `Sec-Fetch-Site` (when sent) says
-    /// `same-origin` or `none` (typed or bookmarked). Another port of the same host is another
-    /// site here: it could be any program of this machine.
+    /// Whether a POST comes from this site. `Sec-Fetch-Site`, when the browser sends it, decides:
+    /// `same-origin`, or `none` (typed or bookmarked). Else `Origin`, when sent, must be the address
+    /// the request was sent to (the scheme's default port left out). `Origin: null` is what a
+    /// browser sends for our own forms under `Referrer-Policy: no-referrer`, so it says nothing
+    /// either way; the CSRF token and the `SameSite=Strict` cookie still stand. Another port of the
+    /// same host is another site here: it could be any program of this machine.
     public static func sameSite(origin: String?, fetchSite: String?, host: String?) -> Bool {
-        if let site = fetchSite?.lowercased(), site != "same-origin", site != "none" { return false }
-        guard let origin = origin?.lowercased() else { return true }
+        if let site = fetchSite?.lowercased() { return site == "same-origin" || site == "none" }
+        guard let origin = origin?.lowercased(), origin != "null" else { return true }
         guard let host = host?.lowercased() else { return false }
         for (scheme, port) in [("http://", ":80"), ("https://", ":443")] where origin.hasPrefix(scheme) {
             let authority = String(origin.dropFirst(scheme.count))
             let bare = host.hasSuffix(port) ? String(host.dropLast(port.count)) : host
             return authority == host || authority == bare
         }
-        return false  // "null", or another scheme
+        return false  // another scheme
     }
 }
