@@ -116,5 +116,23 @@ import LeitnerTestSupport
         #expect(stored.count <= 15, "\(stored)")
         #expect(stored.contains("feed"))
     }
+
+    /// A view left further behind than the feed keeps is told it lost changes, and reads
+    /// everything again: a `tags` file written by hand whose event the feed dropped is still found.
+    @Test func aViewFarBehindReadsEverythingAgain() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        _ = try box.addText("neko", "cat", id: "neko")
+        _ = try box.addText("inu", "dog", id: "inu")
+        #expect(try box.tagCounts() == [])
+        dir.write("1/neko/tags", "ja\n")
+        _ = try box.status()
+        for _ in 0...ChangeFeed.defaultLimit { box.store.publishWritten("inu") }
+        #expect(box.tagTable.map { box.store.isLost($0.cursor) } == true)
+        #expect(try box.tagCounts() == [TagCount(tag: "ja", cards: 1)])
+        #expect(box.tagTable.map { box.store.isLost($0.cursor) } == false)
+    }
 }
 
