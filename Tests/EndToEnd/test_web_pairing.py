@@ -6,6 +6,8 @@ history database; a revoked device is logged out. curl: a foreign Host and a POS
 origin are refused; `[Web] ServerName=` serves a proxy's name. On a wildcard the links name every
 interface and never 0.0.0.0, and the QR code leitner-web draws is decoded by zbarimg.
 Screenshots of the devices page and the door at 390×844 go to WEB_ARTIFACTS."""
+import http.client
+import json
 import os
 import pathlib
 import select
@@ -14,6 +16,7 @@ import sqlite3
 import subprocess
 import time
 import urllib.parse
+import zlib
 
 import pytest
 from selenium import webdriver
@@ -259,3 +262,69 @@ def test_leitnerctl_web_pair_prints_a_link_for_the_running_server(web_box):
                                for line in pairing.read_text().splitlines()))
     status, _, body = curl(late)
     assert status == 401 and "10 minutes are over" in body
+
+
+def png_pixels(data: bytes):
+    """Width, height and rows of palette indices of a paletted PNG, every chunk's CRC checked."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    position, chunks = 8, {}
+    while position < len(data):
+        length = int.from_bytes(data[position:position + 4], "big")
+        kind = data[position + 4:position + 8]
+        body = data[position + 8:position + 8 + length]
+        assert int.from_bytes(data[position + 8 + length:position + 12 + length], "big") == zlib.crc32(kind + body)
+        chunks[kind] = chunks.get(kind, b"") + body
+        position += 12 + length
+    width, height = int.from_bytes(chunks[b"IHDR"][:4], "big"), int.from_bytes(chunks[b"IHDR"][4:8], "big")
+    assert chunks[b"IHDR"][8:10] == bytes([8, 3])
+    raw = zlib.decompress(chunks[b"IDAT"])
+    rows = [raw[y * (width + 1) + 1:(y + 1) * (width + 1)] for y in range(height)]
+    assert all(raw[y * (width + 1)] == 0 for y in range(height))
+    palette = chunks[b"PLTE"]
+    return width, height, [[tuple(palette[3 * i:3 * i + 3]) for i in row] for row in rows]
+
+
+def test_the_app_installs_with_a_manifest_and_icons_of_its_own(web_box, tmp_path):
+    box = web_box
+    box.start_web()
+    cookie = box.login()
+    _, _, page = box.request("GET", "/", cookie=cookie)
+    manifest_path = page.split('<link rel="manifest" href="')[1].split('"')[0]
+    assert '<meta name="theme-color" content="#0969da">' in page
+    status, headers, text = box.request("GET", manifest_path)
+    assert status == 200 and headers["content-type"] == "application/manifest+json"
+    manifest = json.loads(text)
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/" and manifest["scope"] == "/"
+    assert manifest["theme_color"] == "#0969da" and manifest["name"] == "Leitner box"
+    sizes = {}
+    for icon in manifest["icons"]:
+        connection = http.client.HTTPConnection("127.0.0.1", box.port, timeout=20)
+        connection.request("GET", icon["src"])
+        response = connection.getresponse()
+        body = response.read()
+        assert response.status == 200 and response.getheader("Content-Type") == icon["type"]
+        if icon["type"] == "image/png":
+            width, height, pixels = png_pixels(body)
+            assert f"{width}x{height}" == icon["sizes"]
+            # The blue ground in a corner, a white compartment, the amber one, all inside the middle 80 %.
+            assert pixels[0][0] == (0x09, 0x69, 0xDA)
+            assert pixels[height * 70 // 100][width * 26 // 100] == (255, 255, 255)
+            assert pixels[height * 70 // 100][width * 74 // 100] == (0xF2, 0xB1, 0x34)
+            assert len(body) < 8 * 1024, len(body)
+            sizes[icon["sizes"]] = icon["src"]
+        else:
+            assert body.startswith(b"<svg") and b"<script" not in body
+    assert set(sizes) == {"192x192", "512x512"}
+    # Chromium reads the manifest without an error and finds nothing that keeps it from installing.
+    driver = phone(tmp_path / "profile")
+    try:
+        driver.get(box.pairing_link())
+        assert wait_until(lambda: driver.current_url == box.base + "/")
+        read = driver.execute_cdp_cmd("Page.getAppManifest", {})
+        assert read["errors"] == [] and read["url"].endswith(manifest_path), read
+        image = driver.execute_script("const i = new Image(); i.src = arguments[0]; document.body.append(i); return true", sizes["192x192"])
+        assert image and wait_until(lambda: driver.execute_script("const i = document.querySelector('body > img'); return i.complete && i.naturalWidth") == 192)
+        installability = driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+        assert [e["errorId"] for e in installability["installabilityErrors"]] == [], installability
+    finally:
+        driver.quit()

@@ -41,6 +41,20 @@ import Testing
         #expect(EmbeddedAssets.file(named: "../app.js") == nil)
     }
 
+    @Test func theManifestAndIconsAreServedFilesNamedByContent() {
+        let manifest = String(decoding: EmbeddedAssets.manifest.bytes, as: UTF8.self)
+        for needed in ["\"display\": \"standalone\"", "\"start_url\": \"/\"", "\"theme_color\": \"#0969da\"",
+                       "/static/\(EmbeddedAssets.icon192.name)", "/static/\(EmbeddedAssets.icon512.name)", "\"sizes\": \"512x512\""] {
+            #expect(manifest.contains(needed), "\(needed)")
+        }
+        for file in [EmbeddedAssets.manifest, EmbeddedAssets.iconSVG, EmbeddedAssets.icon192, EmbeddedAssets.icon512] {
+            #expect(EmbeddedAssets.file(named: file.name)?.bytes == file.bytes)
+        }
+        // A PNG's chunks carry CRC-32 (ISO 3309): IEND's is the same in every file.
+        #expect(Array(EmbeddedAssets.icon192.bytes.suffix(12)) == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+        #expect(EmbeddedAssets.icon512.bytes.count < 8192)
+    }
+
     @Test func constantTimeEquality() {
         #expect(ConstantTime.equal("abc", "abc") && !ConstantTime.equal("abc", "abd") && !ConstantTime.equal("abc", "abcd"))
         #expect(!ConstantTime.equal("", "a") && ConstantTime.equal("", ""))

@@ -13,6 +13,11 @@ enum Layout {
             <meta name="referrer" content="no-referrer">
             <link rel="stylesheet" href="/static/\(EmbeddedAssets.styleSheet.name)">
             <script src="/static/\(EmbeddedAssets.script.name)" defer></script>
+            <link rel="manifest" href="/static/\(EmbeddedAssets.manifest.name)">
+            <meta name="theme-color" content="\(AppIcon.theme)">
+            <link rel="icon" href="/static/\(EmbeddedAssets.iconSVG.name)" type="image/svg+xml">
+            <link rel="apple-touch-icon" href="/static/\(EmbeddedAssets.icon192.name)">
+            <meta name="mobile-web-app-capable" content="yes">
             """))
         if let section {
             page += "<header><nav>"
