@@ -31,6 +31,7 @@ enum StyleSheet {
         .devices { list-style: none; padding: 0; }
         .device { border-bottom: 1px solid var(--line); padding-bottom: 8px; }
         .device input[type=text] { flex: 1; min-width: 0; font: inherit; padding: 10px; }
+        .device .actions button { flex: 0 0 auto; }
         .actions form { flex: 1; display: flex; }
         .button, button { flex: 1; display: block; min-height: 52px; padding: 12px 16px; border-radius: 10px;
           border: 1px solid var(--line); background: var(--card); color: var(--fg); font: inherit; font-weight: 600;
