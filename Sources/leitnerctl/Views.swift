@@ -152,7 +152,8 @@ struct Views {
     /// A card as `show` prints it.
     func card(_ card: Card) -> [String] {
         var lines = [style.apply(style.bold, card.id) + style.apply(style.dim, " · \(Views.place(card.level))")
-                     + (card.reverseOf.map { style.apply(style.dim, " · " + CardList.reverseMark($0) + ", its sides swapped") } ?? "")]
+                     + (card.reverseOf.map { style.apply(style.dim, " · " + CardList.reverseMark($0) + ", its sides swapped") } ?? "")
+                     + (card.clozeOf.map { style.apply(style.dim, " · " + $0.description + ", its note's text") } ?? "")]
         if !card.tags.isEmpty { lines.append(style.apply(style.dim, "tags: ") + card.tags.joined(separator: ", ")) }
         lines.append(style.apply(style.dim, "front:"))
         lines += self.side(card.front).map { "  " + $0 }

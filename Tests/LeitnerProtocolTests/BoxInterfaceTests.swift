@@ -45,7 +45,7 @@ import Testing
         #expect(text.contains("method Unsuspend(ids: []string) -> (cards: []Card)"))
         #expect(text.contains("method AddReverse(id: string, reverseId: ?string, level: ?string) -> (card: Card)"))
         #expect(text.contains("method Delete(id: string, keepReverses: ?bool) -> (reverses: ?[]string)"))
-        #expect(text.contains("type Card (id: string, level: string, front: Side, back: Side, tags: ?[]string, reverseOf: ?string)"))
+        #expect(text.contains("type Card (id: string, level: string, front: Side, back: Side, tags: ?[]string, reverseOf: ?string, clozeOf: ?string, cloze: ?int)"))
         #expect(text.contains("method Stop() -> ()"))
         #expect(text.contains("method Doctor() -> (problems: []Problem)"))
         #expect(text.contains("error DuplicateFront (id: string)"))

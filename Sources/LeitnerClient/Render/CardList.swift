@@ -49,10 +49,10 @@ public struct CardList: Sendable {
         let front = CardList.flat(card.front)
         let back = CardList.flat(card.back)
         guard width != nil else {
-            let fields = [level, card.id, front, back] + (card.reverseOf.map { [CardList.reverseMark($0)] } ?? [])
+            let fields = [level, card.id, front, back] + (CardList.kindMark(card).map { [$0] } ?? [])
             return fields.joined(separator: "\t")
         }
-        let id = card.reverseOf.map { card.id + " " + CardList.reverseMark($0) } ?? card.id
+        let id = CardList.kindMark(card).map { card.id + " " + $0 } ?? card.id
         if long {
             return pad(level, CardList.levelWidth) + CardList.gap + pad(id, idWidth) + CardList.gap
                 + front + CardList.gap + style.apply(style.dim, back)
@@ -63,6 +63,12 @@ public struct CardList: Sendable {
 
     /// How a reverse card of `original` is marked.
     public static func reverseMark(_ original: String) -> String { "↺ of " + original }
+
+    /// What a card is when it is no plain card: `↺ of ID` for a reverse (R28), `cloze 2 of NOTE`
+    /// for a cloze card (R30); nil for a plain card.
+    public static func kindMark(_ card: Card) -> String? {
+        card.reverseOf.map(reverseMark) ?? card.clozeOf?.description
+    }
 
     /// A side on one line: its text with `⏎` for line breaks and `→` for tabs (a final line
     /// break dropped), or `[media/type]` for other media.

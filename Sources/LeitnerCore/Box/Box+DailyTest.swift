@@ -82,7 +82,7 @@ extension Box {
             }
         }
         lastShown = nil
-        lastGraded = (id, shown.reverseOf)
+        lastGraded = (id, shown.reverseOf, shown.clozeOf?.note)
         // R24: with `SuspendLeeches=yes`, the wrong answer that makes a leech suspends it: the
         // grade's own move goes to `suspended/` (one logged move, undone by `Undo` as any grade).
         var suspends = false

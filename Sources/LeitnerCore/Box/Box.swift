@@ -36,7 +36,7 @@ public final class Box {
     var lastShown: Card?
     /// The card graded last and the card it reverses (nil: none), so that `Next` keeps its
     /// siblings apart (R11) without reading it again; read again when it is not the last grade.
-    var lastGraded: (id: String, reverseOf: String?)?
+    var lastGraded: (id: String, reverseOf: String?, note: String?)?
     /// The running totals and graded days that `Stats` and `Calendar` keep up to date.
     var statistics = StatisticsCache()
     /// The cards to settle after a sync, those in transit, and how far the peers' logs were read.

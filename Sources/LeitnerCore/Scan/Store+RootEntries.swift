@@ -42,7 +42,8 @@ extension Store {
         guard let entries = try? FileSystem.list(rootFD) else { return [] }
         return entries
             .filter { !$0.name.hasPrefix(".") && Level(name: $0.name) == nil && !Store.placeNames.contains($0.name)
-                        && !Store.fileSystemNames.contains($0.name) && $0.name != Store.boxesName }
+                        && !Store.fileSystemNames.contains($0.name) && $0.name != Store.boxesName
+                        && !($0.name == Store.notesDirectoryName && $0.kind == .directory) }
             .sorted { $0.name < $1.name }
             .map { entry in
                 let path = root + "/" + entry.name

@@ -17,7 +17,8 @@ extension Store {
         switch read.sides {
         case .success(let (front, back)):
             damaged[id] = nil
-            return Card(id: id, level: level, front: front, back: back, tags: read.tags.tags, reverseOf: read.reverseOf)
+            return Card(id: id, level: level, front: front, back: back, tags: read.tags.tags, reverseOf: read.reverseOf,
+                        clozeOf: read.clozeOf)
         case .failure(let damage):
             let reason = damage.reason
             damaged[id] = reason
@@ -191,6 +192,8 @@ extension Store {
         var markedSides: [String]?
         /// The id a `reverse-of` file names (R28), valid or not as a card; nil when there is none.
         var reverseOf: String?
+        /// The note and number a `cloze-of` file names (R30); nil when there is none or it names none.
+        var clozeOf: ClozeOf?
         /// The card's `tags` file read (R25): no tags when it has none. Its bad lines never
         /// damage the card; `doctor` reports them.
         var tags = CardTag.Parsed()
@@ -251,11 +254,14 @@ extension CardSource {
         var found: ([DirectoryEntry], [DirectoryEntry]) = ([], [])
         var read = Store.SidesRead(sides: .failure("not read"), markedSides: withText ? [] : nil)
         var reverseEntry: EntryKind?
+        var clozeEntry: EntryKind?
         var tagsEntry: DirectoryEntry?
         do {
             try FileSystem.forEachEntry(cardDirectory, fresh: true) { name, kind in
                 if name == Store.reverseFileName {
                     reverseEntry = kind
+                } else if name == Store.clozeFileName {
+                    clozeEntry = kind
                 } else if name == CardTag.fileName {
                     tagsEntry = DirectoryEntry(name: name, kind: kind)
                 } else if let side = Store.side(ofFile: name) {
@@ -279,6 +285,10 @@ extension CardSource {
             case .success(let parsed): read.tags = parsed
             case .failure(let problem): read.tagsProblem = problem.reason
             }
+        }
+        if let clozeEntry, reverseEntry == nil {
+            return readCloze(id, in: level, directory: cardDirectory, entry: clozeEntry, withText: withText,
+                             hasSides: !found.0.isEmpty || !found.1.isEmpty, asOriginal: asOriginal, read: read)
         }
         if let reverseEntry {
             return readReverse(id, in: level, directory: cardDirectory, entry: reverseEntry, withText: withText,

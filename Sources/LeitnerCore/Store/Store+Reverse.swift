@@ -81,20 +81,25 @@ extension CardSource {
 
     /// The id a `reverse-of` file names: its first line, without surrounding white space.
     func readReverseFile(in directory: FileDescriptor, kind: EntryKind, cardRelative: String) -> Result<String, CardDamage> {
-        // Opened as a side is, so that a link leading out of the store is never read (R22).
-        openSide(Store.reverseFileName, kind: kind, in: directory, cardRelative: cardRelative).flatMap { opened in
+        readLinkFile(Store.reverseFileName, what: "a card id", in: directory, kind: kind, cardRelative: cardRelative).map { text in
+            let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) } ?? ""
+            return CardID.composed(String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()))
+        }
+    }
+
+    /// The text of a small file that makes a card directory name another (`reverse-of`,
+    /// `cloze-of`), at most `Store.maxReverseFileSize` bytes of `what`. Opened as a side is, so
+    /// that a link leading out of the store is never read (R22).
+    func readLinkFile(_ name: String, what: String, in directory: FileDescriptor, kind: EntryKind,
+                      cardRelative: String) -> Result<String, CardDamage> {
+        openSide(name, kind: kind, in: directory, cardRelative: cardRelative).flatMap { opened in
             defer { opened.file.close() }
             guard Int(opened.status.st_size) <= Store.maxReverseFileSize else {
-                return .failure("too large for a card id (\(opened.status.st_size) bytes)")
+                return .failure("too large for \(what) (\(opened.status.st_size) bytes)")
             }
-            let bytes: [UInt8]
-            do { bytes = try opened.file.readAll(limit: Store.maxReverseFileSize) } catch {
+            do { return .success(String(decoding: try opened.file.readAll(limit: Store.maxReverseFileSize), as: UTF8.self)) } catch {
                 return .failure("cannot read: \(error)")
             }
-            let text = String(decoding: bytes, as: UTF8.self)
-            let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) } ?? ""
-            let trimmed = String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-            return .success(CardID.composed(trimmed))
         }
     }
 }

@@ -46,7 +46,11 @@ public enum BoxInterface {
         # reverseOf: for a reverse card, the id of the card whose sides it shows swapped (its
         # front is that card's back, the sides' paths are that card's files); absent for any
         # other card.
-        type Card (id: string, level: string, front: Side, back: Side, tags: ?[]string, reverseOf: ?string)
+        # clozeOf, cloze: for a cloze card, the note in notes/ whose text it shows and the
+        # deletion number it asks (its front hides every deletion of that number, its back
+        # reveals them, then the note's extra; the sides' paths are the note's text file);
+        # absent for any other card.
+        type Card (id: string, level: string, front: Side, back: Side, tags: ?[]string, reverseOf: ?string, clozeOf: ?string, cloze: ?int)
 
         # A side of a new card: text, or base64 data; name gives the extension (front.md, back.png).
         type Asset (name: string, text: ?string, data: ?string)

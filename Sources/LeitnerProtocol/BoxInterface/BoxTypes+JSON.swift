@@ -29,6 +29,10 @@ extension Card {
         var members: [String: JSONValue] = ["id": .string(id), "level": .string(level.name), "front": front.json, "back": back.json]
         if !tags.isEmpty { members["tags"] = .array(tags.map(JSONValue.string)) }
         if let reverseOf { members["reverseOf"] = .string(reverseOf) }
+        if let clozeOf {
+            members["clozeOf"] = .string(clozeOf.note)
+            members["cloze"] = .int(Int64(clozeOf.number))
+        }
         return .object(members)
     }
 
@@ -40,7 +44,10 @@ extension Card {
                   front: try Side(json: fields.required("front"), field: fields.field("front")),
                   back: try Side(json: fields.required("back"), field: fields.field("back")),
                   tags: fields.optional("tags") == nil ? [] : try fields.strings("tags"),
-                  reverseOf: try fields.optionalString("reverseOf"))
+                  reverseOf: try fields.optionalString("reverseOf"),
+                  clozeOf: try fields.optionalString("clozeOf").map { (note) throws(JSONFieldError) in
+                      ClozeOf(note: note, number: try fields.int("cloze"))
+                  })
     }
 }
 

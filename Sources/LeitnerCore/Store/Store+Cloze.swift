@@ -1,0 +1,175 @@
+import LeitnerSystem
+
+/// Cloze cards (R30): a card directory holding a file `cloze-of` — the note's id on its first
+/// line, the deletion number (`c2`, or `2`) on its second — and no sides. It is served with the
+/// text of `notes/NOTE/`, deletion N hidden on the front and revealed on the back (`ClozeText`),
+/// so an edit of the note reaches every card of it. Told from any other card when its directory
+/// is read, never by its name: `NOTE.cN` is only the default.
+extension Store {
+    /// The file that makes a card directory a cloze card.
+    static let clozeFileName = "cloze-of"
+    /// The place of the notes, beside the levels: never reviewed, never a card's level.
+    static let notesDirectoryName = "notes"
+    /// A note's text, Markdown first; its extra, shown with every answer.
+    static let noteTextNames = ["text.md", "text.txt"]
+    static let noteExtraName = "extra.md"
+    /// The most a note's text (or extra) holds: as much as a side carries inline.
+    static var maxNoteText: Int { maxInlineText }
+
+    /// The default id of card N of note `note`.
+    static func defaultClozeID(note: String, number: Int) -> String? {
+        let candidate = note + ".c\(number)"
+        return CardID.isValid(candidate) ? candidate : nil
+    }
+
+    /// The text of a `cloze-of` file naming `link`.
+    static func clozeFileText(_ link: ClozeOf) -> String { link.note + "\nc\(link.number)\n" }
+}
+
+/// A note read from `notes/ID/` (R30).
+struct NoteRead {
+    /// `notes/ID/text.md` or `text.txt`, as the sides' path.
+    var textPath: String
+    var mediaType: String
+    var text: ClozeText
+    var extra: String?
+}
+
+extension CardSource {
+    /// Reads the note `note`: its text (one of `text.md`, `text.txt`) and its `extra.md`.
+    /// - Returns: why it cannot be read, as a card reading it is damaged by (R21).
+    func readNote(_ note: String) -> Result<NoteRead, CardDamage> {
+        let notePath = root + "/" + Store.notesDirectoryName + "/" + note
+        let directory: FileDescriptor
+        do {
+            let notes = try FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: rootFD)
+            defer { notes.close() }
+            directory = try FileDescriptor.openDirectory(note, relativeTo: notes)
+        } catch where error == .noEntry {
+            return .failure("the note '\(note)' is not in '\(root)/\(Store.notesDirectoryName)'")
+        } catch {
+            return .failure("cannot open the note '\(notePath)': \(error)")
+        }
+        defer { directory.close() }
+        let relative = Store.notesDirectoryName + "/" + note
+        var texts: [(String, EntryKind)] = []
+        var extraKind: EntryKind?
+        do {
+            try FileSystem.forEachEntry(directory, fresh: true) { name, kind in
+                if Store.noteTextNames.contains(name) { texts.append((name, kind)) }
+                if name == Store.noteExtraName { extraKind = kind }
+            }
+        } catch {
+            return .failure("cannot read the note '\(notePath)': \(error)")
+        }
+        guard texts.count == 1, let (textName, textKind) = texts.first else {
+            return .failure(texts.isEmpty ? "the note '\(notePath)' has no text.md or text.txt"
+                                          : "the note '\(notePath)' has both text.md and text.txt")
+        }
+        func read(_ name: String, _ kind: EntryKind) -> Result<String, CardDamage> {
+            openSide(name, kind: kind, in: directory, cardRelative: relative).flatMap { opened in
+                defer { opened.file.close() }
+                guard Int(opened.status.st_size) <= Store.maxNoteText else {
+                    return .failure("'\(notePath)/\(name)' is too large for a note (\(opened.status.st_size) bytes, at most \(Store.maxNoteText))")
+                }
+                do { return .success(String(decoding: try opened.file.readAll(limit: Store.maxNoteText), as: UTF8.self)) } catch {
+                    return .failure("cannot read '\(notePath)/\(name)': \(error)")
+                }
+            }
+        }
+        let text: String
+        switch read(textName, textKind) {
+        case .success(let value): text = value
+        case .failure(let damage): return .failure(damage)
+        }
+        var extra: String?
+        if let extraKind {
+            switch read(Store.noteExtraName, extraKind) {
+            case .success(let value): extra = value
+            case .failure(let damage): return .failure(damage)
+            }
+        }
+        return .success(NoteRead(textPath: notePath + "/" + textName, mediaType: MediaType.of(fileName: textName),
+                                 text: ClozeText(parsing: text), extra: extra))
+    }
+
+    /// The sides of a cloze card: its note's text with deletion N hidden, and revealed. Damaged
+    /// (R21) when `cloze-of` names no valid note and number, when the card has sides as well, when
+    /// the note is gone or unreadable, or when the note no longer holds deletion N.
+    func readCloze(_ id: String, in level: Level, directory: FileDescriptor, entry: EntryKind, withText: Bool,
+                   hasSides: Bool, asOriginal: Bool, read: Store.SidesRead) -> Store.SidesRead {
+        var read = read
+        let filePath = path(of: id, in: level) + "/" + Store.clozeFileName
+        let fix = "write the note's id and the number (c1, c2, …) into '\(filePath)', one a line, or delete the card"
+        let link: ClozeOf
+        switch readClozeFile(in: directory, kind: entry, cardRelative: level.name + "/" + id) {
+        case .failure(let damage):
+            read.sides = .failure(CardDamage("'\(filePath)': \(damage.reason)", advice: fix))
+            return read
+        case .success(let named):
+            link = named
+        }
+        read.clozeOf = link
+        if asOriginal {
+            read.sides = .failure("'\(id)' is a cloze card (\(link.description)), which has no sides to swap")
+            return read
+        }
+        if hasSides {
+            read.sides = .failure(CardDamage(
+                "a cloze card of '\(link.note)' with sides of its own as well",
+                advice: "remove '\(filePath)' to keep it as a card of its own, or remove its front and back files to keep it a cloze card"))
+            return read
+        }
+        let note: NoteRead
+        switch readNote(link.note) {
+        case .failure(let damage):
+            read.sides = .failure(CardDamage(
+                "a cloze card whose note is gone or unreadable: \(damage.reason)",
+                advice: "restore the note '\(root)/\(Store.notesDirectoryName)/\(link.note)', or delete the card (leitnerctl delete \(id))"))
+            return read
+        case .success(let value):
+            note = value
+        }
+        guard note.text.numbers.contains(link.number) else {
+            read.sides = .failure(CardDamage(
+                "the note '\(link.note)' no longer holds deletion c\(link.number)",
+                advice: "put a {{c\(link.number)::…}} back into '\(note.textPath)', or delete the card (leitnerctl delete \(id))"))
+            return read
+        }
+        let markdown = note.mediaType == "text/markdown"
+        let front = Side(path: note.textPath, mediaType: note.mediaType,
+                         text: withText ? note.text.question(hiding: link.number, markdown: markdown) : nil)
+        let back = Side(path: note.textPath, mediaType: note.mediaType,
+                        text: withText ? note.text.answer(revealing: link.number, markdown: markdown, extra: note.extra) : nil)
+        read.sides = .success((front, back))
+        return read
+    }
+
+    /// What a `cloze-of` file names: the note's id on its first non-blank line, the number
+    /// (`c2` or `2`, 1…99) on the next.
+    func readClozeFile(in directory: FileDescriptor, kind: EntryKind, cardRelative: String) -> Result<ClozeOf, CardDamage> {
+        readLinkFile(Store.clozeFileName, what: "a note id and a number", in: directory, kind: kind, cardRelative: cardRelative)
+            .flatMap(Store.parseClozeFile)
+    }
+}
+
+extension Store {
+    /// The note and number a `cloze-of` file's text names, or why it names none.
+    static func parseClozeFile(_ text: String) -> Result<ClozeOf, CardDamage> {
+        let lines = text.split(whereSeparator: \.isNewline).map { line in
+            String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        }.filter { !$0.isEmpty }
+        guard lines.count == 2 else {
+            return .failure("holds \(lines.count) lines; it must hold two: the note's id, then the number (c1, c2, …)")
+        }
+        let note = CardID.composed(lines[0])
+        if let problem = CardID.problem(note) {
+            return .failure("names '\(note)', which is not a valid note id: \(problem)")
+        }
+        let digits = lines[1].hasPrefix("c") ? lines[1].dropFirst() : Substring(lines[1])
+        guard let number = Int(digits), (1...ClozeText.maxNumber).contains(number) else {
+            return .failure("'\(lines[1])' is not a deletion number (c1 to c\(ClozeText.maxNumber))")
+        }
+        return .success(ClozeOf(note: note, number: number))
+    }
+}
