@@ -76,6 +76,15 @@ import Testing
                 == "\(Self.file):2: invalid value 'ascii' for Images=: expected auto, kitty, iterm, sixel, blocks, none")
     }
 
+    @Test func ignoreAccentsIsABooleanDefaultNo() throws {
+        #expect(try parse("").ignoreAccents == false)
+        #expect(try parse("[Review]\nIgnoreAccents=yes\n").ignoreAccents == true)
+        #expect(try parse("[Review]\nIgnoreAccents = no\n").ignoreAccents == false)
+        #expect(error("[Review]\nIgnoreAccents=maybe\n")?.hasPrefix("\(Self.file):2: invalid value 'maybe' for IgnoreAccents=") == true)
+        #expect(error("[Client]\nIgnoreAccents=yes\n")
+                == "\(Self.file):2: unknown key 'IgnoreAccents' in section [Client]: IgnoreAccents= belongs in section [Review]")
+    }
+
     @Test func lastValueWinsAndSectionsRepeat() throws {
         let c = try parse("[Schedule]\nDayStartsAt=05:00\n[Client]\nAutostart=no\n[Schedule]\nDayStartsAt=06:15\n")
         #expect(c.dayStartsAt == 6 * 60 + 15)

@@ -94,6 +94,10 @@ public struct Configuration: Sendable, Equatable {
     /// The values of `Images=` besides `auto`: the protocols leitnerctl draws images with.
     public static let imageProtocols = ["kitty", "iterm", "sixel", "blocks", "none"]
 
+    // [Review]
+    /// Whether a typed answer's accents are ignored (`IgnoreAccents=`, default no; R32).
+    public var ignoreAccents: Bool = false
+
     // [Web]
     /// `leitner-web`'s address and cookie (docs/web.md).
     public var web = WebSettings()

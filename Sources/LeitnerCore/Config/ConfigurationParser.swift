@@ -133,6 +133,9 @@ public struct ConfigurationParser: Sendable {
             "Player": { c, v, _ in c.player = ConfigurationValue.command(v) },
             "Images": { c, v, _ throws(ConfigurationValueError) in c.images = try ConfigurationValue.images(v) },
         ],
+        "Review": [
+            "IgnoreAccents": { c, v, _ throws(ConfigurationValueError) in c.ignoreAccents = try ConfigurationValue.boolean(v) },
+        ],
         "Web": WebSettings.keys,
     ]
 }
