@@ -31,6 +31,9 @@ import LeitnerTestSupport
         }
     }
 
+    /// The days a run lasts: 420, or `LEITNER_SIMULATION_DAYS` for longer runs.
+    static let days = getenv("LEITNER_SIMULATION_DAYS").flatMap { Int(String(cString: $0)) } ?? 420
+
     /// One run: the learner's choices and the box's shuffles both follow `seed`.
     func simulate(seed: UInt64, onFail: OnFailPolicy, kills: Bool, newPerDay: Int?) throws {
         let f = try BoxFixture("2026-01-05", onFail: onFail, seed: seed ^ 0x5EED_5EED, places: PlacesSettings(newPerDay: newPerDay))
@@ -77,17 +80,44 @@ import LeitnerTestSupport
             var counts = [Level: Int]()
             for level in Level.allCases { counts[level] = model.level.values.filter { $0 == level }.count }
             agree(status.counts == counts, "\(when()): counts \(status.counts), model \(counts)")
+            let arrivals = model.arrivals
+            agree(status.arrivals?.date == arrivals?.date && status.arrivals?.cards == arrivals?.cards,
+                  "\(when()): arrivals \(String(describing: status.arrivals)), model \(String(describing: arrivals))")
         }
         for _ in 0..<150 { try addCard() }
         // Tags, practice and a part of the test (BoxSimulationTests+Tags) draw from dice of their own.
         var tagDice = Learner(seed: seed ^ 0x7A95)
         var tagged = try tagSome(f, model, &tagDice)
         let agreeing: (Bool, String) -> Void = { ok, what in agree(ok, what) }
+        // The order of events (BoxSimulationTests+Order) draws from dice of its own too.
+        var orderDice = Learner(seed: seed ^ 0x0DE5)
+        var restarts = 0
+        var firstAnswers = 0
+        var completedBeforeOpening = 0
+        var addedLate = 0
+        /// A card added at a step where what the box remembers decides where it goes (R23):
+        /// after a restart, before the day opened.
+        func addLate() throws {
+            guard addedLate < 150 else { return }
+            let id = "r\(addedLate)"
+            addedLate += 1
+            try f.box.addText("front \(id)", "back \(id)", id: id)
+            model.settle()
+            model.addByRequest(id)
+        }
+        /// A restart or a kill (R17, R23), then often a card added at once: where it goes says
+        /// whether the box still knows that the day opened and how many it admitted.
+        func restartNow(_ when: String) throws {
+            try restart(f, &orderDice, when: when, agree: agreeing)
+            restarts += 1
+            if orderDice.chance(0.5) { try addLate() }
+            try check("\(when) after a restart")
+        }
         var partGrades = 0
         var grades = 0
         var handMade = 0
         var suspends = 0
-        for day in 0..<420 {
+        for day in 0..<BoxSimulationTests.days {
             let when = { "day \(day) (\(model.today))" }
             // Some days are studied at 01:00 the next morning: still the same logical date. (Not
             // nearer 04:00: DayClockSystemZoneTests may switch TZ to Berlin, +2 h, meanwhile.)
@@ -96,12 +126,31 @@ import LeitnerTestSupport
             if random.chance(0.10) {
                 // A missed day: nobody asks anything.
             } else {
+                // The day's first calls: a card moved into new/ by hand that they take in, an
+                // answer before anything opened the day, a restart before it opened.
+                if orderDice.chance(0.1) { handIntoNew(f, &model, &orderDice) }
+                if orderDice.chance(0.1) { try addLate() }
+                if orderDice.chance(0.5), try completeBeforeOpening(f, &model, when: when(), agree: agreeing) {
+                    completedBeforeOpening += 1
+                    try addLate()
+                    try check("\(when()) after the test completed before the day opened")
+                }
+                if orderDice.chance(0.15) {
+                    firstAnswers += 1
+                    if let graded = try answerFirst(f, &model, &orderDice, when: when(), agree: agreeing) {
+                        lastGrade = graded
+                        grades += 1
+                    }
+                    try check("\(when()) after an answer as the first call")
+                }
+                if orderDice.chance(0.05) { try restartNow("\(when()) before prepare") }
                 let prepared = try f.box.prepare().test
                 model.settle()
                 model.open()
                 agree(prepared == model.summary(), "\(when()) prepare: \(prepared), model \(model.summary())")
                 // Taken in at once: the day's admissions are in the test that opened.
                 try check("\(when()) after prepare")
+                if orderDice.chance(0.05) { try restartNow("\(when()) after prepare") }
                 let stopEarly = random.chance(0.05) ? random.below(8) : Int.max
                 var shown = 0
                 while shown < stopEarly {
@@ -151,7 +200,7 @@ import LeitnerTestSupport
                         }
                     }
                     if random.chance(0.05) {
-                        try places(f, &model, &random, &suspends, when())
+                        try places(f, &model, &random, &orderDice, &suspends, when(), agree: agreeing)
                     }
                     if random.chance(0.01) {
                         // A card made by hand, in any level.
@@ -174,6 +223,8 @@ import LeitnerTestSupport
                         partGrades += part.grades
                         if let last = part.last { lastGrade = last }
                     }
+                    // Once the two differ, the model may not hold what the box offers next.
+                    if diverged { break }
                     guard let card = try f.box.next().card else { break }
                     model.settle()
                     agree(model.queue.contains(card.id), "\(when()) next shows \(card.id), not in the model's queue")
@@ -188,6 +239,7 @@ import LeitnerTestSupport
                     agree(graded.card.level == model.level[card.id], "\(when()) grade \(card.id) → \(graded.card.level)")
                     agree(graded.test == model.summary(), "\(when()) grade \(card.id): \(graded.test), model \(model.summary())")
                     shown += 1
+                    if orderDice.chance(0.01) { try restartNow("\(when()) after grading \(card.id)") }
                     if random.chance(0.03) {
                         try undo(f, &model, when())
                         if random.chance(0.3) { try undo(f, &model, when()) }
@@ -228,7 +280,9 @@ import LeitnerTestSupport
             f.clock.advance(days: 1)
             model.today = model.today.next
         }
-        // The run must have exercised the box: many grades, cards all the way to finished, skips.
+        // The run must have exercised the box: many grades, cards all the way to finished, skips
+        // (a run that stopped at a difference did not, and said why).
+        guard !diverged else { return }
         #expect(grades > 2000)
         #expect(model.level.values.filter { $0 == .finished }.count > 10)
         #expect(model.days.contains { $0.outcome == .skipped })
@@ -238,13 +292,18 @@ import LeitnerTestSupport
         // R23, R24 exercised: admissions on many dates, cards suspended and back.
         if newPerDay != nil { #expect(model.admitted.count > 40) }
         #expect(suspends > 10)
+        // #34's order of events exercised: restarts and kills in the middle of days, answers as
+        // a date's first call.
+        #expect(restarts > 20)
+        #expect(firstAnswers > 20)
+        #expect(completedBeforeOpening > 0)
     }
 
     /// R23, R24: one step in the places, by request or by hand, on a card no grade of the test
     /// names (the rules do not say what undo does for a card since taken out of the levels):
     /// suspend, unsuspend, `move ID new`, or `mv` into or out of `new/` and `suspended/`.
-    func places(_ f: BoxFixture, _ model: inout LeitnerModel, _ random: inout Learner, _ suspends: inout Int,
-                _ when: String) throws {
+    func places(_ f: BoxFixture, _ model: inout LeitnerModel, _ random: inout Learner, _ order: inout Learner,
+                _ suspends: inout Int, _ when: String, agree: (Bool, String) -> Void) throws {
         let graded = Set(model.test?.grades.map(\.id) ?? [])
         let free = model.level.keys.filter { !graded.contains($0) }.sorted()
         let suspended = free.filter { model.level[$0] == .suspended }
@@ -252,19 +311,22 @@ import LeitnerTestSupport
         guard !free.isEmpty else { return }
         switch random.below(5) {
         case 0:
-            let id = random.pick(free)
-            let cards = try f.box.suspend(ids: [id])
+            // Often a card with its reverse, in one request (R28: each moves alone).
+            let ids = withPair(random.pick(free), among: free, &order)
+            let cards = try f.box.suspend(ids: ids)
             model.settle()
-            model.suspend(id)
+            for id in ids { model.suspend(id) }
             suspends += 1
-            #expect(cards.map(\.level) == [.suspended], "\(when) suspend \(id)")
-            try checkPlaces(f, model, "\(when) after suspend \(id)")
+            #expect(cards.map(\.level) == ids.map { _ in .suspended }, "\(when) suspend \(ids)")
+            expectPathsExist(cards, "\(when) suspend", agree: agree)
+            try checkPlaces(f, model, "\(when) after suspend \(ids)")
         case 1 where !suspended.isEmpty:
-            let id = random.pick(suspended)
-            let cards = try f.box.unsuspend(ids: [id])
+            let ids = withPair(random.pick(suspended), among: suspended, &order)
+            let cards = try f.box.unsuspend(ids: ids)
             model.settle()
-            model.unsuspend(id)
-            #expect(cards.map(\.level) == [model.level[id]!], "\(when) unsuspend \(id)")
+            for id in ids { model.unsuspend(id) }
+            #expect(cards.map(\.level) == ids.map { model.level[$0]! }, "\(when) unsuspend \(ids)")
+            expectPathsExist(cards, "\(when) unsuspend", agree: agree)
         case 2:
             let id = random.pick(free)
             _ = try f.box.move(id: id, level: Level.new.name)
@@ -278,6 +340,10 @@ import LeitnerTestSupport
             f.dir.move("\(from.name)/\(id)", "\(to.name)/\(id)")
             if to == .suspended { suspends += 1 }
             model.handMove(id, to: to)
+            // Often the next request is one that acts on that card, and takes the move in first.
+            if order.chance(0.5) {
+                try actOnHandMoved(f, &model, id, &order, when: when, agree: agree)
+            }
         default:
             // By hand out of a place, to any level.
             guard !placed.isEmpty else { return }
@@ -287,6 +353,23 @@ import LeitnerTestSupport
             model.handMove(id, to: to)
         }
         try checkPlaces(f, model, "\(when) in the places")
+    }
+
+    /// `id`, and half the time the other card of its pair (`ID`, `ID.rev`, R28) when that one is
+    /// among `candidates` too, in either order.
+    func withPair(_ id: String, among candidates: [String], _ random: inout Learner) -> [String] {
+        let other = id.hasSuffix(".rev") ? String(id.dropLast(4)) : id + ".rev"
+        guard candidates.contains(other), random.chance(0.5) else { return [id] }
+        return random.chance(0.5) ? [id, other] : [other, id]
+    }
+
+    /// R17: the files a reply names exist when it arrives (a reverse's sides are its card's).
+    func expectPathsExist(_ cards: [Card], _ when: String, agree: (Bool, String) -> Void) {
+        for card in cards {
+            for path in [card.front.path, card.back.path] {
+                agree(access(path, F_OK) == 0, "\(when): \(card.id)'s \(path) does not exist")
+            }
+        }
     }
 
     /// The cards in `new/` and `suspended/`, on disk and in the model, and what the box says

@@ -9,6 +9,16 @@ extension LeitnerModel {
     /// admissions are fewer than `NewPerDay=`. A restart changes nothing of it.
     var dayOpened: Bool { admissionsDate == today || admitted[today, default: 0] > 0 }
 
+    /// R23: what `status` says arrives next: the date and how many, from `new/`; nil when none
+    /// waits or none will come (`NewPerDay=0`). Today while the day has not opened and has room.
+    var arrivals: (date: LogicalDate, cards: Int)? {
+        let waiting = level.values.count { $0 == .new }
+        guard waiting > 0 else { return nil }
+        guard let newPerDay else { return (dayOpened ? today.next : today, waiting) }
+        if !dayOpened, let left = room, left > 0 { return (today, min(left, waiting)) }
+        return newPerDay > 0 ? (today.next, min(newPerDay, waiting)) : nil
+    }
+
     /// R23: the admissions the date has room for; nil: no limit.
     var room: Int? { newPerDay.map { max(0, $0 - admitted[today, default: 0]) } }
 
