@@ -251,5 +251,5 @@ def test_a_post_without_the_csrf_token_changes_nothing(stocked, browser):
     # The same form with the token does change it.
     csrf = browser.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
     status, headers, _ = box.request("POST", "/review/grade", body=f"card={handle}&correct=yes&csrf={csrf}", cookie=cookie)
-    assert status == 303 and headers["location"] == "/review"
+    assert status == 303 and headers["location"] == "/review?done=right-2"
     assert box.card_level(card) == "2"

@@ -82,6 +82,17 @@ final class FakeDaemon: BoxTransport, Sendable {
                     moved.append(card.json)
                 }
                 return ["cards": .array(moved)]
+            case .unsuspend:
+                let ids = parameters["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                var moved: [JSONValue] = []
+                for id in ids {
+                    guard let index = state.suspended.firstIndex(where: { $0.id == id }) else { throw Self.noSuchCard(id) }
+                    var card = state.suspended.remove(at: index)
+                    card.level = .one
+                    state.queue.insert(card, at: 0)
+                    moved.append(card.json)
+                }
+                return ["cards": .array(moved)]
             case .edit:
                 guard let index = state.queue.firstIndex(where: { $0.id == id }) else { throw Self.noSuchCard(id ?? "") }
                 if let front = parameters["front"].flatMap({ try? Asset(json: $0) }) {

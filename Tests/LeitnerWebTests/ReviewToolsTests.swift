@@ -101,14 +101,21 @@ import Testing
         #expect(request(app, .post, "/review/suspend", body: "card=\(handle)&csrf=" + String(repeating: "0", count: 64), cookie: cookie).status == 403)
         #expect(daemon.methods.count == before)
         let suspended = request(app, .post, "/review/suspend", body: "card=\(handle)&csrf=\(csrf)", cookie: cookie)
-        #expect(suspended.status == 303 && suspended.header("Location") == "/review")
+        #expect(suspended.status == 303 && suspended.header("Location") == "/review?done=suspended&card=\(handle)")
         #expect(daemon.parameters(of: .suspend)?["ids"] == .array([.string("inu")]))
         #expect(daemon.card("inu")?.level == .suspended)
-        let next = text(request(app, .get, "/review", cookie: cookie))
+        let next = text(request(app, .get, "/review?done=suspended&card=\(handle)", cookie: cookie))
         #expect(next.contains("question hund"))
+        // The page right after offers to take back that suspend, and no undo of an older grade (#36).
+        #expect(next.contains("Suspended") && next.contains("action=\"/review/unsuspend\"") && !next.contains("action=\"/review/undo\""))
+        let unsuspended = request(app, .post, "/review/unsuspend", body: "card=\(handle)&csrf=\(csrf)", cookie: cookie)
+        #expect(unsuspended.header("Location") == "/review?done=unsuspended")
+        #expect(daemon.card("inu")?.level == .one)
+        #expect(text(request(app, .get, "/review?done=unsuspended", cookie: cookie)).contains("Suspend taken back."))
+        _ = request(app, .post, "/review/suspend", body: "card=\(handle)&csrf=\(csrf)", cookie: cookie)
         // The handle of a card already suspended does nothing more.
         #expect(request(app, .post, "/review/suspend", body: "card=nothandle&csrf=\(csrf)", cookie: cookie).header("Location") == "/review")
-        #expect(daemon.methods.filter { $0 == .suspend }.count == 1)
+        #expect(daemon.methods.filter { $0 == .suspend }.count == 2)
     }
 
     @Test func editIsRefusedBeforeTheAnswerThenSavesAndGoesBackToIt() throws {
@@ -148,7 +155,7 @@ import Testing
         let handle = try #require(handleIn(front))
         let csrf = try #require(field(front, "csrf"))
         let graded = request(app, .post, "/review/grade", body: "card=\(handle)&correct=yes&tag=de&csrf=\(csrf)", cookie: cookie)
-        #expect(graded.header("Location") == "/review?tag=de")
+        #expect(graded.header("Location") == "/review?tag=de&done=right-2")
         let done = text(request(app, .get, "/review?tag=de", cookie: cookie))
         #expect(done.contains("No card tagged de is left in today's test; 2 other cards are to review."))
         #expect(done.contains("href=\"/review\""))

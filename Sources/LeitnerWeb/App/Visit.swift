@@ -17,6 +17,8 @@ struct Visit {
     let now: MonotonicTime
     /// A POST's form, read and checked by `answer()`; empty for a GET.
     private(set) var form: [String: String] = [:]
+    /// The files of a `multipart/form-data` POST (the add page's photo and drawing).
+    private(set) var files: [String: MultipartForm.File] = [:]
 
     var box: BoxClient { app.box }
     var csrf: String { session.csrf }
@@ -28,7 +30,7 @@ struct Visit {
     /// The response of the request's route, with its security policy.
     func answer() -> (HTTPResponse, String) {
         var visit = self
-        if request.method == .post, let refusal = readForm(into: &visit.form) {
+        if request.method == .post, let refusal = readForm(into: &visit.form, files: &visit.files) {
             return page(refusal)
         }
         guard let (route, values) = WebRoute.find(request.method, segments), case .visit(let handler) = route.handler else {
@@ -86,14 +88,17 @@ struct Visit {
                 // `Next` opens today's test when it is not open yet, as `leitnerctl next` does: the
                 // test is the day's whoever opens it, so this GET decides nothing a person could.
                 let (card, test, outside) = try head(scope)
+                let notice = ReviewPage.Notice(query)
                 guard let card else {
-                    return HTTPResponse.html(200, ReviewPage.finished(test, scope: scope, outside: outside, csrf: csrf, box: boxName))
+                    let next = try? box.status().value
+                    return HTTPResponse.html(200, ReviewPage.finished(test, scope: scope, outside: outside, csrf: csrf, notice: notice,
+                                                                      next: next, box: boxName))
                 }
                 let handle = app.sessions.update(sessionID) { session in
                     session.handle(for: card.id, now: now) { (try? RandomBytes.hex(12)) ?? String(now.nanoseconds, radix: 36) }
                 } ?? ""
                 return HTTPResponse.html(200, ReviewPage.front(card, handle: handle, test: test, scope: scope, outside: outside,
-                                                               csrf: csrf, box: boxName))
+                                                               csrf: csrf, notice: notice, box: boxName))
             } catch {
                 return app.problem(error, section: .review)
             }
@@ -172,6 +177,8 @@ struct Visit {
         case "edited": "Saved."
         case "unchanged": "Nothing changed."
         case "moved": "Moved."
+        case "tagged": "Tags saved."
+        case "unsuspended": "Unsuspended: back in its level."
         default: nil
         }
     }
@@ -259,13 +266,25 @@ struct Visit {
 
     /// Reads a POST's form into `form` when it is one of these pages' forms (the right type, well
     /// escaped) and carries this browser's CSRF token; else returns the refusal.
-    private func readForm(into form: inout [String: String]) -> HTTPResponse? {
-        let type = request.header("content-type")?.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(" ") } ?? ""
-        guard type == "application/x-www-form-urlencoded" else {
-            return app.problem(415, "Not a form", "A change is sent by a form of these pages.", section: .today)
-        }
-        guard let fields = PercentEncoding.formFields(String(decoding: request.body, as: UTF8.self)) else {
-            return app.problem(400, "A broken form", "The form has a broken %-escape.", section: .today)
+    private func readForm(into form: inout [String: String], files: inout [String: MultipartForm.File]) -> HTTPResponse? {
+        let contentType = request.header("content-type") ?? ""
+        let type = contentType.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(" ") } ?? ""
+        let fields: [String: String]
+        if type == "multipart/form-data" {
+            guard let boundary = MultipartForm.boundary(contentType: contentType),
+                  let multipart = MultipartForm(body: request.body, boundary: boundary) else {
+                return app.problem(400, "A broken form", "The form's parts cannot be read.", section: .today)
+            }
+            fields = multipart.fields
+            files = multipart.files
+        } else {
+            guard type == "application/x-www-form-urlencoded" else {
+                return app.problem(415, "Not a form", "A change is sent by a form of these pages.", section: .today)
+            }
+            guard let decoded = PercentEncoding.formFields(String(decoding: request.body, as: UTF8.self)) else {
+                return app.problem(400, "A broken form", "The form has a broken %-escape.", section: .today)
+            }
+            fields = decoded
         }
         guard let offered = fields["csrf"], ConstantTime.equal(offered, csrf) else {
             return app.problem(403, "This form is out of date",
@@ -296,8 +315,8 @@ struct Visit {
         let elapsed = now - shown.shown
         let milliseconds = Int(min(elapsed.components.seconds, 86_400)) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
         do {
-            _ = try box.grade(id: shown.id, correct: correct, answerMs: max(0, milliseconds))
-            return page(HTTPResponse.redirect(scope.path))
+            let graded = try box.grade(id: shown.id, correct: correct, answerMs: max(0, milliseconds)).value.card
+            return page(HTTPResponse.redirect(scope.path + scope.noticeJoin + "done=\(correct ? "right" : "wrong")-\(graded.level.name)"))
         } catch let error where Self.isStale(error) {
             return page(HTTPResponse.redirect(scope.path))
         } catch {
@@ -314,7 +333,8 @@ struct Visit {
         }
         do {
             _ = try box.suspend(ids: [shown.id]).value
-            return page(HTTPResponse.redirect(scope.path))
+            // The next page offers to take back this suspend, by the card's handle.
+            return page(HTTPResponse.redirect(scope.path + scope.noticeJoin + "done=suspended&card=\(handle)"))
         } catch {
             return page(app.problem(error, section: .review))
         }
@@ -339,7 +359,8 @@ struct Visit {
     func undo() -> (HTTPResponse, String) {
         do {
             _ = try box.undo()
-            return page(HTTPResponse.redirect(Self.scope(form).path))
+            let scope = Self.scope(form)
+            return page(HTTPResponse.redirect(scope.path + scope.noticeJoin + "done=undone"))
         } catch {
             return page(app.problem(error, section: .review))
         }

@@ -95,6 +95,9 @@ public struct WebRoute: Sendable {
                  handler: .visit { visit, values in visit.reviewAsset(handle: values[0], side: values[1]) }),
         WebRoute(method: .get, parts: [.word("cards")], fields: ["q", "tag", "level", "page"],
                  handler: .visit { visit, _ in visit.cardList() }),
+        // Before `/cards/ID`: `new` is no card's page.
+        WebRoute(method: .get, parts: [.word("cards"), .word("new")], fields: ["added", "tags", "level"],
+                 handler: .visit { visit, _ in visit.newCardPage() }),
         WebRoute(method: .get, parts: [.word("cards"), .card], fields: ["done"],
                  handler: .visit { visit, values in visit.cardPage(id: values[0]) }),
         WebRoute(method: .get, parts: [.word("cards"), .card, .word("asset"), .side], fields: [],
@@ -107,6 +110,8 @@ public struct WebRoute: Sendable {
                  handler: .visit { visit, _ in visit.grade() }),
         WebRoute(method: .post, parts: [.word("review"), .word("suspend")], fields: ["card", "tag"],
                  handler: .visit { visit, _ in visit.suspend() }),
+        WebRoute(method: .post, parts: [.word("review"), .word("unsuspend")], fields: ["card", "tag"],
+                 handler: .visit { visit, _ in visit.unsuspendShown() }),
         WebRoute(method: .post, parts: [.word("review"), .word("edit")], fields: ["card", "front", "back", "tag"],
                  handler: .visit { visit, _ in visit.saveReviewEdit() }),
         WebRoute(method: .post, parts: [.word("review"), .word("undo")], fields: ["tag"],
@@ -119,6 +124,14 @@ public struct WebRoute: Sendable {
                  handler: .visit { visit, values in visit.renameDevice(id: values[0]) }),
         WebRoute(method: .post, parts: [.word("devices"), .device, .word("revoke")], fields: [],
                  handler: .visit { visit, values in visit.revokeDevice(id: values[0]) }),
+        WebRoute(method: .post, parts: [.word("cards"), .word("new")],
+                 fields: ["front", "front-kind", "front-markdown", "front-photo", "front-drawing",
+                          "back", "back-kind", "back-markdown", "back-photo", "back-drawing", "tags", "level", "reverse", "id", "force"],
+                 handler: .visit { visit, _ in visit.addCard() }),
+        WebRoute(method: .post, parts: [.word("cards"), .card, .word("tags")], fields: ["tags"],
+                 handler: .visit { visit, values in visit.saveTags(id: values[0]) }),
+        WebRoute(method: .post, parts: [.word("cards"), .card, .word("unsuspend")], fields: [],
+                 handler: .visit { visit, values in visit.unsuspendCard(id: values[0]) }),
         WebRoute(method: .post, parts: [.word("logout")], fields: [], handler: .visit { visit, _ in visit.logout() }),
     ]
 }

@@ -3,7 +3,10 @@
 /// works without it; it only clicks the links and buttons the page already has, so it changes
 /// nothing a form would not.
 enum ReviewScript {
-    static let text = """
+    /// The whole script: the review's keys and swipes, then the forms' (`FormScript`).
+    static let text = keys + FormScript.text
+
+    static let keys = """
         "use strict";
         (function () {
           function click(id) {

@@ -40,12 +40,12 @@ enum StyleSheet {
         .right { background: var(--right); border-color: var(--right); color: #fff; }
         .wrong { background: var(--wrong); border-color: var(--wrong); color: #fff; }
         .secondary { display: flex; justify-content: space-between; align-items: center; gap: 12px; }
-        .secondary button { flex: 0 0 auto; min-height: 44px; font-weight: 400; }
+        .secondary button { flex: 0 0 auto; font-weight: 400; }
         progress { width: 100%; height: 8px; accent-color: var(--accent); }
         .keys { color: var(--muted); font-size: .85em; }
         .tools { justify-content: flex-end; flex-wrap: wrap; }
         .tools .button, .tools form { flex: 0 0 auto; }
-        .tools .button { min-height: 44px; font-weight: 400; padding: 8px 16px; }
+        .tools .button { font-weight: 400; }
         .tags { margin: 12px 0 0; }
         .tag { display: inline-block; padding: 2px 10px; margin: 2px 4px 2px 0; border: 1px solid var(--line);
           border-radius: 999px; text-decoration: none; font-size: .9em; }
@@ -70,6 +70,46 @@ enum StyleSheet {
         .results li { padding: 10px 0; border-bottom: 1px solid var(--line); }
         .pages { display: flex; justify-content: space-between; margin: 16px 0; }
         label { display: block; margin: 12px 0 4px; font-weight: 600; }
+        .card.question { display: flex; flex-direction: column; justify-content: center; text-align: center; }
+        .card.question .side { font-size: 1.5em; line-height: 1.35; }
+        .card.question.short .side { font-size: 2.2em; }
+        .card.question.long .side { font-size: 1.1em; text-align: left; }
+        .notice { display: flex; align-items: center; justify-content: space-between; gap: 12px; margin: 8px 0;
+          padding: 6px 6px 6px 14px; min-height: 52px; border-radius: 10px; background: var(--card); border: 1px solid var(--line); }
+        .notice form { flex: 0 0 auto; display: flex; }
+        .notice .ok { color: var(--right); font-weight: 600; }
+        .notice .bad { color: var(--wrong); font-weight: 600; }
+        .field-error { color: var(--wrong); margin: 6px 0 0; font-weight: 600; }
+        input[type=text] { font: inherit; padding: 10px; min-height: 48px; border-radius: 8px; border: 1px solid var(--line);
+          background: var(--card); color: var(--fg); width: 100%; }
+        select { min-height: 48px; }
+        fieldset.side-input { border: 1px solid var(--line); border-radius: 12px; margin: 12px 0; padding: 8px 12px 12px; }
+        fieldset.side-input legend { font-weight: 600; padding: 0 6px; }
+        .kinds { display: flex; gap: 0; margin: 4px 0 10px; }
+        .kinds label { flex: 1; margin: 0; font-weight: 400; }
+        .kinds input { position: absolute; opacity: 0; }
+        .kinds span { display: block; min-height: 48px; line-height: 46px; text-align: center; border: 1px solid var(--line);
+          background: var(--card); }
+        .kinds label:first-child span { border-radius: 10px 0 0 10px; }
+        .kinds label:last-child span { border-radius: 0 10px 10px 0; }
+        .kinds input:checked + span { background: var(--accent); border-color: var(--accent); color: #fff; font-weight: 600; }
+        .kinds input:focus-visible + span { outline: 2px solid var(--accent); outline-offset: 2px; }
+        .kind-photo, .kind-drawing { display: none; }
+        .side-input:has(input[value=photo]:checked) .kind-photo, .side-input:has(input[value=drawing]:checked) .kind-drawing { display: block; }
+        .side-input:has(input[value=photo]:checked) .kind-text, .side-input:has(input[value=drawing]:checked) .kind-text { display: none; }
+        input[type=file] { font: inherit; width: 100%; min-height: 48px; }
+        canvas.pad { display: block; width: 100%; aspect-ratio: 4 / 3; background: #fff; border: 1px solid var(--line);
+          border-radius: 10px; touch-action: none; }
+        .pad-tools { display: flex; align-items: center; gap: 12px; margin: 8px 0 0; }
+        .pad-tools button { flex: 0 0 auto; font-weight: 400; }
+        label.check { display: flex; align-items: center; gap: 10px; min-height: 48px; margin: 4px 0; font-weight: 400; }
+        label.check input { width: 24px; height: 24px; }
+        .js .no-script { display: none; }
+        .actions input[type=text], .actions select { flex: 1; }
+        .actions button { flex: 0 0 auto; }
+        .actions form button { flex: 1; }
+        /* A touch screen has no keys to teach. */
+        @media (hover: none) and (pointer: coarse) { .keys { display: none; } }
         @media (prefers-reduced-motion: no-preference) {
           .card { transition: transform .15s ease-out, opacity .15s ease-out; }
           .card.swipe-right { transform: translateX(40px) rotate(2deg); opacity: .6; }

@@ -19,6 +19,15 @@ public enum CardPage {
             body += "<option value=\"\(level.name)\"\(level == card.level ? " selected" : "" as HTML)>\(level.name)</option>"
         }
         body += "</select><button type=\"submit\" id=\"move\">Move</button></div></form>\n"
+        if card.level == .suspended {
+            // Back to the level it was suspended from (R24), as `leitnerctl unsuspend`.
+            body += "<div class=\"actions\">" + Layout.form(action: "\(path)/unsuspend", csrf: csrf, button: "Unsuspend",
+                                                             id: "unsuspend", buttonClass: "primary") + "</div>\n"
+        }
+        body += "<form method=\"post\" action=\"\(path)/tags\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
+        body += "<label for=\"tags-field\">Tags <span class=\"muted\">(separated by spaces)</span></label><div class=\"actions\">"
+        body += "<input type=\"text\" id=\"tags-field\" name=\"tags\" value=\"\(card.tags.joined(separator: " "))\" autocapitalize=\"none\">"
+        body += "<button type=\"submit\" id=\"save-tags\">Save tags</button></div></form>\n"
         let fields = textFields(card)
         if !fields.isEmpty {
             body += "<form method=\"post\" action=\"\(path)/edit\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"

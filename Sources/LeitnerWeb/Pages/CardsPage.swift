@@ -47,7 +47,7 @@ public enum CardsPage {
     /// box's tags, offered in the filter.
     public static func html(filter: Filter, tags: [TagCount], entries: [Entry], total: Int, page: Int,
                             box: String? = nil) -> HTML {
-        var body: HTML = "<h1>Cards</h1>\n<form class=\"search\" method=\"get\" action=\"/cards\" role=\"search\">"
+        var body: HTML = "<h1>Cards</h1>\n<p><a class=\"button primary\" id=\"add-card\" href=\"/cards/new\">Add a card</a></p>\n<form class=\"search\" method=\"get\" action=\"/cards\" role=\"search\">"
         body += "<input type=\"search\" name=\"q\" value=\"\(filter.text)\" placeholder=\"Search ids, fronts and backs\" aria-label=\"Search\">"
         body += "<button type=\"submit\">Search</button>"
         // The filters are in the same form, so a search keeps them (and they work without script).

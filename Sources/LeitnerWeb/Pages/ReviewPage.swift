@@ -23,18 +23,75 @@ public enum ReviewPage {
         /// The review's address for this scope.
         public var path: String { tag.map { "/review?tag=" + PercentEncoding.encode($0) } ?? "/review" }
 
+        /// What joins a notice's query to `path`.
+        var noticeJoin: String { tag == nil ? "?" : "&" }
+
         /// Hidden form fields that carry the scope to a POST.
         var fields: [(String, String)] { tag.map { [("tag", $0)] } ?? [] }
     }
 
+    /// What the change just made was, said above the next card (`/review?done=…`): a grade and
+    /// the level it sent the card to, an undo, a suspend (with the card's handle, so that the
+    /// page offers to take back that suspend), or its taking back. Read from fixed words only.
+    public enum Notice: Sendable, Equatable {
+        case graded(correct: Bool, level: Level)
+        case undone
+        case suspended(handle: String)
+        case unsuspended
+
+        init?(_ query: [String: String]) {
+            guard let done = query["done"] else { return nil }
+            switch done {
+            case "undone": self = .undone
+            case "unsuspended": self = .unsuspended
+            case "suspended":
+                guard let handle = query["card"], !handle.isEmpty else { return nil }
+                self = .suspended(handle: handle)
+            default:
+                let parts = done.split(separator: "-")
+                guard parts.count == 2, parts[0] == "right" || parts[0] == "wrong", let level = Level(name: parts[1]) else { return nil }
+                self = .graded(correct: parts[0] == "right", level: level)
+            }
+        }
+
+        /// The notice, with the take-back form after a suspend; its button is `undo`, so the `u`
+        /// key takes back the suspend and not an older grade.
+        func html(scope: Scope, csrf: String) -> HTML {
+            var out: HTML = "<div class=\"notice\" id=\"notice\" role=\"status\">"
+            switch self {
+            case .graded(let correct, let level):
+                let place: HTML = level.isPlace || level == .finished ? "\(level.name)" : "level \(level.name)"
+                out += correct ? "<span class=\"ok\">✓ → \(place)</span>" : "<span class=\"bad\">✗ → \(place)</span>"
+            case .undone:
+                out += "<span>Undone: the last grade is taken back.</span>"
+            case .unsuspended:
+                out += "<span>Suspend taken back.</span>"
+            case .suspended(let handle):
+                out += "<span>Suspended: out of every test.</span>"
+                out += Layout.form(action: "/review/unsuspend", csrf: csrf, fields: [("card", handle)] + scope.fields,
+                                   button: "Take back", id: "undo")
+            }
+            return out + "</div>\n"
+        }
+
+        var isSuspend: Bool {
+            if case .suspended = self { return true }
+            return false
+        }
+    }
+
     /// The front of the test's head card, under `handle`; `outside`, the queued cards a tag's
-    /// scope leaves out.
+    /// scope leaves out; `notice`, the change just made.
     public static func front(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), outside: Int = 0,
-                             csrf: String, box: String? = nil) -> HTML {
+                             csrf: String, notice: Notice? = nil, box: String? = nil) -> HTML {
         var body = heading(scope) + progress(test, scope: scope, outside: outside)
-        body += "<article class=\"card\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
+        if let notice { body += notice.html(scope: scope, csrf: csrf) }
+        // The question large and centred, smaller as it grows longer, so that it fits the card.
+        let length = card.front.text.map(\.count) ?? 0
+        let fit: HTML = card.front.text == nil ? "" : length <= 24 ? " short" : length > 160 ? " long" : ""
+        body += "<article class=\"card question\(fit)\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
         body += "</article>\n<div class=\"actions\"><a class=\"button primary\" id=\"show\" href=\"\("/review/answer?card=\(handle)" + scope.queryTail)\">Show answer</a></div>\n"
-        body += footer(test, handle: handle, answered: false, scope: scope, csrf: csrf)
+        body += footer(test, handle: handle, answered: false, scope: scope, csrf: csrf, undo: notice?.isSuspend != true)
         return Layout.page(title: "Review", section: .review, body: body, box: box)
     }
 
@@ -78,8 +135,9 @@ public enum ReviewPage {
     /// No card left: the test complete, or nothing due; with a tag, the cards of today's test
     /// without it (`outside`) are still to review.
     public static func finished(_ test: TestSummary, scope: Scope = Scope(), outside: Int = 0, csrf: String,
-                                box: String? = nil) -> HTML {
+                                notice: Notice? = nil, next: BoxStatus? = nil, box: String? = nil) -> HTML {
         var body = heading(scope)
+        if let notice { body += notice.html(scope: scope, csrf: csrf) }
         if let tag = scope.tag, outside > 0 {
             body += "<p id=\"complete\">No card tagged \(tag) is left in today's test; "
             body += "\(outside) other card\(outside == 1 ? " is" : "s are") to review.</p>\n"
@@ -93,8 +151,13 @@ public enum ReviewPage {
                     + (test.failed > 0 ? ", \(test.failed) answered wrong on the way" : "") + ".</p>\n"
             }
         }
-        body += "<div class=\"secondary\"><a href=\"/stats\">Statistics</a>"
-        if test.passed + test.failed > 0 {
+        // The box's one answer to "when next?", as Today and the terminal's review end say it.
+        if let status = next, let coming = status.next, coming.date != status.today {
+            body += "<p id=\"next\">Next test: \(TestWords.next(coming, today: status.today)).</p>\n"
+        }
+        body += "<div class=\"actions\"><a class=\"button primary\" id=\"today\" href=\"/\">Back to Today</a></div>\n"
+        body += "<div class=\"secondary tools\"><a class=\"button\" href=\"/stats\">Statistics</a>"
+        if test.passed + test.failed > 0, notice?.isSuspend != true {
             body += Layout.form(action: "/review/undo", csrf: csrf, fields: scope.fields, button: "Undo the last grade", id: "undo")
         }
         body += "</div>\n"
@@ -121,14 +184,14 @@ public enum ReviewPage {
     }
 
     /// Edit (once the answer is shown), Suspend and Undo, then the keys.
-    static func footer(_ test: TestSummary, handle: String, answered: Bool, scope: Scope, csrf: String) -> HTML {
+    static func footer(_ test: TestSummary, handle: String, answered: Bool, scope: Scope, csrf: String, undo: Bool = true) -> HTML {
         var out: HTML = "<div class=\"secondary tools\">"
         if answered {
             out += "<a class=\"button\" id=\"edit\" href=\"\("/review/edit?card=\(handle)" + scope.queryTail)\">Edit</a>"
         }
         out += Layout.form(action: "/review/suspend", csrf: csrf, fields: [("card", handle)] + scope.fields,
                            button: "Suspend", id: "suspend")
-        if test.passed + test.failed > 0 {
+        if undo, test.passed + test.failed > 0 {
             out += Layout.form(action: "/review/undo", csrf: csrf, fields: scope.fields, button: "Undo", id: "undo")
         }
         out += "</div>\n<p class=\"keys\">Keys: Space shows the answer, y right, n wrong, u undo, s suspend"

@@ -1,0 +1,88 @@
+import LeitnerCore
+
+/// Adding a card from the phone (`/cards/new`): each side text (plain or Markdown), a photo (the
+/// camera or a file) or a drawing made with a finger or pen; tags, the level or `new`, a reverse
+/// card, and an id when the one made from the front will not do. The form is
+/// `multipart/form-data`, the one way a browser sends a file without a script; the script only
+/// draws and turns the drawing into the PNG file the form sends (and shrinks a photo to fit the
+/// body limit). A refusal is shown beside the field it is about, with what was typed kept.
+public enum NewCardPage {
+    /// What the form held and what was refused, field by field (`front`, `back`, `tags`,
+    /// `level`, `id`; `form` for the rest).
+    public struct Draft: Sendable, Equatable {
+        public var text: [SideName: String] = [:]
+        public var markdown: Set<SideName> = []
+        public var kind: [SideName: String] = [:]
+        public var tags = ""
+        public var level = ""
+        public var reverse = false
+        public var id = ""
+        public var errors: [String: String] = [:]
+
+        public init() {}
+    }
+
+    /// The ways a side is given: the form's `SIDE-kind`.
+    static let kinds = [("text", "Text"), ("photo", "Photo"), ("drawing", "Drawing")]
+
+    /// `added`: the id of the card just added, said above the empty form for the next one.
+    public static func html(_ draft: Draft, csrf: String, added: String? = nil, box: String? = nil) -> HTML {
+        var body: HTML = "<h1>Add a card</h1>\n"
+        if let added {
+            body += "<p class=\"notice\" id=\"notice\" role=\"status\">Added <a href=\"/cards/\(PercentEncoding.encode(added))\">\(added)</a>.</p>\n"
+        }
+        if let problem = draft.errors["form"] { body += "<p class=\"problem\" id=\"form-error\">\(problem)</p>\n" }
+        body += "<form method=\"post\" action=\"/cards/new\" enctype=\"multipart/form-data\" id=\"add-form\" class=\"add\">"
+        body += "<input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
+        for side in SideName.allCases { body += sideFields(side, draft) }
+        body += "<label for=\"tags\">Tags</label>"
+        body += "<input type=\"text\" id=\"tags\" name=\"tags\" value=\"\(draft.tags)\" placeholder=\"ja verbs\" autocapitalize=\"none\">"
+        body += error("tags", draft)
+        body += "<label for=\"level\">Goes to</label><select id=\"level\" name=\"level\">"
+        // The first choice is leitnerctl add's: new/ when the box paces new cards, else level 1.
+        body += "<option value=\"\"\(draft.level.isEmpty ? " selected" : "" as HTML)>as leitnerctl add: new, or level 1</option>"
+        for level in [Level.new] + Level.allCases.filter({ !$0.isPlace && $0 != .finished }) {
+            let label = level == .new ? "new: comes with the day's new cards" : "level \(level.name)"
+            body += "<option value=\"\(level.name)\"\(level.name == draft.level ? " selected" : "" as HTML)>\(label)</option>"
+        }
+        body += "</select>" + error("level", draft)
+        body += "<label class=\"check\"><input type=\"checkbox\" id=\"reverse\" name=\"reverse\" value=\"yes\"\(draft.reverse ? " checked" : "" as HTML)> "
+        body += "Also a reverse card (the back asked, the front answered)</label>"
+        body += "<label for=\"id\">Id <span class=\"muted\">(made from the front when empty)</span></label>"
+        body += "<input type=\"text\" id=\"id\" name=\"id\" value=\"\(draft.id)\" autocapitalize=\"none\">"
+        body += error("id", draft)
+        body += "<div class=\"actions\"><button type=\"submit\" id=\"add\" class=\"primary\">Add the card</button></div></form>\n"
+        return Layout.page(title: "Add a card", section: .cards, body: body, box: box)
+    }
+
+    /// One side: the choice of text, photo or drawing, and the field of each (the style shows the
+    /// chosen one), then the refusal about this side.
+    static func sideFields(_ side: SideName, _ draft: Draft) -> HTML {
+        let name = side.rawValue
+        let chosen = draft.kind[side] ?? "text"
+        var out: HTML = "<fieldset class=\"side-input\" id=\"\(name)-side\"><legend>The \(name)</legend><div class=\"kinds\">"
+        for (kind, label) in kinds {
+            out += "<label><input type=\"radio\" name=\"\(name)-kind\" value=\"\(kind)\" id=\"\(name)-is-\(kind)\""
+            out += "\(kind == chosen ? " checked" : "" as HTML)><span>\(label)</span></label>"
+        }
+        out += "</div><div class=\"kind-text\"><textarea id=\"\(name)\" name=\"\(name)\" aria-label=\"The \(name)'s text\">"
+        out += "\(draft.text[side] ?? "")</textarea>"
+        out += "<label class=\"check\"><input type=\"checkbox\" name=\"\(name)-markdown\" value=\"yes\" id=\"\(name)-markdown\""
+        out += "\(draft.markdown.contains(side) ? " checked" : "" as HTML)> Markdown</label></div>"
+        out += "<div class=\"kind-photo\"><input type=\"file\" id=\"\(name)-photo\" name=\"\(name)-photo\" accept=\"image/*\" capture=\"environment\" aria-label=\"A photo for the \(name)\"></div>"
+        out += "<div class=\"kind-drawing\"><canvas class=\"pad\" id=\"\(name)-pad\" width=\"600\" height=\"450\" aria-label=\"Draw the \(name) here\"></canvas>"
+        out += "<input type=\"file\" hidden id=\"\(name)-drawing\" name=\"\(name)-drawing\" accept=\"image/png\">"
+        out += "<p class=\"pad-tools\"><button type=\"button\" class=\"clear\" data-pad=\"\(name)-pad\">Clear</button>"
+        out += "<span class=\"muted no-script\">Drawing needs JavaScript.</span></p></div>"
+        out += error(name, draft)
+        if side == .front, draft.errors["front"]?.hasPrefix("a card with the same front") == true {
+            out += "<label class=\"check\"><input type=\"checkbox\" id=\"force\" name=\"force\" value=\"yes\"> Add it anyway</label>"
+        }
+        return out + "</fieldset>"
+    }
+
+    static func error(_ field: String, _ draft: Draft) -> HTML {
+        guard let message = draft.errors[field] else { return "" }
+        return "<p class=\"field-error\" id=\"\(field)-error\" role=\"alert\">\(message)</p>"
+    }
+}

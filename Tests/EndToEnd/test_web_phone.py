@@ -1,0 +1,337 @@
+"""leitner-web as a phone uses it (#36 §3, §4): Chromium's mobile emulation at 390×844 with touch.
+A card is added from the phone with a drawing made with pointer events (it arrives in the store
+as a PNG side with the drawn pixels) and with a photo from a file; the daemon's refusals are shown
+beside their fields; a grade, an undo and a suspend are confirmed, and right after a suspend the
+page takes back that suspend, not an older grade; a suspended card is unsuspended from its page.
+Screenshots of every page, light and dark, are kept in $LEITNER_ARTIFACTS (else under the test's
+tmp directory) and printed."""
+import os
+import pathlib
+import shutil
+import struct
+import zlib
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.by import By
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+from review_pty import png
+from web_box import web_box, wait_until  # noqa: F401 (fixture)
+
+
+@pytest.fixture
+def phone():
+    chromium = shutil.which("chromium")
+    driver_path = shutil.which("chromedriver")
+    assert chromium and driver_path, "install the Debian packages 'chromium' and 'chromium-driver'"
+    options = Options()
+    options.binary_location = chromium
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]:
+        options.add_argument(argument)
+    # A phone: its size, a touch screen, and a phone's user agent.
+    options.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1, "touch": True},
+        "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
+    })
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def artifacts(tmp_path):
+    directory = pathlib.Path(os.environ.get("LEITNER_ARTIFACTS") or tmp_path / "screenshots")
+    directory.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots in {directory}")
+    return directory
+
+
+def screenshots(driver, directory, name):
+    """The page light and dark, at the phone's size; the page may not be wider than the screen."""
+    for scheme in ["light", "dark"]:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        driver.save_screenshot(str(directory / f"{name}-{scheme}.png"))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390, f"{name} is {width} px wide"
+
+
+def decode_png(data: bytes):
+    """Width, height and rows of RGB(A) pixels of an 8-bit, non-interlaced PNG (what a canvas makes)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    position, idat = 8, b""
+    while position < len(data):
+        length, kind = struct.unpack(">I4s", data[position:position + 8])
+        body = data[position + 8:position + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and color in (2, 6) and interlace == 0, (depth, color, interlace)
+            channels = 4 if color == 6 else 3
+        elif kind == b"IDAT":
+            idat += body
+        position += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - channels] if x >= channels else 0
+            up = previous[x]
+            corner = previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 255
+            elif kind == 2:
+                line[x] = (line[x] + up) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 255
+            elif kind == 4:
+                estimate = left + up - corner
+                pa, pb, pc = abs(estimate - left), abs(estimate - up), abs(estimate - corner)
+                line[x] = (line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(bytes(line))
+        previous = line
+    return width, height, channels, rows
+
+
+def side_file(box, card_id, side):
+    found = list(box.store.glob(f"**/{card_id}/{side}.*"))
+    assert len(found) == 1, (card_id, side, found)
+    return found[0]
+
+
+def log_in(box, driver):
+    driver.get(box.url)
+    assert wait_until(lambda: driver.current_url == box.base + "/")
+
+
+def choose(driver, side, kind):
+    """Taps the side's Text, Photo or Drawing."""
+    driver.find_element(By.CSS_SELECTOR, f"label:has(#{side}-is-{kind}) span").click()
+
+
+def draw(driver, canvas, strokes):
+    """Strokes on the canvas with a finger: touch pointer events, as a phone sends them."""
+    actions = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    for stroke in strokes:
+        x, y = stroke[0]
+        actions.pointer_action.move_to(canvas, x, y).pointer_down()
+        for x, y in stroke[1:]:
+            actions.pointer_action.move_to(canvas, x, y)
+        actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def shows(driver, element_id, text) -> bool:
+    """Waits until the element `element_id` holds `text` (a click's page load may be under way)."""
+    def held():
+        try:
+            return text in driver.find_element(By.ID, element_id).text
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+    return wait_until(held)
+
+
+def added_id(driver) -> str:
+    assert wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#notice a")), driver.page_source[:3000]
+    return driver.find_element(By.CSS_SELECTOR, "#notice a").text
+
+
+def test_a_drawing_made_with_a_finger_arrives_as_a_png_side(web_box, phone, artifacts):
+    box = web_box
+    box.start_web()
+    log_in(box, phone)
+    phone.get(box.base + "/cards/new")
+    screenshots(phone, artifacts, "add")
+    phone.find_element(By.ID, "front").send_keys("a house")
+    choose(phone, "back", "drawing")
+    canvas = phone.find_element(By.ID, "back-pad")
+    # Offsets from the canvas's centre: a roof and two walls.
+    draw(phone, canvas, [[(-100, 20), (0, -80), (100, 20)], [(-80, 20), (-80, 110)], [(80, 20), (80, 110), (-80, 110)]])
+    assert wait_until(lambda: phone.execute_script("return document.getElementById('back-drawing').files.length") == 1)
+    screenshots(phone, artifacts, "add-drawing")
+    phone.find_element(By.ID, "tags").send_keys("sketch")
+    phone.find_element(By.ID, "add").click()
+    card = added_id(phone)
+    screenshots(phone, artifacts, "add-done")
+    # The form is ready for the next card, with the tags kept.
+    assert phone.find_element(By.ID, "tags").get_attribute("value") == "sketch"
+    shown = box.json("show", card)["card"]
+    assert shown["tags"] == ["sketch"]
+    stored = side_file(box, card, "back")
+    assert stored.suffix == ".png"
+    width, height, channels, rows = decode_png(stored.read_bytes())
+    assert (width, height) == (600, 450)
+    dark = sum(1 for row in rows for x in range(0, len(row), channels) if row[x] < 100 and row[x + 1] < 100 and row[x + 2] < 100)
+    white = sum(1 for row in rows for x in range(0, len(row), channels) if row[x] > 240)
+    # Three strokes of about 5 px over some 600 px of path: thousands of dark pixels, the rest white.
+    assert dark > 1500, dark
+    assert white > width * height * 0.8
+    # The card's page shows the drawing (the image loads).
+    phone.get(box.base + f"/cards/{card}")
+    image = phone.find_element(By.CSS_SELECTOR, ".side.back img")
+    assert wait_until(lambda: phone.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 600)
+    screenshots(phone, artifacts, "card-drawing")
+
+
+def test_a_photo_from_a_file_and_a_reverse_card(web_box, phone, artifacts, tmp_path):
+    box = web_box
+    box.start_web()
+    log_in(box, phone)
+    photo = tmp_path / "cat.png"
+    photo.write_bytes(png(80, 60, (30, 120, 200)))
+    phone.get(box.base + "/cards/new")
+    choose(phone, "front", "photo")
+    phone.find_element(By.ID, "front-photo").send_keys(str(photo))
+    phone.find_element(By.ID, "back").send_keys("**a blue** cat")
+    phone.find_element(By.CSS_SELECTOR, "label:has(#back-markdown)").click()
+    phone.find_element(By.ID, "id").send_keys("blue-cat")
+    phone.find_element(By.CSS_SELECTOR, "label:has(#reverse)").click()
+    phone.find_element(By.CSS_SELECTOR, "#level option[value=new]").click()
+    phone.find_element(By.ID, "add").click()
+    assert added_id(phone) == "blue-cat"
+    assert side_file(box, "blue-cat", "front").read_bytes() == photo.read_bytes()
+    assert side_file(box, "blue-cat", "back").read_text() == "**a blue** cat"
+    assert box.card_level("blue-cat") == "new"
+    # Its reverse card, beside it, asks the back.
+    assert box.card_level("blue-cat.rev") == "new"
+
+
+def test_refusals_are_shown_beside_their_field(web_box, phone, artifacts, tmp_path):
+    box = web_box
+    box.ok("add", "--id", "word00", "question 0", "answer 0")
+    box.start_web()
+    log_in(box, phone)
+    phone.get(box.base + "/cards/new")
+    # A front the box has: beside the front, with the text kept.
+    phone.find_element(By.ID, "front").send_keys("question 0")
+    phone.find_element(By.ID, "back").send_keys("another answer")
+    phone.find_element(By.ID, "add").click()
+    assert wait_until(lambda: phone.find_elements(By.ID, "front-error")), phone.find_element(By.TAG_NAME, "main").text
+    assert "same front" in phone.find_element(By.ID, "front-error").text
+    assert phone.find_element(By.ID, "back").get_attribute("value") == "another answer"
+    screenshots(phone, artifacts, "add-refused")
+    # An id that exists, and one that is no id: beside the id.
+    phone.find_element(By.ID, "front").clear()
+    phone.find_element(By.ID, "front").send_keys("question 1")
+    phone.find_element(By.ID, "id").send_keys("word00")
+    phone.find_element(By.ID, "add").click()
+    assert wait_until(lambda: phone.find_elements(By.ID, "id-error"))
+    assert "already exists" in phone.find_element(By.ID, "id-error").text
+    assert not phone.find_elements(By.ID, "front-error")
+    phone.find_element(By.ID, "id").clear()
+    phone.find_element(By.ID, "id").send_keys("no/such id")
+    phone.find_element(By.ID, "add").click()
+    assert shows(phone, "id-error", "invalid card id")
+    # A tag that breaks R25: beside the tags, and nothing added.
+    phone.find_element(By.ID, "id").clear()
+    phone.find_element(By.ID, "tags").send_keys("ok bad/tag")
+    phone.find_element(By.ID, "add").click()
+    assert wait_until(lambda: phone.find_elements(By.ID, "tags-error"))
+    assert "bad/tag" in phone.find_element(By.ID, "tags-error").text
+    # A drawing side with nothing drawn: beside that side.
+    phone.find_element(By.ID, "tags").clear()
+    choose(phone, "back", "drawing")
+    phone.find_element(By.ID, "add").click()
+    assert wait_until(lambda: phone.find_elements(By.ID, "back-error"))
+    assert "Draw the back" in phone.find_element(By.ID, "back-error").text
+    # A side too big to send: the page says so beside it and sends nothing.
+    big = tmp_path / "big.gif"
+    big.write_bytes(b"GIF89a" + os.urandom(1_200_000))
+    choose(phone, "back", "photo")
+    phone.find_element(By.ID, "back-photo").send_keys(str(big))
+    phone.find_element(By.ID, "add").click()
+    assert wait_until(lambda: phone.find_elements(By.CSS_SELECTOR, "#back-side .size-error"))
+    assert "Too big" in phone.find_element(By.CSS_SELECTOR, "#back-side .size-error").text
+    screenshots(phone, artifacts, "add-too-big")
+    assert [card["id"] for card in box.json_lines("list")] == ["word00"]
+
+
+def test_grade_undo_and_suspend_are_confirmed_and_a_suspend_taken_back(web_box, phone, artifacts):
+    box = web_box
+    for n in range(4):
+        box.ok("add", "--id", f"word{n:02d}", f"question {n}", f"answer {n}", "--tag", "ja")
+    box.start_web()
+    log_in(box, phone)
+    screenshots(phone, artifacts, "today")
+    phone.find_element(By.ID, "start").click()
+    assert wait_until(lambda: phone.current_url == box.base + "/review")
+    # No keys taught on a touch screen.
+    assert not phone.find_element(By.CSS_SELECTOR, ".keys").is_displayed()
+    screenshots(phone, artifacts, "review-front")
+    phone.find_element(By.ID, "show").click()
+    assert wait_until(lambda: "/review/answer" in phone.current_url)
+    screenshots(phone, artifacts, "review-answer")
+    graded = phone.find_element(By.CSS_SELECTOR, ".card-id").text.split(" · ")[0]
+    phone.find_element(By.ID, "right").click()
+    assert shows(phone, "notice", "✓ → level 2")
+    screenshots(phone, artifacts, "review-graded")
+    # Buttons of one size, big enough for a finger.
+    heights = {button.get_attribute("id"): button.size["height"]
+               for button in phone.find_elements(By.CSS_SELECTOR, "main button, main a.button") if button.is_displayed()}
+    assert all(height >= 48 for height in heights.values()), heights
+    # Suspend the card shown: the notice says so, and offers to take back that suspend only.
+    phone.find_element(By.ID, "suspend").click()
+    assert shows(phone, "notice", "Suspended")
+    suspended = [card["id"] for card in box.json_lines("list") if card["level"] == "suspended"]
+    assert len(suspended) == 1 and suspended[0] != graded
+    assert phone.find_element(By.ID, "undo").text == "Take back"
+    screenshots(phone, artifacts, "review-suspended")
+    phone.find_element(By.ID, "undo").click()
+    assert shows(phone, "notice", "Suspend taken back")
+    assert box.card_level(suspended[0]) == "1"
+    assert box.card_level(graded) == "2", "the take-back undid the grade of another card"
+    # Undo is confirmed too.
+    phone.find_element(By.ID, "undo").click()
+    assert shows(phone, "notice", "Undone")
+    assert box.card_level(graded) == "1"
+    # The edit page, and the end: the next test and the way back to Today.
+    phone.find_element(By.ID, "show").click()
+    assert wait_until(lambda: "/review/answer" in phone.current_url)
+    phone.find_element(By.ID, "edit").click()
+    assert wait_until(lambda: "/review/edit" in phone.current_url)
+    screenshots(phone, artifacts, "review-edit")
+    phone.find_element(By.ID, "cancel").click()
+    while phone.find_elements(By.ID, "show") or phone.find_elements(By.ID, "right"):
+        if phone.find_elements(By.ID, "show"):
+            phone.find_element(By.ID, "show").click()
+            assert wait_until(lambda: phone.find_elements(By.ID, "right"))
+        phone.find_element(By.ID, "right").click()
+        assert wait_until(lambda: phone.find_elements(By.ID, "notice"))
+    assert wait_until(lambda: phone.find_elements(By.ID, "complete"))
+    assert "Next test" in phone.find_element(By.ID, "next").text
+    screenshots(phone, artifacts, "review-done")
+    phone.find_element(By.ID, "today").click()
+    assert wait_until(lambda: phone.current_url == box.base + "/")
+    for path, name in [("/cards", "cards"), ("/cards?tag=ja", "cards-tag"), ("/cards/word00", "card")]:
+        phone.get(box.base + path)
+        screenshots(phone, artifacts, name)
+
+
+def test_a_suspended_card_is_unsuspended_from_its_page_and_tags_edited(web_box, phone, artifacts):
+    box = web_box
+    box.ok("add", "--id", "word00", "question 0", "answer 0", "--tag", "ja")
+    box.ok("suspend", "word00")
+    assert box.card_level("word00") == "suspended"
+    box.start_web()
+    log_in(box, phone)
+    phone.get(box.base + "/cards/word00")
+    screenshots(phone, artifacts, "card-suspended")
+    phone.find_element(By.ID, "unsuspend").click()
+    assert shows(phone, "notice", "Unsuspended")
+    assert box.card_level("word00") == "1"
+    assert not phone.find_elements(By.ID, "unsuspend")
+    field = phone.find_element(By.ID, "tags-field")
+    assert field.get_attribute("value") == "ja"
+    field.clear()
+    field.send_keys("ja verbs")
+    phone.find_element(By.ID, "save-tags").click()
+    assert shows(phone, "notice", "Tags saved")
+    assert box.json("show", "word00")["card"]["tags"] == ["ja", "verbs"]
