@@ -21,6 +21,18 @@ import Testing
         #expect(consumed == 53 && request.wantsKeepAlive)
     }
 
+    /// A photo's bytes hold bare LFs: when the body arrives in the same read as the head, it is
+    /// the body's, not a head line without CR LF (the add page's upload was refused so, #36).
+    @Test func aBinaryBodyThatComesWithTheHeadIsRead() throws {
+        let body: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 10, 26, 10, 0, 10]
+        var parser = HTTPRequestParser()
+        let bytes = Array("POST /cards/new HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+        guard case .complete(let request, _) = parser.parse(bytes) else { Issue.record("not complete"); return }
+        #expect(request.body == body)
+        // A bare LF in the head is still refused at once.
+        #expect(rejection("GET / HTTP/1.1\nHost: x\r\n\r\n") == 400)
+    }
+
     @Test func aRequestFedOneByteAtATimeIsTheSame() {
         let text = "POST /review/grade HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab=cdGET"
         var parser = HTTPRequestParser()

@@ -60,17 +60,21 @@ public struct HTTPRequestParser: Sendable {
     private mutating func findHeadEnd(_ buffer: [UInt8]) -> Result<Int?, HTTPRejection> {
         // Blank lines before a request line are skipped (RFC 9112 §2.2), within the line's limit.
         let count = buffer.count
-        // A bare LF is refused at once, rather than waited on until the time runs out.
-        for index in scanned..<count where buffer[index] == 10 && (index == 0 || buffer[index - 1] != 13) {
-            return .failure(HTTPRejection(400, "a line ends without CR LF"))
-        }
         var index = max(0, scanned - 3)
+        var end: Int?
         while index + 3 < count {
             if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
-                return .success(index + 4)
+                end = index + 4
+                break
             }
             index += 1
         }
+        // A bare LF in the head is refused at once, rather than waited on until the time runs
+        // out; the body that came with the head is bytes (a photo's), any of them allowed.
+        for index in scanned..<(end ?? count) where buffer[index] == 10 && (index == 0 || buffer[index - 1] != 13) {
+            return .failure(HTTPRejection(400, "a line ends without CR LF"))
+        }
+        if let end { return .success(end) }
         scanned = count
         // Limits are checked on what has come so far, so that a request without an end is cut off.
         let lineEnd = buffer.firstIndex(of: 10)
