@@ -19,7 +19,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 
 from review_pty import png
 from web_box import web_box, wait_until  # noqa: F401 (fixture)
@@ -134,13 +134,13 @@ def shows(driver, element_id, text) -> bool:
     def held():
         try:
             return text in driver.find_element(By.ID, element_id).text
-        except (NoSuchElementException, StaleElementReferenceException):
+        except WebDriverException:  # not there yet, or its page went while it was read
             return False
     return wait_until(held)
 
 
 def added_id(driver) -> str:
-    assert wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#notice a")), driver.page_source[:3000]
+    assert shows(driver, "notice", "Added"), driver.page_source[:2000]
     return driver.find_element(By.CSS_SELECTOR, "#notice a").text
 
 
