@@ -30,6 +30,8 @@ struct ClientSettings {
     var playerSetting: ProgramSetting
     /// How the review draws images (`--images=`, `[Client] Images=`): `auto` or a protocol.
     var images: String
+    /// Whether a typed answer's accents are ignored (`[Review] IgnoreAccents=`, R32).
+    var ignoreAccents: Bool = false
 }
 
 extension ClientSettings {
@@ -69,7 +71,7 @@ extension ClientSettings {
                               configPath: globals[.config],
                               autostart: configuration.autostart && !globals.has(.noAutostart),
                               viewerSetting: configuration.viewerSetting, playerSetting: configuration.playerSetting,
-                              images: configuration.images)
+                              images: configuration.images, ignoreAccents: configuration.ignoreAccents)
     }
 
     /// The command that opens an image or file (`[Client] Viewer=`, else `xdg-open` on `PATH`);

@@ -23,6 +23,7 @@ enum CommandTable {
         Command(name: "review", abstract: "review today's test in the terminal",
                 options: [
                     OptionSpec(.plain, help: "line by line, even on a terminal"),
+                    OptionSpec(.type, help: "type every answer before it is shown (R32)"),
                     OptionSpec(.images, value: "PROTOCOL", values: imageProtocols,
                                help: "auto, kitty, iterm, sixel, blocks or none (else Images=, else auto)"),
                 ] + TagOptions.specs + [
@@ -32,7 +33,9 @@ enum CommandTable {
                 Keys: Space or Enter shows the back; y or → correct; n or ← wrong; u undoes the last
                 grade; j/k, ↓/↑, PgDn/PgUp, g/G scroll a long card; i shows the card's id; o opens
                 an image or file with Viewer=; r plays the sound again; q (or Ctrl-C) quits,
-                keeping the progress: the next review goes on.
+                keeping the progress: the next review goes on. With --type, or on a card holding
+                a type-answer file, type the answer first; Enter takes the proposed grade, y or n
+                overrides it.
                 On the card itself: s suspends it (out of every test); e edits it in $EDITOR and
                 shows it again; m asks for a level and moves it there. These are no grades: u does
                 not undo them; 'leitnerctl unsuspend ID' or 'leitnerctl move ID LEVEL' does, and

@@ -17,6 +17,7 @@ extension OptionName {
     // The commands' options.
     static let plain = OptionName("--plain")
     static let images = OptionName("--images")
+    static let type = OptionName("--type")
     static let frontFile = OptionName("--front-file")
     static let backFile = OptionName("--back-file")
     static let id = OptionName("--id")

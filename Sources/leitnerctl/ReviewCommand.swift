@@ -35,6 +35,10 @@ protocol ReviewInterface: AnyObject {
     func action(flipped: Bool) -> ReviewAction
     /// Leaves the review (restoring the terminal) and prints `lines`.
     func finish(_ lines: [String])
+    /// Reads a typed answer (R32), the front shown; nil: the learner quit.
+    func readAnswer() -> String?
+    /// The grade a typed answer proposes, which Enter confirms once the back is shown; nil: none.
+    var proposal: Bool? { get set }
     /// Runs `body` (the editor) with the terminal as the person left it before the review, and
     /// takes the review's terminal back afterwards.
     func releasingTerminal<T>(_ body: () throws -> T) throws -> T
@@ -99,7 +103,8 @@ enum ReviewCommand {
         } else {
             interface = ReviewLines(context: context, undoes: !source.isPractice)
         }
-        var session = Session(startLevels: prepared.levels, finalTest: prepared, source: source)
+        var session = Session(startLevels: prepared.levels, finalTest: prepared, source: source,
+                              typesEveryAnswer: arguments.has(.type))
         do {
             try session.loop(context: context, interface: interface)
         } catch {
@@ -134,6 +139,8 @@ enum ReviewCommand {
         var source: ReviewSource
         /// The queued cards a subset left out, as the last reply said.
         var outside = 0
+        /// `review --type`: every card's answer is typed (R32).
+        var typesEveryAnswer = false
 
         mutating func loop(context: Context, interface: any ReviewInterface) throws {
             var message = ""
@@ -156,9 +163,19 @@ enum ReviewCommand {
                 while true {
                     interface.show(card: card, progress: progress, flipped: false, message: message)
                     message = ""
-                    action = interface.action(flipped: false)
+                    interface.proposal = nil
+                    var comparison = ""
+                    if let expected = TypedReview.expectedAnswer(card, everyCard: typesEveryAnswer) {
+                        guard let typed = interface.readAnswer() else { quit = true; return }
+                        let verdict = AnswerCheck(ignoresAccents: context.settings.ignoreAccents).check(typed: typed, expected: expected)
+                        interface.proposal = verdict.isRight
+                        comparison = TypedReview.describe(verdict, style: context.style)
+                        action = .flip
+                    } else {
+                        action = interface.action(flipped: false)
+                    }
                     if action == .flip {
-                        interface.show(card: card, progress: progress, flipped: true, message: "")
+                        interface.show(card: card, progress: progress, flipped: true, message: comparison)
                         action = interface.action(flipped: true)
                     }
                     guard action == .edit else { break }

@@ -47,6 +47,7 @@ final class ReviewLines: ReviewInterface {
                 continue
             }
             switch answer {
+            case "" where flipped && proposal != nil: return proposal! ? .correct : .wrong
             case "", "f", "flip", " ": if !flipped { return .flip }
             case "y", "yes", "c", "correct": if flipped { return .correct }
             case "n", "no", "w", "wrong": if flipped { return .wrong }
@@ -60,6 +61,19 @@ final class ReviewLines: ReviewInterface {
                           : "press Enter to show the back, \(undoes ? "u to undo, " : "")q to quit, s to suspend, e to edit, m LEVEL to move: ")
             Console.flush()
         }
+    }
+
+    var proposal: Bool?
+
+    func readAnswer() -> String? {
+        Console.write("your answer: ")
+        Console.flush()
+        guard let line = readLine() else {
+            Console.out()
+            return nil
+        }
+        if !Console.stdinTerminal.isTerminal { Console.out() }
+        return line
     }
 
     /// The lines' terminal (if any) is in its own modes already: the editor just runs.

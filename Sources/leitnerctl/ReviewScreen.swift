@@ -29,6 +29,10 @@ final class ReviewScreen: ReviewInterface {
     private var frame: ScreenFrame?
     /// What is typed after `m`, the level to move the card to; nil when no level is asked for.
     private var levelPrompt: String?
+    /// The answer being typed (R32) and the cursor's place in it, in characters; nil: none asked.
+    private var answerLine: [Character]?
+    private var cursor = 0
+    var proposal: Bool?
 
     init(context: Context, images chosen: ImageProtocol?, undoes: Bool) throws(Errno) {
         style = context.style
@@ -110,6 +114,21 @@ final class ReviewScreen: ReviewInterface {
             ? ["y/→ correct", "n/← wrong"] + undo + ["q quit"] + cardKeys
             : ["Space/Enter show the answer"] + undo + ["q quit"] + cardKeys
         // While `m` asks for a level, the footer is the prompt, so that what is typed is seen.
+        if let answerLine {
+            var shown = answerLine
+            shown.insert("▏", at: min(cursor, shown.count))
+            let frame = ScreenFrame(columns: size.columns, rows: size.rows, headerParts: header,
+                                    body: lay(columns: size.columns, rows: size.rows, views: views),
+                                    // The last grade's message stays in sight while the next answer is typed.
+                                    message: (message.isEmpty ? "" : style.apply(style.dim, message) + " · ")
+                                        + "answer: " + style.apply(style.bold, String(shown)),
+                                    keyParts: ["Enter check", "←/→ move", "Backspace", "Ctrl-U clear", "Ctrl-C quit"],
+                                    scroll: scroll, style: style)
+            self.frame = frame
+            Console.write((media.images == .kitty ? ImageEscapes.kittyDeleteAll : "") + frame.output)
+            Console.flush()
+            return
+        }
         let footer = levelPrompt.map { "move to level: " + style.apply(style.bold, $0 + "▏") + "  1–7, finished, new, suspended" }
         let frame = ScreenFrame(columns: size.columns, rows: size.rows, headerParts: header,
                                 body: lay(columns: size.columns, rows: size.rows, views: views),
@@ -153,6 +172,7 @@ final class ReviewScreen: ReviewInterface {
         if levelPrompt != nil { return prompt(key) }
         let page = max(1, (frame?.bodyHeight ?? 10) - 1)
         switch key {
+        case .enter where flipped && proposal != nil: return proposal! ? .correct : .wrong
         case .character(" "), .enter: if !flipped { return .flip }
         case .character("y"), .character("Y"), .right: if flipped { return .correct }
         case .character("n"), .character("N"), .left: if flipped { return .wrong }
@@ -215,6 +235,54 @@ final class ReviewScreen: ReviewInterface {
         }
         draw()
         return nil
+    }
+
+    func readAnswer() -> String? {
+        answerLine = []
+        cursor = 0
+        defer { answerLine = nil }
+        draw()
+        while true {
+            let keys: [Key]
+            if typedAhead.isEmpty {
+                switch terminal.next() {
+                case .resized: draw(); continue
+                case .keys(let read): keys = read
+                }
+            } else {
+                keys = typedAhead
+                typedAhead = []
+            }
+            for (index, key) in keys.enumerated() {
+                guard var line = answerLine else { return nil }
+                switch key {
+                case .enter:
+                    typedAhead = Array(keys[(index + 1)...])
+                    return String(line)
+                case .controlC, .controlD, .endOfInput:
+                    return nil
+                case .left: cursor = max(0, cursor - 1)
+                case .right: cursor = min(line.count, cursor + 1)
+                case .home: cursor = 0
+                case .end: cursor = line.count
+                case .character("\u{7F}"), .character("\u{08}"):
+                    // A grapheme at a time: "が" typed as か and a voicing mark goes at once.
+                    if cursor > 0 { line.remove(at: cursor - 1); cursor -= 1 }
+                case .character("\u{15}"):
+                    line = []
+                    cursor = 0
+                case .character(let character) where !(character.asciiValue.map { $0 < 0x20 } ?? false):
+                    // A combining mark joins the character before it: re-split the line.
+                    let before = String(line[..<cursor]) + String(character)
+                    let after = line[cursor...]
+                    line = Array(before + String(after))
+                    cursor = before.count
+                default: break
+                }
+                answerLine = line
+            }
+            draw()
+        }
     }
 
     /// The side shown whose media type `matches`, the back first once flipped.

@@ -1,0 +1,67 @@
+"""Typed answers in the terminal review (docs/rules.md R32), in a real terminal (tmux): a kana
+card typed as romaji right, wrong, and wrong but overridden, each grade as confirmed."""
+import subprocess
+
+import pytest
+
+from cli_box import box  # noqa: F401  (a fixture)
+from test_cli_review import Pane
+
+pytestmark = pytest.mark.skipif(subprocess.run(["which", "tmux"], capture_output=True).returncode != 0,
+                                reason="tmux is not installed")
+
+KANA = {"か": "ka", "き": "ki", "く": "ku"}
+
+
+def test_typed_kana_right_wrong_and_overridden(box, tmp_path):
+    for kana, romaji in KANA.items():
+        box.ok("add", "--id", romaji, kana, romaji)
+    ctl = f"{box.bin_dir / 'leitnerctl'} --socket {box.socket} --no-autostart"
+    env = dict(box.env, NO_COLOR="1", LANG="C.UTF-8")
+    pane = Pane(tmp_path, f"NO_COLOR=1 {ctl} review --type --images=none\necho REVIEW-ENDED\n", env)
+    typed = {}
+    try:
+        for turn in range(3):
+            screen = pane.wait_for("answer: ")
+            kana = next(k for k in KANA if k in screen)
+            romaji = KANA[kana]
+            # First right (Enter confirms), then wrong (Enter confirms), then wrong but overridden (y).
+            answer = [romaji.upper(), "xa", romaji[0] + "u" if romaji != "ku" else "ko"][turn]
+            pane.keys("-l", answer[:-1] + "z")
+            pane.keys("BSpace")
+            pane.keys("-l", answer[-1])
+            pane.wait_for(f"answer: {answer}")
+            pane.keys("Enter")
+            screen = pane.wait_for("expected: " + romaji)
+            typed[romaji] = turn
+            if turn == 0:
+                assert f"typed: {answer} · expected: {romaji} · right?" in screen
+                pane.keys("Enter")
+                pane.wait_for(f"'{romaji}' → level 2")
+            elif turn == 1:
+                assert "typed: [-x" in screen and "{+" + romaji[0] in screen and "wrong?" in screen
+                pane.keys("Enter")
+                pane.wait_for(f"'{romaji}' → level 1")
+            else:
+                assert "[-" in screen and "wrong?" in screen
+                pane.keys("y")
+                screen = pane.wait_for_any(["REVIEW-ENDED", "answer: "])
+                assert f"'{romaji}' → level 2" in screen or "REVIEW-ENDED" in screen
+                break
+        pane.keys("C-c")
+        pane.wait_for("REVIEW-ENDED")
+    finally:
+        pane.close()
+    levels = {card["id"]: card["level"] for card in box.json_lines("list")}
+    first, second, third = sorted(typed, key=typed.get)
+    assert levels[first] == "2" and levels[second] == "1" and levels[third] == "2"
+
+
+def test_type_answer_file_asks_for_that_card_only(box):
+    box.ok("add", "--id", "ka", "か", "ka")
+    (directory,) = [d for d in box.store.glob("*/ka") if d.is_dir()]
+    (directory / "type-answer").write_text("")
+    result = box.ctl("review", "--plain", input="KA\n\n", env={"NO_COLOR": "1"})
+    assert "your answer: " in result.stdout
+    assert "typed: KA · expected: ka · right?" in result.stdout
+    assert box.json_lines("list")[0]["level"] == "2"
