@@ -180,6 +180,7 @@ try: build
 	  echo "This was a throwaway box; its daemon stops by itself after $(TRY_IDLE) without a client."; \
 	  echo "To review it in a web browser (a phone: docs/web.md), run '$(TRY_DIR)/leitnerctl web'"; \
 	  echo "and open the link it prints first (http://127.0.0.1:8470/?token=…); Ctrl-C stops it."; \
+	  echo "To drill the kana by typing their romaji (R32), run '$(TRY_DIR)/leitnerctl review --type'."; \
 	  echo "Go on with it (also status, list, log, web, stop, help):"; \
 	  echo "  $(TRY_DIR)/leitnerctl review"; \
 	  exit $$status

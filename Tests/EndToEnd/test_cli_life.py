@@ -257,6 +257,8 @@ def test_make_try_ends_with_a_command_that_works_as_printed(bin_dir, tmp_path):
     assert "Imported 'samples/kana.tsv': 208 added" in made.stdout
     last = made.stdout.rstrip("\n").splitlines()[-1]
     assert last == f"  {try_dir}/leitnerctl review"
+    # How to drill the kana deck by typing (R32).
+    assert f"run '{try_dir}/leitnerctl review --type'" in made.stdout, made.stdout
     # No line sends the newcomer to a 'leitnerctl' that is not on PATH (#35).
     assert "'leitnerctl review'" not in made.stdout, made.stdout
     # The wrapper's --config would hide another box's configuration: --box is refused, not
