@@ -25,7 +25,7 @@ enum Pairing {
     /// and the tests read it while the server runs), then the QR code of the first link that is
     /// not loopback (a phone cannot open the computer's loopback), and what to do. False, with the
     /// reason on standard error, when no code could be made.
-    static func printLinks(devices: DeviceBook, address: Socket.InternetAddress, withCode: Bool) -> Bool {
+    static func printLinks(devices: DeviceBook, address: Socket.InternetAddress) -> Bool {
         let code: String
         do {
             code = try devices.newPairingCode(now: RealTime.nanoseconds / 1_000_000_000)
@@ -37,10 +37,8 @@ enum Pairing {
         var text = links.joined(separator: "\n") + "\n"
         let minutes = DeviceBook.pairingLifetime / 60
         text += "Open a link in the browser to pair (once, within \(minutes) minutes); it is then a device until revoked (leitnerctl web --devices).\n"
-        if withCode {
-            let scanned = links.first { !Socket.InternetAddress(host: hostOf($0), port: address.port).isLoopback } ?? links[0]
-            text += TerminalQR.text(for: scanned, colours: isatty(1) == 1)
-        }
+        let scanned = links.first { !Socket.InternetAddress(host: hostOf($0), port: address.port).isLoopback } ?? links[0]
+        text += TerminalQR.text(for: scanned, colours: isatty(1) == 1)
         try? FileDescriptor(rawValue: 1).writeAll(text.utf8)
         return true
     }

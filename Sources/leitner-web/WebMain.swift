@@ -34,7 +34,7 @@ enum WebMain {
         }
         if options.pair {
             // For the server already running: its address is the configured one (or --listen).
-            return Pairing.printLinks(devices: devices, address: address, withCode: true) ? 0 : ExitStatus.failure
+            return Pairing.printLinks(devices: devices, address: address) ? 0 : ExitStatus.failure
         }
         // Signals are read from a descriptor: blocked before any thread starts.
         SignalMask.block([SIGTERM, SIGINT])
@@ -59,7 +59,7 @@ enum WebMain {
         if !listening.isLoopback {
             WebLog.warning("listening on \(listening), which is not a loopback address: any machine that reaches it can try the door. Only a pairing link lets it in, and without HTTPS the cookie and the cards cross the network readable (docs/web.md, \"From a phone\")")
         }
-        if options.printURL, !Pairing.printLinks(devices: devices, address: listening, withCode: true) {
+        if options.printURL, !Pairing.printLinks(devices: devices, address: listening) {
             return ExitStatus.failure
         }
         WebLog.info("serving \(listener.activated ? "the socket systemd passed, " : "")http://\(listening)/ for \(options.box.map { "box '\($0)', " } ?? "")the daemon at '\(socketPath)'")
