@@ -17,6 +17,7 @@ enum WriteCommands {
 
     /// `add FRONT BACK`, sides from files with `--front-file`/`--back-file`.
     static func add(_ context: Context, _ arguments: ParsedArguments) throws {
+        if let text = arguments[.cloze] { return try addCloze(text, context, arguments) }
         var texts = arguments.positionals[...]
         func side(_ name: SideName) throws -> Asset {
             if let path = arguments[.file(name)] { return try AssetFile.file(path, side: name) }
@@ -60,6 +61,20 @@ enum WriteCommands {
         if context.json { return context.printJSON(reply.json) }
         Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level)).")
         if reply.value.level == .new { Console.out(try whenAdmitted(1, context: context)) }
+    }
+
+    /// `add --cloze TEXT [--extra TEXT] [--id ID] [--level LEVEL] [--tag TAG]…`: a cloze note
+    /// and its cards (R30).
+    static func addCloze(_ text: String, _ context: Context, _ arguments: ParsedArguments) throws {
+        if let extra = arguments.positionals.first { throw Failure.usage(.extraArgument(extra, command: "add")) }
+        let level = try arguments[.level].map { try Arguments.level($0, command: "add") }
+        let tags = try TagOptions.tags(arguments.all(.tag), command: "add")
+        let reply = try context.box.addCloze(text: text, id: arguments[.id], level: level, extra: arguments[.extra], tags: tags)
+        if context.json { return context.printJSON(reply.json) }
+        for card in reply.value {
+            Console.out("Added '\(card.id)', \(card.clozeOf?.description ?? "a cloze card"), to \(Views.place(card.level)).")
+        }
+        if reply.value.first?.level == .new { Console.out(try whenAdmitted(reply.value.count, context: context)) }
     }
 
     /// When the last `count` cards to arrive in `new/` come into level 1 (R23), from the box's

@@ -132,4 +132,26 @@ import LeitnerTestSupport
         }
         #expect(answers >= 9)
     }
+
+    @Test func addClozeWritesTheNoteAndOneCardANumberLogged() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-05-04"))
+        defer { box.close() }
+        let cards = try box.addCloze(text: ClozeNoteTests.katze, id: nil, level: nil, extra: "cat", tags: ["de"])
+        let note = "die-katze-schläft-auf-dem-sofa-die"
+        #expect(cards.map(\.id) == [1, 2, 3].map { note + ".c\($0)" })
+        #expect(cards.map(\.clozeOf?.number) == [1, 2, 3] && cards.allSatisfy { $0.tags == ["de"] })
+        #expect(dir.snapshot().contains("/notes/\(note)/text.md = \(ClozeNoteTests.katze)"))
+        #expect(dir.snapshot().contains("/notes/\(note)/extra.md = cat"))
+        #expect(try box.log(since: nil, limit: nil).filter { $0.event == .add }.map(\.id) == cards.map(\.id))
+        #expect(cards[0].back.text == "Die **[Katze]** schläft auf dem Sofa, die **[Katze]** und der Hund.\n\ncat")
+        // In a level when one is named; a text without a deletion, or a note that exists, is refused.
+        let named = try box.addCloze(text: "{{c2::zwei}}", id: "zahl", level: "3")
+        #expect(named.map(\.id) == ["zahl.c2"] && named[0].level == .three)
+        #expect(throws: BoxError.self) { try box.addCloze(text: "no gap", id: "x", level: nil) }
+        #expect(throws: BoxError.self) { try box.addCloze(text: "{{c1::y}}", id: "zahl", level: nil) }
+        #expect(!dir.exists("notes/x") && !dir.exists("new/zahl.c1") && !dir.exists("1/zahl.c1"))
+        #expect(try box.doctor().isEmpty)
+    }
 }

@@ -49,6 +49,8 @@ import Testing
         ("addWithReverse", { _ = try $0.addWithReverse(front: asset, back: asset, id: "a", level: .two, allowDuplicate: false) }),
         ("addReverse", { _ = try $0.addReverse(of: "a", reverseID: "a-back", level: .three) }),
         ("addReverse (defaults)", { _ = try $0.addReverse(of: "a") }),
+        ("addCloze", { _ = try $0.addCloze(text: "{{c1::a}}", id: "n", level: .new, extra: "x", tags: ["t"]) }),
+        ("addCloze (defaults)", { _ = try $0.addCloze(text: "{{c1::a}}") }),
         ("move", { _ = try $0.move(id: "a", to: .finished) }),
         ("suspend", { _ = try $0.suspend(ids: ["a", "b"]) }),
         ("unsuspend", { _ = try $0.unsuspend(ids: ["a"]) }),

@@ -173,3 +173,41 @@ extension Store {
         return .success(ClozeOf(note: note, number: number))
     }
 }
+
+extension Store {
+    /// Puts a new note in place as `notes/ID/` (R30): written and synced under `.leitner/tmp/`,
+    /// then renamed into `notes/` (made when missing), so that a note is whole or absent.
+    /// - Throws: `invalidParameter` when the note exists; `storeFailure` naming the path.
+    func putNote(_ id: String, text: String, extra: String?, tags: [String]) throws(BoxError) {
+        let notesPath = root + "/" + Store.notesDirectoryName
+        let notes = try Store.subdirectory(Store.notesDirectoryName, of: rootFD, path: notesPath)
+        defer { notes.close() }
+        if FileSystem.exists(id, in: notes) {
+            throw .invalidParameter(name: "id", reason: "a note '\(id)' exists in '\(notesPath)'")
+        }
+        let staged = "note-" + id
+        do {
+            if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
+            try FileSystem.makeDirectory(staged, in: stagingFD)
+            let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
+            defer { dir.close() }
+            var files = [(Store.noteTextNames[0], text)]
+            if let extra { files.append((Store.noteExtraName, extra)) }
+            if !tags.isEmpty { files.append((CardTag.fileName, CardTag.fileText(tags))) }
+            for (name, content) in files {
+                let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
+                defer { file.close() }
+                try file.writeAll(Array(content.utf8))
+                try file.sync()
+            }
+            try dir.sync()
+            try stagingFD.sync()
+            try rootFD.sync()
+            try FileSystem.rename(staged, in: stagingFD, to: id, in: notes)
+            try notes.sync()
+        } catch {
+            try? FileSystem.removeTree(staged, in: stagingFD)
+            throw .failing(.write, notesPath + "/" + id, error)
+        }
+    }
+}

@@ -81,6 +81,15 @@ public struct BoxClient {
                                "level": level.map { .string($0.name) }]) { fields throws(JSONFieldError) in try fields.card() }
     }
 
+    /// `AddCloze`: a cloze note and one card per deletion number (R30).
+    public func addCloze(text: String, id: String? = nil, level: Level? = nil, extra: String? = nil,
+                         tags: [String] = []) throws -> BoxReply<[Card]> {
+        try call(.addCloze, ["text": .string(text), "id": id.map(JSONValue.string), "level": level.map { .string($0.name) },
+                             "extra": extra.map(JSONValue.string), "tags": tags.isEmpty ? nil : .array(tags.map(JSONValue.string))]) {
+            fields throws(JSONFieldError) in try fields.objects("cards") { value, field throws(JSONFieldError) in try Card(json: value, field: field) }
+        }
+    }
+
     /// `AddMany`: a batch of cards, each added, found present or refused on its own.
     /// `reverse`: each added card gets its reverse card beside it (R28).
     public func addMany(_ cards: [NewCard], allowDuplicate: Bool? = nil, reverse: Bool? = nil) throws -> BoxReply<BatchOutcome> {

@@ -245,6 +245,12 @@ public enum BoxInterface {
         # level (default the card's own level or place), with a copy of the card's tags. A
         # reverse card cannot be reversed (ReverseOfReverse).
         method AddReverse(id: string, reverseId: ?string, level: ?string) -> (card: Card)
+        # Adds a cloze note: text with deletions {{c1::answer}} or {{c1::answer::hint}} (1 to
+        # 99) put into notes/ as id (default from its text), with extra (shown under every
+        # answer) and tags, and one card id.cN per number, each holding cloze-of and the tags,
+        # in level (default where a new card goes). InvalidParameter when the text has no
+        # deletion or the note exists.
+        method AddCloze(text: string, id: ?string, level: ?string, extra: ?string, tags: ?[]string) -> (cards: []Card)
         method Show(id: string) -> (card: Card)
         # Cards of one level, or of all; text is filled only when withText is true. tags: only
         # cards with one of these tags or a tag below one (ja selects ja and ja:kana); notTags:

@@ -30,6 +30,7 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case practiceCards = "PracticeCards"
     case practice = "Practice"
     case addReverse = "AddReverse"
+    case addCloze = "AddCloze"
 
     /// The qualified name a call carries, `io.leitner.Box.Grade`.
     public var qualifiedName: String { BoxInterface.name + "." + rawValue }

@@ -82,6 +82,14 @@ enum BoxMethods {
         return ["card": card.json]
     }
 
+    /// A cloze note and its cards (R30).
+    static func addCloze(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let cards = try context.box.addCloze(text: parameters.string("text"), id: parameters.optionalString("id"),
+                                             level: parameters.optionalString("level"), extra: parameters.optionalString("extra"),
+                                             tags: parameters.optionalStrings("tags") ?? [])
+        return ["cards": .array(cards.map(\.json))]
+    }
+
     /// A batch of new cards; one refused card does not stop the others (docs/protocol.md).
     static func addMany(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         guard let list = try parameters.required("cards").arrayValue else { throw InvalidParameter(name: "cards") }

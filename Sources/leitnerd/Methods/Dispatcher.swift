@@ -69,6 +69,7 @@ struct Dispatcher: Sendable {
             .stats: .once(BoxMethods.stats),
             .resolveConflict: .once(BoxMethods.resolveConflict),
             .addReverse: .once(BoxMethods.addReverse),
+            .addCloze: .once(BoxMethods.addCloze),
             .tag: .once(BoxMethods.tag),
             .untag: .once(BoxMethods.untag),
             .practice: .once(BoxMethods.practice),
