@@ -5,13 +5,16 @@ import LeitnerWeb
 /// The accepting loop, on the main thread: one `poll` on the listener and the signals (an
 /// `AcceptLoop`, as the daemon's, which pauses accepting when out of descriptors); each
 /// connection is served on a thread of its own (`HTTPConnection`), at most `maxConnections` at
-/// once, counted in a `ConnectionTable` as the daemon counts its own: when all are open, the one
-/// idle the longest closes to make room for the new one, so that silent connections cannot keep
-/// a learner out. When none is idle, the new one is answered 503 and closed at once, so a flood
-/// of busy connections costs no thread. On SIGTERM or SIGINT it stops accepting, the idle
+/// once, counted in a `ConnectionTable` as the daemon counts its own: when all are open, the
+/// idlest or slowest closes to make room for the new one, so that silent or dribbling
+/// connections cannot keep a learner out. When none may make room yet, the new ones wait in the
+/// kernel's listen backlog, unaccepted, until one does or a connection ends: a burst of page
+/// loads is served in turn, not refused. On SIGTERM or SIGINT it stops accepting, the idle
 /// connections close, and the busy ones get `stopLimit` to finish their response.
 final class WebServer: Sendable {
     static let stopLimit: Duration = .seconds(3)
+    /// While every connection is busy, how often the loop looks whether one has become idle.
+    static let fullRecheck: Duration = .milliseconds(50)
     /// The connections; nothing is known of a browser's end but its socket.
     typealias Table = ConnectionTable<Void>
 
@@ -39,8 +42,14 @@ final class WebServer: Sendable {
         let loop = AcceptLoop(listener: listener.descriptor, signals: signals, doorbell: doorbell, log: WebLog)
         while true {
             let woken: [AcceptLoop.WakeUpSource]
+            // A connection parking is not rung: while none is idle, look again in a while.
+            let (accepting, until): (Bool, MonotonicTime?) = switch table.room(limit: maxConnections) {
+            case .now: (true, nil)
+            case .at(let time): (false, time)
+            case .none: (false, .now + Self.fullRecheck)
+            }
             do {
-                woken = try loop.wait(until: nil, accepting: true)
+                woken = try loop.wait(until: until, accepting: accepting)
             } catch {
                 WebLog.error("cannot wait for connections: \(error), stopping")
                 return finish(1, loop)
@@ -52,8 +61,8 @@ final class WebServer: Sendable {
                 case .signal:
                     if shouldStop(loop) { return finish(0, loop) }
                 case .newConnection:
-                    // Blocking sockets: `HTTPConnection` sends with a time limit.
-                    loop.acceptPending(nonBlocking: false, serve)
+                    // Non-blocking sockets: `HTTPConnection` sends each response by its deadline.
+                    loop.acceptPending(nonBlocking: true, while: { table.room(limit: maxConnections) == .now }, serve)
                 }
             }
         }
@@ -66,8 +75,8 @@ final class WebServer: Sendable {
         return false
     }
 
-    /// Serves a new connection on a thread of its own, or answers 503 when `maxConnections` are
-    /// open and none is idle, or no thread can be started.
+    /// Serves a new connection on a thread of its own, or answers 503 when no thread can be
+    /// started, or when the connection that was to make room became busy since the loop looked.
     /// - Returns: true when it is served with `wake`.
     private func serve(_ socket: FileDescriptor, wake: Wake) -> Bool {
         let entry: Table.Entry

@@ -207,23 +207,38 @@ def test_a_slow_client_loses_its_connection_and_holds_nothing(web):
 
 
 def test_the_connection_limit(web_box):
-    """At MaxConnections= busy connections (each in the middle of a request), one more gets 503
-    at once; once they end, requests are served again."""
+    """At MaxConnections= busy connections (each sending the body of a request), one more waits
+    unaccepted in the listen backlog, neither refused nor served, and is served once one ends.
+    Connections that dribble a request head are not busy: the slowest makes room."""
     web_box.ok("add", "x", "y")
     (web_box.tmp / "web.conf").write_text("[Web]\nMaxConnections=4\n")
     web_box.start_web("--config", str(web_box.tmp / "web.conf"))
     held = [socket.create_connection(("127.0.0.1", web_box.port), timeout=10) for _ in range(4)]
     try:
         for s in held:
-            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
-        time.sleep(0.3)
-        refused = raw(web_box, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        assert status_of(refused) == 503
-        assert b"4 connections are busy (MaxConnections=)" in refused
+            s.sendall(b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nfront=")
+        time.sleep(0.5)
+        with socket.create_connection(("127.0.0.1", web_box.port), timeout=1) as waiting:
+            waiting.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            with pytest.raises(TimeoutError):
+                waiting.recv(4096)
+            held.pop(0).close()
+            waiting.settimeout(10)
+            assert status_of(waiting.recv(65536)) == 401
     finally:
         for s in held:
             s.close()
-    assert wait_until(lambda: status_of(raw(web_box, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) == 401)
+    slow = [socket.create_connection(("127.0.0.1", web_box.port), timeout=10) for _ in range(4)]
+    try:
+        for s in slow:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            time.sleep(0.05)
+        time.sleep(0.4)
+        assert status_of(raw(web_box, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) == 401
+        assert slow[0].recv(100) == b"", "the slowest head was not closed to make room"
+    finally:
+        for s in slow:
+            s.close()
 
 
 def test_silent_connections_make_room_for_a_learner(web_box):

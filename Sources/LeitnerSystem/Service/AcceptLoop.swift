@@ -79,14 +79,17 @@ package final class AcceptLoop {
     /// Accepts every connection that waits, each with a doorbell of its own, and hands it to
     /// `serve`, which serves it, or refuses and closes it.
     /// - Parameters:
-    ///   - nonBlocking: whether the connections' sockets are non-blocking (leitnerd's, which its
-    ///     threads poll) or blocking (leitner-web's, which send with a time limit).
+    ///   - nonBlocking: whether the connections' sockets are non-blocking (leitnerd's and
+    ///     leitner-web's, which their threads poll with their deadlines) or blocking.
+    ///   - hasRoom: whether one more can be served; when not, the rest stay queued in the kernel
+    ///     (the listen backlog) until a place frees.
     ///   - serve: returns true when it kept the doorbell (the connection is served),
     ///   false when it closed the connection (the doorbell serves the next one).
     /// - Returns: the error that paused accepting (logged), nil when none waits any more.
     @discardableResult
-    package func acceptPending(nonBlocking: Bool, _ serve: (FileDescriptor, Wake) -> Bool) -> Errno? {
-        while true {
+    package func acceptPending(nonBlocking: Bool, while hasRoom: () -> Bool = { true },
+                               _ serve: (FileDescriptor, Wake) -> Bool) -> Errno? {
+        while hasRoom() {
             let connectionWake: Wake
             let socket: FileDescriptor
             do throws(Errno) {
@@ -104,6 +107,7 @@ package final class AcceptLoop {
             }
             if serve(socket, connectionWake) { spare = nil }
         }
+        return nil
     }
 
     /// Leaves the listening socket out of the wait for `acceptPause`, and logs why once in 10 s.

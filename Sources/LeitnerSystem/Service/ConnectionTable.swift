@@ -76,13 +76,33 @@ package final class ConnectionTable<Peer: Sendable>: Sendable {
         self.listenerWake = listenerWake
     }
 
+    /// When a new connection can be admitted.
+    package enum Room: Equatable, Sendable {
+        /// Now: a place is free, or an idle connection can make room.
+        case now
+        /// At this time, when the first idle connection may make room (`park`'s `since`).
+        case at(MonotonicTime)
+        /// When a connection ends or parks: none is idle now.
+        case none
+    }
+
+    /// Whether `admit` would admit a new connection now, and else when it could.
+    package func room(limit: Int) -> Room {
+        state.withLock { state in
+            guard state.serving >= limit else { return .now }
+            guard let since = state.slots.values.compactMap({ $0.leaving ? nil : $0.idleSince }).min() else { return .none }
+            return since <= .now ? .now : .at(since)
+        }
+    }
+
     /// Registers a new connection. When `limit` are served, the one idle the longest is asked to
-    /// make room; when none is idle, the new one is refused.
+    /// make room; when none is idle (or none yet may make room), the new one is refused.
     package func admit(peer: Peer, limit: Int, wake: Wake) -> Admission {
         state.withLock { state in
             var replaced: Entry?
             if state.serving >= limit {
-                let idle = state.slots.values.filter { !$0.leaving && $0.idleSince != nil }
+                let now = MonotonicTime.now
+                let idle = state.slots.values.filter { !$0.leaving && $0.idleSince.map { $0 <= now } ?? false }
                 guard let oldest = idle.min(by: { $0.idleSince! < $1.idleSince! }) else { return .full }
                 state.slots[oldest.entry.number]?.leaving = true
                 state.serving -= 1
@@ -101,12 +121,16 @@ package final class ConnectionTable<Peer: Sendable>: Sendable {
 
     /// Marks `entry` idle, about to wait for its next message with nothing buffered, unless it
     /// is to close.
-    package func park(_ entry: Entry) -> Request {
+    /// - Parameter since: from when it may make room, the older the sooner: now for a daemon's
+    ///   connection; a web connection's is later while it may be about to send its first request,
+    ///   and earlier while it dribbles a request head, so that the slowest head makes room as the
+    ///   idlest connection does (nothing of a head has been acted on; docs/web.md).
+    package func park(_ entry: Entry, since: MonotonicTime = .now) -> Request {
         state.withLock { state in
             guard let slot = state.slots[entry.number] else { return .stop }
             if slot.leaving { return .makeRoom }
             if state.stopDeadline != nil { return .stop }
-            state.slots[entry.number]?.idleSince = .now
+            state.slots[entry.number]?.idleSince = since
             return .serve
         }
     }

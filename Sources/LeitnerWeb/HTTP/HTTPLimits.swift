@@ -13,7 +13,7 @@ public struct HTTPLimits: Sendable, Equatable {
     public var requestMilliseconds = 15_000
     /// How long a kept-alive connection may wait for its next request.
     public var idleMilliseconds = 30_000
-    /// How long a response may take to be sent.
+    /// From a request's arrival whole to the last byte of its response taken by the client.
     public var sendMilliseconds = 15_000
 
     public init() {}

@@ -43,6 +43,36 @@ import Testing
         #expect(table.count == 2 && Self.rung(listener))
     }
 
+    /// leitner-web's rule: a connection parked with a later `since` (a new one that may be about
+    /// to send its request) makes room only from then on, and `room` says when; an earlier
+    /// `since` (a head dribbled since then) makes room before one idle since now.
+    @Test func aConnectionMakesRoomFromItsSinceOnAndRoomSaysWhen() throws {
+        let listener = try Wake()
+        let table = ConnectionTable<Int>(listenerWake: listener)
+        let wakes = try (0..<4).map { _ in try Wake() }
+        guard case .admitted(let fresh, nil) = table.admit(peer: Self.peer, limit: 2, wake: wakes[0]),
+              case .admitted(let slow, nil) = table.admit(peer: Self.peer, limit: 2, wake: wakes[1]) else {
+            Issue.record("the first two were not admitted")
+            return
+        }
+        #expect(table.room(limit: 2) == .none)
+        let later = MonotonicTime.now + .seconds(60)
+        #expect(table.park(fresh, since: later) == .serve)
+        #expect(table.room(limit: 2) == .at(later))
+        guard case .full = table.admit(peer: Self.peer, limit: 2, wake: wakes[2]) else {
+            Issue.record("a connection made room before its since")
+            return
+        }
+        #expect(table.park(slow, since: .now + .seconds(-5)) == .serve)
+        #expect(table.room(limit: 2) == .now)
+        guard case .admitted(_, let replaced?) = table.admit(peer: Self.peer, limit: 2, wake: wakes[3]) else {
+            Issue.record("the slow head made no room")
+            return
+        }
+        #expect(replaced.number == slow.number)
+        #expect(table.room(limit: 2) == .at(later))
+    }
+
     @Test func stoppingTellsEveryConnectionAndTheTableEmpties() throws {
         let listener = try Wake()
         let table = ConnectionTable<Int>(listenerWake: listener)

@@ -1,0 +1,170 @@
+"""leitner-web under the loads of issue #36 (docs/web.md, "HTTP without surprises"): while a
+stranger's connections are held, the learner's `GET /review` on a fresh connection is measured.
+Every load runs on 127.0.0.1 only, bounded in count and time, and stops by itself."""
+import select
+import socket
+import threading
+import time
+
+from web_box import web_box, wait_until  # noqa: F401 (fixture)
+
+LEARNER_LOADS = 20
+
+
+def learner_latencies(box, cookie, count=LEARNER_LOADS):
+    """The learner's page loads, each on a new connection: their times in seconds, sorted;
+    a load that fails counts as 99 s."""
+    times = []
+    for _ in range(count):
+        start = time.monotonic()
+        try:
+            status, _, body = box.request("GET", "/review", cookie=cookie)
+            ok = status == 200 and "hola" in body
+        except OSError:
+            ok = False
+        times.append(time.monotonic() - start if ok else 99.0)
+        time.sleep(0.05)
+    return sorted(times)
+
+
+def percentile(times, fraction):
+    return times[min(len(times) - 1, int(len(times) * fraction))]
+
+
+def report(name, times):
+    p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
+    print(f"{name}: p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms")
+    assert p99 < 1.0, (name, times)
+
+
+def started(box):
+    box.ok("add", "--id", "hola", "hola", "hello")
+    box.start_web()
+    return box.login()
+
+
+def test_silent_and_idle_connections_leave_the_learner_in(web_box):
+    cookie = started(web_box)
+    held = []
+    try:
+        for _ in range(32):
+            held.append(socket.create_connection(("127.0.0.1", web_box.port), timeout=10))
+        time.sleep(1.5)
+        report("32 silent", learner_latencies(web_box, cookie))
+        for s in held:
+            s.close()
+        held = []
+        request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{web_box.port}\r\n\r\n".encode()
+        for _ in range(40):
+            s = socket.create_connection(("127.0.0.1", web_box.port), timeout=10)
+            s.sendall(request)
+            assert s.recv(65536).startswith(b"HTTP/1.1 "), "an idle keep-alive connection got no answer"
+            held.append(s)
+        report("40 idle keep-alive", learner_latencies(web_box, cookie))
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_a_slowloris_of_200_does_not_lock_the_learner_out(web_box):
+    cookie = started(web_box)
+    head = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{web_box.port}\r\nX-Slow: {'a' * 200}\r\n\r\n".encode()
+    stop = threading.Event()
+    sockets = []
+
+    def dribble():
+        # 1 byte every 2 s on each of 200 connections, a new one for each that is closed.
+        end = time.monotonic() + 40
+        positions = {}
+        while not stop.is_set() and time.monotonic() < end:
+            while len(positions) < 200:
+                try:
+                    s = socket.create_connection(("127.0.0.1", web_box.port), timeout=5)
+                except OSError:
+                    break
+                s.setblocking(False)
+                sockets.append(s)
+                positions[s] = 0
+            for s in list(positions):
+                try:
+                    s.send(head[positions[s]:positions[s] + 1])
+                    positions[s] = (positions[s] + 1) % (len(head) - 4)
+                except OSError:
+                    s.close()
+                    del positions[s]
+            stop.wait(2)
+
+    thread = threading.Thread(target=dribble)
+    thread.start()
+    try:
+        time.sleep(5)
+        report("200 slowloris", learner_latencies(web_box, cookie))
+    finally:
+        stop.set()
+        thread.join()
+        for s in sockets:
+            s.close()
+
+
+def test_fifty_page_loads_at_once_are_all_served(web_box):
+    cookie = started(web_box)
+    for round_number in range(3):
+        barrier = threading.Barrier(51)
+        results = []
+
+        def load():
+            barrier.wait(10)
+            try:
+                status, _, body = web_box.request("GET", "/review", cookie=cookie)
+                results.append(status == 200 and "hola" in body)
+            except OSError as error:
+                results.append(error)
+
+        threads = [threading.Thread(target=load) for _ in range(50)]
+        for t in threads:
+            t.start()
+        barrier.wait(10)
+        start = time.monotonic()
+        times = learner_latencies(web_box, cookie, count=5)
+        for t in threads:
+            t.join(30)
+        assert results.count(True) == 50, (round_number, results)
+        print(f"50 at once, round {round_number + 1}: all served in {time.monotonic() - start:.2f} s")
+        report(f"50 at once, round {round_number + 1}", times)
+
+
+def test_a_slow_reader_of_pipelined_requests_loses_its_connection(web_box):
+    """The time limit is for a whole response (and its request), not for each send: a client that
+    pipelines 6,000 `GET /` and reads a little every half second is closed once a response is
+    not taken whole within 15 s of its request's arrival, not after the last send that failed."""
+    web_box.start_web()
+    request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{web_box.port}\r\n\r\n".encode()
+    s = socket.create_connection(("127.0.0.1", web_box.port), timeout=10)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        s.setblocking(False)
+        pending = request * 6000
+        start = time.monotonic()
+        closed_at = None
+        poller = select.poll()
+        poller.register(s, select.POLLRDHUP)
+        while time.monotonic() - start < 45:
+            if pending:
+                try:
+                    pending = pending[s.send(pending):]
+                except BlockingIOError:
+                    pass
+            # Closed by the server, even with its last responses still unread here.
+            if poller.poll(0) and poller.poll(0)[0][1] & (select.POLLRDHUP | select.POLLHUP | select.POLLERR):
+                closed_at = time.monotonic()
+                break
+            try:
+                s.recv(512)
+            except (BlockingIOError, ConnectionResetError):
+                pass
+            time.sleep(0.5)
+        assert closed_at is not None, "still open after 45 s"
+        print(f"slow pipelining reader closed after {closed_at - start:.1f} s")
+        assert closed_at - start < 18, closed_at - start
+    finally:
+        s.close()
