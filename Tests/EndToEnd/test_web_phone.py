@@ -310,7 +310,7 @@ def test_grade_undo_and_suspend_are_confirmed_and_a_suspend_taken_back(web_box, 
     screenshots(phone, artifacts, "review-done")
     phone.find_element(By.ID, "today").click()
     assert wait_until(lambda: phone.current_url == box.base + "/")
-    for path, name in [("/cards", "cards"), ("/cards?tag=ja", "cards-tag"), ("/cards/word00", "card")]:
+    for path, name in [("/cards", "cards"), ("/cards?tag=ja", "cards-tag"), ("/cards/word00", "card"), ("/stats", "stats")]:
         phone.get(box.base + path)
         screenshots(phone, artifacts, name)
 

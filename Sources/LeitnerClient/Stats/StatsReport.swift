@@ -63,6 +63,13 @@ public struct StatsReport {
         .uncertain { color: #8c959f; }
         .swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; vertical-align: -1px; margin: 0 3px 0 10px; }
         footer { color: #57606a; font-size: 12px; margin-top: 8px; }
+        th { white-space: nowrap; }
+        .table-room { overflow-x: auto; }
+        @media (max-width: 600px) {
+          main { padding: 16px 8px 32px; }
+          section { padding: 12px 10px; }
+          th, td { padding: 3px 8px 3px 0; }
+        }
         """
 
     // MARK: Helpers
@@ -127,7 +134,8 @@ public struct StatsReport {
 
     func levels() -> String {
         let total = stats.counts.values.reduce(0, +)
-        let left = 80.0, barRoom = 700.0, row = 28.0
+        // Room on the left for the longest name, "suspended".
+        let left = 100.0, barRoom = 680.0, row = 28.0
         let ticks = Self.ticks(Double(stats.counts.values.max() ?? 0))
         let top_ = ticks.last!
         let height = row * Double(Level.allCases.count)
@@ -141,7 +149,8 @@ public struct StatsReport {
             let count = stats.counts[level] ?? 0
             let y = Double(index) * row
             let width = Double(count) / top_ * barRoom
-            let name = level == .finished ? "finished" : "level \(level.name)"
+            // The places by their own names: "level new" was no level.
+            let name = level.isPlace || level == .finished ? level.name : "level \(level.name)"
             svg += text(left - 8, y + row / 2 + 4, name, anchor: "end")
             svg += "<rect x=\"\(left)\" y=\"\(Self.number(y + 5))\" width=\"\(Self.number(width))\" height=\"\(Self.number(row - 10))\" fill=\"\(level == .finished ? Self.blues[3] : Self.blues[2])\"><title>\(name): \(StatsFormat.count(count, "card")), \(StatsFormat.percent(count, of: total)) of the box</title></rect>"
             svg += text(left + width + 6, y + row / 2 + 4, "\(count) · \(StatsFormat.percent(count, of: total))") + "\n"
@@ -170,7 +179,8 @@ public struct StatsReport {
         let day = tests[busiest]
         return section("Forecast: the next \(tests.count) tests",
                        note: "Cards expected in each test if every day's test is done, the cards of each test's levels moving on with each level's retention. 'leitnerctl calendar' counts the cards in each day's levels now instead. Busiest (orange): \(StatsFormat.day(day.date)), \(StatsFormat.count(day.cards, "card"))."
-                            + (StatsFormat.arrivals(tests).map { " " + Self.escape($0.prefix(1).uppercased() + $0.dropFirst()) + "." } ?? ""),
+                            // Plain text: `section` escapes the note (escaped here too, it read "&#39;").
+                            + (StatsFormat.arrivals(tests).map { " " + $0.prefix(1).uppercased() + $0.dropFirst() + "." } ?? ""),
                        chart)
     }
 
@@ -315,6 +325,8 @@ public struct StatsReport {
                 + cell(entry.recentRight, entry.recentAnswers) + cell(entry.right, entry.answers) + "</tr>\n"
         }
         table += "</table>"
+        // A phone's width scrolls the table, never wraps its headings ("level / 1").
+        table = "<div class=\"table-room\">" + table + "</div>"
         return section("Retention by level",
                        note: "The share of cards answered right the first time they were shown in a test, per week; a hollow point stands on fewer than \(LevelRetention.certainAnswers) answers (uncertain).",
                        svg + table)

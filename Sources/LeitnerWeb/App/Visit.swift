@@ -235,7 +235,7 @@ struct Visit {
     func stats() -> (HTTPResponse, String) {
         do {
             let stats = try box.stats().value
-            return (HTTPResponse.html(200, StatsPage.html(stats)), SecurityHeaders.reportPolicy)
+            return (HTTPResponse.html(200, StatsPage.html(stats, box: boxName)), SecurityHeaders.reportPolicy)
         } catch {
             return (app.problem(error, section: .statistics), SecurityHeaders.pagePolicy)
         }

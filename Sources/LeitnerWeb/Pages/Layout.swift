@@ -19,17 +19,20 @@ enum Layout {
             <link rel="apple-touch-icon" href="/static/\(EmbeddedAssets.icon192.name)">
             <meta name="mobile-web-app-capable" content="yes">
             """))
-        if let section {
-            page += "<header><nav>"
-            for place in PageSection.navigation {
-                let current: HTML = place == section ? " aria-current=\"page\"" : ""
-                page += "<a href=\"\(place.path)\"\(current)>\(place.rawValue)</a>"
-            }
-            if let box { page += "<span class=\"box-name\" id=\"box-name\">\(box)</span>" }
-            page += "</nav></header>\n"
-        }
+        if let section { page += navigation(section, box: box) }
         page += "<main>\n" + body + "</main>\n</body>\n</html>\n"
         return page
+    }
+
+    /// The navigation bar, `section` marked current; the statistics report gets the same one.
+    static func navigation(_ section: PageSection, box: String?) -> HTML {
+        var out: HTML = "<header><nav>"
+        for place in PageSection.navigation {
+            let current: HTML = place == section ? " aria-current=\"page\"" : ""
+            out += "<a href=\"\(place.path)\"\(current)>\(place.rawValue)</a>"
+        }
+        if let box { out += "<span class=\"box-name\" id=\"box-name\">\(box)</span>" }
+        return out + "</nav></header>\n"
     }
 
     /// A POST form with its CSRF token: a button, and hidden `fields`.
