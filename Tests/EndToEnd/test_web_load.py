@@ -168,3 +168,41 @@ def test_a_slow_reader_of_pipelined_requests_loses_its_connection(web_box):
         assert closed_at - start < 18, closed_at - start
     finally:
         s.close()
+
+
+def resident_kib(pid) -> int:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_bodies_at_the_limit_leave_the_memory_bounded(web_box):
+    """Request bodies of 1 MiB (the limit), one alone and then 16 at once, sent in pieces as
+    uploads come: the server's resident memory stays within a few MiB of where it was (the issue
+    saw 94-113 MB; today's main already stays near 25 MB, so this guards against a return)."""
+    cookie = started(web_box)
+    learner_latencies(web_box, cookie, count=3)
+    before = resident_kib(web_box.web.pid)
+
+    def upload():
+        with socket.create_connection(("127.0.0.1", web_box.port), timeout=20) as s:
+            s.sendall(f"POST /cards/hola/edit HTTP/1.1\r\nHost: 127.0.0.1:{web_box.port}\r\n"
+                      f"Content-Length: {1024 * 1024}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                      "Connection: close\r\n\r\n".encode())
+            for _ in range(256):
+                s.sendall(b"a" * 4096)
+            while s.recv(65536):
+                pass
+
+    upload()
+    alone = resident_kib(web_box.web.pid)
+    threads = [threading.Thread(target=upload) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    time.sleep(0.5)
+    after = resident_kib(web_box.web.pid)
+    print(f"resident {before / 1024:.1f} MiB; after a 1 MiB body {alone / 1024:.1f} MiB; after 16 at once {after / 1024:.1f} MiB")
+    assert alone - before < 4 * 1024 and after - before < 24 * 1024, (before, alone, after)
