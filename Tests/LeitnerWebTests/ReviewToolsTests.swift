@@ -167,7 +167,10 @@ import Testing
         let cookie = login(app)
         let page = text(request(app, .get, "/cards?tag=ja", cookie: cookie))
         #expect(daemon.parameters(of: .list)?["tags"] == .array([.string("ja")]))
-        #expect(page.contains(">inu</a>") && page.contains(">neko</a>") && !page.contains(">hund</a>"))
+        #expect(page.contains("href=\"/cards/inu\"") && page.contains("href=\"/cards/neko\"") && !page.contains("href=\"/cards/hund\""))
+        // Each row shows the card's front, then its id and level (#36).
+        #expect(daemon.parameters(of: .list)?["withText"] == .bool(true))
+        #expect(page.contains("<span class=\"muted\">inu · level 1</span>"))
         #expect(page.contains("<option value=\"ja\" selected>ja (2)</option>") && page.contains("<option value=\"de\">de (1)</option>"))
         #expect(page.contains("id=\"review-tag\" href=\"/review?tag=ja\""))
         _ = request(app, .get, "/cards?level=suspended", cookie: cookie)

@@ -205,9 +205,11 @@ struct Visit {
         do {
             try box.tags { allTags += $0.items }
             if filter.text.isEmpty {
-                try box.list(level: filter.level, withText: false, tags: tags) { part in
+                // With the text, so that the list shows each card's front, not its id alone (#36).
+                try box.list(level: filter.level, withText: true, tags: tags) { part in
                     for card in part.items {
-                        if range.contains(total) { entries.append(CardsPage.Entry(id: card.id, level: card.level, lines: [])) }
+                        let front = card.front.text.map { [CardsPage.firstLine($0)] } ?? []
+                        if range.contains(total) { entries.append(CardsPage.Entry(id: card.id, level: card.level, lines: front)) }
                         total += 1
                     }
                 }

@@ -67,7 +67,14 @@ enum StyleSheet {
           background: var(--card); color: var(--fg); width: 100%; }
         textarea { min-height: 8em; }
         .results { list-style: none; padding: 0; }
-        .results li { padding: 10px 0; border-bottom: 1px solid var(--line); }
+        .results li { border-bottom: 1px solid var(--line); }
+        .results a { display: flex; flex-direction: column; justify-content: center; min-height: 56px; padding: 6px 0;
+          color: var(--fg); text-decoration: none; overflow-wrap: anywhere; }
+        .results .muted { font-size: .85em; }
+        main { overflow-wrap: anywhere; }
+        button, .button, select { overflow-wrap: normal; white-space: nowrap; }
+        .counts { display: flex; flex-wrap: wrap; gap: 6px; list-style: none; padding: 0; margin: 0; }
+        .counts li { border: 1px solid var(--line); background: var(--card); border-radius: 8px; padding: 4px 10px; }
         .pages { display: flex; justify-content: space-between; margin: 16px 0; }
         label { display: block; margin: 12px 0 4px; font-weight: 600; }
         .card.question { display: flex; flex-direction: column; justify-content: center; text-align: center; }

@@ -43,12 +43,18 @@ public enum CardsPage {
         }
     }
 
+    /// A side's first line, cut to 80 characters, for a line of the list.
+    static func firstLine(_ text: String) -> String {
+        let line = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        return line.count > 80 ? String(line.prefix(79)) + "…" : line
+    }
+
     /// `entries` are this page's; `total` counts them all; `page` is 0-based; `tags` are the
     /// box's tags, offered in the filter.
     public static func html(filter: Filter, tags: [TagCount], entries: [Entry], total: Int, page: Int,
                             box: String? = nil) -> HTML {
         var body: HTML = "<h1>Cards</h1>\n<p><a class=\"button primary\" id=\"add-card\" href=\"/cards/new\">Add a card</a></p>\n<form class=\"search\" method=\"get\" action=\"/cards\" role=\"search\">"
-        body += "<input type=\"search\" name=\"q\" value=\"\(filter.text)\" placeholder=\"Search ids, fronts and backs\" aria-label=\"Search\">"
+        body += "<input type=\"search\" name=\"q\" value=\"\(filter.text)\" placeholder=\"Search cards\" aria-label=\"Search ids, fronts and backs\">"
         body += "<button type=\"submit\">Search</button>"
         // The filters are in the same form, so a search keeps them (and they work without script).
         body += "<div class=\"filters\">"
@@ -77,10 +83,12 @@ public enum CardsPage {
             body += "<p class=\"muted\">\(first + 1)–\(first + entries.count) of \(total) card\(total == 1 ? "" : "s")\(filter.isEmpty ? "" : " matching")</p>\n"
             body += "<ul class=\"results\">"
             for entry in entries {
-                body += "<li><a href=\"/cards/\(PercentEncoding.encode(entry.id))\">\(entry.id)</a> "
-                body += "<span class=\"muted\">\(entry.level.isPlace || entry.level == .finished ? entry.level.name : "level " + entry.level.name)</span>"
-                for line in entry.lines.prefix(3) { body += "<br><span class=\"plain\">\(line)</span>" }
-                body += "</li>"
+                // The whole row is the link, at least 48 px high: the front (or the lines found)
+                // first, the id and level under it.
+                body += "<li><a href=\"/cards/\(PercentEncoding.encode(entry.id))\">"
+                for line in entry.lines.prefix(3) { body += "<span class=\"plain\">\(line)</span>" }
+                body += "<span class=\"muted\">\(entry.id) · \(entry.level.isPlace || entry.level == .finished ? entry.level.name : "level " + entry.level.name)</span>"
+                body += "</a></li>"
             }
             body += "</ul>\n"
         }

@@ -43,14 +43,19 @@ public enum TodayPage {
             let isToday = day.date == date
             body += "<li\(isToday ? " class=\"today\"" : "" as HTML)><strong>\(day.date.weekdayAbbreviation) \(day.date.components.day)</strong>"
             body += "<span class=\"state\">\(stateWord(day))</span>"
-            if !day.levels.isEmpty { body += "<span>\(day.levels.map(\.name).joined(separator: " "))</span>" }
+            // Its levels in words: "2 1" alone read as two numbers of nothing (#36).
+            if !day.levels.isEmpty {
+                body += "<span>level\(day.levels.count == 1 ? "" : "s") \(day.levels.map(\.name).joined(separator: ", "))</span>"
+            }
             body += "</li>"
         }
-        body += "</ol>\n<h2>Cards by level</h2>\n<table><thead><tr><th>Level</th><th>Cards</th></tr></thead><tbody>"
-        for level in Level.allCases {
-            body += "<tr><td>\(level.name)</td><td>\(status.counts[level] ?? 0)</td></tr>"
+        // The levels and places that hold cards, a line of chips rather than a table of ten rows.
+        body += "</ol>\n<h2>Cards by level</h2>\n<ul class=\"counts\" id=\"counts\">"
+        for level in Level.allCases where (status.counts[level] ?? 0) > 0 {
+            let name = level.isPlace || level == .finished ? level.name : "level \(level.name)"
+            body += "<li>\(name): <strong>\(status.counts[level] ?? 0)</strong></li>"
         }
-        body += "</tbody></table>\n"
+        body += "</ul>\n"
         body += "<p class=\"muted\"><a href=\"/devices\" id=\"devices-link\">Devices</a>: the browsers paired with this box.</p>\n"
         return Layout.page(title: "Today", section: .today, body: body, box: box)
     }
@@ -91,7 +96,7 @@ public enum TodayPage {
         case .today: "today"
         // With the new cards that day brings beside them, as `calendar` says: "0 due" beside
         // "20 arrive tomorrow" read as two answers (#35).
-        case .upcoming: "\(day.cards) due" + ((day.arrivals ?? 0) > 0 ? " +\(day.arrivals ?? 0) new" : "")
+        case .upcoming: "\(day.cards) card\(day.cards == 1 ? "" : "s")" + ((day.arrivals ?? 0) > 0 ? " +\(day.arrivals ?? 0) new" : "")
         case .none: "·"
         }
     }
