@@ -23,7 +23,7 @@ enum CommandTable {
         Command(name: "review", abstract: "review today's test in the terminal",
                 options: [
                     OptionSpec(.plain, help: "line by line, even on a terminal"),
-                    OptionSpec(.type, help: "type every answer before it is shown (R32)"),
+                    OptionSpec(.type, help: "type every answer before it is shown"),
                     OptionSpec(.images, value: "PROTOCOL", values: imageProtocols,
                                help: "auto, kitty, iterm, sixel, blocks or none (else Images=, else auto)"),
                 ] + TagOptions.specs + [
@@ -54,6 +54,7 @@ enum CommandTable {
                     OptionSpec(.limit, value: "N", help: "at most N cards (default 100, at most 1000)"),
                     OptionSpec(.shuffle, help: "in a random order (else by level, then id)"),
                     OptionSpec(.plain, help: "line by line, even on a terminal"),
+                    OptionSpec(.type, help: "type every answer before it is shown, as for review"),
                     OptionSpec(.images, value: "PROTOCOL", values: imageProtocols, help: "as for review"),
                 ],
                 discussion: """
