@@ -177,13 +177,20 @@ public enum FileSystem {
         let temporary = ".\(name).tmp-\(getpid())"
         let fd = try FileDescriptor.open(temporary, relativeTo: directory,
                                          flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode)
+        // The descriptor is closed exactly once, whichever step fails: a second close of its
+        // number could close a descriptor another thread has opened since (the daemon and the
+        // tests are threaded), and a failed rename must not close it again.
         do {
+            defer { fd.close() }
             try fd.writeAll(bytes)
             try fd.sync()
-            fd.close()
+        } catch {
+            try? removeFile(temporary, in: directory)
+            throw error
+        }
+        do {
             try rename(temporary, in: directory, to: name, in: directory, replacing: true)
         } catch {
-            fd.close()
             try? removeFile(temporary, in: directory)
             throw error
         }
