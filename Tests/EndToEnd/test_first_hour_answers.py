@@ -64,7 +64,8 @@ def test_the_progress_and_the_next_test_read_the_same_everywhere(paced_web_box, 
     today_page = page_text(box, cookie, "/")
     assert "Today's test is complete: 20 of 20 done, 1 answered wrong on the way." in today_page
     assert f"Next test: {next_test}." in today_page
-    assert f"{tomorrow:%a} {tomorrow.day} 0 due +10 new 3 1" in today_page  # the week's row, as calendar says it
+    # The week's row: no card due tomorrow yet, the 10 new cards that arrive then, its levels.
+    assert f"{tomorrow:%a} {tomorrow.day} 0 cards +10 new levels 3, 1" in today_page
     assert "Today's test is complete: 20 of 20 done, 1 answered wrong on the way." in page_text(box, cookie, "/review")
 
 
