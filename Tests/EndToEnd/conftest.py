@@ -4,6 +4,8 @@ import pathlib
 
 import pytest
 
+from browsers import artifacts, desktop, phone  # noqa: F401 (the web tests' fixtures, browsers.py)
+
 
 @pytest.fixture(scope="session")
 def bin_dir() -> pathlib.Path:

@@ -13,6 +13,7 @@ import subprocess
 
 import pytest
 
+from browsers import console_errors
 from cli_box import on_terminal
 from daemon_support import Daemon, add_text_card, short_root
 from test_daemon_days import LIBFAKETIME
@@ -193,7 +194,7 @@ def png_colours(path: pathlib.Path) -> int:
     return int(result.stdout.strip())
 
 
-def test_the_html_report_is_one_self_contained_page_that_chromium_renders(drive, tmp_path):
+def test_the_html_report_is_one_self_contained_page_that_chromium_renders(drive, tmp_path, desktop, artifacts):
     daemon, _ = drive
     report = tmp_path / "report.html"
     ctl(daemon, "stats", "--html", str(report))
@@ -207,14 +208,7 @@ def test_the_html_report_is_one_self_contained_page_that_chromium_renders(drive,
     assert html.count("<title>") >= 364 and ": missed</title>" in html
     for unit in ["cards per test", "reviews per day", "minutes per day", "right the first time"]:
         assert unit in html
-    if not shutil.which("chromium"):
-        pytest.skip("chromium is not installed")
-    shot = tmp_path / "report.png"
-    result = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                             "--enable-logging=stderr", "--v=0", f"--screenshot={shot}", "--window-size=1000,2600",
-                             report.as_uri()], capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "HOME": str(tmp_path)})
-    assert shot.exists(), result.stderr
-    console = [line for line in result.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
-    assert console == [], console
+    desktop.get(report.as_uri())
+    shot = artifacts.shoot(desktop, "stats-report")
+    assert console_errors(desktop) == []
     assert png_colours(shot) > 20

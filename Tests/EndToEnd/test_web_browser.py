@@ -3,18 +3,12 @@ with the printed link; review five cards with clicks and five with keys; the sto
 terminal's review would (R4, R5: right goes one level up, wrong back to level 1); Undo; an
 image card's image loads; an audio card has its player; a browser without the cookie sees no
 card; a POST without the CSRF token changes nothing. Phone-sized (390×844) screenshots of the
-review and of today's page are kept (WEB_ARTIFACTS, printed)."""
+review and of today's page are kept (browsers.py says where)."""
 import io
-import os
-import pathlib
-import shutil
 import time
 import wave
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
@@ -22,7 +16,6 @@ from selenium.common.exceptions import NoSuchElementException, StaleElementRefer
 from review_pty import png
 from web_box import web_box, wait_until  # noqa: F401 (fixture)
 
-ARTIFACTS = pathlib.Path(os.environ.get("WEB_ARTIFACTS", "/tmp/leitner-web-artifacts"))
 TEXT_CARDS = 12
 
 
@@ -35,25 +28,6 @@ def wav(seconds=0.2, rate=8000) -> bytes:
         out.setframerate(rate)
         out.writeframes(b"\x80" * int(seconds * rate))
     return buffer.getvalue()
-
-
-@pytest.fixture
-def browser():
-    chromium = shutil.which("chromium")
-    driver_path = shutil.which("chromedriver")
-    assert chromium and driver_path, "install the Debian packages 'chromium' and 'chromium-driver'"
-    options = Options()
-    options.binary_location = chromium
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=390,844", "--hide-scrollbars", "--force-device-scale-factor=1"]:
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    # A phone's viewport, as a phone's browser reports it.
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture
@@ -99,81 +73,80 @@ def check_media(driver, seen):
         seen.add("audio")
 
 
-def test_review_in_the_browser_moves_the_cards_as_the_terminal(stocked, browser):
+def test_review_in_the_browser_moves_the_cards_as_the_terminal(stocked, phone, artifacts):
     box = stocked
-    browser.get(box.url)
+    phone.get(box.url)
     # The pairing code left the address at once, and the cookie is there, lasting, and hidden from scripts.
-    assert browser.current_url == box.base + "/"
-    cookie = browser.get_cookie(box.cookie_name)
+    assert phone.current_url == box.base + "/"
+    cookie = phone.get_cookie(box.cookie_name)
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["expiry"] > time.time() + 300 * 86400
-    assert browser.execute_script("return document.cookie") == ""
-    assert "Today's test: 0 of " in browser.find_element(By.TAG_NAME, "main").text
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / "today-390x844.png"))
+    assert phone.execute_script("return document.cookie") == ""
+    assert "Today's test: 0 of " in phone.find_element(By.TAG_NAME, "main").text
+    artifacts.shoot(phone, "today")
 
-    browser.find_element(By.ID, "start").click()
-    assert wait_until(lambda: browser.current_url == box.base + "/review")
+    phone.find_element(By.ID, "start").click()
+    assert wait_until(lambda: phone.current_url == box.base + "/review")
     expected = {}   # id → level after the grade
     graded = []
     done = 0  # the cards answered right: a wrong one is not done (docs/rules.md, "How far you are")
     seen = set()
     total = TEXT_CARDS + 2
     for n in range(10):
-        check_media(browser, seen)
+        check_media(phone, seen)
         # Before the answer, the page holds no card id at all.
-        source = browser.page_source
+        source = phone.page_source
         assert not any(f"word{k:02d}" in source for k in range(TEXT_CARDS)) and "picture" not in source.replace("the front of the card", "")
         if n == 0:
-            browser.save_screenshot(str(ARTIFACTS / "review-front-390x844.png"))
+            artifacts.shoot(phone, "review-front")
         correct = n % 3 != 2
         if n < 5:
-            browser.find_element(By.ID, "show").click()
-            assert wait_until(lambda: "/review/answer" in browser.current_url)
-            card = current_card_id(browser)
+            phone.find_element(By.ID, "show").click()
+            assert wait_until(lambda: "/review/answer" in phone.current_url)
+            card = current_card_id(phone)
             if n == 0:
-                browser.save_screenshot(str(ARTIFACTS / "review-answer-390x844.png"))
-            browser.find_element(By.ID, "right" if correct else "wrong").click()
-            assert wait_until(lambda: "/review/answer" not in browser.current_url)
+                artifacts.shoot(phone, "review-answer")
+            phone.find_element(By.ID, "right" if correct else "wrong").click()
+            assert wait_until(lambda: "/review/answer" not in phone.current_url)
         else:
-            body = browser.find_element(By.TAG_NAME, "body")
+            body = phone.find_element(By.TAG_NAME, "body")
             body.send_keys(Keys.SPACE)
-            assert wait_until(lambda: "/review/answer" in browser.current_url)
-            card = current_card_id(browser)
-            browser.find_element(By.TAG_NAME, "body").send_keys("y" if correct else "n")
-            assert wait_until(lambda: "/review/answer" not in browser.current_url)
+            assert wait_until(lambda: "/review/answer" in phone.current_url)
+            card = current_card_id(phone)
+            phone.find_element(By.TAG_NAME, "body").send_keys("y" if correct else "n")
+            assert wait_until(lambda: "/review/answer" not in phone.current_url)
         expected[card] = "2" if correct else "1"
         graded.append(card)
         done += correct
-        assert progress_is(browser, f"{done} of {total} done")
+        assert progress_is(phone, f"{done} of {total} done")
 
     for card, level in expected.items():
         assert box.card_level(card) == level, card
 
     # Undo, with the key: the last grade is taken back, its card back in level 1 and due again.
     last = graded[-1]
-    browser.find_element(By.TAG_NAME, "body").send_keys("u")
-    assert progress_is(browser, f"{done - 1} of {total} done")
+    phone.find_element(By.TAG_NAME, "body").send_keys("u")
+    assert progress_is(phone, f"{done - 1} of {total} done")
     assert box.card_level(last) == "1"
-    browser.find_element(By.ID, "show").click()
-    assert wait_until(lambda: "/review/answer" in browser.current_url)
-    assert current_card_id(browser) == last
-    browser.find_element(By.ID, "right").click()
+    phone.find_element(By.ID, "show").click()
+    assert wait_until(lambda: "/review/answer" in phone.current_url)
+    assert current_card_id(phone) == last
+    phone.find_element(By.ID, "right").click()
     expected[last] = "2"
-    assert progress_is(browser, f"{done} of {total} done")
+    assert progress_is(phone, f"{done} of {total} done")
 
     # The rest with clicks, every one right: the cards answered wrong come back (R9) and go up
     # to level 2 from level 1 as well.
     rest = 0
-    while browser.find_elements(By.ID, "show"):
+    while phone.find_elements(By.ID, "show"):
         rest += 1
-        check_media(browser, seen)
-        browser.find_element(By.ID, "show").click()
-        assert wait_until(lambda: "/review/answer" in browser.current_url)
-        card = current_card_id(browser)
-        browser.find_element(By.ID, "right").click()
+        check_media(phone, seen)
+        phone.find_element(By.ID, "show").click()
+        assert wait_until(lambda: "/review/answer" in phone.current_url)
+        card = current_card_id(phone)
+        phone.find_element(By.ID, "right").click()
         expected[card] = "2"
-        assert wait_until(lambda: "/review/answer" not in browser.current_url)
-    assert "Today's test is complete" in browser.find_element(By.ID, "complete").text
+        assert wait_until(lambda: "/review/answer" not in phone.current_url)
+    assert "Today's test is complete" in phone.find_element(By.ID, "complete").text
     assert seen == {"image", "audio"}
     assert len(expected) == total
     for card, level in expected.items():
@@ -189,52 +162,50 @@ def test_review_in_the_browser_moves_the_cards_as_the_terminal(stocked, browser)
     assert [e["event"] for e in entries].count("undo") == 1
 
 
-def test_review_page_screenshot_of_an_image_card(stocked, browser):
+def test_review_page_screenshot_of_an_image_card(stocked, phone, artifacts):
     """The review of the image card at a phone's size, kept with the others."""
     box = stocked
-    browser.get(box.url)
-    browser.find_element(By.ID, "start").click()
-    assert wait_until(lambda: browser.current_url == box.base + "/review")
+    phone.get(box.url)
+    phone.find_element(By.ID, "start").click()
+    assert wait_until(lambda: phone.current_url == box.base + "/review")
     for _ in range(TEXT_CARDS + 2):
-        if browser.find_elements(By.CSS_SELECTOR, "#card img"):
+        if phone.find_elements(By.CSS_SELECTOR, "#card img"):
             break
-        browser.find_element(By.ID, "show").click()
-        assert wait_until(lambda: "/review/answer" in browser.current_url)
-        browser.find_element(By.ID, "right").click()
-        assert wait_until(lambda: "/review/answer" not in browser.current_url)
-    check_media(browser, set())
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / "review-image-390x844.png"))
-    print(f"screenshots in {ARTIFACTS}")
+        phone.find_element(By.ID, "show").click()
+        assert wait_until(lambda: "/review/answer" in phone.current_url)
+        phone.find_element(By.ID, "right").click()
+        assert wait_until(lambda: "/review/answer" not in phone.current_url)
+    check_media(phone, set())
+    artifacts.shoot(phone, "review-image")
 
 
-def test_a_browser_without_the_cookie_sees_no_card(stocked, browser):
+def test_a_browser_without_the_cookie_sees_no_card(stocked, phone):
     box = stocked
     for path in ["/", "/review", "/review/answer?card=x", "/cards", "/cards/word00", "/cards/word00/asset/front", "/stats"]:
-        browser.get(box.base + path)
-        text = browser.find_element(By.TAG_NAME, "body").text
-        assert "Pair this browser" in browser.title, path
-        assert "question" not in text and "answer 0" not in text and "word00" not in browser.page_source, path
+        phone.get(box.base + path)
+        text = phone.find_element(By.TAG_NAME, "body").text
+        assert "Pair this browser" in phone.title, path
+        assert "question" not in text and "answer 0" not in text and "word00" not in phone.page_source, path
         status, _, body = box.request("GET", path)
         assert status == 401 and "question" not in body and "word0" not in body, path
     # A wrong pairing code does not let in either, nor does the old link with a token.
-    browser.get(box.base + "/pair/" + "0" * 32)
-    assert "used already, or its 10 minutes are over" in browser.find_element(By.TAG_NAME, "body").text
-    browser.get(box.base + "/?token=" + "0" * 64)
-    assert "no longer open it" in browser.find_element(By.TAG_NAME, "body").text
-    assert browser.get_cookie(box.cookie_name) is None
+    phone.get(box.base + "/pair/" + "0" * 32)
+    assert "used already, or its 10 minutes are over" in phone.find_element(By.TAG_NAME, "body").text
+    phone.get(box.base + "/?token=" + "0" * 64)
+    assert "no longer open it" in phone.find_element(By.TAG_NAME, "body").text
+    assert phone.get_cookie(box.cookie_name) is None
 
 
-def test_a_post_without_the_csrf_token_changes_nothing(stocked, browser):
+def test_a_post_without_the_csrf_token_changes_nothing(stocked, phone):
     box = stocked
-    browser.get(box.url)
-    browser.find_element(By.ID, "start").click()
-    assert wait_until(lambda: browser.current_url == box.base + "/review")
-    browser.find_element(By.ID, "show").click()
-    assert wait_until(lambda: "/review/answer" in browser.current_url)
-    card = current_card_id(browser)
-    handle = browser.find_element(By.CSS_SELECTOR, "input[name=card]").get_attribute("value")
-    cookie = box.cookie_name + "=" + browser.get_cookie(box.cookie_name)["value"]
+    phone.get(box.url)
+    phone.find_element(By.ID, "start").click()
+    assert wait_until(lambda: phone.current_url == box.base + "/review")
+    phone.find_element(By.ID, "show").click()
+    assert wait_until(lambda: "/review/answer" in phone.current_url)
+    card = current_card_id(phone)
+    handle = phone.find_element(By.CSS_SELECTOR, "input[name=card]").get_attribute("value")
+    cookie = box.cookie_name + "=" + phone.get_cookie(box.cookie_name)["value"]
     before = box.json("status")["test"]
     for body in [f"card={handle}&correct=yes", f"card={handle}&correct=yes&csrf=" + "0" * 64, f"card={handle}&correct=yes&csrf="]:
         status, _, text = box.request("POST", "/review/grade", body=body, cookie=cookie)
@@ -249,7 +220,7 @@ def test_a_post_without_the_csrf_token_changes_nothing(stocked, browser):
     assert box.json("status")["test"] == before
     assert box.card_level(card) == "1" and box.card_level("word00") == "1"
     # The same form with the token does change it.
-    csrf = browser.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
+    csrf = phone.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
     status, headers, _ = box.request("POST", "/review/grade", body=f"card={handle}&correct=yes&csrf={csrf}", cookie=cookie)
     assert status == 303 and headers["location"] == "/review?done=right-2"
     assert box.card_level(card) == "2"

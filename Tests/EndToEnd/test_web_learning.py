@@ -14,7 +14,6 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from test_boxes import boxes  # noqa: F401 (fixture)
-from test_web_browser import ARTIFACTS, browser  # noqa: F401 (fixture)
 from test_web_http import curl
 from web_box import paced_web_box, web_box, wait_until  # noqa: F401 (fixtures)
 
@@ -42,113 +41,110 @@ def reviewing(box, driver) -> str:
     return head(box)
 
 
-def test_suspend_from_the_review_puts_the_card_in_suspended(web_box, browser):
+def test_suspend_from_the_review_puts_the_card_in_suspended(web_box, phone):
     box = web_box
-    first = reviewing(box, browser)
+    first = reviewing(box, phone)
     # On the front: the button, and no id anywhere in the page.
-    assert first not in browser.page_source
-    browser.find_element(By.ID, "suspend").click()
+    assert first not in phone.page_source
+    phone.find_element(By.ID, "suspend").click()
     assert wait_until(lambda: head(box) != first)
     assert (box.store / "suspended" / first).is_dir() and not (box.store / "1" / first).exists()
     assert box.card_level(first) == "suspended"
     # The next card's front; suspended with the key this time, from its answer.
     second = head(box)
-    assert wait_until(lambda: browser.find_elements(By.ID, "show"))
-    browser.find_element(By.ID, "show").click()
-    assert wait_until(lambda: "/review/answer" in browser.current_url)
-    browser.find_element(By.TAG_NAME, "body").send_keys("s")
+    assert wait_until(lambda: phone.find_elements(By.ID, "show"))
+    phone.find_element(By.ID, "show").click()
+    assert wait_until(lambda: "/review/answer" in phone.current_url)
+    phone.find_element(By.TAG_NAME, "body").send_keys("s")
     assert wait_until(lambda: box.card_level(second) == "suspended")
     assert (box.store / "suspended" / second).is_dir()
     # Both left today's test: four cards remain of six, none graded.
     test = box.json("status")["test"]
     assert test["remaining"] == 4 and test["passed"] == 0 and test["failed"] == 0
-    assert wait_until(lambda: browser.find_elements(By.ID, "progress"))
-    assert browser.find_element(By.ID, "progress").text == "0 of 4 done"
+    assert wait_until(lambda: phone.find_elements(By.ID, "progress"))
+    assert phone.find_element(By.ID, "progress").text == "0 of 4 done"
     # Today says so.
-    browser.get(box.base + "/")
-    assert "2 cards are suspended" in browser.find_element(By.ID, "suspended").text
+    phone.get(box.base + "/")
+    assert "2 cards are suspended" in phone.find_element(By.ID, "suspended").text
 
 
-def test_edit_from_the_review_once_the_answer_is_shown(web_box, browser):
+def test_edit_from_the_review_once_the_answer_is_shown(web_box, phone, artifacts):
     box = web_box
-    card = reviewing(box, browser)
+    card = reviewing(box, phone)
     # Before the answer there is no Edit, and `e` does nothing.
-    assert not browser.find_elements(By.ID, "edit")
-    front_url = browser.current_url
-    browser.find_element(By.TAG_NAME, "body").send_keys("e")
-    assert browser.current_url == front_url and card not in browser.page_source
-    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
-    assert wait_until(lambda: "/review/answer" in browser.current_url)
-    answer_url = browser.current_url
-    browser.find_element(By.TAG_NAME, "body").send_keys("e")
-    assert wait_until(lambda: "/review/edit" in browser.current_url)
-    assert browser.find_element(By.TAG_NAME, "h1").text == f"Edit {card}"
-    back = browser.find_element(By.ID, "back")
+    assert not phone.find_elements(By.ID, "edit")
+    front_url = phone.current_url
+    phone.find_element(By.TAG_NAME, "body").send_keys("e")
+    assert phone.current_url == front_url and card not in phone.page_source
+    phone.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
+    assert wait_until(lambda: "/review/answer" in phone.current_url)
+    answer_url = phone.current_url
+    phone.find_element(By.TAG_NAME, "body").send_keys("e")
+    assert wait_until(lambda: "/review/edit" in phone.current_url)
+    assert phone.find_element(By.TAG_NAME, "h1").text == f"Edit {card}"
+    back = phone.find_element(By.ID, "back")
     back.clear()
     back.send_keys("the right answer")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / "review-edit-390x844.png"))
-    browser.find_element(By.ID, "save").click()
-    assert wait_until(lambda: "/review/answer" in browser.current_url)
-    assert browser.current_url.startswith(answer_url) and "done=edited" in browser.current_url
-    assert browser.find_element(By.ID, "notice").text == "Saved."
-    assert "the right answer" in browser.find_element(By.ID, "card").text
+    artifacts.shoot(phone, "review-edit")
+    phone.find_element(By.ID, "save").click()
+    assert wait_until(lambda: "/review/answer" in phone.current_url)
+    assert phone.current_url.startswith(answer_url) and "done=edited" in phone.current_url
+    assert phone.find_element(By.ID, "notice").text == "Saved."
+    assert "the right answer" in phone.find_element(By.ID, "card").text
     # On disk, under the side's own file name; the card is still the one to grade, in level 1.
     files = [p for p in (box.store / "1" / card).iterdir() if p.name.startswith("back")]
     assert len(files) == 1 and files[0].read_text().rstrip("\n") == "the right answer"
-    browser.find_element(By.ID, "right").click()
+    phone.find_element(By.ID, "right").click()
     assert wait_until(lambda: box.card_level(card) == "2")
 
 
-def test_today_shows_the_new_cards_waiting_with_pacing_on(paced_web_box, browser):
+def test_today_shows_the_new_cards_waiting_with_pacing_on(paced_web_box, phone, artifacts):
     box = paced_web_box
     stock(box, count=25)
     box.start_web()
-    browser.get(box.url)
+    phone.get(box.url)
     # Before the day's test opens, the first 20 (NewPerDay=20) come in when it does.
-    assert browser.find_element(By.ID, "waiting").text == "25 new cards wait; 20 arrive today, when the test opens."
-    browser.find_element(By.ID, "start").click()
-    assert wait_until(lambda: browser.current_url == box.base + "/review")
-    browser.get(box.base + "/")
-    assert browser.find_element(By.ID, "waiting").text == "5 new cards wait; 5 arrive tomorrow."
-    assert browser.find_element(By.ID, "progress").text == "Today's test: 0 of 20 done."
+    assert phone.find_element(By.ID, "waiting").text == "25 new cards wait; 20 arrive today, when the test opens."
+    phone.find_element(By.ID, "start").click()
+    assert wait_until(lambda: phone.current_url == box.base + "/review")
+    phone.get(box.base + "/")
+    assert phone.find_element(By.ID, "waiting").text == "5 new cards wait; 5 arrive tomorrow."
+    assert phone.find_element(By.ID, "progress").text == "Today's test: 0 of 20 done."
     assert len(list((box.store / "new").iterdir())) == 5
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / "today-waiting-390x844.png"))
+    artifacts.shoot(phone, "today-waiting")
 
 
-def test_the_tag_filter_and_a_review_of_one_tag(web_box, browser):
+def test_the_tag_filter_and_a_review_of_one_tag(web_box, phone, artifacts):
     box = web_box
     stock(box, tags={1: ["ja"], 3: ["ja", "verbs"], 4: ["de"]})
     box.start_web()
-    browser.get(box.url)
-    browser.get(box.base + "/cards")
+    phone.get(box.url)
+    phone.get(box.base + "/cards")
     # The choice applies at once, with no press of Search (#36).
-    Select(browser.find_element(By.ID, "tag")).select_by_value("ja")
-    assert wait_until(lambda: "tag=ja" in browser.current_url)
-    listed = [a.get_attribute("href").rsplit("/", 1)[1] for a in browser.find_elements(By.CSS_SELECTOR, ".results a")]
+    Select(phone.find_element(By.ID, "tag")).select_by_value("ja")
+    assert wait_until(lambda: "tag=ja" in phone.current_url)
+    listed = [a.get_attribute("href").rsplit("/", 1)[1] for a in phone.find_elements(By.CSS_SELECTOR, ".results a")]
     assert listed == ["word01", "word03"]
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(ARTIFACTS / "cards-tag-390x844.png"))
+    artifacts.shoot(phone, "cards-tag")
     # A card's page shows its tags as links to the filter.
-    browser.get(box.base + "/cards/word03")
-    assert [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#tags a")] == ["ja", "verbs"]
+    phone.get(box.base + "/cards/word03")
+    assert [a.text for a in phone.find_elements(By.CSS_SELECTOR, "#tags a")] == ["ja", "verbs"]
     # The review of the tag: only its two cards, then the rest of the test is offered.
-    browser.get(box.base + "/cards?tag=ja")
-    browser.find_element(By.ID, "review-tag").click()
+    phone.get(box.base + "/cards?tag=ja")
+    phone.find_element(By.ID, "review-tag").click()
     seen = []
     while True:
-        assert wait_until(lambda: browser.find_elements(By.ID, "show") or browser.find_elements(By.ID, "complete"))
-        if not browser.find_elements(By.ID, "show"):
+        assert wait_until(lambda: phone.find_elements(By.ID, "show") or phone.find_elements(By.ID, "complete"))
+        if not phone.find_elements(By.ID, "show"):
             break
-        assert "Review · tag ja" in browser.find_element(By.TAG_NAME, "h1").text
-        browser.find_element(By.ID, "show").click()
-        assert wait_until(lambda: "/review/answer" in browser.current_url)
-        seen.append(browser.find_element(By.CSS_SELECTOR, ".card-id").text.split(" · ")[0])
-        browser.find_element(By.ID, "right").click()
-        assert wait_until(lambda: "/review/answer" not in browser.current_url)
+        assert "Review · tag ja" in phone.find_element(By.TAG_NAME, "h1").text
+        phone.find_element(By.ID, "show").click()
+        assert wait_until(lambda: "/review/answer" in phone.current_url)
+        seen.append(phone.find_element(By.CSS_SELECTOR, ".card-id").text.split(" · ")[0])
+        phone.find_element(By.ID, "right").click()
+        assert wait_until(lambda: "/review/answer" not in phone.current_url)
     assert sorted(seen) == ["word01", "word03"]
-    assert "No card tagged ja is left in today's test; 4 other cards are to review." in browser.find_element(By.ID, "complete").text
+    assert "No card tagged ja is left in today's test; 4 other cards are to review." in phone.find_element(By.ID, "complete").text
     levels = {f"word{n:02d}": box.card_level(f"word{n:02d}") for n in range(6)}
     assert levels == {"word00": "1", "word01": "2", "word02": "1", "word03": "2", "word04": "1", "word05": "1"}
 

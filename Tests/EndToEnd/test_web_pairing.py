@@ -5,7 +5,7 @@ stays a device across a restart of the browser (same profile); no secret is in C
 history database; a revoked device is logged out. curl: a foreign Host and a POST from another
 origin are refused; `[Web] ServerName=` serves a proxy's name. On a wildcard the links name every
 interface and never 0.0.0.0, and the QR code leitner-web draws is decoded by zbarimg.
-Screenshots of the devices page and the door at 390×844 go to WEB_ARTIFACTS."""
+Screenshots of the devices page and the door at 390×844 are kept (browsers.py says where)."""
 import http.client
 import json
 import os
@@ -19,36 +19,12 @@ import urllib.parse
 import zlib
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 
+from browsers import PHONE, start_chromium
 from test_web_http import curl
 from web_box import web_box, wait_until  # noqa: F401 (fixture)
-
-ARTIFACTS = pathlib.Path(os.environ.get("WEB_ARTIFACTS", "/tmp/leitner-web-artifacts"))
-ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-           "Chrome/120.0.0.0 Mobile Safari/537.36")
-
-
-def phone(profile: pathlib.Path):
-    """Headless Chromium as a phone: mobile emulation (390×844, touch, Android's user agent), its
-    profile in `profile` so that a restart keeps its cookies and history."""
-    chromium = shutil.which("chromium")
-    driver_path = shutil.which("chromedriver")
-    assert chromium and driver_path, "install the Debian packages 'chromium' and 'chromium-driver'"
-    options = Options()
-    options.binary_location = chromium
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                     f"--user-data-dir={profile}"]:
-        options.add_argument(argument)
-    options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0, "touch": True}, "userAgent": ANDROID})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    return driver
 
 
 def body_text(driver) -> str:
@@ -59,12 +35,12 @@ def body_text(driver) -> str:
         return ""
 
 
-def test_a_phone_pairs_once_stays_paired_and_is_logged_out_when_revoked(web_box, tmp_path):
+def test_a_phone_pairs_once_stays_paired_and_is_logged_out_when_revoked(web_box, tmp_path, artifacts):
     box = web_box
     box.ok("add", "--id", "neko", "猫", "cat")
     box.start_web()
     profile = tmp_path / "profile"
-    driver = phone(profile)
+    driver = start_chromium(PHONE, profile)
     try:
         driver.get(box.url)
         assert driver.current_url == box.base + "/"
@@ -80,8 +56,7 @@ def test_a_phone_pairs_once_stays_paired_and_is_logged_out_when_revoked(web_box,
         # The device's cookie still opens the box.
         driver.get(box.base + "/devices")
         assert "Chrome on Android" in body_text(driver) and "(this browser)" in body_text(driver)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        driver.save_screenshot(str(ARTIFACTS / "devices-390x844.png"))
+        artifacts.shoot(driver, "devices")
         # Renamed on the page.
         field = driver.find_element(By.CSS_SELECTOR, "input[name=name]")
         field.clear()
@@ -91,7 +66,7 @@ def test_a_phone_pairs_once_stays_paired_and_is_logged_out_when_revoked(web_box,
     finally:
         driver.quit()
     # A restart of the browser, same profile: still let in, without a new link.
-    driver = phone(profile)
+    driver = start_chromium(PHONE, profile)
     try:
         driver.get(box.base + "/")
         assert "Today" in driver.title and "Pair this browser" not in driver.title
@@ -112,12 +87,12 @@ def test_a_phone_pairs_once_stays_paired_and_is_logged_out_when_revoked(web_box,
     revoked = box.ctl("web", "--revoke", "My phone")
     assert revoked.returncode == 0 and "Revoked 'My phone'" in revoked.stdout
     assert box.ctl("web", "--revoke", "My phone").returncode == 1
-    driver = phone(profile)
+    driver = start_chromium(PHONE, profile)
     try:
         driver.get(box.base + "/")
         assert "Pair this browser" in driver.title and "was revoked" in body_text(driver)
         assert "neko" not in driver.page_source and "猫" not in driver.page_source
-        driver.save_screenshot(str(ARTIFACTS / "door-revoked-390x844.png"))
+        artifacts.shoot(driver, "door-revoked")
     finally:
         driver.quit()
     assert box.ctl("web", "--devices").stdout.startswith("No device is paired")
@@ -126,7 +101,7 @@ def test_a_phone_pairs_once_stays_paired_and_is_logged_out_when_revoked(web_box,
 def test_a_device_revoked_from_another_devices_page_is_logged_out(web_box, tmp_path):
     box = web_box
     box.start_web()
-    first, second = phone(tmp_path / "first"), phone(tmp_path / "second")
+    first, second = start_chromium(PHONE, tmp_path / "first"), start_chromium(PHONE, tmp_path / "second")
     try:
         first.get(box.url)
         second.get(box.pairing_link())
@@ -316,7 +291,7 @@ def test_the_app_installs_with_a_manifest_and_icons_of_its_own(web_box, tmp_path
             assert body.startswith(b"<svg") and b"<script" not in body
     assert set(sizes) == {"192x192", "512x512"}
     # Chromium reads the manifest without an error and finds nothing that keeps it from installing.
-    driver = phone(tmp_path / "profile")
+    driver = start_chromium(PHONE, tmp_path / "profile")
     try:
         driver.get(box.pairing_link())
         assert wait_until(lambda: driver.current_url == box.base + "/")

@@ -3,18 +3,11 @@ A card is added from the phone with a drawing made with pointer events (it arriv
 as a PNG side with the drawn pixels) and with a photo from a file; the daemon's refusals are shown
 beside their fields; a grade, an undo and a suspend are confirmed, and right after a suspend the
 page takes back that suspend, not an older grade; a suspended card is unsuspended from its page.
-Screenshots of every page, light and dark, are kept in $LEITNER_ARTIFACTS (else under the test's
-tmp directory) and printed."""
+Screenshots of every page, light and dark, are kept (browsers.py says where)."""
 import os
-import pathlib
-import shutil
 import struct
 import zlib
 
-import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
@@ -23,44 +16,6 @@ from selenium.common.exceptions import WebDriverException
 
 from review_pty import png
 from web_box import web_box, wait_until  # noqa: F401 (fixture)
-
-
-@pytest.fixture
-def phone():
-    chromium = shutil.which("chromium")
-    driver_path = shutil.which("chromedriver")
-    assert chromium and driver_path, "install the Debian packages 'chromium' and 'chromium-driver'"
-    options = Options()
-    options.binary_location = chromium
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]:
-        options.add_argument(argument)
-    # A phone: its size, a touch screen, and a phone's user agent.
-    options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1, "touch": True},
-        "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
-    })
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture
-def artifacts(tmp_path):
-    directory = pathlib.Path(os.environ.get("LEITNER_ARTIFACTS") or tmp_path / "screenshots")
-    directory.mkdir(parents=True, exist_ok=True)
-    print(f"screenshots in {directory}")
-    return directory
-
-
-def screenshots(driver, directory, name):
-    """The page light and dark, at the phone's size; the page may not be wider than the screen."""
-    for scheme in ["light", "dark"]:
-        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-        driver.save_screenshot(str(directory / f"{name}-{scheme}.png"))
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-    width = driver.execute_script("return document.documentElement.scrollWidth")
-    assert width <= 390, f"{name} is {width} px wide"
 
 
 def decode_png(data: bytes):
@@ -149,18 +104,18 @@ def test_a_drawing_made_with_a_finger_arrives_as_a_png_side(web_box, phone, arti
     box.start_web()
     log_in(box, phone)
     phone.get(box.base + "/cards/new")
-    screenshots(phone, artifacts, "add")
+    artifacts.shoot(phone, "add", dark=True)
     phone.find_element(By.ID, "front").send_keys("a house")
     choose(phone, "back", "drawing")
     canvas = phone.find_element(By.ID, "back-pad")
     # Offsets from the canvas's centre: a roof and two walls.
     draw(phone, canvas, [[(-100, 20), (0, -80), (100, 20)], [(-80, 20), (-80, 110)], [(80, 20), (80, 110), (-80, 110)]])
     assert wait_until(lambda: phone.execute_script("return document.getElementById('back-drawing').files.length") == 1)
-    screenshots(phone, artifacts, "add-drawing")
+    artifacts.shoot(phone, "add-drawing", dark=True)
     phone.find_element(By.ID, "tags").send_keys("sketch")
     phone.find_element(By.ID, "add").click()
     card = added_id(phone)
-    screenshots(phone, artifacts, "add-done")
+    artifacts.shoot(phone, "add-done", dark=True)
     # The form is ready for the next card, with the tags kept.
     assert phone.find_element(By.ID, "tags").get_attribute("value") == "sketch"
     shown = box.json("show", card)["card"]
@@ -178,7 +133,7 @@ def test_a_drawing_made_with_a_finger_arrives_as_a_png_side(web_box, phone, arti
     phone.get(box.base + f"/cards/{card}")
     image = phone.find_element(By.CSS_SELECTOR, ".side.back img")
     assert wait_until(lambda: phone.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 600)
-    screenshots(phone, artifacts, "card-drawing")
+    artifacts.shoot(phone, "card-drawing", dark=True)
 
 
 def test_a_photo_from_a_file_and_a_reverse_card(web_box, phone, artifacts, tmp_path):
@@ -217,7 +172,7 @@ def test_refusals_are_shown_beside_their_field(web_box, phone, artifacts, tmp_pa
     assert wait_until(lambda: phone.find_elements(By.ID, "front-error")), phone.find_element(By.TAG_NAME, "main").text
     assert "same front" in phone.find_element(By.ID, "front-error").text
     assert phone.find_element(By.ID, "back").get_attribute("value") == "another answer"
-    screenshots(phone, artifacts, "add-refused")
+    artifacts.shoot(phone, "add-refused", dark=True)
     # An id that exists, and one that is no id: beside the id.
     phone.find_element(By.ID, "front").clear()
     phone.find_element(By.ID, "front").send_keys("question 1")
@@ -250,7 +205,7 @@ def test_refusals_are_shown_beside_their_field(web_box, phone, artifacts, tmp_pa
     phone.find_element(By.ID, "add").click()
     assert wait_until(lambda: phone.find_elements(By.CSS_SELECTOR, "#back-side .size-error"))
     assert "Too big" in phone.find_element(By.CSS_SELECTOR, "#back-side .size-error").text
-    screenshots(phone, artifacts, "add-too-big")
+    artifacts.shoot(phone, "add-too-big", dark=True)
     assert [card["id"] for card in box.json_lines("list")] == ["word00"]
 
 
@@ -260,19 +215,19 @@ def test_grade_undo_and_suspend_are_confirmed_and_a_suspend_taken_back(web_box, 
         box.ok("add", "--id", f"word{n:02d}", f"question {n}", f"answer {n}", "--tag", "ja")
     box.start_web()
     log_in(box, phone)
-    screenshots(phone, artifacts, "today")
+    artifacts.shoot(phone, "today", dark=True)
     phone.find_element(By.ID, "start").click()
     assert wait_until(lambda: phone.current_url == box.base + "/review")
     # No keys taught on a touch screen.
     assert not phone.find_element(By.CSS_SELECTOR, ".keys").is_displayed()
-    screenshots(phone, artifacts, "review-front")
+    artifacts.shoot(phone, "review-front", dark=True)
     phone.find_element(By.ID, "show").click()
     assert wait_until(lambda: "/review/answer" in phone.current_url)
-    screenshots(phone, artifacts, "review-answer")
+    artifacts.shoot(phone, "review-answer", dark=True)
     graded = phone.find_element(By.CSS_SELECTOR, ".card-id").text.split(" · ")[0]
     phone.find_element(By.ID, "right").click()
     assert shows(phone, "notice", "✓ → level 2")
-    screenshots(phone, artifacts, "review-graded")
+    artifacts.shoot(phone, "review-graded", dark=True)
     # Buttons of one size, big enough for a finger.
     heights = {button.get_attribute("id"): button.size["height"]
                for button in phone.find_elements(By.CSS_SELECTOR, "main button, main a.button") if button.is_displayed()}
@@ -283,7 +238,7 @@ def test_grade_undo_and_suspend_are_confirmed_and_a_suspend_taken_back(web_box, 
     suspended = [card["id"] for card in box.json_lines("list") if card["level"] == "suspended"]
     assert len(suspended) == 1 and suspended[0] != graded
     assert phone.find_element(By.ID, "undo").text == "Take back"
-    screenshots(phone, artifacts, "review-suspended")
+    artifacts.shoot(phone, "review-suspended", dark=True)
     phone.find_element(By.ID, "undo").click()
     assert shows(phone, "notice", "Suspend taken back")
     assert box.card_level(suspended[0]) == "1"
@@ -297,7 +252,7 @@ def test_grade_undo_and_suspend_are_confirmed_and_a_suspend_taken_back(web_box, 
     assert wait_until(lambda: "/review/answer" in phone.current_url)
     phone.find_element(By.ID, "edit").click()
     assert wait_until(lambda: "/review/edit" in phone.current_url)
-    screenshots(phone, artifacts, "review-edit")
+    artifacts.shoot(phone, "review-edit", dark=True)
     phone.find_element(By.ID, "cancel").click()
     while phone.find_elements(By.ID, "show") or phone.find_elements(By.ID, "right"):
         if phone.find_elements(By.ID, "show"):
@@ -307,12 +262,12 @@ def test_grade_undo_and_suspend_are_confirmed_and_a_suspend_taken_back(web_box, 
         assert wait_until(lambda: phone.find_elements(By.ID, "notice"))
     assert wait_until(lambda: phone.find_elements(By.ID, "complete"))
     assert "Next test" in phone.find_element(By.ID, "next").text
-    screenshots(phone, artifacts, "review-done")
+    artifacts.shoot(phone, "review-done", dark=True)
     phone.find_element(By.ID, "today").click()
     assert wait_until(lambda: phone.current_url == box.base + "/")
     for path, name in [("/cards", "cards"), ("/cards?tag=ja", "cards-tag"), ("/cards/word00", "card"), ("/stats", "stats")]:
         phone.get(box.base + path)
-        screenshots(phone, artifacts, name)
+        artifacts.shoot(phone, name, dark=True)
 
 
 def test_a_suspended_card_is_unsuspended_from_its_page_and_tags_edited(web_box, phone, artifacts):
@@ -323,7 +278,7 @@ def test_a_suspended_card_is_unsuspended_from_its_page_and_tags_edited(web_box, 
     box.start_web()
     log_in(box, phone)
     phone.get(box.base + "/cards/word00")
-    screenshots(phone, artifacts, "card-suspended")
+    artifacts.shoot(phone, "card-suspended", dark=True)
     phone.find_element(By.ID, "unsuspend").click()
     assert shows(phone, "notice", "Unsuspended")
     assert box.card_level("word00") == "1"
