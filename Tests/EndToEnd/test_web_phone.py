@@ -290,3 +290,57 @@ def test_a_suspended_card_is_unsuspended_from_its_page_and_tags_edited(web_box, 
     phone.find_element(By.ID, "save-tags").click()
     assert shows(phone, "notice", "Tags saved")
     assert box.json("show", "word00")["card"]["tags"] == ["ja", "verbs"]
+
+
+def at_width(driver, width, height=780):
+    """The phone's screen set to `width` CSS pixels (a small phone is 360), as a rotation or
+    another phone would; the page is laid out again. Chromium's mobile emulation sets its own
+    size again at each navigation, so this comes after each page load."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+
+
+def font_px(driver, selector) -> float:
+    return float(driver.execute_script(
+        "return getComputedStyle(document.querySelector(arguments[0])).fontSize", selector).removesuffix("px"))
+
+
+def test_the_answer_side_is_large_wraps_and_scales_its_image(web_box, phone, artifacts, tmp_path):
+    """The answer, once shown, is read at arm's length: larger than the page's text and larger on
+    a wider screen; a long text, a long word and a long line of code wrap within a 360 px screen;
+    a photo of 1600×1200 is shown whole, within the card's width and 70% of the screen's height."""
+    box = web_box
+    long_text = "This answer goes on for a while, " * 8 + "and it has one word " + "Donaudampfschifffahrt" * 3 + "."
+    box.ok("add", "--id", "long", "a long answer?", long_text, "--tag", "long")
+    markdown = tmp_path / "code.md"
+    markdown.write_text("A line of code:\n\n```\n" + "print('" + "x" * 120 + "')\n```\n")
+    box.ok("add", "--id", "code", "--back-file", str(markdown), "some code?", "--tag", "code")
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(png(1600, 1200, pixel=(40, 120, 200)))
+    box.ok("add", "--id", "pic", "--back-file", str(photo), "a photo?", "--tag", "pic")
+    box.start_web()
+    log_in(box, phone)
+    for tag in ["long", "code", "pic"]:
+        phone.get(f"{box.base}/review?tag={tag}")
+        phone.find_element(By.ID, "show").click()
+        assert wait_until(lambda: phone.find_elements(By.CSS_SELECTOR, ".card .side.back"))
+        at_width(phone, 360)
+        screenshots(phone, artifacts, f"answer-{tag}-360")
+        assert phone.execute_script("return document.documentElement.scrollWidth") <= 360
+        overflow = phone.execute_script("const e = document.querySelector('.side.back'); return e.scrollWidth - e.clientWidth")
+        assert overflow <= 0, f"the {tag} answer overflows its side by {overflow} px"
+        if tag == "pic":
+            assert wait_until(lambda: phone.execute_script("return document.querySelector('.side.back img').complete"))
+            image = phone.execute_script(
+                "const i = document.querySelector('.side.back img'), c = document.querySelector('.card');"
+                "return [i.naturalWidth, i.getBoundingClientRect().width, i.getBoundingClientRect().height, c.clientWidth, innerHeight]")
+            natural, width, height, card_width, screen_height = image
+            assert natural == 1600 and 0 < width <= card_width and height <= 0.7 * screen_height + 1, image
+            assert abs(width / height - 4 / 3) < 0.02, image
+        else:
+            small = font_px(phone, ".side.back")
+            assert small >= 19 and small > font_px(phone, "body"), small
+            at_width(phone, 460)
+            assert font_px(phone, ".side.back") > small, "the answer's size does not follow the screen's"
+            at_width(phone, 360)
+    print(f"answer text at 360 px: {small:.1f} px")

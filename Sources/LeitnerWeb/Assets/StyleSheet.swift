@@ -22,6 +22,9 @@ enum StyleSheet {
         .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 20px;
           min-height: 40vh; overflow-wrap: anywhere; touch-action: pan-y; }
         .side img { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+        /* An image as large as the card allows and whole on the screen, however large its file. */
+        .card .side img { width: auto; max-height: 70vh; object-fit: contain; }
+        .side table { display: block; overflow-x: auto; }
         .side audio { width: 100%; }
         .side pre, .plain { white-space: pre-wrap; font: inherit; margin: 0; }
         .side pre code, code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .92em; }
@@ -81,6 +84,10 @@ enum StyleSheet {
         .card.question .side { font-size: 1.5em; line-height: 1.35; }
         .card.question.short .side { font-size: 2.2em; }
         .card.question.long .side { font-size: 1.1em; text-align: left; }
+        /* The answer read at arm's length: sized to the screen's width (20 px at 360, 24 px from
+           460 on), the question above it smaller; a long line wraps (.card). */
+        .card.answer .side.back { font-size: clamp(1.2rem, 4.2vw + .3rem, 1.5rem); line-height: 1.45; }
+        .card.answer .side.front { color: var(--muted); }
         .notice { display: flex; align-items: center; justify-content: space-between; gap: 12px; margin: 8px 0;
           padding: 6px 6px 6px 14px; min-height: 52px; border-radius: 10px; background: var(--card); border: 1px solid var(--line); }
         .notice form { flex: 0 0 auto; display: flex; }

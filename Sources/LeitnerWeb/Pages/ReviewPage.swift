@@ -100,7 +100,8 @@ public enum ReviewPage {
                               csrf: String, notice: String? = nil, box: String? = nil) -> HTML {
         var body = heading(scope) + progress(test, scope: scope, outside: outside)
         if let notice { body += "<p class=\"muted\" id=\"notice\">\(notice)</p>\n" }
-        body += "<article class=\"card\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
+        // The answer is what is read here: larger than the question above it, sized to the screen.
+        body += "<article class=\"card answer\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
         body += SideView.html(card.back, name: .back, source: asset(handle, .back))
         body += "<p class=\"card-id\">\(card.id) · level \(card.level.name)</p>"
         body += CardPage.tagList(card.tags) + "</article>\n"
