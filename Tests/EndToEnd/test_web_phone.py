@@ -14,6 +14,7 @@ from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import WebDriverException
 
+from browsers import Device, start_chromium
 from review_pty import png
 from web_box import web_box, wait_until  # noqa: F401 (fixture)
 
@@ -292,12 +293,14 @@ def test_a_suspended_card_is_unsuspended_from_its_page_and_tags_edited(web_box, 
     assert box.json("show", "word00")["card"]["tags"] == ["ja", "verbs"]
 
 
-def at_width(driver, width, height=780):
-    """The phone's screen set to `width` CSS pixels (a small phone is 360), as a rotation or
-    another phone would; the page is laid out again. Chromium's mobile emulation sets its own
-    size again at each navigation, so this comes after each page load."""
+SMALL_PHONE = Device("phone", 360, 780, touch=True)
+
+
+def wider(driver, width):
+    """The screen made `width` CSS pixels wide, as a larger phone's, until the next navigation
+    (Chromium's mobile emulation sets its own size again then)."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+                           {"width": width, "height": driver.device.height, "deviceScaleFactor": 1, "mobile": True})
 
 
 def font_px(driver, selector) -> float:
@@ -305,7 +308,7 @@ def font_px(driver, selector) -> float:
         "return getComputedStyle(document.querySelector(arguments[0])).fontSize", selector).removesuffix("px"))
 
 
-def test_the_answer_side_is_large_wraps_and_scales_its_image(web_box, phone, artifacts, tmp_path):
+def test_the_answer_side_is_large_wraps_and_scales_its_image(web_box, artifacts, tmp_path):
     """The answer, once shown, is read at arm's length: larger than the page's text and larger on
     a wider screen; a long text, a long word and a long line of code wrap within a 360 px screen;
     a photo of 1600×1200 is shown whole, within the card's width and 70% of the screen's height."""
@@ -319,14 +322,20 @@ def test_the_answer_side_is_large_wraps_and_scales_its_image(web_box, phone, art
     photo.write_bytes(png(1600, 1200, pixel=(40, 120, 200)))
     box.ok("add", "--id", "pic", "--back-file", str(photo), "a photo?", "--tag", "pic")
     box.start_web()
+    phone = start_chromium(SMALL_PHONE)
+    try:
+        answers_at_360(box, phone, artifacts)
+    finally:
+        phone.quit()
+
+
+def answers_at_360(box, phone, artifacts):
     log_in(box, phone)
     for tag in ["long", "code", "pic"]:
         phone.get(f"{box.base}/review?tag={tag}")
         phone.find_element(By.ID, "show").click()
         assert wait_until(lambda: phone.find_elements(By.CSS_SELECTOR, ".card .side.back"))
-        at_width(phone, 360)
-        screenshots(phone, artifacts, f"answer-{tag}-360")
-        assert phone.execute_script("return document.documentElement.scrollWidth") <= 360
+        artifacts.shoot(phone, f"answer-{tag}", dark=True)
         overflow = phone.execute_script("const e = document.querySelector('.side.back'); return e.scrollWidth - e.clientWidth")
         assert overflow <= 0, f"the {tag} answer overflows its side by {overflow} px"
         if tag == "pic":
@@ -340,7 +349,6 @@ def test_the_answer_side_is_large_wraps_and_scales_its_image(web_box, phone, art
         else:
             small = font_px(phone, ".side.back")
             assert small >= 19 and small > font_px(phone, "body"), small
-            at_width(phone, 460)
+            wider(phone, 460)
             assert font_px(phone, ".side.back") > small, "the answer's size does not follow the screen's"
-            at_width(phone, 360)
     print(f"answer text at 360 px: {small:.1f} px")
