@@ -1,0 +1,131 @@
+import Glibc
+import LeitnerSystem
+import LeitnerVarlink
+
+/// An Anki package (`.apkg`, a deck; `.colpkg`, a whole collection) unpacked into a temporary
+/// directory: its collection as an SQLite file and its media by name (docs/anki-import.md).
+///
+/// The formats, from Anki's `rslib/src/import_export/package/`: a zip holding a `meta` file
+/// (protobuf `PackageMetadata`, field 1 the version: 1 legacy, 2 legacy with `.anki21`, 3
+/// latest); the collection as `collection.anki2` (version 1 or no `meta`), `collection.anki21`
+/// (2), or zstd-compressed `collection.anki21b` (3) — a version 3 package also holds a dummy
+/// `collection.anki2` asking to update Anki, so `meta` is read first; a `media` file mapping the
+/// zip's entry names (`0`, `1`, …) to the media's names, JSON in versions 1 and 2 and a
+/// zstd-compressed protobuf `MediaEntries` in version 3, whose media are zstd-compressed too.
+public final class AnkiPackage {
+    /// The temporary directory the package is unpacked in; removed by `close`.
+    public let directory: String
+    /// The collection's SQLite file.
+    public let collectionPath: String
+    /// The package's version from `meta` (1 when it has none).
+    public let version: Int
+    /// Each media file's name in the collection, and its entry in the package.
+    public let media: [String: String]
+
+    /// Unpacks `path`.
+    /// - Throws: `AnkiPackageError`.
+    public init(_ path: String) throws(AnkiPackageError) {
+        let directory: String
+        do { directory = try FileSystem.makeTemporaryDirectory(prefix: "leitner-anki") } catch {
+            throw .system("cannot make a temporary directory in '\(FileSystem.temporaryBase)': \(error)")
+        }
+        self.directory = directory
+        do throws(AnkiPackageError) {
+            _ = try AnkiPrograms.run([AnkiPrograms.unzip, AnkiPrograms.bsdtar], { program in
+                program.name == "unzip" ? ["-qq", "-o", path, "-d", directory] : ["-x", "-f", path, "-C", directory]
+            }, doing: "unpack '\(path)'")
+            let meta = try? FileSystem.readFile(atPath: "\(directory)/meta", limit: 1 << 20)
+            let version = try meta.map { bytes throws(AnkiPackageError) in
+                do { return Int(try ProtobufMessage(bytes).integer(1) ?? 0) } catch {
+                    throw .damaged("its 'meta' file: \(error)")
+                }
+            } ?? 1
+            self.version = version
+            switch version {
+            case 1: collectionPath = "\(directory)/collection.anki2"
+            case 2: collectionPath = "\(directory)/collection.anki21"
+            case 3:
+                collectionPath = "\(directory)/collection.sqlite"
+                _ = try AnkiPrograms.run(AnkiPrograms.zstd, ["-d", "-q", "-f", "\(directory)/collection.anki21b", "-o", collectionPath],
+                                         doing: "decompress the collection")
+            default: throw AnkiPackageError.damaged("its 'meta' file says version \(version), which this leitnerctl does not know")
+            }
+            guard FileSystem.exists(collectionPath, in: nil) else {
+                throw AnkiPackageError.damaged("it holds no '\(collectionPath.split(separator: "/").last ?? "")'")
+            }
+            media = try AnkiPackage.mediaMap(in: directory, version: version)
+            if version >= 3 { try AnkiPackage.decompress(Array(media.values), in: directory) }
+        } catch {
+            AnkiPackage.remove(directory)
+            throw error
+        }
+    }
+
+    /// The path of a media file of the collection, by its name; nil when the package lacks it.
+    public func mediaPath(_ name: String) -> String? {
+        guard let entry = media[name], FileSystem.exists("\(directory)/\(entry)", in: nil) else { return nil }
+        return "\(directory)/\(entry)"
+    }
+
+    /// Removes the temporary directory.
+    public func close() { AnkiPackage.remove(directory) }
+
+    private static func remove(_ directory: String) {
+        guard let parent = try? FileDescriptor.openDirectory(FileSystem.temporaryBase) else { return }
+        defer { parent.close() }
+        try? FileSystem.removeTree(String(directory.split(separator: "/").last ?? ""), in: parent)
+    }
+
+    /// The `media` file: name → entry. A package without media may have none.
+    static func mediaMap(in directory: String, version: Int) throws(AnkiPackageError) -> [String: String] {
+        let path = "\(directory)/media"
+        guard FileSystem.exists(path, in: nil) else { return [:] }
+        var map: [String: String] = [:]
+        if version >= 3 {
+            let bytes = try AnkiPrograms.run(AnkiPrograms.zstd, ["-d", "-q", "-c", path], doing: "decompress the media list")
+            let entries: [ProtobufMessage]
+            do { entries = try ProtobufMessage(bytes).messages(1) } catch {
+                throw .damaged("its media list: \(error)")
+            }
+            for (index, entry) in entries.enumerated() {
+                // MediaEntry: 1 name, 2 size, 3 sha1, 255 legacy_zip_filename.
+                guard let name = entry.string(1) else { throw .damaged("a media entry has no name") }
+                map[name] = entry.integer(255).map { String($0) } ?? String(index)
+            }
+            return map
+        }
+        let text: [UInt8]
+        do { text = try FileSystem.readFile(atPath: path, limit: 256 << 20) } catch {
+            throw .system("cannot read '\(path)': \(error)")
+        }
+        guard let object = (try? JSONValue(parsing: text))?.objectValue else {
+            throw .damaged("its media list is not a JSON object")
+        }
+        for (entry, name) in object {
+            guard let name = name.stringValue else { throw .damaged("its media list names entry '\(entry)' with no string") }
+            map[name] = entry
+        }
+        return map
+    }
+
+    /// The new format's media entries, each zstd-compressed: decompressed in place, by one
+    /// `zstd` a thousand files (renamed to `.zst` first, so that `--rm` leaves the plain ones
+    /// under their entry names).
+    static func decompress(_ entries: [String], in directory: String) throws(AnkiPackageError) {
+        var present: [String] = []
+        for entry in entries where FileSystem.exists("\(directory)/\(entry)", in: nil) {
+            do {
+                try FileSystem.rename("\(directory)/\(entry)", in: nil, to: "\(directory)/\(entry).zst", in: nil, replacing: true)
+            } catch {
+                throw .system("cannot rename '\(directory)/\(entry)': \(error)")
+            }
+            present.append("\(directory)/\(entry).zst")
+        }
+        var start = 0
+        while start < present.count {
+            let chunk = Array(present[start..<min(present.count, start + 1000)])
+            _ = try AnkiPrograms.run(AnkiPrograms.zstd, ["-d", "-q", "-f", "--rm", "--"] + chunk, doing: "decompress the media")
+            start += chunk.count
+        }
+    }
+}
