@@ -65,7 +65,7 @@ extension Box {
         guard waiting > 0, try !dayOpened(moment) else { return [] }
         let room = try admissionRoom(moment) ?? waiting
         guard room > 0 else { return [] }
-        return places.admissionOrder(in: store.levelOf, limit: room).filter { !store.isDamaged($0) }
+        return places.admissionOrder(in: store.cardLevels, limit: room).filter { !store.isDamaged($0) }
     }
 
     /// R23: opens the day — the first `Prepare`, `Next` or answer of a logical date that

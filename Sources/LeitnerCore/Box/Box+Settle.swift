@@ -101,7 +101,7 @@ extension Box {
     /// Sets aside the copies in `level` of the cards `ids`, whose served copy is in `servedFrom`
     /// and is about to move there (`moveServedCard`).
     func makeRoom(for ids: [String], in level: Level, servedFrom: Level) throws(BoxError) {
-        for id in ids where store.copies[id]?.contains(level) == true && servedFrom != level {
+        for id in ids where store.duplicateLevels(of: id)?.contains(level) == true && servedFrom != level {
             if store.isPartial(id, in: level) {
                 try mergePartial(id, from: level, into: servedFrom, now: options.clock.now())
                 continue

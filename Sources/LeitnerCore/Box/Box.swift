@@ -214,7 +214,7 @@ public final class Box {
     /// looks, whichever it is, so that `doctor` or `show` as the first call after a repair
     /// takes it in as `status` does (#25). Damaged cards are few; each is one directory read.
     func takeInMendedCards(now: Int64) throws(BoxError) {
-        for id in Array(store.damaged.keys) where store.damage(of: id) == nil {
+        for id in Array(store.damagedCards.keys) where store.damage(of: id) == nil {
             guard let level = store.level(of: id) else { continue }
             try apply(.appeared(id: id, level: level), now: now, log: false)
         }

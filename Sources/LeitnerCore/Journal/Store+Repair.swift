@@ -34,7 +34,7 @@ extension Store {
     /// True when the card directory `id` in `level` is the one the guard describes, untouched since.
     private func isUntouched(_ id: String, in level: Level, since mark: CardGuard, moved: [String: Level]) -> Bool {
         if moved[id] == level { return true }
-        guard levelOf[id] == level, let directory = openFD(level),
+        guard self.level(of: id) == level, let directory = openFD(level),
               let st = try? FileSystem.status(id, in: directory) else { return false }
         return CardGuard(st) == mark
     }
@@ -50,7 +50,7 @@ extension Store {
             setLevel(id, to)
             moved[id] = to
         case .add(let staged, let id, let to):
-            guard levelOf[id] == nil, FileSystem.exists(staged, in: stagingFD) else { return }
+            guard level(of: id) == nil, FileSystem.exists(staged, in: stagingFD) else { return }
             let directory = try fd(to)
             try Store.failing(.rename, path(of: id, in: to), doing: "cannot finish an interrupted add") { () throws(Errno) in
                 try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)
@@ -74,7 +74,7 @@ extension Store {
                 try FileSystem.exchange(staged, in: stagingFD, with: id, in: directory)
             }
         case .rename(let id, let newID, let level, let mark):
-            guard levelOf[newID] == nil, isUntouched(id, in: level, since: mark, moved: moved) else { return }
+            guard self.level(of: newID) == nil, isUntouched(id, in: level, since: mark, moved: moved) else { return }
             do { try FileSystem.rename(id, in: try fd(level), to: newID, in: try fd(level)) } catch {
                 throw .failing(.rename, path(of: id, in: level), error, doing: "cannot finish an interrupted rename to '\(newID)'")
             }

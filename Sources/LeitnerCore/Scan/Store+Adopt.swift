@@ -8,7 +8,7 @@ extension Store {
     /// The two halves of `cardName` loose in `level`, or why they cannot be adopted.
     func loosePair(_ cardName: String, in level: Level) -> Result<(front: SideFileName, back: SideFileName), StoreProblem> {
         var halves: [SideName: [SideFileName]] = [:]
-        for file in looseFiles[level] ?? [] {
+        for file in looseFiles(in: level) {
             if let half = SideFileName(fileName: file), half.cardName == cardName { halves[half.side, default: []].append(half) }
         }
         let someHalf = halves[.front]?.first ?? halves[.back]?.first
@@ -19,7 +19,7 @@ extension Store {
         if let reason = CardID.problem(cardName) {
             return problem("'\(cardName)' is not a valid card id: \(reason)", "rename the files")
         }
-        if let existing = levelOf[cardName] {
+        if let existing = self.level(of: cardName) {
             return problem("card '\(cardName)' already exists in level \(existing)", "rename the files to another name")
         }
         let fronts = halves[.front] ?? [], backs = halves[.back] ?? []
@@ -35,7 +35,7 @@ extension Store {
     func adoptLoosePair(containing fileName: String, in level: Level, now: Int64) throws(BoxError) -> String? {
         // Both halves of a pair arrive in one batch of events: the second may be adopted already
         // (or the file gone again), and `loosePair` needs a half still there.
-        guard looseFiles[level]?.contains(fileName) == true, let half = SideFileName(fileName: fileName),
+        guard looseFiles(in: level).contains(fileName), let half = SideFileName(fileName: fileName),
               case .success(let pair) = loosePair(half.cardName, in: level) else { return nil }
         let id = half.cardName
         let staged = "adopt-\(level.name)-\(id)"
@@ -52,8 +52,8 @@ extension Store {
             try? restoreAdoption(staged, level: level, cardName: id)
             throw .failing(.rename, stagedPath, error, doing: "cannot adopt loose pair '\(id)'")
         }
-        looseFiles[level]?.remove(pair.front.fileName)
-        looseFiles[level]?.remove(pair.back.fileName)
+        forgetLooseFile(pair.front.fileName, in: level)
+        forgetLooseFile(pair.back.fileName, in: level)
         do {
             try journaled([LogEntry(time: now, event: .add, id: id, to: level, origin: .adopt)],
                           intent: [.add(staged: staged, id: id, to: level)], carryOut: { () throws(BoxError) in
@@ -82,7 +82,7 @@ extension Store {
             let side = entry.name.dropLast(ext.count + 1)
             let loose = "\(cardName)-\(side).\(ext)"
             try FileSystem.rename(entry.name, in: dir, to: loose, in: directory)
-            looseFiles[level, default: []].insert(loose)
+            noteLooseFile(loose, in: level)
         }
         try directory.sync()
         try FileSystem.removeDirectory(staged, in: stagingFD)
@@ -94,7 +94,7 @@ extension Store {
         var problems: [StoreProblem] = []
         var reported = Set<String>()
         for level in Level.allCases {
-            for file in (looseFiles[level] ?? []).sorted() {
+            for file in looseFiles(in: level).sorted() {
                 guard let half = SideFileName(fileName: file) else {
                     problems.append(StoreProblem(kind: .strayEntry, path: path(of: file, in: level),
                                                  reason: "a file that is not half of a card (NAME-front.EXT or NAME-back.EXT)",

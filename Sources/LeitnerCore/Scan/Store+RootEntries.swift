@@ -32,9 +32,9 @@ extension Store {
     ///   stray directory holds, and that can change without the root changing).
     func rootProblems(fresh: Bool = false) -> [StoreProblem] {
         let stamp = DirectoryStamp(rootFD)
-        if !fresh, let stamp, let seen = rootProblemsSeen, seen.stamp == stamp { return seen.problems }
+        if !fresh, let stamp, let seen = rootProblems(seenAt: stamp) { return seen }
         let problems = listRootProblems()
-        rootProblemsSeen = stamp.flatMap { $0.isSettled() ? ($0, problems) : nil }
+        noteRootProblems(problems, at: stamp)
         return problems
     }
 

@@ -11,16 +11,13 @@ extension Store {
             // Only a size hint: a level that cannot be looked at counts none.
             if let st = try? openFD(level)?.status(), st.st_nlink > 2 { cards += Int(st.st_nlink) - 2 }
         }
-        levelOf = CardIndex(minimumCapacity: cards)
-        rawCounts = [Int](repeating: 0, count: Level.allCases.count)
-        looseFiles.removeAll()
-        strays.removeAll()
-        copies.removeAll()
+        startIndex(minimumCapacity: cards)
         for level in Level.allCases { try scan(level) }
         // A card in two levels: serve the complete copy (R13, Syncthing's order).
-        for (id, levels) in copies {
+        for id in Array(cardsWithCopies) {
+            guard let levels = duplicateLevels(of: id) else { continue }
             let served = servedCopy(id, among: levels.sorted(), current: nil)
-            if served != levelOf[id] { setLevel(id, served) }
+            if served != level(of: id) { setLevel(id, served) }
         }
     }
 
@@ -30,7 +27,7 @@ extension Store {
     func scan(_ level: Level) throws(BoxError) {
         // A level whose directory is unusable holds no card until it is a directory again.
         guard let directory = openFD(level) else {
-            looseFiles[level] = []
+            noteLooseFiles([], in: level)
             return
         }
         var loose = Set<String>()
@@ -40,13 +37,7 @@ extension Store {
                 // The common case, a card directory with an ASCII id, is indexed right here from
                 // the listing's bytes, with no string made.
                 if kind == .directory, CardID.isValidASCII(name) {
-                    if let other = levelOf.updateValue(level, forBytes: name) {
-                        levelOf.updateValue(other, forBytes: name)
-                        // Already indexed: `scanAll` chooses the copy to serve once every level is read.
-                        if other != level { copies[String(decoding: name, as: UTF8.self), default: [other]].insert(level) }
-                    } else {
-                        rawCounts[level.rawValue - 1] += 1
-                    }
+                    indexScanned(name, in: level)
                 } else if kind == .directory {
                     noteDirectory(String(decoding: name, as: UTF8.self), in: level)
                 } else {
@@ -67,20 +58,20 @@ extension Store {
             case .symlink:
                 noteLink(entry.name, in: level)
             case .other, .unknown:
-                strays[path(of: entry.name, in: level)] = StoreProblem(
+                report(StoreProblem(
                     kind: .strayEntry, path: path(of: entry.name, in: level),
-                    reason: "neither a card directory nor a loose card file", advice: "remove it")
+                    reason: "neither a card directory nor a loose card file", advice: "remove it"))
             }
         }
-        looseFiles[level] = loose
+        noteLooseFiles(loose, in: level)
     }
 
     /// R22: a link in a level directory is never a card nor a card half; it is reported.
     private func noteLink(_ name: String, in level: Level) {
-        strays[path(of: name, in: level)] = StoreProblem(
+        report(StoreProblem(
             kind: .outsideLink, path: path(of: name, in: level),
             reason: "a symbolic link; the daemon follows no link in a level directory",
-            advice: "move the card directory itself into the store")
+            advice: "move the card directory itself into the store"))
     }
 
     /// A name a sync tool made (docs/sync.md): a temporary is passed over, since the tool renames
@@ -91,10 +82,10 @@ extension Store {
         guard let artifact = SyncArtifact(fileName: name) else { return false }
         if let original = artifact.original {
             let entryPath = path(of: name, in: level)
-            strays[entryPath] = StoreProblem(
+            report(StoreProblem(
                 kind: .syncConflict, path: entryPath,
                 reason: "a conflict copy of '\(original)' left by \(artifact.tool.rawValue)",
-                advice: "compare it with '\(path(of: original, in: level))', keep what you want there and remove the copy")
+                advice: "compare it with '\(path(of: original, in: level))', keep what you want there and remove the copy"))
         }
         return true
     }
@@ -104,15 +95,12 @@ extension Store {
         if noteSyncArtifact(name, in: level) { return }
         if !CardID.isValid(name), let reason = CardID.problem(name) {
             let entryPath = path(of: name, in: level)
-            strays[entryPath] = StoreProblem(kind: .strayEntry, path: entryPath,
-                                             reason: "not a valid card id: \(reason)",
-                                             advice: "rename it to a valid id (letters, digits and marks of any script, . _ -)")
-        } else if let other = levelOf.updateValue(level, forKey: name) {
-            // Already indexed: `scanAll` chooses the copy to serve once every level is read.
-            levelOf[name] = other
-            if other != level { copies[name, default: [other]].insert(level) }
+            report(StoreProblem(kind: .strayEntry, path: entryPath,
+                                reason: "not a valid card id: \(reason)",
+                                advice: "rename it to a valid id (letters, digits and marks of any script, . _ -)"))
         } else {
-            rawCounts[level.rawValue - 1] += 1
+            // Already indexed elsewhere: `scanAll` chooses the copy to serve once every level is read.
+            indexScanned(name, in: level)
         }
     }
 
@@ -124,13 +112,13 @@ extension Store {
             throw .failing(.read, root, error, doing: "cannot read the change watch")
         }
         // A level replaced by something that is not a directory comes back once it is one again.
-        var rescan = !levelProblems.isEmpty && retryMissingLevels()
-        if events.isEmpty && !rescan && copies.isEmpty { return [] }
+        var rescan = hasUnusableLevels && retryMissingLevels()
+        if events.isEmpty && !rescan && cardsWithCopies.isEmpty { return [] }
         var touched: [String] = []
         var seen = Set<String>()
         var pairCandidates: [(Level, String)] = []
         for event in events {
-            if event.watch == rootWatch {
+            if isRootWatch(event.watch) {
                 // A level directory itself removed, replaced or put back (or the echo of the box
                 // making one again, which changes nothing).
                 if let level = Level(name: event.name), !levelIsCurrent(level) {
@@ -139,7 +127,7 @@ extension Store {
                 }
                 continue
             }
-            if event.kind != .overflow, watches[event.watch] == nil {
+            if event.kind != .overflow, level(watchedBy: event.watch) == nil {
                 // A card directory's own watch, a view's: something in it changed (a side edited by hand).
                 publishDirectoryEvent(watch: event.watch, entry: event.name)
                 continue
@@ -149,17 +137,17 @@ extension Store {
                 rescan = true
                 publishLost()
             case .watchedDirectoryGone:
-                if let level = watches[event.watch] {
+                if let level = self.level(watchedBy: event.watch) {
                     reopenLevel(level)
                     rescan = true
                 }
             case .appeared, .disappeared:
-                guard let level = watches[event.watch] else { continue }
+                guard let level = self.level(watchedBy: event.watch) else { continue }
                 let appeared = event.kind == .appeared
                 if event.isDirectory {
                     // An event that agrees with the index is the echo of the daemon's own rename.
-                    if appeared ? levelOf[event.name] == level : levelOf[event.name] != level,
-                       strays[path(of: event.name, in: level)] == nil { continue }
+                    if appeared ? self.level(of: event.name) == level : self.level(of: event.name) != level,
+                       !isStray(path(of: event.name, in: level)) { continue }
                     if seen.insert(event.name).inserted { touched.append(event.name) }
                 } else if appeared {
                     // inotify does not tell a link from a file: look, as the scan at open does.
@@ -168,12 +156,12 @@ extension Store {
                         noteLink(event.name, in: level)
                     } else if noteSyncArtifact(event.name, in: level) {
                         continue
-                    } else if looseFiles[level, default: []].insert(event.name).inserted {
+                    } else if noteLooseFile(event.name, in: level) {
                         pairCandidates.append((level, event.name))
                     }
                 } else {
-                    looseFiles[level]?.remove(event.name)
-                    strays[path(of: event.name, in: level)] = nil
+                    forgetLooseFile(event.name, in: level)
+                    withdrawReport(at: path(of: event.name, in: level))
                 }
             }
         }
@@ -184,7 +172,7 @@ extension Store {
             changes = []
             for name in touched { if let change = resolve(name) { changes.append(change) } }
             // A card's copies fill and empty with no event in the level directories: look again.
-            for id in copies.keys.sorted() where !seen.contains(id) {
+            for id in cardsWithCopies.sorted() where !seen.contains(id) {
                 if let change = resolve(id) { changes.append(change) }
             }
         }
@@ -198,8 +186,8 @@ extension Store {
 
     /// Finds where `name` is now and updates the index; nil when nothing changed.
     func resolve(_ name: String) -> HandChange? {
-        let old = levelOf[name]
-        for level in Level.allCases { strays[path(of: name, in: level)] = nil }
+        let old = level(of: name)
+        for level in Level.allCases { withdrawReport(at: path(of: name, in: level)) }
         var levels: [Level] = []
         for level in Level.allCases {
             guard let directory = openFD(level), let st = try? FileSystem.status(name, in: directory) else { continue }
@@ -209,11 +197,11 @@ extension Store {
                 noteDirectory(name, in: level)
             }
         }
-        copies[name] = levels.count > 1 ? Set(levels) : nil
+        noteCopies(of: name, in: levels.count > 1 ? Set(levels) : nil)
         let found = levels.count > 1 ? servedCopy(name, among: levels, current: old) : levels.first
         if old == found { return nil }
         setLevel(name, found)
-        damaged[name] = nil
+        noteDamage(of: name, nil)
         switch (old, found) {
         case (nil, let to?): return .appeared(id: name, level: to)
         case (let from?, nil): return .disappeared(id: name, from: from)
@@ -235,28 +223,28 @@ extension Store {
         let served = CardCopy.served(among: found, current: current)
         for copy in found where copy.level != served {
             let copyPath = path(of: id, in: copy.level)
-            strays[copyPath] = StoreProblem(
+            report(StoreProblem(
                 kind: .duplicateCard, path: copyPath,
                 reason: "card '\(id)' is also in level \(served.map(\.name) ?? "?"), the copy served meanwhile",
-                advice: "keep one copy and remove the other (a sync tool moving the card removes this one by itself)")
+                advice: "keep one copy and remove the other (a sync tool moving the card removes this one by itself)"))
         }
         return served
     }
 
     /// After lost events: scans everything again and reports the differences as hand changes.
     private func rescanAndCompare() throws(BoxError) -> [HandChange] {
-        let before = levelOf
+        let before = cardLevels
         try scanAll()
         publishLost()
         var changes: [HandChange] = []
         for (id, from) in before {
-            switch levelOf[id] {
+            switch level(of: id) {
             case nil: changes.append(.disappeared(id: id, from: from))
             case let to? where to != from: changes.append(.moved(id: id, from: from, to: to))
             default: break
             }
         }
-        for (id, level) in levelOf where before[id] == nil { changes.append(.appeared(id: id, level: level)) }
+        for (id, level) in cardLevels where before[id] == nil { changes.append(.appeared(id: id, level: level)) }
         // A rescan sees the cards in no particular order; sort so that the queue order is stable.
         return changes.sorted { $0.id < $1.id }
     }
@@ -265,7 +253,7 @@ extension Store {
     func adoptAllLoosePairs(now: Int64) throws(BoxError) -> [HandChange] {
         var changes: [HandChange] = []
         for level in Level.allCases {
-            for name in (looseFiles[level] ?? []).sorted() where looseFiles[level]?.contains(name) == true {
+            for name in looseFiles(in: level).sorted() where looseFiles(in: level).contains(name) {
                 if let id = try adoptLoosePair(containing: name, in: level, now: now) {
                     changes.append(.adopted(id: id, level: level))
                 }

@@ -51,7 +51,7 @@ struct CardReader: CardSource, Sendable {
         levelFDs = Level.allCases.map { level in
             store.openFD(level).flatMap { try? FileDescriptor.openDirectory(".", relativeTo: $0) }
         }
-        cards = store.levelOf
+        cards = store.cardLevels
     }
 
     func fd(_ level: Level) throws(BoxError) -> FileDescriptor {

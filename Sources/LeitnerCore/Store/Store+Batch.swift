@@ -123,7 +123,7 @@ extension Store {
         guard try log.restore(record.logBytes, at: record.logOffset) == false else { return }
         for intent in JournalIntent.decode(record.intent) {
             guard case .add(let staged, let id, let to) = intent,
-                  levelOf[id] == nil, FileSystem.exists(staged, in: stagingFD) else { continue }
+                  level(of: id) == nil, FileSystem.exists(staged, in: stagingFD) else { continue }
             let directory = try fd(to)
             try Store.failing(.rename, path(of: id, in: to), doing: "cannot finish an interrupted batch of new cards") { () throws(Errno) in
                 try FileSystem.rename(staged, in: stagingFD, to: id, in: directory)

@@ -10,18 +10,18 @@ extension Store {
     /// - Throws: `noSuchCard`; `storeFailure` naming the card directory when it is damaged
     ///   (it is then recorded in `damaged`).
     func card(_ id: String, withText: Bool) throws(BoxError) -> Card {
-        guard let level = levelOf[id] else { throw .noSuchCard(id: id) }
+        guard let level = level(of: id) else { throw .noSuchCard(id: id) }
         let cardPath = path(of: id, in: level)
         let read = readSides(id, in: level, withText: withText)
         noteConflicts(read, of: id)
         switch read.sides {
         case .success(let (front, back)):
-            damaged[id] = nil
+            noteDamage(of: id, nil)
             return Card(id: id, level: level, front: front, back: back, tags: read.tags.tags, reverseOf: read.reverseOf,
                         clozeOf: read.clozeOf)
         case .failure(let damage):
             let reason = damage.reason
-            damaged[id] = reason
+            noteDamage(of: id, reason)
             throw .storeFailure(path: cardPath, reason: "damaged card: \(reason)")
         }
     }
@@ -52,14 +52,14 @@ extension Store {
     /// `tags` from it rather than listing the card's directory a second time, and says what to do
     /// about a damaged reverse card (R28: the read's `CardDamage.advice`); nil for no such card.
     func examine(_ id: String, readingText: Bool) -> (damage: String?, read: SidesRead)? {
-        guard let level = levelOf[id] else { return nil }
+        guard let level = level(of: id) else { return nil }
         let read = readSides(id, in: level, withText: readingText)
         noteConflicts(read, of: id)
         if case .failure(let damage) = read.sides {
-            damaged[id] = damage.reason
+            noteDamage(of: id, damage.reason)
             return (damage.reason, read)
         }
-        damaged[id] = nil
+        noteDamage(of: id, nil)
         return (nil, read)
     }
 
@@ -74,7 +74,7 @@ extension Store {
         let name = String(path.split(separator: "/").last ?? "")
         // A reverse card's sides are files of the card it reverses (R28): read them there.
         let owner = card.reverseOf ?? id
-        guard let level = levelOf[owner], let levelDirectory = openFD(level) else { throw .noSuchCard(id: id) }
+        guard let level = level(of: owner), let levelDirectory = openFD(level) else { throw .noSuchCard(id: id) }
         let result: Result<[UInt8], CardDamage>
         do {
             let cardDirectory = try FileDescriptor.openDirectory(owner, relativeTo: levelDirectory)
@@ -205,8 +205,7 @@ extension Store {
     /// older reads left of the cards it read and found clean (`unread`: those it could not read).
     func takeNotes(_ notes: [String: SearchIndex.Note], of cards: CardIndex, unread: Set<String>) {
         for (id, note) in notes { noteConflicts(copies: note.conflictCopies, marked: note.markedSides, of: id) }
-        let stale = Set(conflictCopies.keys).union(conflictMarkers.keys)
-        for id in stale where notes[id] == nil && cards[id] != nil && !unread.contains(id) {
+        for id in cardsWithConflicts where notes[id] == nil && cards[id] != nil && !unread.contains(id) {
             noteConflicts(copies: [], marked: [], of: id)
         }
     }
@@ -214,20 +213,14 @@ extension Store {
     /// Reads again the cards a sync tool left conflict copies or markers in, but for the damaged
     /// ones: they may have been resolved by hand since (`Status`).
     func lookAgainAtConflictedCards() {
-        for id in Set(conflictCopies.keys).union(conflictMarkers.keys) where !isDamaged(id) {
-            _ = damage(of: id, readingText: conflictMarkers[id] != nil)
+        for id in cardsWithConflicts where !isDamaged(id) {
+            _ = damage(of: id, readingText: conflictMarkers(of: id) != nil)
         }
     }
 
     /// Records what a read of a card found a sync tool left, for `status` and `doctor`.
     func noteConflicts(_ read: SidesRead, of id: String) {
         noteConflicts(copies: read.conflictCopies, marked: read.markedSides, of: id)
-    }
-
-    /// `noteConflicts` from what a read found; `marked` nil when the text was not read.
-    func noteConflicts(copies: [String], marked: [String]?, of id: String) {
-        conflictCopies[id] = copies.isEmpty ? nil : copies
-        if let marked { conflictMarkers[id] = marked.isEmpty ? nil : marked }
     }
 
     /// The side a file of a card's directory is (`back.txt`), nil for any other file. A sync

@@ -45,7 +45,7 @@ extension Store {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw error
         }
-        damaged[id] = nil
+        noteDamage(of: id, nil)
         try? FileSystem.removeTree(staged, in: stagingFD)
     }
 
@@ -143,7 +143,7 @@ extension Store {
         }
         setLevel(id, nil)
         setLevel(newID, level)
-        if let reason = damaged.removeValue(forKey: id) { damaged[newID] = reason }
+        carryDamage(from: id, to: newID)
         for reverse in rewritten {
             // The staged name holds the old copy now.
             try? FileSystem.removeTree(reverse.staged, in: stagingFD)

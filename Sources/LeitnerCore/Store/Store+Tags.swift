@@ -62,7 +62,7 @@ extension Store {
     /// What `doctor` says of a card's `tags` file, from the read of the card it made: each bad
     /// line as `FILE:LINE`, or the file when it cannot be read. The card is not damaged by it (R25).
     func tagProblems(of id: String, read: SidesRead) -> [StoreProblem] {
-        guard let level = levelOf[id] else { return [] }
+        guard let level = level(of: id) else { return [] }
         let cardPath = path(of: id, in: level)
         let file = cardPath + "/" + CardTag.fileName
         if let problem = read.tagsProblem {

@@ -132,13 +132,14 @@ final class Store {
         directories.close()
     }
 
-    // MARK: The state, for the store's own extensions
+    // MARK: What the store's extensions and the box may know
 
-    // What the store's extensions in other folders (Scan/, Sync/, Journal/) read and change, under
-    // the names they use; in place (`_modify`), never a copy of a dictionary. The box reads the
-    // ones that never change after open (the paths, the directories, the log) and what the open
-    // found; the rest it asks through the methods of `Store+Queries`, and the views through the
-    // change feed.
+    // The state above is private to this file. What the rest of LeitnerCore reads of it is what
+    // never changes after open (the paths, the directories, the log) and what the open found;
+    // everything else it asks and tells through the methods below and in the sections after,
+    // each named for what it means (the box asks the questions at "Questions"; the store's
+    // extensions in Scan/, Sync/ and Journal/ tell what they found at "Findings"), and the views
+    // learn what changed from the change feed.
 
     /// The store's canonical absolute path.
     var root: String { directories.root }
@@ -152,60 +153,184 @@ final class Store {
     var stagingFD: FileDescriptor { directories.stagingFD }
     var trashFD: FileDescriptor { directories.trashFD }
     var log: ReviewLog { reviewLog }
-    /// Why a level has no descriptor, by level.
-    var levelProblems: [Level: StoreProblem] { levels.problems }
-    /// Watch descriptor → level.
-    var watches: [Int32: Level] { levels.watches }
-    var rootWatch: Int32 { levels.rootWatch }
-    var peers: [String: PeerDevice] {
-        _read { yield peerDevices }
-        _modify { yield &peerDevices }
-    }
-    var levelOf: CardIndex {
-        _read { yield index }
-        _modify { yield &index }
-    }
-    var rawCounts: [Int] {
-        _read { yield levelCounts }
-        _modify { yield &levelCounts }
-    }
-    var damaged: [String: String] {
-        _read { yield damage }
-        _modify { yield &damage }
-    }
-    var looseFiles: [Level: Set<String>] {
-        _read { yield found.looseFiles }
-        _modify { yield &found.looseFiles }
-    }
-    var strays: [String: StoreProblem] {
-        _read { yield found.strays }
-        _modify { yield &found.strays }
-    }
-    var copies: [String: Set<Level>] {
-        _read { yield found.copies }
-        _modify { yield &found.copies }
-    }
-    var conflictCopies: [String: [String]] {
-        _read { yield found.conflictCopies }
-        _modify { yield &found.conflictCopies }
-    }
-    var conflictMarkers: [String: [String]] {
-        _read { yield found.conflictMarkers }
-        _modify { yield &found.conflictMarkers }
-    }
     /// Why the checkpoint after repair could not be made, if it could not (reported, not fatal).
     var checkpointFailure: BoxError? { opening.checkpointFailure }
     func noteCheckpointFailure(_ error: BoxError) { opening.checkpointFailure = error }
     /// True when no level directory changed since the last checkpoint was written (`OpeningReport`).
     var untouchedSinceCheckpoint: Bool { opening.untouchedSinceCheckpoint }
-    var rootProblemsSeen: (stamp: DirectoryStamp, problems: [StoreProblem])? {
-        get { listings.rootProblems }
-        set { listings.rootProblems = newValue }
+
+    // MARK: Questions
+
+    /// The card's level, nil when the box has no such card.
+    func level(of id: String) -> Level? { index[id] }
+
+    /// Every card's level: a snapshot to walk (the index's storage is shared until the store
+    /// changes it).
+    var cardLevels: CardIndex { index }
+
+    /// True when the card was found damaged (R21) and not mended since.
+    func isDamaged(_ id: String) -> Bool { damage[id] != nil }
+
+    /// The cards found damaged (R21) → the reason.
+    var damagedCards: [String: String] { damage }
+
+    /// True when the card's directory is in more than one level (a sync tool's copy, R13).
+    func hasCopies(_ id: String) -> Bool { found.copies[id] != nil }
+
+    /// The levels the card's directory is in, the served one included, when it is in more than
+    /// one; nil otherwise (R13).
+    func duplicateLevels(of id: String) -> Set<Level>? { found.copies[id] }
+
+    /// The cards whose directory is in more than one level.
+    var cardsWithCopies: some Collection<String> { found.copies.keys }
+
+    /// The entries of the level directories that are neither cards nor loose files, and the
+    /// duplicate card directories, by path.
+    var strayProblems: [StoreProblem] { found.strays.values.sorted { $0.path < $1.path } }
+
+    /// True when `path` (an entry of a level directory) is reported as a stray or a duplicate.
+    func isStray(_ path: String) -> Bool { found.strays[path] != nil }
+
+    /// The level directories that are unusable now, by path.
+    var unusableLevels: [StoreProblem] { levels.problems.values.sorted { $0.path < $1.path } }
+
+    /// The loose files (R14 candidates) last seen in a level directory.
+    func looseFiles(in level: Level) -> Set<String> { found.looseFiles[level] ?? [] }
+
+    /// The conflict copies of its sides a sync tool left in the card's directory, as last read.
+    func conflictCopies(of id: String) -> [String] { found.conflictCopies[id] ?? [] }
+
+    /// The card's text sides holding git's conflict markers, as last read.
+    func conflictMarkers(of id: String) -> [String]? { found.conflictMarkers[id] }
+
+    /// The cards a sync tool left conflict copies or markers in, as last read.
+    var cardsWithConflicts: Set<String> { Set(found.conflictCopies.keys).union(found.conflictMarkers.keys) }
+
+    /// How many conflicts the box knows of (`Status.problems`).
+    var syncConflictCount: Int {
+        found.conflictCopies.values.reduce(0) { $0 + $1.count } + found.conflictMarkers.values.reduce(0) { $0 + $1.count }
     }
-    var peerNamesSeen: (stamp: DirectoryStamp, names: [String])? {
-        get { listings.peerNames }
-        set { listings.peerNames = newValue }
+
+    /// True when another device has written to the store: it is synced (docs/sync.md).
+    var hasPeers: Bool { !peerDevices.isEmpty }
+
+    /// The other device `name` as last looked at (`refreshPeerDays`), nil when it was not there.
+    func peer(named name: String) -> PeerDevice? { peerDevices[name] }
+
+    /// The other devices' names as last looked at.
+    var peerDeviceNames: Set<String> { Set(peerDevices.keys) }
+
+    /// The other devices' day records as last read (`refreshPeerDays`), by device name.
+    var peerDayRecords: [DayRecord] {
+        peerDevices.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.value.days)
     }
+
+    /// The size of the device `name`'s review log as last looked at, nil when unknown.
+    func peerLogSize(_ name: String) -> Int? { peerDevices[name]?.logSignature?.size }
+
+    // MARK: Findings, told by the scans and the reads
+
+    /// Forgets the index and what the scans found beside the cards, before a full scan; `cards`
+    /// sizes the index.
+    func startIndex(minimumCapacity cards: Int) {
+        index = CardIndex(minimumCapacity: cards)
+        levelCounts = [Int](repeating: 0, count: Level.allCases.count)
+        found.looseFiles.removeAll()
+        found.strays.removeAll()
+        found.copies.removeAll()
+    }
+
+    /// A full scan found the card directory `name` (an ASCII id, as the listing's bytes) in
+    /// `level`: indexed there, or, when an earlier level holds it already, noted as a copy for
+    /// `scanAll` to choose the one to serve.
+    func indexScanned(_ name: UnsafeBufferPointer<UInt8>, in level: Level) {
+        if let other = index.updateValue(level, forBytes: name) {
+            index.updateValue(other, forBytes: name)
+            if other != level { found.copies[String(decoding: name, as: UTF8.self), default: [other]].insert(level) }
+        } else {
+            levelCounts[level.rawValue - 1] += 1
+        }
+    }
+
+    /// `indexScanned` for an id that is not ASCII.
+    func indexScanned(_ name: String, in level: Level) {
+        if let other = index.updateValue(level, forKey: name) {
+            index[name] = other
+            if other != level { found.copies[name, default: [other]].insert(level) }
+        } else {
+            levelCounts[level.rawValue - 1] += 1
+        }
+    }
+
+    /// The levels holding a directory of the card, when more than one (nil: one or none).
+    func noteCopies(of id: String, in levels: Set<Level>?) { found.copies[id] = levels }
+
+    /// Reports an entry of a level directory that is not a card (a stray, a link, a conflict
+    /// copy, a duplicate), by its path.
+    func report(_ problem: StoreProblem) { found.strays[problem.path] = problem }
+
+    /// Forgets what was reported of the entry at `path`: it went, or is a card again.
+    func withdrawReport(at path: String) { found.strays[path] = nil }
+
+    /// The loose files of a level directory as a scan listed them.
+    func noteLooseFiles(_ names: Set<String>, in level: Level) { found.looseFiles[level] = names }
+
+    /// A loose file came into a level directory; false when it was known already.
+    @discardableResult
+    func noteLooseFile(_ name: String, in level: Level) -> Bool {
+        found.looseFiles[level, default: []].insert(name).inserted
+    }
+
+    /// A loose file left a level directory (gone, or adopted into a card).
+    func forgetLooseFile(_ name: String, in level: Level) { found.looseFiles[level]?.remove(name) }
+
+    /// Records why a read found the card damaged (R21), or with nil that it is whole.
+    func noteDamage(of id: String, _ reason: String?) { damage[id] = reason }
+
+    /// A renamed card keeps the damage found under its old id.
+    func carryDamage(from id: String, to newID: String) {
+        if let reason = damage.removeValue(forKey: id) { damage[newID] = reason }
+    }
+
+    /// Records what a read of a card found a sync tool left; `marked` nil when the text was not read.
+    func noteConflicts(copies: [String], marked: [String]?, of id: String) {
+        found.conflictCopies[id] = copies.isEmpty ? nil : copies
+        if let marked { found.conflictMarkers[id] = marked.isEmpty ? nil : marked }
+    }
+
+    /// The other devices as `refreshPeerDays` looked at them now.
+    func notePeers(_ seen: [String: PeerDevice]) { peerDevices = seen }
+
+    /// What `rootProblems()` found when the root had `stamp`, nil when it has changed since.
+    func rootProblems(seenAt stamp: DirectoryStamp) -> [StoreProblem]? {
+        listings.rootProblems.flatMap { $0.stamp == stamp ? $0.problems : nil }
+    }
+
+    /// Keeps what `rootProblems()` found at `stamp` (nil: nothing kept, the root is still changing).
+    func noteRootProblems(_ problems: [StoreProblem], at stamp: DirectoryStamp?) {
+        listings.rootProblems = stamp.flatMap { $0.isSettled() ? ($0, problems) : nil }
+    }
+
+    /// The other devices' names as `peerNames()` listed them when `.leitner/devices/` had `stamp`.
+    func peerNames(seenAt stamp: DirectoryStamp) -> [String]? {
+        listings.peerNames.flatMap { $0.stamp == stamp ? $0.names : nil }
+    }
+
+    /// Keeps the other devices' names listed at `stamp` (nil: nothing kept).
+    func notePeerNames(_ names: [String], at stamp: DirectoryStamp?) {
+        listings.peerNames = stamp.flatMap { $0.isSettled() ? ($0, names) : nil }
+    }
+
+    // MARK: The watch and the level directories
+
+    /// The level a watch descriptor watches, nil for any other watch.
+    func level(watchedBy watch: Int32) -> Level? { levels.watches[watch] }
+
+    /// True when `watch` is the watch on the store's root.
+    func isRootWatch(_ watch: Int32) -> Bool { watch == levels.rootWatch }
+
+    /// True when a level directory is unusable now.
+    var hasUnusableLevels: Bool { !levels.problems.isEmpty }
 
     /// The events of every watch since the last call (`refresh`).
     func drainWatch() throws(Errno) -> [Inotify.Event] { try inotify.drain() }
@@ -234,20 +359,20 @@ final class Store {
     /// Cards per level, damaged cards left out (R21).
     func counts() -> [Level: Int] {
         var result: [Level: Int] = [:]
-        for level in Level.allCases { result[level] = rawCounts[level.rawValue - 1] }
-        for (id, _) in damaged { if let level = levelOf[id] { result[level, default: 0] -= 1 } }
+        for level in Level.allCases { result[level] = levelCounts[level.rawValue - 1] }
+        for (id, _) in damage { if let level = index[id] { result[level, default: 0] -= 1 } }
         return result
     }
 
     // MARK: Index bookkeeping
 
     func setLevel(_ id: String, _ level: Level?) {
-        let old = levelOf[id]
-        if let old { rawCounts[old.rawValue - 1] -= 1 }
-        levelOf[id] = level
-        if let level { rawCounts[level.rawValue - 1] += 1 } else {
-            conflictCopies[id] = nil
-            conflictMarkers[id] = nil
+        let old = index[id]
+        if let old { levelCounts[old.rawValue - 1] -= 1 }
+        index[id] = level
+        if let level { levelCounts[level.rawValue - 1] += 1 } else {
+            found.conflictCopies[id] = nil
+            found.conflictMarkers[id] = nil
         }
         feed.publish(.level(id: id, from: old, to: level))
     }
@@ -481,7 +606,7 @@ final class Store {
         })
         for card in planned {
             setLevel(card.id, nil)
-            damaged[card.id] = nil
+            damage[card.id] = nil
             try? FileSystem.removeTree(card.trashed, in: trashFD)
         }
     }

@@ -7,9 +7,9 @@ import LeitnerSystem
 extension Store {
     /// The problems of card `id`'s conflicts known from its last read.
     func syncConflictProblems(of id: String) -> [StoreProblem] {
-        guard let level = levelOf[id] else { return [] }
+        guard let level = level(of: id) else { return [] }
         let cardPath = path(of: id, in: level)
-        let copies = conflictCopies[id] ?? []
+        let copies = conflictCopies(of: id)
         var problems: [StoreProblem] = []
         for name in copies {
             guard let artifact = SyncArtifact(fileName: name), let original = artifact.original else { continue }
@@ -21,18 +21,13 @@ extension Store {
                 reason: "a conflict copy of '\(original)' left by \(artifact.tool.rawValue)",
                 advice: "keep one side: leitnerctl doctor --resolve \(id) --keep \(keep)"))
         }
-        for name in conflictMarkers[id] ?? [] {
+        for name in conflictMarkers(of: id) ?? [] {
             problems.append(StoreProblem(
                 kind: .syncConflict, path: cardPath + "/" + name,
                 reason: "git's conflict markers (<<<<<<<, =======, >>>>>>>) in the text",
                 advice: "keep one side of each conflict: leitnerctl doctor --resolve \(id) --keep mine|theirs"))
         }
         return problems
-    }
-
-    /// How many conflicts the box knows of (`Status.problems`).
-    var syncConflictCount: Int {
-        conflictCopies.values.reduce(0) { $0 + $1.count } + conflictMarkers.values.reduce(0) { $0 + $1.count }
     }
 
     /// Keeps one side of card `id`'s conflicts. With conflict copies of its sides: `mine` keeps
@@ -45,7 +40,7 @@ extension Store {
     /// - Throws: `cannotResolve` when there is no conflict or `keep` does not fit it; `storeFailure`
     ///   naming the file when a rename, a removal or a write fails.
     func resolveConflict(_ id: String, keep: ConflictResolution) throws(BoxError) -> (kept: [String], removed: [String]) {
-        guard let level = levelOf[id] else { throw .noSuchCard(id: id) }
+        guard let level = level(of: id) else { throw .noSuchCard(id: id) }
         let cardPath = path(of: id, in: level)
         let directory: FileDescriptor
         var names: [String]

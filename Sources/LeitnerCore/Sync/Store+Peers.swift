@@ -10,13 +10,13 @@ extension Store {
     /// devices.
     func peerNames() -> [String] {
         let stamp = DirectoryStamp(devicesFD)
-        if let stamp, let seen = peerNamesSeen, seen.stamp == stamp { return seen.names }
+        if let stamp, let seen = peerNames(seenAt: stamp) { return seen }
         var names: [String] = []
         try? FileSystem.forEachEntry(devicesFD) { name, kind in
             if kind == .directory || kind == .unknown, name != device, DeviceID.problem(name) == nil { names.append(name) }
         }
         names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        peerNamesSeen = stamp.flatMap { $0.isSettled() ? ($0, names) : nil }
+        notePeerNames(names, at: stamp)
         return names
     }
 
@@ -24,16 +24,16 @@ extension Store {
     /// record must be made again (a device came, went, or its file changed).
     func refreshPeerDays() -> Bool {
         let names = peerNames()
-        var changed = Set(peers.keys) != Set(names)
+        var changed = peerDeviceNames != Set(names)
         var seen: [String: PeerDevice] = [:]
         for name in names {
-            var peer = peers[name] ?? PeerDevice(name: name)
+            var peer = self.peer(named: name) ?? PeerDevice(name: name)
             let path = sharedPath + "/" + Store.devicesDirectoryName + "/" + name
             let directory = try? FileDescriptor.openDirectory(name, relativeTo: devicesFD)
             defer { directory?.close() }
             let daysStat = directory.flatMap { try? FileSystem.status(DayRecordFile.name, in: $0) }
             let signature = daysStat.map(PeerDevice.Signature.init)
-            if signature != peer.daysSignature || peers[name] == nil {
+            if signature != peer.daysSignature || self.peer(named: name) == nil {
                 changed = true
                 peer.daysSignature = signature
                 peer.days = DayRecord()
@@ -52,12 +52,7 @@ extension Store {
             peer.logSignature = directory.flatMap { try? FileSystem.status(ReviewLog.fileName, in: $0) }.map(PeerDevice.Signature.init)
             seen[name] = peer
         }
-        peers = seen
+        notePeers(seen)
         return changed
-    }
-
-    /// The other devices' day records as last read (`refreshPeerDays`), by device name.
-    var peerDayRecords: [DayRecord] {
-        peers.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.value.days)
     }
 }

@@ -42,14 +42,14 @@ extension Store {
             // next open empties.
             try? FileSystem.removeTree(trashed, in: trashFD)
         }
-        strays[copyPath] = nil
+        withdrawReport(at: copyPath)
         return resolve(id)
     }
 
     /// The copies of `id`: the levels whose directory holds a directory of that name.
     func copyLevels(of id: String) -> Set<Level> {
-        if let levels = copies[id] { return levels }
-        return levelOf[id].map { [$0] } ?? []
+        if let levels = duplicateLevels(of: id) { return levels }
+        return level(of: id).map { [$0] } ?? []
     }
 
     /// The latest change time (ns since the epoch) of what tells whether a sync is still under way:
@@ -117,8 +117,8 @@ extension Store {
                 reason: "a file of the layout before devices, written since this machine moved to devices (an older leitner on another machine?); it is not read",
                 advice: "update leitner on every machine that syncs this store, then remove it"))
         }
-        for name in peers.keys.sorted() {
-            guard let reason = peers[name]?.daysProblem else { continue }
+        for name in peerDeviceNames.sorted() {
+            guard let reason = peer(named: name)?.daysProblem else { continue }
             problems.append(StoreProblem(
                 kind: .damagedState, path: sharedPath + "/" + Store.devicesDirectoryName + "/" + name + "/" + DayRecordFile.name,
                 reason: "another device's day record cannot be read, and is left out: \(reason)",
