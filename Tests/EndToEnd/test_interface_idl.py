@@ -37,7 +37,7 @@ def test_box_interface_additions_are_nullable_or_new():
     problem = interface.members["Problem"].type.fields
     assert list(problem) == ["kind", "path", "reason", "advice"]
     assert list(problem["kind"].fields) == ["damagedCard", "loosePair", "duplicateCard", "outsideLink", "strayEntry",
-                                             "damagedState", "syncConflict", "badTag"]
+                                             "damagedState", "syncConflict", "badTag", "badMedium"]
     # R25–R27: the old methods take the filters as new, nullable parameters.
     for method in ["List", "Search", "Stats", "Next"]:
         assert {"tags", "notTags"} <= set(interface.members[method].in_type.fields), method

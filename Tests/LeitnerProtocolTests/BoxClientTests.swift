@@ -61,6 +61,7 @@ import Testing
         ("rename", { _ = try $0.rename(id: "a", to: "b") }),
         ("show", { _ = try $0.show(id: "a") }),
         ("readAsset", { _ = try $0.readAsset(id: "a", side: .back) }),
+        ("readMedium", { _ = try $0.readMedium(id: "a", name: "katze.png") }),
         ("resolveConflict", { _ = try $0.resolveConflict(id: "a", keep: "mine") }),
         ("list", { try $0.list(level: .two, withText: true) { _ in } }),
         ("list (all)", { try $0.list { _ in } }),

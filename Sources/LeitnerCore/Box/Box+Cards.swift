@@ -178,6 +178,14 @@ extension Box {
         return try store.assetBytes(id, side: side, limit: options.maxAssetReply)
     }
 
+    /// The bytes of one medium of a card's sides (R31), by the name its sides list it under.
+    /// - Throws: `invalidAsset` when no side lists that name (a path, a file no side refers to).
+    public func readMedium(id: String, name: String) throws(BoxError) -> (name: String, data: [UInt8]) {
+        try CardID.validate(id)
+        _ = try begin()
+        return try store.mediumBytes(id, name: name, limit: options.maxAssetReply)
+    }
+
     /// Every problem in the store: damaged cards (each card is looked at), loose halves,
     /// duplicates, links and stray entries (R14, R18, R21, R22), and what sync tools left
     /// (docs/sync.md). Changes nothing.
@@ -209,7 +217,7 @@ extension Box {
                 let wasDamaged = store.isDamaged(id)
                 let examined = store.examine(id, readingText: true)
                 let damage = examined?.damage
-                defer { problems += store.syncConflictProblems(of: id) + (examined.map { store.tagProblems(of: id, read: $0.read) } ?? []) }
+                defer { problems += store.syncConflictProblems(of: id) + (examined.map { store.tagProblems(of: id, read: $0.read) + store.mediaProblems(of: id, read: $0.read) } ?? []) }
                 // What to do about it, when it is not the usual (a reverse card's, R28).
                 var advice: String?
                 if case .failure(let found)? = examined?.read.sides { advice = found.advice }

@@ -20,6 +20,9 @@ public struct StoreProblem: Sendable, Equatable {
         /// A line of a card's `tags` file that is no tag, or a `tags` file that cannot be read:
         /// ignored, the card is not damaged (R25).
         case badTag
+        /// A side's reference to a picture or a sound (R31) whose name is not one file name,
+        /// or whose file is missing: shown as text, the card is not damaged.
+        case badMedium
     }
     public var kind: Kind
     /// The path of the entry.

@@ -83,23 +83,30 @@ extension Store {
                 $0.kind == .symlink ? .symlink : .file
             } ?? .file
             result = openSide(name, kind: kind, in: cardDirectory, cardRelative: level.name + "/" + owner).flatMap { opened in
-                defer { opened.file.close() }
-                let size = Int(opened.status.st_size)
-                guard size <= limit else {
-                    return .failure("too large: \(size) bytes, the most a reply carries is \(limit)")
-                }
-                do { return .success(try opened.file.readAll(limit: limit + 1)) } catch {
-                    return .failure("cannot read: \(error)")
-                }
+                readBounded(opened, limit: limit)
             }
         } catch {
             throw .failing(.read, path, error)
         }
         switch result {
-        case .success(let bytes) where bytes.count <= limit: return (name, bytes)
-        case .success: throw .storeFailure(path: path, reason: "grew past \(limit) bytes while being read")
+        case .success(let bytes): return (name, bytes)
         case .failure(let damage): throw .storeFailure(path: path, reason: damage.reason)
         }
+    }
+
+    /// The bytes of a file `openSide` opened, which it closes: refused when it holds more than
+    /// `limit` bytes, checked before reading and again after (it may grow meanwhile).
+    func readBounded(_ opened: (file: FileDescriptor, status: FileStatus), limit: Int) -> Result<[UInt8], CardDamage> {
+        defer { opened.file.close() }
+        let size = Int(opened.status.st_size)
+        guard size <= limit else {
+            return .failure("too large: \(size) bytes, the most a reply carries is \(limit)")
+        }
+        let bytes: [UInt8]
+        do { bytes = try opened.file.readAll(limit: limit + 1) } catch {
+            return .failure("cannot read: \(error)")
+        }
+        return bytes.count <= limit ? .success(bytes) : .failure("grew past \(limit) bytes while being read")
     }
 }
 
@@ -336,7 +343,8 @@ extension CardSource {
                 return .failure("cannot read '\(entry.name)': \(error)")
             }
         }
-        return .success(Side(path: cardPath + "/" + entry.name, mediaType: mediaType, text: text))
+        let found = text.map { self.media(of: $0, mediaType: mediaType, in: directory, path: cardPath, relative: level.name + "/" + id) }
+        return .success(Side(path: cardPath + "/" + entry.name, mediaType: mediaType, text: text, media: found ?? []))
     }
 }
 

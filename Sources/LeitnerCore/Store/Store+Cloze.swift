@@ -137,10 +137,13 @@ extension CardSource {
             return read
         }
         let markdown = note.mediaType == "text/markdown"
-        let front = Side(path: note.textPath, mediaType: note.mediaType,
+        var front = Side(path: note.textPath, mediaType: note.mediaType,
                          text: withText ? note.text.question(hiding: link.number, markdown: markdown) : nil)
-        let back = Side(path: note.textPath, mediaType: note.mediaType,
+        var back = Side(path: note.textPath, mediaType: note.mediaType,
                         text: withText ? note.text.answer(revealing: link.number, markdown: markdown, extra: note.extra) : nil)
+        // A note's media serve its cards (R31): they are files of the note's directory.
+        if let text = front.text { front.media = noteMedia(of: text, mediaType: note.mediaType, note: link.note) }
+        if let text = back.text { back.media = noteMedia(of: text, mediaType: note.mediaType, note: link.note) }
         read.sides = .success((front, back))
         return read
     }

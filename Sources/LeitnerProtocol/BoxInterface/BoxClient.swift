@@ -154,6 +154,13 @@ public struct BoxClient {
         }
     }
 
+    /// `ReadMedium`: a medium of a card's sides (R31), by its name, its bytes decoded.
+    public func readMedium(id: String, name: String) throws -> BoxReply<Asset> {
+        try call(.readMedium, ["id": .string(id), "name": .string(name)]) { fields throws(JSONFieldError) in
+            try Asset(json: .object(fields.members), field: fields.path)
+        }
+    }
+
     /// `ResolveConflict`: keeps one side of a card's sync conflict (docs/sync.md); `keep` is
     /// `mine`, `theirs` or a conflict file's name.
     public func resolveConflict(id: String, keep: String) throws -> BoxReply<(card: Card, kept: [String], removed: [String])> {

@@ -35,8 +35,18 @@ public enum BoxInterface {
           # Media type from the file name: text/plain, text/markdown, image/png, audio/mpeg, ...
           mediaType: string,
           # The content of a text asset (up to 64 KiB), null for other media.
-          text: ?string
+          text: ?string,
+          # The pictures and sounds a Markdown side shows (R31), in the order of first use:
+          # those of its references, ![text](NAME) and [sound:NAME], whose file is in the card's
+          # directory (a cloze card's: its note's). Sent with the text, and only when not empty.
+          # A reference not listed is shown as it is written.
+          media: ?[]Medium
         )
+
+        # A picture or a sound beside a side (R31). name: the file's name in its directory,
+        # as the side writes it, and what ReadMedium takes; path: its absolute path, for a
+        # client on this machine.
+        type Medium (name: string, mediaType: string, path: string)
 
         # level: 1 to 7 or finished, or a place beside the levels whose cards are in no test:
         # new (waiting to be admitted into level 1) or suspended. Wherever a level is named
@@ -116,9 +126,11 @@ public enum BoxInterface {
         # loose pair, a card in two levels, a link out of the store, an entry that is no card,
         # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers,
         # or a card it is still moving (in transit: no damage, it goes by itself); or a line of a
-        # card's tags file that is no tag (badTag, path FILE:LINE: ignored, the card is sound).
+        # card's tags file that is no tag (badTag, path FILE:LINE: ignored, the card is sound);
+        # or a side's picture or sound (R31) whose name is a path or whose file is missing
+        # (badMedium, path the side's file: shown as text, the card is sound).
         type Problem (
-          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict, badTag),
+          kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict, badTag, badMedium),
           # Absolute path of the entry.
           path: string,
           # What is wrong.
@@ -258,6 +270,9 @@ public enum BoxInterface {
         method List(level: ?string, withText: ?bool, tags: ?[]string, notTags: ?[]string) -> (cards: []Card)
         # The bytes of one asset, base64, for clients that cannot read the store themselves.
         method ReadAsset(id: string, side: (front, back)) -> (name: string, data: string)
+        # The bytes of one medium of a card's sides (R31), base64, by its name as Show lists it:
+        # InvalidAsset when no side of the card lists that name.
+        method ReadMedium(id: string, name: string) -> (name: string, mediaType: string, data: string)
         method Calendar(from: string, to: string) -> (days: []Day)
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
         # The lines of the cards whose id, front or back (text and Markdown) holds pattern,

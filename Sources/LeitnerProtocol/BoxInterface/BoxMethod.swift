@@ -17,6 +17,7 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case show = "Show"
     case list = "List"
     case readAsset = "ReadAsset"
+    case readMedium = "ReadMedium"
     case calendar = "Calendar"
     case log = "Log"
     case search = "Search"

@@ -7,8 +7,12 @@ import LeitnerVarlink
 
 extension Side {
     /// The `Side` object.
+    /// `media` only when the side has some (R31), so that a side without sends what it always sent.
     public var json: JSONValue {
-        ["path": .string(path), "mediaType": .string(mediaType), "text": text.map(JSONValue.string) ?? .null]
+        var members: [String: JSONValue] = ["path": .string(path), "mediaType": .string(mediaType),
+                                            "text": text.map(JSONValue.string) ?? .null]
+        if !media.isEmpty { members["media"] = .array(media.map(\.json)) }
+        return .object(members)
     }
 
     /// Reads a `Side` object.
@@ -17,7 +21,23 @@ extension Side {
     public init(json: JSONValue, field: String = "side") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: field)
         self.init(path: try fields.string("path"), mediaType: try fields.string("mediaType"),
-                  text: try fields.optionalString("text"))
+                  text: try fields.optionalString("text"),
+                  media: try fields.optionalObjects("media") { (value, path) throws(JSONFieldError) in
+                      try Medium(json: value, field: path)
+                  } ?? [])
+    }
+}
+
+extension Medium {
+    /// The `Medium` object.
+    public var json: JSONValue {
+        ["name": .string(name), "mediaType": .string(mediaType), "path": .string(path)]
+    }
+
+    /// Reads a `Medium` object.
+    public init(json: JSONValue, field: String = "medium") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        self.init(name: try fields.string("name"), mediaType: try fields.string("mediaType"), path: try fields.string("path"))
     }
 }
 

@@ -154,6 +154,11 @@ enum BoxMethods {
         return ["name": .string(name), "data": .string(Base64.encode(data))]
     }
 
+    static func readMedium(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let (name, data) = try context.box.readMedium(id: try parameters.string("id"), name: try parameters.string("name"))
+        return ["name": .string(name), "mediaType": .string(MediaType.of(fileName: name)), "data": .string(Base64.encode(data))]
+    }
+
     static func calendar(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         let from = try parameters.string("from")
         let to = try parameters.string("to")

@@ -66,6 +66,7 @@ struct Dispatcher: Sendable {
             .rename: .once(BoxMethods.rename),
             .show: .once(BoxMethods.show),
             .readAsset: .once(BoxMethods.readAsset),
+            .readMedium: .once(BoxMethods.readMedium),
             .stats: .once(BoxMethods.stats),
             .resolveConflict: .once(BoxMethods.resolveConflict),
             .addReverse: .once(BoxMethods.addReverse),
