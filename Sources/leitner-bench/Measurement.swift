@@ -61,7 +61,34 @@ enum Measurement {
         let grep = (0..<3).map { _ in Timing.seconds { _ = system("grep -ri 'back 77777' '\(store)' > /dev/null") } }.min()!
         print("floor: grep -ri over the store (warm, best of 3)  \(Timing.ms(grep))")
         print("box: memory  the search index takes \((indexed.rss - before.rss) / 1024) MiB; now \((indexed.rss - baseline.rss) / 1024) MiB above the baseline")
+        try turns(box, pattern: common, fields: fields)
+        try turns(box, pattern: regex, fields: fields)
+        // Keeps up to 4,000 states alive on every side: the engine's worst case (text × program).
+        try turns(box, pattern: try SearchPattern("(.{0,500}){8}[xyz]", regex: true), fields: fields)
         try followedGrades(box, pattern: rare, fields: fields)
+    }
+
+    /// What a streamed `Search` holds the box's turn for (docs/performance.md, "A search's work
+    /// budget"): beginning (the index brought up to date and kept) and the longest batch of cards
+    /// read; beside it what runs off the turn, finding in the index and matching the batches'
+    /// lines, or the time until the search is cut.
+    static func turns(_ box: Box, pattern: SearchPattern, fields: Set<SearchMatch.Field>) throws {
+        var started: SearchScan?
+        let begin = try Timing.secondsThrowing { started = try box.startSearch(pattern, fields: fields, level: nil, limit: nil) }
+        guard var scan = started else { return }
+        var (longest, apart, lines) = (0.0, 0.0, 0)
+        do {
+            apart += try Timing.secondsThrowing { try scan.find() }
+            while !scan.isFinished {
+                longest = max(longest, try Timing.secondsThrowing { try box.readCards(of: &scan, upTo: 256) })
+                var batch: [SearchMatch] = []
+                apart += try Timing.secondsThrowing { batch = try scan.matchRead() }
+                lines += batch.count
+            }
+            print("box: search '\(pattern.text)', \(lines) lines: the box's turn: begin \(Timing.ms(begin)), longest batch read \(Timing.ms(longest)); off the turn \(Timing.ms(apart))")
+        } catch BoxError.searchCut(_, _) {
+            print("box: search '\(pattern.text)' cut after \(Timing.ms(apart)) off the turn (\(SearchScan.defaultBudget) steps); the box's turn: begin \(Timing.ms(begin)), longest batch read \(Timing.ms(longest))")
+        }
     }
 
     /// Grades while the search index follows the store's changes (its cursor on the change feed:

@@ -7,6 +7,7 @@ served with a small message size limit, so that every reply that grows with the 
 """
 import json
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -283,3 +284,35 @@ def test_a_stream_still_going_at_the_end_of_a_stop_is_cut_and_the_daemon_exits_c
         assert last is not None and (last.get("continues") is True or last["parameters"]["reason"] == "the daemon is stopping"), last
     assert daemon.process.wait(timeout=20) == 0, daemon.log_text()
     assert time.monotonic() - stopped < 8
+
+
+def test_a_costly_regex_is_cut_and_never_holds_the_box(make_daemon, root):  # noqa: F811
+    # The regular-expression engine's worst case is text × program: this pattern keeps 4,000
+    # states alive on a 60 KiB side, a few hundred million steps, past a search's work budget
+    # (docs/performance.md, "A search's work budget"). It runs off the box's turn, so a Status
+    # sent meanwhile is answered while the search is still at work; then the search is cut.
+    store = root / "store"
+    levels = build_store(store, 50)
+    (store / levels["card-00001"] / "card-00001" / "back.txt").write_text("word " * 12_000)
+    # A tenth of the default budget, so that a debug build spends it in seconds, not minutes.
+    daemon = make_daemon(store=store, config="[Daemon]\nSearchSteps=40000000\n").start()
+    pattern = "(.{0,500}){8}[xyz]"
+    with daemon.connect(timeout=120) as searching, daemon.connect(timeout=60) as other:
+        assert other.call("Search", pattern="word", regex=True)["matches"][0]["id"] == "card-00001"
+        searching.send({"method": f"{BOX}.Search", "parameters": {"pattern": pattern, "regex": True}})
+        time.sleep(0.3)
+        assert "today" in other.call("Status")
+        assert other.call("Show", id="card-00002")["card"]["id"] == "card-00002"
+        searching.sock.setblocking(False)
+        try:
+            pending = searching.sock.recv(1, socket.MSG_PEEK) == b""
+        except BlockingIOError:
+            pending = True
+        searching.sock.setblocking(True)
+        assert pending, "the search ended before the Status sent after it was answered"
+        reply = searching.receive()
+    assert reply["error"] == f"{BOX}.SearchCut", reply
+    assert reply["parameters"]["pattern"] == pattern
+    assert "narrower" in reply["parameters"]["reason"]
+    # The daemon goes on: a cheap regex is answered.
+    assert daemon.call("Search", pattern="^back 2$", regex=True)["matches"][0]["id"] == "card-00002"

@@ -21,6 +21,7 @@ import LeitnerTestSupport
         }
         let pattern = try SearchPattern("WORD", regex: false)
         var scan = try f.box.startSearch(pattern, fields: Self.all, level: nil, limit: nil)
+        try scan.find()
         #expect(scan.cards == 40)
         let matches = try Self.readAll(f.box, &scan, batch: 3)
         #expect(matches.count == 80)

@@ -12,7 +12,7 @@ import LeitnerSystem
         .noSuchCard(id: "a"), .invalidCardId(id: "b", reason: "r1"), .invalidLevel(level: "9"),
         .cardExists(id: "c"), .notInTest(id: "d"), .testComplete, .nothingToUndo,
         .invalidAsset(name: "front.png", reason: "r2"), .storeFailure(path: "/p", reason: "r3", errno: 28, operation: "write"),
-        .duplicateFront(id: "e"), .invalidPattern(pattern: "(", reason: "r"), .invalidParameter(name: "date", reason: "refused by the service"),
+        .duplicateFront(id: "e"), .invalidPattern(pattern: "(", reason: "r"), .searchCut(pattern: "(a|aa)*b", reason: "r"), .invalidParameter(name: "date", reason: "refused by the service"),
         .cannotResolve(id: "f", reason: "r4"),
         .replyTooLarge(reason: "r5"), .invalidTag(tag: "a b", reason: "r6"), .notSuspended(id: "g", level: "3"),
         .reverseOfReverse(id: "h.rev", reverseOf: "h"),

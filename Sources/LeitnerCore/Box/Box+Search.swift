@@ -1,8 +1,5 @@
 /// `Search`: cards whose id, front or back holds a pattern, from the in-memory `SearchIndex`.
 extension Box {
-    /// A line longer than this is cut (at a character boundary) in the reply.
-    static let maxSearchLineBytes = 1024
-
     /// Every line of the cards that match `pattern` (ignoring case), sorted by level then id, or
     /// the first `limit` of them: `startSearch` then `nextMatches` to the end, for callers that
     /// want them at once.
@@ -15,86 +12,55 @@ extension Box {
         return matches
     }
 
-    /// Begins a search to be read a batch at a time: finds the matching cards in the index (built
-    /// by the first search, then brought up to date with the store's changes, R13), sorted by
-    /// level then id.
+    /// Begins a search to be read a batch at a time: brings the index up to date with the
+    /// store's changes (built by the first search, R13) and keeps it as it is now for the
+    /// search's `find`, which runs off the box's turn (`SearchScan`).
     /// - Parameters:
     ///   - fields: what to search: the id, the front, the back (text and Markdown sides).
     ///   - level: only cards of this level, when given.
     ///   - limit: the most lines to give, when given (at least 1; above `Box.maxLimit`, that).
     ///   - filter: only the cards it selects by their tags (R25).
+    ///   - budget: the regular-expression engine's steps the search may take; `searchSteps` when nil.
     /// - Throws: `invalidLevel`, `invalidParameter` for a limit below 1.
     public func startSearch(_ pattern: SearchPattern, fields: Set<SearchMatch.Field>, level: String?,
-                            limit: Int?, filter: TagFilter = .all) throws(BoxError) -> SearchScan {
+                            limit: Int?, filter: TagFilter = .all, budget: Int? = nil) throws(BoxError) -> SearchScan {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
         let limit = limit.map { min($0, Box.maxLimit) }
         _ = try begin()
-        let index = try currentSearchIndex()
-        var found: [SearchScan.Hit] = []
-        let onlyLevel = only.map { UInt8($0.rawValue) }
-        let (searchID, searchFront, searchBack) = (fields.contains(.id), fields.contains(.front), fields.contains(.back))
-        index.forEach { parts in
-            guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
-            guard filter.isEmpty || filter.selects(parts.eachTag) else { return }
-            var hits: UInt8 = 0
-            if searchID, pattern.matches(folded: parts.foldedID) { hits |= SearchScan.Hit.bit(.id) }
-            if searchFront, pattern.matches(folded: parts.front) { hits |= SearchScan.Hit.bit(.front) }
-            if searchBack, pattern.matches(folded: parts.back) { hits |= SearchScan.Hit.bit(.back) }
-            guard hits != 0, let level = Level(rawValue: Int(parts.slot.level)) else { return }
-            let id = String(decoding: parts.id, as: UTF8.self)
-            if !store.isDamaged(id) { found.append(SearchScan.Hit(level: level, id: id, fieldBits: hits)) }
-        }
-        return SearchScan(pattern: pattern, only: only, hits: found, limit: limit)
+        return SearchScan(pattern: pattern, only: only, index: try currentSearchIndex(),
+                          criteria: SearchScan.Criteria(fields: fields, filter: filter), limit: limit,
+                          budget: budget ?? options.searchSteps)
     }
 
-    /// The matching lines of the next `count` cards of a search. Each batch begins as a request
-    /// does (hand changes taken in, R13) and reads each card as it is now: a card deleted or
-    /// damaged since the search began is left out, one moved is given at its new level (unless
-    /// the search is of one level it left), and a side changed so that it no longer matches
-    /// gives no line.
-    /// - Throws: `storeFailure` when the store cannot be read.
+    /// The matching lines of the next `count` cards of a search: `find` when not yet done,
+    /// `readCards`, then `matchRead`, all under the caller's turn (the daemon runs the first and
+    /// the last apart, `SearchItems`).
+    /// - Throws: `storeFailure` when the store cannot be read; `searchCut`.
     public func nextMatches(of scan: inout SearchScan, upTo count: Int) throws(BoxError) -> [SearchMatch] {
+        try scan.find()
+        try readCards(of: &scan, upTo: count)
+        return try scan.matchRead()
+    }
+
+    /// Reads the next `count` cards of a search for `SearchScan.matchRead`, fewer when their text
+    /// passes 1 MiB. Each batch begins as a request does (hand changes taken in, R13) and reads
+    /// each card as it is now: a card deleted or damaged since the search began is left out,
+    /// one moved is given at its new level (unless the search is of one level it left), and a
+    /// side changed so that it no longer matches gives no line.
+    /// - Throws: `storeFailure` when the store cannot be read.
+    public func readCards(of scan: inout SearchScan, upTo count: Int) throws(BoxError) {
         _ = try begin()
-        var matches: [SearchMatch] = []
-        for hit in scan.nextHits(upTo: count) {
+        var read: [SearchScan.ReadCard] = []
+        var bytes = 0
+        while bytes < 1 << 20, read.count < count, scan.remaining != 0, let hit = scan.nextHits(upTo: 1).first {
             guard let level = store.level(of: hit.id), scan.only == nil || level == scan.only,
                   !store.isDamaged(hit.id),
                   let card = try? store.card(hit.id, withText: true) else { continue }
-            for field in hit.fields {
-                for line in Box.matchingLines(of: card, field: field, pattern: scan.pattern) {
-                    guard scan.take() else { return matches }
-                    matches.append(SearchMatch(id: hit.id, level: level, field: field, line: Box.cut(line)))
-                }
-            }
+            bytes += (card.front.text?.utf8.count ?? 0) + (card.back.text?.utf8.count ?? 0)
+            read.append(SearchScan.ReadCard(hit: hit, level: level, card: card))
         }
-        return matches
-    }
-
-    /// The lines of a card's field that hold the pattern. A regular expression may match across
-    /// lines only: the side's first line stands for it then, while the whole side still matches.
-    static func matchingLines(of card: Card, field: SearchMatch.Field, pattern: SearchPattern) -> [String] {
-        let text: String
-        switch field {
-        case .id: return [card.id]
-        case .front: text = card.front.text ?? ""
-        case .back: text = card.back.text ?? ""
-        }
-        let all = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).map(String.init)
-        let lines = all.filter { pattern.matches(line: $0) }
-        if lines.isEmpty, let first = all.first, pattern.matches(line: text) { return [first] }
-        return lines
-    }
-
-    /// A line cut to `maxSearchLineBytes`, at a character boundary.
-    static func cut(_ line: String) -> String {
-        guard line.utf8.count > maxSearchLineBytes else { return line }
-        var out = ""
-        for character in line {
-            if out.utf8.count + character.utf8.count > maxSearchLineBytes - 3 { break }
-            out.append(character)
-        }
-        return out + "…"
+        scan.keep(read)
     }
 
     /// Tells the views (the search index, the tag table) to read a card again: its content

@@ -21,6 +21,8 @@ public struct BoxOptions: Sendable {
     public var leechAfter: Int = 8
     /// R24: the wrong answer that makes a leech also suspends it.
     public var suspendLeeches: Bool = false
+    /// The regular-expression engine's steps one search may take (`SearchScan`).
+    public var searchSteps: Int = SearchScan.defaultBudget
     /// When the learning day starts.
     public var dayClock: DayClock
     /// The current time.

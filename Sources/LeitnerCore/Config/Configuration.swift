@@ -24,6 +24,8 @@ public struct Configuration: Sendable, Equatable {
     public var maxMessageSize: Int = 16 << 20
     /// The most connections served at once (`MaxConnections=`, default 64).
     public var maxConnections: Int = 64
+    /// The regular-expression engine's steps one `Search` may take (`SearchScan`).
+    public var searchSteps: Int = SearchScan.defaultBudget
     /// How long a half-received message may sit idle before its connection is closed
     /// (`IdleTimeout=`, default 30 s).
     public var idleTimeout: Duration = .seconds(30)

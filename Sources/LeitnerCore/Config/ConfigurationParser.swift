@@ -90,6 +90,9 @@ public struct ConfigurationParser: Sendable {
             "MaxConnections": { c, v, _ throws(ConfigurationValueError) in
                 c.maxConnections = try ConfigurationValue.count(v, minimum: 1)
             },
+            "SearchSteps": { c, v, _ throws(ConfigurationValueError) in
+                c.searchSteps = try ConfigurationValue.count(v, minimum: 1000)
+            },
             "IdleTimeout": { c, v, _ throws(ConfigurationValueError) in
                 let span = try ConfigurationValue.timeSpan(v)
                 guard span > .zero else { throw ConfigurationValueError("must be longer than 0") }

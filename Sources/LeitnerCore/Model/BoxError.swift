@@ -20,6 +20,9 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateFront(id: String)
     /// A search pattern that cannot be used: empty, or a regular expression `LinearRegex` refuses.
     case invalidPattern(pattern: String, reason: String)
+    /// A search whose regular expression spent its work budget (`SearchScan`) before it was
+    /// done: cut, so that one pattern cannot hold a core for minutes.
+    case searchCut(pattern: String, reason: String)
     /// A sync conflict of the card cannot be resolved as asked: there is none, or `keep` does
     /// not name one of its sides (docs/sync.md).
     case cannotResolve(id: String, reason: String)
@@ -48,6 +51,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .storeFailure(let path, let reason, _, _): "'\(path)': \(reason)"
         case .duplicateFront(let id): "a card with the same front exists: '\(id)'"
         case .invalidPattern(let pattern, let reason): "invalid search pattern '\(pattern)': \(reason)"
+        case .searchCut(let pattern, let reason): "search for '\(pattern)' cut: \(reason)"
         case .cannotResolve(let id, let reason): "cannot resolve the conflict of card '\(id)': \(reason)"
         case .replyTooLarge(let reason): "reply too large: \(reason)"
         case .invalidParameter(let name, let reason): "invalid parameter '\(name)': \(reason)"

@@ -41,6 +41,19 @@ public struct SearchPattern {
         }
     }
 
+    /// Whether folded text holds a match, a regular expression's steps taken from `budget`
+    /// (`SearchScan`); nil when the budget ran out first. A substring costs no steps: `memchr`
+    /// and `memcmp` are linear in the text whatever it is.
+    func matches(folded bytes: UnsafeBufferPointer<UInt8>, budget: inout Int) -> Bool? {
+        switch kind {
+        case .substring:
+            return matches(folded: bytes)
+        case .regex(let regex, let required):
+            if let required, !required.withUnsafeBufferPointer({ SearchPattern.contains(bytes, $0) }) { return false }
+            return regex.matches(bytes, budget: &budget)
+        }
+    }
+
     /// The bytes every match of regular expression `pattern` holds in folded text (nil when
     /// none are sure, or it is no regular expression): runs of literals, joined across anchors
     /// and with what a repeated or grouped part surely begins or ends with (`back 7` in
@@ -68,8 +81,14 @@ public struct SearchPattern {
     /// True when a line of a card, as it is, holds a match (or a whole side, for a regular
     /// expression that spans lines).
     func matches(line: String) -> Bool {
+        var unlimited = Int.max
+        return matches(line: line, budget: &unlimited) ?? false
+    }
+
+    /// As `matches(line:)`, a regular expression's steps taken from `budget`; nil when it ran out.
+    func matches(line: String, budget: inout Int) -> Bool? {
         // Folded as the index's text is, so that a line matches exactly when it would there.
         let folded = Array(CaseFolding.fold(line).utf8)
-        return folded.withUnsafeBufferPointer { matches(folded: $0) }
+        return folded.withUnsafeBufferPointer { matches(folded: $0, budget: &budget) }
     }
 }

@@ -24,6 +24,14 @@ public struct LinearRegex: Sendable {
         program.run(text, from: 0, goal: .anyMatch).match != nil
     }
 
+    /// Whether UTF-8 `text` holds a match, the steps it took taken from `budget`; nil when the
+    /// budget ran out first (the budget is then below zero).
+    func matches(_ text: UnsafeBufferPointer<UInt8>, budget: inout Int) -> Bool? {
+        let (match, steps) = program.run(text, from: 0, goal: .anyMatch, limit: max(budget, 0))
+        budget -= steps
+        return budget < 0 ? nil : match != nil
+    }
+
     /// The match of UTF-8 `text` that starts first at byte `start` or after, and of those the
     /// longest (leftmost-longest, as POSIX); its bounds are scalar boundaries. The text before
     /// `start` still counts for `^` and `\b`. `start` is a scalar boundary, at most `text.count`.

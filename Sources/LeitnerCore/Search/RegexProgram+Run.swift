@@ -13,9 +13,12 @@ extension RegexProgram {
     /// at — move one scalar at a time; a state entered twice at the same place is entered once,
     /// by the thread whose match started first, which is all leftmost-longest needs: both
     /// threads would go on the same way from there.
+    /// - Parameter limit: the steps the run may take; it stops at the first place after that
+    ///   many, without a match (the caller sees `steps > limit`: a search's work budget).
     /// - Returns: the match's bytes, and the steps taken (states entered): at most one per
     ///   instruction per place, so at most (scalars read + 1) × `instructions.count`.
-    func run(_ text: UnsafeBufferPointer<UInt8>, from start: Int, goal: Goal) -> (match: Range<Int>?, steps: Int) {
+    func run(_ text: UnsafeBufferPointer<UInt8>, from start: Int, goal: Goal,
+             limit: Int = .max) -> (match: Range<Int>?, steps: Int) {
         let count = instructions.count
         return instructions.withUnsafeBufferPointer { program in
             sets.withUnsafeBufferPointer { sets in
@@ -38,6 +41,9 @@ extension RegexProgram {
                             if goal == .anyMatch, machine.found != nil { break }
                         }
                         guard let (scalar, length) = here, current.count > 0 || machine.found == nil else { break }
+                        // Checked once a place, not once a step: a place costs at most one
+                        // step per instruction, so the run ends within that of its limit.
+                        if machine.steps > limit { return (nil, machine.steps) }
                         let after = position + length
                         let following = RegexProgram.scalar(in: text, at: after)
                         let folded = CaseFolding.fold(scalar)

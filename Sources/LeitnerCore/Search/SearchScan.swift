@@ -1,8 +1,17 @@
-/// A `Search` in progress: the cards that matched in the index when it began, sorted by level then
-/// id, and how far it has come. Their lines are read a batch of cards at a time
-/// (`Box.nextMatches`), each time from the store as it is then, so that a search matching
-/// 100,000 cards never holds all their lines and the box serves other calls between two batches
-/// (docs/daemon.md, "Streamed replies").
+/// A `Search` in progress, in three kinds of steps so that no pattern holds the box's turn
+/// (docs/daemon.md, "Streamed replies"; docs/performance.md, "A search's work budget"):
+///
+/// 1. `Box.startSearch`, under the turn: the index brought up to date and kept as it is then
+///    (a copy of an array of structs: the box's next update of its own index copies its bytes,
+///    once, if this one still holds them).
+/// 2. `find`, anywhere: the cards whose text matches in that copy, sorted by level then id.
+/// 3. `Box.readCards`, under the turn, a batch at a time: each card as it is now in the store;
+///    then `matchRead`, anywhere: the lines of those cards that match.
+///
+/// Steps 2 and 3's matching run the regular-expression engine, whose worst case is text ×
+/// program (a pattern that keeps 10,000 states alive takes seconds on a 64 KiB side): they take
+/// their steps from the search's `budget`, and a search that spends it is cut with `searchCut`.
+/// Neither runs under the turn in the daemon, so the box answers other calls meanwhile.
 public struct SearchScan {
     /// A card the index found: where it was and which of its fields matched, one bit a field
     /// (in `SearchMatch.Field.allCases` order) rather than an array, which would be one more
@@ -25,39 +34,163 @@ public struct SearchScan {
         }
     }
 
-    let pattern: SearchPattern
-    let only: Level?
-    private let hits: [Hit]
-    /// The index in `hits` of the next card to read.
-    private var position = 0
-    /// The lines still to give before `limit` is reached; nil for no limit.
-    private(set) var remaining: Int?
-
-    /// True once every matching card has been read, or the limit reached.
-    public var isFinished: Bool { position >= hits.count || remaining == 0 }
-
-    /// How many cards matched in the index when the search began.
-    public var cards: Int { hits.count }
-
-    init(pattern: SearchPattern, only: Level?, hits: [Hit], limit: Int?) {
-        self.pattern = pattern
-        self.only = only
-        self.hits = hits.sorted { ($0.level, $0.id) < ($1.level, $1.id) }
-        self.remaining = limit
+    /// What the index is asked besides the pattern.
+    struct Criteria {
+        let fields: Set<SearchMatch.Field>
+        let filter: TagFilter
     }
 
-    /// The next `count` cards, in order.
+    /// A card of a batch, read under the turn, whose lines are matched after it.
+    struct ReadCard {
+        let hit: Hit
+        let level: Level
+        let card: Card
+    }
+
+    /// The steps of the regular-expression engine (`RegexProgram.run`: states entered) one
+    /// search may take, finding and matching lines together: about 1 s of one core at the
+    /// engine's speed here (docs/performance.md). A search of 100,000 cards of everyday text
+    /// takes a few percent of it; a pattern that keeps thousands of states alive on long sides
+    /// spends it and is cut, where it would have run for minutes.
+    public static let defaultBudget = 400_000_000
+
+    let pattern: SearchPattern
+    let only: Level?
+    /// The index as the search began, until `find` has run; then nil, so that it is let go.
+    private var snapshot: (index: SearchIndex, criteria: Criteria)?
+    private var hits: [Hit] = []
+    /// The index in `hits` of the next card to read.
+    private var position = 0
+    /// The cards read by `Box.readCards`, whose lines `matchRead` gives next.
+    private var read: [ReadCard] = []
+    /// The lines still to give before `limit` is reached; nil for no limit.
+    private(set) var remaining: Int?
+    /// Steps of the engine the search may still take, of `allowance`.
+    private(set) var budget: Int
+    private let allowance: Int
+
+    /// True once every matching card has been read and matched, or the limit reached.
+    public var isFinished: Bool { snapshot == nil && read.isEmpty && (position >= hits.count || remaining == 0) }
+
+    /// True when the next step is reading cards from the store (`Box.readCards`), under the
+    /// box's turn; false when it is `find` or `matchRead`, which need no box.
+    public var needsBox: Bool { snapshot == nil && read.isEmpty }
+
+    /// How many cards matched in the index when the search began (once `find` has run).
+    public var cards: Int { hits.count }
+
+    init(pattern: SearchPattern, only: Level?, index: SearchIndex, criteria: Criteria, limit: Int?,
+         budget: Int = SearchScan.defaultBudget) {
+        self.pattern = pattern
+        self.only = only
+        self.snapshot = (index, criteria)
+        self.remaining = limit
+        self.budget = budget
+        self.allowance = budget
+    }
+
+    /// Finds the matching cards in the index as the search began, sorted by level then id.
+    /// Needs no box. Does nothing once done.
+    /// - Throws: `searchCut` when the pattern spent the search's budget.
+    public mutating func find() throws(BoxError) {
+        guard let (index, criteria) = snapshot else { return }
+        snapshot = nil
+        let onlyLevel = only.map { UInt8($0.rawValue) }
+        let (searchID, searchFront, searchBack) = (criteria.fields.contains(.id), criteria.fields.contains(.front),
+                                                    criteria.fields.contains(.back))
+        var found: [Hit] = []
+        var budget = self.budget
+        index.forEach { parts in
+            guard budget >= 0 else { return }
+            guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
+            guard criteria.filter.isEmpty || criteria.filter.selects(parts.eachTag) else { return }
+            var hits: UInt8 = 0
+            if searchID, pattern.matches(folded: parts.foldedID, budget: &budget) == true { hits |= Hit.bit(.id) }
+            if searchFront, pattern.matches(folded: parts.front, budget: &budget) == true { hits |= Hit.bit(.front) }
+            if searchBack, pattern.matches(folded: parts.back, budget: &budget) == true { hits |= Hit.bit(.back) }
+            guard hits != 0, budget >= 0, let level = Level(rawValue: Int(parts.slot.level)) else { return }
+            found.append(Hit(level: level, id: String(decoding: parts.id, as: UTF8.self), fieldBits: hits))
+        }
+        self.budget = budget
+        if budget < 0 { throw cut() }
+        hits = found.sorted { ($0.level, $0.id) < ($1.level, $1.id) }
+    }
+
+    /// The next `count` cards to read, in order.
     mutating func nextHits(upTo count: Int) -> ArraySlice<Hit> {
         let end = min(hits.count, position + count)
         defer { position = end }
         return hits[position..<end]
     }
 
+    /// Keeps a batch's cards for `matchRead`.
+    mutating func keep(_ cards: [ReadCard]) {
+        read = cards
+    }
+
+    /// The matching lines of the cards the last `Box.readCards` read, in order. Needs no box.
+    /// - Throws: `searchCut` when the pattern spent the search's budget.
+    public mutating func matchRead() throws(BoxError) -> [SearchMatch] {
+        defer { read = [] }
+        var matches: [SearchMatch] = []
+        for card in read {
+            for field in card.hit.fields {
+                for line in try matchingLines(of: card.card, field: field) {
+                    guard take() else { return matches }
+                    matches.append(SearchMatch(id: card.hit.id, level: card.level, field: field, line: SearchScan.cut(line)))
+                }
+            }
+        }
+        return matches
+    }
+
+    /// The lines of a card's field that hold the pattern. A regular expression may match across
+    /// lines only: the side's first line stands for it then, while the whole side still matches.
+    private mutating func matchingLines(of card: Card, field: SearchMatch.Field) throws(BoxError) -> [String] {
+        let text: String
+        switch field {
+        case .id: return [card.id]
+        case .front: text = card.front.text ?? ""
+        case .back: text = card.back.text ?? ""
+        }
+        let all = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).map(String.init)
+        var lines: [String] = []
+        for line in all where try matches(line) { lines.append(line) }
+        if lines.isEmpty, let first = all.first, try matches(text) { return [first] }
+        return lines
+    }
+
+    /// Whether `line` holds a match, its steps taken from the budget.
+    private mutating func matches(_ line: String) throws(BoxError) -> Bool {
+        guard let matched = pattern.matches(line: line, budget: &budget) else { throw cut() }
+        return matched
+    }
+
     /// Counts a line given against the limit; false when the limit was already reached.
-    mutating func take() -> Bool {
+    private mutating func take() -> Bool {
         guard let left = remaining else { return true }
         guard left > 0 else { return false }
         remaining = left - 1
         return true
+    }
+
+    private func cut() -> BoxError {
+        .searchCut(pattern: pattern.text, reason: "the regular expression took more than \(allowance) steps "
+                   + "of the engine (about a second of work) before the search was done; make it narrower: fewer "
+                   + "alternatives or repetitions, or a word every match must hold")
+    }
+
+    /// A line longer than this is cut (at a character boundary) in the reply.
+    static let maxLineBytes = 1024
+
+    /// A line cut to `maxLineBytes`, at a character boundary.
+    static func cut(_ line: String) -> String {
+        guard line.utf8.count > maxLineBytes else { return line }
+        var out = ""
+        for character in line {
+            if out.utf8.count + character.utf8.count > maxLineBytes - 3 { break }
+            out.append(character)
+        }
+        return out + "…"
     }
 }

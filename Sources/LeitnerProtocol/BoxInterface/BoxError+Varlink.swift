@@ -20,6 +20,7 @@ extension BoxError {
         public static let storeFailure = BoxInterface.name + ".StoreFailure"
         public static let duplicateFront = BoxInterface.name + ".DuplicateFront"
         public static let invalidPattern = BoxInterface.name + ".InvalidPattern"
+        public static let searchCut = BoxInterface.name + ".SearchCut"
         public static let cannotResolve = BoxInterface.name + ".CannotResolve"
         public static let replyTooLarge = BoxInterface.name + ".ReplyTooLarge"
         public static let invalidTag = BoxInterface.name + ".InvalidTag"
@@ -107,6 +108,9 @@ extension BoxError {
         WireError(name: Name.invalidPattern, parameters: [string("pattern"), string("reason")],
                   encode: { if case .invalidPattern(let pattern, let reason) = $0 { [.string(pattern), .string(reason)] } else { nil } },
                   decode: { v in v.string(0).flatMap { pattern in v.string(1).map { .invalidPattern(pattern: pattern, reason: $0) } } }),
+        WireError(name: Name.searchCut, parameters: [string("pattern"), string("reason")],
+                  encode: { if case .searchCut(let pattern, let reason) = $0 { [.string(pattern), .string(reason)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { pattern in v.string(1).map { .searchCut(pattern: pattern, reason: $0) } } }),
         WireError(name: Name.cannotResolve, parameters: [string("id"), string("reason")],
                   encode: { if case .cannotResolve(let id, let reason) = $0 { [.string(id), .string(reason)] } else { nil } },
                   decode: { v in v.string(0).flatMap { id in v.string(1).map { .cannotResolve(id: id, reason: $0) } } }),

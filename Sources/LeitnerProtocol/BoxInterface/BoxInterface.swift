@@ -347,6 +347,9 @@ public enum BoxInterface {
         error DuplicateFront (id: string)
         # A search pattern that is empty, or a regular expression that is refused; reason says why.
         error InvalidPattern (pattern: string, reason: string)
+        # A Search whose regular expression spent its work budget (about a second of the engine's
+        # work) before it was done; reason says so and what to narrow. Lines already sent stand.
+        error SearchCut (pattern: string, reason: string)
         # The card has no sync conflict, or keep names no side of it; reason says which.
         error CannotResolve (id: string, reason: string)
         # AddReverse of a reverse card: it would show reverseOf, the card it reverses, as it is.

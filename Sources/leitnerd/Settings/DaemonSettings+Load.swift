@@ -54,6 +54,7 @@ extension DaemonSettings {
         boxOptions.newPerDay = configuration.newPerDay
         boxOptions.leechAfter = configuration.leechAfter
         boxOptions.suspendLeeches = configuration.suspendLeeches
+        boxOptions.searchSteps = configuration.searchSteps
         boxOptions.settleAfter = Int64(configuration.settleAfter.components.seconds) * 1000
             + configuration.settleAfter.components.attoseconds / 1_000_000_000_000_000
         let exitIdleAfter = configuration.exitIdleAfter ?? (options.autostarted ? autostartExitIdleAfter : nil)

@@ -2,8 +2,10 @@ import LeitnerCore
 import LeitnerProtocol
 import LeitnerVarlink
 
-/// The matching lines of a `Search`, read a batch of cards at a time under the box's turn
-/// (`Box.nextMatches`).
+/// The matching lines of a `Search` (`SearchScan`): the cards found in the index as the search
+/// began, then a batch of cards read under the box's turn (`Box.readCards`), their lines matched
+/// after it. The regular-expression engine never runs under the turn: a costly pattern slows
+/// its own reply, not the box (docs/daemon.md, "Streamed replies").
 final class SearchItems: ReplyItems {
     /// Cards read in one turn at the box, as for `List` (`CardItems`).
     static let batchSize = 256
@@ -15,11 +17,18 @@ final class SearchItems: ReplyItems {
     }
 
     var member: String { "matches" }
-    var needsBox: Bool { true }
+    var needsBox: Bool { scan.needsBox }
 
     func next(_ context: BoxMethods.Context?) throws -> [JSONValue]? {
-        guard !scan.isFinished, let box = context?.box else { return nil }
-        return try box.nextMatches(of: &scan, upTo: Self.batchSize).map(\.json)
+        guard !scan.isFinished else { return nil }
+        guard scan.needsBox else {
+            // Finding first (an empty batch), then each batch's lines.
+            try scan.find()
+            return try scan.matchRead().map(\.json)
+        }
+        guard let box = context?.box else { return nil }
+        try box.readCards(of: &scan, upTo: Self.batchSize)
+        return []
     }
 
     func describe(_ item: JSONValue) -> String {
