@@ -43,19 +43,47 @@ final class MediaOpener {
     func blocks(_ card: Card, side name: SideName, views: Views, columns: Int, rows: Int) -> [ScreenBlock] {
         let side = card.side(name)
         let mediaType = side.mediaType
-        if side.text != nil { return views.side(side).map(ScreenBlock.text) }
         let dim = { (text: String) in views.style.apply(views.style.dim, text) }
+        if let parts = views.parts(side) {
+            return parts.flatMap { part -> [ScreenBlock] in
+                switch part {
+                case .lines(let lines): return lines.map(ScreenBlock.text)
+                case .medium(let medium): return self.blocks(card, medium: medium, dim: dim, columns: columns, rows: rows)
+                }
+            }
+        }
+        if side.text != nil { return views.side(side).map(ScreenBlock.text) }
         if mediaType.hasPrefix("audio/") {
             return [.text("♪ " + dim("\(mediaType) · r plays it again"))]
         }
         guard mediaType.hasPrefix("image/"), images != .none else {
             return [.text(dim("[\(mediaType)] · o opens it"))]
         }
-        let key = "\(card.id)/\(name.rawValue)/\(columns)x\(rows)"
+        return drawing("\(card.id)/\(name.rawValue)", mediaType: mediaType, columns: columns, rows: rows, dim: dim) {
+            try asset(card, side: name)
+        }
+    }
+
+    /// A picture or a sound a Markdown side names (R31): the picture drawn as an image side
+    /// is, the sound one line saying which key plays it.
+    private func blocks(_ card: Card, medium: Medium, dim: (String) -> String, columns: Int, rows: Int) -> [ScreenBlock] {
+        if medium.mediaType.hasPrefix("audio/") {
+            return [.text("♪ " + medium.name + dim(" · r plays it"))]
+        }
+        guard images != .none else { return [.text(dim("[\(medium.mediaType)] \(medium.name)"))] }
+        return drawing("\(card.id)/medium/\(medium.name)", mediaType: medium.mediaType, columns: columns, rows: rows, dim: dim) {
+            try self.medium(card, medium)
+        }
+    }
+
+    /// The drawing of an image fetched by `fetch`, made once for each size (`key` names it).
+    private func drawing(_ key: String, mediaType: String, columns: Int, rows: Int, dim: (String) -> String,
+                         fetch: () throws -> (path: String, bytes: [UInt8])) -> [ScreenBlock] {
+        let key = "\(key)/\(columns)x\(rows)"
         if let drawn = drawings[key] { return drawn }
         let drawn: [ScreenBlock]
         do {
-            drawn = try draw(try asset(card, side: name), mediaType: mediaType, columns: columns, rows: rows, dim: dim)
+            drawn = try draw(try fetch(), mediaType: mediaType, columns: columns, rows: rows, dim: dim)
         } catch {
             return [.text(dim("[\(mediaType)] " + DaemonErrors.message(for: error)))]
         }
@@ -103,13 +131,26 @@ final class MediaOpener {
     /// The bytes of `side` of `card`, fetched once, and the private file that holds them.
     /// - Throws: the daemon's error, or `Failure.failed` when the file cannot be written.
     func asset(_ card: Card, side: SideName) throws -> (path: String, bytes: [UInt8]) {
-        let id = card.id
-        if let known = fetched["\(id)/\(side.rawValue)"] { return known }
-        let asset = try context.box.readAsset(id: id, side: side).value
+        try fetch("\(card.id)/\(side.rawValue)", label: side.rawValue) { try context.box.readAsset(id: card.id, side: side).value }
+    }
+
+    /// The bytes of a medium of `card`'s sides (R31), fetched once with `ReadMedium`, and the
+    /// private file that holds them.
+    func medium(_ card: Card, _ medium: Medium) throws -> (path: String, bytes: [UInt8]) {
+        try fetch("\(card.id)/medium/\(medium.name)", label: "medium") {
+            try context.box.readMedium(id: card.id, name: medium.name).value
+        }
+    }
+
+    /// What `read` returns, written once into the private directory under a name of its own
+    /// (`N-LABEL.EXT`), whatever the card's file is called.
+    private func fetch(_ key: String, label: String, read: () throws -> Asset) throws -> (path: String, bytes: [UInt8]) {
+        if let known = fetched[key] { return known }
+        let asset = try read()
         let bytes = asset.content
         let directory = try privateDirectory()
         let ext = MediaType.fileExtension(asset.name).map { ".\($0)" } ?? ""
-        let path = "\(directory)/\(fetched.count)-\(side.rawValue)\(ext)"
+        let path = "\(directory)/\(fetched.count)-\(label)\(ext)"
         do {
             let file = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
             defer { file.close() }
@@ -117,7 +158,7 @@ final class MediaOpener {
         } catch {
             throw Failure.failed("cannot write '\(path)': \(error)")
         }
-        fetched["\(id)/\(side.rawValue)"] = (path, Array(bytes))
+        fetched[key] = (path, Array(bytes))
         return (path, Array(bytes))
     }
 
@@ -138,6 +179,24 @@ final class MediaOpener {
         guard card.side(side).mediaType.hasPrefix("audio/") else { return nil }
         do {
             return audio.play(try asset(card, side: side).path)
+        } catch {
+            return DaemonErrors.message(for: error)
+        }
+    }
+
+    /// The sounds the sides shown name (R31), the front's first.
+    func sounds(_ card: Card, flipped: Bool) -> [Medium] {
+        (flipped ? [card.front, card.back] : [card.front]).flatMap(\.media).filter { $0.mediaType.hasPrefix("audio/") }
+    }
+
+    /// Plays the `index`th sound the sides shown name (`r`, again and again: the next).
+    /// - Returns: one line saying what plays, or why nothing does.
+    func playSound(_ card: Card, flipped: Bool, index: Int) -> String {
+        let sounds = sounds(card, flipped: flipped)
+        guard !sounds.isEmpty else { return "" }
+        let sound = sounds[index % sounds.count]
+        do {
+            return audio.play(try medium(card, sound).path) ?? "♪ \(sound.name)"
         } catch {
             return DaemonErrors.message(for: error)
         }

@@ -23,6 +23,8 @@ final class ReviewScreen: ReviewInterface {
     private var message = ""
     private var scroll = 0
     private var showsId = false
+    /// The side's own sounds played on this card (`r`): the next press plays the next (R31).
+    private var soundsPlayed = 0
     /// Keys read but not handled yet: one read may bring several.
     private var typedAhead: [Key] = []
     /// The last frame drawn: its scroll limits and page height answer the scroll keys.
@@ -58,6 +60,7 @@ final class ReviewScreen: ReviewInterface {
         if newCard {
             scroll = 0
             showsId = false
+            soundsPlayed = 0
         }
         // A new side comes into view: show where the back starts, play its sound.
         var notes = message
@@ -108,7 +111,7 @@ final class ReviewScreen: ReviewInterface {
         // The keys that matter most first: at 40 columns the last ones may not fit.
         // The card's own actions after the scroll and id keys, which every card needs; a narrow
         // terminal (40 columns) may leave them out of the line, not out of the keys.
-        let cardKeys = ["j/k/PgDn scroll", "i id", "s suspend", "e edit", "m move", "o open", "r replay"]
+        let cardKeys = ["j/k/PgDn scroll", "i id", "s suspend", "e edit", "m move", "o open", "r play the sound"]
         let undo = undoes ? ["u undo"] : []
         let keys = flipped
             ? ["y/→ correct", "n/← wrong"] + undo + ["q quit"] + cardKeys
@@ -148,7 +151,7 @@ final class ReviewScreen: ReviewInterface {
         guard let card else { return false }
         let types = (flipped ? [card.front, card.back] : [card.front]).map(\.mediaType)
         if key.hasPrefix("o ") { return types.contains { !$0.isEmpty && !$0.hasPrefix("text/") } }
-        if key.hasPrefix("r ") { return types.contains { $0.hasPrefix("audio/") } }
+        if key.hasPrefix("r ") { return types.contains { $0.hasPrefix("audio/") } || !media.sounds(card, flipped: flipped).isEmpty }
         return true
     }
 
@@ -202,6 +205,11 @@ final class ReviewScreen: ReviewInterface {
         case .character("r"), .character("R"):
             if let card, let side = mediaSide(flipped: flipped, where: { $0.hasPrefix("audio/") }) {
                 message = media.playIfAudio(card, side: side) ?? ""
+                draw()
+            } else if let card, !media.sounds(card, flipped: flipped).isEmpty {
+                // A side's own sounds (R31), one a press, in turn.
+                message = media.playSound(card, flipped: flipped, index: soundsPlayed)
+                soundsPlayed += 1
                 draw()
             }
         default: break

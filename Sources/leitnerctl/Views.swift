@@ -137,9 +137,18 @@ struct Views {
         return "[\(side.mediaType)]"
     }
 
-    /// A side in full: text printed (Markdown rendered), other media as their path.
+    /// A side in full: text printed (Markdown rendered), other media as their path; a
+    /// Markdown side's own pictures and sounds (R31) as their paths where it names them.
     func side(_ side: Side) -> [String] {
         let mediaType = side.mediaType
+        if let parts = parts(side) {
+            return parts.flatMap { part -> [String] in
+                switch part {
+                case .lines(let lines): lines
+                case .medium(let medium): [style.apply(style.dim, "[\(medium.mediaType)] ") + medium.path]
+                }
+            }
+        }
         if var text = side.text {
             // A file's last line ends with a newline: that is no empty line of the card's.
             while text.last?.isNewline == true { text.removeLast() }
@@ -147,6 +156,48 @@ struct Views {
             return MarkdownRenderer(width: width, style: style).wrap(text)
         }
         return [style.apply(style.dim, "[\(mediaType)] ") + side.path]
+    }
+
+    /// A part of a Markdown side that refers to media (R31): lines of text, or a medium the
+    /// side lists, to be drawn or played where the side names it.
+    enum SidePart {
+        case lines([String])
+        case medium(Medium)
+    }
+
+    /// The parts of `side` when it is Markdown that refers to media, nil when it refers to
+    /// none (then it is drawn as it always was). A reference the daemon did not list (a path,
+    /// a file that is not there) is shown as it is written, as text.
+    func parts(_ side: Side) -> [SidePart]? {
+        guard side.mediaType == "text/markdown", var text = side.text else { return nil }
+        while text.last?.isNewline == true { text.removeLast() }
+        let parsed = SideMedia(parsing: text)
+        guard parsed.hasReferences else { return nil }
+        let renderer = MarkdownRenderer(width: width, style: style)
+        var parts: [SidePart] = []
+        var pending = ""
+        func flush() {
+            if !pending.allSatisfy(\.isWhitespace) { parts.append(.lines(renderer.render(pending))) }
+            pending = ""
+        }
+        for piece in parsed.pieces {
+            switch piece {
+            case .text(let run): pending += run
+            case .image(_, let name, _), .sound(let name, _):
+                if let medium = side.medium(named: name) {
+                    flush()
+                    parts.append(.medium(medium))
+                } else {
+                    flush()
+                    parts.append(.lines(renderer.wrap(piece.written)))
+                }
+            case .refused(let written, _, _, _):
+                flush()
+                parts.append(.lines(renderer.wrap(written)))
+            }
+        }
+        flush()
+        return parts
     }
 
     /// A card as `show` prints it.
