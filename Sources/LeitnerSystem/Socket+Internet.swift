@@ -71,6 +71,37 @@ extension Socket {
         }
     }
 
+    /// The numeric address of a connected socket's peer (`getpeername`): `192.168.1.20`, `fe80::1`;
+    /// an IPv4 client of an IPv6 socket as IPv4. Nil for a peer that is not on the network (a
+    /// Unix socket's).
+    /// - Throws: `Errno`; `ENOTCONN` when the peer is gone already.
+    public static func peerHost(_ socket: FileDescriptor) throws(Errno) -> String? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        try withUnsafeMutablePointer(to: &storage) { pointer throws(Errno) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(Errno) in
+                try nothingOrErrno { getpeername(socket.rawValue, address, &length) }
+            }
+        }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            var value = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in.self) }.sin_addr
+            guard inet_ntop(AF_INET, &value, &text, socklen_t(text.count)) != nil else { return nil }
+        case AF_INET6:
+            var value = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in6.self) }.sin6_addr
+            let bytes = withUnsafeBytes(of: &value) { Array($0) }
+            // ::ffff:a.b.c.d, an IPv4 client of a dual-stack socket, is that IPv4 client.
+            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+                return bytes[12...].map(String.init).joined(separator: ".")
+            }
+            guard inet_ntop(AF_INET6, &value, &text, socklen_t(text.count)) != nil else { return nil }
+        default:
+            return nil
+        }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The family of a socket (`SO_DOMAIN`): `AF_UNIX`, `AF_INET` or `AF_INET6`. Checks what
     /// socket activation passed.
     public static func family(_ socket: FileDescriptor) throws(Errno) -> Int32 {

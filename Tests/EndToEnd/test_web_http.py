@@ -257,8 +257,9 @@ def test_silent_connections_make_room_for_a_learner(web_box):
             return False
 
     silent = []
-    for _ in range(32):
-        s = socket.create_connection(("127.0.0.1", web_box.port), timeout=10)
+    for n in range(32):
+        # From four addresses, each within its share of 8 (a ninth from one would wait for its own).
+        s = socket.create_connection(("127.0.0.1", web_box.port), timeout=10, source_address=(f"127.0.0.{2 + n // 8}", 0))
         s.setblocking(False)
         silent.append(s)
         time.sleep(0.01)  # so that each is idle longer than the next

@@ -42,10 +42,29 @@ package final class ConnectionTable<Peer: Sendable>: Sendable {
         case admitted(Entry, replacing: Entry?)
         /// `MaxConnections=` are open and none is idle: refused.
         case full
+        /// Its address holds its share already, and none of those is idle: refused, so that one
+        /// address cannot hold every place (leitner-web's cap per client address).
+        case overShare
+    }
+
+    /// How many connections one client address may hold (leitner-web's peers on the network;
+    /// the daemon's local peers have none): past it, a new one from that address takes the
+    /// place of that address's own idlest, never another address's.
+    package struct Share: Sendable {
+        /// The client's address, numeric.
+        package var address: String
+        package var limit: Int
+
+        package init(address: String, limit: Int) {
+            self.address = address
+            self.limit = limit
+        }
     }
 
     private struct Slot {
         let entry: Entry
+        /// Its client's address, when the connection has a share.
+        let address: String?
         /// Since when it has waited with nothing in flight; nil while busy.
         var idleSince: MonotonicTime?
         /// Asked to make room: no longer counted, closing.
@@ -95,28 +114,44 @@ package final class ConnectionTable<Peer: Sendable>: Sendable {
         }
     }
 
-    /// Registers a new connection. When `limit` are served, the one idle the longest is asked to
-    /// make room; when none is idle (or none yet may make room), the new one is refused.
-    package func admit(peer: Peer, limit: Int, wake: Wake) -> Admission {
+    /// Registers a new connection. When its address holds its `share`, that address's idlest
+    /// connection is asked to make room, and when none of those is idle (or none yet may make
+    /// room) the new one is refused; else when `limit` are served, the one idle the longest is
+    /// asked to make room, and when none is idle (or none yet may make room) the new one is refused.
+    package func admit(peer: Peer, limit: Int, share: Share? = nil, wake: Wake) -> Admission {
         state.withLock { state in
             var replaced: Entry?
-            if state.serving >= limit {
-                let now = MonotonicTime.now
-                let idle = state.slots.values.filter { !$0.leaving && $0.idleSince.map { $0 <= now } ?? false }
-                guard let oldest = idle.min(by: { $0.idleSince! < $1.idleSince! }) else { return .full }
-                state.slots[oldest.entry.number]?.leaving = true
-                state.serving -= 1
-                // Rung under the lock: its thread checks `leaving` under it before reading on.
-                oldest.entry.wake.ring()
-                replaced = oldest.entry
+            let now = MonotonicTime.now
+            let serving = state.slots.values.filter { !$0.leaving }
+            let own = share.map { share in serving.filter { $0.address == share.address } } ?? []
+            if let share, own.count >= share.limit {
+                guard let oldest = Self.idlest(own, at: now) else { return .overShare }
+                replaced = Self.makeRoom(oldest, in: &state)
+            } else if state.serving >= limit {
+                guard let oldest = Self.idlest(serving, at: now) else { return .full }
+                replaced = Self.makeRoom(oldest, in: &state)
             }
             state.total += 1
             let entry = Entry(number: state.total, peer: peer, wake: wake)
-            state.slots[entry.number] = Slot(entry: entry)
+            state.slots[entry.number] = Slot(entry: entry, address: share?.address)
             state.serving += 1
             state.emptySince = nil
             return .admitted(entry, replacing: replaced)
         }
+    }
+
+    /// The one of `slots` idle the longest that may make room at `now`.
+    private static func idlest(_ slots: [Slot], at now: MonotonicTime) -> Slot? {
+        slots.filter { $0.idleSince.map { $0 <= now } ?? false }.min { $0.idleSince! < $1.idleSince! }
+    }
+
+    /// Asks `slot`'s connection to close, no longer counted. - Returns: its entry.
+    private static func makeRoom(_ slot: Slot, in state: inout State) -> Entry {
+        state.slots[slot.entry.number]?.leaving = true
+        state.serving -= 1
+        // Rung under the lock: its thread checks `leaving` under it before reading on.
+        slot.entry.wake.ring()
+        return slot.entry
     }
 
     /// Marks `entry` idle, about to wait for its next message with nothing buffered, unless it

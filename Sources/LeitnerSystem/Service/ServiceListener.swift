@@ -29,7 +29,7 @@ package struct ServiceListener: Sendable {
     /// The first descriptor systemd passes (`SD_LISTEN_FDS_START`).
     package static let firstActivatedDescriptor: Int32 = 3
     /// How many connections the kernel queues before the accept loop takes them.
-    static let backlog: Int32 = 128
+    package static let backlog: Int32 = 128
 
     /// leitnerd's listener: the activated socket, else `path` bound with `mode`.
     package static func open(path: String, mode: mode_t, log: ServiceLog) throws(ListenerError) -> ServiceListener {

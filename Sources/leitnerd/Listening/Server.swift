@@ -166,7 +166,7 @@ final class Server: Sendable {
         }
         let entry: ConnectionTable<Socket.PeerCredentials>.Entry
         switch table.admit(peer: peer, limit: current.maxConnections, wake: connectionWake) {
-        case .full:
+        case .full, .overShare:  // the daemon's local peers have no share
             Log.warning("connection from pid \(peer.pid) (uid \(peer.uid)) refused: \(current.maxConnections) connections open, none idle (MaxConnections=)")
             // Said before the close (docs/protocol.md); a new socket's empty buffer takes it.
             _ = try? Socket.sendSome(socket, Dispatcher.refusal(limit: current.maxConnections).frame, from: 0)

@@ -73,6 +73,49 @@ import Testing
         #expect(table.room(limit: 2) == .at(later))
     }
 
+    /// leitner-web's cap per client address: an address at its share makes room from its own
+    /// idle connections only, and is refused while all of them are busy, though places are free;
+    /// another address is admitted all the same, and makes room from the idlest of all.
+    @Test func anAddressAtItsShareMakesRoomFromItsOwnOrIsRefused() throws {
+        let table = ConnectionTable<Int>(listenerWake: try Wake())
+        let stranger = ConnectionTable<Int>.Share(address: "192.168.1.66", limit: 2)
+        let learner = ConnectionTable<Int>.Share(address: "192.168.1.20", limit: 3)
+        let wakes = try (0..<6).map { _ in try Wake() }
+        guard case .admitted(let first, nil) = table.admit(peer: Self.peer, limit: 4, share: stranger, wake: wakes[0]),
+              case .admitted(let second, nil) = table.admit(peer: Self.peer, limit: 4, share: stranger, wake: wakes[1]) else {
+            Issue.record("the stranger's first two were not admitted")
+            return
+        }
+        guard case .overShare = table.admit(peer: Self.peer, limit: 4, share: stranger, wake: wakes[2]) else {
+            Issue.record("a third busy connection of one address was admitted")
+            return
+        }
+        guard case .admitted(let phone, nil) = table.admit(peer: Self.peer, limit: 4, share: learner, wake: wakes[2]) else {
+            Issue.record("the learner's address was not admitted beside a stranger at its share")
+            return
+        }
+        // The learner's connection is the idlest of all, but the stranger's third takes the
+        // place of the stranger's own idle one.
+        #expect(table.park(phone, since: .now + .seconds(-10)) == .serve)
+        #expect(table.park(second) == .serve)
+        guard case .admitted(let third, let replaced?) = table.admit(peer: Self.peer, limit: 4, share: stranger, wake: wakes[3]) else {
+            Issue.record("the stranger's idle connection made no room for its own")
+            return
+        }
+        #expect(replaced.number == second.number && Self.rung(wakes[1]) && !Self.rung(wakes[2]))
+        #expect(table.unpark(phone) == .serve)
+        // Under the share but at the limit: the idlest of all makes room, whoever's it is.
+        #expect(table.park(first) == .serve)
+        #expect(table.park(phone) == .serve)
+        guard case .admitted(_, nil) = table.admit(peer: Self.peer, limit: 4, share: learner, wake: wakes[4]),
+              case .admitted(_, let made?) = table.admit(peer: Self.peer, limit: 4, share: learner, wake: wakes[5]) else {
+            Issue.record("the learner's address was not admitted under its share")
+            return
+        }
+        #expect(made.number == first.number)
+        #expect(third.number > phone.number)
+    }
+
     @Test func stoppingTellsEveryConnectionAndTheTableEmpties() throws {
         let listener = try Wake()
         let table = ConnectionTable<Int>(listenerWake: listener)
