@@ -77,7 +77,7 @@ enum CommandTable {
                 ],
                 discussion: "FRONT and BACK are text; a side given as a file is left out of the arguments. With --cloze there are none.",
                 run: WriteCommands.add),
-        Command(name: "import", abstract: "add the cards of a TSV, CSV or Anki file, or of a directory", usage: "FILE|DIR",
+        Command(name: "import", abstract: "add the cards of a TSV, CSV or Anki file, an Anki package, or a directory", usage: "FILE|DIR",
                 arguments: 1...1,
                 options: [
                     OptionSpec(.format, value: "FORMAT", values: .oneOf(ImportFormat.allCases.map(\.rawValue)), help: "tsv, csv or anki (else from the file)"),
@@ -86,6 +86,8 @@ enum CommandTable {
                     OptionSpec(.quiet, help: "no progress bar"),
                     OptionSpec(.tag, value: "TAG", help: "tag every card imported (repeatable)"),
                     OptionSpec(.reverse, help: "give each card added its reverse card ID.rev, beside it"),
+                    OptionSpec(.keepProgress, help: "FILE.apkg|.colpkg: a reviewed card's level from its Anki interval"),
+                    OptionSpec(.deck, value: "NAME", help: "FILE.apkg|.colpkg: only the cards of deck NAME (and below it)"),
                 ],
                 discussion: """
                 TSV/CSV: two fields a line, front and back, or a header line naming the columns
@@ -95,6 +97,10 @@ enum CommandTable {
                 A line that cannot be imported is reported as FILE:LINE: reason; the rest go in.
                 Cards whose front (or id) is already in the box are counted as already present,
                 so importing the same file again adds nothing.
+                An Anki package (.apkg, .colpkg): each Anki card a card (reverse, cloze and typed
+                cards too), tags with ':' for '::', each card's deck as a tag deck:NAME, suspended
+                cards in suspended, the others in new in Anki's order; a second import adds
+                nothing; what cannot be carried is listed (docs/anki-import.md).
                 """,
                 run: ImportCommand.run),
         Command(name: "export", abstract: "write the text cards as TSV, or copy the cards to a directory",

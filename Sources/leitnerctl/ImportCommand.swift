@@ -39,6 +39,7 @@ enum ImportCommand {
 
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let path = arguments.positionals[0]
+        if AnkiImportCommand.isPackage(path) { return try AnkiImportCommand.run(context, arguments, path: path) }
         let defaultLevel = try arguments[.level].map { try Arguments.level($0, command: "import") }
         let format = try arguments[.format].map { name in
             guard let format = ImportFormat(rawValue: name) else {

@@ -54,6 +54,8 @@ extension OptionName {
     static let wrongDays = OptionName("--wrong-days")
     static let shuffle = OptionName("--shuffle")
     static let reverse = OptionName("--reverse")
+    static let keepProgress = OptionName("--keep-progress")
+    static let deck = OptionName("--deck")
     static let cloze = OptionName("--cloze")
     static let extra = OptionName("--extra")
     static let keepReverses = OptionName("--keep-reverses")

@@ -56,10 +56,10 @@ def build(col):
     col.add_image_occlusion_notetype()
     io = col.models.by_name("Image Occlusion")
     image = os.path.join(col.media.dir(), png)
+    col.decks.select(deck)
     col.add_image_occlusion_note(io["id"], image, "{{c1::image-occlusion:rect:left=.1:top=.1:width=.3:height=.3}}",
                                  "header", "", [])
-    for n in col.find_notes(""):
-        pass
+    col.set_deck([c for n in col.find_notes(f"mid:{io['id']}") for c in col.get_note(n).card_ids()], deck)
     # Places and progress: the basics' first cards, in order: reviewed at INTERVALS, then
     # learning, suspended, and the rest new.
     cards = [n.cards()[0] for n in basics]
@@ -76,7 +76,7 @@ def describe(col, deck):
     """Every card of the deck as the library says it: the note's guid, kind, template, sides
     rendered (HTML), tags, deck, place and interval."""
     described = []
-    for cid in col.find_cards(f"did:{deck}", order="c.id"):
+    for cid in col.find_cards(f"did:{deck}" if deck else "", order="c.id"):
         card = col.get_card(cid)
         n = card.note()
         notetype = n.note_type()
@@ -85,7 +85,7 @@ def describe(col, deck):
             "template": notetype["tmpls"][card.ord]["name"] if notetype["type"] == 0 else None,
             "cloze": notetype["type"] == 1,
             "question": card.question(), "answer": card.answer(), "tags": n.tags,
-            "queue": card.queue, "type": card.type, "ivl": card.ivl, "due": card.due,
+            "queue": card.queue, "type": card.type, "ivl": card.ivl, "due": card.due, "deck": col.decks.name(card.did),
             "fields": dict(n.items()),
         })
     return described
@@ -105,13 +105,15 @@ def write_decks(directory):
             col.export_anki_package(out_path=path, limit=DeckIdLimit(deck), options=ExportAnkiPackageOptions(
                 with_scheduling=True, with_deck_configs=False, with_media=True, legacy=legacy))
             files[name] = path
+        whole = describe(col, None)
         path = os.path.join(directory, "whole.colpkg")
+        # Exporting a whole collection closes it.
         col.export_collection_package(path, include_media=True, legacy=False)
         files["whole.colpkg"] = path
-        whole = describe(col, None) if False else None
         return {"files": files, "cards": expected, "media": media, "whole": whole}
     finally:
-        col.close()
+        if col.db:
+            col.close()
 
 
 def write_bench_deck(directory, notes, media_files):

@@ -1,0 +1,181 @@
+import LeitnerClient
+import LeitnerCore
+import LeitnerProtocol
+import LeitnerSystem
+import LeitnerVarlink
+
+/// `import FILE.apkg|FILE.colpkg` (R34, docs/anki-import.md): the package is read and planned
+/// whole first (`AnkiImportPlan`), then the cards not yet in the box go to the daemon as the
+/// other importers send theirs — `AddMany` batches, each one durable change that leaves each
+/// card whole or absent (R18) — and each cloze note by `AddCloze`, note and cards in one change.
+/// A card whose id (from its note's guid) is in the box is left alone, so a second import adds
+/// nothing and a newer export adds only its new notes.
+enum AnkiImportCommand {
+    /// The most cards a batch holds: a batch is one message and one durable change.
+    static let batchCards = 1024
+
+    static func isPackage(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasSuffix(".apkg") || lower.hasSuffix(".colpkg")
+    }
+
+    struct Summary {
+        /// Cards added by kind (`basic`, `reverse`, `typed`, `cloze`).
+        var kinds: [String: Int] = [:]
+        var clozeNotes = 0
+        var leftAlone = 0
+        var media = 0
+        var refused: [(place: String, reason: String)] = []
+        var added: Int { kinds.values.reduce(0, +) }
+    }
+
+    static func run(_ context: Context, _ arguments: ParsedArguments, path: String) throws {
+        let deck = arguments[.deck]
+        let package: AnkiPackage
+        let collection: AnkiCollection
+        do {
+            package = try AnkiPackage(path)
+        } catch {
+            throw Failure.failed("cannot import '\(path)': \(error)")
+        }
+        defer { package.close() }
+        do { collection = try AnkiCollection(path: package.collectionPath) } catch {
+            throw Failure.failed("cannot import '\(path)': \(error)")
+        }
+        if let deck, !collection.decks.values.contains(deck) {
+            throw Failure.failed("cannot import '\(path)': it has no deck '\(deck)'; its decks are "
+                                 + collection.decks.values.sorted().map { "'\($0)'" }.joined(separator: ", "))
+        }
+        var plan = AnkiImportPlan(collection, deck: deck, keepProgress: arguments.has(.keepProgress),
+                                  hasMedium: { package.mediaPath($0) != nil })
+        // Until the box takes media and type-answer files with a new card, they are reported,
+        // never dropped silently (R34).
+        let mediaNames = Set(plan.cards.flatMap(\.media) + plan.clozes.flatMap(\.media))
+        if !mediaNames.isEmpty {
+            plan.notCarried.append(.init(what: "\(mediaNames.count) media file\(mediaNames.count == 1 ? "" : "s")",
+                                         reason: "this leitnerd cannot yet take media with an imported card; the sides name them"))
+        }
+        let typed = plan.cards.filter(\.typeAnswer).count + plan.clozes.filter(\.typeAnswer).count
+        if typed > 0 {
+            plan.notCarried.append(.init(what: "'type-answer' of \(typed) card\(typed == 1 ? "" : "s")",
+                                         reason: "this leitnerd cannot yet take a type-answer file with an imported card; 'review --type' asks for it"))
+        }
+        var existing = Set<String>()
+        try context.box.list { part in for card in part.items { existing.insert(card.id) } }
+        var progress = ImportProgress(total: plan.cards.count + plan.clozes.count,
+                                      enabled: Console.stderrTerminal.isTerminal && !arguments.has(.quiet))
+        var summary = Summary()
+        try addCards(plan.cards, existing: existing, context: context, progress: &progress, summary: &summary)
+        try addClozes(plan.clozes, existing: existing, context: context, progress: &progress, summary: &summary)
+        progress.clear()
+        report(summary, plan: plan, path: path, context: context)
+        if !summary.refused.isEmpty { throw Failure.quiet(ExitStatus.failure) }
+    }
+
+    /// The basic cards, in the plan's order (new cards in Anki's), in batches: a run of cards
+    /// with reverses goes in batches that ask for them (`AddMany`'s `reverse` is the batch's).
+    static func addCards(_ cards: [AnkiImportPlan.PlannedCard], existing: Set<String>, context: Context,
+                         progress: inout ImportProgress, summary: inout Summary) throws {
+        var done = 0
+        var start = 0
+        let fresh = cards.filter { !existing.contains($0.id) }
+        summary.leftAlone += cards.count - fresh.count
+        while start < fresh.count {
+            let reverse = fresh[start].reverseLevel != nil
+            var end = start
+            while end < fresh.count && end - start < batchCards && (fresh[end].reverseLevel != nil) == reverse { end += 1 }
+            let batch = Array(fresh[start..<end])
+            let outcome = try context.box.addMany(batch.map { card in
+                NewCard(front: AssetFile.text(card.front, side: .front, extension: "md"),
+                        back: AssetFile.text(card.back, side: .back, extension: "md"), id: card.id, level: card.level)
+            }, allowDuplicate: true, reverse: reverse ? true : nil).value
+            for added in outcome.added {
+                let card = batch[added.index]
+                summary.kinds[card.kind, default: 0] += 1
+                if !card.tags.isEmpty { _ = try context.box.tag(id: added.id, tags: card.tags) }
+                if let reverseID = added.reverse, let level = card.reverseLevel {
+                    summary.kinds["reverse", default: 0] += 1
+                    if !card.tags.isEmpty { _ = try context.box.tag(id: reverseID, tags: card.tags) }
+                    if level != card.level { _ = try context.box.move(id: reverseID, to: try place(level)) }
+                }
+            }
+            summary.leftAlone += outcome.present.count
+            for refused in outcome.refused {
+                progress.clear()
+                let reason = DaemonErrors.message(VarlinkCallError(name: refused.error.varlinkName,
+                                                                   parameters: refused.error.varlinkParameters))
+                Console.error("\(batch[refused.index].id): \(reason)")
+                summary.refused.append((batch[refused.index].id, reason))
+            }
+            done += batch.count
+            progress.update(done: done)
+            start = end
+        }
+    }
+
+    /// Each cloze note by `AddCloze`, all its cards in the place of its first; a card whose Anki
+    /// card is elsewhere is moved there after.
+    static func addClozes(_ clozes: [AnkiImportPlan.PlannedCloze], existing: Set<String>, context: Context,
+                          progress: inout ImportProgress, summary: inout Summary) throws {
+        var done = progress.total - clozes.count
+        for cloze in clozes {
+            done += 1
+            defer { progress.update(done: done) }
+            if existing.contains(where: { $0.hasPrefix(cloze.id + ".c") }) {
+                summary.leftAlone += 1
+                continue
+            }
+            let first = cloze.levels.keys.min() ?? 1
+            let level = cloze.levels[first] ?? "new"
+            let cards: [Card]
+            do {
+                cards = try context.box.addCloze(text: cloze.text, id: cloze.id, level: try place(level),
+                                                 extra: cloze.extra.isEmpty ? nil : cloze.extra, tags: cloze.tags).value
+            } catch let error as VarlinkCallError {
+                progress.clear()
+                let reason = DaemonErrors.message(error)
+                Console.error("\(cloze.id): \(reason)")
+                summary.refused.append((cloze.id, reason))
+                continue
+            }
+            summary.clozeNotes += 1
+            summary.kinds["cloze", default: 0] += cards.count
+            for (number, place) in cloze.levels where place != level {
+                _ = try context.box.move(id: "\(cloze.id).c\(number)", to: try self.place(place))
+            }
+        }
+    }
+
+    /// A place the plan names (`new`, `suspended`, `1`…`7`, `finished`) as a level.
+    static func place(_ name: String) throws -> Level {
+        guard let level = Level(name: name) else { throw Failure.failed("the import planned an unknown place '\(name)'") }
+        return level
+    }
+
+    static func report(_ summary: Summary, plan: AnkiImportPlan, path: String, context: Context) {
+        if context.json {
+            context.printJSON([
+                "added": .int(Int64(summary.added)),
+                "kinds": .object(summary.kinds.mapValues { .int(Int64($0)) }),
+                "clozeNotes": .int(Int64(summary.clozeNotes)),
+                "leftAlone": .int(Int64(summary.leftAlone)),
+                "media": .int(Int64(summary.media)),
+                "notCarried": .array(plan.notCarried.map { ["what": .string($0.what), "reason": .string($0.reason)] }),
+                "refused": .array(summary.refused.map { ["id": .string($0.place), "reason": .string($0.reason)] }),
+            ])
+            return
+        }
+        let kinds = ["basic", "reverse", "typed", "cloze"].compactMap { kind in
+            summary.kinds[kind].map { "\($0) \(kind)" }
+        }
+        var line = "Imported '\(path)': \(summary.added) card\(summary.added == 1 ? "" : "s") added"
+        if !kinds.isEmpty { line += " (\(kinds.joined(separator: ", "))\(summary.clozeNotes > 0 ? " in \(summary.clozeNotes) cloze note\(summary.clozeNotes == 1 ? "" : "s")" : ""))" }
+        line += ", \(summary.media) media carried, \(summary.leftAlone) already in the box left alone"
+        if !summary.refused.isEmpty { line += ", " + context.style.apply(context.style.red, "\(summary.refused.count) refused") }
+        Console.out(line + ".")
+        if !plan.notCarried.isEmpty {
+            Console.out("Not carried:")
+            for item in plan.notCarried { Console.out("  \(item.what): \(item.reason)") }
+        }
+    }
+}
