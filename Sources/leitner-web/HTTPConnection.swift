@@ -3,7 +3,7 @@ import LeitnerSystem
 import LeitnerWeb
 
 /// One browser connection, served on its own thread: requests read with `HTTPRequestParser`,
-/// answered by `WebApp`, kept alive between them. A request must arrive whole within
+/// answered by its listener's `HTTPResponder` (the site, or the AnkiConnect door), kept alive between them. A request must arrive whole within
 /// `requestMilliseconds` of its first byte, its response be taken whole within
 /// `sendMilliseconds` of its arrival (a pipelined one's too, however long it waited), and the next one start within `idleMilliseconds`, so a slow or silent
 /// client frees its place; a refused request is answered and the connection closed. While it
@@ -21,7 +21,7 @@ struct HTTPConnection {
     let socket: FileDescriptor
     let entry: WebServer.Table.Entry
     let table: WebServer.Table
-    let app: WebApp
+    let responder: any HTTPResponder
     let limits: HTTPLimits
 
     /// Serves the connection until it ends, then closes it and leaves the table.
@@ -54,7 +54,7 @@ struct HTTPConnection {
                     arrivals = arrivals.compactMap { $0.end > consumed ? ($0.end - consumed, $0.time) : nil }
                     parser.reset()
                     sentContinue = false
-                    let response = app.respond(to: request)
+                    let response = responder.respond(to: request)
                     let keep = request.wantsKeepAlive && !response.closes && !table.isStopping
                     guard send(response.bytes(keepAlive: keep, head: request.method == .head), by: deadline), keep else { return }
                     requestStart = arrivals.first?.time
@@ -62,7 +62,7 @@ struct HTTPConnection {
                     mayMakeRoom = idleSince
                     continue  // a pipelined request may be in the buffer already
                 case .rejected(let rejection):
-                    _ = send(Self.refusal(rejection).bytes(keepAlive: false), by: .now + .milliseconds(limits.sendMilliseconds))
+                    _ = send(Self.refusal(rejection, limits: limits).bytes(keepAlive: false), by: .now + .milliseconds(limits.sendMilliseconds))
                     return
                 case .incomplete(let expectsContinue):
                     if expectsContinue && !sentContinue {
@@ -93,7 +93,7 @@ struct HTTPConnection {
                 return
             case .timedOut:
                 if requestStart != nil {
-                    _ = send(Self.refusal(HTTPRejection(408, "the request did not arrive whole within \(limits.requestMilliseconds / 1000) s")).bytes(keepAlive: false),
+                    _ = send(Self.refusal(HTTPRejection(408, "the request did not arrive whole within \(limits.requestMilliseconds / 1000) s"), limits: limits).bytes(keepAlive: false),
                              by: .now + .milliseconds(limits.sendMilliseconds))
                 }
                 return
@@ -168,10 +168,10 @@ struct HTTPConnection {
 
     /// The answer to a refused request: its status and reason in plain text, and the security
     /// headers; the connection closes after it.
-    static func refusal(_ rejection: HTTPRejection) -> HTTPResponse {
+    static func refusal(_ rejection: HTTPRejection, limits: HTTPLimits) -> HTTPResponse {
         var headers = SecurityHeaders.headers()
         headers.append(("Content-Type", "text/plain; charset=utf-8"))
-        if rejection.status == 405 { headers.append(("Allow", "GET, HEAD, POST")) }
+        if rejection.status == 405 { headers.append(("Allow", limits.methods.map(\.rawValue).joined(separator: ", "))) }
         var response = HTTPResponse(status: rejection.status, headers: headers, body: Array("\(rejection)\n".utf8))
         response.closes = true
         return response

@@ -32,6 +32,15 @@ enum WebMain {
         if options.listDevices || options.revoke != nil {
             return DeviceCommands.run(options, devices: devices)
         }
+        if options.ankiKey {
+            do {
+                print(try devices.ankiConnectKey())
+                return 0
+            } catch {
+                WebLog.error("\(error)")
+                return ExitStatus.failure
+            }
+        }
         if options.pair {
             // For the server already running: its address is the configured one (or --listen).
             return Pairing.printLinks(devices: devices, address: address) ? 0 : ExitStatus.failure
@@ -73,10 +82,16 @@ enum WebMain {
         MemoryTrim.mapAllocations(atLeast: 256 << 10)
         do {
             let signals = try SignalDescriptor(signals: [SIGTERM, SIGINT])
-            let server = try WebServer(listener: listener, app: app, limits: HTTPLimits(),
+            let server = try WebServer(listener: listener, responder: app, limits: HTTPLimits(),
                                        maxConnections: configuration.web.maxConnections, signals: signals)
+            let door = configuration.web.ankiConnect.flatMap { address in
+                AnkiConnectServer.start(address: address, configuration: configuration, devices: devices, locator: locator,
+                                        box: options.box, site: listening, transport: transport)
+            }
+            if configuration.web.ankiConnect != nil, door == nil { return ExitStatus.unavailable }
             _ = try? ServiceNotification.send("READY=1")
             let status = server.run()
+            if let door { AnkiConnectServer.stop(door) }
             transport.close()
             return status
         } catch {

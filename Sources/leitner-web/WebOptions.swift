@@ -19,9 +19,11 @@ struct WebOptions: Equatable {
     var listDevices = false
     /// `--revoke NAME`: forget a paired device, and exit.
     var revoke: String?
+    /// `--anki-key`: print the AnkiConnect door's API key (made the first time), and exit.
+    var ankiKey = false
     var showHelp = false
 
-    static let usage = "Usage: leitner-web [--box NAME] [--config PATH] [--socket PATH] [--listen ADDR:PORT] [--print-url | --pair | --devices | --revoke NAME]"
+    static let usage = "Usage: leitner-web [--box NAME] [--config PATH] [--socket PATH] [--listen ADDR:PORT] [--print-url | --pair | --devices | --revoke NAME | --anki-key]"
 
     static let help = """
         \(usage)
@@ -42,10 +44,12 @@ struct WebOptions: Equatable {
                                (started by systemd, say), and exit
           --devices            list the paired devices (name, paired, last seen), and exit
           --revoke NAME        forget the device NAME: its browser is let out, and exit
+          --anki-key           print the AnkiConnect door's API key, for Yomitan's "API key"
+                               field ([Web] AnkiConnect=, made the first time), and exit
           --help               show this help
 
         The devices are kept in $XDG_STATE_HOME/leitner/web-devices (mode 0600); box NAME's in
-        $XDG_STATE_HOME/leitner/NAME.web-devices.
+        $XDG_STATE_HOME/leitner/NAME.web-devices; the AnkiConnect key in anki-connect-key beside them.
         With systemd socket activation (LISTEN_FDS) the listening socket is taken from systemd.
         Signals: TERM/INT stop. See leitner-web(1) and docs/web.md.
         """
@@ -86,6 +90,7 @@ struct WebOptions: Equatable {
             case "--pair" where inline == nil: options.pair = true
             case "--devices" where inline == nil: options.listDevices = true
             case "--revoke": options.revoke = try value(name, inline)
+            case "--anki-key" where inline == nil: options.ankiKey = true
             case "--help", "-h": options.showHelp = true
             default:
                 throw ArgumentError(description: argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")

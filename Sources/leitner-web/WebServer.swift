@@ -1,6 +1,7 @@
 import Glibc
 import LeitnerSystem
 import LeitnerWeb
+import Synchronization
 
 /// The accepting loop, on the main thread: one `poll` on the listener and the signals (an
 /// `AcceptLoop`, as the daemon's, which pauses accepting when out of descriptors); each
@@ -15,6 +16,10 @@ import LeitnerWeb
 /// kernel's listen backlog, unaccepted, until one does or a connection ends: a burst of page
 /// loads is served in turn, not refused. On SIGTERM or SIGINT it stops accepting, the idle
 /// connections close, and the busy ones get `stopLimit` to finish their response.
+///
+/// The AnkiConnect door (`[Web] AnkiConnect=`) is a second server of this kind with a listener,
+/// a responder and a table of its own, its loop on a thread of its own: the signals are the main
+/// server's, which stops it with `requestStop` when it stops itself.
 final class WebServer: Sendable {
     static let stopLimit: Duration = .seconds(3)
     /// While every connection is busy, how often the loop looks whether one has become idle.
@@ -23,7 +28,7 @@ final class WebServer: Sendable {
     typealias Table = ConnectionTable<Void>
 
     let listener: ServiceListener
-    let app: WebApp
+    let responder: any HTTPResponder
     let limits: HTTPLimits
     let maxConnections: Int
     /// How many connections one client address may hold: a browser opens six to a server at
@@ -33,10 +38,14 @@ final class WebServer: Sendable {
     /// The accept loop's doorbell, rung when a connection ends.
     private let doorbell: Wake
     private let table: Table
+    /// Set by another thread's `requestStop`, which then rings the doorbell.
+    private let stopRequested = Atomic(false)
+    /// Set when `run` has returned: its connections are closed or past `stopLimit`.
+    private let finished = Atomic(false)
 
-    init(listener: ServiceListener, app: WebApp, limits: HTTPLimits, maxConnections: Int, signals: SignalDescriptor) throws(Errno) {
+    init(listener: ServiceListener, responder: any HTTPResponder, limits: HTTPLimits, maxConnections: Int, signals: SignalDescriptor) throws(Errno) {
         self.listener = listener
-        self.app = app
+        self.responder = responder
         self.limits = limits
         self.maxConnections = maxConnections
         addressShare = min(maxConnections, max(6, maxConnections / 4))
@@ -45,8 +54,18 @@ final class WebServer: Sendable {
         table = Table(listenerWake: doorbell)
     }
 
-    /// Serves until a stop signal. - Returns: the exit status.
+    /// Asks the server's loop, running on another thread, to stop as a signal would.
+    func requestStop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        doorbell.ring()
+    }
+
+    /// Whether `run` has returned.
+    var hasFinished: Bool { finished.load(ordering: .sequentiallyConsistent) }
+
+    /// Serves until a stop signal, or `requestStop`. - Returns: the exit status.
     func run() -> Int32 {
+        defer { finished.store(true, ordering: .sequentiallyConsistent) }
         let loop = AcceptLoop(listener: listener.descriptor, signals: signals, doorbell: doorbell, log: WebLog)
         var line = WaitingLine()
         while true {
@@ -78,7 +97,7 @@ final class WebServer: Sendable {
             for source in woken {
                 switch source {
                 case .doorbell:
-                    break
+                    if stopRequested.load(ordering: .sequentiallyConsistent) { return finish(0, loop) }
                 case .signal:
                     if shouldStop(loop) { return finish(0, loop, &line) }
                 case .newConnection:
@@ -139,7 +158,7 @@ final class WebServer: Sendable {
         case .admitted(let admitted, _):
             entry = admitted
         }
-        let connection = HTTPConnection(socket: socket, entry: entry, table: table, app: app, limits: limits)
+        let connection = HTTPConnection(socket: socket, entry: entry, table: table, responder: responder, limits: limits)
         if let failure = DetachedThread.start({ connection.serve() }) {
             table.remove(entry)
             refuseBusy(socket, "no thread could be started for this connection")

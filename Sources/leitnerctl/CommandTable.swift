@@ -244,6 +244,7 @@ enum CommandTable {
                     OptionSpec(.pair, help: "print a new pairing link for the leitner-web already running, and exit"),
                     OptionSpec(.devices, help: "list the paired devices, and exit"),
                     OptionSpec(.revoke, value: "NAME", help: "forget the paired device NAME (a lost phone), and exit"),
+                    OptionSpec(.ankiKey, help: "print the AnkiConnect door's API key (for Yomitan), and exit"),
                 ],
                 discussion: """
                 Prints a pairing link for each address it is reached at, and its QR code: the browser

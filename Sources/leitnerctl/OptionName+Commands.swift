@@ -48,6 +48,7 @@ extension OptionName {
     static let pair = OptionName("--pair")
     static let devices = OptionName("--devices")
     static let revoke = OptionName("--revoke")
+    static let ankiKey = OptionName("--anki-key")
     static let tag = OptionName("--tag")
     static let notTag = OptionName("--not-tag")
     static let search = OptionName("--search")

@@ -2,14 +2,15 @@ import Glibc
 import LeitnerClient
 import LeitnerSystem
 
-/// `web [--listen ADDR:PORT] [--pair | --devices | --revoke NAME]`: leitner-web in the
+/// `web [--listen ADDR:PORT] [--pair | --devices | --revoke NAME | --anki-key]`: leitner-web in the
 /// foreground, on this box's (`--box`, `LEITNER_BOX`) daemon (started first when nothing answers,
 /// as for any command). leitnerctl becomes leitner-web (`exec`), whose first line is a pairing
-/// link (docs/web.md). With `--pair`, `--devices` or `--revoke` leitner-web answers and exits.
+/// link (docs/web.md). With `--pair`, `--devices`, `--revoke` or `--anki-key` leitner-web answers
+/// and exits.
 enum WebCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let once: [String] = arguments.has(.pair) ? ["--pair"] : arguments.has(.devices) ? ["--devices"]
-            : arguments[.revoke].map { ["--revoke", $0] } ?? []
+            : arguments.has(.ankiKey) ? ["--anki-key"] : arguments[.revoke].map { ["--revoke", $0] } ?? []
         if once.isEmpty {
             // Reach (or start) the daemon now, so that the first page does not find it down.
             _ = try context.box.status()

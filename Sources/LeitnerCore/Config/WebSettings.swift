@@ -12,6 +12,12 @@ public struct WebSettings: Sendable, Equatable {
     /// `ServerName=`: the names, besides loopback and the addresses listened on, that a request's
     /// `Host` may give — the name of a proxy in front (`leitner.example.org`, a tailnet's name).
     public var serverNames: [String] = []
+    /// `AnkiConnect=`: where the AnkiConnect door listens (docs/web.md, "AnkiConnect"); nil, the
+    /// default: no door.
+    public var ankiConnect: Socket.InternetAddress?
+    /// `AnkiConnectOrigins=`: the browser extensions' origins answered by the door
+    /// (`chrome-extension://ID`, `moz-extension://UUID`); a request from any other origin is refused.
+    public var ankiConnectOrigins: [String] = []
 
     public init() {}
 
@@ -25,7 +31,27 @@ public struct WebSettings: Sendable, Equatable {
         "SecureCookie": { c, v, _ throws(ConfigurationValueError) in c.web.secureCookie = try ConfigurationValue.boolean(v) },
         "MaxConnections": { c, v, _ throws(ConfigurationValueError) in c.web.maxConnections = try ConfigurationValue.count(v, minimum: 1) },
         "ServerName": { c, v, _ throws(ConfigurationValueError) in c.web.serverNames = try serverNames(v) },
+        "AnkiConnect": { c, v, _ throws(ConfigurationValueError) in
+            let parsed = Socket.InternetAddress.parse(v)
+            guard let address = parsed.address else { throw ConfigurationValueError(parsed.reason) }
+            c.web.ankiConnect = address
+        },
+        "AnkiConnectOrigins": { c, v, _ throws(ConfigurationValueError) in c.web.ankiConnectOrigins = try origins(v) },
     ]
+
+    /// The origins of `AnkiConnectOrigins=`, separated by spaces or commas: each a scheme and a
+    /// host (`chrome-extension://ID`), exactly as a browser sends it in `Origin`, with no path.
+    /// `*` is refused: the door answers the listed extensions, never every page.
+    static func origins(_ value: String) throws(ConfigurationValueError) -> [String] {
+        let origins = value.split { $0 == " " || $0 == "," || $0 == "\t" }.map(String.init)
+        for origin in origins {
+            let parts = origin.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[1].contains("/") else {
+                throw ConfigurationValueError("'\(origin)' is not an origin: write it as the browser sends it, 'chrome-extension://ID' or 'moz-extension://UUID', without a path")
+            }
+        }
+        return origins
+    }
 
     /// The names of `ServerName=`, separated by spaces or commas: host names (letters, digits,
     /// `-` and `.`) or numeric addresses, without a scheme, a port or a path.

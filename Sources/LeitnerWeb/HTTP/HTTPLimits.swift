@@ -15,6 +15,8 @@ public struct HTTPLimits: Sendable, Equatable {
     public var idleMilliseconds = 30_000
     /// From a request's arrival whole to the last byte of its response taken by the client.
     public var sendMilliseconds = 15_000
+    /// The methods read; any other is refused with 405 before its headers are read.
+    public var methods: [HTTPMethod] = [.get, .head, .post]
 
     public init() {}
 }

@@ -122,8 +122,8 @@ public struct HTTPRequestParser: Sendable {
         }
         guard parts[0].allSatisfy(Self.isTokenByte) else { return reject(400, "invalid method") }
         let methodName = String(decoding: parts[0], as: UTF8.self)
-        guard let method = HTTPMethod(rawValue: methodName) else {
-            return reject(405, "method \(methodName) is not GET, HEAD or POST")
+        guard let method = HTTPMethod(rawValue: methodName), limits.methods.contains(method) else {
+            return reject(405, "method \(methodName) is not \(limits.methods.map(\.rawValue).joined(separator: ", "))")
         }
         let version = String(decoding: parts[2], as: UTF8.self)
         let isHTTP10: Bool

@@ -25,6 +25,8 @@ public final class DeviceBook: Sendable {
     public let directory: String
     public let devicesName: String
     public let pairingName: String
+    /// `anki-connect-key`, or `NAME.anki-connect-key`: the AnkiConnect door's API key.
+    public let ankiKeyName: String
     /// How long a pairing link opens (docs/web.md): 10 minutes.
     public static let pairingLifetime: Int64 = 600
     /// How often a device's `lastSeen` is written back: a request is not worth an fsync.
@@ -47,6 +49,7 @@ public final class DeviceBook: Sendable {
         let prefix = box.map { $0 + "." } ?? ""
         devicesName = prefix + "web-devices"
         pairingName = prefix + "web-pairing"
+        ankiKeyName = prefix + "anki-connect-key"
     }
 
     public var devicesPath: String { directory + "/" + devicesName }
@@ -66,6 +69,18 @@ public final class DeviceBook: Sendable {
         var found: Device?
         for device in all where ConstantTime.equal(device.secret, secret) { found = device }
         return found
+    }
+
+    /// The AnkiConnect door's API key (docs/web.md, "AnkiConnect"): made at random the first
+    /// time it is asked for and kept, a secret beside the devices', until the file is removed.
+    public func ankiConnectKey() throws(Failure) -> String {
+        try changing { (dir) throws(Failure) in
+            let kept = try read(ankiKeyName, in: dir).filter { !$0.isWhitespace }
+            if !kept.isEmpty { return kept }
+            let key = try random(16)
+            try write(key + "\n", to: ankiKeyName, in: dir)
+            return key
+        }
     }
 
     // MARK: Changing
