@@ -97,7 +97,7 @@ final class WebServer: Sendable {
             for source in woken {
                 switch source {
                 case .doorbell:
-                    if stopRequested.load(ordering: .sequentiallyConsistent) { return finish(0, loop) }
+                    if stopRequested.load(ordering: .sequentiallyConsistent) { return finish(0, loop, &line) }
                 case .signal:
                     if shouldStop(loop) { return finish(0, loop, &line) }
                 case .newConnection:
