@@ -139,7 +139,7 @@ extension Box {
     }
 
     /// Every device's log lines about `ids`, by card, each with its device and offset.
-    private func settleEvents(for ids: Set<String>) throws(BoxError) -> [String: [DeviceEvent]] {
+    func settleEvents(for ids: Set<String>) throws(BoxError) -> [String: [DeviceEvent]] {
         var events: [String: [DeviceEvent]] = [:]
         func take(_ device: String, _ reader: ReviewLogReader) throws(BoxError) {
             while try reader.next(upTo: 4096, { entry, end in

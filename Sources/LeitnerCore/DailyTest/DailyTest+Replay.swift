@@ -10,6 +10,10 @@ extension DailyTest {
             test.undo()
         case .complete:
             test.completed = entry.date ?? dayClock.logicalDate(at: entry.time)
+        case .move where entry.origin == .kept && entry.correct != nil:
+            // A grade a browser kept offline that counted in this test (R35, `Box.takeKeptGrade`).
+            guard let id = entry.id, let from = entry.from, let to = entry.to, let correct = entry.correct else { return }
+            test.grade(Grade(id: id, from: from, to: to, correct: correct, time: entry.time))
         case .add, .move, .delete:
             // A completed test's queue still follows the levels, for an undo that reopens it (R15).
             guard let id = entry.id else { return }

@@ -28,6 +28,10 @@ public struct LogEntry: Sendable, Equatable {
     /// Not written in the log line: each device writes only its own log, so the device is the
     /// file's, set by whoever reads that file (`MergedLogReader`).
     public var device: String?
+    /// For a grade a browser kept offline (R35): the browser's device and the grade's sequence
+    /// number on it, `kept=DEVICE:SEQ` in the line, on the browser's `grade` line and on this
+    /// device's `move origin=kept` line alike, so that a grade sent twice is taken once.
+    public var kept: KeptMark?
 
     public init(time: Int64, event: Event, id: String? = nil, from: Level? = nil, to: Level? = nil,
                 correct: Bool? = nil, answerMs: Int? = nil, date: LogicalDate? = nil, origin: LogOrigin? = nil, renamedTo: String? = nil,

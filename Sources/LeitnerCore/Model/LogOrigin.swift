@@ -14,6 +14,9 @@ public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByString
     case admit
     /// The wrong answer that made a card a leech and suspended it (R24, `SuspendLeeches=yes`).
     case leech
+    /// The move this device made for a grade a browser kept offline and sent later (R35): the
+    /// browser's own line is in its log, `kept=DEVICE:SEQ` names it on both.
+    case kept
     /// A word this version does not know, from a newer program's log: kept and shown as it is.
     case other(String)
 
@@ -25,6 +28,7 @@ public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByString
         case "adopt": self = .adopt
         case "admit": self = .admit
         case "leech": self = .leech
+        case "kept": self = .kept
         default: self = .other(rawValue)
         }
     }
@@ -44,6 +48,7 @@ public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByString
         case .adopt: "adopt"
         case .admit: "admit"
         case .leech: "leech"
+        case .kept: "kept"
         case .other(let word): word
         }
     }

@@ -6,7 +6,8 @@
 /// `TIME` is RFC 3339 local time with offset, with milliseconds unless they are 0; `-` stands
 /// for an empty field; `CORRECT` is `correct` or `wrong`; extra fields are `date=YYYY-MM-DD`
 /// (skip, complete), `origin=hand|adopt|…`, `renamed=NEWID` (rename) and `made=TIME` (when a
-/// change found by hand was made, docs/store-format.md).
+/// change found by hand was made, docs/store-format.md) and `kept=DEVICE:SEQ` (a grade a browser
+/// kept offline, R35).
 enum LogLine {
     static func format(_ entry: LogEntry) -> String {
         var fields = [
@@ -22,6 +23,7 @@ enum LogLine {
         if let origin = entry.origin { fields.append("origin=\(origin.rawValue)") }
         if let renamedTo = entry.renamedTo { fields.append("renamed=\(renamedTo)") }
         if let made = entry.made { fields.append("made=" + DayClock.rfc3339Milliseconds(made)) }
+        if let kept = entry.kept { fields.append("kept=\(kept.device):\(kept.sequence)") }
         return fields.joined(separator: "\t") + "\n"
     }
 
@@ -77,6 +79,8 @@ enum LogLine {
                 entry.renamedTo = string(extra.dropFirst(8))
             } else if extra.starts(with: "made=".utf8) {
                 entry.made = DayClock.parseRFC3339(extra.dropFirst(5))
+            } else if extra.starts(with: "kept=".utf8) {
+                entry.kept = KeptMark(extra.dropFirst(5))
             }
         }
         return entry

@@ -48,6 +48,28 @@ public struct BoxClient {
         }
     }
 
+    /// `TakeKeptGrade`: a grade a browser kept offline (R35); `taken` false when it was taken
+    /// before, `level` nil when the card no longer exists.
+    public func takeKeptGrade(device: String, sequence: Int, id: String, correct: Bool, time: String, answerMs: Int?,
+                              level: Level, position: Int?) throws -> BoxReply<(taken: Bool, level: Level?, test: TestSummary)> {
+        try call(.takeKeptGrade, ["device": .string(device), "sequence": .int(Int64(sequence)), "id": .string(id),
+                                  "correct": .bool(correct), "time": .string(time), "answerMs": answerMs.map { .int(Int64($0)) },
+                                  "level": .string(level.name), "position": position.map { .int(Int64($0)) }]) { fields throws(JSONFieldError) in
+            (taken: try fields.bool("taken"), level: try fields.optionalNamed("level", "a level") { Level(name: $0) }, test: try fields.test())
+        }
+    }
+
+    /// `KeepTest`: what browser `device` keeps to review offline (R35). The reply as sent is kept
+    /// (`BoxReply.json`): leitner-web hands its cards to the page.
+    public func keepTest(device: String) throws
+        -> BoxReply<(test: TestSummary, cards: [Card], onFail: String, dayEnds: String, sequence: Int)> {
+        try call(.keepTest, ["device": .string(device)]) { fields throws(JSONFieldError) in
+            (test: try fields.test(),
+             cards: try fields.objects("cards") { value, field throws(JSONFieldError) in try Card(json: value, field: field) },
+             onFail: try fields.string("onFail"), dayEnds: try fields.string("dayEnds"), sequence: try fields.int("sequence"))
+        }
+    }
+
     /// `Undo`: reverts today's last grade (R15).
     public func undo() throws -> BoxReply<(card: Card, test: TestSummary)> {
         try call(.undo) { fields throws(JSONFieldError) in (card: try fields.card(), test: try fields.test()) }

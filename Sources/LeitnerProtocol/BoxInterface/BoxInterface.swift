@@ -221,6 +221,21 @@ public enum BoxInterface {
         method Next(tags: ?[]string, notTags: ?[]string, levels: ?[]string) -> (card: ?Card, test: Test, outside: ?int)
         method Grade(id: string, correct: bool, answerMs: ?int) -> (card: Card, test: Test)
         method Undo() -> (card: Card, test: Test)
+        # A grade a browser kept while it could not reach the box (R35), sent when it can.
+        # device: the browser's device id (its log is .leitner/devices/DEVICE/log); sequence: the
+        # grade's number on it, 1 or more, greater than the numbers it sent before: a grade whose
+        # number was taken already changes nothing (taken: false). time: when it was given
+        # (RFC 3339); level: the level the browser saw the card in; position: the cycle position
+        # of the test the page kept. The card is settled with every device's changes: it moves
+        # only when this grade is the newest event about it. level in the reply: where the card
+        # is now, null when it no longer exists (the grade is logged all the same).
+        # What browser device keeps to review offline (R35): the open test's cards still to
+        # ask, in its order, with their text (at most 300); onFail (first or previous) for its
+        # own moves; dayEnds, when the test's learning day ends (RFC 3339); sequence, the
+        # greatest number of its grades taken. Opens nothing.
+        method KeepTest(device: string) -> (test: Test, cards: []Card, onFail: string, dayEnds: string, sequence: int)
+        method TakeKeptGrade(device: string, sequence: int, id: string, correct: bool, time: string,
+          answerMs: ?int, level: string, position: ?int) -> (taken: bool, level: ?string, test: Test)
         # allowDuplicate: false refuses a text front that another card already has (DuplicateFront);
         # null or true adds the card anyway. reverse: true adds its reverse card too, ID.rev beside
         # it in the same level or place, in the same change (both or neither); the reply's

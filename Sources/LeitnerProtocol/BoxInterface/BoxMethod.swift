@@ -6,6 +6,8 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case next = "Next"
     case grade = "Grade"
     case undo = "Undo"
+    case takeKeptGrade = "TakeKeptGrade"
+    case keepTest = "KeepTest"
     case add = "Add"
     case addMany = "AddMany"
     case move = "Move"

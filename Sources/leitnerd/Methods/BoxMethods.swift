@@ -56,6 +56,30 @@ enum BoxMethods {
         return ["card": card.json, "test": test.json]
     }
 
+    /// A grade a browser kept offline (R35).
+    static func takeKeptGrade(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let levelName = try parameters.string("level")
+        guard let level = Level(name: levelName) else { throw BoxError.invalidLevel(level: levelName) }
+        let timeText = try parameters.string("time")
+        guard let time = DayClock.parseRFC3339(timeText) else {
+            throw BoxError.invalidParameter(name: "time", reason: "'\(timeText)' is no RFC 3339 time")
+        }
+        let grade = KeptGrade(device: try parameters.string("device"),
+                              sequence: try parameters.optionalInt("sequence", in: 1...Int(Int32.max), clampingAbove: false) ?? 0,
+                              id: try parameters.string("id"), correct: try parameters.bool("correct"), time: time,
+                              answerMs: try parameters.optionalInt("answerMs", in: 0...Box.maxAnswerMs, clampingAbove: true),
+                              from: level, position: try parameters.optionalInt("position", in: 0...Int(Int32.max), clampingAbove: false))
+        let receipt = try context.box.takeKeptGrade(grade)
+        return ["taken": .bool(receipt.taken), "level": receipt.level.map { .string($0.name) } ?? .null, "test": receipt.test.json]
+    }
+
+    /// What a browser keeps to review offline (R35).
+    static func keepTest(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let kept = try context.box.keepTest(device: try parameters.string("device"))
+        return ["test": kept.test.json, "cards": .array(kept.cards.map(\.json)), "onFail": .string(kept.onFail.rawValue),
+                "dayEnds": .string(DayClock.rfc3339Milliseconds(kept.dayEnds)), "sequence": .int(Int64(kept.sequence))]
+    }
+
     static func undo(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let (card, test) = try context.box.undo()
         return ["card": card.json, "test": test.json]

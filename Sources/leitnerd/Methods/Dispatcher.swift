@@ -55,6 +55,8 @@ struct Dispatcher: Sendable {
             .prepare: .once(BoxMethods.prepare),
             .next: .once(BoxMethods.next),
             .grade: .once(BoxMethods.grade),
+            .takeKeptGrade: .once(BoxMethods.takeKeptGrade),
+            .keepTest: .once(BoxMethods.keepTest),
             .undo: .once(BoxMethods.undo),
             .add: .once(BoxMethods.add),
             .addMany: .once(BoxMethods.addMany),

@@ -1,0 +1,149 @@
+import LeitnerSystem
+
+/// Grades a browser kept while it could not reach the box, sent when it can (R35, docs/sync.md,
+/// "A browser that reviews offline"). The browser is a device of its own: its grade goes into its
+/// own log with the time it was given, and the card is settled with every other device's changes
+/// by `SettlePlanner`, as if the browser were a machine whose log a sync tool just delivered.
+extension Box {
+    /// Takes a kept grade once. This device's log gets a `move origin=kept` line (journaled, as
+    /// every change: R17) that names the grade (`kept=DEVICE:SEQ`), moves the card when the
+    /// grade is the newest event about it, and counts in the open test when the grade belongs to
+    /// it (its CORRECT column then set, which the test's replay reads); then the browser's log
+    /// gets its `grade` line. A grade whose number either log holds is not taken again; a
+    /// browser line lost between the two writes is written when the grade is sent again.
+    /// - Throws: `invalidCardId`, `invalidParameter` (device, sequence, level), `storeFailure`.
+    public func takeKeptGrade(_ grade: KeptGrade) throws(BoxError) -> KeptGradeReceipt {
+        try CardID.validate(grade.id)
+        if let problem = DeviceID.problem(grade.device) { throw .invalidParameter(name: "device", reason: problem) }
+        guard grade.device != store.device else {
+            throw .invalidParameter(name: "device", reason: "'\(grade.device)' is this machine's own device, not a browser's")
+        }
+        guard grade.sequence >= 1 else { throw .invalidParameter(name: "sequence", reason: "a sequence number is 1 or more") }
+        guard grade.from.inRotation else {
+            throw .invalidParameter(name: "level", reason: "a card is graded in level 1 to 7, not in \(grade.from.name)")
+        }
+        let moment = try begin()
+        let taken = try keptTaken(by: grade.device)
+        // A grade is given no later than now, and its log stays in time order.
+        let time = min(max(grade.time, taken.lastTime ?? grade.time), moment.now)
+        let to = grade.correct ? grade.from.promoted : grade.from.demoted(options.onFail)
+        var line = LogEntry(time: time, event: .grade, id: grade.id, from: grade.from, to: to, correct: grade.correct,
+                            answerMs: grade.answerMs.map { min(max(0, $0), Box.maxAnswerMs) })
+        line.kept = KeptMark(device: grade.device, sequence: grade.sequence)
+        if grade.sequence <= max(taken.own, taken.browser) {
+            // Taken before: the reply was lost. The daemon may have stopped between the two logs.
+            if grade.sequence > taken.browser { try writeBrowserLine(line, taken) }
+            return KeptGradeReceipt(taken: false, level: store.level(of: grade.id), test: summary(moment))
+        }
+        guard let level = store.level(of: grade.id) else {
+            // Deleted or renamed meanwhile: nothing to move, but the grade is history (R16).
+            try writeBrowserLine(line, taken)
+            return KeptGradeReceipt(taken: true, level: nil, test: summary(moment))
+        }
+        var settled = level
+        if !store.isDamaged(grade.id) {
+            var events = try settleEvents(for: [grade.id])[grade.id] ?? []
+            let offset = store.browserLogSize(grade.device) + LogLine.format(line).utf8.count
+            events.append(DeviceEvent(device: grade.device, offset: offset, entry: line))
+            if case .move(let winner) = SettlePlanner.decide(id: grade.id, copies: [level], events: events) { settled = winner }
+        }
+        let counts = countsInOpenTest(grade, moment)
+        var journal = [LogEntry(time: moment.now, event: .move, id: grade.id, from: level, to: settled,
+                                correct: counts ? grade.correct : nil, origin: .kept)]
+        journal[0].kept = line.kept
+        // Ranked as of when the grade was given, as the browser's own line is (docs/sync.md): the
+        // browser's next grade of the card, given later, is the newer event, however late both
+        // arrive.
+        journal[0].made = time < moment.now ? time : nil
+        // R10: the grade that empties the queue completes the test, on the date it was given.
+        let completion = counts && grade.correct && daily.remaining == 1 ? completionDate(of: time, moment) : nil
+        if let completion { journal.append(LogEntry(time: moment.now, event: .complete, date: completion)) }
+        if settled == level {
+            try store.appendToLog(journal, durable: true)
+        } else {
+            try moveServedCard(grade.id, from: level, to: settled, journal: journal)
+        }
+        if lastShown?.id == grade.id { lastShown = nil }
+        sync.keptTaken[grade.device]?.own = grade.sequence
+        if counts {
+            daily.grade(DailyTest.Grade(id: grade.id, from: level, to: settled, correct: grade.correct, time: moment.now))
+        } else if tracksMembership {
+            daily.levelChanged(grade.id, to: settled)
+        }
+        if let completion {
+            daily.complete(on: completion)
+            try recordDay(DayRecord.Entry(date: completion, outcome: .completed))
+        }
+        try writeBrowserLine(line, taken)
+        return KeptGradeReceipt(taken: true, level: settled, test: summary(moment))
+    }
+
+    /// The most cards a browser keeps: a day's test rarely has more, and the reply stays well
+    /// inside a message.
+    public static let keptCardLimit = 300
+
+    /// The open test's cards still to ask, in its order, with their text, for browser `device`
+    /// to keep and review offline (`KeepTest`). Opens nothing: the page keeps the test it shows.
+    /// A card that cannot be read (damaged, in transit) is left out.
+    /// - Throws: `invalidParameter` (device), `storeFailure`.
+    public func keepTest(device: String) throws(BoxError) -> KeptTest {
+        if let problem = DeviceID.problem(device) { throw .invalidParameter(name: "device", reason: problem) }
+        let moment = try begin()
+        let taken = try keptTaken(by: device)
+        var cards: [Card] = []
+        if tracksMembership, daily.test?.position == days.position, !completedToday(moment) {
+            for id in (daily.test?.queue ?? []) where cards.count < Box.keptCardLimit {
+                if let card = try? store.card(id, withText: true) { cards.append(card) }
+            }
+        }
+        let opened = daily.test?.opened ?? moment.today
+        return KeptTest(test: summary(moment), cards: cards, onFail: options.onFail,
+                        dayEnds: options.dayClock.start(of: opened.adding(days: 1)), sequence: max(taken.own, taken.browser))
+    }
+
+    /// Whether a kept grade counts in this device's open test: the page kept that test (its
+    /// position, else a grade given since the test opened), the test is not completed, and the
+    /// card is in its queue. A grade kept from an older test is history only (R35: what the page
+    /// kept belongs to the old test).
+    private func countsInOpenTest(_ grade: KeptGrade, _ moment: Moment) -> Bool {
+        guard let test = daily.test, test.position == days.position, test.completed == nil,
+              daily.contains(grade.id), !store.isDamaged(grade.id) else { return false }
+        if let position = grade.position { return position == test.position }
+        return options.dayClock.logicalDate(at: grade.time) >= test.opened
+    }
+
+    /// The date a test completed by a kept grade is completed on: the date the grade was given,
+    /// unless the day record already holds that date or a later one; then today.
+    private func completionDate(of time: Int64, _ moment: Moment) -> LogicalDate? {
+        let given = options.dayClock.logicalDate(at: time)
+        for date in [given, moment.today] where days.last.map({ $0.date < date }) ?? true { return date }
+        return nil
+    }
+
+    private func writeBrowserLine(_ line: LogEntry, _ taken: KeptTaken) throws(BoxError) {
+        guard let mark = line.kept else { return }
+        try store.appendToBrowserLog(mark.device, line)
+        sync.keptTaken[mark.device] = (own: max(taken.own, sync.keptTaken[mark.device]?.own ?? 0), browser: mark.sequence,
+                                       lastTime: line.time)
+    }
+
+    typealias KeptTaken = (own: Int, browser: Int, lastTime: Int64?)
+
+    /// The greatest sequence number of browser `device` that this device's log took and that the
+    /// browser's log holds, and the time of the browser log's last line; read once after an open.
+    private func keptTaken(by device: String) throws(BoxError) -> KeptTaken {
+        if let known = sync.keptTaken[device] { return known }
+        var known: KeptTaken = (0, 0, nil)
+        try store.log.forEachEntry(from: 0) { entry, _ in
+            if let mark = entry.kept, mark.device == device { known.own = max(known.own, mark.sequence) }
+        }
+        if let reader = try peerLogReader(device) {
+            while try reader.next(upTo: 4096, { entry, _ in
+                if let mark = entry.kept, mark.device == device { known.browser = max(known.browser, mark.sequence) }
+                known.lastTime = max(known.lastTime ?? entry.time, entry.time)
+            }) > 0 {}
+        }
+        sync.keptTaken[device] = known
+        return known
+    }
+}
