@@ -114,6 +114,24 @@ def test_today_shows_the_new_cards_waiting_with_pacing_on(paced_web_box, phone, 
     artifacts.shoot(phone, "today-waiting")
 
 
+def test_today_counts_the_new_cards_before_they_arrive(paced_web_box, phone, artifacts):
+    """Two cards due in level 1 and 20 new ones that arrive when the day's test opens: before
+    Start, Today counts the 22 the test will hold (it said "0 of 2 done"), and after it the
+    review's own count is the same 22."""
+    box = paced_web_box
+    for n in range(2):
+        box.ok("add", "--id", f"due{n}", f"due question {n}", f"answer {n}", "--level", "1")
+    stock(box, count=20)
+    box.start_web()
+    phone.get(box.url)
+    assert phone.find_element(By.ID, "progress").text == "Today's test: 0 of 22 done, 20 of them new, coming in when it starts."
+    artifacts.shoot(phone, "today-before-arrivals")
+    phone.find_element(By.ID, "start").click()
+    assert wait_until(lambda: phone.current_url == box.base + "/review")
+    phone.get(box.base + "/")
+    assert phone.find_element(By.ID, "progress").text == "Today's test: 0 of 22 done."
+
+
 def test_the_tag_filter_and_a_review_of_one_tag(web_box, phone, artifacts):
     box = web_box
     stock(box, tags={1: ["ja"], 3: ["ja", "verbs"], 4: ["de"]})

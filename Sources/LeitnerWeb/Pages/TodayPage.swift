@@ -24,8 +24,12 @@ public enum TodayPage {
                 + (test.failed > 0 ? ", \(test.failed) answered wrong on the way" : "") + ".</p>\n"
         case .open:
             // Its progress as the review and `status` say it (TestWords), not its levels: "levels
-            // 2, 1" tells a newcomer nothing (#35).
-            body += "<p id=\"progress\">Today's test: <strong>\(TestWords.progress(test))</strong>.</p>\n"
+            // 2, 1" tells a newcomer nothing (#35). Until it opens, the new cards its opening
+            // admits into level 1 are not in it yet, but they are today's cards all the same:
+            // "0 of 2 done" before 20 arrive would be wrong the moment Start is pressed.
+            let progress = TestWords.progress(done: test.done, of: test.cards + arriving, repeating: test.repeating)
+            body += "<p id=\"progress\">Today's test: <strong>\(progress)</strong>"
+            body += arriving > 0 ? ", \(arriving) of them new, coming in when it starts.</p>\n" : ".</p>\n"
             body += "<div class=\"actions\">" + Layout.form(action: "/review/start", csrf: csrf,
                                                              button: test.passed + test.failed == 0 ? "Start the review" : "Go on with the review",
                                                              id: "start", buttonClass: "primary") + "</div>\n"
