@@ -73,16 +73,13 @@ struct TagTable {
     /// Takes in what changed since the last use: the cards the feed names and those whose `tags`
     /// had events.
     mutating func update(store: Store) {
-        guard let changes = store.changes(since: cursor) else {
-            store.closeCursor(cursor)
+        // Only its own file's events and the directory's own (no name) can change the tags.
+        guard let changed = store.changedCards(since: cursor, pending: unwatched, entry: { $0 == CardTag.fileName || $0.isEmpty }) else {
             self = TagTable(store: store)
             return
         }
-        if changes.isEmpty && unwatched.isEmpty { return }
-        var dirty = unwatched
-        var touched = Set<Int32>()
-        // Only its own file's events and the directory's own (no name) can change the tags.
-        changes.collect(cards: &dirty, watches: &touched) { $0 == CardTag.fileName || $0.isEmpty }
+        var dirty = changed.cards
+        let touched = changed.watches
         if !touched.isEmpty {
             for (number, watch) in watchOf.enumerated() where watch >= 0 && touched.contains(watch) {
                 dirty.insert(numbers.id(ofEntry: UInt32(number)))

@@ -158,15 +158,12 @@ struct SearchIndex {
     /// Takes in what changed since the last search: the cards the feed names and those whose
     /// directories had events.
     mutating func update(store: Store) {
-        guard let changes = store.changes(since: cursor) else {
-            store.closeCursor(cursor)
+        guard let changed = store.changedCards(since: cursor, pending: pending) else {
             self = SearchIndex(store: store)
             return
         }
-        if changes.isEmpty && pending.isEmpty { return }
-        var dirty = pending
-        var touched = Set<Int32>()
-        changes.collect(cards: &dirty, watches: &touched)
+        var dirty = changed.cards
+        let touched = changed.watches
         if !touched.isEmpty {
             forEach { parts in
                 if touched.contains(parts.slot.watch) { dirty.insert(String(decoding: parts.id, as: UTF8.self)) }

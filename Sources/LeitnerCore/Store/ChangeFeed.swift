@@ -131,16 +131,26 @@ struct ChangeFeed {
     }
 }
 
-extension ArraySlice<ChangeFeed.Change> {
-    /// Sorts the changes for a view that reads cards again: the cards named go into `cards`, the
-    /// watches of the directory events whose entry `entry` accepts into `watches` (the view knows
-    /// which card each of its watches is).
-    func collect(cards: inout Set<String>, watches: inout Set<Int32>, entry: (String) -> Bool = { _ in true }) {
-        for change in self {
+extension Store {
+    /// The start of every view's update: the cards the changes since `cursor` name, with
+    /// `pending` (the cards the view looks at again each time, those it could not watch), and
+    /// the watches of the directory events whose entry `entry` accepts (the view knows which
+    /// card each of its watches is). Nil when the view lost changes: its cursor is closed, and
+    /// it builds anew.
+    func changedCards(since cursor: ChangeFeed.Cursor, pending: Set<String>,
+                      entry: (String) -> Bool = { _ in true }) -> (cards: Set<String>, watches: Set<Int32>)? {
+        guard let changes = changes(since: cursor) else {
+            closeCursor(cursor)
+            return nil
+        }
+        var cards = pending
+        var watches = Set<Int32>()
+        for change in changes {
             switch change {
             case .level(let id, _, _), .written(let id): cards.insert(id)
             case .directory(let name, let watch): if entry(name) { watches.insert(watch) }
             }
         }
+        return (cards, watches)
     }
 }
