@@ -186,6 +186,22 @@ import LeitnerTestSupport
         }
     }
 
+    /// A `reverse-of` rewritten in place by hand (the card not moved, its directory not renamed)
+    /// once the reverse index is built: the next request that asks for reverses reads the new
+    /// name (R13, R28), as it did before the index followed the change feed.
+    @Test func aReverseOfEditedInPlaceByHandIsSeenByTheNextRequest() throws {
+        try withReverse { box, dir, _ in
+            _ = try box.addText("horse", "Pferd", id: "pferd")
+            _ = try box.addText("cat", "Katze", id: "katze")
+            #expect(try box.delete(id: "katze", keepReverses: false) == [])
+            dir.write("1/hund.rev/reverse-of", "pferd\n")
+            #expect(try box.show(id: "hund.rev").front.text == "Pferd")
+            #expect(try box.delete(id: "hund", keepReverses: false) == [])
+            #expect(dir.exists("1/hund.rev"))
+            #expect(try box.delete(id: "pferd", keepReverses: false) == ["hund.rev"])
+        }
+    }
+
     @Test func importWithReverseAddsEachBesideItsCard() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
