@@ -92,6 +92,7 @@ enum HTTPEdges {
             case .card: "card-1"
             case .handle: handle
             case .side: "front"
+            case .medium: "katze.png"
             case .file: EmbeddedAssets.styleSheet.name
             case .code: "0123456789abcdef0123456789abcdef"
             case .device: "0000aaaa"

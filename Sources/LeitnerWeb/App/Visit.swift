@@ -172,6 +172,17 @@ struct Visit {
         return (asset(id: id, side: side), SecurityHeaders.assetPolicy)
     }
 
+    /// `/review/medium/HANDLE/NAME`: a picture or sound of the shown card's sides (R31).
+    func reviewMedium(handle: String, name: String) -> (HTTPResponse, String) {
+        guard let shown = session.card(forHandle: handle) else { return page(app.notFound(section: .review)) }
+        return (medium(id: shown.id, name: name), SecurityHeaders.assetPolicy)
+    }
+
+    /// `/cards/ID/medium/NAME`: a picture or sound of a card's sides (R31).
+    func cardMedium(id: String, name: String) -> (HTTPResponse, String) {
+        (medium(id: id, name: name), SecurityHeaders.assetPolicy)
+    }
+
     static func notice(_ code: String) -> String? {
         switch code {
         case "edited": "Saved."
@@ -259,6 +270,27 @@ struct Visit {
                 headers.append(("Content-Disposition", "attachment; filename=\"\(side.rawValue)\(MediaType.fileExtension(asset.name).map { "." + $0.filter { $0.isLetter || $0.isNumber } } ?? "")\""))
             }
             return HTTPResponse(status: 200, headers: headers, body: asset.content)
+        } catch {
+            return app.problem(error, section: nil)
+        }
+    }
+
+    /// A medium by its card and its name, never a path: a name that is no file name (the
+    /// router already refuses `/`, `..`) or not a picture's or a sound's is not found, and the
+    /// daemon reads only a name the card's sides list. Served under the asset policy (sandboxed:
+    /// an SVG opened alone runs nothing) with its own media type, never sniffed.
+    private func medium(id: String, name: String) -> HTTPResponse {
+        let type = MediaType.of(fileName: name)
+        guard MediaName.problem(name) == nil, MediaName.kind(ofMediaType: type) != nil else {
+            return app.notFound(section: nil)
+        }
+        do {
+            let asset = try box.readMedium(id: id, name: name).value
+            return HTTPResponse(status: 200, headers: [("Cache-Control", "private, max-age=300"), ("Content-Type", type)],
+                                body: asset.content)
+        } catch let call as VarlinkCallError where { if case .invalidAsset? = BoxError(call) { true } else { false } }() {
+            // No side of the card lists that name: as if there were no such file.
+            return app.notFound(section: nil)
         } catch {
             return app.problem(error, section: nil)
         }

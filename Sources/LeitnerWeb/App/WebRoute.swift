@@ -12,6 +12,8 @@ public struct WebRoute: Sendable {
         case handle
         /// A side's name, `front` or `back`.
         case side
+        /// A medium's name (R31): one file name a side of the card lists.
+        case medium
         /// The name of an embedded file (`EmbeddedAssets`).
         case file
         /// A pairing code (`/pair/CODE`), which opens once.
@@ -49,6 +51,7 @@ public struct WebRoute: Sendable {
             case .card: "ID"
             case .handle: "HANDLE"
             case .side: "SIDE"
+            case .medium: "NAME"
             case .file: "FILE"
             case .code: "CODE"
             case .device: "DEVICE"
@@ -93,6 +96,8 @@ public struct WebRoute: Sendable {
                  handler: .visit { visit, _ in visit.reviewEditPage() }),
         WebRoute(method: .get, parts: [.word("review"), .word("asset"), .handle, .side], fields: [],
                  handler: .visit { visit, values in visit.reviewAsset(handle: values[0], side: values[1]) }),
+        WebRoute(method: .get, parts: [.word("review"), .word("medium"), .handle, .medium], fields: [],
+                 handler: .visit { visit, values in visit.reviewMedium(handle: values[0], name: values[1]) }),
         WebRoute(method: .get, parts: [.word("cards")], fields: ["q", "tag", "level", "page"],
                  handler: .visit { visit, _ in visit.cardList() }),
         // Before `/cards/ID`: `new` is no card's page.
@@ -102,6 +107,8 @@ public struct WebRoute: Sendable {
                  handler: .visit { visit, values in visit.cardPage(id: values[0]) }),
         WebRoute(method: .get, parts: [.word("cards"), .card, .word("asset"), .side], fields: [],
                  handler: .visit { visit, values in visit.cardAsset(id: values[0], side: values[1]) }),
+        WebRoute(method: .get, parts: [.word("cards"), .card, .word("medium"), .medium], fields: [],
+                 handler: .visit { visit, values in visit.cardMedium(id: values[0], name: values[1]) }),
         WebRoute(method: .get, parts: [.word("stats")], fields: [], handler: .visit { visit, _ in visit.stats() }),
         WebRoute(method: .get, parts: [.word("devices")], fields: ["done"], handler: .visit { visit, _ in visit.devicesPage() }),
         WebRoute(method: .post, parts: [.word("review"), .word("start")], fields: [],

@@ -10,7 +10,7 @@ public enum CardPage {
         body += tagList(card.tags)
         body += "<article class=\"card\">"
         for name in SideName.allCases {
-            body += SideView.html(card.side(name), name: name, source: "\(path)/asset/\(name.rawValue)")
+            body += SideView.html(card.side(name), name: name, source: "\(path)/asset/\(name.rawValue)", media: "\(path)/medium")
         }
         body += "</article>\n"
         body += "<form method=\"post\" action=\"\(path)/move\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"

@@ -89,7 +89,7 @@ public enum ReviewPage {
         // The question large and centred, smaller as it grows longer, so that it fits the card.
         let length = card.front.text.map(\.count) ?? 0
         let fit: HTML = card.front.text == nil ? "" : length <= 24 ? " short" : length > 160 ? " long" : ""
-        body += "<article class=\"card question\(fit)\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
+        body += "<article class=\"card question\(fit)\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front), media: media(handle))
         body += "</article>\n<div class=\"actions\"><a class=\"button primary\" id=\"show\" href=\"\("/review/answer?card=\(handle)" + scope.queryTail)\">Show answer</a></div>\n"
         body += footer(test, handle: handle, answered: false, scope: scope, csrf: csrf, undo: notice?.isSuspend != true)
         return Layout.page(title: "Review", section: .review, body: body, box: box)
@@ -101,8 +101,8 @@ public enum ReviewPage {
         var body = heading(scope) + progress(test, scope: scope, outside: outside)
         if let notice { body += "<p class=\"muted\" id=\"notice\">\(notice)</p>\n" }
         // The answer is what is read here: larger than the question above it, sized to the screen.
-        body += "<article class=\"card answer\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front))
-        body += SideView.html(card.back, name: .back, source: asset(handle, .back))
+        body += "<article class=\"card answer\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front), media: media(handle))
+        body += SideView.html(card.back, name: .back, source: asset(handle, .back), media: media(handle))
         body += "<p class=\"card-id\">\(card.id) · level \(card.level.name)</p>"
         body += CardPage.tagList(card.tags) + "</article>\n"
         body += "<div class=\"actions\">"
@@ -203,4 +203,7 @@ public enum ReviewPage {
     static func asset(_ handle: String, _ side: SideName) -> String {
         "/review/asset/\(handle)/\(side.rawValue)"
     }
+
+    /// Where the shown card's media are (R31): `/review/medium/HANDLE/NAME`.
+    static func media(_ handle: String) -> String { "/review/medium/\(handle)" }
 }
