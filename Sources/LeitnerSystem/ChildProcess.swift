@@ -46,6 +46,17 @@ public enum ChildProcess {
         return (pid, .signalled(signal))
     }
 
+    /// Collects the child `pid` if it has ended, without waiting: a program that starts children
+    /// of several kinds (the daemon's hook, its voice) reaps each kind by its own pids.
+    /// - Returns: how it ended, or nil while it runs.
+    public static func reap(_ pid: pid_t) throws(Errno) -> Termination? {
+        var status: Int32 = 0
+        guard try valueOrErrno({ waitpid(pid, &status, WNOHANG) }) == pid else { return nil }
+        let signal = status & 0x7f
+        if signal == 0 { return .exited((status >> 8) & 0xff) }
+        return .signalled(signal)
+    }
+
     /// Waits for the child `pid` to end (an editor run in the foreground).
     public static func wait(for pid: pid_t) throws(Errno) -> Termination {
         var status: Int32 = 0

@@ -84,6 +84,20 @@ public enum FileSystem {
         return st
     }
 
+    /// Sets the access and modification times of `name` (not following a link) to
+    /// `milliseconds` since the epoch: a cache marks a file as used, and a test ages one.
+    public static func setModificationTime(_ name: String, in directory: FileDescriptor?, milliseconds: Int64) throws(Errno) {
+        let time = timespec(tv_sec: Int(milliseconds / 1000), tv_nsec: Int(milliseconds % 1000) * 1_000_000)
+        var times = (time, time)
+        try nothingOrErrno {
+            withUnsafePointer(to: &times) { pair in
+                pair.withMemoryRebound(to: timespec.self, capacity: 2) {
+                    utimensat(directory?.rawValue ?? AT_FDCWD, name, $0, AT_SYMLINK_NOFOLLOW)
+                }
+            }
+        }
+    }
+
     /// True when `name` exists in `directory` (as any kind of entry).
     public static func exists(_ name: String, in directory: FileDescriptor?) -> Bool {
         (try? status(name, in: directory)) != nil

@@ -19,6 +19,9 @@ extension stat {
     /// The change time (`st_ctim`) in nanoseconds since the epoch: the kernel sets it on any
     /// change to the file or its inode, which no program can set back.
     public var changeNanoseconds: Int64 { Int64(st_ctim.tv_sec) * 1_000_000_000 + Int64(st_ctim.tv_nsec) }
+
+    /// The modification time (`st_mtim`) in milliseconds since the epoch.
+    public var modificationMilliseconds: Int64 { Int64(st_mtim.tv_sec) * 1000 + Int64(st_mtim.tv_nsec) / 1_000_000 }
 }
 
 /// A file's status as `fstat` and `fstatat` give it, by a name that says so.

@@ -32,6 +32,10 @@ struct ClientSettings {
     var images: String
     /// Whether a typed answer's accents are ignored (`[Review] IgnoreAccents=`, R32).
     var ignoreAccents: Bool = false
+    /// The sides the review speaks by itself (`[Review] AutoSpeak=`, R33).
+    var autoSpeak: Configuration.AutoSpeak = .no
+    /// `[Voice] Program=` as the file wrote it, for `doctor`; nil: not written (the default).
+    var voiceProgram: String?
 }
 
 extension ClientSettings {
@@ -71,7 +75,9 @@ extension ClientSettings {
                               configPath: globals[.config],
                               autostart: configuration.autostart && !globals.has(.noAutostart),
                               viewerSetting: configuration.viewerSetting, playerSetting: configuration.playerSetting,
-                              images: configuration.images, ignoreAccents: configuration.ignoreAccents)
+                              images: configuration.images, ignoreAccents: configuration.ignoreAccents,
+                              autoSpeak: configuration.autoSpeak,
+                              voiceProgram: configuration.voiceProgramConfigured ? configuration.voiceProgram : nil)
     }
 
     /// The command that opens an image or file (`[Client] Viewer=`, else `xdg-open` on `PATH`);

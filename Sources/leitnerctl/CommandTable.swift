@@ -74,6 +74,7 @@ enum CommandTable {
                     OptionSpec(.reverse, help: "add its reverse card ID.rev too (back as the question), beside it"),
                     OptionSpec(.cloze, value: "TEXT", help: "add a cloze note: 'Die {{c1::Katze}} schläft {{c2::auf dem Sofa::wo?}}', one card ID.cN a number"),
                     OptionSpec(.extra, value: "TEXT", help: "with --cloze: text shown under every answer of the note"),
+                    OptionSpec(.typeAnswer, help: "its answer is typed in the review (a type-answer file; its reverse's too)"),
                 ],
                 discussion: "FRONT and BACK are text; a side given as a file is left out of the arguments. With --cloze there are none.",
                 run: WriteCommands.add),
@@ -88,6 +89,7 @@ enum CommandTable {
                     OptionSpec(.reverse, help: "give each card added its reverse card ID.rev, beside it"),
                     OptionSpec(.keepProgress, help: "FILE.apkg|.colpkg: a reviewed card's level from its Anki interval"),
                     OptionSpec(.deck, value: "NAME", help: "FILE.apkg|.colpkg: only the cards of deck NAME (and below it)"),
+                    OptionSpec(.typeAnswer, help: "each card added asks for its answer typed in the review (a type-answer file)"),
                 ],
                 discussion: """
                 TSV/CSV: two fields a line, front and back, or a header line naming the columns

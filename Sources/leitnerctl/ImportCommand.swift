@@ -58,8 +58,8 @@ enum ImportCommand {
         var progress = ImportProgress(total: records.count,
                                       enabled: Console.stderrTerminal.isTerminal && !arguments.has(.quiet))
         let tags = try TagOptions.tags(arguments.all(.tag), command: "import")
-        var summary = try add(records, defaultLevel: defaultLevel, reverse: arguments.has(.reverse), path: path, context: context,
-                              progress: &progress, tags: tags)
+        var summary = try add(records, defaultLevel: defaultLevel, reverse: arguments.has(.reverse),
+                              typeAnswer: arguments.has(.typeAnswer), path: path, context: context, progress: &progress, tags: tags)
         progress.clear()
         summary.refused = problems.map { Reported(place: $0.location.place(in: path), reason: $0.reason) } + summary.refused
         report(summary, path: path, context: context)
@@ -102,7 +102,9 @@ enum ImportCommand {
     /// Sends the cards in batches and gathers what became of each.
     /// - Parameter reverse: each card added gets its reverse card beside it (R28), with the
     ///   card's tags.
-    static func add(_ records: [ImportRecord], defaultLevel: Level?, reverse: Bool = false, path: String, context: Context,
+    /// - Parameter typeAnswer: each card added (and its reverse) asks for its answer typed (R32).
+    static func add(_ records: [ImportRecord], defaultLevel: Level?, reverse: Bool = false, typeAnswer: Bool = false,
+                    path: String, context: Context,
                     progress: inout ImportProgress, tags: [String] = []) throws -> Summary {
         var summary = Summary()
         var batch: [Pending] = []
@@ -159,7 +161,7 @@ enum ImportCommand {
             let card: NewCard
             do {
                 card = NewCard(front: try side(record.front, .front), back: try side(record.back, .back),
-                               id: record.id, level: record.level ?? defaultLevel?.name)
+                               id: record.id, level: record.level ?? defaultLevel?.name, typeAnswer: typeAnswer)
             } catch let failure as Failure {
                 if case .failed(let message) = failure { refuse(location, message) }
                 done += 1

@@ -202,6 +202,53 @@ final class MediaOpener {
         }
     }
 
+    /// Why the voice cannot speak, once said: a review that speaks by itself says it once, not
+    /// at every card (R33).
+    private var voiceProblemSaid = false
+
+    /// Speaks `side` of `card` (`v`, or `AutoSpeak=` when `automatic`): plays the speech the
+    /// daemon made ahead of time with `Player=`, and never waits for it to be made.
+    /// - Returns: one line for the person (not ready, or why there is none), else nil.
+    func speak(_ card: Card, side: SideName, automatic: Bool = false) -> String? {
+        let reply: SpeechReply
+        do {
+            reply = try context.box.speech(id: card.id, side: side).value
+        } catch {
+            return DaemonErrors.message(for: error)
+        }
+        if let path = reply.path {
+            // The daemon's file, when this user may read it; else its bytes, through the socket.
+            if access(path, R_OK) == 0 { return audio.play(path) }
+            do {
+                guard let data = try context.box.speech(id: card.id, side: side, withData: true).value.data else {
+                    return "the voice is not ready yet"
+                }
+                return audio.play(try keep(data, as: "\(card.id)-\(side.rawValue)-voice.wav"))
+            } catch {
+                return DaemonErrors.message(for: error)
+            }
+        }
+        if reply.pending { return "the voice of this side is being made: v plays it in a moment" }
+        guard let problem = reply.problem else { return nil }
+        if automatic && voiceProblemSaid { return nil }
+        voiceProblemSaid = true
+        return problem
+    }
+
+    /// Writes `bytes` into the private directory as `name`.
+    private func keep(_ bytes: [UInt8], as name: String) throws -> String {
+        let path = try privateDirectory() + "/" + name
+        do {
+            let file = try FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: 0o600)
+            defer { file.close() }
+            try file.writeAll(bytes)
+        } catch {
+            throw Failure.failed("cannot write '\(path)': \(error)")
+        }
+        fetched["voice/" + name] = (path, [])
+        return path
+    }
+
     /// Opens `side` of `card` with `Viewer=` (`o`), detached.
     /// - Returns: one line saying what happened.
     func open(_ card: Card, side: SideName) -> String {

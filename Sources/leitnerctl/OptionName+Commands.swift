@@ -60,6 +60,7 @@ extension OptionName {
     static let cloze = OptionName("--cloze")
     static let extra = OptionName("--extra")
     static let keepReverses = OptionName("--keep-reverses")
+    static let typeAnswer = OptionName("--type-answer")
 
     /// `--front` or `--back`: the side a command is limited to.
     static func only(_ side: SideName) -> OptionName { side == .front ? front : back }

@@ -1,3 +1,4 @@
+import Glibc
 import LeitnerClient
 import LeitnerCore
 import LeitnerProtocol
@@ -275,6 +276,21 @@ enum ReadCommands {
 
     /// `doctor`: every problem with what to do about it, as the daemon finds them; exit 1 when
     /// there is one.
+    /// A `[Voice] Program=` written in the configuration whose program is not on `PATH` (R33):
+    /// the voice is then silent, which the review says once; the default, `espeak-ng` when it is
+    /// installed, is no problem when it is not.
+    static func voiceProblem(_ settings: ClientSettings) -> (path: String, reason: String, advice: String)? {
+        guard let command = settings.voiceProgram, let program = command.split(separator: " ").first.map(String.init) else { return nil }
+        let path = ConfigurationLocator.processEnvironment()["PATH"] ?? ""
+        if program.hasPrefix("/") ? access(program, X_OK) == 0 : ConfigurationLocator.executable(named: program, onPath: path) != nil {
+            return nil
+        }
+        let package = program.hasSuffix("piper") ? "piper" : program.hasSuffix("espeak") ? "espeak" : "espeak-ng"
+        return (settings.configurationSource ?? "leitner.conf",
+                "[Voice] Program=\(command): '\(program)' is not found on PATH, so no card is spoken",
+                "install the package \(package) (apt install \(package)), or set Program= to an installed program, or empty for no voice")
+    }
+
     static func doctor(_ context: Context, _ arguments: ParsedArguments) throws {
         if arguments[.resolve] != nil || arguments[.keep] != nil {
             return try WriteCommands.resolveConflict(context, arguments)
@@ -289,6 +305,16 @@ enum ReadCommands {
                 Console.out("  " + style.apply(style.dim, problem.advice))
             }
             Console.flush()
+        }
+        if let problem = voiceProblem(context.settings) {
+            count += 1
+            if context.json {
+                context.printJSONLines([["kind": "voiceProgram", "path": .string(problem.path), "reason": .string(problem.reason),
+                                         "advice": .string(problem.advice)]])
+            } else {
+                Console.out(style.apply(style.bold, "'\(problem.path)'") + ": " + problem.reason)
+                Console.out("  " + style.apply(style.dim, problem.advice))
+            }
         }
         if !context.json {
             Console.out(count == 0 ? "No problems found." : "\(count) problem\(count == 1 ? "" : "s") found.")

@@ -165,7 +165,7 @@ enum ReviewCommand {
                     message = ""
                     interface.proposal = nil
                     var comparison = ""
-                    if let expected = TypedReview.expectedAnswer(card, everyCard: typesEveryAnswer) {
+                    if let expected = TypedAnswer.expected(card, everyCard: typesEveryAnswer) {
                         guard let typed = interface.readAnswer() else { quit = true; return }
                         let verdict = AnswerCheck(ignoresAccents: context.settings.ignoreAccents).check(typed: typed, expected: expected)
                         interface.proposal = verdict.isRight

@@ -54,6 +54,8 @@ final class ReviewScreen: ReviewInterface {
 
     func show(card: Card, progress: ReviewProgress, flipped: Bool, message: String) {
         let newCard = card.id != self.card?.id || !flipped
+        // A side shown for the first time, not drawn again (a resize, an edit's return).
+        let newSide = card.id != self.card?.id || flipped != self.flipped
         self.card = card
         self.progress = progress
         self.flipped = flipped
@@ -64,7 +66,10 @@ final class ReviewScreen: ReviewInterface {
         }
         // A new side comes into view: show where the back starts, play its sound.
         var notes = message
-        if let note = media.playIfAudio(card, side: flipped ? .back : .front) {
+        let side: SideName = flipped ? .back : .front
+        if let note = media.playIfAudio(card, side: side) {
+            notes = notes.isEmpty ? note : notes + " · " + note
+        } else if newSide, media.context.settings.autoSpeak.speaks(side), let note = media.speak(card, side: side, automatic: true) {
             notes = notes.isEmpty ? note : notes + " · " + note
         }
         self.message = notes
@@ -111,7 +116,7 @@ final class ReviewScreen: ReviewInterface {
         // The keys that matter most first: at 40 columns the last ones may not fit.
         // The card's own actions after the scroll and id keys, which every card needs; a narrow
         // terminal (40 columns) may leave them out of the line, not out of the keys.
-        let cardKeys = ["j/k/PgDn scroll", "i id", "s suspend", "e edit", "m move", "o open", "r play the sound"]
+        let cardKeys = ["j/k/PgDn scroll", "i id", "s suspend", "e edit", "m move", "o open", "r play the sound", "v voice"]
         let undo = undoes ? ["u undo"] : []
         let keys = flipped
             ? ["y/→ correct", "n/← wrong"] + undo + ["q quit"] + cardKeys
@@ -202,6 +207,11 @@ final class ReviewScreen: ReviewInterface {
                 message = "nothing to open: this side is text"
             }
             draw()
+        case .character("v"), .character("V"):
+            if let card {
+                message = media.speak(card, side: flipped ? .back : .front) ?? ""
+                draw()
+            }
         case .character("r"), .character("R"):
             if let card, let side = mediaSide(flipped: flipped, where: { $0.hasPrefix("audio/") }) {
                 message = media.playIfAudio(card, side: side) ?? ""

@@ -17,7 +17,13 @@ enum WriteCommands {
 
     /// `add FRONT BACK`, sides from files with `--front-file`/`--back-file`.
     static func add(_ context: Context, _ arguments: ParsedArguments) throws {
-        if let text = arguments[.cloze] { return try addCloze(text, context, arguments) }
+        if let text = arguments[.cloze] {
+            // A note's cards ask for typing through the note's own file, which AddCloze does not write.
+            if arguments.has(.typeAnswer) {
+                throw Failure.usage(.invalidValue("--type-answer", what: "option with --cloze", reason: "a note asks for typed answers by a file type-answer in its directory in notes/", command: "add"))
+            }
+            return try addCloze(text, context, arguments)
+        }
         var texts = arguments.positionals[...]
         func side(_ name: SideName) throws -> Asset {
             if let path = arguments[.file(name)] { return try AssetFile.file(path, side: name) }
@@ -34,7 +40,7 @@ enum WriteCommands {
         // Refuse a second card with the same front unless asked to (allowDuplicate).
         if arguments.has(.reverse) {
             let reply = try context.box.addWithReverse(front: front, back: back, id: arguments[.id], level: level,
-                                                       allowDuplicate: arguments.has(.force))
+                                                       allowDuplicate: arguments.has(.force), typeAnswer: arguments.has(.typeAnswer))
             var card = reply.value.card, reverse = reply.value.reverse
             var json = reply.json
             // The tags go on both: a reverse card's tags are its own (R28), the card's to begin with.
@@ -55,7 +61,7 @@ enum WriteCommands {
             return
         }
         var reply = try context.box.add(front: front, back: back, id: arguments[.id], level: level,
-                                        allowDuplicate: arguments.has(.force))
+                                        allowDuplicate: arguments.has(.force), typeAnswer: arguments.has(.typeAnswer))
         // The tags were checked above, so this second call fails only as the store does.
         if !tags.isEmpty { reply = try context.box.tag(id: reply.value.id, tags: tags) }
         if context.json { return context.printJSON(reply.json) }

@@ -65,3 +65,60 @@ def test_type_answer_file_asks_for_that_card_only(box):
     assert "your answer: " in result.stdout
     assert "typed: KA · expected: ka · right?" in result.stdout
     assert box.json_lines("list")[0]["level"] == "2"
+
+
+def test_add_and_import_type_answer_write_the_file(box, tmp_path):
+    """`add --type-answer` and `import --type-answer` make the daemon write `type-answer` into each
+    card's directory, and a reverse card's own, before the card is in place; a card added
+    without it has none."""
+    box.ok("add", "--type-answer", "--reverse", "--id", "hund", "der Hund", "dog")
+    box.ok("add", "--id", "katze", "die Katze", "cat")
+    source = tmp_path / "words.tsv"
+    source.write_text("das Haus\thouse\ndie Maus\tmouse\n")
+    box.ok("import", "--type-answer", "--quiet", str(source))
+    marked = {d.name for d in box.store.glob("*/*") if (d / "type-answer").is_file()}
+    assert marked == {"hund", "hund.rev", "das-haus", "die-maus"}
+    # No staged directory is left behind.
+    assert not any((box.store / ".leitner" / "tmp").glob("add-*"))
+    refused = box.ctl("add", "--cloze", "{{c1::x}} y", "--type-answer")
+    assert refused.returncode == 64 and "notes/" in refused.stderr
+
+
+def test_reverse_card_expects_the_front_typed(box):
+    """A reverse card's expected answer is the card's front (its back as a reverse card), its
+    Markdown marks left out; its own type-answer file asks for it."""
+    front = box.tmp / "front.md"
+    front.write_text("der **Hund**\n")
+    box.ok("add", "--type-answer", "--reverse", "--level", "1", "--id", "hund", "--front-file", str(front), "dog")
+    box.ok("move", "hund", "finished")
+    (box.store / "finished" / "hund" / "type-answer").unlink()
+    result = box.ctl("review", "--plain", input="der hund\n\n", env={"NO_COLOR": "1"})
+    assert "typed: der hund · expected: der Hund · right?" in result.stdout
+    assert {c["id"]: c["level"] for c in box.json_lines("list")} == {"hund": "finished", "hund.rev": "2"}
+
+
+def test_cloze_card_expects_its_deletion_typed(box, tmp_path):
+    """A cloze card's expected answer is its deletion, not the revealed sentence; a number
+    twice expects both answers; the note's own type-answer asks for all its cards."""
+    box.ok("add", "--cloze", "Die {{c1::Katze}} schläft {{c2::auf dem Sofa::wo?}}, die {{c1::Maus}} nicht",
+           "--id", "katze", "--level", "1")
+    (box.store / "notes" / "katze" / "type-answer").write_text("")
+    ctl = f"{box.bin_dir / 'leitnerctl'} --socket {box.socket} --no-autostart"
+    env = dict(box.env, NO_COLOR="1", LANG="C.UTF-8")
+    pane = Pane(tmp_path, f"NO_COLOR=1 {ctl} review --images=none\necho REVIEW-ENDED\n", env)
+    try:
+        for _ in range(2):
+            screen = pane.wait_for("answer: ")
+            first = "[wo?]" not in screen
+            pane.keys("-l", "katze, maus" if first else "auf dem sessel")
+            pane.keys("Enter")
+            if first:
+                assert "typed: katze, maus · expected: Katze, Maus · right?" in pane.wait_for("expected: ")
+            else:
+                assert "expected: auf dem Sofa · wrong?" in pane.wait_for("expected: ")
+            pane.keys("Enter")
+            pane.wait_for_any(["→ level 2" if first else "→ level 1"])
+        pane.wait_for_any(["REVIEW-ENDED", "0 to go", "done"])
+    finally:
+        pane.close()
+    assert {c["id"]: c["level"] for c in box.json_lines("list")} == {"katze.c1": "2", "katze.c2": "1"}

@@ -71,11 +71,11 @@ extension Box {
                     if let reverseID { admitted.insert(reverseID) }
                 }
                 staged.append(try store.stageBatchCard(id, level: target, front: (frontFile, card.front.content),
-                                                       back: (backFile, card.back.content)))
+                                                       back: (backFile, card.back.content), typeAnswer: card.typeAnswer))
                 stagedFronts.append(frontText)
                 batchIDs.insert(id)
                 if let reverseID {
-                    staged.append(try store.stageReverse(reverseID, of: id, level: target, synced: false))
+                    staged.append(try store.stageReverse(reverseID, of: id, level: target, typeAnswer: card.typeAnswer, synced: false))
                     // No front of its own to find duplicates by.
                     stagedFronts.append(nil)
                     batchIDs.insert(reverseID)

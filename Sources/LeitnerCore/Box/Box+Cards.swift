@@ -14,9 +14,11 @@ extension Box {
     /// `add`, and with `withReverse` its reverse card too (R28): `ID.rev`, beside the card in the
     /// same level or place, added in the same durable change — both or neither. Without a level
     /// both wait in `new/` (R23), or both go into level 1 as admissions when today's room takes
-    /// the two. The reverse's id taken is `cardExists`, and nothing is added.
+    /// the two. The reverse's id taken is `cardExists`, and nothing is added. With `typeAnswer`
+    /// each gets a `type-answer` file (R32), written and synced with its sides before the card
+    /// is renamed into place.
     public func add(front: Asset, back: Asset, id: String?, level: String?, allowDuplicateFront: Bool,
-                    withReverse: Bool) throws(BoxError) -> (card: Card, reverse: Card?) {
+                    withReverse: Bool, typeAnswer: Bool = false) throws(BoxError) -> (card: Card, reverse: Card?) {
         let frontFile = try Box.fileName(for: front, side: .front)
         let backFile = try Box.fileName(for: back, side: .back)
         let named = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
@@ -47,11 +49,11 @@ extension Box {
         var reverseID: String?
         if withReverse { reverseID = try Box.reverseID(of: cardID) }
         if let reverseID, store.level(of: reverseID) != nil { throw .cardExists(id: reverseID) }
-        try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content))
+        try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content), typeAnswer: typeAnswer)
         var staged = [Store.StagedCard(staged: "add-" + cardID, id: cardID, level: target)]
         var journal = [LogEntry(time: moment.now, event: .add, id: cardID, to: target, origin: origin)]
         if let reverseID {
-            do { staged.append(try store.stageReverse(reverseID, of: cardID, level: target, synced: true)) } catch {
+            do { staged.append(try store.stageReverse(reverseID, of: cardID, level: target, typeAnswer: typeAnswer, synced: true)) } catch {
                 store.discardStaged(staged)
                 throw error
             }

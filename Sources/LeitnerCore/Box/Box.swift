@@ -53,6 +53,8 @@ public final class Box {
     /// The search index's and the tag table's builds under way off the turn, while there is none
     /// (`BoxOptions.buildsIndexesApart`).
     var searchBuild: IndexBuild?
+    /// The voice's maker (R33); nil without a program.
+    let voice: VoiceMaker?
     var tagBuild: IndexBuild?
     /// The build the call that just failed waits for (`takeAwaitedBuild`).
     var awaitedBuild: IndexBuild?
@@ -71,6 +73,11 @@ public final class Box {
         self.options = options
         let now = options.clock.now()
         store = try Store(path: options.storePath, device: options.device, now: now, groupCommit: options.groupCommit)
+        if let settings = options.voice, settings.program != nil {
+            voice = VoiceMaker(settings: settings, cache: VoiceCache(sharedStatePath: store.sharedPath), clock: options.clock)
+        } else {
+            voice = nil
+        }
         do {
             dayFile = try DayRecordFile(directory: store.deviceFD, directoryPath: store.devicePath)
             ownDays = try dayFile.load()
@@ -158,6 +165,7 @@ public final class Box {
     public func close() {
         searchBuild?.stop()
         tagBuild?.stop()
+        voice?.stop()
         store.close()
     }
 
@@ -343,6 +351,7 @@ public final class Box {
         let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damagedCards, seed: seed) { _, level in levels.contains(level) }
         try daily.save(DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
                                  logOffset: store.log.size, queue: queue, of: index))
+        speakAhead(queue: queue.map { index.id(ofEntry: $0) })
         MemoryTrim.releaseFreedMemory()
     }
 

@@ -42,6 +42,9 @@ public struct BoxOptions: Sendable {
     /// `Box.takeAwaitedBuild()` saying which build it waits for; the caller runs or waits for it
     /// without holding the box, then calls again. Off, the first call reads every card itself.
     public var buildsIndexesApart: Bool = false
+    /// The voice (R33): its speech made ahead of time off the turn into `.leitner/cache/voice/`;
+    /// nil, or no program: none.
+    public var voice: VoiceSettings?
 
     public init(storePath: String, device: String, cycle: CycleTable = .standard, onFail: OnFailPolicy = .first,
                 dayClock: DayClock = DayClock(), clock: any WallClock = SystemClock(),

@@ -99,6 +99,36 @@ public struct Configuration: Sendable, Equatable {
     // [Review]
     /// Whether a typed answer's accents are ignored (`IgnoreAccents=`, default no; R32).
     public var ignoreAccents: Bool = false
+    /// Which sides the review speaks by itself (`AutoSpeak=`, default no; R33).
+    public var autoSpeak: AutoSpeak = .no
+
+    /// The sides the review speaks as they are shown.
+    public enum AutoSpeak: String, Sendable, Equatable, CaseIterable {
+        case no, front, back, both
+
+        /// Whether `side` is spoken as it is shown.
+        public func speaks(_ side: SideName) -> Bool {
+            self == .both || rawValue == side.rawValue
+        }
+    }
+
+    // [Voice]
+    /// `Program=` and the `PATH` to look for its default, `espeak-ng`, on, when asked (R33).
+    public var voiceSetting: ProgramSetting
+    /// The program that speaks a card's text (`Program=`, default `espeak-ng` when it is on
+    /// `PATH`); nil: no voice.
+    public var voiceProgram: String? {
+        get { voiceSetting.command }
+        set { voiceSetting.command = newValue }
+    }
+    /// The voice of a card without a `lang:XX` tag (`Language=`); nil: the program's own.
+    public var voiceLanguage: String?
+    /// Whether `Program=` was written in the file: `doctor` reports a written one that is not
+    /// found, and says nothing of the default missing.
+    public var voiceProgramConfigured = false
+
+    /// The voice as the daemon makes it.
+    public var voice: VoiceSettings { VoiceSettings(program: voiceProgram, language: voiceLanguage) }
 
     // [Web]
     /// `leitner-web`'s address and cookie (docs/web.md).
@@ -112,6 +142,7 @@ public struct Configuration: Sendable, Equatable {
         let path = locator.environment["PATH"] ?? ""
         viewerSetting = ProgramSetting(candidates: [.init(program: "xdg-open", command: "xdg-open")], searchPath: path)
         playerSetting = ProgramSetting(candidates: Configuration.audioPlayers, searchPath: path)
+        voiceSetting = ProgramSetting(candidates: [.init(program: "espeak-ng", command: "espeak-ng")], searchPath: path)
     }
 
     /// The clock of the learning day (`DayStartsAt=`) in the local time zone.

@@ -138,6 +138,21 @@ public struct ConfigurationParser: Sendable {
         ],
         "Review": [
             "IgnoreAccents": { c, v, _ throws(ConfigurationValueError) in c.ignoreAccents = try ConfigurationValue.boolean(v) },
+            "AutoSpeak": { c, v, _ throws(ConfigurationValueError) in
+                guard let value = Configuration.AutoSpeak(rawValue: v) else { throw ConfigurationValueError("expected no, front, back or both") }
+                c.autoSpeak = value
+            },
+        ],
+        "Voice": [
+            "Program": { c, v, _ in
+                c.voiceProgram = ConfigurationValue.command(v)
+                c.voiceProgramConfigured = true
+            },
+            "Language": { c, v, _ throws(ConfigurationValueError) in
+                // A voice name goes to the program as one argument: no space, no option.
+                guard !v.contains(" "), !v.hasPrefix("-") else { throw ConfigurationValueError("expected a voice such as de, en-gb or ja") }
+                c.voiceLanguage = v.isEmpty ? nil : v
+            },
         ],
         "Web": WebSettings.keys,
     ]

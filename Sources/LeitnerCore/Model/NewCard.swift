@@ -6,11 +6,14 @@ public struct NewCard: Sendable, Equatable {
     public var id: String?
     /// The level asked for; nil for level 1 (R1).
     public var level: String?
+    /// Whether its answer is typed in the review (R32): the card gets a `type-answer` file.
+    public var typeAnswer: Bool
 
-    public init(front: Asset, back: Asset, id: String? = nil, level: String? = nil) {
+    public init(front: Asset, back: Asset, id: String? = nil, level: String? = nil, typeAnswer: Bool = false) {
         self.front = front
         self.back = back
         self.id = id
         self.level = level
+        self.typeAnswer = typeAnswer
     }
 }

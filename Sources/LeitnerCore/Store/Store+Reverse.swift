@@ -122,14 +122,16 @@ extension Store {
     /// Writes a new reverse card under `.leitner/tmp/add-ID`: its directory holding `reverse-of`,
     /// and a `tags` file when `tags` are given (R25: a reverse card's tags are its own). `synced`
     /// for a card committed on its own; a batch syncs the file system at once.
-    func stageReverse(_ id: String, of original: String, level: Level, tags: [String] = [], synced: Bool) throws(BoxError) -> StagedCard {
-        try stageLinkCard(id, file: (Store.reverseFileName, original + "\n"), level: level, tags: tags, synced: synced)
+    func stageReverse(_ id: String, of original: String, level: Level, tags: [String] = [], typeAnswer: Bool = false,
+                      synced: Bool) throws(BoxError) -> StagedCard {
+        try stageLinkCard(id, file: (Store.reverseFileName, original + "\n"), level: level, tags: tags, typeAnswer: typeAnswer,
+                          synced: synced)
     }
 
     /// Writes a new card that names another under `.leitner/tmp/add-ID`: a reverse card's
     /// `reverse-of` (R28), a cloze card's `cloze-of` (R30), and `tags` when there are some.
     func stageLinkCard(_ id: String, file: (name: String, text: String), level: Level, tags: [String],
-                       synced: Bool) throws(BoxError) -> StagedCard {
+                       typeAnswer: Bool = false, synced: Bool) throws(BoxError) -> StagedCard {
         let staged = "add-" + id
         do {
             if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
@@ -138,6 +140,7 @@ extension Store {
             defer { dir.close() }
             var files = [(file.name, Array(file.text.utf8))]
             if !tags.isEmpty { files.append((CardTag.fileName, Array(CardTag.fileText(tags).utf8))) }
+            files += Store.typeAnswerFiles(typeAnswer).map { ($0.name, $0.bytes) }
             for (name, bytes) in files {
                 let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }

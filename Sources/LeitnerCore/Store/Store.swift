@@ -505,18 +505,25 @@ final class Store {
     }
 
     /// Writes a new card's assets under `.leitner/tmp/add-ID`, synced; `commitStagedCard` puts it in place.
-    func stageCard(_ id: String, front: (name: String, bytes: [UInt8]), back: (name: String, bytes: [UInt8])) throws(BoxError) {
+    func stageCard(_ id: String, front: (name: String, bytes: [UInt8]), back: (name: String, bytes: [UInt8]),
+                   typeAnswer: Bool = false) throws(BoxError) {
         let staged = "add-" + id
         let stagedPath = statePath + "/tmp/" + staged
         do {
             if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
             try FileSystem.makeDirectory(staged, in: stagingFD)
-            try writeStagedFiles(staged, [front, back], sync: true)
+            try writeStagedFiles(staged, [front, back] + Store.typeAnswerFiles(typeAnswer), sync: true)
             try stagingFD.sync()
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw .failing(.write, stagedPath, error)
         }
+    }
+
+    /// The `type-answer` file (R32) a new card is staged with when its answer is to be typed:
+    /// empty, as its content does not matter.
+    static func typeAnswerFiles(_ typeAnswer: Bool) -> [(name: String, bytes: [UInt8])] {
+        typeAnswer ? [(TypedAnswer.fileName, [])] : []
     }
 
     /// Writes `files` into the staged directory `staged` (made already), each new; synced with

@@ -7,7 +7,7 @@ extension NewCard {
     /// The `NewCard` object.
     public var json: JSONValue {
         ["front": front.json, "back": back.json, "id": id.map(JSONValue.string) ?? .null,
-         "level": level.map(JSONValue.string) ?? .null]
+         "level": level.map(JSONValue.string) ?? .null, "typeAnswer": typeAnswer ? .bool(true) : .null]
     }
 
     /// Reads a `NewCard` object.
@@ -16,7 +16,8 @@ extension NewCard {
         let fields = try JSONFields(json, path: field)
         self.init(front: try Asset(json: fields.required("front"), field: fields.field("front")),
                   back: try Asset(json: fields.required("back"), field: fields.field("back")),
-                  id: try fields.optionalString("id"), level: try fields.optionalString("level"))
+                  id: try fields.optionalString("id"), level: try fields.optionalString("level"),
+                  typeAnswer: try fields.optionalBool("typeAnswer") ?? false)
     }
 }
 

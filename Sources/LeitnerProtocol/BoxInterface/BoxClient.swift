@@ -78,21 +78,22 @@ public struct BoxClient {
     // MARK: Cards
 
     /// `Add`: one card, in `level` (level 1 when nil); a second card with the same front only
-    /// when `allowDuplicate`.
+    /// when `allowDuplicate`; its answer typed in the review when `typeAnswer` (R32).
     public func add(front: Asset, back: Asset, id: String? = nil, level: Level? = nil,
-                    allowDuplicate: Bool? = nil) throws -> BoxReply<Card> {
+                    allowDuplicate: Bool? = nil, typeAnswer: Bool = false) throws -> BoxReply<Card> {
         try call(.add, ["front": front.json, "back": back.json, "id": id.map(JSONValue.string),
-                        "level": level.map { .string($0.name) }, "allowDuplicate": allowDuplicate.map(JSONValue.bool)]) {
+                        "level": level.map { .string($0.name) }, "allowDuplicate": allowDuplicate.map(JSONValue.bool),
+                        "typeAnswer": typeAnswer ? .bool(true) : nil]) {
             fields throws(JSONFieldError) in try fields.card()
         }
     }
 
     /// `Add` with `reverse`: the card and its reverse card (R28), added together.
     public func addWithReverse(front: Asset, back: Asset, id: String? = nil, level: Level? = nil,
-                               allowDuplicate: Bool? = nil) throws -> BoxReply<(card: Card, reverse: Card?)> {
+                               allowDuplicate: Bool? = nil, typeAnswer: Bool = false) throws -> BoxReply<(card: Card, reverse: Card?)> {
         try call(.add, ["front": front.json, "back": back.json, "id": id.map(JSONValue.string),
                         "level": level.map { .string($0.name) }, "allowDuplicate": allowDuplicate.map(JSONValue.bool),
-                        "reverse": .bool(true)]) { fields throws(JSONFieldError) in
+                        "reverse": .bool(true), "typeAnswer": typeAnswer ? .bool(true) : nil]) { fields throws(JSONFieldError) in
             (card: try fields.card(), reverse: try fields.optionalCard("reverse"))
         }
     }
@@ -180,6 +181,20 @@ public struct BoxClient {
     public func readMedium(id: String, name: String) throws -> BoxReply<Asset> {
         try call(.readMedium, ["id": .string(id), "name": .string(name)]) { fields throws(JSONFieldError) in
             try Asset(json: .object(fields.members), field: fields.path)
+        }
+    }
+
+    /// `Speech`: the voice of a side (R33), as the cache has it; never waits for it.
+    public func speech(id: String, side: SideName, withData: Bool = false) throws -> BoxReply<SpeechReply> {
+        try call(.speech, ["id": .string(id), "side": .string(side.rawValue), "withData": withData ? .bool(true) : nil]) {
+            fields throws(JSONFieldError) in
+            var bytes: [UInt8]?
+            if let text = try fields.optionalString("data") {
+                guard let decoded = Base64.decode(text) else { throw fields.mistyped("data", .string(text), expected: "base64") }
+                bytes = decoded
+            }
+            return SpeechReply(path: try fields.optionalString("path"), data: bytes, pending: try fields.bool("pending"),
+                               problem: try fields.optionalString("problem"))
         }
     }
 

@@ -180,7 +180,7 @@ public enum BoxInterface {
         type TagCount (tag: string, cards: int)
 
         # A card of an AddMany batch: Add's parameters for one card.
-        type NewCard (front: Asset, back: Asset, id: ?string, level: ?string)
+        type NewCard (front: Asset, back: Asset, id: ?string, level: ?string, typeAnswer: ?bool)
 
         # A card of the batch that was added; index is its place in the batch, from 0.
         # reverse: the id of its reverse card, added beside it (AddMany with reverse true).
@@ -240,8 +240,10 @@ public enum BoxInterface {
         # null or true adds the card anyway. reverse: true adds its reverse card too, ID.rev beside
         # it in the same level or place, in the same change (both or neither); the reply's
         # reverse is it. Without a level both wait in new, or both go into 1 when the day's
-        # admissions take the two.
-        method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool) -> (card: Card, reverse: ?Card)
+        # admissions take the two. typeAnswer: true writes the card's type-answer file (and its
+        # reverse's), so that its answer is typed in the review.
+        method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool,
+          typeAnswer: ?bool) -> (card: Card, reverse: ?Card)
         # Adds many cards in one durable change, each as Add would: when the reply arrives, every
         # added card is on disk and in its level. Cards already present or refused are reported
         # and the others added, so the same batch sent twice adds nothing the second time. Fails
@@ -288,6 +290,12 @@ public enum BoxInterface {
         # The bytes of one medium of a card's sides (R31), base64, by its name as Show lists it:
         # InvalidAsset when no side of the card lists that name.
         method ReadMedium(id: string, name: string) -> (name: string, mediaType: string, data: string)
+        # The speech of a side's text (the voice), made ahead of time; never waits for it.
+        # path: the WAV file, when it is made (data: its bytes, base64, with withData true);
+        # pending: it is being made, ask again later; problem: why there is none (no program,
+        # a side without text, the program missing or failing).
+        method Speech(id: string, side: (front, back), withData: ?bool) -> (path: ?string, data: ?string, pending: bool,
+          problem: ?string)
         method Calendar(from: string, to: string) -> (days: []Day)
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
         # The lines of the cards whose id, front or back (text and Markdown) holds pattern,

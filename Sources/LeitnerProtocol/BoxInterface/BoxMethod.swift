@@ -34,6 +34,7 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case practice = "Practice"
     case addReverse = "AddReverse"
     case addCloze = "AddCloze"
+    case speech = "Speech"
 
     /// The qualified name a call carries, `io.leitner.Box.Grade`.
     public var qualifiedName: String { BoxInterface.name + "." + rawValue }

@@ -93,7 +93,9 @@ enum BoxMethods {
         let allowDuplicate = try parameters.optionalBool("allowDuplicate") ?? true
         let withReverse = try parameters.optionalBool("reverse") ?? false
         let added = try context.box.add(front: front, back: back, id: id, level: level,
-                                        allowDuplicateFront: allowDuplicate, withReverse: withReverse)
+                                        allowDuplicateFront: allowDuplicate, withReverse: withReverse,
+                                        typeAnswer: parameters.optionalBool("typeAnswer") ?? false)
+        context.box.speakAhead([added.card])
         // `reverse` only when one was asked for (R28): the reply of a plain Add is unchanged.
         guard let reverse = added.reverse else { return ["card": added.card.json] }
         return ["card": added.card.json, "reverse": reverse.json]
@@ -103,6 +105,7 @@ enum BoxMethods {
     static func addReverse(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let card = try context.box.addReverse(of: parameters.string("id"), reverseID: parameters.optionalString("reverseId"),
                                               level: parameters.optionalString("level"))
+        context.box.speakAhead([card])
         return ["card": card.json]
     }
 
@@ -111,6 +114,7 @@ enum BoxMethods {
         let cards = try context.box.addCloze(text: parameters.string("text"), id: parameters.optionalString("id"),
                                              level: parameters.optionalString("level"), extra: parameters.optionalString("extra"),
                                              tags: parameters.optionalStrings("tags") ?? [])
+        context.box.speakAhead(cards)
         return ["cards": .array(cards.map(\.json))]
     }
 
@@ -122,6 +126,7 @@ enum BoxMethods {
         for (index, value) in list.enumerated() { cards.append(try NewCard(json: value, field: "cards.\(index)")) }
         let outcome = try context.box.addMany(cards, allowDuplicateFront: parameters.optionalBool("allowDuplicate") ?? true,
                                               withReverse: parameters.optionalBool("reverse") ?? false)
+        context.box.speakAhead(batch: outcome.added.map { cards[$0.index] })
         return outcome.json.objectValue ?? [:]
     }
 
@@ -152,6 +157,7 @@ enum BoxMethods {
         let front = try parameters.values["front"].flatMap { $0.isNull ? nil : try Asset(json: $0, field: "front") }
         let back = try parameters.values["back"].flatMap { $0.isNull ? nil : try Asset(json: $0, field: "back") }
         let (card, changed) = try context.box.edit(id: id, front: front, back: back)
+        if changed { context.box.speakAhead([card]) }
         return ["card": card.json, "changed": .bool(changed)]
     }
 
@@ -181,6 +187,19 @@ enum BoxMethods {
     static func readMedium(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let (name, data) = try context.box.readMedium(id: try parameters.string("id"), name: try parameters.string("name"))
         return ["name": .string(name), "mediaType": .string(MediaType.of(fileName: name)), "data": .string(Base64.encode(data))]
+    }
+
+    /// The voice of a side (R33), from the cache: never waits for the program.
+    static func speech(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        let side = try parameters.enumeration("side", as: SideName.self)
+        switch try context.box.speech(id: parameters.string("id"), side: side) {
+        case .ready(let path):
+            guard try parameters.optionalBool("withData") == true else { return ["path": .string(path), "pending": false] }
+            let data = try context.box.speechBytes(path)
+            return ["path": .string(path), "data": .string(Base64.encode(data)), "pending": false]
+        case .pending: return ["pending": true]
+        case .unavailable(let problem): return ["pending": false, "problem": .string(problem)]
+        }
     }
 
     static func calendar(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {

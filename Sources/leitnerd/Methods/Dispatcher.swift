@@ -69,6 +69,7 @@ struct Dispatcher: Sendable {
             .show: .once(BoxMethods.show),
             .readAsset: .once(BoxMethods.readAsset),
             .readMedium: .once(BoxMethods.readMedium),
+            .speech: .once(BoxMethods.speech),
             .stats: .once(BoxMethods.stats),
             .resolveConflict: .once(BoxMethods.resolveConflict),
             .addReverse: .once(BoxMethods.addReverse),

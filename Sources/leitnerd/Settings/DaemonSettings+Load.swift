@@ -55,6 +55,7 @@ extension DaemonSettings {
         boxOptions.leechAfter = configuration.leechAfter
         boxOptions.suspendLeeches = configuration.suspendLeeches
         boxOptions.searchSteps = configuration.searchSteps
+        boxOptions.voice = configuration.voice
         boxOptions.settleAfter = Int64(configuration.settleAfter.components.seconds) * 1000
             + configuration.settleAfter.components.attoseconds / 1_000_000_000_000_000
         let exitIdleAfter = configuration.exitIdleAfter ?? (options.autostarted ? autostartExitIdleAfter : nil)

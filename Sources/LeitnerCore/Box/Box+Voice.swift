@@ -1,0 +1,81 @@
+import LeitnerSystem
+
+/// The voice (docs/rules.md R33): speech made ahead of time by `VoiceMaker`, off the turn, and
+/// `Speech`, which answers from the cache at once and never waits for the program.
+extension Box {
+    /// What `Speech` finds for a side.
+    public enum Speech: Sendable, Equatable {
+        /// Made: the WAV file's absolute path.
+        case ready(path: String)
+        /// Asked for and not made yet: it is being made (or queued), off the review's path.
+        case pending
+        /// None will be: why (no program, a side that is not text, the program failing).
+        case unavailable(String)
+    }
+
+    /// The speech of a side of card `id`: ready, pending (and then queued, so that a missing
+    /// file is made again), or why there is none. Never waits for the program.
+    /// - Throws: `noSuchCard`; `storeFailure` for a damaged card.
+    public func speech(id: String, side: SideName) throws(BoxError) -> Speech {
+        let card = try store.card(id, withText: true)
+        guard let voice else {
+            return .unavailable("no voice: [Voice] Program= is empty, or espeak-ng is not installed")
+        }
+        guard let job = voice.job(card.side(side), voice: voice.settings.voice(tags: card.tags)) else {
+            return .unavailable("the \(side.rawValue) has no text to speak")
+        }
+        if let path = voice.cache.ready(job.name) { return .ready(path: path) }
+        if let problem = voice.problem { return .unavailable(problem) }
+        voice.enqueue(.jobs([job]))
+        return .pending
+    }
+
+    /// The bytes of a speech file `speech` answered ready, for a client that cannot read the
+    /// store (the web): at most `maxAssetReply`.
+    /// - Throws: `storeFailure` naming the file when it cannot be read or is too large.
+    public func speechBytes(_ path: String) throws(BoxError) -> [UInt8] {
+        do {
+            let bytes = try FileSystem.readFile(atPath: path, limit: options.maxAssetReply + 1)
+            if bytes.count > options.maxAssetReply {
+                throw BoxError.storeFailure(path: path, reason: "the speech is larger than a reply can carry (\(options.maxAssetReply) bytes)")
+            }
+            return bytes
+        } catch let error as BoxError {
+            throw error
+        } catch {
+            throw .failing(.read, path, error)
+        }
+    }
+
+    /// Queues the speech of `cards` (added or edited), to be made off the turn.
+    public func speakAhead(_ cards: [Card]) {
+        guard let voice else { return }
+        let jobs = cards.flatMap { voice.jobs(front: $0.front, back: $0.back, tags: $0.tags) }
+        if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
+    }
+
+    /// Queues the speech of the text sides of a batch of new cards (`AddMany`), as sent.
+    public func speakAhead(batch cards: [NewCard]) {
+        guard let voice else { return }
+        func side(_ asset: Asset) -> Side {
+            let mediaType = MediaType.of(fileName: asset.name)
+            return Side(path: "", mediaType: mediaType,
+                        text: MediaType.isText(mediaType) ? String(decoding: asset.content, as: UTF8.self) : nil)
+        }
+        let jobs = cards.flatMap { voice.jobs(front: side($0.front), back: side($0.back), tags: []) }
+        if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
+    }
+
+    /// Queues the speech of a test just opened: its cards are read off the turn, through
+    /// descriptors of the maker's own (`CardReader`), as an index build reads them.
+    func speakAhead(queue: [String]) {
+        guard let voice, !queue.isEmpty, let reader = try? CardReader(store: store) else { return }
+        voice.enqueue(.cards(reader, queue.compactMap { id in store.level(of: id).map { (id, $0) } }))
+    }
+
+    /// Why no speech is made, when a program is configured and missing or failing.
+    public var voiceProblem: String? { voice?.problem }
+
+    /// The voice's work so far (`leitner-bench`): made, found made, and whether it is busy.
+    public var voiceProgress: (made: Int, found: Int, busy: Bool)? { voice?.progress }
+}

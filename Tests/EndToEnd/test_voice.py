@@ -1,0 +1,123 @@
+"""The voice (docs/rules.md R33) with the real espeak-ng: the speech of a prepared day's cards is
+made ahead of time off the box's turn, kept in .leitner/cache/voice/ as WAV files, played by the
+configured player on `v` and by itself with AutoSpeak=; a missing program is one clear word."""
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from cli_box import box  # noqa: F401  (a fixture)
+from daemon_support import PACING_OFF, Connection
+from test_cli_review import Pane
+
+pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+
+CARDS = [("hund", "der Hund", "dog", "lang:de"), ("cat", "the cat", "die Katze", None), ("ka", "か", "ka", "lang:ja")]
+
+
+def configure(box, text):
+    """Restarts the box's daemon with `text` added to its configuration."""
+    box.stop()
+    (box.tmp / "config" / "leitner" / "leitner.conf").write_text(PACING_OFF + text)
+    box.start()
+
+
+def speech(box, card_id, side, timeout=30.0):
+    """The Speech reply for a side once it is no longer pending."""
+    deadline = time.monotonic() + timeout
+    with Connection(box.socket) as connection:
+        while True:
+            reply = connection.call("Speech", id=card_id, side=side)
+            if not reply["pending"] or time.monotonic() > deadline:
+                return reply
+            time.sleep(0.1)
+
+
+def add_cards(box):
+    for card_id, front, back, tag in CARDS:
+        box.ok("add", "--level", "1", "--id", card_id, front, back)
+        if tag:
+            box.ok("tag", card_id, tag)
+
+
+def cache(box):
+    return box.store / ".leitner" / "cache" / "voice"
+
+
+def test_a_prepared_day_has_a_wav_for_each_side(box):
+    add_cards(box)
+    configure(box, "[Voice]\nLanguage=en\n")  # espeak-ng is the default when installed
+    started = time.monotonic()
+    box.ok("prepare")
+    prepared = time.monotonic() - started
+    # The test was prepared without waiting for the speech: six sides take espeak-ng longer.
+    deadline = time.monotonic() + 60
+    while len(list(cache(box).glob("*.wav"))) < 6:
+        assert time.monotonic() < deadline, sorted(p.name for p in cache(box).iterdir())
+        time.sleep(0.1)
+    paths = set()
+    for card_id, *_ in CARDS:
+        for side in ("front", "back"):
+            reply = speech(box, card_id, side, timeout=1)
+            assert reply["pending"] is False and "problem" not in reply, reply
+            data = open(reply["path"], "rb").read()
+            assert data[:4] == b"RIFF" and data[8:12] == b"WAVE" and len(data) > 44
+            paths.add(reply["path"])
+    assert len(paths) == 6 and {p.rsplit("/", 1)[0] for p in paths} == {str(cache(box))}
+    assert prepared < 5
+    # The cache is rebuilt when missing: a removed file is made again at the next ask.
+    removed = speech(box, "cat", "front")["path"]
+    (cache(box) / removed.rsplit("/", 1)[1]).unlink()
+    with Connection(box.socket) as connection:
+        assert connection.call("Speech", id="cat", side="front")["pending"] is True
+    assert speech(box, "cat", "front")["path"] == removed
+
+
+def test_v_plays_the_speech_and_autospeak_plays_the_front(box, tmp_path):
+    add_cards(box)
+    played = tmp_path / "played"
+    player = tmp_path / "fake-player"
+    player.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$1\" >> {played}\n")
+    player.chmod(0o755)
+    configure(box, f"[Client]\nPlayer={player}\n[Review]\nAutoSpeak=front\n")
+    box.ok("prepare")
+    for card_id, *_ in CARDS:
+        assert "path" in speech(box, card_id, "front") and "path" in speech(box, card_id, "back")
+    ctl = f"{box.bin_dir / 'leitnerctl'} --socket {box.socket} --no-autostart"
+    env = dict(box.env, NO_COLOR="1", LANG="C.UTF-8")
+    pane = Pane(tmp_path, f"{ctl} review --images=none\necho REVIEW-ENDED\n", env)
+    try:
+        pane.wait_for("show the answer")
+        deadline = time.monotonic() + 10
+        while not played.exists() or len(played.read_text().splitlines()) < 1:
+            assert time.monotonic() < deadline, "AutoSpeak=front played nothing"
+            time.sleep(0.05)
+        first = played.read_text().splitlines()
+        assert len(first) == 1 and first[0].startswith(str(cache(box)))
+        pane.keys(" ")
+        pane.wait_for("correct")
+        pane.keys("v")
+        while len(played.read_text().splitlines()) < 2:
+            assert time.monotonic() < deadline, "v played nothing"
+            time.sleep(0.05)
+        back = played.read_text().splitlines()[1]
+        assert back != first[0] and open(back, "rb").read(4) == b"RIFF"
+        pane.keys("q")
+        pane.wait_for("REVIEW-ENDED")
+    finally:
+        pane.close()
+
+
+def test_a_missing_program_is_one_clear_word(box, tmp_path):
+    add_cards(box)
+    configure(box, "[Voice]\nProgram=/nonexistent/espeak-ng\n")
+    box.ok("prepare")
+    reply = speech(box, "hund", "front")
+    assert reply["pending"] is False and "is not installed" in reply["problem"] and "apt install espeak-ng" in reply["problem"]
+    doctor = box.ctl("doctor")
+    assert doctor.returncode == 1 and "[Voice] Program=/nonexistent/espeak-ng" in doctor.stdout
+    assert "apt install espeak-ng" in doctor.stdout
+    # The review goes on, saying it once.
+    result = box.ctl("review", "--plain", input="\ny\n\ny\n\ny\n", env=dict(box.env, NO_COLOR="1"))
+    assert result.returncode == 0 and "3 of 3 done" in box.ok("status")
