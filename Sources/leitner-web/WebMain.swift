@@ -75,7 +75,8 @@ enum WebMain {
         let transport = ReconnectingTransport(socketPath: socketPath)
         let served = ServedNames(Pairing.hosts(listening) + configuration.web.serverNames)
         let app = WebApp(devices: devices, served: served, cookie: CookieHeader(box: options.box, port: listening.port),
-                         secureCookie: configuration.web.secureCookie, transport: transport, boxName: options.box)
+                         secureCookie: configuration.web.secureCookie, transport: transport, boxName: options.box,
+                         ignoresAccents: configuration.ignoreAccents)
         // A request's buffer reaches the 1 MiB body limit; mapped on its own, it is returned to
         // the system when the connection ends, not kept in its thread's arena (16 bodies read
         // at once, each whole from the kernel's buffer, left 42 MiB resident where 17 were).

@@ -72,7 +72,7 @@ struct Visit {
 
     /// The head of the test's queue within `scope`: `Next`, with the tag as its filter when
     /// there is one (`outside`: the queued cards the filter leaves out).
-    private func head(_ scope: ReviewPage.Scope) throws -> (card: Card?, test: TestSummary, outside: Int) {
+    func head(_ scope: ReviewPage.Scope) throws -> (card: Card?, test: TestSummary, outside: Int) {
         guard let tag = scope.tag else {
             let (card, test) = try box.next().value
             return (card, test, 0)
@@ -98,7 +98,7 @@ struct Visit {
                     session.handle(for: card.id, now: now) { (try? RandomBytes.hex(12)) ?? String(now.nanoseconds, radix: 36) }
                 } ?? ""
                 return HTTPResponse.html(200, ReviewPage.front(card, handle: handle, test: test, scope: scope, outside: outside,
-                                                               csrf: csrf, notice: notice, box: boxName))
+                                                               csrf: csrf, notice: notice, box: boxName, extras: reviewExtras(card, answered: false)))
             } catch {
                 return app.problem(error, section: .review)
             }
@@ -120,7 +120,7 @@ struct Visit {
                 app.sessions.update(sessionID) { $0.markAnswered(handle) }
                 return HTTPResponse.html(200, ReviewPage.answer(card, handle: handle, test: test, scope: scope, outside: outside,
                                                                 csrf: csrf,
-                                                                notice: query["done"].flatMap(Self.notice), box: boxName))
+                                                                notice: query["done"].flatMap(Self.notice), box: boxName, extras: reviewExtras(card, answered: true)))
             } catch {
                 return app.problem(error, section: .review)
             }

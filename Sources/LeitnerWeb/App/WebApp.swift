@@ -18,16 +18,19 @@ public final class WebApp: Sendable {
     let sessions: SessionTable
     /// The box served (`leitner-web --box NAME`), named in the pages' titles; nil: the default box.
     let boxName: String?
+    /// Whether a typed answer is compared without its accents (`[Review] IgnoreAccents=`, R32).
+    let ignoresAccents: Bool
     /// Seconds since the epoch, for pairing codes' and devices' times.
     let clock: @Sendable () -> Int64
 
     public init(devices: DeviceBook, served: ServedNames, cookie: CookieHeader, secureCookie: Bool,
-                transport: any BoxTransport & Sendable, maxSessions: Int = 64, boxName: String? = nil,
+                transport: any BoxTransport & Sendable, maxSessions: Int = 64, boxName: String? = nil, ignoresAccents: Bool = false,
                 clock: @escaping @Sendable () -> Int64 = { RealTime.nanoseconds / 1_000_000_000 }) {
         self.devices = devices
         self.served = served
         self.cookie = cookie
         self.boxName = boxName
+        self.ignoresAccents = ignoresAccents
         self.secureCookie = secureCookie
         self.transport = transport
         self.clock = clock

@@ -42,6 +42,15 @@ enum StyleSheet {
         .primary { background: var(--accent); border-color: var(--accent); color: #fff; }
         .right { background: var(--right); border-color: var(--right); color: #fff; }
         .wrong { background: var(--wrong); border-color: var(--wrong); color: #fff; }
+        .proposed { outline: 4px solid var(--fg); outline-offset: 2px; }
+        .right:not(.proposed), .wrong:not(.proposed) { opacity: .75; }
+        .typed-answer input[type=text] { display: block; width: 100%; box-sizing: border-box; font: inherit; font-size: 1.3em;
+          padding: 12px; margin: 6px 0 12px; border-radius: 10px; border: 1px solid var(--line); }
+        .typed del { color: var(--wrong); text-decoration: line-through; }
+        .typed del::before { content: "[-"; } .typed del::after { content: "-]"; }
+        .typed ins { color: var(--right); text-decoration: underline; }
+        .typed ins::before { content: "{+"; } .typed ins::after { content: "+}"; }
+        .voice audio { width: 100%; }
         .secondary { display: flex; justify-content: space-between; align-items: center; gap: 12px; }
         .secondary button { flex: 0 0 auto; font-weight: 400; }
         progress { width: 100%; height: 8px; accent-color: var(--accent); }

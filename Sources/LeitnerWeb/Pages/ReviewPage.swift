@@ -83,33 +83,44 @@ public enum ReviewPage {
     /// The front of the test's head card, under `handle`; `outside`, the queued cards a tag's
     /// scope leaves out; `notice`, the change just made.
     public static func front(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), outside: Int = 0,
-                             csrf: String, notice: Notice? = nil, box: String? = nil) -> HTML {
+                             csrf: String, notice: Notice? = nil, box: String? = nil, extras: Extras = Extras()) -> HTML {
         var body = heading(scope) + progress(test, scope: scope, outside: outside)
         if let notice { body += notice.html(scope: scope, csrf: csrf) }
         // The question large and centred, smaller as it grows longer, so that it fits the card.
         let length = card.front.text.map(\.count) ?? 0
         let fit: HTML = card.front.text == nil ? "" : length <= 24 ? " short" : length > 160 ? " long" : ""
         body += "<article class=\"card question\(fit)\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front), media: media(handle))
-        body += "</article>\n<div class=\"actions\"><a class=\"button primary\" id=\"show\" href=\"\("/review/answer?card=\(handle)" + scope.queryTail)\">Show answer</a></div>\n"
+        body += voice(handle, .front, extras) + "</article>\n"
+        if extras.typing {
+            body += typingForm(handle, scope: scope, csrf: csrf)
+        } else {
+            body += "<div class=\"actions\"><a class=\"button primary\" id=\"show\" href=\"\("/review/answer?card=\(handle)" + scope.queryTail)\">Show answer</a></div>\n"
+        }
         body += footer(test, handle: handle, answered: false, scope: scope, csrf: csrf, undo: notice?.isSuspend != true)
+        body += "<div class=\"secondary tools\">" + typingSetting(extras, scope: scope, csrf: csrf) + "</div>\n"
         return Layout.page(title: "Review", section: .review, body: body, box: box)
     }
 
     /// Both sides, the id and level, the tags, and the two grades.
     public static func answer(_ card: Card, handle: String, test: TestSummary, scope: Scope = Scope(), outside: Int = 0,
-                              csrf: String, notice: String? = nil, box: String? = nil) -> HTML {
+                              csrf: String, notice: String? = nil, box: String? = nil, extras: Extras = Extras()) -> HTML {
         var body = heading(scope) + progress(test, scope: scope, outside: outside)
         if let notice { body += "<p class=\"muted\" id=\"notice\">\(notice)</p>\n" }
         // The answer is what is read here: larger than the question above it, sized to the screen.
         body += "<article class=\"card answer\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front), media: media(handle))
+        body += voice(handle, .front, extras)
         body += SideView.html(card.back, name: .back, source: asset(handle, .back), media: media(handle))
+        body += voice(handle, .back, extras)
         body += "<p class=\"card-id\">\(card.id) · level \(card.level.name)</p>"
         body += CardPage.tagList(card.tags) + "</article>\n"
+        if let verdict = extras.verdict { body += comparison(verdict) }
+        // The proposed grade is the marked button; the other overrides it (R32).
+        let proposed = extras.verdict.map(\.isRight)
         body += "<div class=\"actions\">"
         body += Layout.form(action: "/review/grade", csrf: csrf, fields: [("card", handle), ("correct", "no")] + scope.fields,
-                            button: "Wrong", id: "wrong", buttonClass: "wrong")
+                            button: "Wrong", id: "wrong", buttonClass: proposed == false ? "wrong proposed" : "wrong")
         body += Layout.form(action: "/review/grade", csrf: csrf, fields: [("card", handle), ("correct", "yes")] + scope.fields,
-                            button: "Right", id: "right", buttonClass: "right")
+                            button: "Right", id: "right", buttonClass: proposed == true ? "right proposed" : "right")
         body += "</div>\n" + footer(test, handle: handle, answered: true, scope: scope, csrf: csrf)
         return Layout.page(title: "Review", section: .review, body: body, box: box)
     }
