@@ -352,3 +352,43 @@ def answers_at_360(box, phone, artifacts):
             wider(phone, 460)
             assert font_px(phone, ".side.back") > small, "the answer's size does not follow the screen's"
     print(f"answer text at 360 px: {small:.1f} px")
+
+
+def test_statistics_are_drawn_for_a_phone_and_a_tap_shows_a_day(web_box, artifacts):
+    """At 360 px the statistics page shows the charts drawn for a phone (their SVG 330 units wide
+    in some 320 px, so a 12-unit label is over 11 px, where the screen's 920-unit drawing made it
+    4 px), none wider than the screen; a tap on today's square of the heatmap and on today's
+    column of the work shows that day's figures, with no script (`:target`)."""
+    box = web_box
+    for n in range(6):
+        box.ok("add", "--id", f"word{n:02d}", f"question {n}", f"answer {n}")
+    box.ok("prepare")
+    for n in range(4):
+        box.ok("grade", box.json("next")["card"]["id"], "correct" if n % 2 == 0 else "wrong")
+    today = box.json("status")["today"]
+    box.start_web()
+    phone = start_chromium(SMALL_PHONE)
+    try:
+        log_in(box, phone)
+        phone.get(box.base + "/stats")
+        artifacts.shoot(phone, "stats")
+        charts = phone.execute_script(
+            "return [...document.querySelectorAll('svg')].filter(s => s.getBoundingClientRect().width > 0)"
+            ".map(s => [s.viewBox.baseVal.width, s.getBoundingClientRect().width])")
+        assert charts and all(view == 330 and 300 <= shown <= 360 for view, shown in charts), charts
+        label = phone.execute_script(
+            "const t = [...document.querySelectorAll('.for-phone svg text')].find(t => t.getBoundingClientRect().height > 0);"
+            "return t.getBoundingClientRect().height")
+        assert label >= 11, f"a chart's label is {label:.1f} px high"
+        # The retention table scrolls on a phone; "level 1" and "50% (uncertain)" stay on one line.
+        row = phone.execute_script("return document.querySelector('.table-room td').getBoundingClientRect().height")
+        assert row < 32, f"the retention table's first cell is {row} px high: wrapped"
+        for chart, words in [("day", "4 reviews"), ("work", "4 reviews")]:
+            figures = phone.find_element(By.ID, f"{chart}-{today}")
+            assert not figures.is_displayed()
+            phone.find_element(By.CSS_SELECTOR, f".for-phone a[href='#{chart}-{today}']").click()
+            assert wait_until(figures.is_displayed), chart
+            assert words in figures.text, figures.text
+            artifacts.shoot(phone, f"stats-{chart}-tapped")
+    finally:
+        phone.quit()

@@ -94,7 +94,13 @@ import LeitnerCore
         let html = StatsReport(Self.stats).html()
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>\n"))
         #expect(!html.contains("<script") && !html.contains("http") && !html.contains("url("))
-        #expect(Self.occurrences(of: "<svg", in: html) == 6)
+        // Each chart twice: for a screen and for a phone (its heatmap the last 13 weeks).
+        #expect(Self.occurrences(of: "<svg viewBox=\"0 0 920 ", in: html) == 6)
+        #expect(Self.occurrences(of: "<svg viewBox=\"0 0 330 ", in: html) == 6)
+        #expect(html.contains("aria-label=\"reviews per day, last 52 weeks\"") && html.contains("aria-label=\"reviews per day, last 13 weeks\""))
+        // A day is a link to its figures, shown by the style when tapped.
+        #expect(html.contains("<a href=\"#day-2026-03-04\">") && html.contains("<p id=\"day-2026-03-04\">Wed 4 Mar 2026: today</p>"))
+        #expect(html.contains(".figures p:target { display: block; }"))
         // One tooltip per heatmap day, with its date and state.
         #expect(Self.occurrences(of: "</title></rect>", in: html) >= 364 + 30 + 8)
         #expect(html.contains("<title>Wed 4 Mar 2026: today</title>"))
@@ -127,7 +133,8 @@ import LeitnerCore
         let html = StatsReport(stats).html()
         #expect(html.contains("<h2>Practice</h2>") && html.contains("12 answers, 3 wrong (75% right)"))
         #expect(html.contains("<title>9 answers right</title>") && html.contains("<title>3 answers wrong</title>"))
-        #expect(Self.occurrences(of: "<svg", in: html) == 7)
+        // Seven charts, each drawn for a screen and for a phone.
+        #expect(Self.occurrences(of: "<svg", in: html) == 14)
     }
 
     @Test func theHeatmapNoteNamesQuartilesOnlyWhenThereAreReviews() {

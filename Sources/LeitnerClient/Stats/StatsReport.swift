@@ -5,17 +5,52 @@ import LeitnerCore
 /// the year's heatmap (a tooltip per day), retention by level over the weeks, and reviews and
 /// time per day. Colours are colour-blind safe: a blue scale with orange for missed days, and the
 /// Okabe–Ito palette for the lines, each line also marked by its own label.
+///
+/// Each chart is drawn twice, for a screen (`width` 920) and for a phone (330, the room a 360 px
+/// screen leaves it), and the style shows the one that fits the width, so that a label is 12 px
+/// on either rather than shrunk to 4 px on a phone; the phone's heatmap shows the last 13 weeks.
+/// A day of the heatmap, of the work and of the forecast is a link to its figures, shown by the
+/// style (`:target`) under the chart: a tap shows them with no script.
 public struct StatsReport {
     let stats: BoxStatistics
+    /// The width the charts are drawn for, in the SVG's units.
+    let width: Int
 
-    public init(_ stats: BoxStatistics) { self.stats = stats }
+    public init(_ stats: BoxStatistics) { self.init(stats, width: Self.screenWidth) }
+
+    init(_ stats: BoxStatistics, width: Int) {
+        self.stats = stats
+        self.width = width
+    }
+
+    static let screenWidth = 920
+    static let phoneWidth = 330
+    /// The phone's heatmap: a quarter, in squares big enough for a finger.
+    static let phoneWeeks = 13
+
+    var isPhone: Bool { width < 600 }
+
+    /// A chart drawn for a screen and for a phone, the style showing the one that fits.
+    private func drawnForBoth(_ chart: (StatsReport) -> String) -> String {
+        "<div class=\"for-screen\">\n" + chart(StatsReport(stats, width: Self.screenWidth))
+            + "\n</div>\n<div class=\"for-phone\">\n" + chart(StatsReport(stats, width: Self.phoneWidth)) + "\n</div>"
+    }
+
+    /// A mark of a chart (`element`, an SVG `rect`) made a link to `id`'s figures.
+    private func linked(_ element: String, to id: String) -> String {
+        "<a href=\"#\(id)\">" + element + "</a>"
+    }
+
+    /// The figures of each day, hidden until their day is tapped (`:target`).
+    private func figures(_ days: [(id: String, text: String)]) -> String {
+        "<div class=\"figures\">" + days.map { "<p id=\"\($0.id)\">\(Self.escape($0.text))</p>" }.joined() + "</div>"
+    }
 
     /// ColorBrewer "Blues", light to dark; orange stands out from it for any colour vision.
     static let blues = ["#c6dbef", "#6baed6", "#2171b5", "#08306b"]
     static let orange = "#e66101"
     /// Okabe & Ito's palette, one colour per level 1 … 7.
     static let levelColours = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000"]
-    static let width = 920
 
     /// The whole page.
     public func html() -> String {
@@ -63,9 +98,15 @@ public struct StatsReport {
         .uncertain { color: #8c959f; }
         .swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; vertical-align: -1px; margin: 0 3px 0 10px; }
         footer { color: #57606a; font-size: 12px; margin-top: 8px; }
-        th { white-space: nowrap; }
+        th, .table-room td { white-space: nowrap; }
         .table-room { overflow-x: auto; }
+        .for-phone { display: none; }
+        .figures p { display: none; margin: 8px 0 0; padding: 8px 12px; border-left: 4px solid #2171b5; background: #eef4fa; }
+        .figures p:target { display: block; }
+        svg a rect:hover { stroke: #1b1f24; }
         @media (max-width: 600px) {
+          .for-screen { display: none; }
+          .for-phone { display: block; }
           main { padding: 16px 8px 32px; }
           section { padding: 12px 10px; }
           th, td { padding: 3px 8px 3px 0; }
@@ -103,13 +144,13 @@ public struct StatsReport {
     /// A vertical bar chart: bars with tooltips, a value axis with ticks and its unit, and
     /// labels under some bars.
     private func columns(_ values: [Double], unit: String, tooltip: (Int) -> String, label: (Int) -> String?,
-                         colour: (Int) -> String, height: Double = 200) -> String {
+                         colour: (Int) -> String, link: (Int) -> String? = { _ in nil }, height: Double = 200) -> String {
         let left = 56.0, top = 12.0, bottom = 30.0
-        let plotWidth = Double(Self.width) - left - 10
+        let plotWidth = Double(width) - left - 10
         let ticks = Self.ticks(values.max() ?? 0)
         let top_ = ticks.last!
         let slot = plotWidth / Double(max(1, values.count))
-        var svg = "<svg viewBox=\"0 0 \(Self.width) \(Self.number(height + top + bottom))\" role=\"img\" aria-label=\"\(Self.escape(unit))\">\n"
+        var svg = "<svg viewBox=\"0 0 \(width) \(Self.number(height + top + bottom))\" role=\"img\" aria-label=\"\(Self.escape(unit))\">\n"
         for tick in ticks {
             let y = top + height - tick / top_ * height
             svg += "<line class=\"grid\" x1=\"\(left)\" x2=\"\(Self.number(left + plotWidth))\" y1=\"\(Self.number(y))\" y2=\"\(Self.number(y))\"/>"
@@ -119,7 +160,13 @@ public struct StatsReport {
         for (index, value) in values.enumerated() {
             let barHeight = value / top_ * height
             let x = left + Double(index) * slot + slot * 0.15
-            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(top + height - barHeight))\" width=\"\(Self.number(slot * 0.7))\" height=\"\(Self.number(barHeight))\" fill=\"\(colour(index))\"><title>\(Self.escape(tooltip(index)))</title></rect>\n"
+            // The whole column's height is the link, so that a short bar is as easy to tap.
+            let bar = "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(top + height - barHeight))\" width=\"\(Self.number(slot * 0.7))\" height=\"\(Self.number(barHeight))\" fill=\"\(colour(index))\"><title>\(Self.escape(tooltip(index)))</title></rect>"
+            if let id = link(index) {
+                svg += linked("<rect x=\"\(Self.number(left + Double(index) * slot))\" y=\"\(top)\" width=\"\(Self.number(slot))\" height=\"\(Self.number(height))\" fill=\"transparent\"/>" + bar, to: id) + "\n"
+            } else {
+                svg += bar + "\n"
+            }
             if let label = label(index) {
                 svg += "<line class=\"axis\" x1=\"\(Self.number(x + slot * 0.35))\" x2=\"\(Self.number(x + slot * 0.35))\" y1=\"\(Self.number(top + height))\" y2=\"\(Self.number(top + height + 4))\"/>"
                 svg += text(x + slot * 0.35, top + height + 17, label, anchor: "middle") + "\n"
@@ -134,12 +181,21 @@ public struct StatsReport {
 
     func levels() -> String {
         let total = stats.counts.values.reduce(0, +)
-        // Room on the left for the longest name, "suspended".
-        let left = 100.0, barRoom = 680.0, row = 28.0
+        var note = "\(StatsFormat.count(total, "card")) in the box."
+        if stats.damaged > 0 || stats.loose > 0 {
+            note += " Not counted: \(StatsFormat.count(stats.damaged, "damaged card")), \(StatsFormat.count(stats.loose, "loose file")) (see leitnerctl doctor)."
+        }
+        return section("Cards by level", note: note, drawnForBoth { $0.levelsChart() })
+    }
+
+    func levelsChart() -> String {
+        let total = stats.counts.values.reduce(0, +)
+        // Room on the left for the longest name, "suspended", and on the right for "120 · 35%".
+        let left = 100.0, barRoom = Double(width) - left - (isPhone ? 80 : 140), row = 28.0
         let ticks = Self.ticks(Double(stats.counts.values.max() ?? 0))
         let top_ = ticks.last!
         let height = row * Double(Level.allCases.count)
-        var svg = "<svg viewBox=\"0 0 \(Self.width) \(Self.number(height + 44))\" role=\"img\" aria-label=\"cards by level\">\n"
+        var svg = "<svg viewBox=\"0 0 \(width) \(Self.number(height + 44))\" role=\"img\" aria-label=\"cards by level\">\n"
         for tick in ticks {
             let x = left + tick / top_ * barRoom
             svg += "<line class=\"grid\" x1=\"\(Self.number(x))\" x2=\"\(Self.number(x))\" y1=\"0\" y2=\"\(Self.number(height))\"/>"
@@ -156,29 +212,35 @@ public struct StatsReport {
             svg += text(left + width + 6, y + row / 2 + 4, "\(count) · \(StatsFormat.percent(count, of: total))") + "\n"
         }
         svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(left)\" y1=\"0\" y2=\"\(Self.number(height))\"/>\n"
-        svg += text(left + barRoom / 2, height + 36, "cards", anchor: "middle", cls: "unit") + "\n</svg>"
-        var note = "\(StatsFormat.count(total, "card")) in the box."
-        if stats.damaged > 0 || stats.loose > 0 {
-            note += " Not counted: \(StatsFormat.count(stats.damaged, "damaged card")), \(StatsFormat.count(stats.loose, "loose file")) (see leitnerctl doctor)."
-        }
-        return section("Cards by level", note: note, svg)
+        return svg + text(left + barRoom / 2, height + 36, "cards", anchor: "middle", cls: "unit") + "\n</svg>"
+    }
+
+    static func dayID(_ chart: String, _ date: LogicalDate) -> String { "\(chart)-\(date)" }
+
+    static func forecastFigures(_ test: ForecastTest) -> String {
+        let arriving = (test.arrivals ?? 0) > 0 ? ", \(test.arrivals ?? 0) of them new from new/" : ""
+        return "\(StatsFormat.day(test.date)): test #\(test.position + 1), levels \(test.levels.map(\.name).joined(separator: ",")) — \(StatsFormat.count(test.cards, "card"))" + arriving
+    }
+
+    func forecastChart(busiest: Int) -> String {
+        let tests = stats.forecast
+        return columns(tests.map { Double($0.cards) }, unit: "cards per test",
+                       tooltip: { Self.forecastFigures(tests[$0]) },
+                       label: { index in index % (isPhone ? 10 : 5) == 0 || index == busiest
+                           ? "\(tests[index].date.components.day) \(StatsFormat.month(tests[index].date))" : nil },
+                       colour: { $0 == busiest ? Self.orange : Self.blues[2] },
+                       link: { Self.dayID("forecast", tests[$0].date) })
     }
 
     func forecast() -> String {
         let tests = stats.forecast
         guard let busiest = tests.indices.max(by: { tests[$0].cards < tests[$1].cards }) else { return "" }
-        let chart = columns(tests.map { Double($0.cards) }, unit: "cards per test",
-                            tooltip: { index in
-                                let test = tests[index]
-                                let arriving = (test.arrivals ?? 0) > 0 ? ", \(test.arrivals ?? 0) of them new from new/" : ""
-                                return "\(StatsFormat.day(test.date)): test #\(test.position + 1), levels \(test.levels.map(\.name).joined(separator: ",")) — \(StatsFormat.count(test.cards, "card"))" + arriving
-                            },
-                            label: { index in index % 5 == 0 || index == busiest
-                                ? "\(tests[index].date.components.day) \(StatsFormat.month(tests[index].date))" : nil },
-                            colour: { $0 == busiest ? Self.orange : Self.blues[2] })
+        let chart = drawnForBoth { $0.forecastChart(busiest: busiest) } + figures(tests.map { test in
+            (Self.dayID("forecast", test.date), Self.forecastFigures(test))
+        })
         let day = tests[busiest]
         return section("Forecast: the next \(tests.count) tests",
-                       note: "Cards expected in each test if every day's test is done, the cards of each test's levels moving on with each level's retention. 'leitnerctl calendar' counts the cards in each day's levels now instead. Busiest (orange): \(StatsFormat.day(day.date)), \(StatsFormat.count(day.cards, "card"))."
+                       note: "Cards expected in each test if every day's test is done, the cards of each test's levels moving on with each level's retention. 'leitnerctl calendar' counts the cards in each day's levels now instead. Busiest (orange): \(StatsFormat.day(day.date)), \(StatsFormat.count(day.cards, "card")). Tap or click a test for its figures."
                             // Plain text: `section` escapes the note (escaped here too, it read "&#39;").
                             + (StatsFormat.arrivals(tests).map { " " + $0.prefix(1).uppercased() + $0.dropFirst() + "." } ?? ""),
                        chart)
@@ -186,12 +248,31 @@ public struct StatsReport {
 
     func heatmap() -> String {
         let days = stats.heatmap
+        guard !days.isEmpty else { return "" }
+        let weeks = days.count / 7
+        let thresholds = StatsFormat.thresholds(days)
+        let reviewed = days.filter { $0.reviews > 0 }
+        let chart = drawnForBoth { $0.heatmapChart() } + figures(days.map { (Self.dayID("day", $0.date), Self.dayFigures($0)) })
+        return section("The last \(weeks) weeks",
+                       note: "One square a day, darker with more reviews" + (reviewed.isEmpty ? "" : " (by quartile of the days with reviews: \(thresholds.map(String.init).joined(separator: ", ")))") + "; \(StatsFormat.count(reviewed.reduce(0) { $0 + $1.reviews }, "review")) on \(StatsFormat.count(reviewed.count, "day")). On a phone, the last \(Self.phoneWeeks). Tap or click a day for its figures.",
+                       chart)
+    }
+
+    static func dayFigures(_ day: StatsDay) -> String {
+        let state = day.state == .none ? "before the box" : day.state.rawValue
+        var tip = "\(StatsFormat.day(day.date)) \(day.date.components.year): \(state)"
+        if day.reviews > 0 { tip += " · \(StatsFormat.count(day.reviews, "review")) · \(StatsFormat.duration(ms: day.answerMs))" }
+        return tip
+    }
+
+    func heatmapChart() -> String {
+        // A phone's: the last weeks only, in squares a finger can tap.
+        let days = isPhone ? Array(stats.heatmap.suffix(7 * Self.phoneWeeks)) : stats.heatmap
         guard let first = days.first else { return "" }
         let weeks = days.count / 7
-        let cell = 14.0, gap = 3.0, left = 36.0, top = 22.0
-        let thresholds = StatsFormat.thresholds(days)
-        let height = top + 7 * (cell + gap) + 34
-        var svg = "<svg viewBox=\"0 0 \(Self.width) \(Self.number(height))\" role=\"img\" aria-label=\"reviews per day, last \(weeks) weeks\">\n"
+        let cell = isPhone ? 18.0 : 14.0, gap = isPhone ? 4.0 : 3.0, left = 36.0, top = 22.0
+        let thresholds = StatsFormat.thresholds(stats.heatmap)
+        var svg = ""
         for weekday in [0, 2, 4, 6] {
             svg += text(left - 6, top + Double(weekday) * (cell + gap) + cell - 3, StatsFormat.weekdays[weekday], anchor: "end")
         }
@@ -221,16 +302,18 @@ public struct StatsReport {
             case (_, .upcoming): fill = "#ffffff"; stroke = "#d0d7de"; dash = " stroke-dasharray=\"2 2\""
             }
             if day.state == .today { stroke = "#1b1f24" }
-            let state = day.state == .none ? "before the box" : day.state.rawValue
-            var tip = "\(StatsFormat.day(day.date)) \(day.date.components.year): \(state)"
-            if day.reviews > 0 { tip += " · \(StatsFormat.count(day.reviews, "review")) · \(StatsFormat.duration(ms: day.answerMs))" }
-            svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\" stroke=\"\(stroke)\"\(dash)><title>\(Self.escape(tip))</title></rect>\n"
+            var square = "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\" stroke=\"\(stroke)\"\(dash)><title>\(Self.escape(Self.dayFigures(day)))</title></rect>"
             // A skipped day carries a dash, as in the terminal: told apart by shape, not by a shade.
-            if shade == 0, day.state == .skipped { svg += skippedMark(x, y, cell) }
+            if shade == 0, day.state == .skipped { square += skippedMark(x, y, cell) }
+            svg += linked(square, to: Self.dayID("day", day.date)) + "\n"
         }
-        // The legend: the scale, then the states.
+        // The legend: the scale, then the states, on as many lines as the width needs.
         var x = left
-        let y = top + 7 * (cell + gap) + 14
+        var y = top + 7 * (cell + gap) + 14
+        func room(_ needed: Double) {
+            if x + needed > Double(width) { x = left; y += 22 }
+        }
+        room(40 + 4 * (cell + gap) + 110)
         svg += text(x, y + 11, "fewer"); x += 40
         for colour in Self.blues {
             svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(colour)\"/>"
@@ -240,16 +323,15 @@ public struct StatsReport {
         for (fill, label) in [(Self.orange, "missed"), ("#f6f8fa", "skipped (nothing due)"), ("#eef4fa", "no review"),
                               ("#ffffff", "before the box")] {
             let stroke = fill == "#ffffff" || fill == "#f6f8fa" ? "#d0d7de" : "none"
+            let needed = cell + 14 + Double(label.count) * 6.5
+            room(needed)
             svg += "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\" stroke=\"\(stroke)\"/>"
             if fill == "#f6f8fa" { svg += skippedMark(x, y, cell) }
             svg += text(x + cell + 5, y + 11, label)
-            x += cell + 14 + Double(label.count) * 6.5
+            x += needed
         }
-        svg += "</svg>"
-        let reviewed = days.filter { $0.reviews > 0 }
-        return section("The last \(weeks) weeks",
-                       note: "One square a day, darker with more reviews" + (reviewed.isEmpty ? "" : " (by quartile of the days with reviews: \(thresholds.map(String.init).joined(separator: ", ")))") + "; \(StatsFormat.count(reviewed.reduce(0) { $0 + $1.reviews }, "review")) on \(StatsFormat.count(reviewed.count, "day")). Point at a day for its figures.",
-                       svg)
+        let height = y + cell + 6
+        return "<svg viewBox=\"0 0 \(width) \(Self.number(height))\" role=\"img\" aria-label=\"reviews per day, last \(weeks) weeks\">\n" + svg + "</svg>"
     }
 
     private func skippedMark(_ x: Double, _ y: Double, _ cell: Double) -> String {
@@ -257,16 +339,35 @@ public struct StatsReport {
     }
 
     func retention() -> String {
+        var table = "<table>\n<tr><th>level</th><th>last \(StatsFormat.count(stats.window, "day"))</th><th>answers</th><th>all time</th><th>answers</th></tr>\n"
+        for entry in stats.retention {
+            func cell(_ right: Int, _ answers: Int) -> String {
+                let few = answers > 0 && answers < LevelRetention.certainAnswers
+                return "<td\(few ? " class=\"uncertain\" title=\"fewer than \(LevelRetention.certainAnswers) answers\"" : "")>\(StatsFormat.percent(right, of: answers))\(few ? " (uncertain)" : "")</td><td>\(answers)</td>"
+            }
+            table += "<tr><td><span class=\"swatch\" style=\"background:\(Self.levelColours[entry.level.rawValue - 1]);margin-left:0\"></span>level \(entry.level.name)</td>"
+                + cell(entry.recentRight, entry.recentAnswers) + cell(entry.right, entry.answers) + "</tr>\n"
+        }
+        table += "</table>"
+        // A phone's width scrolls the table, never wraps its headings ("level / 1").
+        table = "<div class=\"table-room\">" + table + "</div>"
+        let chart = stats.retentionWeeks.isEmpty ? "<p class=\"note\">No answers in these weeks yet.</p>\n" : drawnForBoth { $0.retentionChart() }
+        return section("Retention by level",
+                       note: "The share of cards answered right the first time they were shown in a test, per week; a hollow point stands on fewer than \(LevelRetention.certainAnswers) answers (uncertain).",
+                       chart + table)
+    }
+
+    func retentionChart() -> String {
         let weeks = stats.retentionWeeks
         // From the first week with answers (a young box fills the width), at least 8 weeks.
         let thisWeek = stats.today.adding(days: -stats.today.weekday)
         let firstWeek = min(weeks.first?.week ?? thisWeek, thisWeek.adding(days: -7 * 7))
         let count = (thisWeek.ordinal - firstWeek.ordinal) / 7 + 1
         let left = 56.0, top = 12.0, height = 200.0, bottom = 40.0
-        let plotWidth = Double(Self.width) - left - 80
+        let plotWidth = Double(width) - left - (isPhone ? 60 : 80)
         func x(_ week: LogicalDate) -> Double { left + Double((week.ordinal - firstWeek.ordinal) / 7) / Double(max(1, count - 1)) * plotWidth }
         func y(_ share: Double) -> Double { top + height - share * height }
-        var svg = "<svg viewBox=\"0 0 \(Self.width) \(Self.number(top + height + bottom))\" role=\"img\" aria-label=\"retention by level per week\">\n"
+        var svg = "<svg viewBox=\"0 0 \(width) \(Self.number(top + height + bottom))\" role=\"img\" aria-label=\"retention by level per week\">\n"
         for tick in stride(from: 0.0, through: 1.0, by: 0.25) {
             svg += "<line class=\"grid\" x1=\"\(left)\" x2=\"\(Self.number(left + plotWidth))\" y1=\"\(Self.number(y(tick)))\" y2=\"\(Self.number(y(tick)))\"/>"
             svg += text(left - 6, y(tick) + 4, "\(Int(tick * 100))%", anchor: "end") + "\n"
@@ -274,7 +375,9 @@ public struct StatsReport {
         svg += "<text transform=\"translate(12 \(Self.number(top + height / 2))) rotate(-90)\" text-anchor=\"middle\" class=\"unit\">right the first time</text>\n"
         // Weeks by their Monday while they are few enough to name, else months.
         var lastLabel = -10
-        let every = count <= 12 ? 1 : count <= 24 ? 2 : 0
+        // A label ("24 Nov") needs some 45 units: every week's while they fit, every other's, else months.
+        let perWeek = plotWidth / Double(max(1, count - 1))
+        let every = perWeek >= 45 ? 1 : perWeek * 2 >= 45 ? 2 : 0
         for week in 0..<count {
             let monday = firstWeek.adding(days: 7 * week)
             if every > 0 {
@@ -314,41 +417,35 @@ public struct StatsReport {
         }
         svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(Self.number(left + plotWidth))\" y1=\"\(Self.number(top + height))\" y2=\"\(Self.number(top + height))\"/>\n"
         svg += "<line class=\"axis\" x1=\"\(left)\" x2=\"\(left)\" y1=\"\(top)\" y2=\"\(Self.number(top + height))\"/>\n</svg>\n"
-        if weeks.isEmpty { svg = "<p class=\"note\">No answers in these weeks yet.</p>\n" }
-        var table = "<table>\n<tr><th>level</th><th>last \(StatsFormat.count(stats.window, "day"))</th><th>answers</th><th>all time</th><th>answers</th></tr>\n"
-        for entry in stats.retention {
-            func cell(_ right: Int, _ answers: Int) -> String {
-                let few = answers > 0 && answers < LevelRetention.certainAnswers
-                return "<td\(few ? " class=\"uncertain\" title=\"fewer than \(LevelRetention.certainAnswers) answers\"" : "")>\(StatsFormat.percent(right, of: answers))\(few ? " (uncertain)" : "")</td><td>\(answers)</td>"
-            }
-            table += "<tr><td><span class=\"swatch\" style=\"background:\(Self.levelColours[entry.level.rawValue - 1]);margin-left:0\"></span>level \(entry.level.name)</td>"
-                + cell(entry.recentRight, entry.recentAnswers) + cell(entry.right, entry.answers) + "</tr>\n"
-        }
-        table += "</table>"
-        // A phone's width scrolls the table, never wraps its headings ("level / 1").
-        table = "<div class=\"table-room\">" + table + "</div>"
-        return section("Retention by level",
-                       note: "The share of cards answered right the first time they were shown in a test, per week; a hollow point stands on fewer than \(LevelRetention.certainAnswers) answers (uncertain).",
-                       svg + table)
+        return svg
     }
 
     func work() -> String {
         let days = stats.work
-        let every = max(1, days.count / 6)
+        let total = days.reduce(0) { $0 + $1.reviews }
+        let time = days.reduce(0) { $0 + $1.answerMs }
+        let chart = drawnForBoth { $0.workCharts() } + figures(days.map { day in
+            (Self.dayID("work", day.date), "\(StatsFormat.day(day.date)): \(StatsFormat.count(day.reviews, "review")), \(StatsFormat.duration(ms: day.answerMs)) answering")
+        })
+        return section("Work, the last \(StatsFormat.count(stats.window, "day"))",
+                       note: "\(StatsFormat.count(total, "review")) and \(StatsFormat.duration(ms: time)) answering (from the answer times in the log); this week \(StatsFormat.count(stats.weekReviews, "review")), \(StatsFormat.duration(ms: stats.weekAnswerMs)). Tap or click a day for its figures.",
+                       chart + "\n" + drawnForBoth { $0.practice() })
+    }
+
+    func workCharts() -> String {
+        let days = stats.work
+        let every = max(1, days.count / (isPhone ? 4 : 6))
         func label(_ index: Int) -> String? {
             (days.count - 1 - index) % every == 0 ? "\(days[index].date.components.day) \(StatsFormat.month(days[index].date))" : nil
         }
+        let link = { (index: Int) -> String? in Self.dayID("work", days[index].date) }
         let reviews = columns(days.map { Double($0.reviews) }, unit: "reviews per day",
                               tooltip: { "\(StatsFormat.day(days[$0].date)): \(StatsFormat.count(days[$0].reviews, "review"))" },
-                              label: label, colour: { _ in Self.blues[2] }, height: 140)
+                              label: label, colour: { _ in Self.blues[2] }, link: link, height: 140)
         let minutes = columns(days.map { Double($0.answerMs) / 60_000 }, unit: "minutes per day",
                               tooltip: { "\(StatsFormat.day(days[$0].date)): \(StatsFormat.duration(ms: days[$0].answerMs)) answering" },
-                              label: label, colour: { _ in Self.blues[3] }, height: 140)
-        let total = days.reduce(0) { $0 + $1.reviews }
-        let time = days.reduce(0) { $0 + $1.answerMs }
-        return section("Work, the last \(StatsFormat.count(stats.window, "day"))",
-                       note: "\(StatsFormat.count(total, "review")) and \(StatsFormat.duration(ms: time)) answering (from the answer times in the log); this week \(StatsFormat.count(stats.weekReviews, "review")), \(StatsFormat.duration(ms: stats.weekAnswerMs)).",
-                       reviews + "\n" + minutes + "\n" + practice())
+                              label: label, colour: { _ in Self.blues[3] }, link: link, height: 140)
+        return reviews + "\n" + minutes
     }
 
     /// Practice in the window, apart from the test's work above (its answers move no card and
@@ -359,9 +456,9 @@ public struct StatsReport {
         guard answers > 0 else { return body + "<p>No practice in the last \(StatsFormat.count(stats.window, "day")).</p>" }
         body += "<p>\(StatsFormat.count(answers, "answer")), \(wrong) wrong (\(StatsFormat.percent(answers - wrong, of: answers)) right), "
             + "\(StatsFormat.duration(ms: stats.practiceMs)) answering.</p>\n"
-        let width = Double(Self.width), height = 18.0
+        let width = Double(width), height = 18.0
         let rightWidth = width * Double(answers - wrong) / Double(answers)
-        body += "<svg viewBox=\"0 0 \(Self.width) \(Int(height))\" role=\"img\" aria-label=\"practice answers, right and wrong\">\n"
+        body += "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"practice answers, right and wrong\">\n"
         body += "<rect x=\"0\" y=\"0\" width=\"\(Self.number(rightWidth))\" height=\"\(Self.number(height))\" fill=\"\(Self.blues[2])\">"
             + "<title>\(StatsFormat.count(answers - wrong, "answer")) right</title></rect>\n"
         body += "<rect x=\"\(Self.number(rightWidth))\" y=\"0\" width=\"\(Self.number(width - rightWidth))\" height=\"\(Self.number(height))\" fill=\"\(Self.orange)\">"
