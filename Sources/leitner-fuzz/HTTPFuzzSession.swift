@@ -6,7 +6,9 @@ import LeitnerVarlink
 
 /// `leitner-fuzz --http`: leitner-web in front of a built leitnerd, sent the requests at the
 /// edges (`HTTPEdges`), then browser requests changed at random (bytes flipped, cut, repeated,
-/// percent-escapes put in) and sent in random pieces, for the budget. After each, the answer must
+/// percent-escapes put in) and sent in random pieces, for the budget; a third of them are the
+/// add page's well-formed multipart forms (`MultipartBodies`), most of them left whole so that
+/// they reach the page's checks and the daemon, and what became of those is counted. After each, the answer must
 /// be a well-formed status line and no server error, and the server must still answer a plain
 /// request: it never crashes, hangs or stops serving.
 final class HTTPFuzzSession {
@@ -22,6 +24,12 @@ final class HTTPFuzzSession {
     private var handle = "00"
     /// The last request sent, for the report of a failure.
     private(set) var last: [UInt8] = []
+    /// The add page's multipart forms sent, by what became of them: a card added (303), refused
+    /// by the page or the daemon beside a field (400 or 409 with the form), unreadable to the
+    /// form's parser ("A broken form"), or anything else (a 403 for a wrong token, a cut request).
+    private(set) var forms = (sent: 0, added: 0, refusedBesideAField: 0, unreadable: 0, other: 0)
+    /// How often the fuzzer paired again after a request of its own logged it out.
+    private(set) var pairings = 0
 
     init(options: FuzzOptions) throws {
         self.options = options
@@ -34,17 +42,28 @@ final class HTTPFuzzSession {
         try daemon.start()
         try web.start(socketPath: daemon.socketPath)
         try stockTheBox()
-        try openSession()
+        try openSession(path: web.pairingPath)
         phase = "edge requests"
         for request in HTTPEdges.requests(cookie: cookie, csrf: csrf) { try exchange(request, pieces: []) }
         phase = "random requests"
-        let templates = HTTPEdges.templates(cookie: cookie, csrf: csrf, handle: handle).map { Array($0.utf8) }
+        var templates = HTTPEdges.templates(cookie: cookie, csrf: csrf, handle: handle).map { Array($0.utf8) }
         let deadline = FuzzSession.now() + options.budget
         while FuzzSession.now() < deadline {
-            var request = random.pick(templates)
-            for _ in 0..<random.int(1...4) { mutate(&request) }
+            // `/logout` and a revoke among the templates end the fuzzer's own session: without a
+            // new one, every later request would stop at the door.
+            if requests % 25 == 0, !(try isLoggedIn()) {
+                try openSession(path: web.newPairingPath(socketPath: daemon.socketPath))
+                pairings += 1
+                templates = HTTPEdges.templates(cookie: cookie, csrf: csrf, handle: handle).map { Array($0.utf8) }
+                continue
+            }
+            let multipart = random.chance(1.0 / 3)
+            var request = multipart ? MultipartBodies.request(&random, cookie: cookie, csrf: csrf) : random.pick(templates)
+            let changes = multipart ? (random.chance(0.2) ? 1 : 0) : random.int(1...4)
+            for _ in 0..<changes { mutate(&request) }
             let pieces = random.chance(0.3) ? (0..<random.int(1...4)).map { _ in random.int(0...max(0, request.count)) } : []
-            try exchange(request, pieces: pieces)
+            let answer = try exchange(request, pieces: pieces)
+            if multipart && changes == 0 && !answer.starts(with: Array("HTTP/1.1 401".utf8)) { count(form: answer) }
         }
     }
 
@@ -61,9 +80,15 @@ final class HTTPFuzzSession {
         }
     }
 
-    /// Opens the pairing link, as a browser does, and reads the device's CSRF token.
-    private func openSession() throws(FuzzFailure) {
-        let door = String(decoding: try HTTPExchange.send(Array("GET \(web.pairingPath) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), port: web.port),
+    /// Whether the fuzzer's device is still let in.
+    private func isLoggedIn() throws(FuzzFailure) -> Bool {
+        let answer = try HTTPExchange.send(Array("GET /devices HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\n\r\n".utf8), port: web.port)
+        return !answer.starts(with: Array("HTTP/1.1 401".utf8))
+    }
+
+    /// Opens the pairing link at `path`, as a browser does, and reads the device's CSRF token.
+    private func openSession(path: String) throws(FuzzFailure) {
+        let door = String(decoding: try HTTPExchange.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), port: web.port),
                           as: UTF8.self)
         guard let line = door.split(separator: "\r\n").first(where: { $0.hasPrefix("Set-Cookie: ") }) else {
             throw FuzzFailure("the pairing link did not pair: \(door.prefix(200))")
@@ -83,8 +108,24 @@ final class HTTPFuzzSession {
         }
     }
 
+    private func count(form answer: [UInt8]) {
+        let text = String(decoding: answer.prefix(64 * 1024), as: UTF8.self)
+        forms.sent += 1
+        if text.hasPrefix("HTTP/1.1 303") {
+            forms.added += 1
+        } else if text.contains("A broken form") {
+            forms.unreadable += 1
+        } else if (text.hasPrefix("HTTP/1.1 400") || text.hasPrefix("HTTP/1.1 409")) && text.contains("class=\"field-error\"") {
+            forms.refusedBesideAField += 1
+        } else {
+            forms.other += 1
+        }
+    }
+
     /// Sends one request, judges its answer, and checks that the server still serves.
-    private func exchange(_ request: [UInt8], pieces: [Int]) throws(FuzzFailure) {
+    /// - Returns: the answer.
+    @discardableResult
+    private func exchange(_ request: [UInt8], pieces: [Int]) throws(FuzzFailure) -> [UInt8] {
         last = request
         requests += 1
         let answer = try HTTPExchange.send(request, port: web.port, pieces: pieces)
@@ -94,6 +135,7 @@ final class HTTPFuzzSession {
         guard String(decoding: check.prefix(12), as: UTF8.self) == "HTTP/1.1 401" else {
             throw FuzzFailure("leitner-web stopped serving: a plain request got \(String(decoding: check.prefix(40), as: UTF8.self).debugDescription)")
         }
+        return answer
     }
 
     /// One change to a request, at random.

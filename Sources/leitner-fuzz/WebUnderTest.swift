@@ -45,6 +45,30 @@ final class WebUnderTest {
         throw FuzzFailure("leitner-web printed no link within 20 s")
     }
 
+    /// A new pairing link's path from the running server's state, as `leitnerctl web --pair`
+    /// makes one: the fuzzer's device is logged out by the `/logout` and revoke routes it sends.
+    /// - Throws: `FuzzFailure` when `--pair` prints none.
+    func newPairingPath(socketPath: String) throws(FuzzFailure) -> String {
+        let linkPath = directory + "/leitner-web.pair"
+        unlink(linkPath)
+        let status: ChildProcess.Termination
+        do {
+            let pid = try ChildProcess.spawnShell(
+                "exec '\(program)' --config '\(directory)/leitner.conf' --socket '\(socketPath)' --listen 127.0.0.1:\(port) "
+                    + "--pair >'\(linkPath)' 2>>'\(logPath)'",
+                environment: ["XDG_STATE_HOME": directory + "/state"])
+            status = try ChildProcess.wait(for: pid)
+        } catch {
+            throw FuzzFailure("cannot run '\(program) --pair': \(error)")
+        }
+        let marker = "http://127.0.0.1:\(port)"
+        guard let bytes = try? FileSystem.readFile(atPath: linkPath),
+              let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix(marker + "/pair/") }) else {
+            throw FuzzFailure("'\(program) --pair' printed no link (\(status))")
+        }
+        return String(line.dropFirst(marker.count))
+    }
+
     /// How it ended, if it has, without waiting.
     func exited() -> ChildProcess.Termination? {
         guard let pid else { return nil }

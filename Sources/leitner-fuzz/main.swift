@@ -43,7 +43,10 @@ if options.http {
         exit(1)
     }
     web.cleanUp()
-    say("leitner-fuzz --http: seed \(options.seed): \(web.requests) requests, the server answered each and kept serving: nothing found")
+    let forms = web.forms
+    say("leitner-fuzz --http: seed \(options.seed): \(web.requests) requests, the server answered each and kept serving: nothing found; "
+        + "of \(forms.sent) whole multipart forms to the add page, \(forms.added) added a card, \(forms.refusedBesideAField) were refused beside a field, "
+        + "\(forms.unreadable) were unreadable to the form's parser, \(forms.other) got another answer; paired again \(web.pairings) times")
     exit(0)
 }
 

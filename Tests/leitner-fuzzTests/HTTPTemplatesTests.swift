@@ -16,4 +16,25 @@ import Testing
         }
         #expect(reached == Set(WebRoute.table.map { "\($0.method.rawValue) \($0.pattern)" }))
     }
+
+    /// The add page's multipart forms are whole: each is one request to `POST /cards/new` whose
+    /// body the form's parser reads, with the token, and among them are photos and drawings.
+    @Test func theMultipartFormsReachPastTheParser() throws {
+        var random = FuzzRandom(seed: 7)
+        var files = 0
+        for _ in 0..<300 {
+            let bytes = MultipartBodies.request(&random, cookie: "leitner_session=00", csrf: "c0")
+            var parser = HTTPRequestParser()
+            guard case .complete(let request, let consumed) = parser.parse(bytes) else {
+                Issue.record("a form is not one whole request")
+                return
+            }
+            #expect(consumed == bytes.count && request.method == .post && request.path == "/cards/new")
+            let boundary = try #require(MultipartForm.boundary(contentType: request.header("content-type") ?? ""))
+            let form = try #require(MultipartForm(body: request.body, boundary: boundary))
+            #expect(form.fields["csrf"] != nil)
+            files += form.files.count
+        }
+        #expect(files > 100)
+    }
 }
