@@ -20,11 +20,8 @@ enum ReadCommands {
         Console.out()
         for line in views.counts(status.counts) { Console.out(line) }
         for line in views.places(status) { Console.out(line) }
-        let monday = status.today.adding(days: -status.today.weekday)
-        var days: [CalendarDay] = []
-        try context.box.calendar(from: monday, to: monday.adding(days: 6)) { part in days += part.items }
         Console.out()
-        for line in views.week(days) { Console.out(line) }
+        for line in views.week(try context.box.week(of: status)) { Console.out(line) }
         if let behind = status.clockBehind.map(DayClock.rfc3339) {
             // Today's date and test follow the clock; a clock set back shows a day that is over.
             Console.out()

@@ -25,6 +25,27 @@ import LeitnerTestSupport
         #expect(try box.status().next == NextTest(date: today, levels: [.two, .one], cards: 22, arrivals: 0))
     }
 
+    /// `Status` carries today's week as `Calendar` gives it, so that a client asks once (#35),
+    /// and one forecast of the new cards answers its arrivals, its next test and the week's days.
+    @Test func statusCarriesTheWeekAsTheCalendarGivesIt() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let clock = ManualClock("2026-01-07")
+        let box = try Box.open(dir, clock: clock, places: PlacesSettings(newPerDay: 20))
+        defer { box.close() }
+        try cards(box, 30)
+        for opened in [false, true] {
+            if opened { _ = try box.prepare() }
+            let status = try box.status()
+            #expect(status.week == (try box.calendar(from: "2026-01-05", to: "2026-01-11")))
+            #expect(status.week.map(\.date.description) == ["2026-01-05", "2026-01-06", "2026-01-07", "2026-01-08",
+                                                             "2026-01-09", "2026-01-10", "2026-01-11"])
+            let arrivals = try #require(status.arrivals)
+            #expect(status.week.first { $0.date == arrivals.date }?.arrivals == arrivals.cards)
+            #expect(status.next?.arrivals == (opened ? 0 : 20))
+        }
+    }
+
     @Test func afterTodaysTestTheNextDayWithCardsCountsWhatArrivesByThen() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

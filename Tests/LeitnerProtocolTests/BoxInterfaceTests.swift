@@ -39,7 +39,7 @@ import Testing
         #expect(text.hasPrefix("# A Leitner box"))
         #expect(text.contains("\ninterface io.leitner.Box\n"))
         #expect(text.contains("method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool) -> (card: Card, reverse: ?Card)"))
-        #expect(text.contains("method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string,\n  arrivals: ?int, arrivalDate: ?string, leeches: ?int, next: ?NextTest)"))
+        #expect(text.contains("method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string,\n  arrivals: ?int, arrivalDate: ?string, leeches: ?int, next: ?NextTest, week: ?[]Day)"))
         #expect(text.contains("type NextTest (date: string, levels: []string, cards: int, arrivals: int)"))
         #expect(text.contains("method Suspend(ids: []string) -> (cards: []Card)"))
         #expect(text.contains("method Unsuspend(ids: []string) -> (cards: []Card)"))

@@ -58,6 +58,21 @@ import Testing
         return (daemon, app, cookie, try #require(handleIn(front)), try #require(field(front, "csrf")))
     }
 
+    /// Today with its week is one round trip: the week comes in the `Status` reply, no
+    /// `Calendar` call after it (#35).
+    @Test func todayAsksTheDaemonOnce() {
+        let monday = LogicalDate(year: 2026, month: 1, day: 5)!
+        let test = TestSummary(date: monday, position: 0, levels: [.one], state: .open, remaining: 1, passed: 0, failed: 0)
+        let week = (0..<7).map { CalendarDay(date: monday.adding(days: $0), state: $0 == 0 ? .today : .upcoming, levels: [.one], cards: 1) }
+        let daemon = FakeDaemon(cards: [], status: BoxStatus(today: monday, test: test, counts: [.one: 1], problems: 0, week: week))
+        let app = TestSite.app(daemon)
+        let cookie = login(app)
+        let before = daemon.methods.count
+        let page = text(request(app, .get, "/", cookie: cookie))
+        #expect(Array(daemon.methods.dropFirst(before)) == [.status])
+        #expect(page.contains("<strong>Mon 5</strong>") && page.contains("<strong>Sun 11</strong>"))
+    }
+
     @Test func todaySaysWhatWaitsInNewWhatIsSuspendedAndTheLeeches() {
         let today = LogicalDate(year: 2026, month: 1, day: 5)!
         let test = TestSummary(date: today, position: 3, levels: [.one], state: .completed, remaining: 0, passed: 4, failed: 0)

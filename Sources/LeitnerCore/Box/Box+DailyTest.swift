@@ -161,12 +161,16 @@ extension Box {
         let latest = store.log.latestTime
         let behind = latest.flatMap { moment.now < $0 - BoxStatus.clockTolerance ? $0 : nil }
         let test = summary(moment)
+        // The day's arrivals, once: for the status's own, the next test's and the week's.
+        let forecast = try arrivalForecast(moment)
+        let monday = moment.today.adding(days: -moment.today.weekday)
         return BoxStatus(today: moment.today, test: test, counts: store.counts(),
                          problems: store.damagedCards.count + store.strayProblems.count + store.looseFileProblems().count
                             + store.rootProblems().count
                             + store.syncConflictCount + store.sharedStateProblems().count
                             + store.unusableLevels.count,
-                         clockBehind: behind, arrivals: try nextArrivals(moment), leeches: try leeches().count,
-                         next: try nextTest(moment, test))
+                         clockBehind: behind, arrivals: forecast.map { ($0.first, $0.firstCards) }, leeches: try leeches().count,
+                         next: nextTest(moment, test, forecast: forecast),
+                         week: try calendarDays(from: monday, to: monday.adding(days: 6), moment, test, arrivals: forecast))
     }
 }

@@ -22,6 +22,13 @@ extension Box {
         }
         let moment = try begin()
         let current = summary(moment)
+        return try calendarDays(from: first, to: last, moment, current, arrivals: try arrivalForecast(moment))
+    }
+
+    /// `calendar`'s days from `first` to `last`, with today's test `current` and the new cards'
+    /// `arrivals` (`arrivalForecast`), which `Status` has already.
+    func calendarDays(from first: LogicalDate, to last: LogicalDate, _ moment: Moment, _ current: TestSummary,
+                      arrivals: ArrivalForecast?) throws(BoxError) -> [CalendarDay] {
         let counts = store.counts()
         func cardsNow(_ levels: [Level]) -> Int { levels.reduce(0) { $0 + (counts[$1] ?? 0) } }
         if first < moment.today {
@@ -29,8 +36,6 @@ extension Box {
             try updatePeerTotals(tallies: false, graded: true)
         }
         let peerGraded = Array(statistics.peerGradedDays.values)
-        try catchUpPlaces()
-        let arrivals = try arrivalForecast(moment)
         var result: [CalendarDay] = []
         var recordIndex = days.entries.firstIndex { $0.date >= first } ?? days.entries.count
         var date = first

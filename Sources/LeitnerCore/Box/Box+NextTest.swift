@@ -10,10 +10,9 @@ extension Box {
     /// days' levels as the calendar forecasts them (the entry after today's, one a day). The
     /// cards in the levels now are counted as they are: a forecast of what the answers will do
     /// is `Stats`' work, not this. Nil when no test within `nextTestHorizon` days has a card.
-    /// - Throws: `storeFailure` when the review log cannot be read.
-    func nextTest(_ moment: Moment, _ current: TestSummary) throws(BoxError) -> NextTest? {
+    /// - Parameter forecast: the new cards' arrivals (`arrivalForecast`).
+    func nextTest(_ moment: Moment, _ current: TestSummary, forecast: ArrivalForecast?) -> NextTest? {
         let counts = store.counts()
-        let forecast = try arrivalForecast(moment)
         func inLevels(_ levels: [Level]) -> Int { levels.reduce(0) { $0 + (counts[$1] ?? 0) } }
         // Admitted today when the test opens (0 once it has): they are in level 1 from then on,
         // whichever day's test has level 1 next.

@@ -18,11 +18,14 @@ public struct BoxStatus: Sendable, Equatable {
     /// The next test with cards (today's while it has some to go), counting the new cards
     /// admitted by then; nil when none within a year has a card, or from an older daemon.
     public var next: NextTest?
+    /// Today's week, Monday to Sunday, as `Calendar` gives those days: so that a client showing
+    /// today and its week asks once (#35). Empty from an older daemon.
+    public var week: [CalendarDay]
 
     public static func == (a: BoxStatus, b: BoxStatus) -> Bool {
         a.today == b.today && a.test == b.test && a.counts == b.counts && a.problems == b.problems
             && a.clockBehind == b.clockBehind && a.arrivals?.date == b.arrivals?.date
-            && a.arrivals?.cards == b.arrivals?.cards && a.leeches == b.leeches && a.next == b.next
+            && a.arrivals?.cards == b.arrivals?.cards && a.leeches == b.leeches && a.next == b.next && a.week == b.week
     }
 
     /// How far the clock may read earlier than the last change before `Status` says so: a clock
@@ -30,7 +33,9 @@ public struct BoxStatus: Sendable, Equatable {
     public static let clockTolerance: Int64 = 1000
 
     public init(today: LogicalDate, test: TestSummary, counts: [Level: Int], problems: Int, clockBehind: Int64? = nil,
-                arrivals: (date: LogicalDate, cards: Int)? = nil, leeches: Int? = nil, next: NextTest? = nil) {
+                arrivals: (date: LogicalDate, cards: Int)? = nil, leeches: Int? = nil, next: NextTest? = nil,
+                week: [CalendarDay] = []) {
+        self.week = week
         self.arrivals = arrivals
         self.next = next
         self.leeches = leeches

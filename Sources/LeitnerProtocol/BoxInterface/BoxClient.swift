@@ -258,6 +258,16 @@ public struct BoxClient {
                    member: "cards", as: Card.init(json:field:), body)
     }
 
+    /// Today's week, Monday to Sunday, for a `Status` reply: the reply's own (#35: one round
+    /// trip), or from `Calendar` when an older daemon's reply has none.
+    public func week(of status: BoxStatus) throws -> [CalendarDay] {
+        if !status.week.isEmpty { return status.week }
+        let monday = status.today.adding(days: -status.today.weekday)
+        var days: [CalendarDay] = []
+        try calendar(from: monday, to: monday.adding(days: 6)) { days += $0.items }
+        return days
+    }
+
     /// `Calendar`: a line a day from `from` to `to`.
     public func calendar(from: LogicalDate, to: LogicalDate, _ body: (BoxReplyPart<CalendarDay>) throws -> Void) throws {
         try stream(.calendar, ["from": .string(from.description), "to": .string(to.description)],

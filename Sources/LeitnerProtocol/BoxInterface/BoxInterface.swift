@@ -210,8 +210,10 @@ public enum BoxInterface {
         # leeches: the cards answered wrong LeechAfter= times since they last entered 1 to 7
         # from new or suspended (0 when LeechAfter=0).
         # next: the next test with cards; null when no test within a year has one.
+        # week: today's week, Monday to Sunday, as Calendar gives those days (absent from an
+        # older daemon): a client showing today and its week asks once.
         method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string,
-          arrivals: ?int, arrivalDate: ?string, leeches: ?int, next: ?NextTest)
+          arrivals: ?int, arrivalDate: ?string, leeches: ?int, next: ?NextTest, week: ?[]Day)
         # Opens the day's test. The first call of a logical date (or the first Next or Grade) admits
         # that day's new cards first (NewPerDay=), each a move from new to 1 logged as admit.
         method Prepare() -> (test: Test)

@@ -136,7 +136,7 @@ extension BoxStatus {
     /// The parameters of the `Status` reply: `today`, `test`, `counts` (every level, `"1"` …
     /// `"7"` and `"finished"`, and the places `"new"` and `"suspended"`, zero included),
     /// `problems`, `clockBehind` (RFC 3339, or null), `arrivals` and `arrivalDate` (R23, null
-    /// when no card waits) and `leeches` (R24).
+    /// when no card waits), `leeches` (R24), `next` and `week` (today's week as `Calendar`'s days).
     public var json: JSONValue {
         return ["today": .string(today.description), "test": test.json, "counts": BoxStatus.json(counts),
                 "problems": .int(Int64(problems)),
@@ -144,7 +144,7 @@ extension BoxStatus {
                 "arrivals": arrivals.map { .int(Int64($0.cards)) } ?? .null,
                 "arrivalDate": arrivals.map { .string($0.date.description) } ?? .null,
                 "leeches": leeches.map { .int(Int64($0)) } ?? .null,
-                "next": next.map(\.json) ?? .null]
+                "next": next.map(\.json) ?? .null, "week": .array(week.map(\.json))]
     }
 
     /// Reads the parameters of a `Status` reply; `problems` may be absent (0), `clockBehind` too,
@@ -160,7 +160,17 @@ extension BoxStatus {
                   clockBehind: try fields.optionalNamed("clockBehind", "an RFC 3339 time") { DayClock.parseRFC3339($0) },
                   arrivals: cards.flatMap { cards in date.map { ($0, cards) } },
                   leeches: try fields.optionalInt("leeches"),
-                  next: try fields.optional("next").map { (json) throws(JSONFieldError) in try NextTest(json: json, field: fields.field("next")) })
+                  next: try fields.optional("next").map { (json) throws(JSONFieldError) in try NextTest(json: json, field: fields.field("next")) },
+                  week: try BoxStatus.week(fields))
+    }
+
+    /// Today's week from a reply's `week`: empty when absent (an older daemon).
+    static func week(_ fields: JSONFields) throws(JSONFieldError) -> [CalendarDay] {
+        var days: [CalendarDay] = []
+        for (index, day) in (try fields.optional("week", "an array", \.arrayValue) ?? []).enumerated() {
+            days.append(try CalendarDay(json: day, field: fields.field("week") + "[\(index)]"))
+        }
+        return days
     }
 
     /// Cards per level from a reply's `counts`: every level must be there; a place may be

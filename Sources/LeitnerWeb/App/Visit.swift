@@ -56,10 +56,7 @@ struct Visit {
     private func todayPage() -> HTTPResponse {
         do {
             let status = try box.status().value
-            let monday = status.today.adding(days: -status.today.weekday)
-            var week: [CalendarDay] = []
-            try box.calendar(from: monday, to: monday.adding(days: 6)) { week += $0.items }
-            return HTTPResponse.html(200, TodayPage.html(status: status, week: week, csrf: csrf, box: boxName))
+            return HTTPResponse.html(200, TodayPage.html(status: status, week: try box.week(of: status), csrf: csrf, box: boxName))
         } catch {
             return app.problem(error, section: .today)
         }
