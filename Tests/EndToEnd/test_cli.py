@@ -2,7 +2,9 @@
 import base64
 import json
 import os
+import re
 import shlex
+import shutil
 import subprocess
 
 import pytest
@@ -82,6 +84,20 @@ def test_status_of_an_empty_box(box):
     # The places beside the levels (R23, R24) are counted with them.
     assert reply["counts"] == {level: 0 for level in ["1", "2", "3", "4", "5", "6", "7", "finished", "new", "suspended"]}
     assert box.ok() == out  # status is the default command
+
+
+def test_status_asks_the_daemon_once(box, tmp_path):
+    """`status` shows today and its week from one Status call, not Status then Calendar (#35):
+    the calls leitnerctl writes to the socket, as strace sees them."""
+    assert shutil.which("strace"), "install the Debian package 'strace'"
+    box.ok("add", "--id", "w1", "front", "back")
+    trace = tmp_path / "trace"
+    command = [str(box.bin_dir / "leitnerctl"), "--socket", str(box.socket), "--no-autostart", "status"]
+    done = subprocess.run(["strace", "-f", "-qq", "-e", "trace=write,sendto,sendmsg", "-s", "120", "-o", str(trace)] + command,
+                          capture_output=True, text=True, env=box.env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Mon" in done.stdout and "Sun" in done.stdout  # the week is shown
+    assert re.findall(r"io\.leitner\.Box\.(\w+)", trace.read_text()) == ["Status"]
 
 
 def test_status_on_a_narrow_terminal_keeps_each_day_whole(box):
