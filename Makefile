@@ -71,6 +71,7 @@ sync-soak: build
 bench:
 	$(SWIFT) build -c release
 	$$($(SWIFT) build -c release --show-bin-path)/leitner-bench
+	$(PYTHON) bench/anki-import.py $$($(SWIFT) build -c release --show-bin-path)
 
 clean:
 	rm -rf .build

@@ -13,6 +13,9 @@ import LeitnerVarlink
 enum AnkiImportCommand {
     /// The most cards a batch holds: a batch is one message and one durable change.
     static let batchCards = 1024
+    /// And at most this many bytes of JSON, media included, well inside the daemon's default
+    /// message limit (16 MiB, docs/daemon.md).
+    static let batchBytes = 4 << 20
 
     static func isPackage(_ path: String) -> Bool {
         let lower = path.lowercased()
@@ -48,24 +51,19 @@ enum AnkiImportCommand {
         }
         var plan = AnkiImportPlan(collection, deck: deck, keepProgress: arguments.has(.keepProgress),
                                   hasMedium: { package.mediaPath($0) != nil })
-        // Until the box takes media and type-answer files with a new card, they are reported,
-        // never dropped silently (R34).
-        let mediaNames = Set(plan.cards.flatMap(\.media) + plan.clozes.flatMap(\.media))
-        if !mediaNames.isEmpty {
-            plan.notCarried.append(.init(what: "\(mediaNames.count) media file\(mediaNames.count == 1 ? "" : "s")",
-                                         reason: "this leitnerd cannot yet take media with an imported card; the sides name them"))
-        }
-        let typed = plan.cards.filter(\.typeAnswer).count + plan.clozes.filter(\.typeAnswer).count
+        // Until AddCloze takes a type-answer file, a typed cloze note's is reported, never
+        // dropped silently (R34).
+        let typed = plan.clozes.filter(\.typeAnswer).count
         if typed > 0 {
-            plan.notCarried.append(.init(what: "'type-answer' of \(typed) card\(typed == 1 ? "" : "s")",
-                                         reason: "this leitnerd cannot yet take a type-answer file with an imported card; 'review --type' asks for it"))
+            plan.notCarried.append(.init(what: "'type-answer' of \(typed) cloze note\(typed == 1 ? "" : "s")",
+                                         reason: "this leitnerd cannot yet take a type-answer file with a cloze note; 'review --type' asks for it"))
         }
         var existing = Set<String>()
         try context.box.list { part in for card in part.items { existing.insert(card.id) } }
         var progress = ImportProgress(total: plan.cards.count + plan.clozes.count,
                                       enabled: Console.stderrTerminal.isTerminal && !arguments.has(.quiet))
         var summary = Summary()
-        try addCards(plan.cards, existing: existing, context: context, progress: &progress, summary: &summary)
+        try addCards(plan.cards, existing: existing, package: package, context: context, progress: &progress, summary: &summary)
         try addClozes(plan.clozes, existing: existing, context: context, progress: &progress, summary: &summary)
         progress.clear()
         report(summary, plan: plan, path: path, context: context)
@@ -74,8 +72,8 @@ enum AnkiImportCommand {
 
     /// The basic cards, in the plan's order (new cards in Anki's), in batches: a run of cards
     /// with reverses goes in batches that ask for them (`AddMany`'s `reverse` is the batch's).
-    static func addCards(_ cards: [AnkiImportPlan.PlannedCard], existing: Set<String>, context: Context,
-                         progress: inout ImportProgress, summary: inout Summary) throws {
+    static func addCards(_ cards: [AnkiImportPlan.PlannedCard], existing: Set<String>, package: AnkiPackage,
+                         context: Context, progress: inout ImportProgress, summary: inout Summary) throws {
         var done = 0
         var start = 0
         let fresh = cards.filter { !existing.contains($0.id) }
@@ -83,19 +81,24 @@ enum AnkiImportCommand {
         while start < fresh.count {
             let reverse = fresh[start].reverseLevel != nil
             var end = start
-            while end < fresh.count && end - start < batchCards && (fresh[end].reverseLevel != nil) == reverse { end += 1 }
-            let batch = Array(fresh[start..<end])
-            let outcome = try context.box.addMany(batch.map { card in
-                NewCard(front: AssetFile.text(card.front, side: .front, extension: "md"),
-                        back: AssetFile.text(card.back, side: .back, extension: "md"), id: card.id, level: card.level)
-            }, allowDuplicate: true, reverse: reverse ? true : nil).value
+            var batch: [NewCard] = []
+            var bytes = 0
+            while end < fresh.count && batch.count < batchCards && (fresh[end].reverseLevel != nil) == reverse {
+                let card = try newCard(fresh[end], package: package)
+                let size = card.json.jsonText.utf8.count
+                if !batch.isEmpty && bytes + size > batchBytes { break }
+                batch.append(card)
+                bytes += size
+                end += 1
+            }
+            let planned = Array(fresh[start..<end])
+            let outcome = try context.box.addMany(batch, allowDuplicate: true, reverse: reverse ? true : nil).value
             for added in outcome.added {
-                let card = batch[added.index]
+                let card = planned[added.index]
                 summary.kinds[card.kind, default: 0] += 1
-                if !card.tags.isEmpty { _ = try context.box.tag(id: added.id, tags: card.tags) }
+                summary.media += card.media.count
                 if let reverseID = added.reverse, let level = card.reverseLevel {
                     summary.kinds["reverse", default: 0] += 1
-                    if !card.tags.isEmpty { _ = try context.box.tag(id: reverseID, tags: card.tags) }
                     if level != card.level { _ = try context.box.move(id: reverseID, to: try place(level)) }
                 }
             }
@@ -104,13 +107,25 @@ enum AnkiImportCommand {
                 progress.clear()
                 let reason = DaemonErrors.message(VarlinkCallError(name: refused.error.varlinkName,
                                                                    parameters: refused.error.varlinkParameters))
-                Console.error("\(batch[refused.index].id): \(reason)")
-                summary.refused.append((batch[refused.index].id, reason))
+                Console.error("\(planned[refused.index].id): \(reason)")
+                summary.refused.append((planned[refused.index].id, reason))
             }
             done += batch.count
             progress.update(done: done)
             start = end
         }
+    }
+
+    /// A planned card as `AddMany` takes it: Markdown sides, its tags and its media's bytes
+    /// from the package, all written in the one change that adds it.
+    static func newCard(_ card: AnkiImportPlan.PlannedCard, package: AnkiPackage) throws -> NewCard {
+        let media = try card.media.map { name in
+            guard let path = package.mediaPath(name) else { throw Failure.failed("the package lost '\(name)'") }
+            return try AssetFile.file(path, named: name)
+        }
+        return NewCard(front: AssetFile.text(card.front, side: .front, extension: "md"),
+                       back: AssetFile.text(card.back, side: .back, extension: "md"), id: card.id, level: card.level,
+                       typeAnswer: card.typeAnswer, tags: card.tags, media: media)
     }
 
     /// Each cloze note by `AddCloze`, all its cards in the place of its first; a card whose Anki

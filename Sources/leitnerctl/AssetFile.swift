@@ -16,6 +16,16 @@ enum AssetFile {
         Asset(name: "\(side.rawValue).\(ext)", text: text)
     }
 
+    /// A medium (R31) from the file at `path`, sent under `name`.
+    /// - Throws: `Failure.failed` naming the file and the reason.
+    static func file(_ path: String, named name: String) throws -> Asset {
+        do {
+            return Asset(name: name, content: try FileSystem.readFile(atPath: path, limit: maxSize))
+        } catch {
+            throw Failure.failed("cannot read '\(path)': \(error.rawValue == EFBIG ? "larger than \(maxSize >> 20) MiB" : error.description)")
+        }
+    }
+
     /// A side from the file at `path`, named `front.EXT` by its extension.
     /// - Throws: `Failure.failed` naming the file and the reason.
     static func file(_ path: String, side: SideName) throws -> Asset {

@@ -72,6 +72,7 @@ def test_each_anki_card_becomes_a_card_as_the_library_says(box, decks, name, kee
     assert report["kinds"] == {"basic": sum(1 for c in carried if c["ord"] == 0 and not c["cloze"]) - 1, "typed": 1,
                                "reverse": 2, "cloze": 3}
     assert report["clozeNotes"] == 1
+    assert report["media"] == 2
     assert any(item["what"] == "note type 'Image Occlusion'" and "image occlusion" in item["reason"]
                for item in report["notCarried"])
     for card in carried:
@@ -101,6 +102,16 @@ def test_each_anki_card_becomes_a_card_as_the_library_says(box, decks, name, kee
             else:
                 assert text_of_markdown((directory / "front.md").read_text()) == question, cid
                 assert text_of_markdown((directory / "back.md").read_text()) == answer, cid
+                # Media: each one a side names is a file of the card's directory, its bytes the library's (R31).
+                named = re.findall(r'<img src="([^"]+)"|\[sound:([^\]]+)\]', card["fields"]["Front"] + card["fields"]["Back"])
+                for medium in [a or b for a, b in named]:
+                    assert (directory / medium).read_bytes().hex() == decks["media"][medium], (cid, medium)
+                    assert f"![](cat.png)" in (directory / "front.md").read_text() or medium != "cat.png"
+                    assert f"[sound:{medium}]" in (directory / "back.md").read_text() or medium != "miau.mp3"
+                if named:
+                    assert {p.name for p in directory.iterdir()} == {"front.md", "back.md", "tags", "cat.png", "miau.mp3"}
+                # A type-in template's card asks for its answer typed (R32).
+                assert (directory / "type-answer").exists() == ("{{type:" in card["question"] or "[[type:" in card["question"]), cid
         assert place == expected_place(card, keep_progress), (cid, card)
         tags = (directory / "tags").read_text().split() if (directory / "tags").exists() else []
         if card["cloze"]:

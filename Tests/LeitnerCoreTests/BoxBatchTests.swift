@@ -27,6 +27,34 @@ import LeitnerTestSupport
         #expect(try fixture.box.status().counts[.one] == 2)
     }
 
+    /// R25, R31, R28: an imported card's tags and media are written with it, in the same
+    /// change; its reverse gets a copy of the tags; a medium that could not be a file of its
+    /// own in the card's directory refuses the card, and the rest go in.
+    @Test func tagsAndMediaGoInWithTheCard() throws {
+        let fixture = try BoxFixture()
+        func card(_ front: String, _ media: [Asset], tags: [String] = ["de:tiere"]) -> NewCard {
+            NewCard(front: Asset(name: "front.md", text: front + " ![](katze.png)"), back: Asset(name: "back.md", text: "cat"),
+                    id: front, level: "2", tags: tags, media: media)
+        }
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0, 1, 2]
+        let outcome = try fixture.box.addMany([
+            card("Katze", [Asset(name: "katze.png", content: png)]),
+            card("a", [Asset(name: "../katze.png", content: png)]),
+            card("b", [Asset(name: "front.png", content: png)]),
+            card("c", [Asset(name: "tags", content: png)]),
+            card("d", [Asset(name: "x.png", content: png), Asset(name: "x.png", content: png)]),
+            card("e", [], tags: ["de::tiere"]),
+        ], allowDuplicateFront: false, withReverse: true)
+        #expect(outcome.added.map(\.id) == ["Katze"] && outcome.added.first?.reverse == "Katze.rev")
+        #expect(outcome.refused.map(\.index) == [1, 2, 3, 4, 5])
+        #expect(fixture.dir.read("2/Katze/tags") == "de:tiere\n")
+        #expect(fixture.dir.read("2/Katze.rev/tags") == "de:tiere\n")
+        #expect(try FileSystem.readFile(atPath: fixture.dir.path + "/2/Katze/katze.png") == png)
+        #expect(fixture.dir.exists("2/a") == false && fixture.dir.exists("2/b") == false)
+        #expect(try fixture.box.show(id: "Katze").front.media.map(\.name) == ["katze.png"])
+        #expect(try fixture.box.tagCounts().map { [$0.tag, String($0.cards)] } == [["de:tiere", "2"]])
+    }
+
     @Test func theSameBatchTwiceAddsNothingTheSecondTime() throws {
         let fixture = try BoxFixture()
         let batch = [Self.text("uno", "one"), Self.text("dos", "two", id: "two"), Self.text("tres", "three")]

@@ -31,6 +31,8 @@ extension Box {
                     backFile = try Box.fileName(for: card.back, side: .back)
                     named = try card.level.map { (name) throws(BoxError) in try Box.level(named: name) }
                     if let id = card.id { try CardID.validate(id) }
+                    for tag in card.tags { try CardTag.validate(tag) }
+                    try Box.checkMedia(card.media, sides: [frontFile, backFile])
                 } catch {
                     outcome.refused.append(.init(index: index, error: error))
                     continue
@@ -70,12 +72,15 @@ extension Box {
                     admitted.insert(id)
                     if let reverseID { admitted.insert(reverseID) }
                 }
-                staged.append(try store.stageBatchCard(id, level: target, front: (frontFile, card.front.content),
-                                                       back: (backFile, card.back.content), typeAnswer: card.typeAnswer))
+                var files = [(frontFile, card.front.content), (backFile, card.back.content)] + Store.typeAnswerFiles(card.typeAnswer)
+                if !card.tags.isEmpty { files.append((CardTag.fileName, Array(CardTag.fileText(card.tags).utf8))) }
+                files += card.media.map { ($0.name, $0.content) }
+                staged.append(try store.stageBatchCard(id, level: target, files: files))
                 stagedFronts.append(frontText)
                 batchIDs.insert(id)
                 if let reverseID {
-                    staged.append(try store.stageReverse(reverseID, of: id, level: target, typeAnswer: card.typeAnswer, synced: false))
+                    staged.append(try store.stageReverse(reverseID, of: id, level: target, tags: card.tags, typeAnswer: card.typeAnswer,
+                                                         synced: false))
                     // No front of its own to find duplicates by.
                     stagedFronts.append(nil)
                     batchIDs.insert(reverseID)
@@ -96,5 +101,25 @@ extension Box {
             if tracksMembership { daily.levelChanged(card.id, to: card.level) }
         }
         return outcome
+    }
+
+    /// Refuses a medium of a new card (R31) that could not be one of its directory's files: a
+    /// name that is no file name (`MediaName`), one of the card's own files (a side's name with
+    /// any extension, `tags`, `type-answer`, the links), one given twice, or one too large.
+    /// - Throws: `invalidAsset` naming it.
+    static func checkMedia(_ media: [Asset], sides: [String]) throws(BoxError) {
+        var names = Set(sides + [CardTag.fileName, Store.reverseFileName, Store.clozeFileName])
+        for medium in media {
+            if let problem = MediaName.problem(medium.name) { throw .invalidAsset(name: medium.name, reason: "the name \(problem)") }
+            // A second front.EXT or back.EXT would leave the card with two of a side.
+            let stem = medium.name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+            guard stem != SideName.front.rawValue, stem != SideName.back.rawValue, medium.name != "type-answer",
+                  names.insert(medium.name).inserted else {
+                throw .invalidAsset(name: medium.name, reason: "the card has a file of that name already")
+            }
+            if medium.content.count > maxAssetSize {
+                throw .invalidAsset(name: medium.name, reason: "larger than \(maxAssetSize >> 20) MiB")
+            }
+        }
     }
 }

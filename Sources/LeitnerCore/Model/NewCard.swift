@@ -8,12 +8,21 @@ public struct NewCard: Sendable, Equatable {
     public var level: String?
     /// Whether its answer is typed in the review (R32): the card gets a `type-answer` file.
     public var typeAnswer: Bool
+    /// Its tags (R25), written with the card in the same change; a reverse added beside it
+    /// gets a copy (R28).
+    public var tags: [String]
+    /// The pictures and sounds its sides name (R31), each a file of the card's directory by
+    /// its name, written with the card.
+    public var media: [Asset]
 
-    public init(front: Asset, back: Asset, id: String? = nil, level: String? = nil, typeAnswer: Bool = false) {
+    public init(front: Asset, back: Asset, id: String? = nil, level: String? = nil, typeAnswer: Bool = false,
+                tags: [String] = [], media: [Asset] = []) {
         self.front = front
         self.back = back
         self.id = id
         self.level = level
         self.typeAnswer = typeAnswer
+        self.tags = tags
+        self.media = media
     }
 }

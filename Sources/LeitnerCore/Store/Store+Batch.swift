@@ -18,8 +18,7 @@ extension Store {
 
     /// Writes a new card's files under `.leitner/tmp/add-ID`, unsynced: `commitBatch` syncs the
     /// whole batch at once.
-    func stageBatchCard(_ id: String, level: Level, front: (name: String, bytes: [UInt8]),
-                        back: (name: String, bytes: [UInt8]), typeAnswer: Bool = false) throws(BoxError) -> StagedCard {
+    func stageBatchCard(_ id: String, level: Level, files: [(name: String, bytes: [UInt8])]) throws(BoxError) -> StagedCard {
         let staged = "add-" + id
         do {
             do { try FileSystem.makeDirectory(staged, in: stagingFD) } catch where error == .exists {
@@ -27,7 +26,7 @@ extension Store {
                 try FileSystem.removeTree(staged, in: stagingFD)
                 try FileSystem.makeDirectory(staged, in: stagingFD)
             }
-            try writeStagedFiles(staged, [front, back] + Store.typeAnswerFiles(typeAnswer), sync: false)
+            try writeStagedFiles(staged, files, sync: false)
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw .failing(.write, statePath + "/tmp/" + staged, error)

@@ -6,8 +6,13 @@ import LeitnerVarlink
 extension NewCard {
     /// The `NewCard` object.
     public var json: JSONValue {
-        ["front": front.json, "back": back.json, "id": id.map(JSONValue.string) ?? .null,
-         "level": level.map(JSONValue.string) ?? .null, "typeAnswer": typeAnswer ? .bool(true) : .null]
+        var members: [String: JSONValue] = ["front": front.json, "back": back.json, "id": id.map(JSONValue.string) ?? .null,
+                                            "level": level.map(JSONValue.string) ?? .null,
+                                            "typeAnswer": typeAnswer ? .bool(true) : .null]
+        // Only when there are some: a daemon from before them reads the rest of the card.
+        if !tags.isEmpty { members["tags"] = .array(tags.map(JSONValue.string)) }
+        if !media.isEmpty { members["media"] = .array(media.map(\.json)) }
+        return .object(members)
     }
 
     /// Reads a `NewCard` object.
@@ -17,7 +22,14 @@ extension NewCard {
         self.init(front: try Asset(json: fields.required("front"), field: fields.field("front")),
                   back: try Asset(json: fields.required("back"), field: fields.field("back")),
                   id: try fields.optionalString("id"), level: try fields.optionalString("level"),
-                  typeAnswer: try fields.optionalBool("typeAnswer") ?? false)
+                  typeAnswer: try fields.optionalBool("typeAnswer") ?? false,
+                  tags: try fields.optional("tags", "an array of strings") { value in
+                      value.arrayValue.flatMap { items in
+                          let strings = items.compactMap(\.stringValue)
+                          return strings.count == items.count ? strings : nil
+                      }
+                  } ?? [],
+                  media: try fields.optionalObjects("media") { (value, path) throws(JSONFieldError) in try Asset(json: value, field: path) } ?? [])
     }
 }
 

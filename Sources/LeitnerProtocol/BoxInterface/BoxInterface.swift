@@ -180,7 +180,10 @@ public enum BoxInterface {
         type TagCount (tag: string, cards: int)
 
         # A card of an AddMany batch: Add's parameters for one card.
-        type NewCard (front: Asset, back: Asset, id: ?string, level: ?string, typeAnswer: ?bool)
+        # tags: the card's tags (R25); media: the pictures and sounds its Markdown sides name
+        # (R31), each a file of its directory by its name. Both are written with the card, in
+        # the same change; a reverse added beside it gets a copy of the tags.
+        type NewCard (front: Asset, back: Asset, id: ?string, level: ?string, typeAnswer: ?bool, tags: ?[]string, media: ?[]Asset)
 
         # A card of the batch that was added; index is its place in the batch, from 0.
         # reverse: the id of its reverse card, added beside it (AddMany with reverse true).
