@@ -12,6 +12,7 @@ import LeitnerTestSupport
                 switch change {
                 case .level(let id, _, _), .written(let id): id
                 case .directory(let entry, let watch): "\(watch)/\(entry)"
+                case .note(let id): "notes/\(id)"
                 }
             }
         }

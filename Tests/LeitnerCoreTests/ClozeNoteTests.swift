@@ -154,4 +154,78 @@ import LeitnerTestSupport
         #expect(!dir.exists("notes/x") && !dir.exists("new/zahl.c1") && !dir.exists("1/zahl.c1"))
         #expect(try box.doctor().isEmpty)
     }
+
+    /// R30: a number written into a note by hand gets its card at the next request, in `new/`
+    /// (R23), logged once, with the note's tags; a note made by hand gets all of its cards.
+    @Test func aNoteThatGainsANumberGetsItsCardAtTheNextRequest() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var options = BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-05-04"))
+        options.newPerDay = 5
+        let box = try Box(options: options)
+        defer { box.close() }
+        _ = try box.addCloze(text: "{{c1::eins}} {{c2::zwei}}", id: "zahl", level: "2", tags: ["de"])
+        #expect(try box.status().counts[.new] == 0)
+        dir.write("notes/zahl/text.md", "{{c1::eins}} {{c2::zwei}} {{c3::drei}} {{c7::sieben::n}}")
+        func adds() throws -> [String] { try box.log(since: nil, limit: nil).filter { $0.event == .add }.compactMap(\.id) }
+        #expect(try box.status().counts[.new] == 2)
+        #expect(try adds() == ["zahl.c1", "zahl.c2", "zahl.c3", "zahl.c7"])
+        let seven = try box.show(id: "zahl.c7")
+        #expect(seven.level == .new && seven.clozeOf == ClozeOf(note: "zahl", number: 7) && seven.tags == ["de"])
+        #expect(seven.front.text == "eins zwei drei **[n]**")
+        // Each once: later requests, and a rewrite that changes no number, add nothing.
+        dir.write("notes/zahl/text.md", "{{c7::sieben::n}} {{c1::eins}} {{c2::zwei}} {{c3::drei}}")
+        _ = try box.status()
+        _ = try box.list(level: nil, withText: false)
+        #expect(try adds().count == 4)
+        // A number held by a card of another name is not added again.
+        dir.write("notes/hund/text.txt", "{{c1::Hund}} {{c2::Katze}}")
+        dir.write("3/miau/cloze-of", "hund\nc2\n")
+        _ = try box.status()
+        #expect(dir.exists("new/hund.c1/cloze-of") && !dir.exists("new/hund.c2"))
+        // The hand-made card is logged as it came (R16), then the one the note lacked.
+        #expect(try adds() == ["zahl.c1", "zahl.c2", "zahl.c3", "zahl.c7", "miau", "hund.c1"])
+        #expect(try box.doctor().isEmpty)
+    }
+
+    /// A note put into `notes/` while the daemon was down, or left without its cards by a crash,
+    /// gets them at the first request after open.
+    @Test func aNoteWithoutCardsGetsThemAtTheFirstRequest() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.write("notes/hund/text.md", "Der {{c1::Hund}} bellt {{c2::laut}}.")
+        dir.write("notes/hund/tags", "de\n")
+        let box = try Box.open(dir, clock: ManualClock("2026-05-04"))
+        defer { box.close() }
+        #expect(try box.list(level: nil, withText: false).map(\.id) == ["hund.c1", "hund.c2"])
+        #expect(try box.show(id: "hund.c2").tags == ["de"])
+        #expect(try box.log(since: nil, limit: nil).map(\.event) == [.add, .add])
+    }
+
+    /// R30: `edit` of a cloze card edits its note — the front its text, the back its extra — and
+    /// shows in every card of it; a number the edit adds gets its card in the same request.
+    @Test func editOfAClozeCardEditsItsNote() throws {
+        try withNote { box, dir in
+            let front = try box.readAsset(id: "wo", side: .front)
+            #expect(front.name == "front.md" && String(decoding: front.data, as: UTF8.self) == ClozeNoteTests.katze)
+            #expect(try box.readAsset(id: "wo", side: .back).name == "back.md")
+            let text = "Die {{c1::Katze}} schläft {{c2::auf dem Sofa::wo?}} und {{c3::der Hund}} {{c4::bellt}}."
+            let edited = try box.edit(id: "wo", front: Asset(name: "front.md", text: text), back: Asset(name: "back.md", text: "Hund: dog"))
+            #expect(edited.changed && edited.card.back.text == "Die Katze schläft auf dem Sofa und **[der Hund]** bellt.\n\nHund: dog")
+            #expect(dir.snapshot().contains("/notes/katze/text.md = \(text)"))
+            #expect(dir.snapshot().contains("/notes/katze/extra.md = Hund: dog"))
+            #expect(try box.show(id: "katze.c1").front.text == "Die **[…]** schläft auf dem Sofa und der Hund bellt.")
+            #expect(try box.show(id: "katze.c4").level == .one)
+            let log = try box.log(since: nil, limit: nil).suffix(2)
+            #expect(log.map(\.event) == [.edit, .add] && log.compactMap(\.id) == ["wo", "katze.c4"])
+            // The same text again changes nothing; a text without a deletion is refused.
+            #expect(try !box.edit(id: "katze.c2", front: Asset(name: "front.md", text: text), back: nil).changed)
+            #expect(throws: BoxError.self) { try box.edit(id: "wo", front: Asset(name: "front.md", text: "no gap"), back: nil) }
+            // A plain-text front makes the note's text text.txt.
+            _ = try box.edit(id: "wo", front: Asset(name: "front.txt", text: "{{c3::x}}"), back: nil)
+            #expect(dir.exists("notes/katze/text.txt") && !dir.exists("notes/katze/text.md"))
+            #expect(try box.show(id: "wo").front.path == dir.path + "/notes/katze/text.txt")
+            #expect(try box.doctor().map(\.path).sorted() == ["1/katze.c1", "1/katze.c4", "2/katze.c2"].map { dir.path + "/" + $0 })
+        }
+    }
 }

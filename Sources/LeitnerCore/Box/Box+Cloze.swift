@@ -55,3 +55,57 @@ extension Box {
         return added
     }
 }
+
+/// R30: a note that gains a number — edited by hand, by `edit`, by a sync tool, or left
+/// without its cards by a crash — gets that number's card at the next request.
+extension Box {
+    /// Brings the notes' index up to date and adds a card `NOTE.cN` for each number of a changed
+    /// note that no card holds: into `new/` (level 1 when the box admits no new cards, R23),
+    /// logged as an `add` each, with the note's tags. The cards of a note that changed are read
+    /// again, so that one whose number is gone is damaged (R21) at once, out of the test.
+    ///
+    /// A note whose cards cannot be added now (a store that refuses writes) is tried again at the
+    /// next request; the request itself goes on, since it did not ask for the cards.
+    func followNotes(_ moment: Moment) {
+        var changed = retryNotes
+        let firstLook = noteIndex == nil
+        if var kept = noteIndex {
+            // Taken out while updated: updated where it is kept, its dictionaries would be copied.
+            noteIndex = nil
+            changed.formUnion(kept.update(store: store))
+            noteIndex = kept
+        } else {
+            let (built, notes) = NoteIndex.build(store: store)
+            noteIndex = built
+            changed.formUnion(notes)
+        }
+        retryNotes = []
+        guard !changed.isEmpty, let index = noteIndex else { return }
+        for note in changed.sorted() {
+            let numbers = index.numbersOf[note] ?? []
+            let defaults = numbers.compactMap { Store.defaultClozeID(note: note, number: $0) }
+            // At the first look after open, a note whose cards have their default ids needs no
+            // more: its cards are judged as they are read. Only a note that lacks one, or that
+            // changed, looks for its cards in the link index (every card directory, once).
+            if firstLook, defaults.count == numbers.count, defaults.allSatisfy({ store.level(of: $0) != nil }) { continue }
+            var held: [Int: String] = [:]
+            for (id, number) in currentLinkIndex().cards(ofNote: note, store: store) {
+                held[number] = id
+                // One whose number is gone is damaged now: out of the open test until mended.
+                if store.damage(of: id) != nil, tracksMembership, daily.contains(id) { daily.levelChanged(id, to: nil) }
+            }
+            var missing: [(id: String, number: Int)] = []
+            for number in numbers where held[number] == nil {
+                if let id = Store.defaultClozeID(note: note, number: number), store.level(of: id) == nil { missing.append((id, number)) }
+            }
+            guard !missing.isEmpty else { continue }
+            do {
+                var room: Int? = 0
+                let target = try newCardTarget(moment, room: &room).level
+                _ = try addClozeCards(missing, of: note, level: target, tags: store.noteTags(note), moment)
+            } catch {
+                retryNotes.insert(note)
+            }
+        }
+    }
+}

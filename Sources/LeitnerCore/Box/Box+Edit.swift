@@ -23,11 +23,49 @@ extension Box {
         _ = try begin()
         guard store.level(of: id) != nil else { throw .noSuchCard(id: id) }
         let shown = try store.card(id, withText: false)
+        if let link = shown.clozeOf { return try editNote(of: id, link, front: front, back: back) }
         if let original = shown.reverseOf {
             let edited = try editSides(of: original, front: back, back: front)
             return (try store.card(id, withText: true), edited.changed)
         }
         return try editSides(of: id, front: front, back: back)
+    }
+
+    /// `edit` of a cloze card (R30): its front is the note's text (`text.md`, or `text.txt` for a
+    /// front named `.txt`), its back the note's extra; logged as an `edit` of the card. The
+    /// numbers the text gained get their cards in this request, as by hand at the next one.
+    /// - Throws: `invalidAsset` for a text that is not Markdown or plain text, or has no deletion.
+    private func editNote(of id: String, _ link: ClozeOf, front: Asset?, back: Asset?) throws(BoxError) -> (card: Card, changed: Bool) {
+        func text(_ asset: Asset) throws(BoxError) -> String {
+            _ = try Box.fileName(for: asset, side: .front)
+            guard MediaType.isText(MediaType.of(fileName: asset.name)), let text = String(validating: asset.content, as: UTF8.self) else {
+                throw .invalidAsset(name: asset.name, reason: "a note's text and extra are text (.md or .txt)")
+            }
+            return text
+        }
+        var newText: (name: String, text: String)?
+        if let front {
+            let written = try text(front)
+            guard !ClozeText(parsing: written).numbers.isEmpty else {
+                throw .invalidAsset(name: front.name, reason: "a note's text holds a deletion {{c1::…}}; delete the note to drop all of its cards")
+            }
+            let plain = MediaType.of(fileName: front.name) == "text/plain"
+            newText = (Store.noteTextNames[plain ? 1 : 0], written)
+        }
+        let extra = try back.map { (asset) throws(BoxError) in try text(asset) }
+        let moment = try begin()
+        guard let level = store.level(of: id) else { throw .noSuchCard(id: id) }
+        let changed = try store.writeNote(link.note, text: newText, extra: extra)
+        if changed {
+            try store.appendToLog([LogEntry(time: moment.now, event: .edit, id: id, from: level, to: level)], durable: true)
+            for (card, _) in currentLinkIndex().cards(ofNote: link.note, store: store) {
+                searchIndexNeedsReading(card)
+                if lastShown?.id == card { lastShown = nil }
+            }
+            frontIndex = nil
+            followNotes(moment)
+        }
+        return (try store.card(id, withText: true), changed)
     }
 
     /// `edit` of a card that is not a reverse card.

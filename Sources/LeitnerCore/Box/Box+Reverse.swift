@@ -40,12 +40,23 @@ extension Box {
 }
 
 extension Box {
-    /// The reverse cards of the card `original` (R28), sorted, from the reverse index brought up
-    /// to date with the store's changes, built when there is none yet.
+    /// The reverse cards of the card `original` (R28), sorted.
     func reverses(of original: String) -> [String] {
-        // Updated in place where it exists: a copy would copy the index.
-        reverseIndex?.update(store: store)
-        if reverseIndex == nil { reverseIndex = ReverseIndex(store: store) }
-        return reverseIndex?.reverses(of: original, store: store) ?? []
+        currentLinkIndex().reverses(of: original, store: store)
+    }
+
+    /// The link index brought up to date with the store's changes, built when there is none yet.
+    func currentLinkIndex() -> LinkIndex {
+        let index: LinkIndex
+        if var kept = linkIndex {
+            // Taken out while updated: updated where it is kept, the dictionary would be copied.
+            linkIndex = nil
+            kept.update(store: store)
+            index = kept
+        } else {
+            index = LinkIndex(store: store)
+        }
+        linkIndex = index
+        return index
     }
 }

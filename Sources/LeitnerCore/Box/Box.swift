@@ -48,8 +48,13 @@ public final class Box {
     var searchIndex: SearchIndex?
     /// Every card's tags, built by the first request that needs them (`TagTable`).
     var tagTable: TagTable?
-    /// Reverse cards → the card each reverses, built by the first rename or delete (`ReverseIndex`).
-    var reverseIndex: ReverseIndex?
+    /// Reverse and cloze cards → what each names, built by the first request that needs it
+    /// (`LinkIndex`).
+    var linkIndex: LinkIndex?
+    /// The notes in `notes/` and their numbers (R30), built by the first request (`NoteIndex`).
+    var noteIndex: NoteIndex?
+    /// Notes whose new cards could not be added (`followNotes`): tried again at the next request.
+    var retryNotes = Set<String>()
     /// The search index's and the tag table's builds under way off the turn, while there is none
     /// (`BoxOptions.buildsIndexesApart`).
     var searchBuild: IndexBuild?
@@ -190,6 +195,7 @@ public final class Box {
         for change in try store.refresh(now: now) { try takeIn(change, moment) }
         try finishTransit(moment)
         try takeInMendedCards(now: now)
+        followNotes(moment)
         try settle(moment)
         if daily.isDone, daily.test?.position == days.position { try complete(moment) }
         try skipEmptyDays(moment)

@@ -1,7 +1,7 @@
 /// What changed in the store, numbered, for the views kept from it — the search index, the tag
-/// table, the reverse index: each holds a cursor and takes the changes since it, so that the
-/// store knows neither who follows it nor what each one needs (docs/architecture.md, "Views of
-/// the store").
+/// table, the link index, the notes' index: each holds a cursor and takes the changes since it,
+/// so that the store knows neither who follows it nor what each one needs (docs/architecture.md,
+/// "Views of the store").
 ///
 /// Bounded: the feed keeps the changes the slowest cursor has not taken, and at most `limit` of
 /// them. A cursor left further behind takes nil, "lost": its view reads everything again, as
@@ -21,6 +21,9 @@ struct ChangeFeed {
         /// `entry` is the name in the directory the event is about, empty for the directory itself.
         /// (The string first: so a change is 24 bytes, not 32.)
         case directory(entry: String, watch: Int32)
+        /// The box wrote, renamed or removed the note `id` in `notes/` (R30): its watch tells
+        /// only at the next request, and the note's cards follow it in this one.
+        case note(id: String)
     }
 
     /// A view's place in the feed. The feed keeps where each open cursor is, so that it knows
@@ -149,6 +152,7 @@ extension Store {
             switch change {
             case .level(let id, _, _), .written(let id): cards.insert(id)
             case .directory(let name, let watch): if entry(name) { watches.insert(watch) }
+            case .note: break
             }
         }
         return (cards, watches)

@@ -70,6 +70,8 @@ extension Store {
     ///   bytes (checked before reading).
     func assetBytes(_ id: String, side: SideName, limit: Int) throws(BoxError) -> (name: String, data: [UInt8]) {
         let card = try card(id, withText: false)
+        // A cloze card's sides are its note's text (R30): what an editor opens is the note.
+        if let link = card.clozeOf { return try noteAsset(link, side: side, limit: limit) }
         let path = side == .front ? card.front.path : card.back.path
         let name = String(path.split(separator: "/").last ?? "")
         // A reverse card's sides are files of the card it reverses (R28): read them there.

@@ -31,6 +31,8 @@ struct NoteRead {
     /// `notes/ID/text.md` or `text.txt`, as the sides' path.
     var textPath: String
     var mediaType: String
+    /// The text as written, and taken apart.
+    var source: String
     var text: ClozeText
     var extra: String?
 }
@@ -90,7 +92,7 @@ extension CardSource {
             }
         }
         return .success(NoteRead(textPath: notePath + "/" + textName, mediaType: MediaType.of(fileName: textName),
-                                 text: ClozeText(parsing: text), extra: extra))
+                                 source: text, text: ClozeText(parsing: text), extra: extra))
     }
 
     /// The sides of a cloze card: its note's text with deletion N hidden, and revealed. Damaged
@@ -207,10 +209,77 @@ extension Store {
             try stagingFD.sync()
             try rootFD.sync()
             try FileSystem.rename(staged, in: stagingFD, to: id, in: notes)
+            publishNote(id)
             try notes.sync()
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw .failing(.write, notesPath + "/" + id, error)
         }
+    }
+}
+
+extension Store {
+    /// The tags of the note `note`, from its `tags` file: none when it has none or it cannot be
+    /// read (its cards' own tags are theirs to keep, R25).
+    func noteTags(_ note: String) -> [String] {
+        let relative = Store.notesDirectoryName + "/" + note + "/" + CardTag.fileName
+        guard let file = try? FileDescriptor.open(relative, relativeTo: rootFD, .readOnly, options: [.noFollow, .nonBlocking]) else {
+            return []
+        }
+        defer { file.close() }
+        guard let status = try? file.status(), status.isRegularFile, let bytes = try? file.read(upTo: CardTag.maxFileSize) else { return [] }
+        return CardTag.parse(String(decoding: bytes, as: UTF8.self)).tags
+    }
+}
+
+/// `edit` of a cloze card edits its note (R30): the front is the note's text, the back its extra.
+extension Store {
+    /// The bytes `ReadAsset` gives for a side of a cloze card: the front is the note's text as
+    /// `front.md` (or `front.txt`), the back its `extra.md` as `back.md`, empty when it has none,
+    /// so that an editor opens what the note holds and `edit` sends it back.
+    func noteAsset(_ link: ClozeOf, side: SideName, limit: Int) throws(BoxError) -> (name: String, data: [UInt8]) {
+        let notePath = root + "/" + Store.notesDirectoryName + "/" + link.note
+        let note: NoteRead
+        switch readNote(link.note) {
+        case .success(let read): note = read
+        case .failure(let damage): throw .storeFailure(path: notePath, reason: damage.reason)
+        }
+        let text = side == .front ? note.source : (note.extra ?? "")
+        guard text.utf8.count <= limit else { throw .storeFailure(path: notePath, reason: "too large: \(text.utf8.count) bytes") }
+        let ext = side == .front ? (MediaType.fileExtension(note.textPath) ?? "md") : "md"
+        return (side.rawValue + "." + ext, Array(text.utf8))
+    }
+
+    /// Writes the note's text (`text.md` or `text.txt`, by `text`'s extension: the other one is
+    /// removed) and its `extra.md`, each atomically (written, synced, renamed over the old one).
+    /// - Returns: whether a file changed.
+    /// - Throws: `storeFailure` naming the path when the note cannot be written.
+    func writeNote(_ note: String, text: (name: String, text: String)?, extra: String?) throws(BoxError) -> Bool {
+        let notePath = root + "/" + Store.notesDirectoryName + "/" + note
+        var changed = false
+        do {
+            let directory = try FileDescriptor.openDirectory(Store.notesDirectoryName + "/" + note, relativeTo: rootFD)
+            defer { directory.close() }
+            func current(_ name: String) -> [UInt8]? { try? FileSystem.readFile(name, in: directory, limit: Store.maxNoteText) }
+            if let text {
+                if current(text.name) != Array(text.text.utf8) {
+                    try FileSystem.writeAtomically(Array(text.text.utf8), to: text.name, in: directory)
+                    changed = true
+                }
+                for other in Store.noteTextNames where other != text.name && FileSystem.exists(other, in: directory) {
+                    try FileSystem.removeFile(other, in: directory)
+                    try directory.sync()
+                    changed = true
+                }
+            }
+            if let extra, current(Store.noteExtraName) != Array(extra.utf8) {
+                try FileSystem.writeAtomically(Array(extra.utf8), to: Store.noteExtraName, in: directory)
+                changed = true
+            }
+        } catch {
+            throw .failing(.write, notePath, error)
+        }
+        if changed { publishNote(note) }
+        return changed
     }
 }

@@ -6,14 +6,10 @@ import LeitnerSystem
 ///
 /// The scan at open reads names only, so a reverse card is told from any other card when its
 /// directory is read (`readSides`), never by its name: `ID.rev` is only the default. Finding a
-/// card's reverses (a rename or a delete of it) is the box's `ReverseIndex`.
+/// card's reverses (a rename or a delete of it) is the box's `LinkIndex`.
 extension Store {
     /// The file that makes a card directory a reverse card.
     static let reverseFileName = "reverse-of"
-
-    /// The most a `reverse-of` file holds: an id (128 bytes, R20) and a line end, with room for
-    /// an editor's blank lines.
-    static let maxReverseFileSize = 1024
 
     /// The default id of a card's reverse.
     static func defaultReverseID(of id: String) -> String? {
@@ -86,39 +82,9 @@ extension CardSource {
             return CardID.composed(String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()))
         }
     }
-
-    /// The text of a small file that makes a card directory name another (`reverse-of`,
-    /// `cloze-of`), at most `Store.maxReverseFileSize` bytes of `what`. Opened as a side is, so
-    /// that a link leading out of the store is never read (R22).
-    func readLinkFile(_ name: String, what: String, in directory: FileDescriptor, kind: EntryKind,
-                      cardRelative: String) -> Result<String, CardDamage> {
-        openSide(name, kind: kind, in: directory, cardRelative: cardRelative).flatMap { opened in
-            defer { opened.file.close() }
-            guard Int(opened.status.st_size) <= Store.maxReverseFileSize else {
-                return .failure("too large for \(what) (\(opened.status.st_size) bytes)")
-            }
-            do { return .success(String(decoding: try opened.file.readAll(limit: Store.maxReverseFileSize), as: UTF8.self)) } catch {
-                return .failure("cannot read: \(error)")
-            }
-        }
-    }
 }
 
 extension Store {
-    /// The id the `reverse-of` of card `id` (in `level`) names, nil when it is no reverse card or
-    /// the file cannot be read. One `stat` for a card that is not a reverse.
-    func reverseOriginal(_ id: String, in level: Level) -> String? {
-        guard let levelDirectory = openFD(level),
-              let st = try? FileSystem.status(id + "/" + Store.reverseFileName, in: levelDirectory) else { return nil }
-        guard let directory = try? FileDescriptor.openDirectory(id, relativeTo: levelDirectory) else { return nil }
-        defer { directory.close() }
-        let kind: EntryKind = st.kind == .symlink ? .symlink : .file
-        if case .success(let named) = readReverseFile(in: directory, kind: kind, cardRelative: level.name + "/" + id) {
-            return named
-        }
-        return nil
-    }
-
     /// Writes a new reverse card under `.leitner/tmp/add-ID`: its directory holding `reverse-of`,
     /// and a `tags` file when `tags` are given (R25: a reverse card's tags are its own). `synced`
     /// for a card committed on its own; a batch syncs the file system at once.
@@ -126,35 +92,5 @@ extension Store {
                       synced: Bool) throws(BoxError) -> StagedCard {
         try stageLinkCard(id, file: (Store.reverseFileName, original + "\n"), level: level, tags: tags, typeAnswer: typeAnswer,
                           synced: synced)
-    }
-
-    /// Writes a new card that names another under `.leitner/tmp/add-ID`: a reverse card's
-    /// `reverse-of` (R28), a cloze card's `cloze-of` (R30), and `tags` when there are some.
-    func stageLinkCard(_ id: String, file: (name: String, text: String), level: Level, tags: [String],
-                       typeAnswer: Bool = false, synced: Bool) throws(BoxError) -> StagedCard {
-        let staged = "add-" + id
-        do {
-            if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
-            try FileSystem.makeDirectory(staged, in: stagingFD)
-            let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
-            defer { dir.close() }
-            var files = [(file.name, Array(file.text.utf8))]
-            if !tags.isEmpty { files.append((CardTag.fileName, Array(CardTag.fileText(tags).utf8))) }
-            files += Store.typeAnswerFiles(typeAnswer).map { ($0.name, $0.bytes) }
-            for (name, bytes) in files {
-                let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
-                defer { file.close() }
-                try file.writeAll(bytes)
-                if synced { try file.sync() }
-            }
-            if synced {
-                try dir.sync()
-                try stagingFD.sync()
-            }
-        } catch {
-            try? FileSystem.removeTree(staged, in: stagingFD)
-            throw .failing(.write, statePath + "/tmp/" + staged, error)
-        }
-        return StagedCard(staged: staged, id: id, level: level)
     }
 }

@@ -383,6 +383,9 @@ final class Store {
     /// (that is published by `setLevel`).
     func publishWritten(_ id: String) { feed.publish(.written(id: id)) }
 
+    /// Tells the views that the box wrote, renamed or removed the note `id` (R30).
+    func publishNote(_ id: String) { feed.publish(.note(id: id)) }
+
     /// Tells the views about an event of a card directory's watch (`refresh`).
     func publishDirectoryEvent(watch: Int32, entry: String) { feed.publish(.directory(entry: entry, watch: watch)) }
 

@@ -1,0 +1,100 @@
+import LeitnerSystem
+
+/// The notes in `notes/` (R30) → the deletion numbers of each one's text: what tells the box that
+/// a note gained a number, whose card it then adds. A view of the store (docs/architecture.md):
+///
+/// - `notes/` and each note's directory are watched (inotify) before they are read, so that a
+///   text written after the read — by hand, by an editor, by a sync tool's rename — is an event
+///   (`ChangeFeed.Change.directory`) naming a watch the index knows;
+/// - the box's own writes of a note are published at once (`ChangeFeed.Change.note`), so the
+///   note's cards follow it in the same request;
+/// - when the kernel dropped events, every note is read again.
+///
+/// Built by the first request after open: a note left without its cards by a crash, or put into
+/// `notes/` by hand while the daemon was down, gets them then.
+struct NoteIndex {
+    /// Each readable note's numbers; a note that cannot be read (no text, too large) has none.
+    private(set) var numbersOf: [String: [Int]] = [:]
+    /// The watch on `notes/`, -1 while it has none (there is no `notes/` yet).
+    private var notesWatch: Int32 = -1
+    /// The watch on each note's directory → the note.
+    private var noteOfWatch: [Int32: String] = [:]
+    /// Where the index is in the store's change feed.
+    private(set) var cursor: ChangeFeed.Cursor
+
+    /// Reads every note, its cursor opened and `notes/` watched first.
+    /// - Returns: the index, and every note in it (each one read).
+    static func build(store: Store) -> (NoteIndex, Set<String>) {
+        var index = NoteIndex(cursor: store.openCursor())
+        let notes = index.readAll(store: store)
+        return (index, notes)
+    }
+
+    private init(cursor: ChangeFeed.Cursor) {
+        self.cursor = cursor
+    }
+
+    /// Takes in what changed since the last use.
+    /// - Returns: the notes read again: changed, come or gone.
+    mutating func update(store: Store) -> Set<String> {
+        guard let changes = store.changes(since: cursor) else {
+            store.closeCursor(cursor)
+            let (built, notes) = NoteIndex.build(store: store)
+            let gone = Set(numbersOf.keys).subtracting(notes)
+            self = built
+            return notes.union(gone)
+        }
+        // `notes/` made after the index was (by the box's first note, by hand or a sync tool).
+        if notesWatch < 0, FileSystem.exists(Store.notesDirectoryName, in: store.rootFD) {
+            return readAll(store: store).union(numbersOf.keys)
+        }
+        var dirty = Set<String>()
+        for change in changes {
+            switch change {
+            case .note(let id):
+                dirty.insert(id)
+            case .directory(let entry, let watch) where watch == notesWatch:
+                // A note came, went or was renamed: its directory is the entry.
+                if !entry.isEmpty { dirty.insert(entry) }
+            case .directory(let entry, let watch):
+                if let note = noteOfWatch[watch], entry.isEmpty || Store.noteTextNames.contains(entry) { dirty.insert(note) }
+            case .level, .written:
+                break
+            }
+        }
+        for note in dirty { learn(note, store: store) }
+        return dirty
+    }
+
+    /// Watches `notes/` and reads every note in it.
+    /// - Returns: the notes read.
+    private mutating func readAll(store: Store) -> Set<String> {
+        let path = store.root + "/" + Store.notesDirectoryName
+        guard let watch = try? store.watcher.watch(directory: path) else { return [] }
+        notesWatch = watch
+        var names: [String] = []
+        if let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: store.rootFD) {
+            defer { notes.close() }
+            try? FileSystem.forEachEntry(notes) { name, kind in
+                if kind == .directory, CardID.isValid(name) { names.append(name) }
+            }
+        }
+        for name in names { learn(name, store: store) }
+        return Set(names)
+    }
+
+    /// Reads one note's numbers, its directory watched first; forgets a note that is gone.
+    private mutating func learn(_ note: String, store: Store) {
+        let watch = CardID.isValid(note)
+            ? (try? store.watcher.watch(directory: store.root + "/" + Store.notesDirectoryName + "/" + note)) : nil
+        guard let watch else {
+            numbersOf[note] = nil
+            return
+        }
+        noteOfWatch[watch] = note
+        switch store.readNote(note) {
+        case .success(let read): numbersOf[note] = read.text.numbers
+        case .failure: numbersOf[note] = []
+        }
+    }
+}
