@@ -111,6 +111,14 @@ public final class WebApp: Sendable {
                              body: file.bytes), SecurityHeaders.pagePolicy)
     }
 
+    /// `/worker.js`: the service worker of reviewing offline (`OfflineWorker`), at the root so
+    /// that its scope is the whole site; checked for a new version at every visit (`no-cache`).
+    func worker(request: HTTPRequest) -> (HTTPResponse, String) {
+        guard request.method != .post else { return (notFound(section: nil), SecurityHeaders.pagePolicy) }
+        return (HTTPResponse(status: 200, headers: [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-cache")],
+                             body: Array(OfflineWorker.text.utf8)), SecurityHeaders.pagePolicy)
+    }
+
     /// `/pair/CODE`: a pairing code not yet used nor past its time makes this browser a device,
     /// sets its cookie, and sends it to Today; the code is used up, so the link opens once.
     func pair(_ code: String, request: HTTPRequest) -> (HTTPResponse, String) {

@@ -3,8 +3,9 @@
 /// works without it; it only clicks the links and buttons the page already has, so it changes
 /// nothing a form would not.
 enum ReviewScript {
-    /// The whole script: the review's keys and swipes, then the forms' (`FormScript`).
-    static let text = keys + FormScript.text
+    /// The whole script: the review's keys and swipes, then the forms' (`FormScript`), then
+    /// reviewing offline (`OfflineScript`).
+    static let text = keys + FormScript.text + OfflineScript.text
 
     static let keys = """
         "use strict";

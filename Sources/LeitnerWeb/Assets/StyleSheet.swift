@@ -39,6 +39,8 @@ enum StyleSheet {
         .button, button { flex: 1; display: block; min-height: 52px; padding: 12px 16px; border-radius: 10px;
           border: 1px solid var(--line); background: var(--card); color: var(--fg); font: inherit; font-weight: 600;
           text-align: center; text-decoration: none; cursor: pointer; }
+        /* What the script hides stays hidden, whatever display the rules above give it. */
+        [hidden] { display: none !important; }
         .primary { background: var(--accent); border-color: var(--accent); color: #fff; }
         .right { background: var(--right); border-color: var(--right); color: #fff; }
         .wrong { background: var(--wrong); border-color: var(--wrong); color: #fff; }

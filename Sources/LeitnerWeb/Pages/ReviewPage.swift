@@ -107,7 +107,9 @@ public enum ReviewPage {
         var body = heading(scope) + progress(test, scope: scope, outside: outside)
         if let notice { body += "<p class=\"muted\" id=\"notice\">\(notice)</p>\n" }
         // The answer is what is read here: larger than the question above it, sized to the screen.
-        body += "<article class=\"card answer\" id=\"card\">" + SideView.html(card.front, name: .front, source: asset(handle, .front), media: media(handle))
+        // The card's id and level are for the script, which keeps a grade given offline (R35).
+        body += "<article class=\"card answer\" id=\"card\" data-card=\"\(card.id)\" data-level=\"\(card.level.name)\">"
+        body += SideView.html(card.front, name: .front, source: asset(handle, .front), media: media(handle))
         body += voice(handle, .front, extras)
         body += SideView.html(card.back, name: .back, source: asset(handle, .back), media: media(handle))
         body += voice(handle, .back, extras)
@@ -206,10 +208,13 @@ public enum ReviewPage {
         if undo, test.passed + test.failed > 0 {
             out += Layout.form(action: "/review/undo", csrf: csrf, fields: scope.fields, button: "Undo", id: "undo")
         }
-        out += "</div>\n<p class=\"keys\">Keys: Space shows the answer, y right, n wrong, u undo, s suspend"
+        out += "</div>\n" + keptLine + "<p class=\"keys\">Keys: Space shows the answer, y right, n wrong, u undo, s suspend"
         out += answered ? ", e edit." : "; e edits once the answer is shown."
         return out + " Swipe right or left.</p>\n"
     }
+
+    /// Where the script says how many grades this browser kept and waits to send (R35).
+    static let keptLine: HTML = "<p class=\"muted\" id=\"kept\" role=\"status\" hidden></p>\n"
 
     static func asset(_ handle: String, _ side: SideName) -> String {
         "/review/asset/\(handle)/\(side.rawValue)"
