@@ -392,3 +392,33 @@ def test_statistics_are_drawn_for_a_phone_and_a_tap_shows_a_day(web_box, artifac
             artifacts.shoot(phone, f"stats-{chart}-tapped")
     finally:
         phone.quit()
+
+
+def test_a_cloze_note_is_added_from_the_phone(web_box, phone, artifacts):
+    """The add page's folded cloze form (R30): a text with two gap numbers makes a note of two
+    cards, named in the notice; a text without a gap is refused beside the field, the form open
+    and the text kept."""
+    box = web_box
+    box.start_web()
+    log_in(box, phone)
+    phone.get(box.base + "/cards/new")
+    phone.find_element(By.CSS_SELECTOR, "#cloze summary").click()
+    phone.find_element(By.ID, "cloze-text").send_keys("no gap here")
+    phone.find_element(By.ID, "add-cloze").click()
+    assert wait_until(lambda: phone.find_elements(By.ID, "text-error"))
+    assert "{{c1::word}}" in phone.find_element(By.ID, "text-error").text
+    assert phone.find_element(By.ID, "cloze").get_attribute("open") is not None
+    assert phone.find_element(By.ID, "cloze-text").get_attribute("value") == "no gap here"
+    artifacts.shoot(phone, "add-cloze-refused")
+    text = phone.find_element(By.ID, "cloze-text")
+    text.clear()
+    text.send_keys("The capital of {{c1::France}} is {{c2::Paris}}.")
+    phone.find_element(By.ID, "cloze-extra").send_keys("Europe")
+    phone.find_element(By.ID, "cloze-tags").send_keys("geo")
+    phone.find_element(By.ID, "add-cloze").click()
+    assert shows(phone, "notice", "and 1 card more of its note")
+    artifacts.shoot(phone, "add-cloze-done")
+    cards = {card["id"]: card for card in box.json_lines("list")}
+    clozes = sorted(card_id for card_id in cards if ".c" in card_id)
+    assert len(clozes) == 2 and clozes[0].endswith(".c1") and clozes[1].endswith(".c2"), cards
+    assert box.json("show", clozes[0])["card"]["tags"] == ["geo"]

@@ -10,7 +10,8 @@ extension Visit {
         var draft = NewCardPage.Draft()
         draft.tags = query["tags"] ?? ""
         if let level = query["level"], level.isEmpty || Level(name: level) != nil { draft.level = level }
-        return page(HTTPResponse.html(200, NewCardPage.html(draft, csrf: csrf, added: query["added"], box: boxName)))
+        let more = query["more"].flatMap { Int($0) }.map { min(max($0, 0), 1000) } ?? 0
+        return page(HTTPResponse.html(200, NewCardPage.html(draft, csrf: csrf, added: query["added"], more: more, box: boxName)))
     }
 
     /// `POST /cards/new`: the card (and its reverse) added, then the form again for the next;
@@ -32,14 +33,7 @@ extension Visit {
             case .failure(let refusal): draft.errors[name] = refusal.message
             }
         }
-        let level = draft.level.isEmpty ? nil : Level(name: draft.level)
-        if !draft.level.isEmpty, level == nil || level == .finished || level == .suspended {
-            draft.errors["level"] = "A new card goes to new or to a level, 1 to 7."
-        }
-        let tags = Self.tagWords(draft.tags)
-        if let problem = tags.lazy.compactMap({ tag in CardTag.problem(tag).map { "'\(tag)' is not a tag: \($0)." } }).first {
-            draft.errors["tags"] = problem
-        }
+        let (level, tags) = Self.levelAndTags(&draft)
         guard draft.errors.isEmpty, let front = sides[.front], let back = sides[.back] else { return refused(draft) }
         do {
             let id = draft.id.isEmpty ? nil : draft.id
@@ -57,6 +51,54 @@ extension Visit {
             draft.errors[field] = DaemonProblem(error).message
             return refused(draft)
         }
+    }
+
+    /// `POST /cards/new-cloze`: a cloze note added (`AddCloze`, R30), then the form again for the
+    /// next, naming its first card; a refusal shows the cloze form again, open, with the reason
+    /// beside its field.
+    func addClozeNote() -> (HTTPResponse, String) {
+        var draft = NewCardPage.Draft()
+        let text = form["text"].map(Self.lineEnds) ?? ""
+        draft.cloze = text
+        draft.extra = form["extra"].map(Self.lineEnds) ?? ""
+        draft.tags = form["tags"] ?? ""
+        draft.level = form["level"] ?? ""
+        draft.id = form["id"]?.trimmingSpaces ?? ""
+        if !text.contains("{{c") || !text.contains("::") {
+            draft.errors["text"] = "Mark each gap as {{c1::word}}: a note without one asks nothing."
+        }
+        let (level, tags) = Self.levelAndTags(&draft)
+        guard draft.errors.isEmpty else { return refused(draft) }
+        do {
+            let cards = try box.addCloze(text: text, id: draft.id.isEmpty ? nil : draft.id, level: level,
+                                         extra: draft.extra.isEmpty ? nil : draft.extra, tags: tags).value
+            guard let first = cards.first else { return page(HTTPResponse.redirect("/cards/new")) }
+            var next = "/cards/new?added=\(PercentEncoding.encode(first.id))&more=\(cards.count - 1)&level=\(draft.level)"
+            if !draft.tags.isEmpty { next += "&tags=" + PercentEncoding.encode(draft.tags) }
+            return page(HTTPResponse.redirect(next))
+        } catch {
+            if let call = error as? VarlinkCallError, case .invalidParameter(let name, _)? = BoxError(call) {
+                draft.errors[name == "extra" ? "text" : name] = "The daemon refused the note's \(name)."
+                return refused(draft)
+            }
+            // A side the daemon refused is the note's text here.
+            guard let field = Self.field(of: error) else { return page(app.problem(error, section: .cards)) }
+            draft.errors[field == "front" || field == "back" ? "text" : field] = DaemonProblem(error).message
+            return refused(draft)
+        }
+    }
+
+    /// The draft's level (nil for leitnerctl add's choice) and tags, each refusal noted beside its field.
+    static func levelAndTags(_ draft: inout NewCardPage.Draft) -> (Level?, [String]) {
+        let level = draft.level.isEmpty ? nil : Level(name: draft.level)
+        if !draft.level.isEmpty, level == nil || level == .finished || level == .suspended {
+            draft.errors["level"] = "A new card goes to new or to a level, 1 to 7."
+        }
+        let tags = Self.tagWords(draft.tags)
+        if let problem = tags.lazy.compactMap({ tag in CardTag.problem(tag).map { "'\(tag)' is not a tag: \($0)." } }).first {
+            draft.errors["tags"] = problem
+        }
+        return (level, tags)
     }
 
     /// The form again with its refusals: 400 for what the page refused, 409 for the box's.

@@ -107,7 +107,7 @@ public struct WebRoute: Sendable {
         WebRoute(method: .get, parts: [.word("cards")], fields: ["q", "tag", "level", "page"],
                  handler: .visit { visit, _ in visit.cardList() }),
         // Before `/cards/ID`: `new` is no card's page.
-        WebRoute(method: .get, parts: [.word("cards"), .word("new")], fields: ["added", "tags", "level"],
+        WebRoute(method: .get, parts: [.word("cards"), .word("new")], fields: ["added", "more", "tags", "level"],
                  handler: .visit { visit, _ in visit.newCardPage() }),
         WebRoute(method: .get, parts: [.word("cards"), .card], fields: ["done"],
                  handler: .visit { visit, values in visit.cardPage(id: values[0]) }),
@@ -150,6 +150,8 @@ public struct WebRoute: Sendable {
                  fields: ["front", "front-kind", "front-markdown", "front-photo", "front-drawing",
                           "back", "back-kind", "back-markdown", "back-photo", "back-drawing", "tags", "level", "reverse", "id", "force"],
                  handler: .visit { visit, _ in visit.addCard() }),
+        WebRoute(method: .post, parts: [.word("cards"), .word("new-cloze")], fields: ["text", "extra", "tags", "level", "id"],
+                 handler: .visit { visit, _ in visit.addClozeNote() }),
         WebRoute(method: .post, parts: [.word("cards"), .card, .word("tags")], fields: ["tags"],
                  handler: .visit { visit, values in visit.saveTags(id: values[0]) }),
         WebRoute(method: .post, parts: [.word("cards"), .card, .word("unsuspend")], fields: [],

@@ -17,6 +17,9 @@ public enum NewCardPage {
         public var level = ""
         public var reverse = false
         public var id = ""
+        /// A cloze note's text and extra, when the draft is the cloze form's (R30).
+        public var cloze: String?
+        public var extra = ""
         public var errors: [String: String] = [:]
 
         public init() {}
@@ -25,34 +28,70 @@ public enum NewCardPage {
     /// The ways a side is given: the form's `SIDE-kind`.
     static let kinds = [("text", "Text"), ("photo", "Photo"), ("drawing", "Drawing")]
 
-    /// `added`: the id of the card just added, said above the empty form for the next one.
-    public static func html(_ draft: Draft, csrf: String, added: String? = nil, box: String? = nil) -> HTML {
+    /// `added`: the id of the card just added, said above the empty form for the next one, and
+    /// `more`, how many cards more its note made. A cloze draft fills the cloze form, and leaves
+    /// the card's empty.
+    public static func html(_ draft: Draft, csrf: String, added: String? = nil, more: Int = 0, box: String? = nil) -> HTML {
         var body: HTML = "<h1>Add a card</h1>\n"
         if let added {
-            body += "<p class=\"notice\" id=\"notice\" role=\"status\">Added <a href=\"/cards/\(PercentEncoding.encode(added))\">\(added)</a>.</p>\n"
+            body += "<p class=\"notice\" id=\"notice\" role=\"status\">Added <a href=\"/cards/\(PercentEncoding.encode(added))\">\(added)</a>"
+            body += more > 0 ? " and \(more) card\(more == 1 ? "" : "s") more of its note.</p>\n" : ".</p>\n"
         }
         if let problem = draft.errors["form"] { body += "<p class=\"problem\" id=\"form-error\">\(problem)</p>\n" }
+        body += cardForm(draft.cloze == nil ? draft : Draft(), csrf: csrf) + clozeForm(draft, csrf: csrf)
+        return Layout.page(title: "Add a card", section: .cards, body: body, box: box)
+    }
+
+    static func cardForm(_ draft: Draft, csrf: String) -> HTML {
+        var body: HTML = ""
         body += "<form method=\"post\" action=\"/cards/new\" enctype=\"multipart/form-data\" id=\"add-form\" class=\"add\">"
         body += "<input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
         for side in SideName.allCases { body += sideFields(side, draft) }
         body += "<label for=\"tags\">Tags</label>"
         body += "<input type=\"text\" id=\"tags\" name=\"tags\" value=\"\(draft.tags)\" placeholder=\"ja verbs\" autocapitalize=\"none\">"
         body += error("tags", draft)
-        body += "<label for=\"level\">Goes to</label><select id=\"level\" name=\"level\">"
-        // The first choice is leitnerctl add's: new/ when the box paces new cards, else level 1.
-        body += "<option value=\"\"\(draft.level.isEmpty ? " selected" : "" as HTML)>as leitnerctl add: new, or level 1</option>"
-        for level in [Level.new] + Level.allCases.filter({ !$0.isPlace && $0 != .finished }) {
-            let label = level == .new ? "new: comes with the day's new cards" : "level \(level.name)"
-            body += "<option value=\"\(level.name)\"\(level.name == draft.level ? " selected" : "" as HTML)>\(label)</option>"
-        }
-        body += "</select>" + error("level", draft)
+        body += levelChoice(id: "level", draft)
         body += "<label class=\"check\"><input type=\"checkbox\" id=\"reverse\" name=\"reverse\" value=\"yes\"\(draft.reverse ? " checked" : "" as HTML)> "
         body += "Also a reverse card (the back asked, the front answered)</label>"
         body += "<label for=\"id\">Id <span class=\"muted\">(made from the front when empty)</span></label>"
         body += "<input type=\"text\" id=\"id\" name=\"id\" value=\"\(draft.id)\" autocapitalize=\"none\">"
         body += error("id", draft)
         body += "<div class=\"actions\"><button type=\"submit\" id=\"add\" class=\"primary\">Add the card</button></div></form>\n"
-        return Layout.page(title: "Add a card", section: .cards, body: body, box: box)
+        return body
+    }
+
+    /// Where the new cards go: `new/` or a level.
+    static func levelChoice(id: String, _ draft: Draft) -> HTML {
+        var out: HTML = "<label for=\"\(id)\">Goes to</label><select id=\"\(id)\" name=\"level\">"
+        // The first choice is leitnerctl add's: new/ when the box paces new cards, else level 1.
+        out += "<option value=\"\"\(draft.level.isEmpty ? " selected" : "" as HTML)>as leitnerctl add: new, or level 1</option>"
+        for level in [Level.new] + Level.allCases.filter({ !$0.isPlace && $0 != .finished }) {
+            let label = level == .new ? "new: comes with the day's new cards" : "level \(level.name)"
+            out += "<option value=\"\(level.name)\"\(level.name == draft.level ? " selected" : "" as HTML)>\(label)</option>"
+        }
+        return out + "</select>" + error("level", draft)
+    }
+
+    /// A cloze note (R30, `leitnerctl add --cloze`): its text with deletions, an extra shown with
+    /// each answer, tags, where its cards go and the note's id; one card per deletion number.
+    /// Folded under the card's form, open when it holds a draft.
+    static func clozeForm(_ draft: Draft, csrf: String) -> HTML {
+        let mine = draft.cloze != nil
+        let shown = mine ? draft : Draft()
+        var out: HTML = "<details class=\"cloze\" id=\"cloze\"\(mine ? " open" : "" as HTML)><summary>Or a cloze note: a text with gaps</summary>"
+        out += "<form method=\"post\" action=\"/cards/new-cloze\" id=\"cloze-form\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
+        out += "<label for=\"cloze-text\">Text <span class=\"muted\">(each gap {{c1::word}}, a number a card)</span></label>"
+        out += "<textarea id=\"cloze-text\" name=\"text\" placeholder=\"The capital of {{c1::France}} is {{c2::Paris}}.\">\(shown.cloze ?? "")</textarea>"
+        out += error("text", shown)
+        out += "<label for=\"cloze-extra\">Extra <span class=\"muted\">(shown with each answer)</span></label>"
+        out += "<textarea id=\"cloze-extra\" name=\"extra\">\(shown.extra)</textarea>"
+        out += "<label for=\"cloze-tags\">Tags</label>"
+        out += "<input type=\"text\" id=\"cloze-tags\" name=\"tags\" value=\"\(shown.tags)\" autocapitalize=\"none\">" + error("tags", shown)
+        out += levelChoice(id: "cloze-level", shown)
+        out += "<label for=\"cloze-id\">Id of the note <span class=\"muted\">(made from the text when empty)</span></label>"
+        out += "<input type=\"text\" id=\"cloze-id\" name=\"id\" value=\"\(shown.id)\" autocapitalize=\"none\">" + error("id", shown)
+        out += "<div class=\"actions\"><button type=\"submit\" id=\"add-cloze\" class=\"primary\">Add the note</button></div></form></details>\n"
+        return out
     }
 
     /// One side: the choice of text, photo or drawing, and the field of each (the style shows the
