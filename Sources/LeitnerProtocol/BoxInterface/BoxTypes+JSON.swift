@@ -168,7 +168,7 @@ extension BoxStatus {
     static func week(_ fields: JSONFields) throws(JSONFieldError) -> [CalendarDay] {
         var days: [CalendarDay] = []
         for (index, day) in (try fields.optional("week", "an array", \.arrayValue) ?? []).enumerated() {
-            days.append(try CalendarDay(json: day, field: fields.field("week") + "[\(index)]"))
+            days.append(try CalendarDay(json: day, field: "\(fields.field("week")).\(index)"))
         }
         return days
     }
