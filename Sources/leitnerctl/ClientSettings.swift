@@ -34,7 +34,8 @@ struct ClientSettings {
     var ignoreAccents: Bool = false
     /// The sides the review speaks by itself (`[Review] AutoSpeak=`, R33).
     var autoSpeak: Configuration.AutoSpeak = .no
-    /// `[Voice] Program=` as the file wrote it, for `doctor`; nil: not written (the default).
+    /// `[Voice] Program=` as the file wrote it, for `doctor` (a program written and not found);
+    /// nil: not written (the default), or empty (no voice).
     var voiceProgram: String?
 }
 
@@ -77,7 +78,7 @@ extension ClientSettings {
                               viewerSetting: configuration.viewerSetting, playerSetting: configuration.playerSetting,
                               images: configuration.images, ignoreAccents: configuration.ignoreAccents,
                               autoSpeak: configuration.autoSpeak,
-                              voiceProgram: configuration.voiceProgramConfigured ? configuration.voiceProgram : nil)
+                              voiceProgram: configuration.voiceSetting.isConfigured ? configuration.voiceProgram : nil)
     }
 
     /// The command that opens an image or file (`[Client] Viewer=`, else `xdg-open` on `PATH`);

@@ -123,10 +123,6 @@ public struct Configuration: Sendable, Equatable {
     }
     /// The voice of a card without a `lang:XX` tag (`Language=`); nil: the program's own.
     public var voiceLanguage: String?
-    /// Whether `Program=` was written in the file: `doctor` reports a written one that is not
-    /// found, and says nothing of the default missing.
-    public var voiceProgramConfigured = false
-
     /// The voice as the daemon makes it.
     public var voice: VoiceSettings { VoiceSettings(program: voiceProgram, language: voiceLanguage) }
 

@@ -144,10 +144,7 @@ public struct ConfigurationParser: Sendable {
             },
         ],
         "Voice": [
-            "Program": { c, v, _ in
-                c.voiceProgram = ConfigurationValue.command(v)
-                c.voiceProgramConfigured = true
-            },
+            "Program": { c, v, _ in c.voiceProgram = ConfigurationValue.command(v) },
             "Language": { c, v, _ throws(ConfigurationValueError) in
                 // A voice name goes to the program as one argument: no space, no option.
                 guard !v.contains(" "), !v.hasPrefix("-") else { throw ConfigurationValueError("expected a voice such as de, en-gb or ja") }

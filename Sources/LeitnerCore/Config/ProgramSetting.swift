@@ -38,6 +38,9 @@ public struct ProgramSetting: Sendable, Equatable {
         set { configured = .some(newValue) }
     }
 
+    /// Whether the configuration set it (empty included), rather than leaving the default.
+    public var isConfigured: Bool { configured != nil }
+
     /// Two settings are equal when they run the same command: `Viewer=xdg-open` written out
     /// equals the default that finds `xdg-open` on `PATH`, as the values were before the search
     /// was put off (it is made here, on both sides).

@@ -139,9 +139,9 @@ public final class VoiceMaker: Sendable {
                 var wanted = Set<String>()
                 for card in cards {
                     if halted { break }
-                    guard case .success(let (front, back)) = reader.readSides(card.id, in: card.level, withText: true).sides else { continue }
-                    let tags = reader.readSides(card.id, in: card.level, withText: false).tags.tags
-                    for job in jobs(front: front, back: back, tags: tags) {
+                    let read = reader.readSides(card.id, in: card.level, withText: true)
+                    guard case .success(let (front, back)) = read.sides else { continue }
+                    for job in jobs(front: front, back: back, tags: read.tags.tags) {
                         if wanted.contains(job.name) { continue }
                         wanted.insert(job.name)
                         make(job)
