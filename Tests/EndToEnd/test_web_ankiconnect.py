@@ -101,7 +101,7 @@ def yomitan_note(front, back, deck="Default", tags=("yomitan",), allow_duplicate
                         "duplicateScopeOptions": {"deckName": None, "checkChildren": False, "checkAllModels": False}}}
 
 
-def test_a_word_added_as_yomitan_adds_it_waits_in_new_with_its_tags(anki_box):
+def test_a_word_added_as_yomitan_adds_it_waits_in_new_with_its_media_and_tags(anki_box):
     anki_box.start_door()
     # The settings page: is it there, which version, which decks, models and fields.
     assert anki_box.invoke("version") == 6
@@ -136,6 +136,10 @@ def test_a_word_added_as_yomitan_adds_it_waits_in_new_with_its_tags(anki_box):
     assert (directory / "back.md").read_text() == (
         "1. *(v1, vt)* to eat\n2. to live on (e.g. a salary)\n\n"
         f"![]({picture}) [sound:{audio}]")
+    assert (directory / picture).read_bytes() == PNG
+    assert (directory / audio).read_bytes() == MP3
+    shown = anki_box.json("show", card)["card"]
+    assert [m["name"] for m in shown["back"]["media"]] == [picture, audio]
     assert anki_box.json("show", card)["card"]["tags"] == ["yomitan", "ja:verb"]
 
     # Yomitan's duplicate check: the stripped note now cannot be added, and multi of findNotes
@@ -157,6 +161,21 @@ def test_a_word_added_as_yomitan_adds_it_waits_in_new_with_its_tags(anki_box):
     assert refused == {"result": None, "error": "cannot create note because it is a duplicate"}
     assert anki_box.invoke("addNote", {"note": note}, version=6)["error"] == "cannot create note because it is a duplicate"
     assert anki_box.cards_in("new") == [card]
+
+
+def test_a_note_naming_media_never_stored_or_not_media_is_refused_and_nothing_added(anki_box):
+    anki_box.start_door()
+    missing = anki_box.invoke("addNote", {"note": yomitan_note("鳥", "bird [sound:never_stored.mp3]")}, version=6)
+    assert missing["error"] == ("the media file 'never_stored.mp3' was not stored: "
+                                "send it with storeMediaFile before the note that names it")
+    # A name with a path is no medium: kept as the text it is, nothing stored or read for it.
+    assert anki_box.invoke("storeMediaFile", {"filename": "../../escape.png", "data": base64.b64encode(PNG).decode()}) \
+        == "_._.._escape.png"
+    pathless = anki_box.invoke("addNote", {"note": yomitan_note("魚", '<img src="../../escape.png" alt="a fish">')})
+    [card] = anki_box.cards_in("new")
+    assert (anki_box.store / "new" / card / "back.md").read_text() == "a fish"
+    assert sorted(p.name for p in (anki_box.store / "new" / card).iterdir()) == ["back.md", "front.md", "tags"]
+    assert isinstance(pathless, int)
 
 
 def test_a_note_with_its_reverse_and_a_cloze_note_in_a_deck_of_their_own(anki_box):

@@ -46,6 +46,7 @@ import Testing
         ("takeKeptGrade", { _ = try $0.takeKeptGrade(device: "web-ab12", sequence: 3, id: "a", correct: false,
                                                      time: "2026-11-28T08:00:00.250+01:00", answerMs: 900, level: .two, position: 40) }),
         ("add", { _ = try $0.add(front: asset, back: asset, id: "a", level: .three, allowDuplicate: true, typeAnswer: true) }),
+        ("add (media)", { _ = try $0.add(front: asset, back: asset, media: [Asset(name: "cat.png", content: [0x89])]) }),
         ("add (defaults)", { _ = try $0.add(front: asset, back: Asset(name: "back.png", content: [0, 1])) }),
         ("addMany", { _ = try $0.addMany([NewCard(front: asset, back: asset, id: "a", level: "2")], allowDuplicate: false) }),
         ("addMany (reverse)", { _ = try $0.addMany([NewCard(front: asset, back: asset)], reverse: true) }),

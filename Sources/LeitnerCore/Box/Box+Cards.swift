@@ -16,11 +16,13 @@ extension Box {
     /// both wait in `new/` (R23), or both go into level 1 as admissions when today's room takes
     /// the two. The reverse's id taken is `cardExists`, and nothing is added. With `typeAnswer`
     /// each gets a `type-answer` file (R32), written and synced with its sides before the card
-    /// is renamed into place.
+    /// is renamed into place. `media` are put in the card's directory beside its sides, in the
+    /// same change (R31).
     public func add(front: Asset, back: Asset, id: String?, level: String?, allowDuplicateFront: Bool,
-                    withReverse: Bool, typeAnswer: Bool = false) throws(BoxError) -> (card: Card, reverse: Card?) {
+                    withReverse: Bool, typeAnswer: Bool = false, media: [Asset] = []) throws(BoxError) -> (card: Card, reverse: Card?) {
         let frontFile = try Box.fileName(for: front, side: .front)
         let backFile = try Box.fileName(for: back, side: .back)
+        try Box.validateMedia(media)
         let named = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let id { try CardID.validate(id) }
         let moment = try begin()
@@ -49,7 +51,8 @@ extension Box {
         var reverseID: String?
         if withReverse { reverseID = try Box.reverseID(of: cardID) }
         if let reverseID, store.level(of: reverseID) != nil { throw .cardExists(id: reverseID) }
-        try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content), typeAnswer: typeAnswer)
+        try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content), typeAnswer: typeAnswer,
+                            media: media.map { ($0.name, $0.content) })
         var staged = [Store.StagedCard(staged: "add-" + cardID, id: cardID, level: target)]
         var journal = [LogEntry(time: moment.now, event: .add, id: cardID, to: target, origin: origin)]
         if let reverseID {
@@ -295,6 +298,25 @@ extension Box {
             throw .invalidAsset(name: asset.name, reason: "the \(side.rawValue) is an empty file")
         }
         return "\(side.rawValue).\(ext.lowercased())"
+    }
+
+    /// Refuses a medium R31 would not show: a name that is no medium's (`MediaName`), neither a
+    /// picture nor a sound, a side's own name (`front.png` would be taken for the side), given
+    /// twice, or too large.
+    static func validateMedia(_ media: [Asset]) throws(BoxError) {
+        var names: Set<String> = []
+        for medium in media {
+            let mediaType = MediaType.of(fileName: medium.name)
+            if let problem = MediaName.problem(medium.name) { throw .invalidAsset(name: medium.name, reason: "the name \(problem)") }
+            guard let kind = MediaName.kind(ofMediaType: mediaType) else {
+                throw .invalidAsset(name: medium.name, reason: "neither a picture nor a sound (\(mediaType))")
+            }
+            if let problem = MediaName.problem(medium.name, kind: kind) { throw .invalidAsset(name: medium.name, reason: "the name \(problem)") }
+            let stem = medium.name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+            if SideName(rawValue: stem) != nil { throw .invalidAsset(name: medium.name, reason: "a side's name: the card's \(stem) is its own file") }
+            if !names.insert(medium.name).inserted { throw .invalidAsset(name: medium.name, reason: "given twice") }
+            if medium.content.count > maxAssetSize { throw .invalidAsset(name: medium.name, reason: "larger than \(maxAssetSize >> 20) MiB") }
+        }
     }
 
     /// Front texts compare without surrounding white space.

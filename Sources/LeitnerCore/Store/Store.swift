@@ -509,13 +509,13 @@ final class Store {
 
     /// Writes a new card's assets under `.leitner/tmp/add-ID`, synced; `commitStagedCard` puts it in place.
     func stageCard(_ id: String, front: (name: String, bytes: [UInt8]), back: (name: String, bytes: [UInt8]),
-                   typeAnswer: Bool = false) throws(BoxError) {
+                   typeAnswer: Bool = false, media: [(name: String, bytes: [UInt8])] = []) throws(BoxError) {
         let staged = "add-" + id
         let stagedPath = statePath + "/tmp/" + staged
         do {
             if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
             try FileSystem.makeDirectory(staged, in: stagingFD)
-            try writeStagedFiles(staged, [front, back] + Store.typeAnswerFiles(typeAnswer), sync: true)
+            try writeStagedFiles(staged, [front, back] + Store.typeAnswerFiles(typeAnswer) + media, sync: true)
             try stagingFD.sync()
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)

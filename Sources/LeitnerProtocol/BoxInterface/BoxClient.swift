@@ -78,22 +78,24 @@ public struct BoxClient {
     // MARK: Cards
 
     /// `Add`: one card, in `level` (level 1 when nil); a second card with the same front only
-    /// when `allowDuplicate`; its answer typed in the review when `typeAnswer` (R32).
+    /// when `allowDuplicate`; its answer typed in the review when `typeAnswer` (R32); `media`
+    /// beside its sides (R31).
     public func add(front: Asset, back: Asset, id: String? = nil, level: Level? = nil,
-                    allowDuplicate: Bool? = nil, typeAnswer: Bool = false) throws -> BoxReply<Card> {
+                    allowDuplicate: Bool? = nil, typeAnswer: Bool = false, media: [Asset] = []) throws -> BoxReply<Card> {
         try call(.add, ["front": front.json, "back": back.json, "id": id.map(JSONValue.string),
                         "level": level.map { .string($0.name) }, "allowDuplicate": allowDuplicate.map(JSONValue.bool),
-                        "typeAnswer": typeAnswer ? .bool(true) : nil]) {
+                        "typeAnswer": typeAnswer ? .bool(true) : nil, "media": BoxClient.assets(media)]) {
             fields throws(JSONFieldError) in try fields.card()
         }
     }
 
     /// `Add` with `reverse`: the card and its reverse card (R28), added together.
     public func addWithReverse(front: Asset, back: Asset, id: String? = nil, level: Level? = nil,
-                               allowDuplicate: Bool? = nil, typeAnswer: Bool = false) throws -> BoxReply<(card: Card, reverse: Card?)> {
+                               allowDuplicate: Bool? = nil, typeAnswer: Bool = false, media: [Asset] = []) throws -> BoxReply<(card: Card, reverse: Card?)> {
         try call(.add, ["front": front.json, "back": back.json, "id": id.map(JSONValue.string),
                         "level": level.map { .string($0.name) }, "allowDuplicate": allowDuplicate.map(JSONValue.bool),
-                        "reverse": .bool(true), "typeAnswer": typeAnswer ? .bool(true) : nil]) { fields throws(JSONFieldError) in
+                        "reverse": .bool(true), "typeAnswer": typeAnswer ? .bool(true) : nil,
+                        "media": BoxClient.assets(media)]) { fields throws(JSONFieldError) in
             (card: try fields.card(), reverse: try fields.optionalCard("reverse"))
         }
     }
@@ -241,6 +243,12 @@ public struct BoxClient {
         try call(.practice, ["id": .string(id), "correct": .bool(correct), "answerMs": answerMs.map { .int(Int64($0)) }]) {
             fields throws(JSONFieldError) in try fields.card()
         }
+    }
+
+    /// Media as a parameter; nil (not sent) when there are none, so an older daemon is asked
+    /// nothing it does not know.
+    private static func assets(_ media: [Asset]) -> JSONValue? {
+        media.isEmpty ? nil : .array(media.map(\.json))
     }
 
     /// A list of strings as a parameter; nil (not sent) when nil.

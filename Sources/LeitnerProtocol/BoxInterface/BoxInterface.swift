@@ -247,8 +247,11 @@ public enum BoxInterface {
         # reverse is it. Without a level both wait in new, or both go into 1 when the day's
         # admissions take the two. typeAnswer: true writes the card's type-answer file (and its
         # reverse's), so that its answer is typed in the review.
+        # media: pictures and sounds put in the card's directory beside its sides, in the same
+        # change (R31), for a Markdown side to name: each name one file name (no path, not hidden),
+        # a picture's or a sound's, not front.* or back.*, each once (InvalidAsset otherwise).
         method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool,
-          typeAnswer: ?bool) -> (card: Card, reverse: ?Card)
+          typeAnswer: ?bool, media: ?[]Asset) -> (card: Card, reverse: ?Card)
         # Adds many cards in one durable change, each as Add would: when the reply arrives, every
         # added card is on disk and in its level. Cards already present or refused are reported
         # and the others added, so the same batch sent twice adds nothing the second time. Fails

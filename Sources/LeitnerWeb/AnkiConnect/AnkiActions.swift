@@ -154,7 +154,6 @@ struct AnkiActions: Sendable {
         try check(note, among: try boxNotes())
         let tags = (try decks.tag(of: note.deck).map { [$0] } ?? []) + note.tags
         let media = try mediaAssets(note.media)
-        _ = media
         let fields = note.fields.map(\.markdown)
         switch note.model {
         case .basic, .reversed:
@@ -163,16 +162,21 @@ struct AnkiActions: Sendable {
             let allowDuplicate = note.allowDuplicate || note.duplicateDeck != nil
             let ids: [String] = try daemon("addNote") {
                 if note.model == .reversed {
-                    let added = try box.addWithReverse(front: front, back: back, level: .new, allowDuplicate: allowDuplicate).value
+                    let added = try box.addWithReverse(front: front, back: back, level: .new, allowDuplicate: allowDuplicate, media: media).value
                     return [added.card.id] + (added.reverse.map { [$0.id] } ?? [])
                 }
-                return [try box.add(front: front, back: back, level: .new, allowDuplicate: allowDuplicate).value.id]
+                return [try box.add(front: front, back: back, level: .new, allowDuplicate: allowDuplicate, media: media).value.id]
             }
             if !tags.isEmpty {
                 try daemon("addNote (tags)") { for id in ids { _ = try box.tag(id: id, tags: tags) } }
             }
             return AnkiBoxNote.number(ids[0])
         case .cloze:
+            // `AddCloze` puts no media in a note's directory yet: refused rather than a note
+            // whose pictures and sounds are missing.
+            if let name = media.first?.name {
+                throw AnkiError("addNote: a Cloze note's media ('\(name)') cannot be added through this door yet; add the note without them")
+            }
             let cards = try daemon("addNote") {
                 try box.addCloze(text: fields[0], level: .new, extra: fields[1].isEmpty ? nil : fields[1], tags: tags).value
             }
@@ -201,8 +205,10 @@ struct AnkiActions: Sendable {
             sides[index] = Asset(name: index == 0 ? "front.md" : "back.md", text: text.markdown)
             media += text.media.filter { !media.contains($0) }
         }
-        let assets = try mediaAssets(media)
-        _ = assets
+        // `Edit` replaces sides only: a side may name the media the card has, not new ones.
+        if let name = media.first(where: { !existing.media.contains($0) }) {
+            throw AnkiError("updateNoteFields: '\(name)' is not a medium of this card; new media cannot be added to a card through this door yet")
+        }
         try daemon("updateNoteFields") {
             _ = try box.edit(id: existing.boxID, front: sides[0], back: sides[1])
         }

@@ -153,6 +153,8 @@ struct AnkiBoxNote {
     var fields: [String]
     var tags: [String]
     var cards: [Int64]
+    /// The names of the media its sides show.
+    var media: [String] = []
 
     var key: String { AnkiNote.normalized(fields.first ?? "") }
 
@@ -183,7 +185,8 @@ struct AnkiBoxNote {
             let model: AnkiModel = reversed.contains(card.id) ? .reversed : .basic
             notes.append(AnkiBoxNote(id: number(card.id), model: model, boxID: card.id,
                                      fields: [card.front.text ?? "", card.back.text ?? ""], tags: card.tags,
-                                     cards: [number(card.id)] + (reverseOf[card.id].map { [number($0)] } ?? [])))
+                                     cards: [number(card.id)] + (reverseOf[card.id].map { [number($0)] } ?? []),
+                                     media: (card.front.media + card.back.media).map(\.name)))
         }
         return notes
     }

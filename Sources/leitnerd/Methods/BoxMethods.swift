@@ -92,9 +92,14 @@ enum BoxMethods {
         let level = try parameters.optionalString("level")
         let allowDuplicate = try parameters.optionalBool("allowDuplicate") ?? true
         let withReverse = try parameters.optionalBool("reverse") ?? false
+        var media: [Asset] = []
+        if let items = parameters.values["media"], !items.isNull {
+            guard let list = items.arrayValue else { throw InvalidParameter(name: "media") }
+            for (index, item) in list.enumerated() { media.append(try Asset(json: item, field: "media[\(index)]")) }
+        }
         let added = try context.box.add(front: front, back: back, id: id, level: level,
                                         allowDuplicateFront: allowDuplicate, withReverse: withReverse,
-                                        typeAnswer: parameters.optionalBool("typeAnswer") ?? false)
+                                        typeAnswer: parameters.optionalBool("typeAnswer") ?? false, media: media)
         context.box.speakAhead([added.card])
         // `reverse` only when one was asked for (R28): the reply of a plain Add is unchanged.
         guard let reverse = added.reverse else { return ["card": added.card.json] }
