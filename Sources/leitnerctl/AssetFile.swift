@@ -16,6 +16,23 @@ enum AssetFile {
         Asset(name: "\(side.rawValue).\(ext)", text: text)
     }
 
+    /// A picture or a sound for `add --media` (R31): the file's bytes under its own name, which
+    /// must be one a side can name (`MediaName`) and not a side's; checked before the card is
+    /// added, so that a bad one adds nothing.
+    /// - Throws: `Failure.failed` naming the file and the reason.
+    static func medium(_ path: String) throws -> Asset {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let type = MediaType.of(fileName: name)
+        if let problem = MediaName.problem(name) { throw Failure.failed("'\(path)': the name \(problem)") }
+        guard MediaName.kind(ofMediaType: type) != nil else {
+            throw Failure.failed("'\(path)': not a picture or a sound (\(type)): .png, .jpg, .gif, .webp, .svg, .mp3, .ogg, .wav, .flac, .m4a, .opus")
+        }
+        if name.hasPrefix("front.") || name.hasPrefix("back.") {
+            throw Failure.failed("'\(path)': '\(name)' is a side's file name; rename the file")
+        }
+        return try file(path, named: name)
+    }
+
     /// A medium (R31) from the file at `path`, sent under `name`.
     /// - Throws: `Failure.failed` naming the file and the reason.
     static func file(_ path: String, named name: String) throws -> Asset {

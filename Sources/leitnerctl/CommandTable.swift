@@ -75,6 +75,7 @@ enum CommandTable {
                     OptionSpec(.cloze, value: "TEXT", help: "add a cloze note: 'Die {{c1::Katze}} schläft {{c2::auf dem Sofa::wo?}}', one card ID.cN a number"),
                     OptionSpec(.extra, value: "TEXT", help: "with --cloze: text shown under every answer of the note"),
                     OptionSpec(.typeAnswer, help: "its answer is typed in the review (a type-answer file; its reverse's too)"),
+                    OptionSpec(.media, value: "FILE", help: "a picture or sound the card's Markdown shows as ![text](NAME) or [sound:NAME] (repeatable)"),
                 ],
                 discussion: "FRONT and BACK are text; a side given as a file is left out of the arguments. With --cloze there are none.",
                 run: WriteCommands.add),

@@ -59,6 +59,7 @@ extension OptionName {
     static let deck = OptionName("--deck")
     static let cloze = OptionName("--cloze")
     static let extra = OptionName("--extra")
+    static let media = OptionName("--media")
     static let keepReverses = OptionName("--keep-reverses")
     static let typeAnswer = OptionName("--type-answer")
 

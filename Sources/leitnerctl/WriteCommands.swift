@@ -25,15 +25,20 @@ enum WriteCommands {
             return try addCloze(text, context, arguments)
         }
         var texts = arguments.positionals[...]
+        // With media, a side given as text is Markdown: that is where it names them (R31).
+        let media = try arguments.all(.media).map(AssetFile.medium)
         func side(_ name: SideName) throws -> Asset {
             if let path = arguments[.file(name)] { return try AssetFile.file(path, side: name) }
             guard let text = texts.popFirst() else {
                 throw Failure.usage(.missingArgument(name.rawValue.uppercased(), command: "add"))
             }
-            return AssetFile.text(text, side: name)
+            return AssetFile.text(text, side: name, extension: media.isEmpty ? "txt" : "md")
         }
         let front = try side(.front)
         let back = try side(.back)
+        if !media.isEmpty && arguments.has(.reverse) {
+            throw Failure.failed("add --media and --reverse: add the card with its media, then 'leitnerctl reverse ID'")
+        }
         if let extra = texts.first { throw Failure.usage(.extraArgument(extra, command: "add")) }
         let level = try arguments[.level].map { try Arguments.level($0, command: "add") }
         let tags = try TagOptions.tags(arguments.all(.tag), command: "add")
@@ -64,8 +69,18 @@ enum WriteCommands {
                                         allowDuplicate: arguments.has(.force), typeAnswer: arguments.has(.typeAnswer))
         // The tags were checked above, so this second call fails only as the store does.
         if !tags.isEmpty { reply = try context.box.tag(id: reply.value.id, tags: tags) }
+        var renamed: [(given: String, kept: String)] = []
+        if !media.isEmpty {
+            let added = try context.box.addMedia(id: reply.value.id, media: media)
+            reply = BoxReply(json: ["card": added.json["card"] ?? .null], value: added.value.card)
+            renamed = zip(media.map(\.name), added.value.names).filter { $0 != $1 }.map { ($0, $1) }
+        }
         if context.json { return context.printJSON(reply.json) }
-        Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level)).")
+        Console.out("Added '\(reply.value.id)' to \(Views.place(reply.value.level))"
+                    + (media.isEmpty ? "." : ", with \(media.count) \(media.count == 1 ? "medium" : "media")."))
+        for (given, kept) in renamed {
+            Console.out("'\(given)' was given twice: the second is '\(kept)'; name it so in the card's text.")
+        }
         if reply.value.level == .new { Console.out(try whenAdmitted(1, context: context)) }
     }
 

@@ -75,3 +75,35 @@ def test_without_chafa_the_picture_is_a_clear_word(box, tmp_path):
         assert "♪ miau.mp3 · r plays it" in screen
     finally:
         pane.close()
+
+
+def test_add_media_copies_the_files_in_and_refuses_bad_names(box, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "katze.png").write_bytes(png(8, 8, (255, 0, 0)))
+    (tmp_path / "b" / "katze.png").write_bytes(png(8, 8, (0, 0, 255)))
+    (tmp_path / "miau.mp3").write_bytes(b"ID3-miau")
+    out = box.ok("add", "--id", "katze", "--level", "1", "--media", tmp_path / "a" / "katze.png",
+                 "--media", tmp_path / "miau.mp3", "--media", tmp_path / "b" / "katze.png",
+                 "![rot](katze.png) ![blau](katze-2.png) [sound:miau.mp3]", "cat")
+    assert "Added 'katze' to level 1, with 3 media." in out
+    assert "'katze.png' was given twice: the second is 'katze-2.png'" in out
+    card = box.store / "1" / "katze"
+    assert (card / "front.md").exists()  # with media, a text side is Markdown
+    assert (card / "katze.png").read_bytes() == (tmp_path / "a" / "katze.png").read_bytes()
+    assert (card / "katze-2.png").read_bytes() == (tmp_path / "b" / "katze.png").read_bytes()
+    assert (card / "miau.mp3").read_bytes() == b"ID3-miau"
+    shown = box.json("show", "katze")
+    shown = shown.get("card", shown)
+    assert [m["name"] for m in shown["front"]["media"]] == ["katze.png", "katze-2.png", "miau.mp3"]
+    assert [m["mediaType"] for m in shown["front"]["media"]] == ["image/png", "image/png", "audio/mpeg"]
+    # Refused before anything is added: a file that is no picture or sound, a side's name.
+    (tmp_path / "notes.pdf").write_bytes(b"%PDF")
+    (tmp_path / "front.png").write_bytes(png(4, 4))
+    for bad, says in [("notes.pdf", "not a picture or a sound (application/pdf)"), ("front.png", "is a side's file name"),
+                      ("missing.png", "cannot read")]:
+        result = box.ctl("add", "--id", "bad", "--media", tmp_path / bad, "x", "y")
+        assert result.returncode == 1 and says in result.stderr, result.stderr
+        assert not (box.store / "new" / "bad").exists() and "bad" not in box.ok("list")
+    box.ok("move", "katze", "suspended")
+    assert (box.store / "suspended" / "katze" / "katze-2.png").exists()

@@ -116,4 +116,30 @@ import LeitnerTestSupport
             #expect(try box.doctor().contains { $0.kind == .badMedium && $0.reason.hasPrefix("![extra](hund.png)") })
         }
     }
+
+    @Test func addMediaWritesThemDurablyChecksTheirNamesAndKeepsEachOnce() throws {
+        try withBox { (box, dir) throws in
+            let png = Asset(name: "katze.png", content: Array("PNG".utf8))
+            let other = Asset(name: "katze.png", content: Array("OTHER".utf8))
+            let sound = Asset(name: "bell.ogg", content: Array("OGG".utf8))
+            // The same bytes under the same name are kept as they are; other bytes get a number.
+            let (card, names) = try box.addMedia(id: "katze", media: [png, other, sound, other])
+            #expect(names == ["katze.png", "katze-2.png", "bell.ogg", "katze-2.png"])
+            let files = dir.snapshot().filter { $0.hasPrefix("/1/katze/") && !$0.hasPrefix("/1/katze/front.md") && !$0.hasPrefix("/1/katze/back.md") }
+            #expect(files == ["/1/katze/", "/1/katze/bell.ogg = OGG", "/1/katze/katze-2.png = OTHER", "/1/katze/katze.png = PNG", "/1/katze/miau.mp3 = ID3"])
+            #expect(card.front.media.map(\.name) == ["katze.png", "miau.mp3"])
+            #expect(try read(box, "katze", name: "katze.png") == "PNG")
+            // Refused before anything is written.
+            for bad in ["../x.png", "front.png", "notes.pdf", ".x.png", "a/b.mp3"] {
+                #expect(throws: BoxError.self) { try box.addMedia(id: "katze", media: [sound, Asset(name: bad, content: [1])]) }
+            }
+            #expect(!dir.exists("1/katze/bell-2.ogg"))
+            #expect(throws: BoxError.noSuchCard(id: "nobody")) { try box.addMedia(id: "nobody", media: [png]) }
+            // The media move with the card, and the log has the edit.
+            _ = try box.move(id: "katze", level: "4")
+            #expect(dir.exists("4/katze/katze-2.png") && dir.exists("4/katze/bell.ogg"))
+            #expect(try box.log(since: nil, limit: nil).contains { $0.event == .edit && $0.id == "katze" })
+        }
+    }
 }
+

@@ -67,6 +67,7 @@ import Testing
         ("readAsset", { _ = try $0.readAsset(id: "a", side: .back) }),
         ("readMedium", { _ = try $0.readMedium(id: "a", name: "katze.png") }),
         ("speech", { _ = try $0.speech(id: "a", side: .front, withData: true) }),
+        ("addMedia", { _ = try $0.addMedia(id: "a", media: [Asset(name: "katze.png", content: [1])]) }),
         ("resolveConflict", { _ = try $0.resolveConflict(id: "a", keep: "mine") }),
         ("list", { try $0.list(level: .two, withText: true) { _ in } }),
         ("list (all)", { try $0.list { _ in } }),

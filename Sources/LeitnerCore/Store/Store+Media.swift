@@ -119,3 +119,23 @@ extension Store {
         return "it appeared meanwhile"
     }
 }
+
+extension Store {
+    /// The bytes of each picture and sound already in card `id`'s directory, by name: what
+    /// `addMedia` compares a new medium with. A file it cannot read counts as other bytes.
+    func mediaBytes(_ id: String, in level: Level) -> [String: [UInt8]] {
+        guard let levelDirectory = openFD(level),
+              let directory = try? FileDescriptor.openDirectory(id, relativeTo: levelDirectory) else { return [:] }
+        defer { directory.close() }
+        var names: [(String, EntryKind)] = []
+        try? FileSystem.forEachEntry(directory, fresh: true) { name, kind in
+            if MediaName.kind(ofMediaType: MediaType.of(fileName: name)) != nil { names.append((name, kind)) }
+        }
+        var found: [String: [UInt8]] = [:]
+        for (name, kind) in names {
+            let bytes = try? openSide(name, kind: kind, in: directory, cardRelative: level.name + "/" + id).get()
+            found[name] = bytes.flatMap { try? readBounded($0, limit: Int.max - 1).get() } ?? []
+        }
+        return found
+    }
+}

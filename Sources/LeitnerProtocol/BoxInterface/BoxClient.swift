@@ -200,6 +200,13 @@ public struct BoxClient {
         }
     }
 
+    /// `AddMedia`: pictures and sounds put beside a card's sides (R31).
+    public func addMedia(id: String, media: [Asset]) throws -> BoxReply<(card: Card, names: [String])> {
+        try call(.addMedia, ["id": .string(id), "media": .array(media.map(\.json))]) { fields throws(JSONFieldError) in
+            (card: try fields.card(), names: try fields.strings("names"))
+        }
+    }
+
     /// `ResolveConflict`: keeps one side of a card's sync conflict (docs/sync.md); `keep` is
     /// `mine`, `theirs` or a conflict file's name.
     public func resolveConflict(id: String, keep: String) throws -> BoxReply<(card: Card, kept: [String], removed: [String])> {

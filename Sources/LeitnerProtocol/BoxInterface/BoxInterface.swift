@@ -304,6 +304,11 @@ public enum BoxInterface {
         # a side without text, the program missing or failing).
         method Speech(id: string, side: (front, back), withData: ?bool) -> (path: ?string, data: ?string, pending: bool,
           problem: ?string)
+        # Pictures and sounds put beside a card's sides (R31), in one durable change logged as an
+        # edit: each name one file name of a picture or a sound, not a side's (else InvalidAsset,
+        # nothing written); a name taken by other bytes, or given twice, becomes NAME-2.EXT, and
+        # one holding the same bytes is kept. names: each medium's name in the directory, in order.
+        method AddMedia(id: string, media: []Asset) -> (card: Card, names: []string)
         method Calendar(from: string, to: string) -> (days: []Day)
         method Log(since: ?string, limit: ?int) -> (entries: []LogEntry)
         # The lines of the cards whose id, front or back (text and Markdown) holds pattern,

@@ -20,6 +20,7 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case list = "List"
     case readAsset = "ReadAsset"
     case readMedium = "ReadMedium"
+    case addMedia = "AddMedia"
     case calendar = "Calendar"
     case log = "Log"
     case search = "Search"

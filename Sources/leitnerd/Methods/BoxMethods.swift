@@ -207,6 +207,13 @@ enum BoxMethods {
         }
     }
 
+    static func addMedia(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        guard let list = try parameters.required("media").arrayValue else { throw InvalidParameter(name: "media") }
+        let media = try list.enumerated().map { try Asset(json: $0.element, field: "media.\($0.offset)") }
+        let (card, names) = try context.box.addMedia(id: try parameters.string("id"), media: media)
+        return ["card": card.json, "names": .array(names.map(JSONValue.string))]
+    }
+
     static func calendar(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         let from = try parameters.string("from")
         let to = try parameters.string("to")

@@ -70,6 +70,7 @@ struct Dispatcher: Sendable {
             .readAsset: .once(BoxMethods.readAsset),
             .readMedium: .once(BoxMethods.readMedium),
             .speech: .once(BoxMethods.speech),
+            .addMedia: .once(BoxMethods.addMedia),
             .stats: .once(BoxMethods.stats),
             .resolveConflict: .once(BoxMethods.resolveConflict),
             .addReverse: .once(BoxMethods.addReverse),
