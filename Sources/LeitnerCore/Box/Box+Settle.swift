@@ -24,13 +24,21 @@ extension Box {
         // was copied by hand, and stays reported as a duplicate (R13).
         guard store.hasPeers else { return }
         try notePeerChanges()
+        let realNow = RealTime.nanoseconds
+        if let notBefore = sync.quietNotBefore, realNow < notBefore { return }
+        sync.quietNotBefore = nil
         var candidates = sync.settlePending.filter { !store.copyLevels(of: $0).isEmpty }
         candidates.formUnion(store.cardsWithCopies)
         sync.settlePending = candidates
-        guard !candidates.isEmpty else { return }
+        guard !candidates.isEmpty else {
+            saveReadMarks()
+            return
+        }
         let lastChange = store.lastChange(of: candidates)
-        let realNow = RealTime.nanoseconds
-        guard realNow - lastChange >= options.settleAfter * 1_000_000 else { return }
+        guard realNow - lastChange >= options.settleAfter * 1_000_000 else {
+            sync.quietNotBefore = lastChange + options.settleAfter * 1_000_000
+            return
+        }
         // Nothing changed since a pass that left every candidate waiting: do not read the logs again.
         if let last = sync.lastSettlePass, last.change == lastChange, last.candidates == candidates { return }
         let events = try settleEvents(for: candidates)
@@ -84,6 +92,23 @@ extension Box {
         }
         sync.settlePending = waiting
         sync.lastSettlePass = waiting.isEmpty ? nil : (store.lastChange(of: waiting), waiting)
+        if waiting.isEmpty { saveReadMarks() }
+    }
+
+    /// Keeps how far the other devices' logs have been looked through (`PeerReadMarks`), once
+    /// every card they named is settled or needs nothing; written only when it moved. A failure
+    /// to write costs a reading of the logs after the next start, and is not the request's.
+    private func saveReadMarks() {
+        guard sync.peerScanOffsets != sync.savedMarks.marks.mapValues(\.offset) else { return }
+        var marks = PeerReadMarks()
+        for (name, offset) in sync.peerScanOffsets where offset > 0 {
+            if let check = PeerReadMarks.withLog(name, in: store.devicesFD, { PeerReadMarks.check($0, before: offset) }) {
+                marks.set(name, PeerReadMarks.Mark(offset: offset, check: check))
+            }
+        }
+        // Saved or not, these are the marks asked for: not tried again until the offsets move.
+        try? marks.save(in: store.stateFD)
+        sync.savedMarks = marks
     }
 
     /// Moves the served copy of card `id` to level `to` for a request (a grade, a move, an undo,
@@ -156,12 +181,19 @@ extension Box {
         return events
     }
 
+    /// Where the first look since the start at `name`'s log begins: its mark on disk when the log
+    /// still holds what it was made after (`PeerReadMarks`), else its start.
+    private func savedMark(of name: String) -> Int {
+        guard sync.savedMarks.marks[name] != nil else { return 0 }
+        return PeerReadMarks.withLog(name, in: store.devicesFD) { sync.savedMarks.offset(of: name, log: $0) } ?? 0
+    }
+
     /// Reads the lines other devices appended to their logs since the last look, and notes the
     /// cards they name that are here: candidates for settling.
     private func notePeerChanges() throws(BoxError) {
         let names = store.peerNames()
         for name in names {
-            var offset = sync.peerScanOffsets[name] ?? 0
+            var offset = sync.peerScanOffsets[name] ?? savedMark(of: name)
             if let size = store.peerLogSize(name), offset > size { offset = 0 }
             guard let reader = try peerLogReader(name, from: offset) else { continue }
             while try reader.next(upTo: 4096, { entry, end in

@@ -96,6 +96,7 @@ public final class Box {
             firstDate = try Box.loadFirstDate(store: store, days: days, dayClock: options.dayClock,
                                               today: options.dayClock.logicalDate(at: now))
             daily = DailyTestState(directory: store.stateFD, directoryPath: store.statePath)
+            sync.savedMarks = PeerReadMarks.load(in: store.stateFD)
             daily.load(try loadTest())
             try reconcileDayRecord()
             // Hand changes made while no daemon ran: the test takes them in by R8. Skipped when

@@ -1,6 +1,7 @@
 /// What the box keeps between requests about a store a sync tool changes (docs/sync.md): the
 /// cards to settle once the store is quiet, the cards in transit, and how far each other
-/// device's log has been read. None of it is on disk: an open finds it again from the store.
+/// device's log has been read. Only the last is on disk (`PeerReadMarks`); an open finds the
+/// rest again from the store.
 struct SyncState {
     /// Cards that may need settling after a sync (`Box.settle`): found in two levels, or arrived
     /// or moved by hand, or deleted in another device's log.
@@ -17,4 +18,11 @@ struct SyncState {
     /// log took (`move origin=kept`) and the browser's log holds, and the browser log's last time, read from the logs at its
     /// first grade after an open.
     var keptTaken: [String: (own: Int, browser: Int, lastTime: Int64?)] = [:]
+    /// The marks on disk, as loaded at open or last saved: where a log is read from after a
+    /// start, and what need not be written again.
+    var savedMarks = PeerReadMarks()
+    /// Real time (ns) before which the cards waiting to settle cannot be quiet long enough: the
+    /// last change seen among them plus `settleAfter`. Until then a request looks at none of
+    /// their directories (a change can only make the wait longer).
+    var quietNotBefore: Int64?
 }
