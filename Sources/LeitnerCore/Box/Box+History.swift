@@ -1,3 +1,5 @@
+import LeitnerSystem
+
 /// History and forecast: `Calendar` and `Log` (R16).
 extension Box {
     /// The longest range `Calendar` answers, in days.
@@ -72,12 +74,50 @@ extension Box {
 
     /// `gradedDays`, brought up to date with the log (read afresh if the log was cut short).
     private func updateGradedDays() throws(BoxError) {
+        if statistics.gradedKept[store.device] == nil, statistics.gradedDays.logOffset == 0 {
+            statistics.gradedDays = keptGradedDays(of: store.device)
+        }
         if statistics.gradedDays.logOffset > store.log.size { statistics.gradedDays = GradedDays() }
         // A piece at a time: the log may hold a million lines.
         let dayClock = options.dayClock
         try store.log.forEachEntry(from: statistics.gradedDays.logOffset) { entry, end in
             statistics.gradedDays.read(entry, end: end, dayClock: dayClock)
         }
+        keepGradedDays(statistics.gradedDays, of: store.device)
+    }
+
+    /// The day clock's mark on a file of graded days: dates reckoned by another `DayStartsAt=`
+    /// or time zone are not taken.
+    private var gradedDaysClock: String {
+        let clock = options.dayClock
+        return "\(clock.start(of: LogicalDate(ordinal: 20_454)))/\(clock.start(of: LogicalDate(ordinal: 20_635)))"
+    }
+
+    /// `device`'s graded days as its file keeps them, when its log still holds the bytes they
+    /// were read up to (`PeerReadMarks.check`); else none, and the log is read from its start.
+    func keptGradedDays(of device: String) -> GradedDays {
+        statistics.gradedKept[device] = 0
+        guard let bytes = try? FileSystem.readFile(GradedDays.fileName(of: device), in: store.stateFD, limit: 8 << 20) else {
+            return GradedDays()
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let days = GradedDays(decoding: text, clock: gradedDaysClock), let check = GradedDays.check(inFile: text),
+              PeerReadMarks.withLog(device, in: store.devicesFD, { PeerReadMarks.check($0, before: days.logOffset) }) == check
+        else { return GradedDays() }
+        statistics.gradedKept[device] = days.logOffset
+        return days
+    }
+
+    /// Writes `device`'s graded days to their file once they were read `GradedDays.saveEvery`
+    /// bytes past the last kept. A failure costs a longer reading after the next start, and is
+    /// not the request's.
+    func keepGradedDays(_ days: GradedDays, of device: String) {
+        guard days.logOffset - (statistics.gradedKept[device] ?? 0) >= GradedDays.saveEvery,
+              let check = PeerReadMarks.withLog(device, in: store.devicesFD, { PeerReadMarks.check($0, before: days.logOffset) })
+        else { return }
+        statistics.gradedKept[device] = days.logOffset
+        try? FileSystem.writeAtomically(Array(days.encoded(check: check, clock: gradedDaysClock).utf8),
+                                        to: GradedDays.fileName(of: device), in: store.stateFD)
     }
 
     /// The review log (R16), every device's merged in time order (docs/sync.md): entries since a time (RFC 3339) or a logical date (its start), the

@@ -32,6 +32,11 @@ public struct WebSettings: Sendable, Equatable {
         "MaxConnections": { c, v, _ throws(ConfigurationValueError) in c.web.maxConnections = try ConfigurationValue.count(v, minimum: 1) },
         "ServerName": { c, v, _ throws(ConfigurationValueError) in c.web.serverNames = try serverNames(v) },
         "AnkiConnect": { c, v, _ throws(ConfigurationValueError) in
+            // Empty is the default, off, as in systemd's files.
+            guard !v.isEmpty else {
+                c.web.ankiConnect = nil
+                return
+            }
             let parsed = Socket.InternetAddress.parse(v)
             guard let address = parsed.address else { throw ConfigurationValueError(parsed.reason) }
             c.web.ankiConnect = address

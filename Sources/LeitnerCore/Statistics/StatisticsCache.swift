@@ -10,6 +10,9 @@ struct StatisticsCache {
     /// The other devices' running totals and graded days, by device (`Box.updatePeerTotals`).
     var peerTallies: [String: ReviewTally] = [:]
     var peerGradedDays: [String: GradedDays] = [:]
+    /// For each device whose graded days were taken from their file (`GradedDays.fileName`),
+    /// the log offset they were last kept at.
+    var gradedKept: [String: Int] = [:]
 
     /// Drops this device's totals read past `offset` of its log: they are read again.
     mutating func forget(past offset: Int) {
