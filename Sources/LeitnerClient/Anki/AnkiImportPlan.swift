@@ -79,7 +79,7 @@ public struct AnkiImportPlan: Sendable {
             let noteID = AnkiImportPlan.id(guid: note.guid)
             var tags = note.tags.compactMap { tag -> String? in
                 if let converted = AnkiImportPlan.tag(tag) { return converted }
-                report("tag '\(tag)'", "it is no tag of the box's (R25) even written with ':' and '-'")
+                report("tag '\(tag)'", "it is no tag of the box's, even written with ':' and '-'")
                 return nil
             }
             if deck == nil, let tag = AnkiImportPlan.tag("deck::" + deckName) { tags.append(tag) }
@@ -139,7 +139,7 @@ public struct AnkiImportPlan: Sendable {
                 continue
             }
             if card.ord > 0 && !reverses {
-                report("note type '\(notetype.name)'", "its template '\(template.name)' makes cards of their own, not linked to the first one's (R28 links only a reverse)")
+                report("note type '\(notetype.name)'", "its template '\(template.name)' makes cards of their own, not linked to the first one's (only a reverse card is linked)")
             }
             let id = card.ord == 0 ? noteID : card.ord == 1 && reverses ? noteID + ".rev" : noteID + ".t\(card.ord + 1)"
             cardIndex[id] = cards.count

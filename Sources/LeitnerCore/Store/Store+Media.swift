@@ -94,7 +94,7 @@ extension Store {
                     problems.append(StoreProblem(
                         kind: .badMedium, path: side.path,
                         reason: "'\(name)' in \(written) \(reason): shown as text",
-                        advice: "put the file in '\(directory)' and write its name alone (R31)"))
+                        advice: "put the file in '\(directory)' and write its name alone"))
                 case .image(_, let name, _), .sound(let name, _):
                     guard side.medium(named: name) == nil, seen.insert(name).inserted else { continue }
                     problems.append(StoreProblem(

@@ -36,14 +36,14 @@ public enum BoxInterface {
           mediaType: string,
           # The content of a text asset (up to 64 KiB), null for other media.
           text: ?string,
-          # The pictures and sounds a Markdown side shows (R31), in the order of first use:
+          # The pictures and sounds a Markdown side shows, in the order of first use:
           # those of its references, ![text](NAME) and [sound:NAME], whose file is in the card's
           # directory (a cloze card's: its note's). Sent with the text, and only when not empty.
           # A reference not listed is shown as it is written.
           media: ?[]Medium
         )
 
-        # A picture or a sound beside a side (R31). name: the file's name in its directory,
+        # A picture or a sound beside a side. name: the file's name in its directory,
         # as the side writes it, and what ReadMedium takes; path: its absolute path, for a
         # client on this machine.
         type Medium (name: string, mediaType: string, path: string)
@@ -127,7 +127,7 @@ public enum BoxInterface {
         # damaged state in .leitner/, or what a sync tool left: a conflict copy, conflict markers,
         # or a card it is still moving (in transit: no damage, it goes by itself); or a line of a
         # card's tags file that is no tag (badTag, path FILE:LINE: ignored, the card is sound);
-        # or a side's picture or sound (R31) whose name is a path or whose file is missing
+        # or a side's picture or sound whose name is a path or whose file is missing
         # (badMedium, path the side's file: shown as text, the card is sound).
         type Problem (
           kind: (damagedCard, loosePair, duplicateCard, outsideLink, strayEntry, damagedState, syncConflict, badTag, badMedium),
@@ -180,8 +180,8 @@ public enum BoxInterface {
         type TagCount (tag: string, cards: int)
 
         # A card of an AddMany batch: Add's parameters for one card.
-        # tags: the card's tags (R25); media: the pictures and sounds its Markdown sides name
-        # (R31), each a file of its directory by its name. Both are written with the card, in
+        # tags: the card's tags; media: the pictures and sounds its Markdown sides name,
+        # each a file of its directory by its name. Both are written with the card, in
         # the same change; a reverse added beside it gets a copy of the tags.
         type NewCard (front: Asset, back: Asset, id: ?string, level: ?string, typeAnswer: ?bool, tags: ?[]string, media: ?[]Asset)
 
@@ -226,7 +226,7 @@ public enum BoxInterface {
         method Next(tags: ?[]string, notTags: ?[]string, levels: ?[]string) -> (card: ?Card, test: Test, outside: ?int)
         method Grade(id: string, correct: bool, answerMs: ?int) -> (card: Card, test: Test)
         method Undo() -> (card: Card, test: Test)
-        # A grade a browser kept while it could not reach the box (R35), sent when it can.
+        # A grade a browser kept while it could not reach the box, sent when it can.
         # device: the browser's device id (its log is .leitner/devices/DEVICE/log); sequence: the
         # grade's number on it, 1 or more, greater than the numbers it sent before: a grade whose
         # number was taken already changes nothing (taken: false). time: when it was given
@@ -234,7 +234,7 @@ public enum BoxInterface {
         # of the test the page kept. The card is settled with every device's changes: it moves
         # only when this grade is the newest event about it. level in the reply: where the card
         # is now, null when it no longer exists (the grade is logged all the same).
-        # What browser device keeps to review offline (R35): the open test's cards still to
+        # What browser device keeps to review offline: the open test's cards still to
         # ask, in its order, with their text (at most 300); onFail (first or previous) for its
         # own moves; dayEnds, when the test's learning day ends (RFC 3339); sequence, the
         # greatest number of its grades taken. Opens nothing.
@@ -248,7 +248,7 @@ public enum BoxInterface {
         # admissions take the two. typeAnswer: true writes the card's type-answer file (and its
         # reverse's), so that its answer is typed in the review.
         # media: pictures and sounds put in the card's directory beside its sides, in the same
-        # change (R31), for a Markdown side to name: each name one file name (no path, not hidden),
+        # change, for a Markdown side to name: each name one file name (no path, not hidden),
         # a picture's or a sound's, not front.* or back.*, each once (InvalidAsset otherwise).
         method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool,
           typeAnswer: ?bool, media: ?[]Asset) -> (card: Card, reverse: ?Card)
@@ -295,7 +295,7 @@ public enum BoxInterface {
         method List(level: ?string, withText: ?bool, tags: ?[]string, notTags: ?[]string) -> (cards: []Card)
         # The bytes of one asset, base64, for clients that cannot read the store themselves.
         method ReadAsset(id: string, side: (front, back)) -> (name: string, data: string)
-        # The bytes of one medium of a card's sides (R31), base64, by its name as Show lists it:
+        # The bytes of one medium of a card's sides, base64, by its name as Show lists it:
         # InvalidAsset when no side of the card lists that name.
         method ReadMedium(id: string, name: string) -> (name: string, mediaType: string, data: string)
         # The speech of a side's text (the voice), made ahead of time; never waits for it.
@@ -304,7 +304,7 @@ public enum BoxInterface {
         # a side without text, the program missing or failing).
         method Speech(id: string, side: (front, back), withData: ?bool) -> (path: ?string, data: ?string, pending: bool,
           problem: ?string)
-        # Pictures and sounds put beside a card's sides (R31), in one durable change logged as an
+        # Pictures and sounds put beside a card's sides, in one durable change logged as an
         # edit: each name one file name of a picture or a sound, not a side's (else InvalidAsset,
         # nothing written); a name taken by other bytes, or given twice, becomes NAME-2.EXT, and
         # one holding the same bytes is kept. names: each medium's name in the directory, in order.
