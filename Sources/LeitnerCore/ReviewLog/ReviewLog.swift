@@ -466,6 +466,9 @@ final class ReviewLog {
     /// Calls `body` with each entry from byte `offset` on, and the offset of the line after it,
     /// reading the log a piece at a time.
     func forEachEntry(from offset: Int, _ body: (LogEntry, Int) -> Void) throws(BoxError) {
+        // Nothing appended since: no descriptor opened, so a request that reads nothing new (Status's
+        // week) still answers when the daemon has none to spare (accepting paused on EMFILE).
+        guard offset < size else { return }
         let reader = try reader(from: offset)
         while try reader.next(upTo: 4096, body) > 0 {}
     }
