@@ -60,8 +60,19 @@ def test_full_disk_is_a_clear_error_and_loses_nothing(make_daemon, small_store):
     assert "today" in daemon.call("Status")
     assert daemon.stop() == 0, daemon.log_text()
 
-    # Restart on the same (still full) store: nothing acknowledged is lost, nothing half-written.
+    # Restart on the same store, full to the last byte (the lock file's page too, freed at the
+    # stop): it opens; nothing acknowledged is lost, nothing half-written.
+    filler = small_store / ".leitner" / "e2e-filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while os.write(fd, b"x" * 4096) > 0:
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
     again = make_daemon(store=small_store).start()
+    filler.unlink()
     ids = {card["id"] for card in again.call("List")["cards"]}
     assert set(acknowledged) | {"early0", "early1", "early2"} <= ids
     files = card_files(small_store)

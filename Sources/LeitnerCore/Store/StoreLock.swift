@@ -16,9 +16,12 @@ final class StoreLock {
             throw StoreLockedError(storePath: storePath,
                                    pid: Int32(text.split(separator: "\n").first ?? ""))
         }
-        try fd.truncate(to: 0)
-        try fd.seek(to: 0)
-        try fd.writeAll(Array("\(CurrentProcess.id)\n".utf8))
+        // The pid is for a person and `holder`; the flock is the lock. On a full disk the write
+        // fails (the file's page was freed by the last release's truncate): the store still opens,
+        // its holder unnamed, rather than the daemon refusing a store it could serve (R17).
+        try? fd.truncate(to: 0)
+        _ = try? fd.seek(to: 0)
+        _ = try? fd.writeAll(Array("\(CurrentProcess.id)\n".utf8))
     }
 
     /// The pid in the lock file of the device whose daemon holds the store: the first
