@@ -5,8 +5,9 @@ no test ever reads or writes the user's device id.
 
 `SyncPair.sync()` runs the real `unison` between the two store roots while both daemons run
 (`-batch -auto -fastcheck false`, its state in a temporary `UNISON`), by default the whole store
-with no ignore rules: syncing the private state by mistake must harm nothing, so no conflict may
-ever be reported on a `.leitner/` path. `settle()` waits out `SettleAfter=` and makes a request on both
+but the voice's cache, which no sync tool carries (docs/sync.md), with no other ignore rule:
+syncing the private state by mistake must harm nothing, so no conflict may ever be reported on a
+`.leitner/` path. `settle()` waits out `SettleAfter=` and makes a request on both
 daemons, before which each settles a card left in two levels by itself.
 
 The checks the scripted and randomised tests share are here too: every card in exactly one
@@ -17,6 +18,7 @@ import dataclasses
 import datetime
 import glob
 import os
+import pathlib
 import re
 import shutil
 import subprocess
@@ -31,11 +33,31 @@ SETTLE_AFTER = 1.0
 # What `settle()` waits beyond `SettleAfter=`: the daemon's own clock and the file system's
 # timestamps are coarser than Python's.
 SETTLE_MARGIN = 0.25
+# docs/sync.md, read by the tests that sync: they set up each tool with what a user is told to write.
+SYNC_DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "sync.md"
+# The voice's speech (docs/rules.md R33): each daemon makes its own, and no sync tool carries it
+# (docs/sync.md), so even a sync of the whole store leaves it out.
+CACHE = ".leitner/cache"
 LIBFAKETIME = next(iter(glob.glob("/usr/lib/*/faketime/libfaketime.so.1") + glob.glob("/usr/lib/faketime/libfaketime.so.1")), None)
 
 
 def sync_config(device, settle_after=SETTLE_AFTER):
     return f"[Sync]\nDevice={device}\nSettleAfter={settle_after:g}s\n"
+
+
+def documented_rules(tool):
+    """The lines of the block docs/sync.md gives for `tool` ("Syncthing", "Unison" or "git") in
+    "Setting up a sync tool"."""
+    text = SYNC_DOC.read_text()
+    assert f"**{tool}.**" in text, f"docs/sync.md sets up no {tool}"
+    block = text.split(f"**{tool}.**", 1)[1].split("```", 2)[1]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def unison_ignores():
+    """The `ignore = …` lines of docs/sync.md's Unison profile, as command-line options."""
+    return [argument for line in documented_rules("Unison") if line.startswith("ignore = ")
+            for argument in ("-ignore", line.split(" = ", 1)[1])]
 
 
 @dataclasses.dataclass
@@ -122,7 +144,7 @@ class SyncPair:
             pytest.skip("unison is not installed (.ci/run installs it)")
         env = dict(os.environ, UNISON=str(self.root / "unison-state"), HOME=str(self.root))
         result = subprocess.run(["unison", str(self.a.store), str(self.b.store), "-batch", "-auto",
-                                 "-fastcheck", "false", *self.ignores, *extra],
+                                 "-fastcheck", "false", "-ignore", f"Path {CACHE}", *self.ignores, *extra],
                                 env=env, capture_output=True, text=True, timeout=120)
         run = parse_unison(result.returncode, result.stdout + result.stderr)
         self.runs.append(run)

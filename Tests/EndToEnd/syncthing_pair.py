@@ -23,11 +23,11 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from sync_pair import SyncPair, cards_on_disk, in_two_levels
+from sync_pair import SyncPair, cards_on_disk, documented_rules, in_two_levels
 
 FOLDER = "leitner"
 # docs/sync.md, "Setting up a sync tool": Syncthing's .stignore.
-STIGNORE = "/.leitner/local.*\n/.leitner/backup-before-devices.*\n"
+STIGNORE = "".join(line + "\n" for line in documented_rules("Syncthing"))
 # The daemons' `SettleAfter=`: short, so that a round is quick; `LEITNER_SYNC_SETTLE_AFTER=5`
 # runs the rounds as the issue did.
 SETTLE_AFTER = float(os.environ.get("LEITNER_SYNC_SETTLE_AFTER", "2"))

@@ -19,12 +19,13 @@ import pytest
 
 from daemon_fixtures import root  # noqa: F401  (fixture)
 from daemon_support import Daemon, add_text_card
-from sync_pair import (LEVELS, SyncPair, assert_grades_logged, assert_newest_event_wins,
-                       cards_on_disk, conflicts_dir, hand_move, kept_conflicts, listed, listed_with_text,
-                       local_dir, merged_log, own_days, own_log, sync_config, wait_next_second)
+from sync_pair import (CACHE, LEVELS, SyncPair, assert_grades_logged, assert_newest_event_wins,
+                       cards_on_disk, conflicts_dir, documented_rules, hand_move, kept_conflicts, listed,
+                       listed_with_text, local_dir, merged_log, own_days, own_log, sync_config,
+                       unison_ignores, wait_next_second)
 
 # docs/sync.md, "Setting up a sync tool": Unison's profile lines, as command-line options.
-UNISON_IGNORES = ("-ignore", "Path .leitner/local.*", "-ignore", "Path .leitner/backup-before-devices.*")
+UNISON_IGNORES = unison_ignores()
 
 # The names the old layout kept directly in `.leitner/` (docs/store-format.md before devices):
 # none of them may be there once a device has started.
@@ -427,7 +428,7 @@ def test_a_newer_hand_move_against_a_move_is_settled(pair, newer):
 # --- git ----------------------------------------------------------------------------------------
 
 # docs/sync.md, "Setting up a sync tool".
-GITIGNORE = "/.leitner/local.*/\n/.leitner/backup-before-devices.*/\n"
+GITIGNORE = "".join(line + "\n" for line in documented_rules("git"))
 
 
 def git(root, cwd, *args, check=True):  # noqa: F811
@@ -501,7 +502,7 @@ def test_git_pull_both_ways(make_pair, root):  # noqa: F811
     pair.settle()
     for store in (pair.a.store, pair.b.store):
         assert git(root, store, "ls-files", "-u").stdout == ""
-        assert git(root, store, "ls-files", ".leitner/local.a", ".leitner/local.b").stdout == ""
+        assert git(root, store, "ls-files", ".leitner/local.a", ".leitner/local.b", CACHE).stdout == ""
     levels = assert_newest_event_wins(pair)
     assert levels["x"] == "1" and "from-a" in levels and "from-b" in levels
     assert_grades_logged(pair, acknowledged)
@@ -700,10 +701,13 @@ def backup(store, device):
 
 
 def tree(store):
-    """Every file under `.leitner/` but the private state, with its bytes."""
+    """Every file under `.leitner/` but the private state, with its bytes. The voice's cache is
+    left out too: the daemon makes and prunes its speech off the box's turn (docs/rules.md R33),
+    which is not the migration's doing."""
     top = store / ".leitner"
     return {str(p.relative_to(top)): p.read_bytes() for p in sorted(top.rglob("*"))
-            if p.is_file() and not p.relative_to(top).parts[0].startswith("local.")}
+            if p.is_file() and not p.relative_to(top).parts[0].startswith("local.")
+            and not p.relative_to(store).as_posix().startswith(CACHE + "/")}
 
 
 def test_a_store_in_the_old_layout_is_migrated_once(bin_dir, root):  # noqa: F811

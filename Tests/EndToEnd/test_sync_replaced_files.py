@@ -16,6 +16,7 @@ import pytest
 
 from daemon_fixtures import make_daemon, root  # noqa: F401  (fixtures)
 from daemon_support import add_text_card, all_card_ids, days_file, device_environment, log_file
+from sync_pair import unison_ignores
 
 
 def replace(path, text):
@@ -122,15 +123,10 @@ def test_a_day_record_replaced_under_the_daemon_is_read_again(make_daemon):  # n
     assert days.read_text().splitlines() == [f"{earlier} completed", recorded[0]]
 
 
-# Each device's private state and the migration's backups (docs/sync.md, "Setting up a sync tool").
-IGNORED = [".leitner/local.*", ".leitner/backup-before-devices.*"]
-
-
 def unison(root, a, b):
     """One run of the real unison between two stores, with docs/sync.md's profile's ignores."""
     env = dict(os.environ, UNISON=str(root / "unison-state"), HOME=str(root))
-    ignores = [argument for path in IGNORED for argument in ("-ignore", f"Path {path}")]
-    result = subprocess.run(["unison", str(a), str(b), "-batch", "-auto", "-fastcheck", "false", *ignores],
+    result = subprocess.run(["unison", str(a), str(b), "-batch", "-auto", "-fastcheck", "false", *unison_ignores()],
                             env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     output = result.stdout + result.stderr
