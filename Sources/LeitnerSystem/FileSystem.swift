@@ -115,6 +115,16 @@ public enum FileSystem {
         }
     }
 
+    /// Creates the directory `path` and each missing one above it (`mkdir -p`), each with
+    /// `mode`; a component that exists as a directory is taken as it is.
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws(Errno) {
+        var made = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            made += "/" + component
+            try makeDirectory(made, in: nil, mode: mode, existingOK: true)
+        }
+    }
+
     /// Renames an entry, refusing to replace an existing one (`RENAME_NOREPLACE`).
     public static func rename(_ from: String, in fromDirectory: FileDescriptor?,
                               to: String, in toDirectory: FileDescriptor?,

@@ -49,22 +49,15 @@ enum AnkiImportCommand {
             throw Failure.failed("cannot import '\(path)': it has no deck '\(deck)'; its decks are "
                                  + collection.decks.values.sorted().map { "'\($0)'" }.joined(separator: ", "))
         }
-        var plan = AnkiImportPlan(collection, deck: deck, keepProgress: arguments.has(.keepProgress),
+        let plan = AnkiImportPlan(collection, deck: deck, keepProgress: arguments.has(.keepProgress),
                                   hasMedium: { package.mediaPath($0) != nil })
-        // Until AddCloze takes a type-answer file, a typed cloze note's is reported, never
-        // dropped silently (R34).
-        let typed = plan.clozes.filter(\.typeAnswer).count
-        if typed > 0 {
-            plan.notCarried.append(.init(what: "'type-answer' of \(typed) cloze note\(typed == 1 ? "" : "s")",
-                                         reason: "this leitnerd cannot yet take a type-answer file with a cloze note; 'review --type' asks for it"))
-        }
         var existing = Set<String>()
         try context.box.list { part in for card in part.items { existing.insert(card.id) } }
         var progress = ImportProgress(total: plan.cards.count + plan.clozes.count,
                                       enabled: Console.stderrTerminal.isTerminal && !arguments.has(.quiet))
         var summary = Summary()
         try addCards(plan.cards, existing: existing, package: package, context: context, progress: &progress, summary: &summary)
-        try addClozes(plan.clozes, existing: existing, context: context, progress: &progress, summary: &summary)
+        try addClozes(plan.clozes, existing: existing, package: package, context: context, progress: &progress, summary: &summary)
         progress.clear()
         report(summary, plan: plan, path: path, context: context)
         if !summary.refused.isEmpty { throw Failure.quiet(ExitStatus.failure) }
@@ -83,10 +76,26 @@ enum AnkiImportCommand {
             var end = start
             var batch: [NewCard] = []
             var bytes = 0
+            // The batch's media by name, each read once: a picture many notes show is sent once
+            // a batch (`NewCard.batchJSON`) and counted so.
+            var media: [String: Asset] = [:]
             while end < fresh.count && batch.count < batchCards && (fresh[end].reverseLevel != nil) == reverse {
-                let card = try newCard(fresh[end], package: package)
-                let size = card.json.jsonText.utf8.count
+                var card = newCard(fresh[end])
+                var size = card.json.jsonText.utf8.count
+                var added: [String: Asset] = [:]
+                for name in fresh[end].media {
+                    if let read = media[name] ?? added[name] {
+                        card.media.append(read)
+                        continue
+                    }
+                    let medium = try self.medium(name, package: package)
+                    added[name] = medium
+                    card.media.append(medium)
+                    // Its base64 `data`, its name and the object's punctuation.
+                    size += (medium.content.count + 2) / 3 * 4 + name.utf8.count + 32
+                }
                 if !batch.isEmpty && bytes + size > batchBytes { break }
+                media.merge(added) { first, _ in first }
                 batch.append(card)
                 bytes += size
                 end += 1
@@ -116,22 +125,24 @@ enum AnkiImportCommand {
         }
     }
 
-    /// A planned card as `AddMany` takes it: Markdown sides, its tags and its media's bytes
-    /// from the package, all written in the one change that adds it.
-    static func newCard(_ card: AnkiImportPlan.PlannedCard, package: AnkiPackage) throws -> NewCard {
-        let media = try card.media.map { name in
-            guard let path = package.mediaPath(name) else { throw Failure.failed("the package lost '\(name)'") }
-            return try AssetFile.file(path, named: name)
-        }
-        return NewCard(front: AssetFile.text(card.front, side: .front, extension: "md"),
-                       back: AssetFile.text(card.back, side: .back, extension: "md"), id: card.id, level: card.level,
-                       typeAnswer: card.typeAnswer, tags: card.tags, media: media)
+    /// A planned card as `AddMany` takes it, its media still to be added: Markdown sides and
+    /// its tags, all written in the one change that adds it.
+    static func newCard(_ card: AnkiImportPlan.PlannedCard) -> NewCard {
+        NewCard(front: AssetFile.text(card.front, side: .front, extension: "md"),
+                back: AssetFile.text(card.back, side: .back, extension: "md"), id: card.id, level: card.level,
+                typeAnswer: card.typeAnswer, tags: card.tags)
+    }
+
+    /// A medium with its bytes from the package.
+    static func medium(_ name: String, package: AnkiPackage) throws -> Asset {
+        guard let path = package.mediaPath(name) else { throw Failure.failed("the package lost '\(name)'") }
+        return try AssetFile.file(path, named: name)
     }
 
     /// Each cloze note by `AddCloze`, all its cards in the place of its first; a card whose Anki
     /// card is elsewhere is moved there after.
-    static func addClozes(_ clozes: [AnkiImportPlan.PlannedCloze], existing: Set<String>, context: Context,
-                          progress: inout ImportProgress, summary: inout Summary) throws {
+    static func addClozes(_ clozes: [AnkiImportPlan.PlannedCloze], existing: Set<String>, package: AnkiPackage,
+                          context: Context, progress: inout ImportProgress, summary: inout Summary) throws {
         var done = progress.total - clozes.count
         for cloze in clozes {
             done += 1
@@ -145,7 +156,9 @@ enum AnkiImportCommand {
             let cards: [Card]
             do {
                 cards = try context.box.addCloze(text: cloze.text, id: cloze.id, level: try place(level),
-                                                 extra: cloze.extra.isEmpty ? nil : cloze.extra, tags: cloze.tags).value
+                                                 extra: cloze.extra.isEmpty ? nil : cloze.extra, tags: cloze.tags,
+                                                 typeAnswer: cloze.typeAnswer,
+                                                 media: try cloze.media.map { try medium($0, package: package) }).value
             } catch let error as VarlinkCallError {
                 progress.clear()
                 let reason = DaemonErrors.message(error)
@@ -155,6 +168,7 @@ enum AnkiImportCommand {
             }
             summary.clozeNotes += 1
             summary.kinds["cloze", default: 0] += cards.count
+            summary.media += cloze.media.count
             for (number, place) in cloze.levels where place != level {
                 _ = try context.box.move(id: "\(cloze.id).c\(number)", to: try self.place(place))
             }

@@ -7,7 +7,8 @@ number twice), image occlusion (to be reported) — with a PNG and an MP3 in fie
 `::`, and cards suspended, new, learning and reviewed at intervals from 1 to 400 days; it
 exports the "Languages" deck in the current format and in the legacy one ("support older Anki
 versions"), and the whole collection as a `.colpkg`. It returns what the library says the deck
-holds, card by card, for the tests to check the box against.
+holds, card by card, for the tests to check the box against. `write_cloze_decks(directory)`
+writes cloze notes with media and a type-in cloze note type in a collection of their own.
 
 Run as a script, `anki_decks.py DIRECTORY [NOTES MEDIA]` writes those files, or with NOTES a
 deck of that many basic notes sharing MEDIA media files (the benchmark's)."""
@@ -91,20 +92,30 @@ def describe(col, deck):
     return described
 
 
+def media_bytes(col):
+    """Each media file of the collection: name → its bytes in hex."""
+    return {name: open(os.path.join(col.media.dir(), name), "rb").read().hex() for name in os.listdir(col.media.dir())}
+
+
+def export_deck(col, deck, directory, current, legacy):
+    """The deck exported with its scheduling and media, in the current format as `current` and
+    with "support older Anki versions" as `legacy`; their paths by those names."""
+    files = {}
+    for name, old in ((current, False), (legacy, True)):
+        files[name] = os.path.join(directory, name)
+        col.export_anki_package(out_path=files[name], limit=DeckIdLimit(deck), options=ExportAnkiPackageOptions(
+            with_scheduling=True, with_deck_configs=False, with_media=True, legacy=old))
+    return files
+
+
 def write_decks(directory):
     os.makedirs(directory, exist_ok=True)
     col = Collection(os.path.join(directory, "collection.anki2"))
     try:
         deck = build(col)
         expected = describe(col, deck)
-        media = {name: open(os.path.join(col.media.dir(), name), "rb").read().hex()
-                 for name in os.listdir(col.media.dir())}
-        files = {}
-        for name, legacy in (("current.apkg", False), ("legacy.apkg", True)):
-            path = os.path.join(directory, name)
-            col.export_anki_package(out_path=path, limit=DeckIdLimit(deck), options=ExportAnkiPackageOptions(
-                with_scheduling=True, with_deck_configs=False, with_media=True, legacy=legacy))
-            files[name] = path
+        media = media_bytes(col)
+        files = export_deck(col, deck, directory, "current.apkg", "legacy.apkg")
         whole = describe(col, None)
         path = os.path.join(directory, "whole.colpkg")
         # Exporting a whole collection closes it.
@@ -114,6 +125,34 @@ def write_decks(directory):
     finally:
         if col.db:
             col.close()
+
+
+def write_cloze_decks(directory):
+    """A deck of two cloze notes as Anki's library writes them: one whose fields show a picture
+    and play a sound, and one of a type-in cloze note type (`{{type:cloze:Text}}`, as Anki's
+    manual makes it); exported in the current format and the legacy one. Returns the files,
+    each note's guid, fields and note type, and the media's bytes (hex)."""
+    os.makedirs(directory, exist_ok=True)
+    col = Collection(os.path.join(directory, "cloze.anki2"))
+    try:
+        deck = col.decks.id("Cloze media")
+        png = col.media.write_data("katze.png", PNG)
+        mp3 = col.media.write_data("schnurren.mp3", MP3)
+        typed = col.models.copy(col.models.by_name("Cloze"), add=False)
+        typed["name"] = "Cloze (type in the answer)"
+        typed["tmpls"][0]["qfmt"] = "{{cloze:Text}}\n{{type:cloze:Text}}"
+        typed["tmpls"][0]["afmt"] = "{{cloze:Text}}\n{{type:cloze:Text}}<br>\n{{Back Extra}}"
+        col.models.add(typed)
+        note(col, "Cloze", deck, {"Text": f'Die {{{{c1::Katze}}}} <img src="{png}"> {{{{c2::schnurrt}}}}.',
+                                  "Back Extra": f"[sound:{mp3}]"}, ["de::media"])
+        note(col, "Cloze (type in the answer)", deck, {"Text": "Der {{c1::Hund}} bellt.", "Back Extra": ""})
+        notes = [{"guid": n.guid, "notetype": n.note_type()["name"], "fields": dict(n.items()),
+                  "cards": sorted(c.ord + 1 for c in n.cards())}
+                 for n in (col.get_note(i) for i in col.find_notes(f"did:{deck}"))]
+        return {"files": export_deck(col, deck, directory, "cloze.apkg", "cloze-legacy.apkg"), "notes": notes,
+                "media": media_bytes(col)}
+    finally:
+        col.close()
 
 
 def write_bench_deck(directory, notes, media_files):

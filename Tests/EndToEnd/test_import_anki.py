@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from anki_decks import write_decks
+from anki_decks import write_cloze_decks, write_decks
 from cli_box import CliBox, box  # noqa: F401  (fixture)
 from daemon_support import log_file
 
@@ -147,3 +147,30 @@ def test_a_package_that_is_not_one_is_refused_with_its_reason(box, tmp_path):  #
     assert result.returncode == 1
     assert result.stderr.startswith(f"leitnerctl: cannot import '{bad}': 'unzip' failed to unpack")
     assert in_box(box.store) == {}
+
+
+@pytest.mark.parametrize("name", ["cloze.apkg", "cloze-legacy.apkg"])
+def test_a_cloze_notes_media_and_typed_answer_go_into_its_note(box, tmp_path, name):  # noqa: F811
+    """R30, R31, R32: a cloze note whose fields show a picture and play a sound carries them into
+    the note's directory, where each of its cards finds them; a type-in cloze note type
+    (`{{type:cloze:Text}}`) gives the note its type-answer file, and a plain one does not."""
+    decks = write_cloze_decks(str(tmp_path / "anki"))
+    report = box.json("import", decks["files"][name])
+    assert report["clozeNotes"] == 2 and report["kinds"] == {"cloze": 3}, report
+    assert report["media"] == 2 and report["notCarried"] == [], report
+    cards = in_box(box.store)
+    for note in decks["notes"]:
+        base = card_id(note["guid"])
+        directory = box.store / "notes" / base
+        assert sorted(c for c in cards if c.startswith(base + ".c")) == [f"{base}.c{n}" for n in note["cards"]]
+        named = re.findall(r'<img src="([^"]+)"|\[sound:([^\]]+)\]', note["fields"]["Text"] + note["fields"]["Back Extra"])
+        for medium in [a or b for a, b in named]:
+            assert (directory / medium).read_bytes().hex() == decks["media"][medium], (base, medium)
+        if named:
+            text = (directory / "text.md").read_text() + (directory / "extra.md").read_text()
+            assert "![](katze.png)" in text and "[sound:schnurren.mp3]" in text, text
+        assert (directory / "type-answer").exists() == (note["notetype"] == "Cloze (type in the answer)"), base
+    # Each card of the note shows the picture its note holds (R31).
+    [pictured] = [card_id(n["guid"]) for n in decks["notes"] if "<img" in n["fields"]["Text"]]
+    shown = box.json("show", pictured + ".c1")["card"]
+    assert [m["name"] for m in shown["front"]["media"]] == ["katze.png"], shown

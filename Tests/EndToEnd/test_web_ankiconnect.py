@@ -182,11 +182,15 @@ def test_a_note_with_its_reverse_and_a_cloze_note_in_a_deck_of_their_own(anki_bo
     anki_box.start_door()
     reversed_id = anki_box.invoke("addNote", {"note": {**yomitan_note("el gato", "the cat", deck="Spanish::Animals"),
                                                        "modelName": "Basic (and reversed card)"}})
+    # A cloze note's picture goes into the note's directory, with the note (R31).
+    assert anki_box.invoke("storeMediaFile", {"filename": "gato.png", "data": base64.b64encode(PNG).decode()}) == "gato.png"
     cloze_id = anki_box.invoke("addNote", {"note": {"deckName": "Spanish", "modelName": "Cloze", "tags": [],
-                                                    "fields": {"Text": "El {{c1::gato}} duerme.", "Back Extra": "<b>dormir</b>"}}}, version=6)
+                                                    "fields": {"Text": "El {{c1::gato}} duerme.",
+                                                               "Back Extra": '<b>dormir</b> <img src="gato.png">'}}}, version=6)
     assert cloze_id["error"] is None
     assert anki_box.cards_in("new") == ["el-gato", "el-gato-duerme.c1", "el-gato.rev"]
-    assert (anki_box.store / "notes" / "el-gato-duerme" / "extra.md").read_text() == "**dormir**"
+    assert (anki_box.store / "notes" / "el-gato-duerme" / "extra.md").read_text() == "**dormir** ![](gato.png)"
+    assert (anki_box.store / "notes" / "el-gato-duerme" / "gato.png").read_bytes() == PNG
     assert anki_box.invoke("deckNames") == ["Default", "Spanish", "Spanish::Animals"]
     tagged = {card["id"]: card["tags"] for card in anki_box.json_lines("list", "--tag", "deck:Spanish")}
     assert tagged == {"el-gato": ["deck:Spanish:Animals", "yomitan"], "el-gato.rev": ["deck:Spanish:Animals", "yomitan"],

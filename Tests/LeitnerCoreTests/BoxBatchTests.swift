@@ -55,6 +55,26 @@ import LeitnerTestSupport
         #expect(try fixture.box.tagCounts().map { [$0.tag, String($0.cards)] } == [["de:tiere", "2"]])
     }
 
+    /// R31: a picture several cards of a batch show with the same bytes is written once and
+    /// hard-linked into each other card's directory, which holds it as its own file; the same
+    /// name with other bytes is a file of its own.
+    @Test func aMediumSeveralCardsShareIsWrittenOnceAndLinked() throws {
+        let fixture = try BoxFixture()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0, 1, 2]
+        func card(_ id: String, _ bytes: [UInt8]) -> NewCard {
+            NewCard(front: Asset(name: "front.md", text: id + " ![](katze.png)"), back: Asset(name: "back.md", text: "cat"),
+                    id: id, level: "2", media: [Asset(name: "katze.png", content: bytes)])
+        }
+        let outcome = try fixture.box.addMany([card("a", png), card("b", png), card("c", png + [3])], allowDuplicateFront: true)
+        #expect(outcome.added.map(\.id) == ["a", "b", "c"])
+        let status = try ["a", "b", "c"].map { try FileSystem.status(fixture.dir.path + "/2/\($0)/katze.png", in: nil) }
+        #expect(status[0].st_ino == status[1].st_ino && status[0].st_nlink == 2)
+        #expect(status[2].st_ino != status[0].st_ino && status[2].st_nlink == 1)
+        #expect(try FileSystem.readFile(atPath: fixture.dir.path + "/2/b/katze.png") == png)
+        #expect(try fixture.box.show(id: "b").front.media.map(\.name) == ["katze.png"])
+        #expect(try fixture.box.doctor().isEmpty)
+    }
+
     @Test func theSameBatchTwiceAddsNothingTheSecondTime() throws {
         let fixture = try BoxFixture()
         let batch = [Self.text("uno", "one"), Self.text("dos", "two", id: "two"), Self.text("tres", "three")]

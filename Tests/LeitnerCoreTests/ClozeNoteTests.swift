@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import LeitnerCore
+import LeitnerSystem
 import LeitnerTestSupport
 
 /// R30: a cloze note in `notes/` is never reviewed; each deletion number in its text has one
@@ -153,6 +154,30 @@ import LeitnerTestSupport
         #expect(throws: BoxError.self) { try box.addCloze(text: "{{c1::y}}", id: "zahl", level: nil) }
         #expect(!dir.exists("notes/x") && !dir.exists("new/zahl.c1") && !dir.exists("1/zahl.c1"))
         #expect(try box.doctor().isEmpty)
+    }
+
+    /// R31, R32: a cloze note's media go into its directory with the note, where each of its
+    /// cards shows them, and `typeAnswer` gives it its `type-answer` file; a medium `Add` would
+    /// refuse refuses the note, and nothing is written.
+    @Test func aClozeNotesMediaAndTypeAnswerAreWrittenWithIt() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-05-04"))
+        defer { box.close() }
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0, 1, 2]
+        let cards = try box.addCloze(text: "Die {{c1::Katze}} ![](katze.png) {{c2::schnurrt}}", id: "katze", level: nil,
+                                     extra: "[sound:miau.mp3]", typeAnswer: true,
+                                     media: [Asset(name: "katze.png", content: png), Asset(name: "miau.mp3", content: [0xFF, 0xFB])])
+        #expect(try FileSystem.readFile(atPath: dir.path + "/notes/katze/katze.png") == png)
+        #expect(dir.exists("notes/katze/miau.mp3") && dir.exists("notes/katze/type-answer"))
+        #expect(cards.map { $0.front.media.map(\.name) } == [["katze.png"], ["katze.png"]])
+        #expect(cards.allSatisfy { TypedAnswer.asksForTyping($0) { FileSystem.exists($0, in: nil) } })
+        for bad in [Asset(name: "front.png", content: png), Asset(name: "notes.txt", content: png), Asset(name: "../x.png", content: png)] {
+            #expect(throws: BoxError.self) { try box.addCloze(text: "{{c1::y}}", id: "bad", level: nil, media: [bad]) }
+        }
+        #expect(!dir.exists("notes/bad") && !dir.exists("new/bad.c1") && !dir.exists("1/bad.c1"))
+        _ = try box.addCloze(text: "{{c1::ohne}}", id: "plain", level: nil)
+        #expect(!dir.exists("notes/plain/type-answer"))
     }
 
     /// R30: a number written into a note by hand gets its card at the next request, in `new/`

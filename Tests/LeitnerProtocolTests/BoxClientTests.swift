@@ -50,11 +50,16 @@ import Testing
         ("add (defaults)", { _ = try $0.add(front: asset, back: Asset(name: "back.png", content: [0, 1])) }),
         ("addMany", { _ = try $0.addMany([NewCard(front: asset, back: asset, id: "a", level: "2")], allowDuplicate: false) }),
         ("addMany (reverse)", { _ = try $0.addMany([NewCard(front: asset, back: asset)], reverse: true) }),
+        ("addMany (shared media)", {
+            let png = Asset(name: "cat.png", content: [0x89])
+            _ = try $0.addMany([NewCard(front: asset, back: asset, id: "a", media: [png]), NewCard(front: asset, back: asset, id: "b", media: [png])])
+        }),
         ("addWithReverse", { _ = try $0.addWithReverse(front: asset, back: asset, id: "a", level: .two, allowDuplicate: false) }),
         ("addReverse", { _ = try $0.addReverse(of: "a", reverseID: "a-back", level: .three) }),
         ("addReverse (defaults)", { _ = try $0.addReverse(of: "a") }),
         ("addCloze", { _ = try $0.addCloze(text: "{{c1::a}}", id: "n", level: .new, extra: "x", tags: ["t"]) }),
         ("addCloze (defaults)", { _ = try $0.addCloze(text: "{{c1::a}}") }),
+        ("addCloze (media)", { _ = try $0.addCloze(text: "{{c1::a}}", typeAnswer: true, media: [Asset(name: "cat.png", content: [0x89])]) }),
         ("move", { _ = try $0.move(id: "a", to: .finished) }),
         ("suspend", { _ = try $0.suspend(ids: ["a", "b"]) }),
         ("unsuspend", { _ = try $0.unsuspend(ids: ["a"]) }),

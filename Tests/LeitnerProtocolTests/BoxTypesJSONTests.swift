@@ -153,6 +153,26 @@ import Testing
         #expect(failure { try Asset(json: ["name": "a.txt", "text": "x", "data": "eA=="], field: "front") }?.field == "front.data")
     }
 
+    /// An `AddMany` batch sends a medium several cards hold with the same bytes once, and each
+    /// card read back holds it, its bytes shared; a name another card gives other bytes goes
+    /// with its own card, and a shared name the batch lacks is refused.
+    @Test func aMediumSeveralCardsHoldTravelsOnceABatch() throws {
+        let front = Asset(name: "front.md", text: "a"), back = Asset(name: "back.md", text: "b")
+        let cat = Asset(name: "cat.png", content: [0x89, 1]), dog = Asset(name: "dog.png", content: [0x89, 2])
+        let otherCat = Asset(name: "cat.png", content: [0x89, 3])
+        let cards = [NewCard(front: front, back: back, id: "a", media: [cat]), NewCard(front: front, back: back, id: "b", media: [cat, dog]),
+                     NewCard(front: front, back: back, id: "c", media: [otherCat])]
+        let batch = NewCard.batchJSON(cards)
+        #expect(batch.media == [cat.json])
+        #expect(batch.cards.map { $0["sharedMedia"] } == [["cat.png"], ["cat.png"], nil])
+        #expect(batch.cards.map { $0["media"] } == [nil, [dog.json], [otherCat.json]])
+        let media = ["cat.png": try Asset(json: batch.media[0])]
+        let read = try batch.cards.map { try NewCard(json: $0, batchMedia: media) }
+        #expect(read.map { Set($0.media.map(\.name)) } == [["cat.png"], ["cat.png", "dog.png"], ["cat.png"]])
+        #expect(read[0].media == [cat] && read[2].media == [otherCat] && read[1].media.contains(dog))
+        #expect(failure { try NewCard(json: batch.cards[0], field: "cards.0") }?.field == "cards.0.sharedMedia")
+    }
+
     @Test func boxErrorsMapBothWays() {
         for error in BoxErrorTableTests.everyError where error.varlinkName.hasPrefix(BoxInterface.name + ".") {
             let reply = error.varlinkReply

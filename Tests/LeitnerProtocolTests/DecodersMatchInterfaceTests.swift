@@ -21,7 +21,11 @@ import Testing
         ("LogEntry", { _ = try LogEntry(json: $0, field: "") }),
         ("Problem", { _ = try StoreProblem(json: $0, field: "") }),
         ("SearchMatch", { _ = try SearchMatch(json: $0, field: "") }),
-        ("NewCard", { _ = try NewCard(json: $0, field: "") }),
+        ("NewCard", { json in
+            // Its sharedMedia name media of the batch, which the sample's names stand for.
+            let names = json.objectValue?["sharedMedia"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            _ = try NewCard(json: json, field: "", batchMedia: Dictionary(names.map { ($0, Asset(name: $0, text: "")) }) { first, _ in first })
+        }),
         ("StatsDay", { _ = try StatsDay(json: $0, field: "") }),
         ("ForecastTest", { _ = try ForecastTest(json: $0, field: "") }),
         ("Retention", { _ = try LevelRetention(json: $0, field: "") }),

@@ -19,6 +19,8 @@ extension Box {
         var batchIDs = Set<String>()
         var staged: [Store.StagedCard] = []
         var stagedFronts: [String?] = []
+        // Each medium's name → the first staged card holding it, and its bytes.
+        var stagedMedia: [String: (staged: String, bytes: [UInt8])] = [:]
         // R23: the cards without a level wait in `new/`, in the batch's order, but for those
         // today's remaining admissions take straight into level 1 once the day's test opened.
         var room = try admissionRoom(moment)
@@ -32,7 +34,7 @@ extension Box {
                     named = try card.level.map { (name) throws(BoxError) in try Box.level(named: name) }
                     if let id = card.id { try CardID.validate(id) }
                     for tag in card.tags { try CardTag.validate(tag) }
-                    try Box.checkMedia(card.media, sides: [frontFile, backFile])
+                    try Box.validateMedia(card.media)
                 } catch {
                     outcome.refused.append(.init(index: index, error: error))
                     continue
@@ -74,8 +76,22 @@ extension Box {
                 }
                 var files = [(frontFile, card.front.content), (backFile, card.back.content)] + Store.typeAnswerFiles(card.typeAnswer)
                 if !card.tags.isEmpty { files.append((CardTag.fileName, Array(CardTag.fileText(card.tags).utf8))) }
-                files += card.media.map { ($0.name, $0.content) }
-                staged.append(try store.stageBatchCard(id, level: target, files: files))
+                // A medium an earlier card of the batch staged with the same bytes (a picture
+                // many notes show) is linked to that one; `==` of arrays sharing their storage,
+                // as a client's decoded batch does, compares no bytes.
+                var shared: [(name: String, bytes: [UInt8], from: String)] = []
+                for medium in card.media {
+                    if let first = stagedMedia[medium.name], first.bytes == medium.content {
+                        shared.append((medium.name, medium.content, first.staged))
+                    } else {
+                        files.append((medium.name, medium.content))
+                    }
+                }
+                let stagedCard = try store.stageBatchCard(id, level: target, files: files, shared: shared)
+                for medium in card.media where stagedMedia[medium.name] == nil {
+                    stagedMedia[medium.name] = (stagedCard.staged, medium.content)
+                }
+                staged.append(stagedCard)
                 stagedFronts.append(frontText)
                 batchIDs.insert(id)
                 if let reverseID {
@@ -101,25 +117,5 @@ extension Box {
             if tracksMembership { daily.levelChanged(card.id, to: card.level) }
         }
         return outcome
-    }
-
-    /// Refuses a medium of a new card (R31) that could not be one of its directory's files: a
-    /// name that is no file name (`MediaName`), one of the card's own files (a side's name with
-    /// any extension, `tags`, `type-answer`, the links), one given twice, or one too large.
-    /// - Throws: `invalidAsset` naming it.
-    static func checkMedia(_ media: [Asset], sides: [String]) throws(BoxError) {
-        var names = Set(sides + [CardTag.fileName, Store.reverseFileName, Store.clozeFileName])
-        for medium in media {
-            if let problem = MediaName.problem(medium.name) { throw .invalidAsset(name: medium.name, reason: "the name \(problem)") }
-            // A second front.EXT or back.EXT would leave the card with two of a side.
-            let stem = medium.name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
-            guard stem != SideName.front.rawValue, stem != SideName.back.rawValue, medium.name != "type-answer",
-                  names.insert(medium.name).inserted else {
-                throw .invalidAsset(name: medium.name, reason: "the card has a file of that name already")
-            }
-            if medium.content.count > maxAssetSize {
-                throw .invalidAsset(name: medium.name, reason: "larger than \(maxAssetSize >> 20) MiB")
-            }
-        }
     }
 }

@@ -300,27 +300,38 @@ extension Box {
         return "\(side.rawValue).\(ext.lowercased())"
     }
 
-    /// Refuses a medium R31 would not show: a name that is no medium's (`MediaName`), neither a
-    /// picture nor a sound, a side's own name (`front.png` would be taken for the side), given
-    /// twice, or too large.
+    /// Refuses the media of a new card (`Add`, `AddMany`) that R31 would not show: a name
+    /// `checkMediumName` refuses, one given twice, or one too large.
+    /// - Throws: `invalidAsset` naming the first refused.
     static func validateMedia(_ media: [Asset]) throws(BoxError) {
         var names: Set<String> = []
         for medium in media {
-            let mediaType = MediaType.of(fileName: medium.name)
-            if let problem = MediaName.problem(medium.name) { throw .invalidAsset(name: medium.name, reason: "the name \(problem)") }
-            guard let kind = MediaName.kind(ofMediaType: mediaType) else {
-                throw .invalidAsset(name: medium.name, reason: "neither a picture nor a sound (\(mediaType))")
-            }
-            if let problem = MediaName.problem(medium.name, kind: kind) { throw .invalidAsset(name: medium.name, reason: "the name \(problem)") }
-            let stem = medium.name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
-            if SideName(rawValue: stem) != nil { throw .invalidAsset(name: medium.name, reason: "a side's name: the card's \(stem) is its own file") }
+            try checkMediumName(medium.name)
             if !names.insert(medium.name).inserted { throw .invalidAsset(name: medium.name, reason: "given twice") }
             if medium.content.count > maxAssetSize { throw .invalidAsset(name: medium.name, reason: "larger than \(maxAssetSize >> 20) MiB") }
         }
     }
 
-    /// Front texts compare without surrounding white space.
-    static func normalized(_ text: String) -> String {
+    /// Refuses a medium's name that R31 would not show: one `MediaName` refuses, neither a
+    /// picture's nor a sound's, or a side's own (`front.png` would be taken for the side). The
+    /// card's other files (`tags`, `type-answer`, `reverse-of`, `cloze-of`) have no picture's or
+    /// sound's extension, so no medium can take their place.
+    /// - Throws: `invalidAsset` naming it.
+    static func checkMediumName(_ name: String) throws(BoxError) {
+        if let problem = MediaName.problem(name) { throw .invalidAsset(name: name, reason: "the name \(problem)") }
+        let mediaType = MediaType.of(fileName: name)
+        guard MediaName.kind(ofMediaType: mediaType) != nil else {
+            throw .invalidAsset(name: name, reason: "neither a picture nor a sound (\(mediaType))")
+        }
+        if let side = SideName.allCases.first(where: { Store.isSideFile(name, of: $0) }) {
+            throw .invalidAsset(name: name, reason: "a side's name: the card's \(side.rawValue) is its own file")
+        }
+    }
+
+    /// Front texts compare without surrounding white space: so a duplicate front is found
+    /// (`allowDuplicate`, docs/protocol.md), by the box and by the AnkiConnect door, whose
+    /// notes' first fields are the cards' fronts.
+    public static func normalized(_ text: String) -> String {
         String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 

@@ -5,10 +5,14 @@ extension Box {
     /// else where a new card goes (R23: `new/`, or level 1 while today's admissions allow), in
     /// the order of their numbers. The note is in place first, so that a crash before the cards
     /// leaves a note whose cards the next request adds, never cards without their note.
+    /// With `typeAnswer` the note gets a `type-answer` file (R32: each of its cards asks for
+    /// its deletion typed), and `media` are put in the note's directory beside its text (R31:
+    /// every card of the note shows them), written with the note.
     /// - Throws: `invalidParameter` when the text has no deletion or the note exists;
-    ///   `cardExists` when a card's id is taken (nothing is added); `invalidCardId`, `invalidLevel`.
+    ///   `cardExists` when a card's id is taken (nothing is added); `invalidCardId`, `invalidLevel`;
+    ///   `invalidAsset` for a medium `Add` would refuse.
     public func addCloze(text: String, id: String?, level: String?, extra: String? = nil,
-                         tags: [String] = []) throws(BoxError) -> [Card] {
+                         tags: [String] = [], typeAnswer: Bool = false, media: [Asset] = []) throws(BoxError) -> [Card] {
         let parsed = ClozeText(parsing: text)
         guard !parsed.numbers.isEmpty else {
             throw .invalidParameter(name: "text", reason: "no deletion {{c1::…}} in it")
@@ -16,6 +20,7 @@ extension Box {
         let named = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let id { try CardID.validate(id) }
         for tag in tags { try CardTag.validate(tag) }
+        try Box.validateMedia(media)
         let moment = try begin()
         let noteID = id ?? makeID(from: parsed.answer(revealing: 0, markdown: false, extra: nil))
         var cardIDs: [(String, Int)] = []
@@ -26,7 +31,8 @@ extension Box {
             if store.level(of: cardID) != nil { throw .cardExists(id: cardID) }
             cardIDs.append((cardID, number))
         }
-        try store.putNote(noteID, text: text, extra: extra, tags: tags)
+        try store.putNote(noteID, text: text, extra: extra, tags: tags,
+                          files: Store.typeAnswerFiles(typeAnswer) + media.map { (name: $0.name, bytes: $0.content) })
         return try addClozeCards(cardIDs, of: noteID, level: named, tags: tags, moment)
     }
 

@@ -10,15 +10,7 @@ extension Box {
     ///   `invalidAsset` for a reverse or cloze card, whose sides are another directory's.
     public func addMedia(id: String, media: [Asset]) throws(BoxError) -> (card: Card, names: [String]) {
         try CardID.validate(id)
-        for medium in media {
-            if let problem = MediaName.problem(medium.name) { throw .invalidAsset(name: medium.name, reason: "the name " + problem) }
-            guard MediaName.kind(ofMediaType: MediaType.of(fileName: medium.name)) != nil else {
-                throw .invalidAsset(name: medium.name, reason: "not a picture or a sound (\(MediaType.of(fileName: medium.name)))")
-            }
-            if SideName.allCases.contains(where: { Store.isSideFile(medium.name, of: $0) }) {
-                throw .invalidAsset(name: medium.name, reason: "the name of a side's file")
-            }
-        }
+        for medium in media { try Box.checkMediumName(medium.name) }
         let moment = try begin()
         guard let level = store.level(of: id) else { throw .noSuchCard(id: id) }
         let card = try store.card(id, withText: false)

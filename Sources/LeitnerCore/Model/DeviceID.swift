@@ -70,11 +70,7 @@ public enum DeviceID {
         let temporary = ".\(fileName).\(CurrentProcess.id).\(random(using: &generator))"
         var raced = false
         do throws(Errno) {
-            var prefix = ""
-            for component in directory.split(separator: "/") {
-                prefix += "/" + component
-                try FileSystem.makeDirectory(prefix, in: nil, mode: 0o700, existingOK: true)
-            }
+            try FileSystem.makeDirectories(directory, mode: 0o700)
             let fd = try FileDescriptor.openDirectory(directory.isEmpty ? "/" : directory)
             defer { fd.close() }
             let file = try FileDescriptor.open(temporary, relativeTo: fd, .writeOnly, options: [.create, .exclusive, .noFollow], mode: 0o600)

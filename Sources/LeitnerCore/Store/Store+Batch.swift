@@ -17,8 +17,14 @@ extension Store {
     }
 
     /// Writes a new card's files under `.leitner/tmp/add-ID`, unsynced: `commitBatch` syncs the
-    /// whole batch at once.
-    func stageBatchCard(_ id: String, level: Level, files: [(name: String, bytes: [UInt8])]) throws(BoxError) -> StagedCard {
+    /// whole batch at once. Each of `shared` is a file an earlier card of the batch staged
+    /// (`from`, its staged directory) with the same bytes — a picture many notes show: it is
+    /// hard-linked rather than written again, or written when the file system links no files.
+    /// Each card's directory still holds every file its sides name (R31); the box never writes
+    /// into a card's file in place (an edit writes a new file, `replaceFiles`), so a change to
+    /// one card's file never shows in another's.
+    func stageBatchCard(_ id: String, level: Level, files: [(name: String, bytes: [UInt8])],
+                        shared: [(name: String, bytes: [UInt8], from: String)] = []) throws(BoxError) -> StagedCard {
         let staged = "add-" + id
         do {
             do { try FileSystem.makeDirectory(staged, in: stagingFD) } catch where error == .exists {
@@ -26,7 +32,13 @@ extension Store {
                 try FileSystem.removeTree(staged, in: stagingFD)
                 try FileSystem.makeDirectory(staged, in: stagingFD)
             }
-            try writeStagedFiles(staged, files, sync: false)
+            var copies: [(name: String, bytes: [UInt8])] = []
+            for file in shared {
+                do { try FileSystem.link(file.from + "/" + file.name, in: stagingFD, as: staged + "/" + file.name, in: stagingFD) } catch {
+                    copies.append((file.name, file.bytes))
+                }
+            }
+            try writeStagedFiles(staged, files + copies, sync: false)
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw .failing(.write, statePath + "/tmp/" + staged, error)

@@ -180,10 +180,12 @@ extension Store {
 }
 
 extension Store {
-    /// Puts a new note in place as `notes/ID/` (R30): written and synced under `.leitner/tmp/`,
-    /// then renamed into `notes/` (made when missing), so that a note is whole or absent.
+    /// Puts a new note in place as `notes/ID/` (R30), with `more` files beside its text (its
+    /// `type-answer`, its media): written and synced under `.leitner/tmp/`, then renamed into
+    /// `notes/` (made when missing), so that a note is whole or absent.
     /// - Throws: `invalidParameter` when the note exists; `storeFailure` naming the path.
-    func putNote(_ id: String, text: String, extra: String?, tags: [String]) throws(BoxError) {
+    func putNote(_ id: String, text: String, extra: String?, tags: [String],
+                 files more: [(name: String, bytes: [UInt8])] = []) throws(BoxError) {
         let notesPath = root + "/" + Store.notesDirectoryName
         let notes = try Store.subdirectory(Store.notesDirectoryName, of: rootFD, path: notesPath)
         defer { notes.close() }
@@ -196,13 +198,13 @@ extension Store {
             try FileSystem.makeDirectory(staged, in: stagingFD)
             let dir = try FileDescriptor.openDirectory(staged, relativeTo: stagingFD)
             defer { dir.close() }
-            var files = [(Store.noteTextNames[0], text)]
-            if let extra { files.append((Store.noteExtraName, extra)) }
-            if !tags.isEmpty { files.append((CardTag.fileName, CardTag.fileText(tags))) }
-            for (name, content) in files {
+            var files: [(name: String, bytes: [UInt8])] = [(Store.noteTextNames[0], Array(text.utf8))]
+            if let extra { files.append((Store.noteExtraName, Array(extra.utf8))) }
+            if !tags.isEmpty { files.append((CardTag.fileName, Array(CardTag.fileText(tags).utf8))) }
+            for (name, bytes) in files + more {
                 let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }
-                try file.writeAll(Array(content.utf8))
+                try file.writeAll(bytes)
                 try file.sync()
             }
             try dir.sync()

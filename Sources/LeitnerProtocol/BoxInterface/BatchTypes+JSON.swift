@@ -15,10 +15,18 @@ extension NewCard {
         return .object(members)
     }
 
-    /// Reads a `NewCard` object.
-    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped (`cards.3.front.text`).
-    public init(json: JSONValue, field: String = "card") throws(JSONFieldError) {
+    /// Reads a `NewCard` object; its `sharedMedia` are taken from `batchMedia`, `AddMany`'s
+    /// `media` by name, their bytes shared with every card naming them.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped (`cards.3.front.text`),
+    ///   or a shared medium the batch does not hold.
+    public init(json: JSONValue, field: String = "card", batchMedia: [String: Asset] = [:]) throws(JSONFieldError) {
         let fields = try JSONFields(json, path: field)
+        let shared: [Asset] = try fields.optional("sharedMedia", "an array of names of the batch's media") { value -> [Asset]? in
+            value.arrayValue.flatMap { items -> [Asset]? in
+                let assets = items.compactMap { item -> Asset? in item.stringValue.flatMap { batchMedia[$0] } }
+                return assets.count == items.count ? assets : nil
+            }
+        } ?? []
         self.init(front: try Asset(json: fields.required("front"), field: fields.field("front")),
                   back: try Asset(json: fields.required("back"), field: fields.field("back")),
                   id: try fields.optionalString("id"), level: try fields.optionalString("level"),
@@ -29,7 +37,42 @@ extension NewCard {
                           return strings.count == items.count ? strings : nil
                       }
                   } ?? [],
-                  media: try fields.optionalObjects("media") { (value, path) throws(JSONFieldError) in try Asset(json: value, field: path) } ?? [])
+                  media: (try fields.optionalObjects("media") { (value, path) throws(JSONFieldError) in try Asset(json: value, field: path) } ?? [])
+                      + shared)
+    }
+
+    /// `AddMany`'s parameters for `cards`: each medium that several cards hold with the same
+    /// bytes (a picture many notes show) is sent once, in the batch's `media`, and named in
+    /// each such card's `sharedMedia`; the others go with their card.
+    public static func batchJSON(_ cards: [NewCard]) -> (cards: [JSONValue], media: [JSONValue]) {
+        var uses: [String: Int] = [:]
+        for card in cards { for medium in card.media { uses[medium.name, default: 0] += 1 } }
+        var sent: [String: [UInt8]] = [:]
+        var media: [JSONValue] = []
+        let encoded = cards.map { card -> JSONValue in
+            var own = card
+            own.media = []
+            var shared: [String] = []
+            for medium in card.media {
+                // A name given with other bytes by another card goes with its own card.
+                if uses[medium.name, default: 0] > 1, sent[medium.name].map({ $0 == medium.content }) ?? true {
+                    if sent[medium.name] == nil {
+                        sent[medium.name] = medium.content
+                        media.append(medium.json)
+                    }
+                    shared.append(medium.name)
+                } else {
+                    own.media.append(medium)
+                }
+            }
+            var json = own.json
+            if !shared.isEmpty, case .object(var members) = json {
+                members["sharedMedia"] = .array(shared.map(JSONValue.string))
+                json = .object(members)
+            }
+            return json
+        }
+        return (encoded, media)
     }
 }
 

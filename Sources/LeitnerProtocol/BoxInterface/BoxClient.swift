@@ -108,18 +108,21 @@ public struct BoxClient {
 
     /// `AddCloze`: a cloze note and one card per deletion number (R30).
     public func addCloze(text: String, id: String? = nil, level: Level? = nil, extra: String? = nil,
-                         tags: [String] = []) throws -> BoxReply<[Card]> {
+                         tags: [String] = [], typeAnswer: Bool = false, media: [Asset] = []) throws -> BoxReply<[Card]> {
         try call(.addCloze, ["text": .string(text), "id": id.map(JSONValue.string), "level": level.map { .string($0.name) },
-                             "extra": extra.map(JSONValue.string), "tags": tags.isEmpty ? nil : .array(tags.map(JSONValue.string))]) {
+                             "extra": extra.map(JSONValue.string), "tags": tags.isEmpty ? nil : .array(tags.map(JSONValue.string)),
+                             "typeAnswer": typeAnswer ? .bool(true) : nil, "media": BoxClient.assets(media)]) {
             fields throws(JSONFieldError) in try fields.objects("cards") { value, field throws(JSONFieldError) in try Card(json: value, field: field) }
         }
     }
 
     /// `AddMany`: a batch of cards, each added, found present or refused on its own.
-    /// `reverse`: each added card gets its reverse card beside it (R28).
+    /// `reverse`: each added card gets its reverse card beside it (R28). A medium several cards
+    /// hold is sent once (`NewCard.batchJSON`).
     public func addMany(_ cards: [NewCard], allowDuplicate: Bool? = nil, reverse: Bool? = nil) throws -> BoxReply<BatchOutcome> {
-        try call(.addMany, ["cards": .array(cards.map(\.json)), "allowDuplicate": allowDuplicate.map(JSONValue.bool),
-                            "reverse": reverse.map(JSONValue.bool)]) {
+        let batch = NewCard.batchJSON(cards)
+        return try call(.addMany, ["cards": .array(batch.cards), "allowDuplicate": allowDuplicate.map(JSONValue.bool),
+                                   "reverse": reverse.map(JSONValue.bool), "media": batch.media.isEmpty ? nil : JSONValue.array(batch.media)]) {
             fields throws(JSONFieldError) in try BatchOutcome(json: .object(fields.members))
         }
     }

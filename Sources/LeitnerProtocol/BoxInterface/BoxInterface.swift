@@ -181,9 +181,11 @@ public enum BoxInterface {
 
         # A card of an AddMany batch: Add's parameters for one card.
         # tags: the card's tags; media: the pictures and sounds its Markdown sides name,
-        # each a file of its directory by its name. Both are written with the card, in
-        # the same change; a reverse added beside it gets a copy of the tags.
-        type NewCard (front: Asset, back: Asset, id: ?string, level: ?string, typeAnswer: ?bool, tags: ?[]string, media: ?[]Asset)
+        # each a file of its directory by its name; sharedMedia: names of AddMany's media that are
+        # files of its directory too (a picture many cards show, sent once). All are written with
+        # the card, in the same change; a reverse added beside it gets a copy of the tags.
+        type NewCard (front: Asset, back: Asset, id: ?string, level: ?string, typeAnswer: ?bool, tags: ?[]string, media: ?[]Asset,
+          sharedMedia: ?[]string)
 
         # A card of the batch that was added; index is its place in the batch, from 0.
         # reverse: the id of its reverse card, added beside it (AddMany with reverse true).
@@ -256,8 +258,10 @@ public enum BoxInterface {
         # added card is on disk and in its level. Cards already present or refused are reported
         # and the others added, so the same batch sent twice adds nothing the second time. Fails
         # as a whole (StoreFailure, nothing added) only when the store cannot take the batch.
-        # reverse: true gives each added card its reverse card, ID.rev, beside it.
-        method AddMany(cards: []NewCard, allowDuplicate: ?bool, reverse: ?bool) -> (added: []AddedCard, present: []PresentCard, refused: []RefusedCard)
+        # reverse: true gives each added card its reverse card, ID.rev, beside it. media: the
+        # pictures and sounds the cards' sharedMedia name, each sent once for the batch.
+        method AddMany(cards: []NewCard, allowDuplicate: ?bool, reverse: ?bool, media: ?[]Asset) -> (added: []AddedCard, present: []PresentCard,
+          refused: []RefusedCard)
         method Move(id: string, level: string) -> (card: Card)
         # Moves the cards to suspended, out of every test; a card already there stays. Every id
         # is checked first: an unknown or damaged one changes nothing.
@@ -286,8 +290,11 @@ public enum BoxInterface {
         # 99) put into notes/ as id (default from its text), with extra (shown under every
         # answer) and tags, and one card id.cN per number, each holding cloze-of and the tags,
         # in level (default where a new card goes). InvalidParameter when the text has no
-        # deletion or the note exists.
-        method AddCloze(text: string, id: ?string, level: ?string, extra: ?string, tags: ?[]string) -> (cards: []Card)
+        # deletion or the note exists. typeAnswer: true writes the note's type-answer file (each
+        # card asks for its deletion typed); media: pictures and sounds put in the note's directory
+        # beside its text, written with it, each name as Add takes it (InvalidAsset otherwise).
+        method AddCloze(text: string, id: ?string, level: ?string, extra: ?string, tags: ?[]string,
+          typeAnswer: ?bool, media: ?[]Asset) -> (cards: []Card)
         method Show(id: string) -> (card: Card)
         # Cards of one level, or of all; text is filled only when withText is true. tags: only
         # cards with one of these tags or a tag below one (ja selects ja and ja:kana); notTags:

@@ -172,13 +172,9 @@ struct AnkiActions: Sendable {
             }
             return AnkiBoxNote.number(ids[0])
         case .cloze:
-            // `AddCloze` puts no media in a note's directory yet: refused rather than a note
-            // whose pictures and sounds are missing.
-            if let name = media.first?.name {
-                throw AnkiError("addNote: a Cloze note's media ('\(name)') cannot be added through this door yet; add the note without them")
-            }
+            // The media go into the note's directory with it (R31), whatever card shows them.
             let cards = try daemon("addNote") {
-                try box.addCloze(text: fields[0], level: .new, extra: fields[1].isEmpty ? nil : fields[1], tags: tags).value
+                try box.addCloze(text: fields[0], level: .new, extra: fields[1].isEmpty ? nil : fields[1], tags: tags, media: media).value
             }
             guard let note = cards.first?.clozeOf?.note else { throw AnkiError("addNote: the daemon made no cloze card") }
             return AnkiBoxNote.number("notes/" + note)
@@ -201,7 +197,7 @@ struct AnkiActions: Sendable {
             guard let value = sent.first(where: { $0.key.lowercased() == name.lowercased() })?.value else { continue }
             guard let html = value.stringValue else { throw AnkiError("field '\(name)' is \(value.kindName), not a string") }
             let text = AnkiFieldText(html: html)
-            if index == 0, AnkiNote.normalized(text.markdown).isEmpty { throw AnkiError("cannot update a note to an empty first field") }
+            if index == 0, Box.normalized(text.markdown).isEmpty { throw AnkiError("cannot update a note to an empty first field") }
             sides[index] = Asset(name: index == 0 ? "front.md" : "back.md", text: text.markdown)
             media += text.media.filter { !media.contains($0) }
         }
@@ -255,7 +251,7 @@ struct AnkiActions: Sendable {
                 ids = Set(numbers.compactMap { $0 })
             default:
                 guard let model = AnkiModel.allCases.first(where: { $0.fields[0].lowercased() == name }) else { throw Self.unanswered(term) }
-                field = (model.family, AnkiNote.normalized(AnkiFieldText(html: value).markdown))
+                field = (model.family, Box.normalized(AnkiFieldText(html: value).markdown))
             }
         }
         guard ids != nil || field != nil else { throw Self.unanswered(query) }

@@ -47,11 +47,7 @@ public final class AnkiMediaShelf: Sendable {
 
     private func open() throws(AnkiError) -> FileDescriptor {
         do throws(Errno) {
-            var made = ""
-            for component in directory.split(separator: "/") {
-                made += "/" + component
-                try FileSystem.makeDirectory(made, in: nil, mode: 0o700, existingOK: true)
-            }
+            try FileSystem.makeDirectories(directory, mode: 0o700)
             return try FileDescriptor.openDirectory(directory)
         } catch {
             throw AnkiError("cannot open the AnkiConnect media directory '\(directory)': \(error)")

@@ -129,11 +129,7 @@ struct AnkiNote {
     }
 
     /// The first field as duplicates are compared: its Markdown without surrounding white space.
-    var key: String { Self.normalized(fields[0].markdown) }
-
-    static func normalized(_ text: String) -> String {
-        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-    }
+    var key: String { Box.normalized(fields[0].markdown) }
 
     /// Every media file the fields name, each once.
     var media: [String] {
@@ -156,7 +152,7 @@ struct AnkiBoxNote {
     /// The names of the media its sides show.
     var media: [String] = []
 
-    var key: String { AnkiNote.normalized(fields.first ?? "") }
+    var key: String { Box.normalized(fields.first ?? "") }
 
     /// The decks the note is in: its `deck:` tags' decks, or the box's own when it has none.
     func isIn(deck tag: String?) -> Bool {

@@ -164,11 +164,7 @@ public final class DeviceBook: Sendable {
 
     private func openDirectory() throws(Failure) -> FileDescriptor {
         do throws(Errno) {
-            var made = ""
-            for component in directory.split(separator: "/") {
-                made += "/" + component
-                try FileSystem.makeDirectory(made, in: nil, mode: 0o700, existingOK: true)
-            }
+            try FileSystem.makeDirectories(directory, mode: 0o700)
             return try FileDescriptor.openDirectory(directory)
         } catch {
             throw Failure(description: "cannot open leitner-web's state directory '\(directory)': \(error)")

@@ -92,14 +92,9 @@ enum BoxMethods {
         let level = try parameters.optionalString("level")
         let allowDuplicate = try parameters.optionalBool("allowDuplicate") ?? true
         let withReverse = try parameters.optionalBool("reverse") ?? false
-        var media: [Asset] = []
-        if let items = parameters.values["media"], !items.isNull {
-            guard let list = items.arrayValue else { throw InvalidParameter(name: "media") }
-            for (index, item) in list.enumerated() { media.append(try Asset(json: item, field: "media[\(index)]")) }
-        }
         let added = try context.box.add(front: front, back: back, id: id, level: level,
                                         allowDuplicateFront: allowDuplicate, withReverse: withReverse,
-                                        typeAnswer: parameters.optionalBool("typeAnswer") ?? false, media: media)
+                                        typeAnswer: parameters.optionalBool("typeAnswer") ?? false, media: media(parameters))
         context.box.speakAhead([added.card])
         // `reverse` only when one was asked for (R28): the reply of a plain Add is unchanged.
         guard let reverse = added.reverse else { return ["card": added.card.json] }
@@ -114,11 +109,23 @@ enum BoxMethods {
         return ["card": card.json]
     }
 
+    /// `media`, the pictures and sounds an `Add` or an `AddCloze` writes beside the sides (R31),
+    /// or those the cards of an `AddMany` share.
+    private static func media(_ parameters: CallParameters) throws -> [Asset] {
+        var media: [Asset] = []
+        if let items = parameters.values["media"], !items.isNull {
+            guard let list = items.arrayValue else { throw InvalidParameter(name: "media") }
+            for (index, item) in list.enumerated() { media.append(try Asset(json: item, field: "media[\(index)]")) }
+        }
+        return media
+    }
+
     /// A cloze note and its cards (R30).
     static func addCloze(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let cards = try context.box.addCloze(text: parameters.string("text"), id: parameters.optionalString("id"),
                                              level: parameters.optionalString("level"), extra: parameters.optionalString("extra"),
-                                             tags: parameters.optionalStrings("tags") ?? [])
+                                             tags: parameters.optionalStrings("tags") ?? [],
+                                             typeAnswer: parameters.optionalBool("typeAnswer") ?? false, media: media(parameters))
         context.box.speakAhead(cards)
         return ["cards": .array(cards.map(\.json))]
     }
@@ -126,9 +133,13 @@ enum BoxMethods {
     /// A batch of new cards; one refused card does not stop the others (docs/protocol.md).
     static func addMany(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         guard let list = try parameters.required("cards").arrayValue else { throw InvalidParameter(name: "cards") }
+        // The media several cards share, sent once: each card naming one gets the same bytes,
+        // which the box links rather than writes again (`Box.addMany`).
+        var batchMedia: [String: Asset] = [:]
+        for medium in try media(parameters) { batchMedia[medium.name] = medium }
         var cards: [NewCard] = []
         cards.reserveCapacity(list.count)
-        for (index, value) in list.enumerated() { cards.append(try NewCard(json: value, field: "cards.\(index)")) }
+        for (index, value) in list.enumerated() { cards.append(try NewCard(json: value, field: "cards.\(index)", batchMedia: batchMedia)) }
         let outcome = try context.box.addMany(cards, allowDuplicateFront: parameters.optionalBool("allowDuplicate") ?? true,
                                               withReverse: parameters.optionalBool("reverse") ?? false)
         context.box.speakAhead(batch: outcome.added.map { cards[$0.index] })
