@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// An inotify instance watching directories for entries that appear and disappear. The store uses
 /// it to take in hand changes (R13) without rescanning: reading it is one non-blocking `read`.
@@ -24,9 +25,46 @@ public final class Inotify {
     private let fd: FileDescriptor
     /// Reused for every read: a drain happens before every request.
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// The watches this instance holds, counted so that the views' watches (`Watcher`) stop at
+    /// `limit`: the kernel's `max_user_watches` is shared by every program of the user, a sync
+    /// tool's watcher among them (docs/performance.md, "Watches").
+    private let count = Mutex(WatchCount())
+    /// The most watches the views may make this instance hold.
+    public let limit: Int
 
-    public init() throws(Errno) {
+    private struct WatchCount {
+        /// Watches alive: added with a new descriptor, not yet removed (`IN_IGNORED`).
+        var alive = 0
+        /// The highest descriptor the kernel gave. It gives them in increasing order (a cyclic
+        /// allocator that wraps only past `Int32.max`), and gives a watched directory its old
+        /// one again: a descriptor above this one is a new watch.
+        var highest: Int32 = 0
+        /// True once a view's watch was refused (`limit`, or the kernel's `ENOSPC`).
+        var ranOut = false
+        /// True once `takeRunOut` said so.
+        var told = false
+        /// At the limit: the inodes of the directories watched, from the kernel's list, so that a
+        /// view still gets the watch another view holds on the same directory (the kernel gives
+        /// it again, no new one); nil until needed, and again after a watch was removed.
+        var inodes: Set<UInt64>?
+    }
+
+    /// - Parameter limit: the most watches the views may make it hold; nil for three quarters of
+    ///   the user's `fs.inotify.max_user_watches` (all of it when that cannot be read).
+    public init(limit: Int? = nil) throws(Errno) {
         fd = FileDescriptor(rawValue: try valueOrErrno { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) })
+        self.limit = limit ?? Inotify.userLimit().map { $0 / 4 * 3 } ?? Int.max
+    }
+
+    /// The watches all of the user's inotify instances may hold together: `fs.inotify.max_user_watches`,
+    /// or, in a user namespace (a container) since Linux 5.11, its own `user.max_inotify_watches`
+    /// when lower; nil when neither can be read.
+    public static func userLimit() -> Int? {
+        let limits = ["/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"].compactMap { path -> Int? in
+            guard let bytes = try? FileSystem.readFile(atPath: path, limit: 64) else { return nil }
+            return Int(String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace })
+        }
+        return limits.min()
     }
 
     deinit { fd.close() }
@@ -40,7 +78,74 @@ public final class Inotify {
     public func watch(directory path: String, filesWritten: Bool = true) throws(Errno) -> Int32 {
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | (filesWritten ? IN_CLOSE_WRITE : 0)
                           | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
-        return try valueOrErrno { inotify_add_watch(fd.rawValue, path, mask) }
+        let watch = try valueOrErrno { inotify_add_watch(fd.rawValue, path, mask) }
+        count.withLock { count in
+            if watch > count.highest {
+                count.highest = watch
+                count.alive += 1
+                count.inodes = nil
+            }
+        }
+        return watch
+    }
+
+    /// A view's watch (`Watcher`): refused with `noSpace`, without asking the kernel, once the
+    /// instance holds `limit` watches; the first refusal is noted for `takeRunOut`.
+    fileprivate func viewWatch(directory path: String) throws(Errno) -> Int32 {
+        if count.withLock({ $0.alive >= limit }) {
+            // A directory another view watches keeps its one watch: asking costs a `stat`.
+            guard let status = try? FileSystem.status(path, in: nil), watchedInodes().contains(UInt64(status.st_ino)) else {
+                count.withLock { $0.ranOut = true }
+                throw .noSpace
+            }
+        }
+        do {
+            return try watch(directory: path)
+        } catch where error == .noSpace {
+            count.withLock { $0.ranOut = true }
+            throw error
+        }
+    }
+
+    /// The watches held, when a view's watch was refused for the first time and nobody was told
+    /// yet; nil otherwise. Says it once: the caller writes it to its log.
+    public func takeRunOut() -> Int? {
+        count.withLock { count in
+            guard count.ranOut, !count.told else { return nil }
+            count.told = true
+            return count.alive
+        }
+    }
+
+    /// Counts the watches again from the kernel's list after an overflow, whose lost events may
+    /// have been removals.
+    private func recount() {
+        guard let listed = listed() else { return }
+        count.withLock { count in
+            count.alive = listed.count
+            count.inodes = nil
+        }
+    }
+
+    /// The inodes watched, read from the kernel's list when not known.
+    private func watchedInodes() -> Set<UInt64> {
+        if let known = count.withLock({ $0.inodes }) { return known }
+        let inodes = Set(listed() ?? [])
+        count.withLock { $0.inodes = inodes }
+        return inodes
+    }
+
+    /// The inode of every watch, from `/proc/self/fdinfo/FD`: a line `inotify wd:N ino:HEX …` a
+    /// watch.
+    private func listed() -> [UInt64]? {
+        guard let bytes = try? FileSystem.readFile(atPath: "/proc/self/fdinfo/\(fd.rawValue)") else { return nil }
+        let prefix = Array("inotify wd:".utf8)
+        var inodes: [UInt64] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n")) where line.starts(with: prefix) {
+            let field = line.split(separator: UInt8(ascii: " ")).first { $0.starts(with: Array("ino:".utf8)) }
+            inodes.append(field.flatMap { UInt64(String(decoding: $0.dropFirst(4), as: UTF8.self), radix: 16) } ?? 0)
+        }
+        return inodes
     }
 
     /// A handle that can only add watches, for a thread other than the one that drains: an index
@@ -52,8 +157,9 @@ public final class Inotify {
 
         init(owner: Inotify) { self.owner = owner }
 
-        /// `Inotify.watch(directory:)`, from any thread.
-        public func watch(directory path: String) throws(Errno) -> Int32 { try owner.watch(directory: path) }
+        /// `Inotify.watch(directory:)`, from any thread; refused with `noSpace` once the instance
+        /// holds its `limit` of watches.
+        public func watch(directory path: String) throws(Errno) -> Int32 { try owner.viewWatch(directory: path) }
     }
 
     /// A handle for adding watches from another thread.
@@ -75,13 +181,24 @@ public final class Inotify {
                 return events
             }
             if n <= 0 { return events }
-            Inotify.parse(buffer[..<n], into: &events)
+            let removed = Inotify.parse(buffer[..<n], into: &events)
+            if removed > 0 {
+                count.withLock { count in
+                    count.alive -= removed
+                    count.inodes = nil
+                }
+            }
+            if events.last?.kind == .overflow { recount() }
             // A read that left room for more events emptied the queue: spare the EAGAIN read.
             if n < buffer.count - 4096 { return events }
         }
     }
 
-    static func parse(_ bytes: ArraySlice<UInt8>, into events: inout [Event]) {
+    /// - Returns: how many watches the kernel removed (`IN_IGNORED`: the directory went, or
+    ///   `unwatch`).
+    @discardableResult
+    static func parse(_ bytes: ArraySlice<UInt8>, into events: inout [Event]) -> Int {
+        var removed = 0
         let headerSize = MemoryLayout<inotify_event>.size
         var offset = bytes.startIndex
         while offset + headerSize <= bytes.endIndex {
@@ -97,6 +214,7 @@ public final class Inotify {
             }
             offset = nameEnd
             let mask = header.mask
+            if mask & UInt32(IN_IGNORED) != 0 { removed += 1 }
             let kind: Event.Kind
             if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                 kind = .overflow
@@ -112,5 +230,6 @@ public final class Inotify {
             events.append(Event(watch: header.wd, kind: kind, name: name,
                                 isDirectory: mask & UInt32(IN_ISDIR) != 0))
         }
+        return removed
     }
 }

@@ -13,6 +13,8 @@ import LeitnerSystem
 //   leitner-bench prepare-new STORE ROUNDS N  (the same with NewPerDay=N, a day later each round)
 //   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
 //   leitner-bench web STORE DIR GRADES     (the review through leitner-web beside Grade alone)
+//   leitner-bench searches STORE [N]       (the first search, warm ones, the watches held; a store of
+//                                           N cards built first when STORE is missing)
 //   leitner-bench tags STORE DIR [N]       (list --tag and tags, one card in ten tagged, beside floors;
 //                                           a store of N cards built first when STORE is missing)
 
@@ -49,6 +51,13 @@ if arguments.first == "client", arguments.count == 3, let grades = Int(arguments
 
 if arguments.first == "web", arguments.count == 4, let grades = Int(arguments[3]) {
     WebRoundTrip.run(store: arguments[1], in: arguments[2], grades: grades)
+    exit(0)
+}
+if arguments.first == "searches", (2...3).contains(arguments.count) {
+    if arguments.count == 3, access(arguments[1], F_OK) != 0, let count = Int(arguments[2]) {
+        try StoreBuilder.build(at: arguments[1], count: count)
+    }
+    try SearchMeasurement.run(store: arguments[1])
     exit(0)
 }
 if arguments.first == "tags", (3...4).contains(arguments.count) {

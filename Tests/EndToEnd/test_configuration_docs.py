@@ -27,7 +27,7 @@ def shipped_keys():
 
 def test_shipped_file_lists_every_key():
     keys = shipped_keys()
-    assert len(keys) == 32  # [Web]'s four (leitner-web; ServerName=, #36), NewPerDay, LeechAfter, SuspendLeeches (R23, R24), IgnoreAccents (R32), SearchSteps (#40), AnkiConnect and AnkiConnectOrigins (#38), AutoSpeak, [Voice] Program and Language (R33) joined the 18
+    assert len(keys) == 33  # WatchLimit (#40), [Web]'s four (leitner-web; ServerName=, #36), NewPerDay, LeechAfter, SuspendLeeches (R23, R24), IgnoreAccents (R32), SearchSteps (#40), AnkiConnect and AnkiConnectOrigins (#38), AutoSpeak, [Voice] Program and Language (R33) joined the 18
     assert ("Schedule", "DayStartsAt") in keys and ("Client", "Player") in keys
     assert ("Sync", "Device") in keys and ("Sync", "SettleAfter") in keys
     assert ("Web", "Listen") in keys

@@ -1,3 +1,5 @@
+import LeitnerSystem
+
 /// `Search`: cards whose id, front or back holds a pattern, from the in-memory `SearchIndex`.
 extension Box {
     /// Every line of the cards that match `pattern` (ignoring case), sorted by level then id, or
@@ -67,5 +69,23 @@ extension Box {
     /// changed, its level did not (the store publishes level changes itself).
     func searchIndexNeedsReading(_ id: String) {
         store.publishWritten(id)
+    }
+}
+
+extension Box {
+    /// What the box has to say to its log, each thing once: that the inotify watches ran out
+    /// (the views then look at the unwatched cards' files' times before each use; a person can
+    /// raise the kernel's limit). The daemon writes them to its journal after each call.
+    public func takeWarnings() -> [String] {
+        guard let ranOut = store.takeWatchesRunOut() else { return [] }
+        let (held, limit) = ranOut
+        let kernel = "fs.inotify.max_user_watches is " + (Inotify.userLimit().map { "\($0)" } ?? "unknown")
+        let why = held < limit ? "the kernel refused another: the user's other programs hold the rest"
+            : options.watchLimit != nil ? "WatchLimit= is \(limit)"
+            : "the box takes at most three quarters of it, \(limit)"
+        return ["inotify watches ran out at \(held) (\(kernel); \(why)): the card directories without one are looked at "
+                + "by their files' times before each search and each filter by tag instead, slower as they are more; "
+                + "raise " + (options.watchLimit != nil && held >= limit ? "WatchLimit=" : "fs.inotify.max_user_watches (sysctl)")
+                + " to watch every card"]
     }
 }

@@ -77,7 +77,8 @@ public final class Box {
     public init(options: BoxOptions) throws {
         self.options = options
         let now = options.clock.now()
-        store = try Store(path: options.storePath, device: options.device, now: now, groupCommit: options.groupCommit)
+        store = try Store(path: options.storePath, device: options.device, now: now, groupCommit: options.groupCommit,
+                          watchLimit: options.watchLimit)
         if let settings = options.voice, settings.program != nil {
             voice = VoiceMaker(settings: settings, cache: VoiceCache(sharedStatePath: store.sharedPath), clock: options.clock)
         } else {

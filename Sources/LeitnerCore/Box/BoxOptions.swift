@@ -23,6 +23,11 @@ public struct BoxOptions: Sendable {
     public var suspendLeeches: Bool = false
     /// The regular-expression engine's steps one search may take (`SearchScan`).
     public var searchSteps: Int = SearchScan.defaultBudget
+    /// The most inotify watches the box holds (its level directories' and the views' card
+    /// directories'); nil for three quarters of the kernel's `fs.inotify.max_user_watches`,
+    /// leaving the rest to the user's other programs, a sync tool's watcher among them. Cards
+    /// beyond it are looked at by their files' times instead (docs/performance.md, "Watches").
+    public var watchLimit: Int? = nil
     /// When the learning day starts.
     public var dayClock: DayClock
     /// The current time.

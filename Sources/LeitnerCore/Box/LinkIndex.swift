@@ -28,7 +28,7 @@ struct LinkIndex {
     /// feed lost changes.
     mutating func update(store: Store) {
         // Only the link files' events and the directory's own (no name) can change what it names.
-        guard let changed = store.changedCards(since: cursor, pending: unwatched, entry: {
+        guard let changed = store.changedCards(since: cursor, pending: [], entry: {
             $0 == Store.reverseFileName || $0 == Store.clozeFileName || $0.isEmpty
         }) else {
             self = LinkIndex(store: store)
@@ -36,8 +36,18 @@ struct LinkIndex {
         }
         var dirty = changed.cards
         for watch in changed.watches { if let id = cardOfWatch[watch] { dirty.insert(id) } }
-        unwatched.removeAll()
+        // A card without a watch is looked at again each time (its link files' two `stat`s); its
+        // watch is asked for again only when it changed.
+        for id in unwatched where !dirty.contains(id) {
+            if let level = store.level(of: id) {
+                linkOf[id] = store.link(of: id, in: level)
+            } else {
+                unwatched.remove(id)
+                linkOf[id] = nil
+            }
+        }
         for id in dirty {
+            unwatched.remove(id)
             if let level = store.level(of: id) {
                 look(at: id, in: level, store: store)
             } else {

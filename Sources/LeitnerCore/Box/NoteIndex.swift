@@ -8,7 +8,9 @@ import LeitnerSystem
 ///   (`ChangeFeed.Change.directory`) naming a watch the index knows;
 /// - the box's own writes of a note are published at once (`ChangeFeed.Change.note`), so the
 ///   note's cards follow it in the same request;
-/// - when the kernel dropped events, every note is read again.
+/// - when the kernel dropped events, every note is read again;
+/// - when the watches ran out (`Inotify.limit`), a note without one keeps a `CardStamp` of its
+///   files, and `notes/` without one its `DirectoryStamp`, looked at again before each use.
 ///
 /// Built by the first request after open: a note left without its cards by a crash, or put into
 /// `notes/` by hand while the daemon was down, gets them then.
@@ -19,6 +21,10 @@ struct NoteIndex {
     private var notesWatch: Int32 = -1
     /// The watch on each note's directory → the note.
     private var noteOfWatch: [Int32: String] = [:]
+    /// Notes whose directory has no watch (the watches ran out) → their files as they were read.
+    private var unwatched: [String: CardStamp] = [:]
+    /// `notes/` as it was listed, while it has no watch: listed again when it changed.
+    private var notesStamp: DirectoryStamp?
     /// Where the index is in the store's change feed.
     private(set) var cursor: ChangeFeed.Cursor
 
@@ -45,10 +51,19 @@ struct NoteIndex {
             return notes.union(gone)
         }
         // `notes/` made after the index was (by the box's first note, by hand or a sync tool).
-        if notesWatch < 0, FileSystem.exists(Store.notesDirectoryName, in: store.rootFD) {
+        if notesWatch < 0, notesStamp == nil, FileSystem.exists(Store.notesDirectoryName, in: store.rootFD) {
             return readAll(store: store).union(numbersOf.keys)
         }
         var dirty = Set<String>()
+        if notesWatch < 0, let stamp = notesStamp, !NoteIndex.holds(stamp, store: store) {
+            // Listed again: the notes that came or went.
+            let known = Set(numbersOf.keys)
+            let listed = list(store: store)
+            dirty.formUnion(listed.symmetricDifference(known))
+        }
+        for (note, stamp) in unwatched where !stamp.holds(Store.notesDirectoryName + "/" + note, in: store.rootFD) {
+            dirty.insert(note)
+        }
         for change in changes {
             switch change {
             case .note(let id):
@@ -70,28 +85,54 @@ struct NoteIndex {
     /// - Returns: the notes read.
     private mutating func readAll(store: Store) -> Set<String> {
         let path = store.root + "/" + Store.notesDirectoryName
-        guard let watch = try? store.watcher.watch(directory: path) else { return [] }
-        notesWatch = watch
-        var names: [String] = []
-        if let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: store.rootFD) {
-            defer { notes.close() }
-            try? FileSystem.forEachEntry(notes) { name, kind in
-                if kind == .directory, CardID.isValid(name) { names.append(name) }
-            }
-        }
+        guard FileSystem.exists(Store.notesDirectoryName, in: store.rootFD) else { return [] }
+        if let watch = try? store.watcher.watch(directory: path) { notesWatch = watch }
+        let names = list(store: store)
         for name in names { learn(name, store: store) }
-        return Set(names)
+        return names
     }
 
-    /// Reads one note's numbers, its directory watched first; forgets a note that is gone.
+    /// The notes in `notes/`; its stamp taken first when it has no watch.
+    private mutating func list(store: Store) -> Set<String> {
+        var names = Set<String>()
+        guard let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: store.rootFD) else {
+            notesStamp = nil
+            return names
+        }
+        defer { notes.close() }
+        if notesWatch < 0 { notesStamp = DirectoryStamp(notes) }
+        try? FileSystem.forEachEntry(notes) { name, kind in
+            if kind == .directory, CardID.isValid(name) { names.insert(name) }
+        }
+        return names
+    }
+
+    /// True when `notes/` is as `stamp` says, and was long enough ago to be trusted.
+    private static func holds(_ stamp: DirectoryStamp, store: Store) -> Bool {
+        guard stamp.isSettled(), let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: store.rootFD) else {
+            return false
+        }
+        defer { notes.close() }
+        return DirectoryStamp(notes) == stamp
+    }
+
+    /// Reads one note's numbers, its directory watched first (or its files' stamp taken, when the
+    /// watches ran out); forgets a note that is gone.
     private mutating func learn(_ note: String, store: Store) {
-        let watch = CardID.isValid(note)
-            ? (try? store.watcher.watch(directory: store.root + "/" + Store.notesDirectoryName + "/" + note)) : nil
-        guard let watch else {
+        unwatched[note] = nil
+        let relative = Store.notesDirectoryName + "/" + note
+        guard CardID.isValid(note) else {
             numbersOf[note] = nil
             return
         }
-        noteOfWatch[watch] = note
+        if let watch = try? store.watcher.watch(directory: store.root + "/" + relative) {
+            noteOfWatch[watch] = note
+        } else if let stamp = CardStamp.take(relative, in: store.rootFD) {
+            unwatched[note] = stamp
+        } else {
+            numbersOf[note] = nil
+            return
+        }
         switch store.readNote(note) {
         case .success(let read): numbersOf[note] = read.text.numbers
         case .failure: numbersOf[note] = []

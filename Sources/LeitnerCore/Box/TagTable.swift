@@ -74,7 +74,7 @@ struct TagTable {
     /// had events.
     mutating func update(store: Store) {
         // Only its own file's events and the directory's own (no name) can change the tags.
-        guard let changed = store.changedCards(since: cursor, pending: unwatched, entry: { $0 == CardTag.fileName || $0.isEmpty }) else {
+        guard let changed = store.changedCards(since: cursor, pending: [], entry: { $0 == CardTag.fileName || $0.isEmpty }) else {
             self = TagTable(store: store)
             return
         }
@@ -85,8 +85,19 @@ struct TagTable {
                 dirty.insert(numbers.id(ofEntry: UInt32(number)))
             }
         }
-        unwatched.removeAll()
+        // A card without a watch has its `tags` read again each time: one `openat`, the
+        // stamp's `stat`'s price; its watch is asked for again only when it changed.
+        for id in unwatched where !dirty.contains(id) {
+            if let level = store.level(of: id) {
+                let tags = store.tagsOnly(of: id, in: level)
+                tagsOf[id] = tags.isEmpty ? nil : tags
+            } else {
+                unwatched.remove(id)
+                tagsOf[id] = nil
+            }
+        }
         for id in dirty {
+            unwatched.remove(id)
             if let level = store.level(of: id) {
                 learn(id, in: level, from: store, watcher: store.watcher)
             } else {

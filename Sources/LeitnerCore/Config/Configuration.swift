@@ -26,6 +26,9 @@ public struct Configuration: Sendable, Equatable {
     public var maxConnections: Int = 64
     /// The regular-expression engine's steps one `Search` may take (`SearchScan`).
     public var searchSteps: Int = SearchScan.defaultBudget
+    /// The most inotify watches the daemon holds (`WatchLimit=`); nil for three quarters of the
+    /// kernel's `fs.inotify.max_user_watches` (`BoxOptions.watchLimit`).
+    public var watchLimit: Int?
     /// How long a half-received message may sit idle before its connection is closed
     /// (`IdleTimeout=`, default 30 s).
     public var idleTimeout: Duration = .seconds(30)

@@ -93,6 +93,9 @@ public struct ConfigurationParser: Sendable {
             "SearchSteps": { c, v, _ throws(ConfigurationValueError) in
                 c.searchSteps = try ConfigurationValue.count(v, minimum: 1000)
             },
+            "WatchLimit": { c, v, _ throws(ConfigurationValueError) in
+                c.watchLimit = v.isEmpty ? nil : try ConfigurationValue.count(v, minimum: 0)
+            },
             "IdleTimeout": { c, v, _ throws(ConfigurationValueError) in
                 let span = try ConfigurationValue.timeSpan(v)
                 guard span > .zero else { throw ConfigurationValueError("must be longer than 0") }

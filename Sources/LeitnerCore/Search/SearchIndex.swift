@@ -13,7 +13,8 @@ import LeitnerSystem
 ///   every card the box rewrites;
 /// - each card directory is watched (inotify), so that a side edited in place by hand — any
 ///   editor, rewriting the file or renaming a new one over it — is a change of its card too
-///   (R13: the next search finds the new text);
+///   (R13: the next search finds the new text); when the watches ran out (`Inotify.limit`), a
+///   card without one keeps a `CardStamp` of its files instead, asked again before each search;
 /// - before a search the changed cards are read again; when the kernel dropped events, all are.
 ///
 /// Only the first 64 KiB of a side are indexed (what a `Side` carries).
@@ -27,7 +28,7 @@ struct SearchIndex {
         var frontLength: UInt32
         var backLength: UInt32
         /// The card directory's inotify watch; -1 when it has none (the limit was reached):
-        /// such a card is read again before every search.
+        /// such a card's files are looked at again before every search (`unwatched`).
         var watch: Int32
         var level: UInt8
         /// The card's tags (R25) after its back, joined by newlines: kept here so that a filter
@@ -61,8 +62,11 @@ struct SearchIndex {
     private(set) var arena: [UInt8] = []
     /// Arena bytes no slot uses any more; compacted when they are half of it.
     private var garbage = 0
-    /// Cards read again at every update: those without a watch, and those a build could not read.
+    /// Cards read again at the next update: those a build could not read.
     private var pending = Set<String>()
+    /// Cards without a watch (the watches ran out) → their files as they were read: looked at
+    /// again before each search, a `stat` a file, and read again when they changed.
+    private var unwatched: [String: CardStamp] = [:]
     /// Where the index is in the store's change feed.
     private(set) var cursor: ChangeFeed.Cursor
     /// Slot numbers by a hash of their id (open addressing, linear probing, -1 for empty), so
@@ -126,12 +130,16 @@ struct SearchIndex {
             if count & 255 == 0, stopped() { return nil }
             IndexBuildProbe.reading(id, root: source.root)
             let watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
+            // Without a watch, the files' stamp, taken before the read as the watch is added.
+            let stamp = watch < 0 ? CardStamp.take(id, in: level, from: source) : nil
             let read = source.readSides(id, in: level, withText: true)
             guard case .success(let (front, back)) = read.sides else {
                 built.unread.append(id)
                 continue
             }
-            if watch < 0 { built.index.pending.insert(id) }
+            if watch < 0 {
+                if let stamp { built.index.unwatched[id] = stamp } else { built.index.pending.insert(id) }
+            }
             if !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty {
                 built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [])
             }
@@ -169,8 +177,15 @@ struct SearchIndex {
                 if touched.contains(parts.slot.watch) { dirty.insert(String(decoding: parts.id, as: UTF8.self)) }
             }
         }
+        for (id, stamp) in unwatched where !dirty.contains(id) {
+            guard let level = store.level(of: id), stamp.holds(id, in: level, from: store) else {
+                dirty.insert(id)
+                continue
+            }
+        }
         guard !dirty.isEmpty else { return }
         for id in dirty {
+            unwatched[id] = nil
             while let number = slotNumber(of: id) {
                 garbage += slots[number].size
                 slots[number].level = Slot.dead
@@ -242,12 +257,17 @@ struct SearchIndex {
         Int(truncatingIfNeeded: CardIndex.hash(bytes))
     }
 
-    /// Reads one card under the box's turn and appends it, with a watch on its directory. A
-    /// damaged card (R21) is left out.
+    /// Reads one card under the box's turn and appends it, with a watch on its directory (or,
+    /// when the watches ran out, its files' stamp), the watch first, as a build does. A damaged
+    /// card (R21) is left out.
     private mutating func index(_ id: String, store: Store) {
-        guard let level = store.level(of: id), let card = try? store.card(id, withText: true) else { return }
+        guard let level = store.level(of: id) else { return }
         let watch = (try? store.watcher.watch(directory: store.path(of: id, in: level))) ?? -1
-        if watch < 0 { pending.insert(id) }
+        let stamp = watch < 0 ? CardStamp.take(id, in: level, from: store) : nil
+        guard let card = try? store.card(id, withText: true) else { return }
+        if watch < 0 {
+            if let stamp { unwatched[id] = stamp } else { pending.insert(id) }
+        }
         append(id, level: level, front: card.front.text, back: card.back.text, ownText: card.reverseOf == nil,
                tags: card.tags, watch: watch)
     }

@@ -54,7 +54,9 @@ final class Store {
     /// lock (R19), indexes the cards and repairs leftovers (R18).
     /// - Parameter groupCommit: journal records are synced by whoever sends a reply
     ///   (`ReviewLog.commitPoint`), not as they are written.
-    init(path: String, device: String, now: Int64, groupCommit: Bool = false) throws {
+    /// - Parameter watchLimit: the most inotify watches the store's instance holds for the views'
+    ///   card directories and its own (`Inotify.limit`); nil for three quarters of the kernel's.
+    init(path: String, device: String, now: Int64, groupCommit: Bool = false, watchLimit: Int? = nil) throws {
         try Store.makeDirectories(path)
         let rootPath = try Store.failing(.resolve, path) { () throws(Errno) in try FileSystem.realPath(path) }
         let rootDirectory = try Store.failing(.open, rootPath) { () throws(Errno) in
@@ -94,7 +96,7 @@ final class Store {
                                            stagingFD: stagingFD, trashFD: trashFD)
             reviewLog = try ReviewLog(logDirectory: deviceFD, logDirectoryPath: devicePath, stateDirectory: stateFD, statePath: statePath,
                                 defersSync: groupCommit)
-            inotify = try Store.failing(.watch, rootPath) { () throws(Errno) in try Inotify() }
+            inotify = try Store.failing(.watch, rootPath) { () throws(Errno) in try Inotify(limit: watchLimit) }
         } catch {
             for fd in opened.reversed() { fd.close() }
             lock?.release()
@@ -337,6 +339,11 @@ final class Store {
 
     /// Watches card directories for the views that follow their cards' files.
     var watcher: Inotify.Watcher { inotify.watcher }
+
+    /// Once, when the views' watches first ran out: the watches held and the limit.
+    func takeWatchesRunOut() -> (held: Int, limit: Int)? {
+        inotify.takeRunOut().map { ($0, inotify.limit) }
+    }
 
     /// The absolute path of a level directory.
     func path(of level: Level) -> String { root + "/" + level.name }

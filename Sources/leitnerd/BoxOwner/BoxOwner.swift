@@ -93,6 +93,8 @@ final class BoxOwner: @unchecked Sendable {
                     return (.failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
                                                                           storePath: storePath))), nil, nil)
                 }
+                // Said once, when it first happens (the watches running out).
+                defer { for warning in box.takeWarnings() { Log.warning(warning) } }
                 do {
                     return (.success(try body(BoxMethods.Context(box: box, hook: hook))), box.commitPoint, nil)
                 } catch {

@@ -55,6 +55,7 @@ extension DaemonSettings {
         boxOptions.leechAfter = configuration.leechAfter
         boxOptions.suspendLeeches = configuration.suspendLeeches
         boxOptions.searchSteps = configuration.searchSteps
+        boxOptions.watchLimit = configuration.watchLimit
         boxOptions.voice = configuration.voice
         boxOptions.settleAfter = Int64(configuration.settleAfter.components.seconds) * 1000
             + configuration.settleAfter.components.attoseconds / 1_000_000_000_000_000

@@ -1,0 +1,89 @@
+import LeitnerSystem
+
+/// What a card directory and its files looked like, for a card the search index holds without
+/// an inotify watch (the watches ran out: `Inotify.limit`, docs/performance.md, "Watches"): before
+/// each search the index asks again with a `stat` of the directory and of each file it had
+/// (`holds`), and reads the card again when anything differs. A file written in place changes
+/// its own times and size; an entry created, removed or renamed over changes the directory's
+/// times (and a file renamed over has another inode), so the names taken with the stamp stand
+/// while the directory's times do.
+///
+/// The kernel takes these times from a clock that moves in ticks of some milliseconds, so a write
+/// in the same tick as the stamp may leave the same times: a stamp whose newest time is younger
+/// than `DirectoryStamp.racyWindow` is never trusted (`holds` says no), so the card is read again
+/// until its last change is safely in the past.
+struct CardStamp {
+    /// The directory's entries, each followed by a slash (no name holds one): one string for the
+    /// few names of a card.
+    private let names: String
+    /// A hash of the directory's and each entry's identity, times and size.
+    private let hash: UInt64
+    /// False when the newest time was within `racyWindow` of the taking.
+    private let settled: Bool
+
+    /// Takes the stamp of the card `id` in `level`, listing its directory: done before the card is
+    /// read, so that a change after the read differs from it. Nil when the directory cannot be
+    /// opened (the read then finds it damaged or gone, and the card is read again anyway).
+    static func take(_ id: String, in level: Level, from source: some CardSource) -> CardStamp? {
+        source.openFD(level).flatMap { take(id, in: $0) }
+    }
+
+    /// True when the card's directory and files look as they did when the stamp was taken: a
+    /// `stat` of each, relative to the level's directory.
+    func holds(_ id: String, in level: Level, from source: some CardSource) -> Bool {
+        guard let levelFD = source.openFD(level) else { return false }
+        return holds(id, in: levelFD)
+    }
+
+    /// The stamp of the directory `name` in `parent` (a card's, a note's, `notes/` itself).
+    static func take(_ name: String, in parent: FileDescriptor) -> CardStamp? {
+        guard let directory = try? FileDescriptor.openDirectory(name, relativeTo: parent) else { return nil }
+        defer { directory.close() }
+        guard let own = try? directory.status() else { return nil }
+        var names = ""
+        try? FileSystem.forEachEntry(directory, fresh: true) { name, _ in names += name + "/" }
+        var hasher = StampHasher()
+        hasher.add(own)
+        for name in names.split(separator: "/") { hasher.add(name, try? FileSystem.status(String(name), in: directory)) }
+        return CardStamp(names: names, hash: hasher.value, settled: RealTime.nanoseconds - hasher.newest >= DirectoryStamp.racyWindow)
+    }
+
+    /// True when the directory `name` in `parent` and its entries look as they did when the stamp
+    /// was taken: a `stat` of each.
+    func holds(_ name: String, in parent: FileDescriptor) -> Bool {
+        guard settled, let own = try? FileSystem.status(name, in: parent) else { return false }
+        var hasher = StampHasher()
+        hasher.add(own)
+        for entry in names.split(separator: "/") { hasher.add(entry, try? FileSystem.status(name + "/" + entry, in: parent)) }
+        return hasher.value == hash
+    }
+}
+
+/// FNV-1a over what a stamp compares, and the newest time it saw.
+private struct StampHasher {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private(set) var newest: Int64 = 0
+
+    mutating func add(_ number: Int64) {
+        var number = UInt64(bitPattern: number)
+        for _ in 0..<8 {
+            value = (value ^ (number & 0xff)) &* 0x100_0000_01b3
+            number >>= 8
+        }
+    }
+
+    mutating func add(_ status: FileStatus) {
+        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        newest = max(newest, modified, status.changeNanoseconds)
+        add(Int64(bitPattern: UInt64(status.st_ino)))
+        add(modified)
+        add(status.changeNanoseconds)
+        add(Int64(status.st_size))
+    }
+
+    /// An entry by name; a name gone (nil) hashes apart from any file.
+    mutating func add(_ name: Substring, _ status: FileStatus?) {
+        for byte in name.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        if let status { add(status) } else { add(-1) }
+    }
+}

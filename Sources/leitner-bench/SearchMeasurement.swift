@@ -1,0 +1,68 @@
+import Glibc
+import LeitnerCore
+import LeitnerSystem
+
+/// The search index alone, in a fresh process (docs/performance.md, "Watches"): the first search
+/// (which reads every card, watching each card directory while the watches last) to its first
+/// line and to its end, the inotify watches the process then holds beside the kernel's limit,
+/// then warm searches, a `Tags` and a search after a hand edit of one card, each the median of
+/// 9. Run it in a user namespace whose `max_inotify_watches` is 8,192 to see the box there.
+enum SearchMeasurement {
+    static func run(store: String) throws {
+        var options = BoxOptions(storePath: store, device: BenchDevice.name)
+        // `WATCH_LIMIT=N`: the box's own limit, to see it without a user namespace.
+        if let value = getenv("WATCH_LIMIT").map({ String(cString: $0) }), let limit = Int(value) { options.watchLimit = limit }
+        let box = try Box(options: options)
+        defer { box.close() }
+        let fields = Set(SearchMatch.Field.allCases)
+        let rare = try SearchPattern("back 77777", regex: false)
+        let common = try SearchPattern("FRONT 9", regex: false)
+        var firstLine = 0.0
+        let start = Timing.now()
+        var scan = try box.startSearch(rare, fields: fields, level: nil, limit: nil)
+        while !scan.isFinished {
+            if try !box.nextMatches(of: &scan, upTo: 256).isEmpty, firstLine == 0 { firstLine = Timing.now() - start }
+        }
+        let first = Timing.now() - start
+        print("search: first (reads every card)   first line \(Timing.ms(firstLine)), all \(Timing.ms(first))")
+        let limit = Inotify.userLimit().map { "\($0)" } ?? "unknown"
+        print("search: inotify watches held       \(watchesHeld()) (the user's limit \(limit))")
+        for warning in box.takeWarnings() { print("search: said once: \(warning)") }
+        func median(_ body: () throws -> Void) throws -> Double {
+            Timing.percentile(try (0..<9).map { _ in try Timing.secondsThrowing(body) }, 0.5)
+        }
+        let warmRare = try median { _ = try box.search(rare, fields: fields, level: nil) }
+        let warmCommon = try median { _ = try box.search(common, fields: fields, level: nil, limit: 1000) }
+        _ = try box.tagCounts()
+        let tags = try median { _ = try box.tagCounts() }
+        print("search: warm, rare word \(Timing.ms(warmRare)); common word, 1,000 lines \(Timing.ms(warmCommon)); tags \(Timing.ms(tags))")
+        // A side rewritten in place, as an editor that does not rename saves it: found by the
+        // card's watch, or by its files' times.
+        let path = try box.show(id: "card-77777-benchmark").front.path
+        var edits: [Double] = []
+        for round in 0..<5 {
+            let fd = open(path, O_WRONLY | O_TRUNC)
+            let text = Array("front edited \(round)".utf8)
+            _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            edits.append(try Timing.secondsThrowing {
+                let found = try box.search(try SearchPattern("edited \(round)", regex: false), fields: fields, level: nil)
+                if found.isEmpty { complain("the edit \(round) was not found") }
+            })
+        }
+        print("search: after a side edited in place, median of 5  \(Timing.ms(Timing.percentile(edits, 0.5)))")
+    }
+
+    /// The inotify watches this process holds, from the kernel's list.
+    static func watchesHeld() -> Int {
+        guard let directory = try? FileDescriptor.openDirectory("/proc/self/fdinfo") else { return 0 }
+        defer { directory.close() }
+        guard let descriptors = try? FileSystem.list(directory) else { return 0 }
+        var count = 0
+        for entry in descriptors {
+            guard let bytes = try? FileSystem.readFile(atPath: "/proc/self/fdinfo/" + entry.name) else { continue }
+            count += bytes.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Array("inotify wd:".utf8)) }.count
+        }
+        return count
+    }
+}
