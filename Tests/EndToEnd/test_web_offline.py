@@ -7,76 +7,21 @@ goes to zero; the store then holds every card in one level, where the same answe
 it, and the browser's own log holds each grade once. A reply lost on the way — leitner-web killed
 after the daemon took a grade, before the page had the answer — and the grade is taken once.
 Screenshots (390×844) go to WEB_ARTIFACTS."""
-import os
-import pathlib
-import signal
-import socket
-import subprocess
-import threading
-
 import pytest
 from selenium.webdriver.common.by import By
 
-from browsers import console_errors, set_offline
+from browsers import set_offline
 from daemon_support import log_file
-from web_box import web_box, wait_until  # noqa: F401 (fixture)
+from offline_review import (Answers, DaemonDoor, all_sent, go_offline_to_the_kept_review, kept_ready, kept_text,
+                            levels, log_lines, offline_click, offline_grade, offline_show, offline_undo, online_click,
+                            online_show, online_undo, phone_log, restart_web, start_review, start_web_behind, visible)
+from web_box import started_web_box, web_box, wait_until  # noqa: F401 (fixture)
 
 CARDS = 8
 
 
 def network(driver, online: bool):
     set_offline(driver, not online)
-
-
-def visible(driver, element_id) -> bool:
-    found = driver.find_elements(By.ID, element_id)
-    return bool(found) and found[0].is_displayed()
-
-
-def kept_text(driver) -> str:
-    found = driver.find_elements(By.ID, "kept")
-    return found[0].text if found and found[0].is_displayed() else ""
-
-
-def kept_ready(driver, count) -> bool:
-    """The page kept `count` cards and its service worker controls it."""
-    return wait_until(lambda: driver.execute_script(
-        "return document.documentElement.getAttribute('data-kept') === arguments[0] && !!navigator.serviceWorker.controller",
-        str(count)), timeout=20)
-
-
-def levels(store: pathlib.Path, card_id: str):
-    return [level for level in ["1", "2", "3", "4", "5", "6", "7", "finished", "new", "suspended"]
-            if (store / level / card_id).is_dir()]
-
-
-def log_lines(path: pathlib.Path):
-    return [line.split("\t") for line in path.read_text().splitlines()] if path.exists() else []
-
-
-def phone_log(store: pathlib.Path):
-    devices = [d for d in (store / ".leitner" / "devices").iterdir() if d.name.startswith("web-")]
-    assert len(devices) == 1, devices
-    return log_lines(devices[0] / "log")
-
-
-def start_review(box, browser):
-    browser.get(box.url)
-    assert wait_until(lambda: browser.current_url == box.base + "/")
-    browser.find_element(By.ID, "start").click()
-    assert wait_until(lambda: browser.current_url == box.base + "/review")
-
-
-def offline_grade(browser, right: bool) -> str:
-    """Shows the answer of the card the offline review shows, grades it; returns its id."""
-    assert wait_until(lambda: visible(browser, "show"))
-    card = browser.find_element(By.ID, "card").get_attribute("data-card")
-    browser.find_element(By.ID, "show").click()
-    assert wait_until(lambda: visible(browser, "right")), (browser.current_url, browser.find_element(By.TAG_NAME, "main").text,
-                                                          browser.execute_script("return navigator.onLine"), console_errors(browser))
-    browser.find_element(By.ID, "right" if right else "wrong").click()
-    assert wait_until(lambda: visible(browser, "show") or not visible(browser, "card"))
-    return card
 
 
 @pytest.fixture
@@ -143,63 +88,10 @@ def test_review_offline_then_send(stocked, phone, artifacts):
     assert status["test"]["state"] == "completed"
 
 
-class DaemonDoor:
-    """A Unix socket between leitner-web and leitnerd that passes every byte on, except that,
-    once armed, it kills leitner-web when the daemon's answer to a kept grade comes back —
-    after the daemon took the grade, before the page can have its answer."""
-
-    def __init__(self, path: pathlib.Path, daemon_socket: pathlib.Path):
-        self.path, self.daemon_socket = path, daemon_socket
-        self.victim = None
-        self.killed = threading.Event()
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.listener.bind(str(path))
-        self.listener.listen(16)
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            daemon = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            daemon.connect(str(self.daemon_socket))
-            threading.Thread(target=self.pump, args=(client, daemon, False), daemon=True).start()
-            threading.Thread(target=self.pump, args=(daemon, client, True), daemon=True).start()
-
-    def pump(self, source, target, from_daemon):
-        try:
-            while True:
-                data = source.recv(65536)
-                if not data:
-                    break
-                if from_daemon and self.victim is not None and b'"taken"' in data:
-                    os.kill(self.victim, signal.SIGKILL)
-                    self.victim = None
-                    self.killed.set()
-                    break
-                target.sendall(data)
-        except OSError:
-            pass
-        for end in (source, target):
-            try:
-                end.close()
-            except OSError:
-                pass
-
-    def close(self):
-        self.listener.close()
-
-
 def test_a_reply_lost_after_the_daemon_took_the_grade(stocked, phone, tmp_path):
     box = stocked
     door = DaemonDoor(tmp_path / "door.sock", box.socket)
-    daemon_socket, box.socket = box.socket, tmp_path / "door.sock"
-    try:
-        box.start_web()
-    finally:
-        box.socket = daemon_socket
+    start_web_behind(box, door)
     browser = phone
     start_review(box, browser)
     assert kept_ready(browser, CARDS)
@@ -217,15 +109,7 @@ def test_a_reply_lost_after_the_daemon_took_the_grade(stocked, phone, tmp_path):
     lines = phone_log(box.store)
     assert [line[2] for line in lines] == graded[:1]
     # leitner-web again, on the same address; the page sends what waits, the first grade again.
-    box.web = subprocess.Popen(
-        [str(box.bin_dir / "leitner-web"), "--socket", str(tmp_path / "door.sock"), "--listen", f"127.0.0.1:{box.port}"],
-        env=box.env, stdout=subprocess.DEVNULL, stderr=box.web_log)
-    def answers():
-        try:
-            return box.request("GET", "/static/nothing")[0] == 404
-        except OSError:
-            return False
-    assert wait_until(answers, timeout=15), box.log_text()
+    restart_web(box, door.path)
     set_offline(browser, True)
     set_offline(browser, False)
     assert wait_until(lambda: "All grades kept on this phone are sent." in kept_text(browser), timeout=40), kept_text(browser)
@@ -236,3 +120,72 @@ def test_a_reply_lost_after_the_daemon_took_the_grade(stocked, phone, tmp_path):
     for card in graded:
         assert levels(box.store, card) == ["2"]
     door.close()
+
+
+TWENTY = 20
+# Wrong the first time they are asked (R9: asked again at the end of the test), one of them twice.
+WRONG_FIRST = {"word03": 1, "word08": 2, "word12": 1, "word17": 1}
+
+
+def standing_grades(lines) -> dict[str, list[tuple[str, str, str]]]:
+    """Each card's grades that stand, in order, as (from, to, answer): an undo takes back its
+    card's last grade (the online review logs it; offline, a grade undone was never sent)."""
+    grades: dict[str, list[tuple[str, str, str]]] = {}
+    for line in lines:
+        if line[1] == "grade":
+            grades.setdefault(line[2], []).append((line[3], line[4], line[5]))
+        elif line[1] == "undo":
+            grades[line[2]].pop()
+    return grades
+
+
+def test_twenty_cards_offline_end_where_the_same_answers_online_do(web_box, bin_dir, tmp_path, phone, desktop, artifacts):
+    twin = started_web_box(bin_dir, tmp_path / "twin", pacing=False)
+    try:
+        for store in (web_box, twin):
+            for n in range(TWENTY):
+                store.ok("add", "--id", f"word{n:02}", f"question {n}", f"answer {n}")
+        # The phone keeps the whole test online, then every answer is given offline: wrong
+        # answers asked again at the end, one of them twice, and a grade undone on the way.
+        box = web_box.start_web()
+        start_review(box, phone)
+        assert kept_ready(phone, TWENTY)
+        go_offline_to_the_kept_review(phone)
+        answers = Answers(WRONG_FIRST, undo_at=7)
+        offline = answers.review(phone, offline_show, offline_click, offline_undo, lambda: visible(phone, "show"))
+        assert answers.undone
+        assert len(offline) == TWENTY + sum(WRONG_FIRST.values())
+        assert f"kept on this phone: {len(offline)} grades waiting" in kept_text(phone)
+        artifacts.shoot(phone, "review-offline-done")
+        assert not list((box.store / ".leitner" / "devices").glob("web-*/log"))
+        set_offline(phone, False)
+        assert all_sent(phone, timeout=90), kept_text(phone)
+
+        # The same answers online, on a twin store, through the review's own pages.
+        twin.start_web()
+        start_review(twin, desktop)
+        online = Answers(WRONG_FIRST, undo_at=7).review(desktop, online_show, online_click, online_undo,
+                                                         lambda: visible(desktop, "show"))
+        assert sorted(online) == sorted(offline)
+
+        # The store as the online answers left theirs: every card in one place, the same one.
+        places = {f"word{n:02}": levels(box.store, f"word{n:02}") for n in range(TWENTY)}
+        assert places == {card: levels(twin.store, card) for card in places}
+        assert all(len(found) == 1 for found in places.values()), places
+        # The log: the phone's grades, each once, in the order given, are the twin's.
+        lines = phone_log(box.store)
+        assert [(line[2], line[5] == "correct") for line in lines] == offline
+        assert standing_grades(lines) == standing_grades(log_lines(log_file(twin.store)))
+        sequences = [int(line[-1].split(":")[1]) for line in lines]
+        assert sequences == sorted(set(sequences)), sequences
+        own = log_lines(log_file(box.store))
+        assert sum(1 for line in own if "origin=kept" in line) == len(offline)
+        # The test completed, on the same date, by the same count.
+        completions = [[line[1], line[-1]] for line in own if line[1] == "complete"]
+        assert completions == [[line[1], line[-1]] for line in log_lines(log_file(twin.store)) if line[1] == "complete"]
+        assert len(completions) == 1
+        test, twin_test = box.json("status")["test"], twin.json("status")["test"]
+        assert test["state"] == "completed"
+        assert {k: v for k, v in test.items() if k != "completedAt"} == {k: v for k, v in twin_test.items() if k != "completedAt"}
+    finally:
+        twin.stop()
