@@ -4,10 +4,11 @@ card is moved by hand while the phone is offline, and every card ends in one pla
 histories kept; leitner-web killed while kept grades are on their way and the browser closed,
 then opened again offline, still reviewing from what it kept and sending it all later; the day
 changing while the phone is offline (libfaketime for leitnerd and leitner-web, a shifted `Date`
-for the page). Screenshots (390×844) go to WEB_ARTIFACTS."""
+for the page); the voice (R33) kept with the cards. Screenshots (390×844) go to WEB_ARTIFACTS."""
 import calendar
 import datetime
 import glob
+import shutil
 import time
 
 import pytest
@@ -237,3 +238,33 @@ def test_offline_across_the_change_of_day(clocked_box, phone, artifacts):
     assert (reviews["2026-03-10"], reviews["2026-03-11"]) == (len(before), len(after))
     for n in range(5):
         assert levels(box.store, f"card{n}") == ["2"]
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_the_voice_is_kept_with_the_cards(web_box, phone, artifacts):
+    box = web_box
+    box.ok("add", "--id", "hund", "der Hund", "dog")
+    box.ok("add", "--id", "katze", "die Katze", "cat")
+    box.ok("prepare")
+    cache = box.store / ".leitner" / "cache" / "voice"
+    assert wait_until(lambda: len(list(cache.glob("*.wav"))) == 4, timeout=30)
+    box.start_web()
+    start_review(box, phone)
+    assert kept_ready(phone, 2)
+    go_offline_to_the_kept_review(phone)
+    # The server stopped too: every sound below comes from what the browser kept.
+    box.web.terminate()
+    box.web.wait(10)
+    for _ in range(2):
+        front = phone.find_element(By.CSS_SELECTOR, "#kept-front audio")
+        assert front.get_attribute("id") == "voice-front"
+        assert not phone.find_elements(By.CSS_SELECTOR, "#kept-back:not([hidden]) audio")
+        # The browser reads the kept sound offline: its length is known once its metadata loaded.
+        phone.execute_script("arguments[0].load()", front)
+        assert wait_until(lambda: phone.execute_script("return arguments[0].duration > 0", front), timeout=15), console_errors(phone)
+        offline_show(phone)
+        back = phone.find_element(By.CSS_SELECTOR, "#kept-back audio")
+        phone.execute_script("arguments[0].load()", back)
+        assert wait_until(lambda: phone.execute_script("return arguments[0].duration > 0", back), timeout=15)
+        artifacts.shoot(phone, "review-offline-voice")
+        offline_click(phone, True)

@@ -18,16 +18,28 @@ extension Visit {
         do {
             let kept = try box.keepTest(device: boxDevice).value
             let cards: [JSONValue] = kept.cards.map { card in
-                let front = Self.source(card, .front), back = Self.source(card, .back), media = Self.media(card)
-                // The sides' own files when they are no text, and the media a side names (R31).
-                var files = [(card.front, front), (card.back, back)].filter { !MediaType.isText($0.0.mediaType) }.map { JSONValue.string($0.1) }
+                let media = Self.media(card)
+                var files: [JSONValue] = [], sides: [String: JSONValue] = [:]
+                for (side, value) in [(SideName.front, card.front), (.back, card.back)] {
+                    // The side as the review page draws it, and its own file when it is no text.
+                    let source = Self.source(card, side)
+                    var html = SideView.html(value, name: side, source: source, media: media)
+                    if !MediaType.isText(value.mediaType) { files.append(.string(source)) }
+                    // Its speech when the daemon made it already (R33); one still being made is
+                    // not waited for, and the kept review goes without it.
+                    if let speech = try? box.speech(id: card.id, side: side).value, speech.path != nil {
+                        let address = "/cards/\(PercentEncoding.encode(card.id))/voice/\(side.rawValue)"
+                        html += ReviewPage.voicePlayer(address, side)
+                        files.append(.string(address))
+                    }
+                    sides[side.rawValue] = .string(html.description)
+                }
+                // The media a side names (R31).
                 for medium in card.front.media + card.back.media {
                     files.append(.string(media + "/" + PercentEncoding.encode(medium.name)))
                 }
-                return .object(["id": .string(card.id), "level": .string(card.level.name),
-                                "front": .string(SideView.html(card.front, name: .front, source: front, media: media).description),
-                                "back": .string(SideView.html(card.back, name: .back, source: back, media: media).description),
-                                "files": .array(files)])
+                return .object(["id": .string(card.id), "level": .string(card.level.name), "front": sides["front"] ?? .null,
+                                "back": sides["back"] ?? .null, "files": .array(files)])
             }
             let test = kept.test
             let body: JSONValue = .object([
@@ -60,6 +72,19 @@ extension Visit {
         } catch {
             let problem = DaemonProblem(error)
             return page(Self.json(.object(["error": .string(problem.message)]), status: problem.status))
+        }
+    }
+
+    /// `GET /cards/ID/voice/SIDE`: the speech of a card's side (R33), a WAV file, for the review
+    /// kept offline, which keeps it with the card; 404 while it is not made.
+    func cardVoice(id: String, side: String) -> (HTTPResponse, String) {
+        guard let side = SideName(rawValue: side), side == .front || side == .back else { return page(app.notFound(section: .cards)) }
+        do {
+            guard let data = try box.speech(id: id, side: side, withData: true).value.data else { return page(app.notFound(section: .cards)) }
+            return (HTTPResponse(status: 200, headers: [("Content-Type", "audio/wav"), ("Cache-Control", "private, max-age=300")], body: data),
+                    SecurityHeaders.assetPolicy)
+        } catch {
+            return page(app.problem(error, section: .cards))
         }
     }
 

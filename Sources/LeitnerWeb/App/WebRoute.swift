@@ -115,6 +115,8 @@ public struct WebRoute: Sendable {
                  handler: .visit { visit, values in visit.cardAsset(id: values[0], side: values[1]) }),
         WebRoute(method: .get, parts: [.word("cards"), .card, .word("medium"), .medium], fields: [],
                  handler: .visit { visit, values in visit.cardMedium(id: values[0], name: values[1]) }),
+        WebRoute(method: .get, parts: [.word("cards"), .card, .word("voice"), .side], fields: [],
+                 handler: .visit { visit, values in visit.cardVoice(id: values[0], side: values[1]) }),
         WebRoute(method: .get, parts: [.word("stats")], fields: [], handler: .visit { visit, _ in visit.stats() }),
         WebRoute(method: .get, parts: [.word("devices")], fields: ["done"], handler: .visit { visit, _ in visit.devicesPage() }),
         WebRoute(method: .post, parts: [.word("review"), .word("start")], fields: [],

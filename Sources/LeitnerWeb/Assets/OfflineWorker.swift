@@ -36,7 +36,7 @@ enum OfflineWorker {
           if (request.method !== "GET") { return; }
           if (url.pathname.indexOf("/static/") === 0) {
             event.respondWith(caches.match(request).then(function (kept) { return kept || fetch(request); }));
-          } else if (/^\\/cards\\/[^/]+\\/(asset\\/(front|back)|medium\\/[^/]+)$/.test(url.pathname)) {
+          } else if (/^\\/cards\\/[^/]+\\/((asset|voice)\\/(front|back)|medium\\/[^/]+)$/.test(url.pathname)) {
             event.respondWith(fetch(request).catch(function () {
               return caches.match(request).then(function (kept) { return kept || Response.error(); });
             }));

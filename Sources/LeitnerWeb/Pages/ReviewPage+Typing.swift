@@ -26,7 +26,13 @@ extension ReviewPage {
     /// The side's speech, played by the browser's own player.
     static func voice(_ handle: String, _ side: SideName, _ extras: Extras) -> HTML {
         guard extras.voices.contains(side) else { return "" }
-        return "<p class=\"voice\"><audio controls preload=\"none\" id=\"voice-\(side.rawValue)\" src=\"/review/voice/\(handle)/\(side.rawValue)\"></audio></p>"
+        return voicePlayer("/review/voice/\(handle)/\(side.rawValue)", side)
+    }
+
+    /// The player of a side's speech at `source`; the kept review (R35) draws it from the card's
+    /// own address.
+    static func voicePlayer(_ source: String, _ side: SideName) -> HTML {
+        "<p class=\"voice\"><audio controls preload=\"none\" id=\"voice-\(side.rawValue)\" src=\"\(source)\"></audio></p>"
     }
 
     /// The answer typed in a field and sent with Check: a form POST, which needs no script.
