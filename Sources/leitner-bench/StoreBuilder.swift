@@ -30,6 +30,11 @@ enum StoreBuilder {
         sync()
     }
 
+    /// The level `build` puts card `index` in ("card-INDEX-benchmark").
+    static func level(ofCard index: Int) -> Level {
+        Level.levels[min(Level.levels.count - 1, (index + 1).trailingZeroBitCount)]
+    }
+
     /// Adds `count` text cards to `new/` of a built store (R23: waiting to be admitted), with ids
     /// of their own, none logged: they are admitted as cards put there by hand, by id.
     static func addNew(at path: String, count: Int) throws {

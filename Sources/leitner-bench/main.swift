@@ -11,6 +11,11 @@ import LeitnerSystem
 //   leitner-bench open STORE ROUNDS        (opening the box alone, beside the names-only walk, alternately)
 //   leitner-bench prepare STORE ROUNDS     (Prepare alone, the test opened anew each round)
 //   leitner-bench prepare-new STORE ROUNDS N  (the same with NewPerDay=N, a day later each round)
+//   leitner-bench settle STORE ROUNDS [MS] (Status while another device's delivery settles, SettleAfter=MS,
+//                                           3000 by default; a store of 100,000 cards and two devices'
+//                                           logs of 1,000,000 lines built first when STORE is missing)
+//   leitner-bench build STORE N [NEW]      (a store of N cards and a review log of 10 lines a card, as the
+//                                           run builds it, and NEW cards waiting in new/: for the commands above)
 //   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
 //   leitner-bench web STORE DIR GRADES     (the review through leitner-web beside Grade alone)
 //   leitner-bench searches STORE [N]       (the first search, warm ones, the watches held; a store of
@@ -42,6 +47,16 @@ if arguments.first == "prepare", arguments.count == 3, let rounds = Int(argument
 }
 if arguments.first == "prepare-new", arguments.count == 4, let rounds = Int(arguments[2]), let perDay = Int(arguments[3]) {
     try PrepareMeasurement.run(store: arguments[1], rounds: rounds, newPerDay: perDay)
+    exit(0)
+}
+if arguments.first == "build", (3...4).contains(arguments.count), let count = Int(arguments[2]) {
+    try StoreBuilder.build(at: arguments[1], count: count)
+    try HistoryBuilder.build(at: arguments[1], cards: count, lines: count * 10)
+    if arguments.count == 4, let waiting = Int(arguments[3]) { try StoreBuilder.addNew(at: arguments[1], count: waiting) }
+    exit(0)
+}
+if arguments.first == "settle", (3...4).contains(arguments.count), let rounds = Int(arguments[2]) {
+    try SettleMeasurement.run(store: arguments[1], rounds: rounds, settleAfter: arguments.count == 4 ? Int64(arguments[3]) ?? 3000 : 3000)
     exit(0)
 }
 if arguments.first == "client", arguments.count == 3, let grades = Int(arguments[2]) {
