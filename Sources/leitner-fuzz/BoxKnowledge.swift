@@ -12,6 +12,9 @@ struct BoxKnowledge {
     /// The paths of the lone halves of loose pairs the fuzzer put into the store by hand, which
     /// `Doctor` must report (R14), and no other problem.
     var looseHalves: Set<String> = []
+    /// The devices with a directory in the store (`.leitner/devices/`): this one, and each
+    /// browser that kept a test.
+    var devices: [String] = []
     /// Today's logical date, from `Status`.
     var today = LogicalDate(ordinal: 20_000)
     /// The interfaces the daemon serves, from `GetInfo`.

@@ -1,5 +1,6 @@
 import LeitnerCore
 import LeitnerProtocol
+import LeitnerSystem
 import LeitnerVarlink
 
 /// Valid values for any type of an interface, drawn at random: the type says what a value is;
@@ -107,6 +108,26 @@ struct ValueGenerator {
             if lower == "data" { return .string(Base64.encode(random.bytes(random.int(1...64)))) }
             if lower == "pattern" { return .string(random.pick(ValueGenerator.words)) }
             if lower == "keep" { return .string(random.pick(["mine", "theirs", "front.txt"])) }
+            if lower == "device" {
+                // A device the store has (this machine, a browser that kept a test), or a new
+                // name: each is answered its own way.
+                if !knowledge.devices.isEmpty, random.chance(0.6) { return .string(random.pick(knowledge.devices)) }
+                return .string("web-" + random.pick(["phone", "tablet", "fuzz"]))
+            }
+            if lower == "time" {
+                // A moment as a browser gives one: mostly within minutes of now, else a day or a
+                // year either way, or the eve of the epoch.
+                let now = RealTime.nanoseconds / 1_000_000
+                let day: Int64 = 86_400_000
+                let moment = switch random.int(0...7) {
+                case 0: -day
+                case 1: now - 365 * day
+                case 2: now + 365 * day
+                case 3: now - Int64(random.int(1...3)) * day
+                default: now + Int64(random.int(-20...20)) * 60_000
+                }
+                return .string(DayClock.rfc3339Milliseconds(moment))
+            }
             if lower == "interface" {
                 return knowledge.interfaces.isEmpty ? nil : .string(random.pick(knowledge.interfaces))
             }

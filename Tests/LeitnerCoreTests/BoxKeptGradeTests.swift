@@ -5,7 +5,8 @@ import Testing
 import LeitnerTestSupport
 
 /// Grades a browser kept offline and sent later (R35, `Box.takeKeptGrade`): the browser is the
-/// device `phone`, whose log is `.leitner/devices/phone/log`.
+/// device `phone`, whose log is `.leitner/devices/phone/log`; it kept a test (`Box.keepTest`)
+/// before it graded, as a page does.
 @Suite struct BoxKeptGradeTests {
     static let phone = "phone"
     static let phoneLog = ".leitner/devices/phone/log"
@@ -44,6 +45,7 @@ import LeitnerTestSupport
         }
         _ = try online.box.prepare()
         let test = try offline.box.prepare().test
+        _ = try offline.box.keepTest(device: Self.phone)
         for (id, correct) in answers { _ = try online.box.grade(id: id, correct: correct, answerMs: 900) }
         // The phone keeps the test at noon and grades it on the train; it reaches the box the
         // next morning.
@@ -78,6 +80,7 @@ import LeitnerTestSupport
         try f.box.addText("a", "b", id: "x", level: "1")
         try f.box.addText("c", "d", id: "y", level: "1")
         let test = try f.box.prepare().test
+        _ = try f.box.keepTest(device: Self.phone)
         let grade = Self.kept(1, "x", true, at: f.clock.now(), from: .one, position: test.position)
         #expect(try f.box.takeKeptGrade(grade).taken)
         #expect(try f.box.takeKeptGrade(grade).taken == false)
@@ -100,6 +103,7 @@ import LeitnerTestSupport
             try f.box.addText("a", "b", id: "x", level: "1")
             try f.box.addText("c", "d", id: "y", level: "1")
             let test = try f.box.prepare().test
+        _ = try f.box.keepTest(device: Self.phone)
             let grade = Self.kept(1, "x", true, at: f.clock.now(), from: .one, position: test.position)
             CrashPoint.arm(after: step)
             let reply = try? f.box.takeKeptGrade(grade)
@@ -126,12 +130,17 @@ import LeitnerTestSupport
     }
 
     /// The laptop graded the card after the phone did: the laptop's grade is the newer event and
-    /// the card stays where it put it; both grades are in the history.
+    /// the card stays where it put it; both grades are in the history. It stays the newer when the
+    /// phone's second grade of the card, given before it too, arrives after the first was taken —
+    /// as two synced machines settle it (docs/sync.md): the laptop's `kept` line for the first
+    /// stands for the laptop's grade, not for the phone's older one. And two grades of a card on
+    /// the phone, each the newest event, each move it.
     @Test func aNewerGradeOnTheLaptopWins() throws {
         let f = try BoxFixture()
         try f.box.addText("a", "b", id: "x", level: "1")
         try f.box.addText("c", "d", id: "y", level: "1")
         let test = try f.box.prepare().test
+        _ = try f.box.keepTest(device: Self.phone)
         let phoneTime = f.clock.now()
         f.clock.advance(hours: 1)
         _ = try f.box.grade(id: "x", correct: false, answerMs: 100)
@@ -140,6 +149,16 @@ import LeitnerTestSupport
         #expect(f.dir.levelOnDisk("x") == ["1"])
         #expect(Self.lines(f.dir, Self.phoneLog).first?[4] == "2")
         #expect(f.dir.logLines.contains { $0[1] == "grade" && $0[2] == "x" })
+        f.clock.advance(hours: 1)
+        #expect(try f.box.takeKeptGrade(Self.kept(2, "x", true, at: phoneTime + 60_000, from: .two, position: test.position)).level == .one)
+        #expect(f.dir.levelOnDisk("x") == ["1"])
+        let events = try f.box.settleEvents(for: ["x"])["x"] ?? []
+        #expect(SettlePlanner.decide(id: "x", copies: [.one], events: events) == .nothing)
+        #expect(SettlePlanner.decide(id: "x", copies: [.one, .three], events: events) == .keep(.one))
+        #expect(try f.box.takeKeptGrade(Self.kept(3, "y", true, at: f.clock.now(), from: .one, position: nil)).level == .two)
+        f.clock.advance(hours: 1)
+        #expect(try f.box.takeKeptGrade(Self.kept(4, "y", true, at: f.clock.now(), from: .two, position: nil)).level == .three)
+        #expect(f.dir.levelOnDisk("y") == ["3"])
     }
 
     /// The phone graded the card after the laptop moved it by hand: the phone's grade is the
@@ -150,6 +169,7 @@ import LeitnerTestSupport
         try f.box.addText("a", "b", id: "x", level: "1")
         try f.box.addText("c", "d", id: "y", level: "1")
         let test = try f.box.prepare().test
+        _ = try f.box.keepTest(device: Self.phone)
         _ = try f.box.move(id: "x", level: "5")
         f.clock.advance(hours: 1)
         let receipt = try f.box.takeKeptGrade(Self.kept(1, "x", false, at: f.clock.now(), from: .one, position: test.position))
@@ -165,6 +185,7 @@ import LeitnerTestSupport
     @Test func aNewerEditKeepsTheCardWhereItIs() throws {
         let f = try BoxFixture()
         try f.box.addText("a", "b", id: "x", level: "3")
+        _ = try f.box.keepTest(device: Self.phone)
         let phoneTime = f.clock.now()
         f.clock.advance(hours: 1)
         _ = try f.box.edit(id: "x", front: Asset(name: "front.txt", text: "A"), back: nil)
@@ -181,6 +202,7 @@ import LeitnerTestSupport
         try f.box.addText("a", "b", id: "x", level: "1")
         try f.box.addText("c", "d", id: "y", level: "1")
         let test = try f.box.prepare().test
+        _ = try f.box.keepTest(device: Self.phone)
         let phoneTime = f.clock.now()
         _ = try f.box.delete(id: "x")
         let grade = Self.kept(1, "x", true, at: phoneTime, from: .one, position: test.position)
@@ -198,6 +220,7 @@ import LeitnerTestSupport
         let f = try BoxFixture()
         try f.box.addText("a", "b", id: "x", level: "1")
         let old = try f.box.prepare().test
+        _ = try f.box.keepTest(device: Self.phone)
         let phoneTime = f.clock.now()
         try f.box.passAll()
         f.clock.advance(days: 1)
@@ -231,5 +254,113 @@ import LeitnerTestSupport
         }
         #expect(!f.dir.exists(Self.phoneLog))
         #expect(f.dir.levelOnDisk("x") == ["1"])
+    }
+
+    /// A browser device's log is no sign of a sync tool (docs/sync.md, "A browser is no sync
+    /// peer"): with only a browser beside this machine, a card removed by hand is deleted at once
+    /// and the reverse card it leaves dangling is damaged; with another machine's log too, the
+    /// same removal is a sync tool's delivery under way, the card in transit until it is quiet.
+    @Test(arguments: [false, true])
+    func aBrowserDeviceIsNoSyncPeer(withMachine: Bool) throws {
+        let dir = TemporaryDirectory()
+        if withMachine {
+            dir.write(".leitner/devices/desktop/log", SyncDevicesTests.line("2026-03-01T09:00:00Z", "add", "p", "-", "5"))
+        }
+        let clock = ManualClock("2026-03-02")
+        let box = try SyncDevicesTests.open(dir, clock: clock, settleAfter: 600_000)
+        defer { dir.remove(); box.close() }
+        try box.addText("a", "b", id: "x", level: "1")
+        _ = try box.add(front: Asset(name: "front.txt", text: "dog"), back: Asset(name: "back.txt", text: "Hund"), id: "hund",
+                        level: "1", allowDuplicateFront: true, withReverse: true)
+        let test = try box.prepare().test
+        _ = try box.keepTest(device: Self.phone)
+        #expect(try box.takeKeptGrade(Self.kept(1, "x", true, at: clock.now(), from: .one, position: test.position)).level == .two)
+        #expect(dir.exists(Self.phoneLog))
+        dir.removeTree("1/hund")
+        let problems = try box.doctor()
+        let deleted = try box.log(since: nil, limit: nil).filter { $0.event == .delete }.map { "\($0.id ?? "") \($0.origin ?? "")" }
+        let reverse = problems.first { $0.path == dir.path + "/1/hund.rev" }
+        if withMachine {
+            #expect(deleted.isEmpty)
+            #expect(problems.contains { $0.kind == .syncConflict && $0.reason.hasPrefix("in transit: card 'hund'") })
+        } else {
+            #expect(deleted == ["hund hand"])
+            #expect(reverse?.kind == .damagedCard && reverse?.reason.contains("dangling") == true, "\(problems)")
+            #expect(!problems.contains { $0.kind == .syncConflict }, "\(problems)")
+        }
+    }
+
+    /// Only a browser that kept a test sends kept grades: a name that never kept one, or another
+    /// machine's device that syncs the store, is refused with the reason, and nothing is written
+    /// — above all not into the other machine's log, which only that machine writes.
+    @Test func onlyABrowserThatKeptATestSendsGrades() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "b", id: "x", level: "1")
+        let desktopLog = ".leitner/devices/desktop/log"
+        let desktopLine = SyncDevicesTests.line("2026-03-01T09:00:00Z", "add", "p", "-", "5")
+        f.dir.write(desktopLog, desktopLine)
+        let test = try f.box.prepare().test
+        func refused(_ device: String, _ reason: String, _ body: () throws -> Void) {
+            expectBoxError(body) {
+                if case .keptGradeRefused(let named, let why) = $0 { return named == device && why.contains(reason) }
+                return false
+            }
+        }
+        for device in [Self.phone, "desktop"] {
+            refused(device, "never kept a test") {
+                _ = try f.box.takeKeptGrade(KeptGrade(device: device, sequence: 1, id: "x", correct: true, time: f.clock.now(),
+                                                      answerMs: nil, from: .one, position: test.position))
+            }
+        }
+        refused("desktop", "another machine") { _ = try f.box.keepTest(device: "desktop") }
+        #expect(!f.dir.exists(Self.phoneLog) && !f.dir.exists(".leitner/devices/phone"))
+        #expect(f.dir.read(desktopLog) == desktopLine && !f.dir.exists(".leitner/devices/desktop/browser"))
+        #expect(f.dir.levelOnDisk("x") == ["1"])
+        // Once it kept a test, the phone sends; its mark says when it first did.
+        _ = try f.box.keepTest(device: Self.phone)
+        #expect(f.dir.read(".leitner/devices/phone/browser") == DayClock.rfc3339Milliseconds(f.clock.now()) + "\n")
+        #expect(try f.box.takeKeptGrade(Self.kept(1, "x", true, at: f.clock.now(), from: .one, position: test.position)).taken)
+    }
+
+    /// A kept grade's time is one it can have been given at (R35): not before the browser first
+    /// kept a test, nor before the day of the test it names, nor after now, each give or take
+    /// `Box.keptClockSkew`. 1969 and next year are refused with the bound they broke, and change
+    /// nothing; a clock a few minutes off is taken.
+    @Test func aGradeGivenAtATimeItCannotHaveIsRefused() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "b", id: "x", level: "1")
+        try f.box.addText("c", "d", id: "y", level: "1")
+        try f.box.addText("e", "f", id: "z", level: "1")
+        // The phone first kept a test the day before (at noon): its mark is older than today's test.
+        _ = try f.box.keepTest(device: Self.phone)
+        f.clock.advance(hours: 30)
+        let test = try f.box.prepare().test
+        let now = f.clock.now()
+        let skew = Box.keptClockSkew
+        let before = (f.dir.snapshot(), f.dir.read(TestBox.log))
+        let cases: [(Int64, Int?, String)] = [
+            (-86_400_000, nil, "before the device first kept a test"),
+            (now + 365 * 86_400_000, test.position, "after now"),
+            (now + skew + 1, nil, "after now"),
+            (now - 30 * 3_600_000 - skew - 1, nil, "before the device first kept a test"),
+            // After the phone's mark, but on the day before today's test opened.
+            (now - 20 * 3_600_000, test.position, "before the day its test"),
+        ]
+        for (time, position, reason) in cases {
+            expectBoxError({ try f.box.takeKeptGrade(Self.kept(1, "x", true, at: time, from: .one, position: position)) }) {
+                if case .keptGradeRefused(let device, let why) = $0 {
+                    return device == Self.phone && why.contains(reason) && why.contains(DayClock.rfc3339Milliseconds(time))
+                }
+                return false
+            }
+        }
+        #expect(f.dir.snapshot() == before.0 && f.dir.read(TestBox.log) == before.1 && !f.dir.exists(Self.phoneLog))
+        // A phone a few minutes ahead, or behind its mark: taken, at most at now.
+        #expect(try f.box.takeKeptGrade(Self.kept(1, "x", true, at: now + skew, from: .one, position: test.position)).level == .two)
+        #expect(Self.lines(f.dir, Self.phoneLog).first?[0] == DayClock.rfc3339Milliseconds(now))
+        #expect(try f.box.takeKeptGrade(Self.kept(2, "y", true, at: now - 30 * 3_600_000 - skew, from: .one, position: nil)).taken)
+        // A grade taken before is answered as taken, whatever its time says now.
+        f.clock.advance(days: 400)
+        #expect(try f.box.takeKeptGrade(Self.kept(1, "x", true, at: now + skew, from: .one, position: test.position)).taken == false)
     }
 }

@@ -15,7 +15,7 @@ import LeitnerSystem
         .duplicateFront(id: "e"), .invalidPattern(pattern: "(", reason: "r"), .searchCut(pattern: "(a|aa)*b", reason: "r"), .invalidParameter(name: "date", reason: "refused by the service"),
         .cannotResolve(id: "f", reason: "r4"),
         .replyTooLarge(reason: "r5"), .invalidTag(tag: "a b", reason: "r6"), .notSuspended(id: "g", level: "3"),
-        .reverseOfReverse(id: "h.rev", reverseOf: "h"),
+        .reverseOfReverse(id: "h.rev", reverseOf: "h"), .keptGradeRefused(device: "web-1", reason: "r7"),
     ]
 
     /// The errors the interface text declares: qualified name → parameter names.

@@ -11,16 +11,21 @@ extension Box {
     /// it (its CORRECT column then set, which the test's replay reads); then the browser's log
     /// gets its `grade` line. A grade whose number either log holds is not taken again; a
     /// browser line lost between the two writes is written when the grade is sent again.
-    /// - Throws: `invalidCardId`, `invalidParameter` (device, sequence, level), `storeFailure`.
+    /// - Throws: `invalidCardId`, `invalidParameter` (device, sequence, level), `keptGradeRefused`
+    ///   (a device that never kept a test, a time the grade cannot have been given at),
+    ///   `storeFailure`.
     public func takeKeptGrade(_ grade: KeptGrade) throws(BoxError) -> KeptGradeReceipt {
         try CardID.validate(grade.id)
-        if let problem = DeviceID.problem(grade.device) { throw .invalidParameter(name: "device", reason: problem) }
-        guard grade.device != store.device else {
-            throw .invalidParameter(name: "device", reason: "'\(grade.device)' is this machine's own device, not a browser's")
-        }
+        try checkBrowserName(grade.device)
         guard grade.sequence >= 1 else { throw .invalidParameter(name: "sequence", reason: "a sequence number is 1 or more") }
         guard grade.from.inRotation else {
             throw .invalidParameter(name: "level", reason: "a card is graded in level 1 to 7, not in \(grade.from.name)")
+        }
+        // Only a browser that kept a test has grades to send: any other name would have this
+        // daemon write a log no browser owns — or another machine's, which only that machine writes.
+        guard store.isBrowser(grade.device) else {
+            throw .keptGradeRefused(device: grade.device, reason: "it never kept a test (KeepTest): only a browser device of the "
+                                    + "box sends kept grades")
         }
         let moment = try begin()
         let taken = try keptTaken(by: grade.device)
@@ -35,26 +40,31 @@ extension Box {
             if grade.sequence > taken.browser { try writeBrowserLine(line, taken) }
             return KeptGradeReceipt(taken: false, level: store.level(of: grade.id), test: summary(moment))
         }
+        try checkKeptTime(grade, moment)
         guard let level = store.level(of: grade.id) else {
             // Deleted or renamed meanwhile: nothing to move, but the grade is history (R16).
             try writeBrowserLine(line, taken)
             return KeptGradeReceipt(taken: true, level: nil, test: summary(moment))
         }
         var settled = level
+        // When what the logs now say of the card was decided: the grade's time when it wins.
+        var decided = time
         if !store.isDamaged(grade.id) {
             var events = try settleEvents(for: [grade.id])[grade.id] ?? []
             let offset = store.browserLogSize(grade.device) + LogLine.format(line).utf8.count
             events.append(DeviceEvent(device: grade.device, offset: offset, entry: line))
             if case .move(let winner) = SettlePlanner.decide(id: grade.id, copies: [level], events: events) { settled = winner }
+            decided = SettlePlanner.newest(id: grade.id, copies: [level], events: events) ?? time
         }
         let counts = countsInOpenTest(grade, moment)
         var journal = [LogEntry(time: moment.now, event: .move, id: grade.id, from: level, to: settled,
                                 correct: counts ? grade.correct : nil, origin: .kept)]
         journal[0].kept = line.kept
-        // Ranked as of when the grade was given, as the browser's own line is (docs/sync.md): the
-        // browser's next grade of the card, given later, is the newer event, however late both
-        // arrive.
-        journal[0].made = time < moment.now ? time : nil
+        // Ranked as of the newest event about the card (docs/sync.md): the grade's time when it
+        // won, the newer event's when it lost. As of the grade's time, a lost grade's line would
+        // stand as this device's last word older than the event that beat it, and the browser's
+        // next grade, given before that event, would outrank it.
+        journal[0].made = decided < moment.now ? decided : nil
         // R10: the grade that empties the queue completes the test, on the date it was given.
         let completion = counts && grade.correct && daily.remaining == 1 ? completionDate(of: time, moment) : nil
         if let completion { journal.append(LogEntry(time: moment.now, event: .complete, date: completion)) }
@@ -84,11 +94,15 @@ extension Box {
 
     /// The open test's cards still to ask, in its order, with their text, for browser `device`
     /// to keep and review offline (`KeepTest`). Opens nothing: the page keeps the test it shows.
-    /// A card that cannot be read (damaged, in transit) is left out.
-    /// - Throws: `invalidParameter` (device), `storeFailure`.
+    /// A card that cannot be read (damaged, in transit) is left out. The first call makes
+    /// `device` a browser device of the box (`Store.registerBrowser`), which may then send the
+    /// grades it keeps.
+    /// - Throws: `invalidParameter` (device), `keptGradeRefused` (another machine's device),
+    ///   `storeFailure`.
     public func keepTest(device: String) throws(BoxError) -> KeptTest {
-        if let problem = DeviceID.problem(device) { throw .invalidParameter(name: "device", reason: problem) }
+        try checkBrowserName(device)
         let moment = try begin()
+        try store.registerBrowser(device, now: moment.now)
         let taken = try keptTaken(by: device)
         var cards: [Card] = []
         if tracksMembership, daily.test?.position == days.position, !completedToday(moment) {
@@ -99,6 +113,44 @@ extension Box {
         let opened = daily.test?.opened ?? moment.today
         return KeptTest(test: summary(moment), cards: cards, onFail: options.onFail,
                         dayEnds: options.dayClock.start(of: opened.adding(days: 1)), sequence: max(taken.own, taken.browser))
+    }
+
+    /// How far a browser's clock may be from this machine's: a kept grade's time is held to
+    /// bounds widened by this much either way (docs/rules.md, R35).
+    public static let keptClockSkew: Int64 = 10 * 60_000
+
+    /// A browser's device id: one (R16's syntax), and not this machine's own.
+    private func checkBrowserName(_ device: String) throws(BoxError) {
+        if let problem = DeviceID.problem(device) { throw .invalidParameter(name: "device", reason: problem) }
+        guard device != store.device else {
+            throw .invalidParameter(name: "device", reason: "'\(device)' is this machine's own device, not a browser's")
+        }
+    }
+
+    /// R35: a kept grade was given after its browser first kept a test, on or after the day the
+    /// test it names opened, and not after now — each give or take `keptClockSkew`. A time
+    /// outside (a phone's clock set to 1970, or a year ahead) would rank the grade before or
+    /// after every other event and settle cards by a clock, not by what happened: refused, with
+    /// the bound it broke, and the page keeps the grade and says so.
+    private func checkKeptTime(_ grade: KeptGrade, _ moment: Moment) throws(BoxError) {
+        let given = DayClock.rfc3339Milliseconds(grade.time)
+        func refuse(_ bound: String) -> BoxError {
+            .keptGradeRefused(device: grade.device, reason: "grade \(grade.sequence) was given at \(given), \(bound), more than "
+                              + "\(Box.keptClockSkew / 60_000) minutes out: the device's clock is wrong")
+        }
+        if grade.time > moment.now + Box.keptClockSkew {
+            throw refuse("after now (\(DayClock.rfc3339Milliseconds(moment.now)))")
+        }
+        if let since = store.browserSince(grade.device), grade.time < since - Box.keptClockSkew {
+            throw refuse("before the device first kept a test (\(DayClock.rfc3339Milliseconds(since)))")
+        }
+        if let test = daily.test, grade.position == test.position {
+            let opened = options.dayClock.start(of: test.opened)
+            if grade.time < opened - Box.keptClockSkew {
+                throw refuse("before the day its test (position \(test.position)) opened on, \(test.opened), began "
+                             + "(\(DayClock.rfc3339Milliseconds(opened)))")
+            }
+        }
     }
 
     /// Whether a kept grade counts in this device's open test: the page kept that test (its

@@ -20,9 +20,10 @@ extension Box {
     /// and settles those the logs decide. Done before every request; a pass that changes nothing
     /// is not repeated until something changes.
     func settle(_ moment: Moment) throws(BoxError) {
-        // A store no other device has written to was never synced: a card in two levels there
-        // was copied by hand, and stays reported as a duplicate (R13).
-        guard store.hasPeers else { return }
+        // A store no other machine has written to was never synced (a browser's log is this
+        // daemon's own doing, R35): a card in two levels there was copied by hand, and stays
+        // reported as a duplicate (R13).
+        guard store.hasMachinePeers else { return }
         try notePeerChanges()
         let realNow = RealTime.nanoseconds
         if let notBefore = sync.quietNotBefore, realNow < notBefore { return }

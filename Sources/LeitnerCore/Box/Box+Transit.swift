@@ -5,8 +5,9 @@ import LeitnerSystem
 /// tool is changing"): a card whose folder left its level is in transit, not deleted, until the
 /// store is quiet; a hand move is logged at the time it was made.
 extension Box {
-    /// True when another device's files are in the store: a sync tool may be at work in it.
-    var isSynced: Bool { store.hasPeers }
+    /// True when another machine's files are in the store: a sync tool may be at work in it. A
+    /// browser device's (R35) are no sign of one: this daemon writes them.
+    var isSynced: Bool { store.hasMachinePeers }
 
     /// True when nothing a sync tool touches (the level directories, the devices' files, the
     /// directories of the cards `ids`) changed for `BoxOptions.settleAfter`, by change times.

@@ -36,6 +36,10 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTag(tag: String, reason: String)
     /// A reverse card was asked of a reverse card (R28): it would show `reverseOf` as it is.
     case reverseOfReverse(id: String, reverseOf: String)
+    /// What a browser device keeps or sends (R35) is refused: the device is no browser of this
+    /// box (another machine's, or one that never kept a test), or a kept grade's time is one it
+    /// cannot have been given at. `reason` says which.
+    case keptGradeRefused(device: String, reason: String)
 
     public var description: String {
         switch self {
@@ -58,6 +62,7 @@ public enum BoxError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidTag(let tag, let reason): "invalid tag '\(tag)': \(reason)"
         case .reverseOfReverse(let id, let original):
             "'\(id)' is a reverse card (of '\(original)'): a reverse of it would show '\(original)' as it is; reverse '\(original)' instead"
+        case .keptGradeRefused(let device, let reason): "refused from device '\(device)': \(reason)"
         }
     }
 }

@@ -213,8 +213,9 @@ final class Store {
         found.conflictCopies.values.reduce(0) { $0 + $1.count } + found.conflictMarkers.values.reduce(0) { $0 + $1.count }
     }
 
-    /// True when another device has written to the store: it is synced (docs/sync.md).
-    var hasPeers: Bool { !peerDevices.isEmpty }
+    /// True when another machine has written to the store: it is synced (docs/sync.md). A
+    /// browser device's log (R35) is written by this daemon, so it is no sign of a sync tool.
+    var hasMachinePeers: Bool { peerDevices.values.contains { !$0.isBrowser } }
 
     /// The other device `name` as last looked at (`refreshPeerDays`), nil when it was not there.
     func peer(named name: String) -> PeerDevice? { peerDevices[name] }

@@ -28,4 +28,7 @@ struct PeerDevice {
     var daysProblem: String?
     /// The review log's file as last seen.
     var logSignature: Signature?
+    /// A browser device (its `browser` file, R35): its log is written by the daemon its
+    /// leitner-web reaches, never delivered by a sync tool, so it makes no store a synced one.
+    var isBrowser = false
 }

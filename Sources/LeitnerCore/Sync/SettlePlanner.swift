@@ -64,47 +64,13 @@ enum SettlePlanner {
         guard !copies.isEmpty else { return .nothing }
         let levels = copies.sorted()
         let listed = "'\(id)' (in \(names(levels)))"
-        var placed: [Placed] = []
-        for event in events {
-            if let placement = SettlePlacement(of: event.entry, for: id) { placed.append(Placed(event, placement)) }
-        }
+        var placed = placedLines(events, for: id)
         if copies.count == 1 { takeLoneCopyLines(in: &placed, at: levels[0]) }
         guard placed.contains(where: { !$0.isCopy }) else {
             return copies.count >= 2 ? .wait("no device's log has an event of card \(listed) yet") : .nothing
         }
 
-        // Each device's last word, last word of its own, and latest line of all, by the bytes of
-        // its name (two names Unicode deems equal are still two directories).
-        var lastWord: [[UInt8]: Int] = [:], lastOwn: [[UInt8]: Int] = [:], latest: [[UInt8]: Int] = [:]
-        for index in placed.indices {
-            let item = placed[index]
-            if latest[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true { latest[item.device] = index }
-            if item.isCopy { continue }
-            if lastWord[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true { lastWord[item.device] = index }
-            if !item.byHand, lastOwn[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true {
-                lastOwn[item.device] = index
-            }
-        }
-        // A line found as a copy beside the card's other copy (`origin=copy`) is a sync tool's
-        // delivery, the echo of another device's line that may not have arrived yet: it neither
-        // explains a copy nor wins.
-        let standing = Set(lastWord.values).union(lastOwn.values).sorted().map { placed[$0] }
-        // What each device says now, its last word: an echo repeats that. A device whose latest
-        // line is a copy line says nothing now — the card moved on there since its last word,
-        // which may be stale, and must not make a person's later move look like its echo.
-        let saysNow = lastWord.filter { latest[$0.key] == $0.value }.values.sorted().map { placed[$0] }
-
-        // Two hand lines alike at one time (a millisecond; a second in older logs) cannot both be
-        // the echo of the other: the one of the device whose name sorts first stands. Both put
-        // the card in the same place, so which one stands does not change the answer.
-        let ranked = standing.filter { item in
-            !(item.byHand && saysNow.contains { other in
-                other.device != item.device && other.placement == item.placement
-                    && (other.time < item.time
-                        || (other.time == item.time && (!other.byHand || other.device.lexicographicallyPrecedes(item.device))))
-            })
-        }
-        let winner = ranked.max(by: { $1.isNewer(than: $0) })
+        let (standing, winner) = rank(placed)
         for level in levels where !standing.contains(where: { $0.placement == .level(level) }) {
             // A copy its own device left behind (`isLeftBehind`) is that device's past. Once the
             // winner names a level that holds a copy, it is settled with the others (R18: a card
@@ -143,6 +109,58 @@ enum SettlePlanner {
             return .wait("card \(listed): \(by), put it in level \(level), where there is no copy yet")
         }
         return .keep(level)
+    }
+
+    /// The lines that stand (each device's last word and last word of its own) and the winner,
+    /// the newest of those ranked (the rules above), among `placed`.
+    private static func rank(_ placed: [Placed]) -> (standing: [Placed], winner: Placed?) {
+        // Each device's last word, last word of its own, and latest line of all, by the bytes of
+        // its name (two names Unicode deems equal are still two directories).
+        var lastWord: [[UInt8]: Int] = [:], lastOwn: [[UInt8]: Int] = [:], latest: [[UInt8]: Int] = [:]
+        for index in placed.indices {
+            let item = placed[index]
+            if latest[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true { latest[item.device] = index }
+            if item.isCopy { continue }
+            if lastWord[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true { lastWord[item.device] = index }
+            if !item.byHand, lastOwn[item.device].map({ item.laterOnDevice(than: placed[$0]) }) ?? true {
+                lastOwn[item.device] = index
+            }
+        }
+        // A line found as a copy beside the card's other copy (`origin=copy`) is a sync tool's
+        // delivery, the echo of another device's line that may not have arrived yet: it neither
+        // explains a copy nor wins.
+        let standing = Set(lastWord.values).union(lastOwn.values).sorted().map { placed[$0] }
+        // What each device says now, its last word: an echo repeats that. A device whose latest
+        // line is a copy line says nothing now — the card moved on there since its last word,
+        // which may be stale, and must not make a person's later move look like its echo.
+        let saysNow = lastWord.filter { latest[$0.key] == $0.value }.values.sorted().map { placed[$0] }
+
+        // Two hand lines alike at one time (a millisecond; a second in older logs) cannot both be
+        // the echo of the other: the one of the device whose name sorts first stands. Both put
+        // the card in the same place, so which one stands does not change the answer.
+        let ranked = standing.filter { item in
+            !(item.byHand && saysNow.contains { other in
+                other.device != item.device && other.placement == item.placement
+                    && (other.time < item.time
+                        || (other.time == item.time && (!other.byHand || other.device.lexicographicallyPrecedes(item.device))))
+            })
+        }
+        return (standing, ranked.max(by: { $1.isNewer(than: $0) }))
+    }
+
+    /// When the winner among `events` was made (`Placed.time`), nil when no line ranks: the time
+    /// as of which what the logs say of card `id`, in `copies`, holds. A device that writes down
+    /// the decision (a browser's kept grade, R35) ranks its line as of then, so that it stands
+    /// for the winner and not for a newer or older event.
+    static func newest(id: String, copies: Set<Level>, events: [DeviceEvent]) -> Int64? {
+        var placed = placedLines(events, for: id)
+        if copies.count == 1, let level = copies.first { takeLoneCopyLines(in: &placed, at: level) }
+        return rank(placed).winner?.time
+    }
+
+    /// The lines of `events` that place card `id`.
+    private static func placedLines(_ events: [DeviceEvent], for id: String) -> [Placed] {
+        events.compactMap { event in SettlePlacement(of: event.entry, for: id).map { Placed(event, $0) } }
     }
 
     /// True when some device put the card in `level` and its next line (not a copy line) acted on

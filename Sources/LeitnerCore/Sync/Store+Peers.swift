@@ -3,7 +3,8 @@ import LeitnerSystem
 /// The other devices' files (docs/sync.md): their day records join this device's in the box's
 /// day record, their review logs join its log in `Log`, `Calendar` and `Stats`. They are looked
 /// at before every request — one `fstat` of `devices/` (listed again only when an entry came or
-/// went, `DirectoryStamp`) and two `fstatat` per device — and read again only when they changed.
+/// went, `DirectoryStamp`) and two `fstatat` per device (three until a browser device's file is
+/// seen) — and read again only when they changed.
 extension Store {
     /// The names of the other devices with a directory in `.leitner/devices/`, sorted. Names that
     /// are not device ids (a sync tool's temporary, a migration's staging directory) are not
@@ -50,6 +51,8 @@ extension Store {
                 }
             }
             peer.logSignature = directory.flatMap { try? FileSystem.status(ReviewLog.fileName, in: $0) }.map(PeerDevice.Signature.init)
+            // Once a browser, always: the file is written once, before the browser's first line.
+            if !peer.isBrowser, let directory { peer.isBrowser = FileSystem.exists(Store.browserFileName, in: directory) }
             seen[name] = peer
         }
         notePeers(seen)

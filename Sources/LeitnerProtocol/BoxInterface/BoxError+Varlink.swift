@@ -25,6 +25,7 @@ extension BoxError {
         public static let replyTooLarge = BoxInterface.name + ".ReplyTooLarge"
         public static let invalidTag = BoxInterface.name + ".InvalidTag"
         public static let reverseOfReverse = BoxInterface.name + ".ReverseOfReverse"
+        public static let keptGradeRefused = BoxInterface.name + ".KeptGradeRefused"
     }
 
     /// One error on the wire: its qualified name, its parameters as the interface declares
@@ -117,6 +118,9 @@ extension BoxError {
         WireError(name: Name.reverseOfReverse, parameters: [string("id"), string("reverseOf")],
                   encode: { if case .reverseOfReverse(let id, let original) = $0 { [.string(id), .string(original)] } else { nil } },
                   decode: { v in v.string(0).flatMap { id in v.string(1).map { .reverseOfReverse(id: id, reverseOf: $0) } } }),
+        WireError(name: Name.keptGradeRefused, parameters: [string("device"), string("reason")],
+                  encode: { if case .keptGradeRefused(let device, let reason) = $0 { [.string(device), .string(reason)] } else { nil } },
+                  decode: { v in v.string(0).flatMap { device in v.string(1).map { .keptGradeRefused(device: device, reason: $0) } } }),
         WireError(name: Name.replyTooLarge, parameters: [string("reason")],
                   encode: { if case .replyTooLarge(let reason) = $0 { [.string(reason)] } else { nil } },
                   decode: { $0.string(0).map { .replyTooLarge(reason: $0) } }),

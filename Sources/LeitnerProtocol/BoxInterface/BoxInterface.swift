@@ -228,19 +228,24 @@ public enum BoxInterface {
         method Next(tags: ?[]string, notTags: ?[]string, levels: ?[]string) -> (card: ?Card, test: Test, outside: ?int)
         method Grade(id: string, correct: bool, answerMs: ?int) -> (card: Card, test: Test)
         method Undo() -> (card: Card, test: Test)
-        # A grade a browser kept while it could not reach the box, sent when it can.
-        # device: the browser's device id (its log is .leitner/devices/DEVICE/log); sequence: the
-        # grade's number on it, 1 or more, greater than the numbers it sent before: a grade whose
-        # number was taken already changes nothing (taken: false). time: when it was given
-        # (RFC 3339); level: the level the browser saw the card in; position: the cycle position
-        # of the test the page kept. The card is settled with every device's changes: it moves
-        # only when this grade is the newest event about it. level in the reply: where the card
-        # is now, null when it no longer exists (the grade is logged all the same).
         # What browser device keeps to review offline: the open test's cards still to
         # ask, in its order, with their text (at most 300); onFail (first or previous) for its
         # own moves; dayEnds, when the test's learning day ends (RFC 3339); sequence, the
-        # greatest number of its grades taken. Opens nothing.
+        # greatest number of its grades taken. Opens nothing. Its first call makes device a
+        # browser device of the box (.leitner/devices/DEVICE/browser), which then may send
+        # kept grades; a device another machine writes is refused (KeptGradeRefused).
         method KeepTest(device: string) -> (test: Test, cards: []Card, onFail: string, dayEnds: string, sequence: int)
+        # A grade a browser kept while it could not reach the box, sent when it can.
+        # device: the browser's device id (its log is .leitner/devices/DEVICE/log), one that
+        # kept a test (KeepTest); sequence: the grade's number on it, 1 or more, greater than
+        # the numbers it sent before: a grade whose number was taken already changes nothing
+        # (taken: false). time: when it was given (RFC 3339), no earlier than the device's first
+        # KeepTest and the opening day of the test position names, no later than now, each
+        # give or take 10 minutes of clock skew (KeptGradeRefused otherwise); level: the level
+        # the browser saw the card in; position: the cycle position of the test the page kept.
+        # The card is settled with every device's changes: it moves only when this grade is
+        # the newest event about it. level in the reply: where the card is now, null when it
+        # no longer exists (the grade is logged all the same).
         method TakeKeptGrade(device: string, sequence: int, id: string, correct: bool, time: string,
           answerMs: ?int, level: string, position: ?int) -> (taken: bool, level: ?string, test: Test)
         # allowDuplicate: false refuses a text front that another card already has (DuplicateFront);
@@ -412,6 +417,10 @@ public enum BoxInterface {
         error TooManyConnections (limit: int)
         # A tag that breaks the rules of tags: those of a card id, with ':' between parts.
         error InvalidTag (tag: string, reason: string)
+        # KeepTest or TakeKeptGrade refused what device sent: it is no browser device of the
+        # box (this machine's or another machine's, or one that never kept a test), or a kept
+        # grade's time is one it cannot have been given at. reason says which, for people.
+        error KeptGradeRefused (device: string, reason: string)
 
         """
 }

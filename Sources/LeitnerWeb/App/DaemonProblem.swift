@@ -37,6 +37,8 @@ struct DaemonProblem: Equatable {
             case .notInTest: self.init(409, "Not in today's test", box.description)
             case .invalidTag: self.init(400, "Not a tag", box.description)
             case .notSuspended: self.init(409, "Not suspended", box.description)
+            // The page shows the reason beside the grade it keeps (R35): a clock to set, most often.
+            case .keptGradeRefused: self.init(422, "A kept grade was refused", box.description)
             case .storeFailure(let path, let reason, _, _):
                 self.init(500, "A card or the store is damaged",
                           "The store failed at '\(path)': \(reason). Nothing was changed; leitnerctl doctor tells more.")
