@@ -121,3 +121,20 @@ def test_a_missing_program_is_one_clear_word(box, tmp_path):
     # The review goes on, saying it once.
     result = box.ctl("review", "--plain", input="\ny\n\ny\n\ny\n", env=dict(box.env, NO_COLOR="1"))
     assert result.returncode == 0 and "3 of 3 done" in box.ok("status")
+
+
+def test_the_speech_is_made_at_the_lowest_priority(box, tmp_path):
+    """R33: the speech is background work, so its program runs at nice 19 and takes no processor
+    time from a request or an import (docs/performance.md, "Import from Anki")."""
+    program = tmp_path / "voice"
+    # A program that says its own niceness, once the daemon has had the time to set it.
+    program.write_text(f"#!/bin/sh\nsleep 0.3\ncut -d' ' -f19 /proc/$$/stat > {tmp_path}/nice.part\n"
+                       f"mv {tmp_path}/nice.part {tmp_path}/nice\n")
+    program.chmod(0o755)
+    configure(box, f"[Voice]\nProgram={program}\n")
+    box.ok("add", "--id", "hund", "der Hund", "dog")
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "nice").exists():
+        assert time.monotonic() < deadline, "the voice's program never ran"
+        time.sleep(0.1)
+    assert (tmp_path / "nice").read_text().strip() == "19"

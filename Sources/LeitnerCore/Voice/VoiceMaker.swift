@@ -192,6 +192,10 @@ public final class VoiceMaker: Sendable {
             if error != .noEntry { throw error }
             missing = true
         }
+        // The speech is background work (R33: made ahead, no request waits for it): at the
+        // lowest priority it takes no processor time a request, an import or the user's own
+        // work could use. Best effort: a program that cannot be reniced runs as it is.
+        if !missing { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid), 19) }
         if missing {
             let package = name.hasSuffix("piper") ? "piper" : name.hasSuffix("espeak") ? "espeak" : "espeak-ng"
             throw Failure(reason: "the voice program '\(name)' ([Voice] Program=) is not installed: install it (Debian: apt install \(package)), or set Program= empty for no voice",
