@@ -135,6 +135,28 @@ def measure_import(bin_dir, root, count):
                        check=True)
 
 
+def whole_level_list(path, calls=20):
+    """A `List` of a whole level without text (`finished`, 11,400 cards at 100,000), alone: the
+    first learns each card (its directory read, R21), the ones after answer from what the daemon
+    keeps of them (docs/performance.md, "A listing without text"); p50 and max of the ones after,
+    beside the first. Each reply's bytes are counted, not decoded: the daemon's time, not Python's."""
+    client = Client(path)
+    times, size = [], 0
+    for _ in range(calls + 1):
+        message = json.dumps({"method": "io.leitner.Box.List",
+                              "parameters": {"level": "finished", "withText": False}}).encode() + b"\0"
+        start = time.perf_counter_ns()
+        client.sock.sendall(message)
+        while b"\0" not in client.buffer:
+            client.buffer += client.sock.recv(1 << 20)
+        reply, _, client.buffer = client.buffer.partition(b"\0")
+        times.append(time.perf_counter_ns() - start)
+        size = len(reply)
+    first, rest = times[0], sorted(times[1:])
+    print(f"List    whole level, no text, alone: first {first / 1e6:7.1f} ms, then p50 {rest[len(rest) // 2] / 1e6:6.1f} ms"
+          f"  max {rest[-1] / 1e6:6.1f} ms  ({calls} calls, {size / 1e6:.1f} MB a reply)")
+
+
 def grade_after_next(path, calls):
     """The review's own rhythm: Next shows a card, Grade answers it; only Grade is timed."""
     client = Client(path)
@@ -357,6 +379,7 @@ def main():
         print(f"Grade   8 clients / 1 client throughput: {max(rates[8]) / max(rates[1]):.2f}×"
               f" (best of two runs each)")
         rest = queue[6 * CALLS:]
+        whole_level_list(sock)
         mixed(sock, daemon.pid, rest[:len(rest) // 2], MIXED_CLIENTS, MIXED_SECONDS, listing=False, floor=False)
         mixed(sock, daemon.pid, rest[len(rest) // 2:], MIXED_CLIENTS, MIXED_SECONDS, listing=True)
         # The machine's speed drifts by tens of percent over minutes: rounds that alternate the

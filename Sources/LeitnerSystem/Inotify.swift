@@ -7,7 +7,8 @@ public final class Inotify {
     /// What happened to an entry of a watched directory.
     public struct Event: Sendable, Equatable {
         public enum Kind: Sendable, Equatable {
-            /// An entry appeared (created, moved in, or a file closed after writing).
+            /// An entry appeared (created, moved in), or a file was closed after writing or had its
+            /// attributes changed (only where asked for: `watch(directory:filesWritten:)`).
             case appeared
             /// An entry went away (deleted or moved out).
             case disappeared
@@ -71,12 +72,12 @@ public final class Inotify {
 
     /// Watches the directory at `path` (not following a final link); returns the watch descriptor.
     /// - Parameter filesWritten: also report a file in it closed after writing (a card's side
-    ///   edited in place). Without it only its entries coming, going and renamed are reported,
+    ///   edited in place) or whose mode changed (a side made unreadable, R21). Without it only its entries coming, going and renamed are reported,
     ///   which is all a level directory needs; and the kernel then has nothing to mark on each of
     ///   the directory's children when the watch is added: with it, watching levels of 100,000
     ///   cards took 20 ms at start-up, a walk of every card's cached entry (docs/performance.md).
     public func watch(directory path: String, filesWritten: Bool = true) throws(Errno) -> Int32 {
-        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | (filesWritten ? IN_CLOSE_WRITE : 0)
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | (filesWritten ? IN_CLOSE_WRITE | IN_ATTRIB : 0)
                           | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
         let watch = try valueOrErrno { inotify_add_watch(fd.rawValue, path, mask) }
         count.withLock { count in
@@ -220,7 +221,7 @@ public final class Inotify {
                 kind = .overflow
             } else if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                 kind = .watchedDirectoryGone
-            } else if mask & UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE) != 0 {
+            } else if mask & UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB) != 0 {
                 kind = .appeared
             } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
                 kind = .disappeared

@@ -10,7 +10,8 @@ import LeitnerWeb
 /// leitnerd (only `Grade` timed, after the `Next` that showed the card), then `grades` through the
 /// web as a browser makes them on one kept-alive connection, timed from the POST of the grade to
 /// the next card's page read whole (the POST, its 303, and the GET of /review). Also leitner-web's
-/// resident memory once idle, and the size of the review page.
+/// resident memory once idle, the size of the review page, and every page it serves timed
+/// through HTTP beside the floor of a static asset from the same server (`measurePages`).
 enum WebRoundTrip {
     static func run(store: String, in directory: String, grades: Int) {
         let programs = String(CommandLine.arguments[0].split(separator: "/", omittingEmptySubsequences: false).dropLast()
@@ -87,6 +88,60 @@ enum WebRoundTrip {
         print("web: Grade, leitnerd alone          p50 \(Timing.ms(daemon50))  p99 \(Timing.ms(Timing.percentile(daemonTimes, 0.99)))  (\(daemonTimes.count) grades)")
         print("web: Grade through leitner-web      p50 \(Timing.ms(web50))  p99 \(Timing.ms(Timing.percentile(webTimes, 0.99)))  (POST grade → 303 → next card's page; \(webTimes.count) grades): +\(Timing.ms(web50 - daemon50)) p50")
         print("web: leitner-web idle RSS \(idle / 1024).\(idle % 1024 * 10 / 1024) MiB; review page \(pageBytes) bytes (+ style \(EmbeddedAssets.styleSheet.bytes.count) and script \(EmbeddedAssets.script.bytes.count) bytes, kept by the browser)")
+        try measurePages(web, cookie: cookie, card: box.next().value.card?.id ?? "card-1-benchmark", rounds: 200)
+    }
+
+    /// Every page leitner-web serves to a browser that is let in, each asked `rounds` times on
+    /// the kept-alive connection, the pages in turns so that the machine's drift touches each
+    /// alike, timed from the request's first byte to the response's last (docs/web.md,
+    /// "Performance"); beside them the floor, a static asset of the same server (the style
+    /// sheet: parsing, the session's check and a write, nothing of the daemon). The POSTs are the
+    /// grade's, above; the door and the pairing pages are before a session.
+    static func measurePages(_ web: WebClient, cookie: String, card: String, rounds: Int) throws {
+        func get(_ target: String) throws -> String {
+            let response = try web.request("GET", target, cookie: cookie)
+            guard response.status == 200 else { throw Errno(rawValue: EPROTO) }
+            return String(decoding: response.body, as: UTF8.self)
+        }
+        // A later page of a level, as its Next link names it.
+        let second = try get("/cards?level=1")
+        let next = value(of: "href=\"", before: "\" rel=\"next\"", in: second)?.replacing("&amp;", with: "&") ?? "/cards?level=1"
+        let answer = try get("/review")
+        let handle = value(after: "card=", in: answer) ?? ""
+        let pages: [(name: String, target: String)] = [
+            ("static asset (floor)", "/static/\(EmbeddedAssets.styleSheet.name)"),
+            ("Today", "/"),
+            ("Review", "/review"),
+            ("Review, answer", "/review/answer?card=\(handle)"),
+            ("Cards, first page", "/cards"),
+            ("Cards, level 1", "/cards?level=1"),
+            ("Cards, level 1, next page", next),
+            ("Cards, finished", "/cards?level=finished"),
+            ("Cards, search (one card)", "/cards?q=front+77777"),
+            ("Card", "/cards/\(card)"),
+            ("Card's side", "/cards/\(card)/asset/front"),
+            ("Add a card", "/cards/new"),
+            ("Statistics", "/stats"),
+            ("Devices", "/devices"),
+        ]
+        var times = [[Double]](repeating: [], count: pages.count)
+        for _ in 0..<rounds {
+            for (index, page) in pages.enumerated() {
+                times[index].append(try Timing.secondsThrowing { _ = try get(page.target) })
+            }
+        }
+        let floor = Timing.percentile(times[0], 0.99)
+        for (index, page) in pages.enumerated() {
+            let p99 = Timing.percentile(times[index], 0.99)
+            print("web: GET \(page.name + String(repeating: " ", count: max(0, 27 - page.name.count))) p50 \(Timing.ms(Timing.percentile(times[index], 0.5)))  p99 \(Timing.ms(p99))  (\(Timing.ratio(p99, floor)) the floor's p99; \(rounds) each)")
+        }
+    }
+
+    /// The text between `start` and the first `end` before which it ends: the last `href` before
+    /// a link's `rel`.
+    private static func value(of start: String, before end: String, in page: String) -> String? {
+        guard let stop = page.firstRange(of: end), let open = page[..<stop.lowerBound].ranges(of: start).last else { return nil }
+        return String(page[open.upperBound..<stop.lowerBound])
     }
 
     private static func value(after marker: String, in page: String) -> String? {

@@ -84,6 +84,8 @@ import Testing
         ("stats", { _ = try $0.stats(days: 30, leeches: 5, tags: ["ja"], notTags: ["ja:kanji"]) }),
         ("next (a subset)", { _ = try $0.next(tags: ["ja"], notTags: ["de"], levels: [.one]) }),
         ("list (by tag)", { try $0.list(tags: ["ja"], notTags: ["de"]) { _ in } }),
+        ("list (a page after)", { try $0.list(after: ListPosition(level: .three, id: "hola"), limit: 101) { _ in } }),
+        ("list (a page before)", { try $0.list(before: ListPosition(level: .finished, id: "hola"), limit: 101) { _ in } }),
         ("search (by tag)", { try $0.search("x", tags: ["ja"], notTags: ["de"]) { _ in } }),
         ("tag", { _ = try $0.tag(id: "x", tags: ["ja"]) }),
         ("untag", { _ = try $0.untag(id: "x", tags: ["ja"]) }),

@@ -32,7 +32,8 @@ import Testing
             ReviewPage.edit(card, handle: "h" + nasty, scope: .init(tag: nasty), csrf: nasty, box: nasty),
             CardPage.html(card, csrf: nasty, notice: nasty, box: nasty),
             CardsPage.html(filter: .init(text: nasty, tag: nasty), tags: [TagCount(tag: nasty, cards: 1)],
-                           entries: [.init(id: nasty, level: .one, lines: [nasty])], total: 1, page: 0, box: nasty),
+                           entries: [.init(id: nasty, level: .one, lines: [nasty])],
+                           paging: .init(summary: nasty, previous: nasty, next: nasty), box: nasty),
             ProblemPage.html(title: nasty, message: nasty, section: .today, links: [(nasty, nasty)], box: nasty),
         ]
         for page in pages {

@@ -194,6 +194,29 @@ import Testing
         #expect(CardsPage.Filter(text: "a b", tag: "ja", level: .new).queryPrefix == "q=a%20b&tag=ja&level=new&")
     }
 
+    @Test func theCardsPageAsksForOnePageAndLinksByPosition() {
+        let daemon = FakeDaemon(cards: cards)
+        let app = TestSite.app(daemon)
+        let cookie = login(app)
+        // The first page: one card more than a page, to know whether a page follows.
+        let first = text(request(app, .get, "/cards?level=1", cookie: cookie))
+        #expect(daemon.parameters(of: .list)?["limit"] == .int(Int64(CardsPage.pageSize + 1)))
+        #expect(daemon.parameters(of: .list)?["after"] == nil && daemon.parameters(of: .list)?["before"] == nil)
+        #expect(!first.contains("rel=\"prev\"") && !first.contains("rel=\"next\""))
+        // A page after a position, and one before: the position as the daemon's ListPosition.
+        let later = text(request(app, .get, "/cards?level=1&after=1%2Finu", cookie: cookie))
+        #expect(daemon.parameters(of: .list)?["after"] == .object(["level": .string("1"), "id": .string("inu")]))
+        // Came by a Next link: a Previous one names the page's first card.
+        #expect(later.contains("rel=\"prev\"") && later.contains("before=1%2F"))
+        _ = request(app, .get, "/cards?before=finished%2Fneko", cookie: cookie)
+        #expect(daemon.parameters(of: .list)?["before"] == .object(["level": .string("finished"), "id": .string("neko")]))
+        // A position that names none is no position.
+        _ = request(app, .get, "/cards?after=9%2Fx&before=1%2Fa%20b", cookie: cookie)
+        #expect(daemon.parameters(of: .list)?["after"] == nil && daemon.parameters(of: .list)?["before"] == nil)
+        #expect(CardsPage.position(from: "3/hola") == ListPosition(level: .three, id: "hola"))
+        #expect(CardsPage.position(from: "hola") == nil && CardsPage.position(from: "3/") == nil)
+    }
+
     @Test func anotherBoxIsNamedInTheTitlesButNotAtTheDoor() {
         let daemon = FakeDaemon(cards: cards)
         let app = TestSite.app(daemon, boxName: "kanji")

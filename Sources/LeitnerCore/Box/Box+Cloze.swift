@@ -97,6 +97,9 @@ extension Box {
             var held: [Int: String] = [:]
             for (id, number) in currentLinkIndex().cards(ofNote: note, store: store) {
                 held[number] = id
+                // Its sides are the note's text: the views read it again (a listing without text
+                // its soundness, the search index its text).
+                store.publishWritten(id)
                 // One whose number is gone is damaged now: out of the open test until mended.
                 if store.damage(of: id) != nil, tracksMembership, daily.contains(id) { daily.levelChanged(id, to: nil) }
             }

@@ -48,6 +48,9 @@ public final class Box {
     var searchIndex: SearchIndex?
     /// Every card's tags, built by the first request that needs them (`TagTable`).
     var tagTable: TagTable?
+    /// What a listing without text shows of each card, learned as listings reach the cards
+    /// (`OutlineTable`).
+    var outlineTable: OutlineTable?
     /// Reverse and cloze cards → what each names, built by the first request that needs it
     /// (`LinkIndex`).
     var linkIndex: LinkIndex?

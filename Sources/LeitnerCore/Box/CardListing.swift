@@ -13,6 +13,8 @@ public struct CardListing: Sendable {
     /// The level being listed (an index in `levels`) and the index of the next entry in it.
     private var level = 0
     private var position = 0
+    /// Read backwards (`before`): the levels from the last, each by id from the greatest.
+    private let backwards: Bool
     /// The one level listed, nil for all.
     let only: Level?
     let withText: Bool
@@ -20,30 +22,57 @@ public struct CardListing: Sendable {
     /// as it is read.
     let filter: TagFilter?
 
-    /// True once every card has been read.
-    public var isFinished: Bool { level >= levels.count }
+    /// The cards still to give, nil for all (`limit`): counted as they are given (`gave`).
+    private(set) var remaining: Int?
+
+    /// True once every card has been read, or `limit` given.
+    public var isFinished: Bool { level >= levels.count || remaining == 0 }
 
     /// The cards of `index` in `only` (or in all levels), and among `selected` when given (the
-    /// ids a filter by tag chose, `filter`).
-    init(index: CardIndex, only: Level?, withText: Bool, selected: Set<String>? = nil, filter: TagFilter? = nil) {
+    /// ids a filter by tag chose, `filter`): those after `after` in the listing's order, or
+    /// those before `before`, read backwards from it, at most `limit`.
+    init(index: CardIndex, only: Level?, withText: Bool, selected: Set<String>? = nil, filter: TagFilter? = nil,
+         after: ListPosition? = nil, before: ListPosition? = nil, limit: Int? = nil) {
         var levels = [[UInt32]](repeating: [], count: Level.allCases.count)
-        index.forEachEntry { number, level in
+        let afterID = after.map { Array($0.id.utf8) }
+        let beforeID = before.map { Array($0.id.utf8) }
+        index.forEachEntryWithBytes { number, level, id in
             guard only == nil || level == only else { return }
+            if let after, let afterID {
+                guard level >= after.level else { return }
+                if level == after.level, !afterID.lexicographicallyPrecedes(id) { return }
+            }
+            if let before, let beforeID {
+                guard level <= before.level else { return }
+                if level == before.level, !id.lexicographicallyPrecedes(beforeID) { return }
+            }
             if let selected, !selected.contains(index.id(ofEntry: number)) { return }
             levels[level.rawValue - 1].append(number)
         }
+        backwards = before != nil
+        if backwards { levels.reverse() }
         self.filter = filter
         self.index = index
         self.levels = levels
         self.only = only
         self.withText = withText
+        remaining = limit
         skipEmptyLevels()
     }
 
-    /// The next id, by level and then by id; nil once every id has been given.
+    /// Counts a card given, for `limit`.
+    mutating func gave() {
+        if let left = remaining { remaining = left - 1 }
+    }
+
+    /// The next id, by level and then by id (backwards with `before`); nil once every id has
+    /// been given.
     mutating func nextID() -> String? {
-        guard level < levels.count else { return nil }
-        if position == 0 { levels[level] = CardListing.sorted(levels[level], in: index) }
+        guard level < levels.count, remaining != 0 else { return nil }
+        if position == 0 {
+            levels[level] = CardListing.sorted(levels[level], in: index)
+            if backwards { levels[level].reverse() }
+        }
         let id = index.id(ofEntry: levels[level][position])
         position += 1
         if position == levels[level].count {

@@ -109,7 +109,7 @@ public final class IndexBuild: Sendable {
 
 #if LEITNER_TEST_HOOKS
 /// The tests' hold on a build: a function called on the reading thread before each card is read,
-/// for the builds of one store (tests of several suites build at once, each in a store of its
+/// for the builds of one store (and before each card the outline table learns, `OutlineTable`) (tests of several suites build at once, each in a store of its
 /// own). It may change the store, or wait, as another thread would meanwhile.
 public enum IndexBuildProbe {
     private static let observers = Mutex<[String: @Sendable (String) -> Void]>([:])

@@ -11,18 +11,23 @@ extension Store {
     ///   (it is then recorded in `damaged`).
     func card(_ id: String, withText: Bool) throws(BoxError) -> Card {
         guard let level = level(of: id) else { throw .noSuchCard(id: id) }
-        let cardPath = path(of: id, in: level)
+        return try cardRead(id, in: level, withText: withText).card.get()
+    }
+
+    /// `card(_:withText:)` of a card in `level`, with the read it was made from: the outline
+    /// table (`OutlineTable`) keeps what it named (`reverseOf`) and whether it followed a link,
+    /// damaged or not.
+    func cardRead(_ id: String, in level: Level, withText: Bool) -> (card: Result<Card, BoxError>, read: SidesRead) {
         let read = readSides(id, in: level, withText: withText)
         noteConflicts(read, of: id)
         switch read.sides {
         case .success(let (front, back)):
             noteDamage(of: id, nil)
-            return Card(id: id, level: level, front: front, back: back, tags: read.tags.tags, reverseOf: read.reverseOf,
-                        clozeOf: read.clozeOf)
+            return (.success(Card(id: id, level: level, front: front, back: back, tags: read.tags.tags,
+                                  reverseOf: read.reverseOf, clozeOf: read.clozeOf)), read)
         case .failure(let damage):
-            let reason = damage.reason
-            noteDamage(of: id, reason)
-            throw .storeFailure(path: cardPath, reason: "damaged card: \(reason)")
+            noteDamage(of: id, damage.reason)
+            return (.failure(.storeFailure(path: path(of: id, in: level), reason: "damaged card: \(damage.reason)")), read)
         }
     }
 
@@ -208,6 +213,9 @@ extension Store {
         var tags = CardTag.Parsed()
         /// Why the `tags` file could not be read at all, if so (a directory, a link out).
         var tagsProblem: String?
+        /// A side may have been read through a symbolic link (R22: one inside the store): a
+        /// change of its target is no event of the card directory's watch.
+        var followsLink = false
     }
 
     /// Takes in what a search index build's reads found (`SearchIndex.Note`), and forgets what
@@ -303,6 +311,8 @@ extension CardSource {
                 read.sides = .failure(entries.isEmpty ? "no \(side.rawValue) file" : "\(entries.count) \(side.rawValue) files: \(names)")
                 return read
             }
+            // A kind the directory did not tell (`unknown`) may be a link too.
+            if entry.kind != .file { read.followsLink = true }
             switch readSide(entry, in: cardDirectory, level: level, id: id, withText: withText) {
             case .success(let value):
                 sides.append(value)

@@ -60,6 +60,7 @@ extension CardSource {
             return read
         }
         let original = readSides(named, in: originalLevel, withText: withText, asOriginal: true)
+        read.followsLink = original.followsLink
         switch original.sides {
         case .success(let (front, back)):
             read.sides = .success((back, front))

@@ -270,9 +270,14 @@ public struct BoxClient {
 
     /// `List`: every card, or those of `level`, in parts; only those `tags` and `notTags` select.
     public func list(level: Level? = nil, withText: Bool? = nil, tags: [String]? = nil, notTags: [String]? = nil,
+                     after: ListPosition? = nil, before: ListPosition? = nil, limit: Int? = nil,
                      _ body: (BoxReplyPart<Card>) throws -> Void) throws {
+        func position(_ place: ListPosition?) -> JSONValue? {
+            place.map { .object(["level": .string($0.level.name), "id": .string($0.id)]) }
+        }
         try stream(.list, ["level": level.map { .string($0.name) }, "withText": withText.map(JSONValue.bool),
-                           "tags": BoxClient.strings(tags), "notTags": BoxClient.strings(notTags)],
+                           "tags": BoxClient.strings(tags), "notTags": BoxClient.strings(notTags),
+                           "after": position(after), "before": position(before), "limit": limit.map { .int(Int64($0)) }],
                    member: "cards", as: Card.init(json:field:), body)
     }
 

@@ -301,10 +301,18 @@ public enum BoxInterface {
         method AddCloze(text: string, id: ?string, level: ?string, extra: ?string, tags: ?[]string,
           typeAnswer: ?bool, media: ?[]Asset) -> (cards: []Card)
         method Show(id: string) -> (card: Card)
+        # A card's position in a listing's order: by level (1 to 7, finished, new, suspended),
+        # then by id as strings compare. Where a page of List begins or ends.
+        type ListPosition (level: string, id: string)
+
         # Cards of one level, or of all; text is filled only when withText is true. tags: only
         # cards with one of these tags or a tag below one (ja selects ja and ja:kana); notTags:
-        # none of the cards with one of these or below.
-        method List(level: ?string, withText: ?bool, tags: ?[]string, notTags: ?[]string) -> (cards: []Card)
+        # none of the cards with one of these or below. A page: after, only the cards after this
+        # position (whether a card is there or not); before, only those before it, the nearest
+        # first (read backwards); limit, at most this many (1 or more). after and before are not
+        # given together.
+        method List(level: ?string, withText: ?bool, tags: ?[]string, notTags: ?[]string,
+          after: ?ListPosition, before: ?ListPosition, limit: ?int) -> (cards: []Card)
         # The bytes of one asset, base64, for clients that cannot read the store themselves.
         method ReadAsset(id: string, side: (front, back)) -> (name: string, data: string)
         # The bytes of one medium of a card's sides, base64, by its name as Show lists it:

@@ -192,8 +192,9 @@ struct Visit {
     }
 
     /// The cards matching `q` (every card without one), with the tag `tag` and in level or
-    /// place `level` when given, a page at a time. The daemon streams them in parts; only this
-    /// page's are kept.
+    /// place `level` when given, a page at a time. Without `q` the daemon lists only the page
+    /// (`List` with `after` or `before` and `limit`); a search's lines are streamed in parts and
+    /// only this page's kept.
     func cardList() -> (HTTPResponse, String) {
         page(cardListPage())
     }
@@ -202,44 +203,77 @@ struct Visit {
         let filter = CardsPage.Filter(text: query["q"]?.trimmingSpaces ?? "",
                                       tag: query["tag"].flatMap { $0.isEmpty ? nil : $0 },
                                       level: query["level"].flatMap { Level(name: $0) })
-        let tags = filter.tag.map { [$0] }
+        do {
+            var allTags: [TagCount] = []
+            try box.tags { allTags += $0.items }
+            let (entries, paging) = filter.text.isEmpty ? try listedPage(filter) : try foundPage(filter)
+            return HTTPResponse.html(200, CardsPage.html(filter: filter, tags: allTags, entries: entries, paging: paging, box: boxName))
+        } catch {
+            return app.problem(error, section: .cards)
+        }
+    }
+
+    /// A page of the listing: the cards after the position `after` names, or before the one
+    /// `before` names, or the first ones. Its links name the positions of its first and last
+    /// cards, so that the next page begins after its last card wherever cards have moved since
+    /// (docs/web.md, "Cards"): one more card than a page is asked for, to know whether there is
+    /// a page beyond.
+    private func listedPage(_ filter: CardsPage.Filter) throws -> ([CardsPage.Entry], CardsPage.Paging) {
+        let after = query["after"].flatMap(CardsPage.position(from:))
+        let before = after == nil ? query["before"].flatMap(CardsPage.position(from:)) : nil
+        var cards: [Card] = []
+        // With the text, so that the list shows each card's front, not its id alone (#36).
+        try box.list(level: filter.level, withText: true, tags: filter.tag.map { [$0] }, after: after, before: before,
+                     limit: CardsPage.pageSize + 1) { cards += $0.items }
+        let beyond = cards.count > CardsPage.pageSize
+        cards = Array(cards.prefix(CardsPage.pageSize))
+        if before != nil { cards.reverse() }
+        // A page before whose cards have all gone (moved, deleted) shows the first page.
+        if cards.isEmpty, after != nil || before != nil {
+            try box.list(level: filter.level, withText: true, tags: filter.tag.map { [$0] }, limit: CardsPage.pageSize + 1) {
+                cards += $0.items
+            }
+            return page(of: Array(cards.prefix(CardsPage.pageSize)), earlier: false, later: cards.count > CardsPage.pageSize, filter)
+        }
+        return page(of: cards, earlier: before != nil ? beyond : after != nil, later: before != nil || beyond, filter)
+    }
+
+    private func page(of cards: [Card], earlier: Bool, later: Bool,
+                      _ filter: CardsPage.Filter) -> ([CardsPage.Entry], CardsPage.Paging) {
+        func link(_ name: String, _ card: Card?) -> String? {
+            card.map { name + "=" + PercentEncoding.encode(CardsPage.positionText(ListPosition(level: $0.level, id: $0.id))) }
+        }
+        let entries = cards.map { card in
+            CardsPage.Entry(id: card.id, level: card.level, lines: card.front.text.map { [CardsPage.firstLine($0)] } ?? [])
+        }
+        let summary = "\(cards.count) card\(cards.count == 1 ? "" : "s") shown, \(cards.first?.id ?? "") to \(cards.last?.id ?? "")"
+        return (entries, CardsPage.Paging(summary: summary, previous: earlier ? link("before", cards.first) : nil,
+                                          next: later ? link("after", cards.last) : nil))
+    }
+
+    /// A page of a search's cards, by its number (`page`, from 1): a card matches on several
+    /// lines, one after another, and is one entry.
+    private func foundPage(_ filter: CardsPage.Filter) throws -> ([CardsPage.Entry], CardsPage.Paging) {
         // Clamped: a page number from the address must not overflow the multiplication below.
         let page = min(1_000_000, max(1, Int(query["page"] ?? "1") ?? 1)) - 1
         let first = page * CardsPage.pageSize
         let range = first..<(first + CardsPage.pageSize)
         var entries: [CardsPage.Entry] = []
         var total = 0
-        var allTags: [TagCount] = []
-        do {
-            try box.tags { allTags += $0.items }
-            if filter.text.isEmpty {
-                // With the text, so that the list shows each card's front, not its id alone (#36).
-                try box.list(level: filter.level, withText: true, tags: tags) { part in
-                    for card in part.items {
-                        let front = card.front.text.map { [CardsPage.firstLine($0)] } ?? []
-                        if range.contains(total) { entries.append(CardsPage.Entry(id: card.id, level: card.level, lines: front)) }
-                        total += 1
-                    }
+        var lastID: String?
+        try box.search(filter.text, level: filter.level, tags: filter.tag.map { [$0] }) { part in
+            for match in part.items {
+                if match.id != lastID {
+                    lastID = match.id
+                    if range.contains(total) { entries.append(CardsPage.Entry(id: match.id, level: match.level, lines: [])) }
+                    total += 1
                 }
-            } else {
-                // A card matches on several lines, one after another: it is one entry.
-                var lastID: String?
-                try box.search(filter.text, level: filter.level, tags: tags) { part in
-                    for match in part.items {
-                        if match.id != lastID {
-                            lastID = match.id
-                            if range.contains(total) { entries.append(CardsPage.Entry(id: match.id, level: match.level, lines: [])) }
-                            total += 1
-                        }
-                        if range.contains(total - 1), match.field != .id { entries[entries.count - 1].lines.append(match.line) }
-                    }
-                }
+                if range.contains(total - 1), match.field != .id { entries[entries.count - 1].lines.append(match.line) }
             }
-        } catch {
-            return app.problem(error, section: .cards)
         }
-        return HTTPResponse.html(200, CardsPage.html(filter: filter, tags: allTags, entries: entries, total: total, page: page,
-                                                     box: boxName))
+        let summary = "\(first + 1)–\(first + entries.count) of \(total) card\(total == 1 ? "" : "s") matching"
+        return (entries, CardsPage.Paging(summary: summary, previous: page > 0 ? "page=\(page)" : nil,
+                                          next: first + entries.count < total ? "page=\(page + 2)" : nil))
     }
 
     func stats() -> (HTTPResponse, String) {

@@ -104,7 +104,7 @@ public struct WebRoute: Sendable {
         WebRoute(method: .get, parts: [.word("review"), .word("kept"), .word("token")], fields: [],
                  handler: .visit { visit, _ in visit.keptToken() }),
         WebRoute(method: .get, parts: [.word("review"), .word("offline")], fields: [], handler: .visit { visit, _ in visit.offlinePage() }),
-        WebRoute(method: .get, parts: [.word("cards")], fields: ["q", "tag", "level", "page"],
+        WebRoute(method: .get, parts: [.word("cards")], fields: ["q", "tag", "level", "page", "after", "before"],
                  handler: .visit { visit, _ in visit.cardList() }),
         // Before `/cards/ID`: `new` is no card's page.
         WebRoute(method: .get, parts: [.word("cards"), .word("new")], fields: ["added", "more", "tags", "level"],

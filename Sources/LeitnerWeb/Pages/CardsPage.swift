@@ -3,7 +3,36 @@ import LeitnerCore
 /// Cards: the search form, and one page of the cards found (or of every card), with links to
 /// each card's page and to the next and previous pages.
 public enum CardsPage {
-    public static let pageSize = 50
+    /// Cards a page: found, or listed a page at a time from the daemon (`List` with `limit`).
+    public static let pageSize = 100
+
+    /// What the page says of where it is, and its links to the pages around it.
+    public struct Paging: Sendable, Equatable {
+        /// "1–100 of 1,234 cards", or what is known of it.
+        public var summary: String
+        /// The query (after the filter's) of the page before and of the page after, nil for none.
+        public var previous: String?
+        public var next: String?
+
+        public init(summary: String, previous: String?, next: String?) {
+            self.summary = summary
+            self.previous = previous
+            self.next = next
+        }
+    }
+
+    /// A card's position as a page's link names it (`3/hola`): its level, then its id, which
+    /// holds no `/` (R20).
+    public static func positionText(_ position: ListPosition) -> String {
+        position.level.name + "/" + position.id
+    }
+
+    /// The position a link names, nil for one that names none.
+    public static func position(from text: String) -> ListPosition? {
+        let parts = text.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, let level = Level(name: parts[0]), CardID.isValid(String(parts[1])) else { return nil }
+        return ListPosition(level: level, id: String(parts[1]))
+    }
 
     /// A card in the list: its id and level, and the lines that matched (none when listing).
     public struct Entry: Sendable, Equatable {
@@ -49,9 +78,9 @@ public enum CardsPage {
         return line.count > 80 ? String(line.prefix(79)) + "…" : line
     }
 
-    /// `entries` are this page's; `total` counts them all; `page` is 0-based; `tags` are the
-    /// box's tags, offered in the filter.
-    public static func html(filter: Filter, tags: [TagCount], entries: [Entry], total: Int, page: Int,
+    /// `entries` are this page's; `paging` says where it is; `tags` are the box's tags, offered
+    /// in the filter.
+    public static func html(filter: Filter, tags: [TagCount], entries: [Entry], paging: Paging,
                             box: String? = nil) -> HTML {
         var body: HTML = "<h1>Cards</h1>\n<p><a class=\"button primary\" id=\"add-card\" href=\"/cards/new\">Add a card</a></p>\n<form class=\"search\" method=\"get\" action=\"/cards\" role=\"search\">"
         body += "<input type=\"search\" name=\"q\" value=\"\(filter.text)\" placeholder=\"Search cards\" aria-label=\"Search ids, fronts and backs\">"
@@ -76,11 +105,10 @@ public enum CardsPage {
             // The review of this tag's cards only: `Next` with the filter, as `leitnerctl review --tag`.
             body += "<p><a class=\"button\" id=\"review-tag\" href=\"/review?tag=\(PercentEncoding.encode(tag))\">Review the cards tagged \(tag)</a></p>\n"
         }
-        let first = page * pageSize
-        if total == 0 {
+        if entries.isEmpty {
             body += "<p>\(filter.isEmpty ? "The box has no card." : "No card matches.")</p>\n"
         } else {
-            body += "<p class=\"muted\">\(first + 1)–\(first + entries.count) of \(total) card\(total == 1 ? "" : "s")\(filter.isEmpty ? "" : " matching")</p>\n"
+            body += "<p class=\"muted\" id=\"shown\">\(paging.summary)</p>\n"
             body += "<ul class=\"results\">"
             for entry in entries {
                 // The whole row is the link, at least 48 px high: the front (or the lines found)
@@ -94,8 +122,8 @@ public enum CardsPage {
         }
         let base = "/cards?" + filter.queryPrefix
         body += "<nav class=\"pages\">"
-        body += page > 0 ? "<a href=\"\(base)page=\(page)\" rel=\"prev\">← Previous</a>" : "<span></span>"
-        body += first + entries.count < total ? "<a href=\"\(base)page=\(page + 2)\" rel=\"next\">Next →</a>" : "<span></span>"
+        body += paging.previous.map { "<a href=\"\(base)\($0)\" rel=\"prev\">← Previous</a>" as HTML } ?? "<span></span>"
+        body += paging.next.map { "<a href=\"\(base)\($0)\" rel=\"next\">Next →</a>" as HTML } ?? "<span></span>"
         body += "</nav>\n"
         return Layout.page(title: "Cards", section: .cards, body: body, box: box)
     }

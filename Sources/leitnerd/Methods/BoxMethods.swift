@@ -190,7 +190,10 @@ enum BoxMethods {
     static func list(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
         return CardItems(try context.box.startListing(level: parameters.optionalString("level"),
                                                       withText: parameters.optionalBool("withText") ?? false,
-                                                      filter: parameters.tagFilter()))
+                                                      filter: parameters.tagFilter(),
+                                                      after: parameters.optionalPosition("after"),
+                                                      before: parameters.optionalPosition("before"),
+                                                      limit: parameters.optionalInt("limit", in: 1...Box.maxLimit, clampingAbove: true)))
     }
 
     static func readAsset(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {

@@ -76,6 +76,15 @@ struct CallParameters {
         return levels
     }
 
+    /// An optional `ListPosition` (`List`'s `after`, `before`): a level's name and a valid id,
+    /// else `InvalidParameter`.
+    func optionalPosition(_ name: String) throws(InvalidParameter) -> ListPosition? {
+        guard let value = values[name], !value.isNull else { return nil }
+        guard let level = value["level"]?.stringValue.flatMap({ Level(name: $0) }) else { throw InvalidParameter(name: name + ".level") }
+        guard let id = value["id"]?.stringValue, CardID.isValid(id) else { throw InvalidParameter(name: name + ".id") }
+        return ListPosition(level: level, id: id)
+    }
+
     /// The filter by tag of the parameters `tags` and `notTags` (R25).
     /// - Throws: `InvalidParameter` for a list that is not of strings; `BoxError.invalidTag`
     ///   for a tag that breaks the rules.
