@@ -70,7 +70,8 @@ enum OfflineScript {
 
           function showCount() {
             var n = waiting().length;
-            var words = n > 0 ? "kept on this phone: " + n + " grade" + (n === 1 ? "" : "s") + " waiting"
+            var words = n > 0 ? "Not sent yet — kept on this phone: " + n + " grade" + (n === 1 ? "" : "s") + " waiting. "
+                                + (n === 1 ? "It is" : "They are") + " sent as soon as the box can be reached."
                               : (grades.some(function (g) { return g.sent; }) ? "All grades kept on this phone are sent." : "");
             if (gone > 0) { words += " " + gone + " grade" + (gone === 1 ? " was" : "s were") + " for a card no longer in the box; it is in the history."; }
             if (refusal) { words += " " + refusal; }
@@ -170,22 +171,22 @@ enum OfflineScript {
             if (!offlinePage) { return; }
             var s = state();
             var line = element("kept-state");
-            if (!s) { line.textContent = "This device kept no test: open the review once while the box can be reached."; return; }
+            if (!s) { line.textContent = "This phone kept no test: open the review once while the box can be reached."; return; }
             var total = kept.total, done = kept.done + s.done;
             element("progress").textContent = done + " of " + total + " done" + (s.repeating > 0 ? " · " + s.repeating + " to repeat" : "");
-            line.textContent = "Reviewing what this device kept of the test of " + kept.date + ".";
+            line.textContent = "Offline: the test of " + kept.date + ", from what this phone kept.";
             var old = element("kept-old");
             if (Date.now() >= Date.parse(kept.dayEnds)) {
               old.hidden = false;
-              old.textContent = "The day has changed: these cards are the test of " + kept.date + ", and your grades count for it. "
-                + "No new test starts here until the box is reached.";
+              old.textContent = "The day has changed: these cards are still the test of " + kept.date + ", and your grades count for it. "
+                + "A new test starts only once the box can be reached.";
             }
             var last = s.mine[s.mine.length - 1];
             element("undo").hidden = !(last && !last.sent);
             if (s.queue.length === 0) {
               element("card").hidden = true;
               ["show", "right", "wrong"].forEach(function (id) { element(id).hidden = true; });
-              line.textContent = "No card is left of what this device kept of the test of " + kept.date + ".";
+              line.textContent = "No card is left of the test of " + kept.date + " that this phone kept.";
               return;
             }
             var head = s.cards[s.queue[0]];
