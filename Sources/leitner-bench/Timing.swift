@@ -23,10 +23,10 @@ enum Timing {
     }
 
     static func ms(_ seconds: Double) -> String {
-        let value = seconds * 1000
-        let hundredths = Int((value * 100).rounded())
+        // A difference of two figures may be below zero: the sign once, before the digits.
+        let hundredths = Int((abs(seconds) * 1000 * 100).rounded())
         let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
+        return "\(seconds < 0 && hundredths > 0 ? "-" : "")\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
     }
 
     /// `a / b` as "2.4×".

@@ -36,15 +36,16 @@ enum WebRoundTrip {
             complain("cannot start leitnerd and leitner-web")
             return
         }
+        // The first line leitner-web prints is the pairing link (docs/web.md); a QR code follows.
         var url = ""
         for _ in 0..<500 {
-            url = (try? FileSystem.readFile(atPath: urlFile)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            if url.hasSuffix("\n") { break }
+            let printed = (try? FileSystem.readFile(atPath: urlFile)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            if let end = printed.firstIndex(of: "\n") { url = String(printed[..<end]); break }
             usleep(20_000)
         }
         let pid = (try? FileSystem.readFile(atPath: directory + "/web.pid")).flatMap { Int32(String(decoding: $0, as: UTF8.self).split(separator: "\n").first ?? "") } ?? 0
         do {
-            try measure(url: url.trimmingSuffix("\n"), socket: socket, pid: pid, grades: grades)
+            try measure(url: url, socket: socket, pid: pid, grades: grades)
         } catch {
             complain("the web round trip failed: \(error)")
         }
@@ -52,9 +53,11 @@ enum WebRoundTrip {
 
     private static func measure(url: String, socket: String, pid: Int32, grades: Int) throws {
         let afterHost = url.dropFirst("http://127.0.0.1:".count)
-        guard let slash = afterHost.firstIndex(of: "/"), let port = UInt16(afterHost[..<slash]),
-              let equals = url.lastIndex(of: "=") else { throw Errno(rawValue: EINVAL) }
-        let token = String(url[url.index(after: equals)...])
+        guard let slash = afterHost.firstIndex(of: "/"), let port = UInt16(afterHost[..<slash]) else {
+            complain("leitner-web printed no pairing link, but '\(url)'")
+            throw Errno(rawValue: EINVAL)
+        }
+        let pairing = String(afterHost[slash...])
         let box = BoxClient(try VarlinkClient(socketPath: socket))
         _ = try box.prepare()
         var daemonTimes: [Double] = []
@@ -63,7 +66,7 @@ enum WebRoundTrip {
             daemonTimes.append(try Timing.secondsThrowing { _ = try box.grade(id: card.id, correct: true) })
         }
         let web = try WebClient(port: port)
-        let door = try web.request("GET", "/?token=\(token)")
+        let door = try web.request("GET", pairing)
         guard let cookie = door.headers.first(where: { $0.hasPrefix("Set-Cookie: ") }).map({ String($0.dropFirst(12).prefix { $0 != ";" }) }) else {
             throw Errno(rawValue: EACCES)
         }
@@ -86,7 +89,7 @@ enum WebRoundTrip {
         guard !daemonTimes.isEmpty, !webTimes.isEmpty else { complain("no card to grade in the test"); return }
         let daemon50 = Timing.percentile(daemonTimes, 0.5), web50 = Timing.percentile(webTimes, 0.5)
         print("web: Grade, leitnerd alone          p50 \(Timing.ms(daemon50))  p99 \(Timing.ms(Timing.percentile(daemonTimes, 0.99)))  (\(daemonTimes.count) grades)")
-        print("web: Grade through leitner-web      p50 \(Timing.ms(web50))  p99 \(Timing.ms(Timing.percentile(webTimes, 0.99)))  (POST grade → 303 → next card's page; \(webTimes.count) grades): +\(Timing.ms(web50 - daemon50)) p50")
+        print("web: Grade through leitner-web      p50 \(Timing.ms(web50))  p99 \(Timing.ms(Timing.percentile(webTimes, 0.99)))  (POST grade → 303 → next card's page; \(webTimes.count) grades): \(web50 >= daemon50 ? "+" : "")\(Timing.ms(web50 - daemon50)) p50")
         print("web: leitner-web idle RSS \(idle / 1024).\(idle % 1024 * 10 / 1024) MiB; review page \(pageBytes) bytes (+ style \(EmbeddedAssets.styleSheet.bytes.count) and script \(EmbeddedAssets.script.bytes.count) bytes, kept by the browser)")
         try measurePages(web, cookie: cookie, card: box.next().value.card?.id ?? "card-1-benchmark", rounds: 200)
     }
@@ -156,8 +159,4 @@ enum WebRoundTrip {
         }
         return 0
     }
-}
-
-extension String {
-    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

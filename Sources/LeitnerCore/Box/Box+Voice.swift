@@ -67,10 +67,12 @@ extension Box {
     }
 
     /// Queues the speech of a test just opened: its cards are read off the turn, through
-    /// descriptors of the maker's own (`CardReader`), as an index build reads them.
-    func speakAhead(queue: [String]) {
+    /// descriptors of the maker's own (`CardReader`), as an index build reads them. The queue is
+    /// entry numbers in `index`; their ids are made on the maker's thread, not on the box's turn
+    /// (at 100,000 cards, a string per card doubled `Prepare`).
+    func speakAhead(queue: [UInt32], of index: CardIndex) {
         guard let voice, !queue.isEmpty, let reader = try? CardReader(store: store) else { return }
-        voice.enqueue(.cards(reader, queue.compactMap { id in store.level(of: id).map { (id, $0) } }))
+        voice.enqueue(.cards(reader, index, queue))
     }
 
     /// Why no speech is made, when a program is configured and missing or failing.

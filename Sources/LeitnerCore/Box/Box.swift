@@ -362,7 +362,7 @@ public final class Box {
         let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damagedCards, seed: seed) { _, level in levels.contains(level) }
         try daily.save(DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
                                  logOffset: store.log.size, queue: queue, of: index))
-        speakAhead(queue: queue.map { index.id(ofEntry: $0) })
+        speakAhead(queue: queue, of: index)
         MemoryTrim.releaseFreedMemory()
     }
 

@@ -161,6 +161,9 @@ struct CardIndex: Sequence {
         return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self) }
     }
 
+    /// The level of an entry; nil once it is removed.
+    func level(ofEntry number: UInt32) -> Level? { level(of: entries[Int(number)]) }
+
     /// Calls `body` with the UTF-8 bytes of an entry's id, valid during the call only.
     func withBytes<R>(ofEntry number: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let entry = entries[Int(number)]

@@ -16,10 +16,12 @@ public final class VoiceMaker: Sendable {
         public var name: String
     }
 
-    /// Work queued: texts known already, or the cards of an opened test, read by the thread.
+    /// Work queued: texts known already, or the cards of an opened test, read by the thread:
+    /// the queue's entry numbers in the index it was made from, so that the box's turn makes
+    /// no string per card (docs/performance.md, "Prepare").
     enum Work: Sendable {
         case jobs([Job])
-        case cards(CardReader, [(id: String, level: Level)])
+        case cards(CardReader, CardIndex, [UInt32])
     }
 
     private struct State {
@@ -83,7 +85,7 @@ public final class VoiceMaker: Sendable {
         }
         switch taken {
         case .rejected:
-            if case .cards(let reader, _) = work { reader.close() }
+            if case .cards(let reader, _, _) = work { reader.close() }
             return
         case .queued:
             return
@@ -110,7 +112,7 @@ public final class VoiceMaker: Sendable {
             state.queue = []
             return queue
         }
-        for case .cards(let reader, _) in dropped { reader.close() }
+        for case .cards(let reader, _, _) in dropped { reader.close() }
     }
 
     /// The next work, or nil (and the thread is no longer running) when none is to be done.
@@ -135,11 +137,14 @@ public final class VoiceMaker: Sendable {
                 for job in jobs {
                     if !make(job) { break }
                 }
-            case .cards(let reader, let cards):
+            case .cards(let reader, let index, let entries):
                 var wanted = Set<String>()
-                for card in cards {
+                for entry in entries {
                     if halted { break }
-                    let read = reader.readSides(card.id, in: card.level, withText: true)
+                    // A card that has moved since is not where the test found it: it is read
+                    // when it is next added, edited or in a test.
+                    guard let level = index.level(ofEntry: entry) else { continue }
+                    let read = reader.readSides(index.id(ofEntry: entry), in: level, withText: true)
                     guard case .success(let (front, back)) = read.sides else { continue }
                     for job in jobs(front: front, back: back, tags: read.tags.tags) {
                         if wanted.contains(job.name) { continue }
