@@ -151,7 +151,12 @@ enum CommandTable {
                 """,
                 run: EditCommand.run),
         Command(name: "rename", abstract: "give a card a new id, keeping its level and history", usage: "ID NEWID",
-                arguments: 2...2, run: EditCommand.rename),
+                arguments: 2...2,
+                discussion: """
+                The card's reverse cards are rewritten to name the new id. An ID no card has but a cloze
+                note has renames the note: its cards keep their ids and levels, and name the new note.
+                """,
+                run: EditCommand.rename),
         Command(name: "move", abstract: "move a card to a level", usage: "ID LEVEL", arguments: 2...2,
                 run: WriteCommands.move),
         Command(name: "suspend", abstract: "take cards out of every test (into suspended)", usage: "ID...",
@@ -167,8 +172,12 @@ enum CommandTable {
                 run: WriteCommands.unsuspend),
         Command(name: "delete", abstract: "delete a card", usage: "ID", arguments: 1...1,
                 options: [OptionSpec(.yes, short: "-y", help: "do not ask"),
-                          OptionSpec(.keepReverses, help: "keep the card's reverse cards (they dangle, and doctor reports them)")],
-                discussion: "The card's reverse cards (cards whose reverse-of names it) are deleted with it.",
+                          OptionSpec(.keepReverses, help: "keep the card's reverse cards, or the note's cards (they dangle, and doctor reports them)")],
+                discussion: """
+                The card's reverse cards (cards whose reverse-of names it) are deleted with it. An ID no
+                card has but a cloze note has deletes the note and its cards. A cloze card whose number
+                its note still holds is not deleted alone: edit the note, or delete the note.
+                """,
                 run: WriteCommands.delete),
         Command(name: "reverse", abstract: "add a reverse card of a card: its back as the question", usage: "ID",
                 arguments: 1...1,

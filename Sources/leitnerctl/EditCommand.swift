@@ -169,7 +169,11 @@ enum EditCommand {
         let reply = try context.box.rename(id: arguments.positionals[0], to: arguments.positionals[1])
         if context.json { return context.printJSON(reply.json) }
         // The daemon renames nothing and logs nothing when the id is the same (as `edit` with no change).
-        if arguments.positionals[0] == arguments.positionals[1] { return Console.out("'\(reply.value.id)' unchanged.") }
+        if arguments.positionals[0] == arguments.positionals[1] { return Console.out("'\(arguments.positionals[0])' unchanged.") }
+        // A note (R30) renamed: the daemon answers with its first card, whose id stays.
+        if reply.value.id != arguments.positionals[1], reply.value.clozeOf?.note == arguments.positionals[1] {
+            return Console.out("Renamed the note '\(arguments.positionals[0])' to '\(arguments.positionals[1])'; its cards keep their ids.")
+        }
         Console.out("Renamed '\(arguments.positionals[0])' to '\(reply.value.id)' (\(Views.place(reply.value.level))).")
     }
 }

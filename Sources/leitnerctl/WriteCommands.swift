@@ -171,9 +171,17 @@ enum WriteCommands {
     /// `delete ID`, asking first on a terminal unless `--yes`.
     static func delete(_ context: Context, _ arguments: ParsedArguments) throws {
         let id = arguments.positionals[0]
-        if !arguments.has(.yes) && Console.stdinTerminal.isTerminal {
-            let card = try context.box.show(id: id).value
-            Console.status("Delete card '\(id)' (\(Views.brief(card.front, limit: 40)))? [y/N] ")
+        // An id no card has may be a note's (R30): the daemon deletes the note and its cards.
+        var card: Card?
+        var isNote = false
+        let asks = !arguments.has(.yes) && Console.stdinTerminal.isTerminal
+        do { card = try context.box.show(id: id).value } catch let error as VarlinkCallError {
+            // A damaged card is deleted too, when nobody is asked (R21).
+            if case .noSuchCard? = BoxError(error) { isNote = true } else if asks { throw error }
+        }
+        if asks {
+            Console.status(card.map { "Delete card '\(id)' (\(Views.brief($0.front, limit: 40)))? [y/N] " }
+                           ?? "Delete the note '\(id)'\(arguments.has(.keepReverses) ? "" : " and its cards")? [y/N] ")
             let answer = readLine() ?? ""
             guard answer.lowercased().hasPrefix("y") else {
                 Console.error("'\(id)' not deleted")
@@ -183,13 +191,14 @@ enum WriteCommands {
         let keep = arguments.has(.keepReverses)
         let reply = try context.box.delete(id: id, keepReverses: keep ? true : nil)
         if context.json { return context.printJSON(reply.json) }
-        Console.out("Deleted '\(id)'.")
-        let reverses = reply.value.map { "'\($0)'" }.joined(separator: ", ")
-        if reverses.isEmpty { return }
+        Console.out(isNote ? "Deleted the note '\(id)'." : "Deleted '\(id)'.")
+        let linked = reply.value.map { "'\($0)'" }.joined(separator: ", ")
+        if linked.isEmpty { return }
+        let kind = isNote ? "cards" : "reverse cards"
         if keep {
-            Console.out("Kept its reverse cards \(reverses): they are dangling now; see leitnerctl doctor.")
+            Console.out("Kept its \(kind) \(linked): they are dangling now; see leitnerctl doctor.")
         } else {
-            Console.out("Deleted its reverse cards \(reverses) with it.")
+            Console.out("Deleted its \(kind) \(linked) with it.")
         }
     }
 

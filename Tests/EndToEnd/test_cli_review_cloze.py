@@ -52,3 +52,33 @@ def test_a_cloze_note_is_reviewed_card_by_card(box, tmp_path):
         shown = box.json("show", card)
         shown = shown.get("card", shown)
         assert shown["level"] == "2" and shown["clozeOf"] == "katze", shown
+
+
+def cloze_of(box, level, card):
+    return (box.store / level / card / "cloze-of").read_text()
+
+
+def test_a_note_is_renamed_and_deleted_with_its_cards(box):
+    """R30, as R28 for a card's reverses: `rename NOTE NEWID` rewrites its cards' cloze-of in one
+    change (the cards keep their ids and levels), `mv` of its directory does the same at the next
+    request, one card the note still holds is not deleted alone, and `delete NOTE` takes them all."""
+    box.ok("add", "--cloze", "{{c1::eins}} und {{c2::zwei}}", "--id", "zahl", "--level", "2")
+    box.ok("move", "zahl.c2", "4")
+    assert box.ok("rename", "zahl", "nummer") == "Renamed the note 'zahl' to 'nummer'; its cards keep their ids.\n"
+    assert cloze_of(box, "2", "zahl.c1") == "nummer\nc1\n" and cloze_of(box, "4", "zahl.c2") == "nummer\nc2\n"
+    assert not (box.store / "notes" / "zahl").exists()
+    assert "cloze 2 of nummer" in box.ok("show", "zahl.c2")
+    # By hand, the daemon running: the cards follow the directory.
+    (box.store / "notes" / "nummer").rename(box.store / "notes" / "zahlen")
+    assert "cloze 1 of zahlen" in box.ok("show", "zahl.c1")
+    assert cloze_of(box, "4", "zahl.c2") == "zahlen\nc2\n"
+    assert not list(box.store.glob("*/zahlen.c*")) and not list(box.store.glob("*/nummer.c*"))
+    edits = [e["id"] for e in box.json_lines("log") if e["event"] == "edit"]
+    assert edits == ["zahl.c1", "zahl.c2", "zahl.c1", "zahl.c2"]
+    result = box.ctl("delete", "--yes", "zahl.c2")
+    assert result.returncode != 0 and "edit the note" in result.stderr and "leitnerctl delete zahlen" in result.stderr
+    assert (box.store / "4" / "zahl.c2").exists()
+    out = box.ok("delete", "--yes", "zahlen")
+    assert out == "Deleted the note 'zahlen'.\nDeleted its cards 'zahl.c1', 'zahl.c2' with it.\n"
+    assert box.ok("list") == "" and not (box.store / "notes" / "zahlen").exists()
+    box.ok("doctor")

@@ -20,8 +20,11 @@ import LeitnerTestSupport
         case gradeCorrect, gradeWrong, gradeCompleting, undo, move, add, delete, adopt, edit, editAsMarkdown, rename, addMany
         // R28: a card and its reverse cards change together, or not at all.
         case addWithReverse, addReverse, renameWithReverses, deleteWithReverses, addManyWithReverses
+        // R30: a note and its cards change together, or not at all.
+        case addCloze, renameNote, deleteNote
 
         var hasReverses: Bool { self == .renameWithReverses || self == .deleteWithReverses }
+        var hasNote: Bool { self == .addCloze || self == .renameNote || self == .deleteNote }
     }
 
     /// Two cards in level 1, today's test open; for `gradeCompleting` one is passed already,
@@ -39,6 +42,10 @@ import LeitnerTestSupport
         if operation.hasReverses {
             _ = try box.addReverse(of: "uno", reverseID: nil, level: nil)
             _ = try box.addReverse(of: "uno", reverseID: "uno-2", level: "3")
+        }
+        if operation.hasNote {
+            _ = try box.addCloze(text: "{{c1::eins}} und {{c2::zwei}}", id: "zahl", level: "2")
+            _ = try box.move(id: "zahl.c2", level: "4")
         }
     }
 
@@ -66,6 +73,11 @@ import LeitnerTestSupport
                             id: "cuatro", level: "3", allowDuplicateFront: true, withReverse: true)
         case .addReverse: _ = try box.addReverse(of: "dos", reverseID: nil, level: nil)
         case .deleteWithReverses: _ = try box.delete(id: "uno", keepReverses: false)
+        case .addCloze:
+            _ = try box.addCloze(text: "Die {{c1::Katze}} schläft {{c2::auf dem Sofa}} {{c3::heute}}", id: "katze", level: "3",
+                                 extra: "cat", tags: ["de"])
+        case .renameNote: _ = try box.rename(id: "zahl", to: "nummer")
+        case .deleteNote: _ = try box.delete(id: "zahl", keepReverses: false)
         case .addManyWithReverses:
             _ = try box.addMany([NewCard(front: Asset(name: "front.txt", text: "cuatro"), back: Asset(name: "back.txt", text: "four")),
                                  NewCard(front: Asset(name: "front.txt", text: "cinco"), back: Asset(name: "back.txt", text: "five"), level: "2")],

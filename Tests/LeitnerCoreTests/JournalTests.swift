@@ -123,6 +123,9 @@ import LeitnerTestSupport
             .move(id: "猫", from: .one, to: .finished, guard: CardGuard(inode: 12, changed: 1_700_000_000_123_456_789)),
             .add(staged: "add-hola", id: "hola", to: .three),
             .delete(id: "b", from: .seven, guard: CardGuard(inode: 1, changed: 2), trashed: "b.12.400"),
+            .addNote(staged: "note-katze", id: "katze"),
+            .renameNote(id: "katze", to: "mieze", guard: CardGuard(inode: 3, changed: 4)),
+            .deleteNote(id: "mieze", guard: CardGuard(inode: 5, changed: 6), trashed: "note-mieze.12.400"),
         ]
         #expect(JournalIntent.decode(JournalIntent.encode(intents)) == intents)
         #expect(JournalIntent.decode(Array("move\tx\t9\t2\t1:2\nbogus\n".utf8)).isEmpty, "level 9 and unknown lines are not intents")

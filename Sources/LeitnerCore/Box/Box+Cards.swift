@@ -102,12 +102,18 @@ extension Box {
 
     /// Deletes a card and, unless `keepReverses`, its reverse cards with it (R28), in one durable
     /// change, each logged as a `delete`. Kept reverses are dangling from then on: damaged (R21),
-    /// out of the tests, and reported by `doctor`.
-    /// - Returns: the card's reverses: deleted, or kept and dangling.
+    /// out of the tests, and reported by `doctor`. An id that names no card but a note (R30)
+    /// deletes the note and its cards so (`deleteNote`). A cloze card whose number its note still
+    /// holds is refused: it would come back at the next request.
+    /// - Returns: the card's reverses (a note's cards): deleted, or kept and dangling.
     public func delete(id: String, keepReverses: Bool) throws(BoxError) -> [String] {
         try CardID.validate(id)
         let moment = try begin()
-        guard let from = store.level(of: id) else { throw .noSuchCard(id: id) }
+        guard let from = store.level(of: id) else {
+            if store.hasNote(id) { return try deleteNote(id, keepCards: keepReverses, moment) }
+            throw .noSuchCard(id: id)
+        }
+        try refuseDeletingHeldClozeCard(id, in: from)
         let reverses = reverses(of: id)
         var doomed = [(id: id, level: from)]
         if !keepReverses {

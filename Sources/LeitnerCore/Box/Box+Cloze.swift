@@ -3,8 +3,9 @@ extension Box {
     /// Puts the note `text` into `notes/` (as `id`, or an id from its text) and adds one card
     /// per deletion number, `ID.cN`, each logged as an `add`: into `level` when one is named,
     /// else where a new card goes (R23: `new/`, or level 1 while today's admissions allow), in
-    /// the order of their numbers. The note is in place first, so that a crash before the cards
-    /// leaves a note whose cards the next request adds, never cards without their note.
+    /// the order of their numbers. The note and its cards are put in place in one journaled
+    /// change, the note first: a crash at any step leaves the note with all its cards, or
+    /// nothing (R18).
     /// With `typeAnswer` the note gets a `type-answer` file (R32: each of its cards asks for
     /// its deletion typed), and `media` are put in the note's directory beside its text (R31:
     /// every card of the note shows them), written with the note.
@@ -31,14 +32,20 @@ extension Box {
             if store.level(of: cardID) != nil { throw .cardExists(id: cardID) }
             cardIDs.append((cardID, number))
         }
-        try store.putNote(noteID, text: text, extra: extra, tags: tags,
-                          files: Store.typeAnswerFiles(typeAnswer) + media.map { (name: $0.name, bytes: $0.content) })
-        return try addClozeCards(cardIDs, of: noteID, level: named, tags: tags, moment)
+        let staged = try store.stageNote(noteID, text: text, extra: extra, tags: tags,
+                                          files: Store.typeAnswerFiles(typeAnswer) + media.map { (name: $0.name, bytes: $0.content) })
+        do {
+            return try addClozeCards(cardIDs, of: noteID, level: named, tags: tags, moment, staged: staged)
+        } catch {
+            store.discardStaged(note: staged)
+            throw error
+        }
     }
 
-    /// Stages and commits the cards `cards` of note `note` in one journaled change.
+    /// Stages and commits the cards `cards` of note `note` in one journaled change, with the
+    /// note itself when it is `staged`, not yet in `notes/`.
     func addClozeCards(_ cards: [(id: String, number: Int)], of note: String, level: Level?, tags: [String],
-                       _ moment: Moment) throws(BoxError) -> [Card] {
+                       _ moment: Moment, staged stagedNote: Store.StagedNote? = nil) throws(BoxError) -> [Card] {
         var room = try admissionRoom(moment)
         var staged: [Store.StagedCard] = []
         var journal: [LogEntry] = []
@@ -54,7 +61,7 @@ extension Box {
             }
             journal.append(LogEntry(time: moment.now, event: .add, id: cardID, to: target, origin: origin))
         }
-        try store.commitStagedCards(staged, journal: journal)
+        try store.commitStagedCards(staged, journal: journal, note: stagedNote)
         if tracksMembership { for card in staged { daily.levelChanged(card.id, to: card.level) } }
         var added: [Card] = []
         for card in staged { added.append(try store.card(card.id, withText: true)) }
@@ -74,11 +81,13 @@ extension Box {
     /// next request; the request itself goes on, since it did not ask for the cards.
     func followNotes(_ moment: Moment) {
         var changed = retryNotes
+        var renames = retryRenames
         let firstLook = noteIndex == nil
         if var kept = noteIndex {
             // Taken out while updated: updated where it is kept, its dictionaries would be copied.
             noteIndex = nil
             changed.formUnion(kept.update(store: store))
+            renames += kept.takeRenames()
             noteIndex = kept
         } else {
             let (built, notes) = NoteIndex.build(store: store)
@@ -86,8 +95,18 @@ extension Box {
             changed.formUnion(notes)
         }
         retryNotes = []
-        guard !changed.isEmpty, let index = noteIndex else { return }
-        for note in changed.sorted() {
+        retryRenames = []
+        guard !changed.isEmpty || !renames.isEmpty, let index = noteIndex else { return }
+        if firstLook { renames += renamedWhileClosed(changed, index: index) }
+        // A note renamed by hand takes its cards along (as `rename` does) before anything counts
+        // it as a note without cards.
+        var waiting = Set<String>()
+        for rename in renames {
+            if followRename(rename, moment) { continue }
+            retryRenames.append(rename)
+            waiting.insert(rename.to)
+        }
+        for note in changed.sorted() where !waiting.contains(note) {
             let numbers = index.numbersOf[note] ?? []
             let defaults = numbers.compactMap { Store.defaultClozeID(note: note, number: $0) }
             // At the first look after open, a note whose cards have their default ids needs no
@@ -116,5 +135,60 @@ extension Box {
                 retryNotes.insert(note)
             }
         }
+    }
+}
+
+/// A note renamed by hand (R30): its cards follow it, as they follow `rename` of it.
+extension Box {
+    /// Rewrites the `cloze-of` of the cards of `rename.from` to name `rename.to`, whose directory
+    /// the note is now, each logged as an `edit`.
+    /// - Returns: false when the store refused the change (tried again at the next request).
+    func followRename(_ rename: (from: String, to: String), _ moment: Moment) -> Bool {
+        let cards = noteCards(rename.from)
+        guard !cards.isEmpty else { return true }
+        do {
+            try store.renameNote(rename.from, to: rename.to, cards: cards, journal: cards.map {
+                LogEntry(time: moment.now, event: .edit, id: $0.id, from: $0.level, to: $0.level)
+            }, moved: true)
+        } catch {
+            return false
+        }
+        for card in cards {
+            searchIndexNeedsReading(card.id)
+            if lastShown?.id == card.id { lastShown = nil }
+        }
+        return true
+    }
+
+    /// At the first look after open, the notes renamed while the daemon was not watching: a note
+    /// with none of its cards whose numbers are exactly those of the cards of a note gone from
+    /// `notes/`, when no other note without cards has those numbers and no other gone note has
+    /// those cards' numbers. Anything less certain is left as it is: the gone note's cards
+    /// damaged, the new note given cards of its own.
+    func renamedWhileClosed(_ notes: Set<String>, index: NoteIndex) -> [(from: String, to: String)] {
+        // Only a note without its default cards can be one; the link index is read for it only.
+        let cardless = notes.filter { note in
+            let numbers = index.numbersOf[note] ?? []
+            return !numbers.isEmpty && numbers.allSatisfy { number in
+                Store.defaultClozeID(note: note, number: number).map { store.level(of: $0) == nil } ?? true
+            }
+        }
+        guard !cardless.isEmpty else { return [] }
+        var numbersOfGone: [String: Set<Int>] = [:]
+        var holding = Set<String>()
+        for (_, link) in currentLinkIndex().clozeLinks(store: store) {
+            holding.insert(link.note)
+            if index.numbersOf[link.note] == nil, !store.hasNote(link.note) { numbersOfGone[link.note, default: []].insert(link.number) }
+        }
+        guard !numbersOfGone.isEmpty else { return [] }
+        let candidates = cardless.filter { !holding.contains($0) }
+        var found: [(from: String, to: String)] = []
+        for note in candidates.sorted() {
+            let numbers = Set(index.numbersOf[note] ?? [])
+            let gone = numbersOfGone.filter { $0.value == numbers }.map(\.key)
+            guard gone.count == 1, candidates.filter({ Set(index.numbersOf[$0] ?? []) == numbers }).count == 1 else { continue }
+            found.append((gone[0], note))
+        }
+        return found
     }
 }

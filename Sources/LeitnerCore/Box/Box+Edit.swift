@@ -46,8 +46,15 @@ extension Box {
         var newText: (name: String, text: String)?
         if let front {
             let written = try text(front)
-            guard !ClozeText(parsing: written).numbers.isEmpty else {
+            let numbers = ClozeText(parsing: written).numbers
+            guard !numbers.isEmpty else {
                 throw .invalidAsset(name: front.name, reason: "a note's text holds a deletion {{c1::…}}; delete the note to drop all of its cards")
+            }
+            // The reply shows the card edited through, which a text without its number would
+            // leave damaged: refused before anything is written.
+            guard numbers.contains(link.number) else {
+                throw .invalidAsset(name: front.name, reason: "the text drops {{c\(link.number)::…}}, the deletion of '\(id)' itself; "
+                                    + "edit the note through a card whose number it keeps, or by hand in '\(store.notePath(link.note))'")
             }
             let plain = MediaType.of(fileName: front.name) == "text/plain"
             newText = (Store.noteTextNames[plain ? 1 : 0], written)
@@ -99,13 +106,18 @@ extension Box {
     /// Gives a card a new id (R20), in the level it is in, logged as a `rename` (R16). Its place
     /// in the open test, its passed or failed mark and its grades go with it; the log's earlier
     /// lines keep the old id, and the `rename` line links the two.
+    /// An id that names no card but a note (R30) renames the note (`renameNote`), and answers
+    /// with its first card.
     /// - Throws: `invalidCardId` for either id; `noSuchCard`; `cardExists` when the new id is
     ///   taken; `storeFailure` for a damaged card (R21) or a failed rename.
     public func rename(id: String, to newID: String) throws(BoxError) -> Card {
         try CardID.validate(id)
         try CardID.validate(newID)
         let moment = try begin()
-        guard let level = store.level(of: id) else { throw .noSuchCard(id: id) }
+        guard let level = store.level(of: id) else {
+            if store.hasNote(id) { return try renameNote(id, to: newID, moment) }
+            throw .noSuchCard(id: id)
+        }
         let card = try store.card(id, withText: true)
         guard newID != id else { return card }
         if store.level(of: newID) != nil { throw .cardExists(id: newID) }

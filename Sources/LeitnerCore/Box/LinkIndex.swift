@@ -84,4 +84,13 @@ struct LinkIndex {
         }
         return found.sorted { $0.id < $1.id }
     }
+
+    /// Every cloze card (R30) and what its `cloze-of` names.
+    func clozeLinks(store: Store) -> [(id: String, link: ClozeOf)] {
+        var found: [(id: String, link: ClozeOf)] = []
+        for (id, link) in linkOf {
+            if case .cloze(let named) = link, store.level(of: id) != nil { found.append((id, named)) }
+        }
+        return found
+    }
 }

@@ -14,6 +14,9 @@ import LeitnerSystem
 ///
 /// Built by the first request after open: a note left without its cards by a crash, or put into
 /// `notes/` by hand while the daemon was down, gets them then.
+///
+/// A note renamed by hand (`mv notes/A notes/B`) is told by its directory: watching `notes/B`
+/// gives the watch `notes/A` had, since inotify watches an inode once (`renames`).
 struct NoteIndex {
     /// Each readable note's numbers; a note that cannot be read (no text, too large) has none.
     private(set) var numbersOf: [String: [Int]] = [:]
@@ -27,6 +30,8 @@ struct NoteIndex {
     private var notesStamp: DirectoryStamp?
     /// Where the index is in the store's change feed.
     private(set) var cursor: ChangeFeed.Cursor
+    /// Notes renamed by hand since the last `takeRenames`: the old id, the new.
+    private var renames: [(from: String, to: String)] = []
 
     /// Reads every note, its cursor opened and `notes/` watched first.
     /// - Returns: the index, and every note in it (each one read).
@@ -81,6 +86,12 @@ struct NoteIndex {
         return dirty
     }
 
+    /// The notes renamed by hand since the last call, in the order they were seen.
+    mutating func takeRenames() -> [(from: String, to: String)] {
+        defer { renames = [] }
+        return renames
+    }
+
     /// Watches `notes/` and reads every note in it.
     /// - Returns: the notes read.
     private mutating func readAll(store: Store) -> Set<String> {
@@ -126,6 +137,11 @@ struct NoteIndex {
             return
         }
         if let watch = try? store.watcher.watch(directory: store.root + "/" + relative) {
+            if let previous = noteOfWatch[watch], previous != note,
+               !FileSystem.exists(Store.notesDirectoryName + "/" + previous, in: store.rootFD) {
+                renames.append((previous, note))
+                numbersOf[previous] = nil
+            }
             noteOfWatch[watch] = note
         } else if let stamp = CardStamp.take(relative, in: store.rootFD) {
             unwatched[note] = stamp

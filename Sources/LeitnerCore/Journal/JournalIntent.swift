@@ -19,6 +19,14 @@ enum JournalIntent: Equatable {
     case edit(staged: String, id: String, in: Level, guard: CardGuard)
     /// A card directory renamed within its level: a new id.
     case rename(id: String, to: String, in: Level, guard: CardGuard)
+    /// A staged note (`.leitner/tmp/STAGED`, synced) into `notes/` (R30): `AddCloze`, whose
+    /// cards are added in the same record.
+    case addNote(staged: String, id: String)
+    /// A note's directory renamed within `notes/`, its cards' `cloze-of` rewritten (edits) in the
+    /// same record. The guard is the note directory's.
+    case renameNote(id: String, to: String, guard: CardGuard)
+    /// A note's directory into the trash, its cards deleted in the same record unless kept.
+    case deleteNote(id: String, guard: CardGuard, trashed: String)
 
     /// One line, tab-separated (ids hold no tab or newline, R20).
     var line: String {
@@ -33,6 +41,12 @@ enum JournalIntent: Equatable {
             "edit\t\(staged)\t\(id)\t\(level.name)\t\(mark.field)\n"
         case .rename(let id, let newID, let level, let mark):
             "rename\t\(id)\t\(newID)\t\(level.name)\t\(mark.field)\n"
+        case .addNote(let staged, let id):
+            "note-add\t\(staged)\t\(id)\n"
+        case .renameNote(let id, let newID, let mark):
+            "note-rename\t\(id)\t\(newID)\t\(mark.field)\n"
+        case .deleteNote(let id, let mark, let trashed):
+            "note-delete\t\(id)\t\(mark.field)\t\(trashed)\n"
         }
     }
 
@@ -62,6 +76,14 @@ enum JournalIntent: Equatable {
             case ("rename", 5):
                 guard let level = Level(name: fields[3]), let mark = CardGuard(field: fields[4]) else { return nil }
                 return .rename(id: fields[1], to: fields[2], in: level, guard: mark)
+            case ("note-add", 3):
+                return .addNote(staged: fields[1], id: fields[2])
+            case ("note-rename", 4):
+                guard let mark = CardGuard(field: fields[3]) else { return nil }
+                return .renameNote(id: fields[1], to: fields[2], guard: mark)
+            case ("note-delete", 4):
+                guard let mark = CardGuard(field: fields[2]) else { return nil }
+                return .deleteNote(id: fields[1], guard: mark, trashed: fields[3])
             default:
                 return nil
             }

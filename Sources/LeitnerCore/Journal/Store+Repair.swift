@@ -82,7 +82,34 @@ extension Store {
             setLevel(newID, level)
             moved[id] = nil
             moved[newID] = level
+        case .addNote(let staged, let id):
+            let notes = try notesDirectory()
+            defer { notes.close() }
+            guard !FileSystem.exists(id, in: notes), FileSystem.exists(staged, in: stagingFD) else { return }
+            try Store.failing(.rename, notePath(id), doing: "cannot finish an interrupted add") { () throws(Errno) in
+                try FileSystem.rename(staged, in: stagingFD, to: id, in: notes)
+            }
+        case .renameNote(let id, let newID, let mark):
+            let notes = try notesDirectory()
+            defer { notes.close() }
+            guard !FileSystem.exists(newID, in: notes), noteIsUntouched(id, in: notes, since: mark) else { return }
+            try Store.failing(.rename, notePath(id), doing: "cannot finish an interrupted rename to '\(newID)'") { () throws(Errno) in
+                try FileSystem.rename(id, in: notes, to: newID, in: notes)
+            }
+        case .deleteNote(let id, let mark, let trashed):
+            let notes = try notesDirectory()
+            defer { notes.close() }
+            guard noteIsUntouched(id, in: notes, since: mark) else { return }
+            try Store.failing(.rename, notePath(id), doing: "cannot finish an interrupted delete") { () throws(Errno) in
+                try FileSystem.rename(id, in: notes, to: trashed, in: trashFD)
+            }
         }
+    }
+
+    /// True when the note directory `id` is the one the guard describes, untouched since.
+    private func noteIsUntouched(_ id: String, in notes: FileDescriptor, since mark: CardGuard) -> Bool {
+        guard let st = try? FileSystem.status(id, in: notes) else { return false }
+        return CardGuard(st) == mark
     }
 
     /// Staged cards whose add was never journaled are dropped (the state before the add);

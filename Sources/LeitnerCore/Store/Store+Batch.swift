@@ -51,6 +51,9 @@ extension Store {
         for card in cards { try? FileSystem.removeTree(card.staged, in: stagingFD) }
     }
 
+    /// Drops a staged note (R30) that was not put in place.
+    func discardStaged(note: StagedNote) { try? FileSystem.removeTree(note.staged, in: stagingFD) }
+
     /// Puts a batch of staged cards in place, durably (R17): one sync of the staged files, the
     /// batch's record synced, the renames, the log lines, then a checkpoint. When a step before
     /// the last rename fails, what was done is undone, the record removed and the staged cards

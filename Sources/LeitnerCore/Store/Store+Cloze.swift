@@ -180,17 +180,33 @@ extension Store {
 }
 
 extension Store {
-    /// Puts a new note in place as `notes/ID/` (R30), with `more` files beside its text (its
-    /// `type-answer`, its media): written and synced under `.leitner/tmp/`, then renamed into
-    /// `notes/` (made when missing), so that a note is whole or absent.
+    /// A note written under `.leitner/tmp/`, put into `notes/` by `commitStagedCards`.
+    struct StagedNote {
+        var staged: String
+        var id: String
+    }
+
+    /// `notes/`, made when missing.
+    func notesDirectory() throws(BoxError) -> FileDescriptor {
+        try Store.subdirectory(Store.notesDirectoryName, of: rootFD, path: root + "/" + Store.notesDirectoryName)
+    }
+
+    /// The path of the note `id`'s directory.
+    func notePath(_ id: String) -> String { root + "/" + Store.notesDirectoryName + "/" + id }
+
+    /// True when `notes/` holds a note directory `id`.
+    func hasNote(_ id: String) -> Bool {
+        CardID.isValid(id) && FileSystem.exists(Store.notesDirectoryName + "/" + id, in: rootFD)
+    }
+
+    /// Writes a new note (R30) under `.leitner/tmp/note-ID`, with `more` files beside its text
+    /// (its `type-answer`, its media), synced, for `commitStagedCards` to put into `notes/` in the
+    /// same journaled change as its cards: the note and all its cards, or nothing (R18).
     /// - Throws: `invalidParameter` when the note exists; `storeFailure` naming the path.
-    func putNote(_ id: String, text: String, extra: String?, tags: [String],
-                 files more: [(name: String, bytes: [UInt8])] = []) throws(BoxError) {
-        let notesPath = root + "/" + Store.notesDirectoryName
-        let notes = try Store.subdirectory(Store.notesDirectoryName, of: rootFD, path: notesPath)
-        defer { notes.close() }
-        if FileSystem.exists(id, in: notes) {
-            throw .invalidParameter(name: "id", reason: "a note '\(id)' exists in '\(notesPath)'")
+    func stageNote(_ id: String, text: String, extra: String?, tags: [String],
+                   files more: [(name: String, bytes: [UInt8])] = []) throws(BoxError) -> StagedNote {
+        if hasNote(id) {
+            throw .invalidParameter(name: "id", reason: "a note '\(id)' exists in '\(root)/\(Store.notesDirectoryName)'")
         }
         let staged = "note-" + id
         do {
@@ -209,14 +225,61 @@ extension Store {
             }
             try dir.sync()
             try stagingFD.sync()
-            try rootFD.sync()
-            try FileSystem.rename(staged, in: stagingFD, to: id, in: notes)
-            publishNote(id)
-            try notes.sync()
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
-            throw .failing(.write, notesPath + "/" + id, error)
+            throw .failing(.write, statePath + "/tmp/" + staged, error)
         }
+        return StagedNote(staged: staged, id: id)
+    }
+
+    /// Renames the note `id` to `newID` in `notes/` (R30, as R28 renames a card): its cards keep
+    /// their ids, and their `cloze-of` is rewritten to name `newID` in the same journaled change,
+    /// each as an edit (a copy exchanged with the card's directory), so that a crash leaves the
+    /// note and all its cards under the old id or all under the new one (R18).
+    /// - Parameter moved: the note's directory is `newID` already (renamed by hand, seen by the
+    ///   box): only its cards are rewritten.
+    /// - Throws: `invalidParameter` when a note `newID` exists; `storeFailure` naming the path.
+    func renameNote(_ id: String, to newID: String, cards: [(id: String, level: Level, number: Int)],
+                    journal: [LogEntry], moved: Bool = false) throws(BoxError) {
+        let notes = try notesDirectory()
+        defer { notes.close() }
+        let taken = "a note '\(newID)' exists in '\(root)/\(Store.notesDirectoryName)'"
+        let linked: [(id: String, level: Level, file: String, text: String)] = cards.map {
+            ($0.id, $0.level, Store.clozeFileName, Store.clozeFileText(ClozeOf(note: newID, number: $0.number)))
+        }
+        if moved {
+            try rewriteLinks(linked, journal: journal, first: nil)
+        } else {
+            if FileSystem.exists(newID, in: notes) { throw .invalidParameter(name: "newId", reason: taken) }
+            let mark = try Store.failing(.open, notePath(id)) { () throws(Errno) in CardGuard(try FileSystem.status(id, in: notes)) }
+            try rewriteLinks(linked, journal: journal, first: (.renameNote(id: id, to: newID, guard: mark), carryOut: { [self] () throws(BoxError) in
+                do throws(Errno) {
+                    try FileSystem.rename(id, in: notes, to: newID, in: notes)
+                } catch {
+                    if error == .exists || error == .notEmpty { throw .invalidParameter(name: "newId", reason: taken) }
+                    throw .failing(.rename, notePath(id), error, doing: "cannot rename to '\(notePath(newID))'")
+                }
+            }, undo: { () throws(Errno) in try FileSystem.rename(newID, in: notes, to: id, in: notes) }))
+        }
+        publishNote(id)
+        publishNote(newID)
+    }
+
+    /// Deletes the note `id` and the cards `cards` (its cards, unless they are kept) in one
+    /// journaled change: the note's directory and each card's renamed into the trash, then
+    /// removed; should a rename fail, the ones made are put back.
+    func removeNote(_ id: String, cards: [(id: String, level: Level)], journal: [LogEntry]) throws(BoxError) {
+        let notes = try notesDirectory()
+        defer { notes.close() }
+        let mark = try Store.failing(.open, notePath(id)) { () throws(Errno) in CardGuard(try FileSystem.status(id, in: notes)) }
+        let trashed = "note-\(id).\(CurrentProcess.id).\(log.size)"
+        try removeCards(cards, journal: journal, first: (.deleteNote(id: id, guard: mark, trashed: trashed), carryOut: { [self] () throws(BoxError) in
+            try Store.failing(.rename, notePath(id), doing: "cannot delete") { () throws(Errno) in
+                try FileSystem.rename(id, in: notes, to: trashed, in: trashFD)
+            }
+        }, undo: { [self] () throws(Errno) in try FileSystem.rename(trashed, in: trashFD, to: id, in: notes) }))
+        try? FileSystem.removeTree(trashed, in: trashFD)
+        publishNote(id)
     }
 }
 

@@ -98,56 +98,71 @@ extension Store {
     func renameCard(_ id: String, to newID: String, in level: Level, reverses: [(id: String, level: Level)] = [],
                     journal: [LogEntry]) throws(BoxError) {
         let directory = try fd(level)
-        var rewritten: [(id: String, directory: FileDescriptor, staged: String)] = []
-        var intents: [JournalIntent] = []
-        do {
-            for reverse in reverses {
-                let staged = try stageEditedCopy(reverse.id, in: reverse.level, leavingOut: { $0 == Store.reverseFileName },
-                                                 writing: [(Store.reverseFileName, Array((newID + "\n").utf8))])
-                rewritten.append((reverse.id, try fd(reverse.level), staged))
-                intents.append(.edit(staged: staged, id: reverse.id, in: reverse.level, guard: try cardGuard(reverse.id, in: reverse.level)))
+        let guardMark = try cardGuard(id, in: level)
+        let linked: [(id: String, level: Level, file: String, text: String)] = reverses.map {
+            ($0.id, $0.level, Store.reverseFileName, newID + "\n")
+        }
+        try rewriteLinks(linked, journal: journal,
+                         first: (.rename(id: id, to: newID, in: level, guard: guardMark), carryOut: { [self] () throws(BoxError) in
+            do throws(Errno) {
+                try FileSystem.rename(id, in: directory, to: newID, in: directory)
+            } catch {
+                if error == .exists { throw .cardExists(id: newID) }
+                throw .failing(.rename, path(of: id, in: level), error, doing: "cannot rename to '\(path(of: newID, in: level))'")
             }
-            let guardMark = try cardGuard(id, in: level)
-            intents.insert(.rename(id: id, to: newID, in: level, guard: guardMark), at: 0)
+        }, undo: { () throws(Errno) in try FileSystem.rename(newID, in: directory, to: id, in: directory) }))
+        setLevel(id, nil)
+        setLevel(newID, level)
+        carryDamage(from: id, to: newID)
+    }
+
+    /// A rename (`first`: a card's, R28, or a note's, R30) and the rewrite of the link file of
+    /// each card that names what was renamed (`linked`: its `reverse-of` or `cloze-of`, with the
+    /// text it gets), in one journaled change: each card's copy is staged with the new file, then
+    /// exchanged with its directory as an edit is, so that a crash leaves all of them as they
+    /// were or all renamed and rewritten (R18). Should a step fail, the ones made are undone.
+    func rewriteLinks(_ linked: [(id: String, level: Level, file: String, text: String)], journal: [LogEntry],
+                      first: FirstRename?) throws(BoxError) {
+        var rewritten: [(id: String, directory: FileDescriptor, staged: String)] = []
+        var intents: [JournalIntent] = first.map { [$0.intent] } ?? []
+        do {
+            for card in linked {
+                let staged = try stageEditedCopy(card.id, in: card.level, leavingOut: { $0 == card.file },
+                                                 writing: [(card.file, Array(card.text.utf8))])
+                rewritten.append((card.id, try fd(card.level), staged))
+                intents.append(.edit(staged: staged, id: card.id, in: card.level, guard: try cardGuard(card.id, in: card.level)))
+            }
             var exchanged = 0
             try journaled(journal, intent: intents, carryOut: { () throws(BoxError) in
-                do throws(Errno) {
-                    try FileSystem.rename(id, in: directory, to: newID, in: directory)
-                } catch {
-                    if error == .exists { throw .cardExists(id: newID) }
-                    throw .failing(.rename, path(of: id, in: level), error, doing: "cannot rename to '\(path(of: newID, in: level))'")
-                }
-                for reverse in rewritten {
+                try first?.carryOut()
+                for card in rewritten {
                     do throws(Errno) {
-                        try FileSystem.exchange(reverse.staged, in: stagingFD, with: reverse.id, in: reverse.directory)
+                        try FileSystem.exchange(card.staged, in: stagingFD, with: card.id, in: card.directory)
                     } catch {
-                        // Back as it was: the reverses exchanged so far, then the card's id.
+                        // Back as it was: the cards exchanged so far, then the rename.
                         for done in rewritten.prefix(exchanged).reversed() {
                             try? FileSystem.exchange(done.staged, in: stagingFD, with: done.id, in: done.directory)
                         }
-                        try? FileSystem.rename(newID, in: directory, to: id, in: directory)
-                        throw .failing(.rename, statePath + "/tmp/" + reverse.staged, error,
-                                       doing: "cannot rewrite the reverse card '\(reverse.id)'")
+                        try? first?.undo()
+                        throw .failing(.rename, statePath + "/tmp/" + card.staged, error,
+                                       doing: "cannot rewrite the card '\(card.id)'")
                     }
                     exchanged += 1
                 }
             }, undo: { () throws(Errno) in
-                for reverse in rewritten.reversed() {
-                    try FileSystem.exchange(reverse.staged, in: stagingFD, with: reverse.id, in: reverse.directory)
+                for card in rewritten.reversed() {
+                    try FileSystem.exchange(card.staged, in: stagingFD, with: card.id, in: card.directory)
                 }
-                try FileSystem.rename(newID, in: directory, to: id, in: directory)
+                try first?.undo()
             })
         } catch {
-            for reverse in rewritten { try? FileSystem.removeTree(reverse.staged, in: stagingFD) }
+            for card in rewritten { try? FileSystem.removeTree(card.staged, in: stagingFD) }
             throw error
         }
-        setLevel(id, nil)
-        setLevel(newID, level)
-        carryDamage(from: id, to: newID)
-        for reverse in rewritten {
+        for card in rewritten {
             // The staged name holds the old copy now.
-            try? FileSystem.removeTree(reverse.staged, in: stagingFD)
-            publishWritten(reverse.id)
+            try? FileSystem.removeTree(card.staged, in: stagingFD)
+            publishWritten(card.id)
         }
     }
 

@@ -556,14 +556,32 @@ final class Store {
         try commitStagedCards([StagedCard(staged: "add-" + id, id: id, level: level)], journal: journal)
     }
 
-    /// Puts staged cards in place in one journaled change (a card and its reverse, R28): all of
-    /// them or, should a rename fail, none (the ones made are taken back).
-    func commitStagedCards(_ cards: [StagedCard], journal: [LogEntry]) throws(BoxError) {
+    /// Puts staged cards in place in one journaled change (a card and its reverse, R28; a note
+    /// and its cards, R30, the note first): all of them or, should a rename fail, none (the ones
+    /// made are taken back).
+    func commitStagedCards(_ cards: [StagedCard], journal: [LogEntry], note: StagedNote? = nil) throws(BoxError) {
+        var notes: FileDescriptor?
+        defer { notes?.close() }
         do {
             var targets: [FileDescriptor] = []
             for card in cards { targets.append(try fd(card.level)) }
+            var intents: [JournalIntent] = cards.map { .add(staged: $0.staged, id: $0.id, to: $0.level) }
+            if let note {
+                notes = try notesDirectory()
+                intents.insert(.addNote(staged: note.staged, id: note.id), at: 0)
+            }
             var placed = 0
-            try journaled(journal, intent: cards.map { .add(staged: $0.staged, id: $0.id, to: $0.level) }, carryOut: { () throws(BoxError) in
+            try journaled(journal, intent: intents, carryOut: { () throws(BoxError) in
+                if let note, let notes {
+                    do throws(Errno) {
+                        try FileSystem.rename(note.staged, in: stagingFD, to: note.id, in: notes)
+                    } catch {
+                        if error == .exists || error == .notEmpty {
+                            throw .invalidParameter(name: "id", reason: "a note '\(note.id)' exists in '\(root)/\(Store.notesDirectoryName)'")
+                        }
+                        throw .failing(.create, notePath(note.id), error)
+                    }
+                }
                 for (card, target) in zip(cards, targets) {
                     do throws(Errno) {
                         try FileSystem.rename(card.staged, in: stagingFD, to: card.id, in: target)
@@ -572,6 +590,7 @@ final class Store {
                         for (done, doneTarget) in zip(cards, targets).prefix(placed).reversed() {
                             try? FileSystem.rename(done.id, in: doneTarget, to: done.staged, in: stagingFD)
                         }
+                        if let note, let notes { try? FileSystem.rename(note.id, in: notes, to: note.staged, in: stagingFD) }
                         if error == .exists { throw .cardExists(id: card.id) }
                         throw .failing(.create, path(of: card.id, in: card.level), error)
                     }
@@ -581,13 +600,20 @@ final class Store {
                 for (card, target) in zip(cards, targets).reversed() {
                     try FileSystem.rename(card.id, in: target, to: card.staged, in: stagingFD)
                 }
+                if let note, let notes { try FileSystem.rename(note.id, in: notes, to: note.staged, in: stagingFD) }
             })
         } catch {
             discardStaged(cards)
+            if let note { discardStaged(note: note) }
             throw error
         }
         for card in cards { setLevel(card.id, card.level) }
+        if let note { publishNote(note.id) }
     }
+
+    /// A rename carried out first in a journaled change that holds others (a card's with its
+    /// reverses' edits, a note's with its cards'), and how to take it back.
+    typealias FirstRename = (intent: JournalIntent, carryOut: () throws(BoxError) -> Void, undo: () throws(Errno) -> Void)
 
     /// Deletes a card: the change is journaled, the directory renamed into the trash, then removed.
     func removeCard(_ id: String, from level: Level, journal: [LogEntry]) throws(BoxError) {
@@ -596,9 +622,11 @@ final class Store {
 
     /// Deletes cards in one journaled change (a card and its reverses, R28): every directory is
     /// renamed into the trash, then removed; should a rename fail, the ones made are put back.
-    func removeCards(_ cards: [(id: String, level: Level)], journal: [LogEntry]) throws(BoxError) {
+    /// - Parameter first: a rename carried out before the cards' (a note's into the trash, R30),
+    ///   journaled with them, and undone should one of them fail.
+    func removeCards(_ cards: [(id: String, level: Level)], journal: [LogEntry], first: FirstRename? = nil) throws(BoxError) {
         var planned: [(id: String, level: Level, source: FileDescriptor, trashed: String)] = []
-        var intents: [JournalIntent] = []
+        var intents: [JournalIntent] = first.map { [$0.intent] } ?? []
         for (number, card) in cards.enumerated() {
             let source = try fd(card.level)
             let guardMark = try cardGuard(card.id, in: card.level)
@@ -608,6 +636,7 @@ final class Store {
         }
         var removed = 0
         try journaled(journal, intent: intents, carryOut: { () throws(BoxError) in
+            try first?.carryOut()
             for card in planned {
                 do throws(Errno) {
                     try FileSystem.rename(card.id, in: card.source, to: card.trashed, in: trashFD)
@@ -615,12 +644,14 @@ final class Store {
                     for done in planned.prefix(removed).reversed() {
                         try? FileSystem.rename(done.trashed, in: trashFD, to: done.id, in: done.source)
                     }
+                    try? first?.undo()
                     throw .failing(.rename, path(of: card.id, in: card.level), error, doing: "cannot delete")
                 }
                 removed += 1
             }
         }, undo: { () throws(Errno) in
             for card in planned.reversed() { try FileSystem.rename(card.trashed, in: trashFD, to: card.id, in: card.source) }
+            try first?.undo()
         })
         for card in planned {
             setLevel(card.id, nil)
@@ -641,6 +672,11 @@ final class Store {
         }
         for (fd, name) in [(stagingFD, "tmp"), (trashFD, "trash")] {
             try Store.failing(.sync, statePath + "/" + name) { () throws(Errno) in try fd.sync() }
+        }
+        // A note's rename (AddCloze, a rename or delete of a note, R30) is journaled as a card's is.
+        if let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: rootFD) {
+            defer { notes.close() }
+            try Store.failing(.sync, root + "/" + Store.notesDirectoryName) { () throws(Errno) in try notes.sync() }
         }
         try log.sync()
         // A batch's record is spent once its renames and lines are synced; the directory's sync

@@ -277,7 +277,9 @@ public enum BoxInterface {
         method Unsuspend(ids: []string) -> (cards: []Card)
         # Deletes the card and its reverse cards with it, unless keepReverses is true: then they
         # stay, dangling (damaged, reported by Doctor). reverses: the card's reverse cards,
-        # deleted or kept; absent when it had none.
+        # deleted or kept; absent when it had none. An id no card has but a note in notes/ has
+        # deletes the note and its cards so (reverses: its cards). A cloze card whose number its
+        # note still holds is refused (StoreFailure, saying why): edit the note instead.
         method Delete(id: string, keepReverses: ?bool) -> (reverses: ?[]string)
         # Replaces the front, the back or both (null keeps a side), keeping the card's level, its
         # place in the test and its history; an extension may change (front.txt to front.md).
@@ -285,7 +287,9 @@ public enum BoxInterface {
         # A reverse card's front and back are written to the card it reverses, swapped.
         method Edit(id: string, front: ?Asset, back: ?Asset) -> (card: Card, changed: bool)
         # Gives a card a new id, keeping its level, its place in the test and its history. Its
-        # reverse cards' reverse-of is rewritten to the new id in the same change.
+        # reverse cards' reverse-of is rewritten to the new id in the same change. An id no card
+        # has but a note in notes/ has renames the note: its cards keep their ids and their
+        # cloze-of names newId, in the same change; card is the note's first card.
         method Rename(id: string, newId: string) -> (card: Card)
         # Adds a reverse card of the card id: reverseId (default id.rev) holding reverse-of, in
         # level (default the card's own level or place), with a copy of the card's tags. A
