@@ -138,3 +138,33 @@ def test_the_speech_is_made_at_the_lowest_priority(box, tmp_path):
         assert time.monotonic() < deadline, "the voice's program never ran"
         time.sleep(0.1)
     assert (tmp_path / "nice").read_text().strip() == "19"
+
+
+def test_the_speech_is_made_under_temporary_names_that_ignore_rules_and_pruning_know(box, tmp_path):
+    """While a speech is made, the cache holds it and its text as hidden `.HASH.wav.tmp` and
+    `.HASH.txt.tmp`: ignored as sync tools' own temporaries are, never played, removed by the
+    cache's cleanup when a crash leaves them; none is left once the WAV is in place."""
+    seen = tmp_path / "seen"
+    program = tmp_path / "fake-voice"
+    # Records the output it is given and the cache's entries while it runs, then writes a WAV.
+    program.write_text("#!/bin/sh\n"
+                       "while [ \"$1\" != -w ]; do shift; done\n"
+                       f"printf 'output %s\\n' \"${{2##*/}}\" >> {seen}\n"
+                       f"ls -A \"${{2%/*}}\" | sed 's/^/entry /' >> {seen}\n"
+                       "printf 'RIFF\\044\\0\\0\\0WAVEfmt %064d' 0 > \"$2\"\n")
+    program.chmod(0o755)
+    box.ok("add", "--level", "1", "--id", "hund", "der Hund", "dog")
+    configure(box, f"[Voice]\nProgram={program}\n")
+    box.ok("prepare")
+    reply = speech(box, "hund", "front")
+    assert reply["pending"] is False and "problem" not in reply, reply
+    name = reply["path"].rsplit("/", 1)[1]
+    stem = name.removesuffix(".wav")
+    lines = seen.read_text().splitlines()
+    outputs = [line.split(" ", 1)[1] for line in lines if line.startswith("output ")]
+    entries = {line.split(" ", 1)[1] for line in lines if line.startswith("entry ")}
+    assert f".{stem}.wav.tmp" in outputs, lines
+    assert f".{stem}.txt.tmp" in entries, lines
+    assert all(entry.endswith(".wav") or (entry.startswith(".") and entry.endswith(".tmp")) for entry in entries), lines
+    speech(box, "hund", "back")
+    assert all(p.name.endswith(".wav") for p in cache(box).iterdir()), sorted(p.name for p in cache(box).iterdir())

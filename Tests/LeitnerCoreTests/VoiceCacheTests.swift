@@ -37,19 +37,19 @@ import LeitnerTestSupport
         directory.write("cache/voice/placeholder", "")
         let files: [(String, Int64)] = [
             ("fresh.wav", now - day), ("old.wav", now - 31 * day), ("kept.wav", now - 40 * day),
-            ("edge.wav", now - 30 * day), ("a.wav.part", now - 2 * 3_600_000), ("b.wav.part", now - 60_000),
-            ("notes.txt", now - 400 * day),
+            ("edge.wav", now - 30 * day), (".a.wav.tmp", now - 2 * 3_600_000), (".b.wav.tmp", now - 60_000),
+            (".a.txt.tmp", now - 2 * 3_600_000), ("notes.txt", now - 400 * day), ("c.wav.txt.part", now - 2 * 3_600_000),
         ]
         for (name, time) in files {
             directory.write("voice-cache/" + name, "x")
             try FileSystem.rename(directory.path + "/voice-cache/" + name, in: nil, to: cache.path + "/" + name, in: nil)
             try FileSystem.setModificationTime(cache.path + "/" + name, in: nil, milliseconds: time)
         }
-        #expect(cache.prune(now: now, keep: ["kept.wav"]) == ["a.wav.part", "old.wav"])
+        #expect(cache.prune(now: now, keep: ["kept.wav"]) == [".a.txt.tmp", ".a.wav.tmp", "c.wav.txt.part", "old.wav"])
         // Thirty days on: what is older than thirty days goes (not `keep`'s any longer), and a
         // file being made then is a crash's leftover.
         clock.advance(days: 30)
-        #expect(cache.prune(now: clock.now()) == ["b.wav.part", "edge.wav", "fresh.wav", "kept.wav"])
+        #expect(cache.prune(now: clock.now()) == [".b.wav.tmp", "edge.wav", "fresh.wav", "kept.wav"])
     }
 
     @Test func aVoiceComesFromTheLanguageTagElseTheSetting() {

@@ -10,10 +10,22 @@ public struct VoiceCache: Sendable {
     public static let directoryName = "cache/voice"
     /// How long a file no prepared test asked for is kept: 30 days.
     public static let keptFor: Int64 = 30 * 86_400_000
-    /// How long a file being made may sit before it is taken for one a crash left: an hour.
+    /// How long a temporary may sit before it is taken for one a crash left: an hour.
     static let unfinishedFor: Int64 = 3_600_000
-    /// The suffix of a file being made, before its rename.
-    static let unfinishedSuffix = ".part"
+
+    /// The temporary holding `ext` while the speech `name` is made: `.HASH.wav.tmp` for the WAV
+    /// the program writes before its rename, `.HASH.txt.tmp` for the text it reads. Hidden and
+    /// ending in `.tmp`, as sync tools name their own temporaries and as ignore rules (`.*.tmp`,
+    /// `*.tmp`) leave them out; never a `.wav`, so never played; `prune` removes a crash's.
+    static func temporaryName(of name: String, holding ext: String) -> String {
+        "." + (name.hasSuffix(".wav") ? String(name.dropLast(4)) : name) + "." + ext + ".tmp"
+    }
+
+    /// Whether `name` is a temporary of the cache (`temporaryName`), or one an earlier version
+    /// named `HASH.wav.part` or `HASH.wav.txt.part`, which a crash may have left.
+    static func isTemporary(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(".tmp") || name.hasSuffix(".part")
+    }
 
     /// The cache directory's absolute path.
     public let path: String
@@ -66,8 +78,8 @@ public struct VoiceCache: Sendable {
     }
 
     /// Removes the speech no test has asked for in `keptFor` (a file's modification time is set
-    /// each time a prepared test asks for it), and files being made that a crash left, older
-    /// than `unfinishedFor`; `keep` are kept whatever their age. `now` is the box's clock, in
+    /// each time a prepared test asks for it), and temporaries that a crash left, older than
+    /// `unfinishedFor`; `keep` are kept whatever their age. `now` is the box's clock, in
     /// ms since the epoch.
     /// - Returns: the names removed.
     @discardableResult
@@ -83,7 +95,7 @@ public struct VoiceCache: Sendable {
             guard let modified = (try? FileSystem.status(name, in: directory))?.modificationMilliseconds else { continue }
             let age = now - modified
             let stale = name.hasSuffix(".wav") ? age > VoiceCache.keptFor
-                : name.hasSuffix(VoiceCache.unfinishedSuffix) && age > VoiceCache.unfinishedFor
+                : VoiceCache.isTemporary(name) && age > VoiceCache.unfinishedFor
             if stale, (try? FileSystem.removeFile(name, in: directory)) != nil { removed.append(name) }
         }
         return removed.sorted()

@@ -230,15 +230,15 @@ public final class VoiceMaker: Sendable {
         }
     }
 
-    /// Runs the program with the text on its standard input into `NAME.part`, checks what it
+    /// Runs the program with the text on its standard input into its temporary, checks what it
     /// wrote, syncs it and renames it into place: a file of the cache is whole or absent. The
     /// text goes through a file, not a pipe, so that the thread never blocks on a pipe the
     /// program does not read.
     private func speak(_ job: Job) throws {
         let directory = try FileDescriptor.openDirectory(cache.path)
         defer { directory.close() }
-        let part = job.name + VoiceCache.unfinishedSuffix
-        let input = job.name + ".txt" + VoiceCache.unfinishedSuffix
+        let part = VoiceCache.temporaryName(of: job.name, holding: "wav")
+        let input = VoiceCache.temporaryName(of: job.name, holding: "txt")
         let text = try FileDescriptor.open(input, relativeTo: directory, .readWrite, options: [.create, .truncate, .noFollow], mode: 0o600)
         defer {
             text.close()
