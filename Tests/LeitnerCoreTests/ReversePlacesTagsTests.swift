@@ -106,6 +106,21 @@ import LeitnerTestSupport
         #expect(try f.box.doctor().isEmpty)
     }
 
+    /// An import of an export gives a reverse back its own tags and `type-answer` (R28, R32).
+    @Test func aReverseMayBeAddedWithItsOwnTagsAndTypeAnswer() throws {
+        let f = try BoxFixture()
+        try f.box.addText("hund", "dog", id: "hund")
+        _ = try f.box.tag(id: "hund", tags: ["de", "animals"])
+        let reverse = try f.box.addReverse(of: "hund", reverseID: "dog", level: "3", tags: ["en"], typeAnswer: true)
+        #expect(reverse.tags == ["en"] && reverse.level == .three && reverse.reverseOf == "hund")
+        #expect(f.dir.read("3/dog/tags") == "en\n" && f.dir.exists("3/dog/type-answer") && !f.dir.exists("1/hund/type-answer"))
+        #expect(TypedAnswer.expected(reverse, everyCard: false) == "hund")
+        let bare = try f.box.addReverse(of: "hund", reverseID: nil, level: nil, tags: [])
+        #expect(bare.tags.isEmpty && !f.dir.exists("1/hund.rev/tags") && !f.dir.exists("1/hund.rev/type-answer"))
+        #expect(throws: BoxError.self) { try f.box.addReverse(of: "hund", reverseID: "x", level: nil, tags: ["bad tag"]) }
+        #expect(!f.dir.exists("1/x"))
+    }
+
     @Test func aReverseHasTagsOfItsOwnStartingAsACopyOfItsCards() throws {
         let f = try BoxFixture()
         try f.box.addText("hund", "dog", id: "hund")

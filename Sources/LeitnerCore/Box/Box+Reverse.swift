@@ -13,14 +13,18 @@ extension Box {
     /// Adds a reverse card of the card `id`: a directory `reverseID` (default `ID.rev`) holding
     /// `reverse-of`, in `level` (default the card's own level or place, beside it: a card waiting
     /// in `new/` gets a reverse that waits there too, R23), logged as an `add`. It starts with a
-    /// copy of the card's tags (R25), its own from then on. A card may have more than one reverse; a reverse of a reverse is refused, since it would
-    /// show the card as it is.
+    /// copy of the card's tags (R25), its own from then on, or with `tags` when given (an import
+    /// giving back an exported reverse its own); with `typeAnswer` its directory gets a
+    /// `type-answer` file (R32). A card may have more than one reverse; a reverse of a reverse is
+    /// refused, since it would show the card as it is.
     /// - Throws: `noSuchCard`; `reverseOfReverse` when `id` is a reverse card itself;
     ///   `storeFailure` when the card is damaged (R21); `cardExists`, `invalidCardId`,
     ///   `invalidLevel`.
-    public func addReverse(of id: String, reverseID: String?, level: String?) throws(BoxError) -> Card {
+    public func addReverse(of id: String, reverseID: String?, level: String?, tags: [String]? = nil,
+                           typeAnswer: Bool = false) throws(BoxError) -> Card {
         try CardID.validate(id)
         if let reverseID { try CardID.validate(reverseID) }
+        for tag in tags ?? [] { try CardTag.validate(tag) }
         let asked = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         let moment = try begin()
         guard let originalLevel = store.level(of: id) else { throw .noSuchCard(id: id) }
@@ -32,7 +36,8 @@ extension Box {
         if let reverseID { newID = reverseID } else { newID = try Box.reverseID(of: id) }
         if store.level(of: newID) != nil { throw .cardExists(id: newID) }
         let target = asked ?? originalLevel
-        let staged = try store.stageReverse(newID, of: id, level: target, tags: original.tags, synced: true)
+        let staged = try store.stageReverse(newID, of: id, level: target, tags: tags ?? original.tags,
+                                            typeAnswer: typeAnswer, synced: true)
         try store.commitStagedCards([staged], journal: [LogEntry(time: moment.now, event: .add, id: newID, to: target)])
         if tracksMembership { daily.levelChanged(newID, to: target) }
         return try store.card(newID, withText: true)

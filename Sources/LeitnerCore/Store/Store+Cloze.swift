@@ -7,12 +7,12 @@ import LeitnerSystem
 /// is read, never by its name: `NOTE.cN` is only the default.
 extension Store {
     /// The file that makes a card directory a cloze card.
-    static let clozeFileName = "cloze-of"
+    static let clozeFileName = CardLayout.clozeFile
     /// The place of the notes, beside the levels: never reviewed, never a card's level.
-    static let notesDirectoryName = "notes"
+    static let notesDirectoryName = CardLayout.notesDirectory
     /// A note's text, Markdown first; its extra, shown with every answer.
-    static let noteTextNames = ["text.md", "text.txt"]
-    static let noteExtraName = "extra.md"
+    static let noteTextNames = CardLayout.noteTexts
+    static let noteExtraName = CardLayout.noteExtra
     /// The most a note's text (or extra) holds: as much as a side carries inline.
     static var maxNoteText: Int { maxInlineText }
 
@@ -23,7 +23,7 @@ extension Store {
     }
 
     /// The text of a `cloze-of` file naming `link`.
-    static func clozeFileText(_ link: ClozeOf) -> String { link.note + "\nc\(link.number)\n" }
+    static func clozeFileText(_ link: ClozeOf) -> String { CardLayout.clozeFileText(link) }
 }
 
 /// A note read from `notes/ID/` (R30).

@@ -9,7 +9,7 @@ import LeitnerSystem
 /// card's reverses (a rename or a delete of it) is the box's `LinkIndex`.
 extension Store {
     /// The file that makes a card directory a reverse card.
-    static let reverseFileName = "reverse-of"
+    static let reverseFileName = CardLayout.reverseFile
 
     /// The default id of a card's reverse.
     static func defaultReverseID(of id: String) -> String? {
@@ -78,10 +78,8 @@ extension CardSource {
 
     /// The id a `reverse-of` file names: its first line, without surrounding white space.
     func readReverseFile(in directory: FileDescriptor, kind: EntryKind, cardRelative: String) -> Result<String, CardDamage> {
-        readLinkFile(Store.reverseFileName, what: "a card id", in: directory, kind: kind, cardRelative: cardRelative).map { text in
-            let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) } ?? ""
-            return CardID.composed(String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()))
-        }
+        readLinkFile(Store.reverseFileName, what: "a card id", in: directory, kind: kind, cardRelative: cardRelative)
+            .map(CardLayout.reverseOf(fileText:))
     }
 }
 
@@ -91,7 +89,7 @@ extension Store {
     /// for a card committed on its own; a batch syncs the file system at once.
     func stageReverse(_ id: String, of original: String, level: Level, tags: [String] = [], typeAnswer: Bool = false,
                       synced: Bool) throws(BoxError) -> StagedCard {
-        try stageLinkCard(id, file: (Store.reverseFileName, original + "\n"), level: level, tags: tags, typeAnswer: typeAnswer,
+        try stageLinkCard(id, file: (Store.reverseFileName, CardLayout.reverseFileText(original)), level: level, tags: tags, typeAnswer: typeAnswer,
                           synced: synced)
     }
 }

@@ -100,13 +100,17 @@ public struct BoxClient {
         }
     }
 
-    /// `AddReverse`: a reverse card of the card `id` (R28).
-    public func addReverse(of id: String, reverseID: String? = nil, level: Level? = nil) throws -> BoxReply<Card> {
+    /// `AddReverse`: a reverse card of the card `id` (R28); with `tags`, those instead of a copy
+    /// of the card's; with `typeAnswer`, its own `type-answer` file (R32).
+    public func addReverse(of id: String, reverseID: String? = nil, level: Level? = nil, tags: [String]? = nil,
+                           typeAnswer: Bool = false) throws -> BoxReply<Card> {
         try call(.addReverse, ["id": .string(id), "reverseId": reverseID.map(JSONValue.string),
-                               "level": level.map { .string($0.name) }]) { fields throws(JSONFieldError) in try fields.card() }
+                               "level": level.map { .string($0.name) }, "tags": tags.map { .array($0.map(JSONValue.string)) },
+                               "typeAnswer": typeAnswer ? .bool(true) : nil]) { fields throws(JSONFieldError) in try fields.card() }
     }
 
-    /// `AddCloze`: a cloze note and one card per deletion number (R30).
+    /// `AddCloze`: a cloze note and one card per deletion number (R30); `typeAnswer` and
+    /// `media` go into the note's directory (R32, R31).
     public func addCloze(text: String, id: String? = nil, level: Level? = nil, extra: String? = nil,
                          tags: [String] = [], typeAnswer: Bool = false, media: [Asset] = []) throws -> BoxReply<[Card]> {
         try call(.addCloze, ["text": .string(text), "id": id.map(JSONValue.string), "level": level.map { .string($0.name) },

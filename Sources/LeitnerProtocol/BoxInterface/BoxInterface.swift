@@ -292,9 +292,10 @@ public enum BoxInterface {
         # cloze-of names newId, in the same change; card is the note's first card.
         method Rename(id: string, newId: string) -> (card: Card)
         # Adds a reverse card of the card id: reverseId (default id.rev) holding reverse-of, in
-        # level (default the card's own level or place), with a copy of the card's tags. A
-        # reverse card cannot be reversed (ReverseOfReverse).
-        method AddReverse(id: string, reverseId: ?string, level: ?string) -> (card: Card)
+        # level (default the card's own level or place), with a copy of the card's tags, or tags
+        # when given. typeAnswer: true writes its own type-answer file. A reverse card cannot be
+        # reversed (ReverseOfReverse).
+        method AddReverse(id: string, reverseId: ?string, level: ?string, tags: ?[]string, typeAnswer: ?bool) -> (card: Card)
         # Adds a cloze note: text with deletions {{c1::answer}} or {{c1::answer::hint}} (1 to
         # 99) put into notes/ as id (default from its text), with extra (shown under every
         # answer) and tags, and one card id.cN per number, each holding cloze-of and the tags,

@@ -104,7 +104,8 @@ enum BoxMethods {
     /// A reverse card of a card already in the box (R28).
     static func addReverse(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         let card = try context.box.addReverse(of: parameters.string("id"), reverseID: parameters.optionalString("reverseId"),
-                                              level: parameters.optionalString("level"))
+                                              level: parameters.optionalString("level"), tags: parameters.optionalStrings("tags"),
+                                              typeAnswer: parameters.optionalBool("typeAnswer") ?? false)
         context.box.speakAhead([card])
         return ["card": card.json]
     }
