@@ -58,8 +58,11 @@ enum ImportCommand {
         var progress = ImportProgress(total: records.count,
                                       enabled: Console.stderrTerminal.isTerminal && !arguments.has(.quiet))
         let tags = try TagOptions.tags(arguments.all(.tag), command: "import")
-        var summary = try add(records, defaultLevel: defaultLevel, reverse: arguments.has(.reverse),
+        var summary = try add(records.filter { $0.kind == .card }, defaultLevel: defaultLevel, reverse: arguments.has(.reverse),
                               typeAnswer: arguments.has(.typeAnswer), path: path, context: context, progress: &progress, tags: tags)
+        // Notes and the cards that show another's sides go in once the cards they name are in.
+        let linked = LinkedImport(path: path, defaultLevel: defaultLevel, typeAnswer: arguments.has(.typeAnswer), tags: tags)
+        try linked.add(records.filter { $0.kind != .card }, context: context, summary: &summary)
         progress.clear()
         summary.refused = problems.map { Reported(place: $0.location.place(in: path), reason: $0.reason) } + summary.refused
         report(summary, path: path, context: context)
@@ -161,7 +164,8 @@ enum ImportCommand {
             let card: NewCard
             do {
                 card = NewCard(front: try side(record.front, .front), back: try side(record.back, .back),
-                               id: record.id, level: record.level ?? defaultLevel?.name, typeAnswer: typeAnswer)
+                               id: record.id, level: record.level ?? defaultLevel?.name, typeAnswer: typeAnswer || record.typeAnswer,
+                               media: try record.media.map { try AssetFile.file($0, named: String($0.split(separator: "/").last ?? "")) })
             } catch let failure as Failure {
                 if case .failed(let message) = failure { refuse(location, message) }
                 done += 1
@@ -187,6 +191,13 @@ enum ImportCommand {
         case .text(let text, let ext): AssetFile.text(text, side: name, extension: ext)
         case .file(let path): try AssetFile.file(path, side: name)
         }
+    }
+
+    /// Reports a card or note the daemon refused, and counts it.
+    static func refuse(_ place: String, _ error: VarlinkCallError, in summary: inout Summary) {
+        let reason = DaemonErrors.message(error)
+        Console.error("\(place): \(reason)")
+        summary.refused.append(Reported(place: place, reason: reason))
     }
 
     static func report(_ summary: Summary, path: String, context: Context) {

@@ -32,6 +32,31 @@ import Testing
         #expect(problems[3].reason == "card id 'a' is also on line 2")
     }
 
+    /// What `export` writes of typed answers, reverse and cloze cards comes back as it was
+    /// (R28, R30, R32); a cell that says nothing clear is a bad line.
+    @Test func typeAnswerReverseAndClozeColumns() {
+        let text = "id\tfront\tback\ttype-answer\treverse-of\tcloze-of\tcloze\n"
+            + "ka\tか\tka\tyes\t\t\t\n"
+            + "ka.rev\tka\tか\t\tka\t\t\n"
+            + "satz.c2\tDie {{c2::Katze}}\t\tyes\t\tsatz\t2\n"
+            + "x\ta\tb\tmaybe\t\t\t\n"
+            + "y\ta\tb\t\tka\tsatz\t1\n"
+            + "\ta\tb\t\tka\t\t\n"
+            + "z\ta\tb\t\t\tsatz\tc100\n"
+        let (records, problems) = CardFileParser(format: .tsv).parse(text)
+        #expect(records == [
+            ImportRecord(location: .line(2), id: "ka", front: .text("か"), back: .text("ka"), typeAnswer: true),
+            ImportRecord(location: .line(3), id: "ka.rev", front: .text("ka"), back: .text("か"), kind: .reverse(of: "ka")),
+            ImportRecord(location: .line(4), id: "satz.c2", front: .text("Die {{c2::Katze}}"), back: .text(""),
+                         kind: .cloze(ClozeOf(note: "satz", number: 2)), typeAnswer: true),
+        ])
+        #expect(problems.map(\.location) == [.line(5), .line(6), .line(7), .line(8)])
+        #expect(problems[0].reason == "type-answer 'maybe': expected yes or no")
+        #expect(problems[1].reason == "both a reverse-of and a cloze-of")
+        #expect(problems[2].reason == "a reverse or cloze card needs its id")
+        #expect(problems[3].reason.hasPrefix("cloze-of 'satz', cloze 'c100'"))
+    }
+
     @Test func tooManyFieldsWithoutHeader() {
         let (records, problems) = CardFileParser(format: .tsv).parse("a\tb\tc\n")
         #expect(records.isEmpty)

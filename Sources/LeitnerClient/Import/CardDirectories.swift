@@ -9,6 +9,11 @@ import LeitnerSystem
 /// - level directories `LEVEL/ID/…` (what `export --dir --with-levels` writes, a store's
 ///   layout): the level is kept in the record, for `import --with-levels`.
 ///
+/// A card directory is read as the store reads one (docs/store-format.md): a `reverse-of` or
+/// `cloze-of` in place of the sides makes a reverse or cloze card (R28, R30), `tags` gives its
+/// tags, `type-answer` asks for typing (R32), and pictures and sounds beside the sides are its
+/// media (R31). `notes/NOTE/` holds the notes of the cloze cards, as in a store.
+///
 /// Hidden entries (`.leitner/`, editors' files) are ignored.
 public enum CardDirectories {
     /// Reads `path`.
@@ -21,7 +26,15 @@ public enum CardDirectories {
         var (records, problems) = DirectoryPairs.pair(fileNames: entries.filter { $0.kind != .directory }.map(\.name),
                                                       directory: root)
         for entry in entries.sorted(by: { $0.name < $1.name }) where isDirectory(entry, in: directory) {
-            if let level = Level(name: entry.name) {
+            if entry.name == CardLayout.notesDirectory {
+                let notesDirectory = try FileDescriptor.openDirectory(entry.name, relativeTo: directory)
+                defer { notesDirectory.close() }
+                for note in try FileSystem.list(notesDirectory).sorted(by: { $0.name < $1.name })
+                where !note.name.hasPrefix(".") && isDirectory(note, in: notesDirectory) {
+                    add(try self.note(note.name, in: notesDirectory, path: root + "/" + entry.name + "/" + note.name),
+                        level: nil, to: &records, &problems)
+                }
+            } else if let level = Level(name: entry.name) {
                 let levelDirectory = try FileDescriptor.openDirectory(entry.name, relativeTo: directory)
                 defer { levelDirectory.close() }
                 for card in try FileSystem.list(levelDirectory).sorted(by: { $0.name < $1.name })
@@ -34,11 +47,12 @@ public enum CardDirectories {
                 add(found, level: nil, to: &records, &problems)
             }
         }
-        // An id found twice (in two levels, or as a pair and a directory) is a bad entry.
+        // An id found twice (in two levels, or as a pair and a directory) is a bad entry. Notes
+        // have ids of their own, beside the cards'.
         var seen: [String: ImportLocation] = [:]
         var unique: [ImportRecord] = []
         for record in records {
-            guard let id = record.id else { unique.append(record); continue }
+            guard let id = record.id, record.kind != .note else { unique.append(record); continue }
             if let first = seen[id] {
                 problems.append(ImportProblem(location: record.location, reason: "card '\(id)' is also at \(first)"))
             } else {
@@ -60,7 +74,8 @@ public enum CardDirectories {
         }
     }
 
-    /// The card in directory `name`: exactly one `front.EXT` and one `back.EXT`, a valid id.
+    /// The card in directory `name`: exactly one `front.EXT` and one `back.EXT`, or a
+    /// `reverse-of` or `cloze-of` and no side; a valid id.
     private static func card(_ name: String, in parent: FileDescriptor, path: String) throws(Errno) -> Result<ImportRecord, ImportProblem> {
         let location = ImportLocation.file(path)
         if let reason = CardID.problem(name) {
@@ -69,6 +84,28 @@ public enum CardDirectories {
         let directory = try FileDescriptor.openDirectory(name, relativeTo: parent)
         defer { directory.close() }
         let names = try FileSystem.list(directory).map(\.name)
+        let extras = try extraFiles(names, in: directory, path: path)
+        func linked(_ kind: ImportRecord.Kind) -> Result<ImportRecord, ImportProblem> {
+            if let side = names.first(where: { isSide($0, "front") || isSide($0, "back") }) {
+                return .failure(ImportProblem(location: location, reason: "both a \(linkFile(kind)) and a side, '\(side)'"))
+            }
+            return .success(ImportRecord(location: location, id: name, front: .text("", extension: "txt"), back: .text("", extension: "txt"),
+                                         tags: extras.tags, kind: kind, typeAnswer: extras.typeAnswer))
+        }
+        if names.contains(CardLayout.reverseFile) {
+            let original = CardLayout.reverseOf(fileText: try readText(CardLayout.reverseFile, in: directory))
+            if let reason = CardID.problem(original) {
+                return .failure(ImportProblem(location: .file(path + "/" + CardLayout.reverseFile), reason: "names no card: \(reason)"))
+            }
+            return linked(.reverse(of: original))
+        }
+        if names.contains(CardLayout.clozeFile) {
+            switch CardLayout.clozeOf(fileText: try readText(CardLayout.clozeFile, in: directory)) {
+            case .success(let link): return linked(.cloze(link))
+            case .failure(let problem):
+                return .failure(ImportProblem(location: .file(path + "/" + CardLayout.clozeFile), reason: problem.reason))
+            }
+        }
         var sides: [String] = []
         for side in ["front", "back"] {
             let found = names.filter { isSide($0, side) }
@@ -78,7 +115,51 @@ public enum CardDirectories {
             }
             sides.append(path + "/" + found[0])
         }
-        return .success(ImportRecord(location: location, id: name, front: .file(path: sides[0]), back: .file(path: sides[1])))
+        return .success(ImportRecord(location: location, id: name, front: .file(path: sides[0]), back: .file(path: sides[1]),
+                                     tags: extras.tags, typeAnswer: extras.typeAnswer, media: extras.media))
+    }
+
+    /// The note in directory `name` of `notes/`: its text (`text.md` or `text.txt`), its extra,
+    /// tags, `type-answer` and media.
+    private static func note(_ name: String, in parent: FileDescriptor, path: String) throws(Errno) -> Result<ImportRecord, ImportProblem> {
+        let location = ImportLocation.file(path)
+        if let reason = CardID.problem(name) {
+            return .failure(ImportProblem(location: location, reason: "invalid note id '\(name)': \(reason)"))
+        }
+        let directory = try FileDescriptor.openDirectory(name, relativeTo: parent)
+        defer { directory.close() }
+        let names = try FileSystem.list(directory).map(\.name)
+        let texts = CardLayout.noteTexts.filter(names.contains)
+        guard texts.count == 1 else {
+            return .failure(ImportProblem(location: location, reason: texts.isEmpty ? "no text.md or text.txt" : "both text.md and text.txt"))
+        }
+        let extras = try extraFiles(names, in: directory, path: path)
+        let extra: ImportSide = names.contains(CardLayout.noteExtra) ? .file(path: path + "/" + CardLayout.noteExtra) : .text("", extension: "md")
+        return .success(ImportRecord(location: location, id: name, front: .file(path: path + "/" + texts[0]), back: extra,
+                                     tags: extras.tags, kind: .note, typeAnswer: extras.typeAnswer, media: extras.media))
+    }
+
+    private static func linkFile(_ kind: ImportRecord.Kind) -> String {
+        if case .cloze = kind { return CardLayout.clozeFile }
+        return CardLayout.reverseFile
+    }
+
+    /// A card's or a note's files beside its text: its tags (valid ones, R25), whether it holds
+    /// `type-answer`, and the paths of its pictures and sounds (names `MediaName` takes, not
+    /// hidden, so a sync tool's temporary or an editor's backup is left out).
+    private static func extraFiles(_ names: [String], in directory: FileDescriptor, path: String) throws(Errno)
+        -> (tags: [String], typeAnswer: Bool, media: [String]) {
+        let tags = names.contains(CardTag.fileName) ? CardTag.parse(try readText(CardTag.fileName, in: directory)).tags : []
+        let media = names.sorted().filter { name in
+            MediaName.problem(name) == nil && MediaName.kind(ofMediaType: MediaType.of(fileName: name)) != nil
+                && !isSide(name, "front") && !isSide(name, "back")
+        }
+        return (tags, names.contains(TypedAnswer.fileName), media.map { path + "/" + $0 })
+    }
+
+    /// A small text file of a card directory (`tags`, a link), read as UTF-8.
+    private static func readText(_ name: String, in directory: FileDescriptor) throws(Errno) -> String {
+        String(decoding: try FileSystem.readFile(name, in: directory, limit: CardTag.maxFileSize), as: UTF8.self)
     }
 
     /// `front.EXT`, the extension letters and digits (not an editor's `front.txt~`).

@@ -2,8 +2,11 @@ import LeitnerCore
 /// Turns the text of an import file into cards to add, and the lines that cannot be.
 ///
 /// TSV and CSV: two fields a line, front and back; or a header line naming the columns
-/// (`id`, `front`, `back`, `level`, `frontext`, `backext`, `tags`, in any order; `front` and `back`
-/// required; `frontext`/`backext` say `txt` or `md`, as `export` writes them). Anki: the
+/// (`id`, `front`, `back`, `level`, `frontext`, `backext`, `tags`, `type-answer`, `reverse-of`,
+/// `cloze-of`, `cloze`, in any order; `front` and `back` required; `frontext`/`backext` say `txt`
+/// or `md`, as `export` writes them; a row with a `reverse-of` is a reverse card of that id,
+/// whose sides are not its own and are not read; one with a `cloze-of` and a `cloze` number is
+/// that card of that note, its front the note's text and its back the note's extra). Anki: the
 /// header lines say the separator, whether fields are HTML, and which columns hold the guid,
 /// note type, deck and tags; the first two other columns are front and back, more are ignored.
 public struct CardFileParser: Sendable {
@@ -123,11 +126,32 @@ public struct CardFileParser: Sendable {
                 problems.append(ImportProblem(location: location, reason: "'\(bad)' is not a text extension (txt or md)"))
                 continue
             }
-            if front.allSatisfy(\.isWhitespace) {
+            let typeAnswer: Bool
+            switch field("type-answer", -1)?.lowercased() ?? "" {
+            case "", "no", "false", "0": typeAnswer = false
+            case "yes", "true", "1": typeAnswer = true
+            case let other:
+                problems.append(ImportProblem(location: location, reason: "type-answer '\(other)': expected yes or no"))
+                continue
+            }
+            let kind: ImportRecord.Kind
+            switch Self.kind(reverseOf: field("reverse-of", -1) ?? "", clozeOf: field("cloze-of", -1) ?? "", number: field("cloze", -1) ?? "") {
+            case .success(let found): kind = found
+            case .failure(let problem):
+                problems.append(ImportProblem(location: location, reason: problem.reason))
+                continue
+            }
+            if kind != .card && id == nil {
+                problems.append(ImportProblem(location: location, reason: "a reverse or cloze card needs its id"))
+                continue
+            }
+            if case .reverse = kind {
+                // Its sides are its original's, written for reading: nothing of them is checked.
+            } else if front.allSatisfy(\.isWhitespace) {
                 problems.append(ImportProblem(location: location, reason: "the front is empty"))
                 continue
             }
-            if back.allSatisfy(\.isWhitespace) {
+            if kind == .card && back.allSatisfy(\.isWhitespace) {
                 problems.append(ImportProblem(location: location, reason: "the back is empty"))
                 continue
             }
@@ -157,17 +181,41 @@ public struct CardFileParser: Sendable {
             }
             records.append(ImportRecord(location: location, id: id, level: level,
                                         front: .text(front, extension: frontExt), back: .text(back, extension: backExt),
-                                        tags: tags))
+                                        tags: tags, kind: kind, typeAnswer: typeAnswer))
         }
         return (records, problems)
     }
+
+    /// What the `reverse-of`, `cloze-of` and `cloze` cells of a row make it: a card with its own
+    /// sides when all are empty.
+    static func kind(reverseOf: String, clozeOf: String, number: String) -> Result<ImportRecord.Kind, RowProblem> {
+        if !reverseOf.isEmpty {
+            guard clozeOf.isEmpty && number.isEmpty else { return .failure(RowProblem(reason: "both a reverse-of and a cloze-of")) }
+            if let reason = CardID.problem(reverseOf) { return .failure(RowProblem(reason: "invalid reverse-of '\(reverseOf)': \(reason)")) }
+            return .success(.reverse(of: reverseOf))
+        }
+        if clozeOf.isEmpty && number.isEmpty { return .success(.card) }
+        switch CardLayout.clozeOf(fileText: clozeOf + "\n" + number) {
+        case .success(let link): return .success(.cloze(link))
+        case .failure(let problem): return .failure(RowProblem(reason: "cloze-of '\(clozeOf)', cloze '\(number)': \(problem.reason)"))
+        }
+    }
+
+    /// Why a row's cells are no card.
+    struct RowProblem: Error {
+        var reason: String
+    }
+
+    /// The columns a header may name, as `export` writes them.
+    public static let columnNames = ["id", "level", "front", "back", "frontext", "backext", "tags", "type-answer",
+                                     "reverse-of", "cloze-of", "cloze"]
 
     /// The columns a header line names, or nil when the line is not a header.
     static func header(_ fields: [String]) -> [String: Int]? {
         var columns: [String: Int] = [:]
         for (index, field) in fields.enumerated() {
             let name = field.trimmed(of: " ").lowercased()
-            guard ["id", "front", "back", "level", "frontext", "backext", "tags"].contains(name), columns[name] == nil else { return nil }
+            guard columnNames.contains(name), columns[name] == nil else { return nil }
             columns[name] = index
         }
         return columns["front"] != nil && columns["back"] != nil ? columns : nil

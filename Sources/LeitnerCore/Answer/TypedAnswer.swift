@@ -41,11 +41,17 @@ public enum TypedAnswer {
     /// directory's (the original's, the note's), so the card's own directory is found from the
     /// store's root, three steps above any side (`ROOT/LEVEL/ID/front.md`, `ROOT/notes/NOTE/text.md`).
     static func asksForTyping(_ card: Card, exists: (String) -> Bool) -> Bool {
+        guard let files = files(of: card) else { return false }
+        return exists(files.own) || files.note.map(exists) == true
+    }
+
+    /// The paths of the `type-answer` files that make `card` ask: its own directory's, and for a
+    /// cloze card its note's (nil for any other card); nil when the sides' paths say no store.
+    public static func files(of card: Card) -> (own: String, note: String?)? {
         let parts = card.front.path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count > 3 else { return false }
+        guard parts.count > 3 else { return nil }
         let root = parts.dropLast(3).joined(separator: "/")
-        if exists(root + "/" + card.level.name + "/" + card.id + "/" + fileName) { return true }
-        guard card.clozeOf != nil else { return false }
-        return exists(parts.dropLast().joined(separator: "/") + "/" + fileName)
+        return (root + "/" + card.level.name + "/" + card.id + "/" + fileName,
+                card.clozeOf == nil ? nil : parts.dropLast().joined(separator: "/") + "/" + fileName)
     }
 }
