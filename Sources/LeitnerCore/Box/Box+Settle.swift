@@ -32,6 +32,9 @@ extension Box {
         candidates.formUnion(store.cardsWithCopies)
         sync.settlePending = candidates
         guard !candidates.isEmpty else {
+            // A read of the logs for cards settled meanwhile (by a request's move) is not needed.
+            sync.settleRead?.stop()
+            sync.settleRead = nil
             saveReadMarks()
             return
         }
@@ -42,7 +45,7 @@ extension Box {
         }
         // Nothing changed since a pass that left every candidate waiting: do not read the logs again.
         if let last = sync.lastSettlePass, last.change == lastChange, last.candidates == candidates { return }
-        let events = try settleEvents(for: candidates)
+        guard let events = try passEvents(for: candidates) else { return }
         var waiting = Set<String>()
         for id in candidates.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let copies = store.copyLevels(of: id)
@@ -166,18 +169,64 @@ extension Box {
 
     /// Every device's log lines about `ids`, by card, each with its device and offset.
     func settleEvents(for ids: Set<String>) throws(BoxError) -> [String: [DeviceEvent]] {
-        var events: [String: [DeviceEvent]] = [:]
-        func take(_ device: String, _ reader: ReviewLogReader) throws(BoxError) {
-            while try reader.next(upTo: 4096, { entry, end in
-                if let id = entry.id, ids.contains(id) { events[id, default: []].append(DeviceEvent(device: device, offset: end, entry: entry)) }
-                if let id = entry.renamedTo, ids.contains(id), entry.id != id {
-                    events[id, default: []].append(DeviceEvent(device: device, offset: end, entry: entry))
-                }
-            }) > 0 {}
+        try SettleRead.take(try logReaders(), ids)
+    }
+
+    /// `settleEvents` for a settling pass. With `BoxOptions.settlesApartFrom`, logs of that many
+    /// bytes or more are read on a thread of their own (`SettleRead`), and the lines found are
+    /// caught up here with those appended since: nil while that read is under way — one is
+    /// begun when none covers `ids` — and the cards stay as they are until a later request or
+    /// tick finds it done.
+    private func passEvents(for ids: Set<String>) throws(BoxError) -> [String: [DeviceEvent]]? {
+        guard let apartFrom = options.settlesApartFrom else { return try settleEvents(for: ids) }
+        if let read = sync.settleRead, ids.isSubset(of: read.ids) {
+            let found: [String: [DeviceEvent]]?
+            do throws(BoxError) {
+                found = try read.events()
+            } catch {
+                sync.settleRead = nil
+                throw error
+            }
+            guard let found else { return nil }
+            sync.settleRead = nil
+            if let events = try caughtUp(read, found) { return events }
         }
-        try take(store.device, try store.log.reader())
+        sync.settleRead?.stop()
+        sync.settleRead = nil
+        let readers = try logReaders()
+        guard readers.reduce(0, { $0 + $1.reader.end }) >= apartFrom else { return try SettleRead.take(readers, ids) }
+        let checks = readers.map { log in
+            PeerReadMarks.withLog(log.device, in: store.devicesFD) { PeerReadMarks.check($0, before: log.reader.end) }
+        }
+        sync.settleRead = SettleRead(ids: ids, readers: readers, checks: checks)
+        return nil
+    }
+
+    /// A reader of every device's log as it ends now, this device's first.
+    private func logReaders() throws(BoxError) -> [(device: String, reader: ReviewLogReader)] {
+        var readers = [(device: store.device, reader: try store.log.reader())]
         for name in store.peerNames() {
-            if let reader = try peerLogReader(name) { try take(name, reader) }
+            if let reader = try peerLogReader(name) { readers.append((name, reader)) }
+        }
+        return readers
+    }
+
+    /// The lines `read` found, with those appended to each log since it was made; nil when a
+    /// device's log is no longer the one it read (replaced by another history, or cut short), or
+    /// a device's log came or went: the lines are then read again.
+    private func caughtUp(_ read: SettleRead, _ found: [String: [DeviceEvent]]) throws(BoxError) -> [String: [DeviceEvent]]? {
+        var events = found
+        let peers = Set(store.peerNames())
+        for log in read.logs where log.device != store.device && !peers.contains(log.device) { return nil }
+        for name in peers where !read.logs.contains(where: { $0.device == name }) {
+            if try peerLogReader(name) != nil { return nil }
+        }
+        for log in read.logs {
+            let now = PeerReadMarks.withLog(log.device, in: store.devicesFD) { PeerReadMarks.check($0, before: log.end) }
+            guard now == log.check else { return nil }
+            let reader = log.device == store.device ? try store.log.reader(from: log.end) : try peerLogReader(log.device, from: log.end)
+            guard let reader, reader.end >= log.end else { return nil }
+            while try SettleRead.take(log.device, reader, read.ids, into: &events) > 0 {}
         }
         return events
     }

@@ -177,6 +177,7 @@ public final class Box {
     public func close() {
         searchBuild?.stop()
         tagBuild?.stop()
+        sync.settleRead?.stop()
         voice?.stop()
         store.close()
     }

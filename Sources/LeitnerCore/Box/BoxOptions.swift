@@ -47,6 +47,14 @@ public struct BoxOptions: Sendable {
     /// `Box.takeAwaitedBuild()` saying which build it waits for; the caller runs or waits for it
     /// without holding the box, then calls again. Off, the first call reads every card itself.
     public var buildsIndexesApart: Bool = false
+    /// Settling read apart (docs/sync.md, "Settling a card after a sync"): when the devices' logs
+    /// hold this many bytes or more, a settling pass's reading of them is done on a thread of its
+    /// own (`SettleRead`), and the request or tick that finds it done settles, reading only the
+    /// lines appended since. nil: the call that settles reads the logs itself.
+    public var settlesApartFrom: Int?
+    /// What the daemon sets `settlesApartFrom` to: a MiB of log lines, about 14,000, reads in a
+    /// few milliseconds, and is read in the call as before.
+    public static let settleApartFrom = 1 << 20
     /// The voice (R33): its speech made ahead of time off the turn into `.leitner/cache/voice/`;
     /// nil, or no program: none.
     public var voice: VoiceSettings?

@@ -25,4 +25,7 @@ struct SyncState {
     /// last change seen among them plus `settleAfter`. Until then a request looks at none of
     /// their directories (a change can only make the wait longer).
     var quietNotBefore: Int64?
+    /// With `BoxOptions.settlesApartFrom`: the reading of every device's log that the next settling
+    /// pass takes its lines from, under way or done.
+    var settleRead: SettleRead?
 }

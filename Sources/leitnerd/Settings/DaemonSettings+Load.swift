@@ -51,6 +51,8 @@ extension DaemonSettings {
         // The search index and the tag table are read without holding the box: the other calls
         // go on meanwhile (docs/daemon.md, "Indexes built off the turn").
         boxOptions.buildsIndexesApart = true
+        // So are the devices' logs of a synced machine's history when a sync is settled (docs/sync.md).
+        boxOptions.settlesApartFrom = BoxOptions.settleApartFrom
         boxOptions.newPerDay = configuration.newPerDay
         boxOptions.leechAfter = configuration.leechAfter
         boxOptions.suspendLeeches = configuration.suspendLeeches
