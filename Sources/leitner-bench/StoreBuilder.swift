@@ -3,9 +3,10 @@ import LeitnerCore
 import LeitnerSystem
 
 /// Builds a store of `count` text cards directly in the store format (docs/store-format.md), spread over the
-/// levels roughly as a box in use is: half in level 1, a quarter in level 2, and so on.
+/// levels roughly as a box in use is: half in level 1, a quarter in level 2, and so on; or all
+/// in `level` when one is named.
 enum StoreBuilder {
-    static func build(at path: String, count: Int) throws {
+    static func build(at path: String, count: Int, level fixed: String? = nil) throws {
         for name in ["", "/1", "/2", "/3", "/4", "/5", "/6", "/7", "/finished"] { mkdir(path + name, 0o755) }
         let levels = ["1", "2", "3", "4", "5", "6", "7", "finished"]
         let root = try FileDescriptor.openDirectory(path)
@@ -16,7 +17,7 @@ enum StoreBuilder {
         for index in 0..<count {
             // Level k holds about 1/2^k of the cards; ids longer than 15 bytes on purpose, as
             // real ids often are (Swift stores up to 15 bytes inline).
-            let level = min(levels.count - 1, (index + 1).trailingZeroBitCount)
+            let level = fixed.flatMap(levels.firstIndex(of:)) ?? min(levels.count - 1, (index + 1).trailingZeroBitCount)
             let id = "card-\(index)-benchmark"
             try FileSystem.makeDirectory(id, in: levelFDs[level])
             let dir = try FileDescriptor.openDirectory(id, relativeTo: levelFDs[level])

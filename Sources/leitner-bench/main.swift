@@ -22,6 +22,10 @@ import LeitnerSystem
 //                                           N cards built first when STORE is missing)
 //   leitner-bench tags STORE DIR [N]       (list --tag and tags, one card in ten tagged, beside floors;
 //                                           a store of N cards built first when STORE is missing)
+//   leitner-bench notes STORE ROUNDS [N]   (a copy with one card in ten a cloze card of 3,000 notes and
+//                                           200 with a picture: open and Show beside the plain store's)
+//   leitner-bench voice DIR                (espeak-ng's speech of a 200-card test, and Prepare and Show
+//                                           beside those without it)
 
 func complain(_ message: String) {
     let line = Array("leitner-bench: \(message)\n".utf8)
@@ -80,6 +84,17 @@ if arguments.first == "tags", (3...4).contains(arguments.count) {
         try StoreBuilder.build(at: arguments[1], count: count)
     }
     try TagMeasurement.run(store: arguments[1], workDirectory: arguments[2])
+    exit(0)
+}
+if arguments.first == "notes", (3...4).contains(arguments.count), let rounds = Int(arguments[2]) {
+    if arguments.count == 4, access(arguments[1], F_OK) != 0, let count = Int(arguments[3]) {
+        try StoreBuilder.build(at: arguments[1], count: count)
+    }
+    try NoteMeasurement.run(store: arguments[1], rounds: rounds)
+    exit(0)
+}
+if arguments.first == "voice", arguments.count == 2 {
+    try VoiceMeasurement.run(workDirectory: arguments[1])
     exit(0)
 }
 
@@ -170,6 +185,13 @@ for size in sizes {
         if system("'\(exe)' prepare '\(store)' 9") != 0 { complain("the prepare measurement failed") }
         if system("'\(exe)' prepare-new '\(paced)' 9 20") != 0 { complain("the paced prepare measurement failed") }
         _ = system("rm -rf '\(paced)'")
+    }
+    // #37 at the largest size: cloze notes and media on a copy of this store, and the voice of
+    // a 200-card test, each in a process of its own (docs/performance.md, "Cloze notes and media").
+    if size == sizes.max() {
+        fflush(nil)
+        if system("'\(exe)' notes '\(store)' 7") != 0 { complain("the notes measurement failed") }
+        if system("'\(exe)' voice '\(workDirectory)'") != 0 { complain("the voice measurement failed") }
     }
     // Last: it gives one card in ten a tags file, which the measurements above do not expect.
     fflush(nil)
