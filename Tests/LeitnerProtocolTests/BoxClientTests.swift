@@ -57,6 +57,7 @@ import Testing
         ("addWithReverse", { _ = try $0.addWithReverse(front: asset, back: asset, id: "a", level: .two, allowDuplicate: false) }),
         ("addReverse", { _ = try $0.addReverse(of: "a", reverseID: "a-back", level: .three) }),
         ("addReverse (defaults)", { _ = try $0.addReverse(of: "a") }),
+        ("addReverse (its own tags, typed)", { _ = try $0.addReverse(of: "a", tags: ["ja"], typeAnswer: true) }),
         ("addCloze", { _ = try $0.addCloze(text: "{{c1::a}}", id: "n", level: .new, extra: "x", tags: ["t"]) }),
         ("addCloze (defaults)", { _ = try $0.addCloze(text: "{{c1::a}}") }),
         ("addCloze (media)", { _ = try $0.addCloze(text: "{{c1::a}}", typeAnswer: true, media: [Asset(name: "cat.png", content: [0x89])]) }),

@@ -43,7 +43,7 @@ import Testing
         #expect(text.contains("type NextTest (date: string, levels: []string, cards: int, arrivals: int)"))
         #expect(text.contains("method Suspend(ids: []string) -> (cards: []Card)"))
         #expect(text.contains("method Unsuspend(ids: []string) -> (cards: []Card)"))
-        #expect(text.contains("method AddReverse(id: string, reverseId: ?string, level: ?string) -> (card: Card)"))
+        #expect(text.contains("method AddReverse(id: string, reverseId: ?string, level: ?string, tags: ?[]string, typeAnswer: ?bool) -> (card: Card)"))
         #expect(text.contains("method Delete(id: string, keepReverses: ?bool) -> (reverses: ?[]string)"))
         #expect(text.contains("type Card (id: string, level: string, front: Side, back: Side, tags: ?[]string, reverseOf: ?string, clozeOf: ?string, cloze: ?int)"))
         #expect(text.contains("method Stop() -> ()"))
