@@ -8,14 +8,6 @@ extension FileSystem {
         try nothingOrErrno { fchmodat(directory?.rawValue ?? AT_FDCWD, name, mode, 0) }
     }
 
-    /// Runs `body` with the process's file-creation mask set to `mask`, then restores it. The
-    /// mask is process-wide: call it while no other thread creates files (start-up).
-    public static func withCreationMask<R, E: Error>(_ mask: mode_t, _ body: () throws(E) -> R) throws(E) -> R {
-        let previous = umask(mask)
-        defer { umask(previous) }
-        return try body()
-    }
-
     /// The effective user id of this process.
     public static var effectiveUserID: uid_t { geteuid() }
 }

@@ -40,9 +40,13 @@ public enum Socket {
         }
     }
 
-    /// Binds `socket` to `path` (which must not exist yet).
+    /// Binds `socket` to `path` (which must not exist yet). With `mode`, the socket file appears
+    /// with no more than those permission bits (less by the process's mask): Linux makes the file
+    /// from the mode of the socket itself, set here with `fchmod` before the bind. Changing the
+    /// process's mask instead would change it for every thread creating files meanwhile.
     /// - Throws: `Errno`; `EADDRINUSE` when `path` exists, `ENAMETOOLONG` when it is too long.
-    public static func bind(_ socket: FileDescriptor, to path: String) throws(Errno) {
+    public static func bind(_ socket: FileDescriptor, to path: String, mode: mode_t? = nil) throws(Errno) {
+        if let mode { try nothingOrErrno { fchmod(socket.rawValue, mode) } }
         try withAddress(path) { address, length throws(Errno) in
             try nothingOrErrno { Glibc.bind(socket.rawValue, address, length) }
         }

@@ -126,11 +126,9 @@ package struct ServiceListener: Sendable {
         do throws(Errno) {
             let socket = try Socket.makeStream(nonBlocking: true)
             do throws(Errno) {
-                // The mask makes the socket file appear with `mode` already, with no window in
-                // which it has looser permissions.
-                try FileSystem.withCreationMask(~mode & 0o777) { () throws(Errno) in
-                    try Socket.bind(socket, to: path)
-                }
+                // The socket file appears with `mode` at most, with no window in which it has
+                // looser permissions; the change after gives it exactly `mode`, whatever the mask.
+                try Socket.bind(socket, to: path, mode: mode)
                 try FileSystem.changeMode(path, in: nil, to: mode)
                 try Socket.listen(socket, backlog: backlog)
                 let st = try FileSystem.status(path, in: nil)
