@@ -38,7 +38,8 @@ struct Views {
 
     /// A log entry's event with where it came from: `add` (a client asked the daemon),
     /// `add (by hand)` (a card made in the store by hand), `add (adopted)` (a loose pair),
-    /// `delete (settled)` (a card settled after a sync, docs/sync.md).
+    /// `delete (settled)` (a card settled after a sync, docs/sync.md), `add (for its note)` (a cloze
+    /// card its note's new number made, R30).
     static func event(_ entry: LogEntry) -> String {
         let event = entry.event.rawValue
         switch entry.origin {
@@ -48,6 +49,7 @@ struct Views {
         case .admit?: return event + " (admitted)"
         case .leech?: return event + " (leech, suspended)"
         case .sync?: return event + " (settled)"
+        case .note?: return event + " (for its note)"
         case let other?: return event + " (\(other))"
         }
     }

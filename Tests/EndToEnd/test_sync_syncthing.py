@@ -25,7 +25,7 @@ from daemon_fixtures import root  # noqa: F401  (fixture)
 from daemon_support import VarlinkError, add_text_card
 from sync_pair import (LEVELS, assert_grades_logged, assert_newest_event_wins, cards_on_disk, kept_conflicts, listed,
                        listed_with_text, own_days, wait_next_second)
-from syncthing_pair import SyncthingPair, sync_conflict_files
+from syncthing_pair import pair, slow_pair, sync_conflict_files  # noqa: F401  (fixtures)
 
 ANSWER_MS = itertools.count(1000, 7)
 ROUNDS = int(os.environ.get("LEITNER_SYNC_ROUNDS", "6"))
@@ -33,15 +33,6 @@ ROUNDS = int(os.environ.get("LEITNER_SYNC_ROUNDS", "6"))
 # runs every scripted scenario, online and paused, and many rounds.
 # Deselected, not skipped, outside the soak (conftest.py): in CI a skip is a failure.
 soak_only = pytest.mark.soak
-
-
-@pytest.fixture
-def pair(bin_dir, root):  # noqa: F811
-    made = SyncthingPair(bin_dir, root)
-    try:
-        yield made.start()
-    finally:
-        made.stop()
 
 
 class Round:
@@ -287,17 +278,6 @@ def wait_until(predicate, timeout):
 def copy_card(daemon, card, level, to):
     """`cp -a LEVEL/CARD TO/CARD` in the daemon's store: a copy by hand, times and all."""
     subprocess.run(["cp", "-a", str(daemon.store / level / card), str(daemon.store / to / card)], check=True)
-
-
-@pytest.fixture
-def slow_pair(bin_dir, root):  # noqa: F811
-    """A pair whose daemons settle only after 6 quiet seconds: time for a request to meet a card
-    the sync left in two levels before the daemons settle it."""
-    made = SyncthingPair(bin_dir, root, settle_after=6)
-    try:
-        yield made.start()
-    finally:
-        made.stop()
 
 
 def rename_against_a_cp_copy(pair, paused):

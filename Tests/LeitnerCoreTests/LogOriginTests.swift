@@ -6,7 +6,7 @@ import Testing
     static let time: Int64 = 1_795_289_467_000
 
     @Test func theWordsInTheLogAreUnchanged() {
-        for (origin, word) in [(LogOrigin.hand, "hand"), (.copy, "copy"), (.sync, "sync"), (.adopt, "adopt")] {
+        for (origin, word) in [(LogOrigin.hand, "hand"), (.copy, "copy"), (.sync, "sync"), (.adopt, "adopt"), (.note, "note")] {
             let line = LogLine.format(LogEntry(time: Self.time, event: .move, id: "a", from: .one, to: .two, origin: origin))
             #expect(line.hasSuffix("\torigin=\(word)\n"), "\(line)")
             #expect(LogLine.parse(Substring(line.dropLast()))?.origin == origin)

@@ -43,15 +43,16 @@ extension Box {
     }
 
     /// Stages and commits the cards `cards` of note `note` in one journaled change, with the
-    /// note itself when it is `staged`, not yet in `notes/`.
+    /// note itself when it is `staged`, not yet in `notes/`. Each is logged with `origin` when it
+    /// goes into the `level` named.
     func addClozeCards(_ cards: [(id: String, number: Int)], of note: String, level: Level?, tags: [String],
-                       _ moment: Moment, staged stagedNote: Store.StagedNote? = nil) throws(BoxError) -> [Card] {
+                       _ moment: Moment, staged stagedNote: Store.StagedNote? = nil, origin named: LogOrigin? = nil) throws(BoxError) -> [Card] {
         var room = try admissionRoom(moment)
         var staged: [Store.StagedCard] = []
         var journal: [LogEntry] = []
         for (cardID, number) in cards {
             let (target, origin): (Level, LogOrigin?)
-            if let level { (target, origin) = (level, nil) } else { (target, origin) = try newCardTarget(moment, room: &room) }
+            if let level { (target, origin) = (level, named) } else { (target, origin) = try newCardTarget(moment, room: &room) }
             do {
                 staged.append(try store.stageLinkCard(cardID, file: (Store.clozeFileName, Store.clozeFileText(ClozeOf(note: note, number: number))),
                                                       level: target, tags: tags, synced: true))
@@ -79,23 +80,38 @@ extension Box {
     ///
     /// A note whose cards cannot be added now (a store that refuses writes) is tried again at the
     /// next request; the request itself goes on, since it did not ask for the cards.
+    ///
+    /// In a synced store, a note that came into `notes/` — by hand, or delivered by a sync tool,
+    /// which brings a note added or renamed on another machine with its cards, in any order —
+    /// gets the cards it lacks only once the store has been quiet for `settleAfter` (`waitingNotes`):
+    /// added before, they would double the cards still on their way (docs/sync.md, "Cloze notes
+    /// on two machines"). A note already here that gains a number gets its card at once, on each
+    /// machine that sees the number: the same card, logged `origin=note`, given once in the merged
+    /// history.
     func followNotes(_ moment: Moment) {
         var changed = retryNotes
         var renames = retryRenames
         let firstLook = noteIndex == nil
+        var arrived = Set<String>()
         if var kept = noteIndex {
             // Taken out while updated: updated where it is kept, its dictionaries would be copied.
             noteIndex = nil
             changed.formUnion(kept.update(store: store))
             renames += kept.takeRenames()
+            arrived = kept.takeArrivals()
             noteIndex = kept
         } else {
             let (built, notes) = NoteIndex.build(store: store)
             noteIndex = built
             changed.formUnion(notes)
+            arrived = notes
         }
         retryNotes = []
         retryRenames = []
+        // The notes waiting for the store to be quiet are looked at again; only a changed note's
+        // cards are read again for the views.
+        let looked = changed
+        changed.formUnion(waitingNotes)
         guard !changed.isEmpty || !renames.isEmpty, let index = noteIndex else { return }
         if firstLook { renames += renamedWhileClosed(changed, index: index) }
         // A note renamed by hand takes its cards along (as `rename` does) before anything counts
@@ -116,6 +132,7 @@ extension Box {
             var held: [Int: String] = [:]
             for (id, number) in currentLinkIndex().cards(ofNote: note, store: store) {
                 held[number] = id
+                guard looked.contains(note) else { continue }
                 // Its sides are the note's text: the views read it again (a listing without text
                 // its soundness, the search index its text).
                 store.publishWritten(id)
@@ -126,11 +143,19 @@ extension Box {
             for number in numbers where held[number] == nil {
                 if let id = Store.defaultClozeID(note: note, number: number), store.level(of: id) == nil { missing.append((id, number)) }
             }
-            guard !missing.isEmpty else { continue }
+            guard !missing.isEmpty else {
+                waitingNotes.remove(note)
+                continue
+            }
+            if isSynced, arrived.contains(note) || waitingNotes.contains(note), !noteIsQuiet(note, cards: held.values) {
+                waitingNotes.insert(note)
+                continue
+            }
+            waitingNotes.remove(note)
             do {
                 var room: Int? = 0
                 let target = try newCardTarget(moment, room: &room).level
-                _ = try addClozeCards(missing, of: note, level: target, tags: store.noteTags(note), moment)
+                _ = try addClozeCards(missing, of: note, level: target, tags: store.noteTags(note), moment, origin: .note)
             } catch {
                 retryNotes.insert(note)
             }

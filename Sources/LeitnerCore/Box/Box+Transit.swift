@@ -16,6 +16,13 @@ extension Box {
         return realNow - store.lastChange(of: ids) >= options.settleAfter * 1_000_000
     }
 
+    /// True when neither `notes/`, the note's directory, nor the store's levels, devices' logs and
+    /// the note's cards `cards` (`storeIsQuiet`) changed for `settleAfter`: a sync tool that
+    /// delivered the note has delivered its cards too.
+    func noteIsQuiet(_ note: String, cards: some Sequence<String>) -> Bool {
+        storeIsQuiet(cards) && RealTime.nanoseconds - store.lastNoteChange(note) >= options.settleAfter * 1_000_000
+    }
+
     /// How long a read waits for cards in transit (ms): a sync tool delivers a moved card's folder
     /// within moments of taking the old one away.
     static let transitWait: Int64 = 2_000

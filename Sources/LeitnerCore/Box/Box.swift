@@ -58,6 +58,9 @@ public final class Box {
     var noteIndex: NoteIndex?
     /// Notes whose new cards could not be added (`followNotes`): tried again at the next request.
     var retryNotes = Set<String>()
+    /// Notes come into `notes/` of a synced store, whose missing cards wait for the store to be
+    /// quiet (`followNotes`).
+    var waitingNotes = Set<String>()
     /// Notes renamed by hand whose cards' `cloze-of` could not be rewritten yet: the old id, the new.
     var retryRenames: [(from: String, to: String)] = []
     /// The search index's and the tag table's builds under way off the turn, while there is none

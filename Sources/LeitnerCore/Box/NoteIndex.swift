@@ -32,6 +32,10 @@ struct NoteIndex {
     private(set) var cursor: ChangeFeed.Cursor
     /// Notes renamed by hand since the last `takeRenames`: the old id, the new.
     private var renames: [(from: String, to: String)] = []
+    /// Notes that came into `notes/` since the last `takeArrivals` (not those the index was
+    /// built with), each counted once it has numbers (a sync tool makes a note's directory
+    /// before its text): in a synced store, a sync tool may still be delivering their cards.
+    private var arrivals = Set<String>()
 
     /// Reads every note, its cursor opened and `notes/` watched first.
     /// - Returns: the index, and every note in it (each one read).
@@ -52,12 +56,17 @@ struct NoteIndex {
             store.closeCursor(cursor)
             let (built, notes) = NoteIndex.build(store: store)
             let gone = Set(numbersOf.keys).subtracting(notes)
+            let arrived = notes.filter { !hasNumbers($0) && built.hasNumbers($0) }.union(arrivals)
             self = built
+            arrivals = arrived
             return notes.union(gone)
         }
         // `notes/` made after the index was (by the box's first note, by hand or a sync tool).
         if notesWatch < 0, notesStamp == nil, FileSystem.exists(Store.notesDirectoryName, in: store.rootFD) {
-            return readAll(store: store).union(numbersOf.keys)
+            let known = Set(numbersOf.keys)
+            let read = readAll(store: store)
+            arrivals.formUnion(read.filter { hasNumbers($0) })
+            return read.union(known)
         }
         var dirty = Set<String>()
         if notesWatch < 0, let stamp = notesStamp, !NoteIndex.holds(stamp, store: store) {
@@ -82,14 +91,27 @@ struct NoteIndex {
                 break
             }
         }
-        for note in dirty { learn(note, store: store) }
+        for note in dirty {
+            let known = hasNumbers(note)
+            learn(note, store: store)
+            if !known, hasNumbers(note) { arrivals.insert(note) }
+        }
         return dirty
     }
+
+    /// True when the note `note` was read with a deletion number.
+    private func hasNumbers(_ note: String) -> Bool { !(numbersOf[note]?.isEmpty ?? true) }
 
     /// The notes renamed by hand since the last call, in the order they were seen.
     mutating func takeRenames() -> [(from: String, to: String)] {
         defer { renames = [] }
         return renames
+    }
+
+    /// The notes that came into `notes/` since the last call.
+    mutating func takeArrivals() -> Set<String> {
+        defer { arrivals = [] }
+        return arrivals
     }
 
     /// Watches `notes/` and reads every note in it.

@@ -17,6 +17,10 @@ public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByString
     /// The move this device made for a grade a browser kept offline and sent later (R35): the
     /// browser's own line is in its log, `kept=DEVICE:SEQ` names it on both.
     case kept
+    /// A cloze card added because its note holds a number no card held (R30): every machine that
+    /// sees the number adds the same card, and the merged history gives the add once
+    /// (`MergedLogReader`, docs/sync.md).
+    case note
     /// A word this version does not know, from a newer program's log: kept and shown as it is.
     case other(String)
 
@@ -29,6 +33,7 @@ public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByString
         case "admit": self = .admit
         case "leech": self = .leech
         case "kept": self = .kept
+        case "note": self = .note
         default: self = .other(rawValue)
         }
     }
@@ -49,6 +54,7 @@ public enum LogOrigin: Sendable, Hashable, RawRepresentable, ExpressibleByString
         case .admit: "admit"
         case .leech: "leech"
         case .kept: "kept"
+        case .note: "note"
         case .other(let word): word
         }
     }

@@ -14,6 +14,13 @@
 /// entries of one second (a last grade and the `complete` it wrote) are matched each with its
 /// own copy.
 ///
+/// A card a note's new number made is one add, however many devices made it: each machine that
+/// saw the number added the same card, and one that saw the card arrive first logged that
+/// (R30, docs/sync.md). So an `add` of a card — a daemon's for its note (`origin=note`), or
+/// one found by hand (`origin=hand`) — after another device's `add origin=note` of it was
+/// given, with no `delete` or `rename` of the card given since, is passed over: that first add
+/// stands for all.
+///
 /// Without a limit the logs are streamed: never more than one piece of `chunkEntries` entries is
 /// held per log, whatever their length. With a limit, only the last `limit` entries of the
 /// merged stream are given; each reader must be made with the same limit, so that it gives only
@@ -81,6 +88,9 @@ public final class MergedLogReader {
     /// from `tailIndex` on.
     private var tail: [LogEntry]?
     private var tailIndex = 0
+    /// Each card whose `add origin=note` was given, and not deleted or renamed since → the device
+    /// whose add was given.
+    private var noteAdded: [String: String] = [:]
 
     /// A reader of `readers` as one log.
     /// - Parameters:
@@ -138,9 +148,29 @@ public final class MergedLogReader {
         return Array(kept.suffix(limit))
     }
 
+    /// The next entry of the merged stream, another device's add of a card a note's number made
+    /// passed over; nil once every log is read.
+    private func take() throws(BoxError) -> LogEntry? {
+        while let entry = try takeMerged() {
+            guard let id = entry.id else { return entry }
+            switch entry.event {
+            case .add where entry.origin == .note || entry.origin == .hand:
+                let device = entry.device ?? ""
+                if let by = noteAdded[id], by != device { continue }
+                if entry.origin == .note { noteAdded[id] = device }
+            case .delete, .rename:
+                noteAdded[id] = nil
+            default:
+                break
+            }
+            return entry
+        }
+        return nil
+    }
+
     /// The next entry of the merged stream, its copies at the head of the other logs passed over;
     /// nil once every log is read.
-    private func take() throws(BoxError) -> LogEntry? {
+    private func takeMerged() throws(BoxError) -> LogEntry? {
         var earliest: Source?
         var earliestTime = Int64.max
         for source in sources {

@@ -82,6 +82,16 @@ extension Store {
         return latest
     }
 
+    /// The latest change time (ns since the epoch) of `notes/` and of the note `note`'s directory:
+    /// what a sync tool delivering a note, or a rename of one, changes.
+    func lastNoteChange(_ note: String) -> Int64 {
+        var latest: Int64 = 0
+        for path in [Store.notesDirectoryName, Store.notesDirectoryName + "/" + note] {
+            latest = max(latest, (try? FileSystem.status(path, in: rootFD).changeNanoseconds) ?? 0)
+        }
+        return latest
+    }
+
     /// The latest modification time (ms since the epoch) of the files in the copy of `id` in
     /// `level`; nil when it cannot be read.
     func newestFile(of id: String, in level: Level) -> Int64? {
