@@ -5,10 +5,9 @@ in step by two Syncthing instances on loopback (syncthing_pair.py).
 - A note edited by hand on A to gain c3: online, and with both daemons made to see the number
   before either card has crossed (both daemons stopped while Syncthing carries the text, the
   connection paused before they go on), so that both add `katze.c3`.
-- A note renamed on A and carried by Syncthing in pieces: the new note's directory, the cards'
-  rewritten `cloze-of` and the old note's deletion, the note before the cards and the cards
-  before the note (A's ignore rules hold one part back for a few seconds, with requests on B
-  meanwhile).
+- A note renamed on A and carried by Syncthing in pieces: the new note's directory and the old
+  note's deletion first, the cards' rewritten `cloze-of` a few seconds later (A's ignore rules
+  hold them back), with requests on B meanwhile.
 
 The state is checked, not the daemons' agreement: each card in exactly one level on both
 machines and the same on both, one `add` of the new card in each machine's merged history (both
@@ -104,7 +103,7 @@ def test_a_note_edited_on_one_machine_is_one_card_and_one_add(pair, both_add):
                 daemon.signal(signal.SIGCONT)
         for name, daemon in pair.daemons.items():
             daemon.call("Status")
-            assert (daemon.store / "new" / "katze.c3").is_dir(), f"{name} did not add katze.c3"
+            assert [card for card, _ in cards_on_disk(daemon.store)].count("katze.c3") == 1, f"{name} did not add katze.c3"
             assert len(own_adds(daemon.store, name, "katze.c3")) == 1, f"{name}'s log: {own_adds(daemon.store, name, 'katze.c3')}"
         pair.resume()
     else:
@@ -112,12 +111,12 @@ def test_a_note_edited_on_one_machine_is_one_card_and_one_add(pair, both_add):
         pair.a.call("Status")
     pair.converge()
     levels = assert_each_card_once(pair)
-    assert {card: level for card, level in levels.items() if card.startswith("katze.")} == \
-        {"katze.c1": "2", "katze.c2": "2", "katze.c3": "new"}
+    # Where a new card goes (R23: level 1 here, since these daemons admit every new card at once).
+    assert sorted(levels) == ["katze.c1", "katze.c2", "katze.c3"] and levels["katze.c1"] == levels["katze.c2"] == "2", levels
     for name, daemon in pair.daemons.items():
         assert len(adds_of(daemon, "katze.c3")) == 1, f"{name}'s merged history: {adds_of(daemon, 'katze.c3')}"
-        assert cloze_of(daemon.store, "new", "katze.c3") == ["katze", "c3"]
-        assert sorted(p.name for p in (daemon.store / "new").iterdir()) == ["katze.c3"], f"{name}: {list((daemon.store / 'new').iterdir())}"
+        assert cloze_of(daemon.store, levels["katze.c3"], "katze.c3") == ["katze", "c3"]
+        assert sorted(p.name for p in (daemon.store / levels["katze.c3"]).iterdir()) == ["katze.c3"], name
     assert_clean(pair)
 
 
@@ -133,15 +132,17 @@ def let_through(pair):
     pair.sa.rest("POST", f"/rest/db/scan?folder={FOLDER}")
 
 
-@pytest.mark.parametrize("first", ["note", "cards"])
 @pytest.mark.parametrize("how", ["rename", "mv"])
-def test_a_note_renamed_on_one_machine_keeps_its_cards_on_both(slow_pair, first, how):
+def test_a_note_renamed_on_one_machine_keeps_its_cards_on_both(slow_pair, how):
+    """The renamed note reaches B before its cards' rewritten `cloze-of`: the order that gave
+    the note cards of its own. (The other orders are the core's test, ClozeNoteSyncTests: held
+    back here by ignoring `/notes` on A, Syncthing brings the old note back to A from B when
+    the rule is lifted, which no user does.)"""
     pair = slow_pair
     pair.a.call("AddCloze", text=TEXT, id="zahl", level="2")
     pair.a.call("Move", id="zahl.c2", level="4")
     pair.converge()
-    held = [f"/{level}" for level in PLACES] if first == "note" else ["/notes"]
-    hold_back(pair, held)
+    hold_back(pair, [f"/{level}" for level in PLACES])
     if how == "rename":
         pair.a.call("Rename", id="zahl", newId="nummer")
     else:
@@ -149,17 +150,13 @@ def test_a_note_renamed_on_one_machine_keeps_its_cards_on_both(slow_pair, first,
         pair.a.call("Status")
     for level, card in (("2", "zahl.c1"), ("4", "zahl.c2")):
         assert cloze_of(pair.a.store, level, card) == ["nummer", card[-2:]]
-    # The first part arrives on B, which looks several times while the rest is held back.
-    if first == "note":
-        wait_for(lambda: (pair.b.store / "notes" / "nummer" / "text.md").exists()
-                 and not (pair.b.store / "notes" / "zahl").exists(), "the renamed note on B")
-    else:
-        wait_for(lambda: cloze_of(pair.b.store, "2", "zahl.c1")[0] == "nummer"
-                 and cloze_of(pair.b.store, "4", "zahl.c2")[0] == "nummer", "the rewritten cards on B")
+    # The note arrives on B, which looks several times while the cards are held back.
+    wait_for(lambda: (pair.b.store / "notes" / "nummer" / "text.md").exists()
+             and not (pair.b.store / "notes" / "zahl").exists(), "the renamed note on B")
     for _ in range(6):
         pair.b.call("Status")
         found = cards_on_disk(pair.b.store)
-        assert found == [("zahl.c1", "2"), ("zahl.c2", "4")], f"B holds {found} with the {first} delivered alone"
+        assert found == [("zahl.c1", "2"), ("zahl.c2", "4")], f"B holds {found} with the note delivered alone"
         time.sleep(0.5)
     let_through(pair)
     pair.converge()
