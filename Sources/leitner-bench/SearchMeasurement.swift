@@ -2,16 +2,26 @@ import Glibc
 import LeitnerCore
 import LeitnerSystem
 
-/// The search index alone, in a fresh process (docs/performance.md, "Watches"): the first search
-/// (which reads every card, watching each card directory while the watches last) to its first
-/// line and to its end, the inotify watches the process then holds beside the kernel's limit,
-/// then warm searches, a `Tags` and a search after a hand edit of one card, each the median of
-/// 9. Run it in a user namespace whose `max_inotify_watches` is 8,192 to see the box there.
+/// The search index alone, in a fresh process (docs/performance.md, "Watches", "The first
+/// search"): the floor of asking every card's stamp (a `stat` of each card directory and of each
+/// of its files, nothing of the box), then the first search as the daemon makes it — the index
+/// built off the turn (`BoxOptions.buildsIndexesApart`), from its file when the store has one
+/// (`SearchIndexFile`; the first run on a store writes it, the next one reads it) — to its
+/// first line and to its end, the time until the cards taken from the file are watched, the
+/// inotify watches the process then holds beside the kernel's limit, then warm searches, a
+/// `Tags` and a search after a hand edit of one card, each the median of 9. Run it in a user
+/// namespace whose `max_inotify_watches` is 8,192 to see the box there.
 enum SearchMeasurement {
     static func run(store: String) throws {
+        let floor = try (0..<3).map { _ in try Timing.secondsThrowing { _ = try statEveryCard(store) } }.min()!
+        print("floor: a stat of every card directory and file  \(Timing.ms(floor)) (\(try statEveryCard(store)) stats)")
+        let reads = try (0..<3).map { _ in try Floors.readCards(store) }.min { $0.seconds < $1.seconds }!
+        print("floor: read every card (directory listed, sides read)  \(Timing.ms(reads.seconds)) (\(reads.cards) cards)")
         var options = BoxOptions(storePath: store, device: BenchDevice.name)
+        options.buildsIndexesApart = true
         // `WATCH_LIMIT=N`: the box's own limit, to see it without a user namespace.
         if let value = getenv("WATCH_LIMIT").map({ String(cString: $0) }), let limit = Int(value) { options.watchLimit = limit }
+        let saved = access(store + "/.leitner/local.\(BenchDevice.name)/search-index", F_OK) == 0
         let box = try Box(options: options)
         defer { box.close() }
         let fields = Set(SearchMatch.Field.allCases)
@@ -19,12 +29,29 @@ enum SearchMeasurement {
         let common = try SearchPattern("FRONT 9", regex: false)
         var firstLine = 0.0
         let start = Timing.now()
-        var scan = try box.startSearch(rare, fields: fields, level: nil, limit: nil)
+        var build: IndexBuild?
+        var scan: SearchScan
+        // As the daemon marks each call (`BoxOwner.run`).
+        box.callBegan = .now
+        while true {
+            do {
+                scan = try box.startSearch(rare, fields: fields, level: nil, limit: nil)
+                break
+            } catch {
+                // As a daemon's connection does: run the build the call waits for, then call again.
+                guard let awaited = box.takeAwaitedBuild() else { throw error }
+                awaited.run()
+                build = awaited
+            }
+        }
         while !scan.isFinished {
             if try !box.nextMatches(of: &scan, upTo: 256).isEmpty, firstLine == 0 { firstLine = Timing.now() - start }
         }
+        box.callBegan = nil
         let first = Timing.now() - start
-        print("search: first (reads every card)   first line \(Timing.ms(firstLine)), all \(Timing.ms(first))")
+        print("search: first, \(saved ? "the index's file there" : "no index file (reads every card)")  first line \(Timing.ms(firstLine)), all \(Timing.ms(first))")
+        while let build, !build.isFinished { usleep(1000) }
+        print("search: the build's file written and its cards watched after  \(Timing.ms(Timing.now() - start))")
         let limit = Inotify.userLimit().map { "\($0)" } ?? "unknown"
         print("search: inotify watches held       \(watchesHeld()) (the user's limit \(limit))")
         for warning in box.takeWarnings() { print("search: said once: \(warning)") }
@@ -51,6 +78,25 @@ enum SearchMeasurement {
             })
         }
         print("search: after a side edited in place, median of 5  \(Timing.ms(Timing.percentile(edits, 0.5)))")
+    }
+
+    /// A `stat` of every card directory of the store and of each of its entries, relative to the
+    /// level directory, as a stamp asks them (`CardStamp.holds`); how many.
+    static func statEveryCard(_ store: String) throws -> Int {
+        var count = 0
+        for level in ["1", "2", "3", "4", "5", "6", "7", "finished"] {
+            let levelDirectory = try FileDescriptor.openDirectory(store + "/" + level)
+            defer { levelDirectory.close() }
+            var ids: [String] = []
+            try FileSystem.forEachEntry(levelDirectory) { name, _ in ids.append(name) }
+            for id in ids {
+                guard (try? FileSystem.status(id, in: levelDirectory)) != nil else { continue }
+                count += 1
+                // The bench's cards have two sides, `front.txt` and `back.txt` (`StoreBuilder`).
+                for side in ["front.txt", "back.txt"] where (try? FileSystem.status(id + "/" + side, in: levelDirectory)) != nil { count += 1 }
+            }
+        }
+        return count
     }
 
     /// The inotify watches this process holds, from the kernel's list.

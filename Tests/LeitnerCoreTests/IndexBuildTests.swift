@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import Testing
 @testable import LeitnerCore
@@ -140,6 +141,30 @@ import LeitnerSystem
         build.run()
         #expect(try box.list(level: nil, withText: false, filter: filter).map(\.id) == ["card05", "card07"])
         #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 2), TagCount(tag: "fr", cards: 2)])
+    }
+
+    /// The daemon's tag build reads every card's `tags` without watching (the watches cost twice
+    /// the reads): the table reads the unwatched cards' `tags` again at each use until the
+    /// build's thread has watched them, and a card's watch finds a hand edit after.
+    @Test func theTagTableWatchesItsCardsAfterTheBuild() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Self.openApart(dir)
+        defer { box.close() }
+        for id in ["card0", "card1", "card2"] { try box.addText("front \(id)", "back \(id)", id: id) }
+        _ = try box.tag(id: "card0", tags: ["de"])
+        #expect(throws: BoxError.self) { try box.tagCounts() }
+        let build = try #require(box.takeAwaitedBuild())
+        build.run()
+        // Before the watches are taken in: read again at the use.
+        dir.write("1/card1/tags", "fr\n")
+        #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 1), TagCount(tag: "fr", cards: 1)])
+        while !build.isFinished { usleep(1000) }
+        _ = try box.tagCounts()
+        #expect(box.tagTable?.unwatched.isEmpty == true)
+        // After: by the card's watch.
+        dir.write("1/card2/tags", "fr\n")
+        #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 1), TagCount(tag: "fr", cards: 2)])
     }
 
     @Test func aBuildThatGivesUpIsBegunAgainAndOneWhoseBoxClosesStops() throws {

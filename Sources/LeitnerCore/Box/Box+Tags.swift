@@ -74,8 +74,14 @@ extension Box {
             if let table = tagTable, store.isLost(table.cursor) {
                 store.closeCursor(table.cursor)
                 tagTable = nil
+                tagWatching = nil
             }
             if tagTable == nil { try installBuilt(.tags) }
+            // The watches of the cards the build read unwatched, added since.
+            if let build = tagWatching, let watched = build.takeTagsWatched() {
+                tagWatching = nil
+                tagTable?.takeWatches(watched)
+            }
         }
         // Updated in place where it exists: a copy would copy the table.
         tagTable?.update(store: store)
@@ -91,8 +97,14 @@ extension Box {
             if let index = searchIndex, store.isLost(index.cursor) {
                 store.closeCursor(index.cursor)
                 searchIndex = nil
+                searchWatching = nil
             }
             if searchIndex == nil { try installBuilt(.search) }
+            // The watches of the cards the build took from the index's file, added since.
+            if let build = searchWatching, let watched = build.takeWatched() {
+                searchWatching = nil
+                searchIndex?.takeWatches(watched)
+            }
         }
         // Updated in place where it exists: a copy would copy every card's folded text.
         searchIndex?.update(store: store)
@@ -118,10 +130,14 @@ extension Box {
             if kind == .search { searchBuild = nil } else { tagBuild = nil }
             switch outcome {
             case .search(let built) where !store.isLost(build.cursor):
-                searchIndex = SearchIndex(installing: built, cursor: build.cursor, store: store)
+                // The cards taken from the file unwatched were looked at by their stamps after
+                // this call began: as current as a read for it; the next call looks again.
+                searchIndex = SearchIndex(installing: built, cursor: build.cursor, store: store, stampsAsked: readAfterCall(build))
+                if !built.adopted.isEmpty { searchWatching = build }
                 return
             case .tags(let built) where !store.isLost(build.cursor):
-                tagTable = TagTable(installing: built, cursor: build.cursor, store: store)
+                tagTable = TagTable(installing: built, cursor: build.cursor, store: store, readAfterCall: readAfterCall(build))
+                if !built.unwatched.isEmpty { tagWatching = build }
                 return
             case .search, .tags, .stopped:
                 store.closeCursor(build.cursor)
@@ -130,6 +146,12 @@ extension Box {
         guard let build = try? IndexBuild(kind, store: store) else { return }
         if kind == .search { searchBuild = build } else { tagBuild = build }
         try wait(for: build, kind)
+    }
+
+    /// True when `build` began reading after the call being made began (`callBegan`).
+    private func readAfterCall(_ build: IndexBuild) -> Bool {
+        guard let callBegan, let began = build.began else { return false }
+        return callBegan <= began
     }
 
     private func wait(for build: IndexBuild, _ kind: IndexBuild.Kind) throws(BoxError) {

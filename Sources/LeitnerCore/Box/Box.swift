@@ -66,11 +66,20 @@ public final class Box {
     /// The search index's and the tag table's builds under way off the turn, while there is none
     /// (`BoxOptions.buildsIndexesApart`).
     var searchBuild: IndexBuild?
+    /// The search index's build whose thread still adds the watches of the cards it took from
+    /// the index's file (`IndexBuild.takeWatched`).
+    var searchWatching: IndexBuild?
     /// The voice's maker (R33); nil without a program.
     let voice: VoiceMaker?
     var tagBuild: IndexBuild?
+    /// The tag table's build whose thread still adds the watches of the cards it read unwatched.
+    var tagWatching: IndexBuild?
     /// The build the call that just failed waits for (`takeAwaitedBuild`).
     var awaitedBuild: IndexBuild?
+    /// When the call being made first asked for the box, before any build it waited for: set
+    /// by the daemon for each call, so that the call that waited for the search index's build
+    /// does not ask again the stamps the build asked after it began. Nil: asked again.
+    public var callBegan: MonotonicTime?
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
     /// Damage found in `.leitner/` while opening, and what was done about it: `doctor` reports
@@ -179,7 +188,13 @@ public final class Box {
     /// Makes every change durable and releases the lock; a build under way off the turn gives up.
     public func close() {
         searchBuild?.stop()
+        searchWatching?.stop()
+        // The cards read again since the index's file was written are read again from it at the
+        // next start: written now, they are not (a daemon killed keeps the older file, which
+        // costs only those reads).
+        if let searchIndex, searchIndex.readSinceSaved > 0 { try? SearchIndexFile.save(searchIndex, in: store.stateFD) }
         tagBuild?.stop()
+        tagWatching?.stop()
         sync.settleRead?.stop()
         voice?.stop()
         store.close()

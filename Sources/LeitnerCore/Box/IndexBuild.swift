@@ -10,6 +10,11 @@ import LeitnerSystem
 /// installs it and reads again what changed since the cursor (`SearchIndex.init(installing:)`,
 /// `TagTable.init(installing:)`). Only the calls that need it wait for it, and all of them for
 /// the one build: the first to `join` runs it, the others are rung when it is done.
+///
+/// The search index's build begins from its file (`SearchIndexFile`): the cards whose stamps
+/// hold are taken from it unwatched, and once the waiting calls are rung, a thread of the
+/// build's own writes the file again when that spares the next start reads, then adds those
+/// cards' watches (`SearchIndex.watch`), which the next search takes in (`takeWatched`).
 public final class IndexBuild: Sendable {
     enum Kind: Sendable {
         case search
@@ -37,6 +42,14 @@ public final class IndexBuild: Sendable {
         var claimed = false
         var outcome: Outcome?
         var waiters: [@Sendable () -> Void] = []
+        /// The cards taken from the file, watched since (`SearchIndex.watch`); nil until done.
+        var watched: [SearchIndex.Watched]?
+        /// The cards the tag table's build read unwatched, watched since (`TagTable.watch`).
+        var tagsWatched: [TagTable.Watched]?
+        /// True once the work after the build (the file, the watches) is done or given up.
+        var finished = false
+        /// When the build began asking the cards' stamps.
+        var began: MonotonicTime?
     }
 
     let kind: Kind
@@ -44,6 +57,9 @@ public final class IndexBuild: Sendable {
     let cursor: ChangeFeed.Cursor
     private let reader: CardReader
     private let watcher: Inotify.Watcher
+    /// The device's private directory, where the search index's file is; nil when it could not
+    /// be opened (the build then reads every card, and writes nothing).
+    private let stateDirectory: FileDescriptor?
     private let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
 
@@ -54,12 +70,18 @@ public final class IndexBuild: Sendable {
         self.kind = kind
         reader = try CardReader(store: store)
         watcher = store.watcher
+        stateDirectory = kind == .search ? try? FileDescriptor.openDirectory(".", relativeTo: store.stateFD) : nil
         cursor = store.openCursor()
     }
 
     deinit {
         // A build nobody ran (its box closed first) still holds its descriptors.
-        if !state.withLock({ $0.claimed }) { reader.close() }
+        if !state.withLock({ $0.claimed }) { closeDescriptors() }
+    }
+
+    private func closeDescriptors() {
+        reader.close()
+        stateDirectory?.close()
     }
 
     /// Says what the caller is to do: run the build, wait to be rung, or nothing.
@@ -83,20 +105,84 @@ public final class IndexBuild: Sendable {
     /// Reads every card of the snapshot, on the calling thread, holding nothing of the box;
     /// then rings those waiting. Called once, by the thread `join` told to.
     public func run() {
-        let stopped = { self.stopping.load(ordering: .relaxed) }
-        let outcome: Outcome = switch kind {
-        case .search: SearchIndex.read(reader.cards, from: reader, watcher: watcher, stopped: stopped).map { .search($0) } ?? .stopped
-        case .tags: TagTable.read(reader.cards, from: reader, watcher: watcher, stopped: stopped).map { .tags($0) } ?? .stopped
+        // Claimed here too, for the callers that run it without `join` (the bench, the tests):
+        // the descriptors are then closed by the run, never again by `deinit`.
+        state.withLock { state in
+            state.claimed = true
+            state.began = .now
         }
-        reader.close()
-        // The build's buffers are freed on this thread: give them back.
-        MemoryTrim.releaseFreedMemory()
+        let stopped = { @Sendable in self.stopping.load(ordering: .relaxed) }
+        let outcome: Outcome = switch kind {
+        case .search:
+            SearchIndex.read(reader.cards, from: reader, watcher: watcher, saved: stateDirectory.flatMap { SearchIndexFile.load(in: $0) },
+                             stopped: stopped).map { .search($0) } ?? .stopped
+        case .tags: TagTable.read(reader.cards, from: reader, watcher: watcher, watchNow: false, stopped: stopped).map { .tags($0) } ?? .stopped
+        }
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
             state.outcome = outcome
             defer { state.waiters = [] }
             return state.waiters
         }
         for ring in waiters { ring() }
+        switch outcome {
+        case .search(let built) where built.needsSaving || !built.adopted.isEmpty:
+            // The caller goes on with its call: the file and the watches are this thread's.
+            if DetachedThread.start({ self.afterwards(built) }) != nil { afterwards(built) }
+        case .tags(let table) where !table.unwatched.isEmpty:
+            if DetachedThread.start({ self.afterwards(table) }) != nil { afterwards(table) }
+        default:
+            finish(watched: nil)
+        }
+    }
+
+    /// Watches the cards the tag table's build read unwatched, and reads their tags again.
+    private func afterwards(_ table: TagTable) {
+        let watched = TagTable.watch(table, cards: reader.cards, from: reader, watcher: watcher,
+                                     stopped: { self.stopping.load(ordering: .relaxed) })
+        state.withLock { $0.tagsWatched = watched }
+        finish(watched: nil)
+    }
+
+    /// Writes the index's file when the build read cards it may keep, then watches the cards it
+    /// took from the file.
+    private func afterwards(_ built: SearchIndex.Built) {
+        if built.needsSaving, let stateDirectory { try? SearchIndexFile.save(built.index, in: stateDirectory) }
+        let watched = SearchIndex.watch(built.adopted, of: built, from: reader, watcher: watcher,
+                                        stopped: { self.stopping.load(ordering: .relaxed) })
+        finish(watched: watched)
+    }
+
+    private func finish(watched: [SearchIndex.Watched]?) {
+        closeDescriptors()
+        // The build's buffers are freed on this thread: give them back.
+        MemoryTrim.releaseFreedMemory()
+        state.withLock { state in
+            state.watched = watched
+            state.finished = true
+        }
+    }
+
+    /// When the build began reading; nil before.
+    var began: MonotonicTime? { state.withLock { $0.began } }
+
+    /// True once the build and what follows it (the file written, the watches added) are done.
+    public var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// The cards the build took from the file, watched since; nil until then. Taken: a second
+    /// ask gives nil.
+    func takeWatched() -> [SearchIndex.Watched]? {
+        state.withLock { state in
+            defer { state.watched = nil }
+            return state.watched
+        }
+    }
+
+    /// The cards the tag table's build read unwatched, watched since; nil until then. Taken.
+    func takeTagsWatched() -> [TagTable.Watched]? {
+        state.withLock { state in
+            defer { state.tagsWatched = nil }
+            return state.tagsWatched
+        }
     }
 
     /// Asks the build to give up soon (within 256 cards): its box is closing, or the daemon

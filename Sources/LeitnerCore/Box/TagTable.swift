@@ -15,6 +15,12 @@ import LeitnerSystem
 ///   or a sync tool, is read again before the next request that needs it);
 /// - when the kernel dropped events, every card is read again.
 ///
+/// The daemon's build (`IndexBuild`) reads the tags without watching (`watchNow` false): 100,000
+/// `inotify_add_watch` calls cost twice the `openat`s (docs/performance.md, "The first search").
+/// The cards are installed unwatched, their `tags` read again at each use as past `WatchLimit=`,
+/// while the build's thread adds their watches and reads each card's tags once more after its
+/// watch (`watch`); the next use takes those watches in (`takeWatches`).
+///
 /// Small: only tagged cards have an entry of tags; every card has a number (`CardIndex`, only
 /// added to, so a number is its for good) and a 4-byte watch.
 struct TagTable {
@@ -24,8 +30,9 @@ struct TagTable {
     private var numbers = CardIndex()
     /// The watch on each numbered card's directory, by number; -1 for none.
     private var watchOf: [Int32] = []
-    /// Cards whose directory has no watch (the limit was reached): read again before each use.
-    private var unwatched = Set<String>()
+    /// Cards whose directory has no watch (the limit was reached, or a build read them without
+    /// and their watches are still being added): read again before each use.
+    private(set) var unwatched = Set<String>()
     /// Where the table is in the store's change feed.
     private(set) var cursor = ChangeFeed.Cursor.none
 
@@ -44,7 +51,8 @@ struct TagTable {
     /// `CardReader`, the build's cursor on the store's change feed opened at the snapshot (`IndexBuild`).
     /// - Parameter stopped: asked every 256 cards: true gives up (the box is closing).
     /// - Returns: nil when stopped.
-    static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
+    /// - Parameter watchNow: false: no card is watched, for `watch` to do after.
+    static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher, watchNow: Bool = true,
                      stopped: () -> Bool = { false }) -> TagTable? {
         var table = TagTable()
         table.numbers = CardIndex(minimumCapacity: cards.count)
@@ -54,17 +62,54 @@ struct TagTable {
             count += 1
             if count & 255 == 0, stopped() { return nil }
             IndexBuildProbe.reading(id, root: source.root)
-            table.learn(id, in: level, from: source, watcher: watcher)
+            table.learn(id, in: level, from: source, watcher: watchNow ? watcher : nil)
         }
         return table
     }
 
+    /// What adding a card's watch after the build found (`watch`).
+    struct Watched: Sendable {
+        var id: String
+        var watch: Int32
+        /// The card's tags read once the watch was there.
+        var tags: [String]
+    }
+
+    /// Adds the watch of each card `table` holds unwatched, then reads its tags again: changes
+    /// after the read are events of the watch. Runs off the turn, after the table is installed.
+    /// - Parameter stopped: asked every 256 cards: true gives up (the cards left stay unwatched).
+    static func watch(_ table: TagTable, cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
+                      stopped: () -> Bool = { false }) -> [Watched] {
+        var watched: [Watched] = []
+        watched.reserveCapacity(table.unwatched.count)
+        for (count, id) in table.unwatched.enumerated() {
+            if count & 255 == 255, stopped() { break }
+            guard let level = cards[id], let watch = try? watcher.watch(directory: source.path(of: id, in: level)) else { continue }
+            watched.append(Watched(id: id, watch: watch, tags: source.tagsOnly(of: id, in: level)))
+        }
+        return watched
+    }
+
+    /// Gives the cards `watch` watched their watches, where the tags it read after the watch are
+    /// those the table holds (read again at each use since): otherwise the card stays unwatched,
+    /// read again at the next use.
+    mutating func takeWatches(_ watched: [Watched]) {
+        for card in watched where unwatched.contains(card.id) && tags(of: card.id) == card.tags {
+            guard let number = numbers.entryNumber(of: card.id) else { continue }
+            watchOf[Int(number)] = card.watch
+            unwatched.remove(card.id)
+        }
+    }
+
     /// Installs a table a build read, under the box's turn, with the cursor opened at the build's
     /// snapshot, and brings it up to date with the changes since (`update`).
-    init(installing built: TagTable, cursor: ChangeFeed.Cursor, store: Store) {
+    /// - Parameter readAfterCall: the build read the tags after the calling request began: this
+    ///   update does not read the unwatched cards' again (the first call would pay twice); the
+    ///   next one does.
+    init(installing built: TagTable, cursor: ChangeFeed.Cursor, store: Store, readAfterCall: Bool = false) {
         self = built
         self.cursor = cursor
-        update(store: store)
+        update(store: store, readingUnwatched: !readAfterCall)
     }
 
     /// The tags of the card `id`; none when it has none (or is not in the box).
@@ -72,7 +117,7 @@ struct TagTable {
 
     /// Takes in what changed since the last use: the cards the feed names and those whose `tags`
     /// had events.
-    mutating func update(store: Store) {
+    mutating func update(store: Store, readingUnwatched: Bool = true) {
         // Only its own file's events and the directory's own (no name) can change the tags.
         guard let changed = store.changedCards(since: cursor, pending: [], entry: { $0 == CardTag.fileName || $0.isEmpty }) else {
             self = TagTable(store: store)
@@ -87,7 +132,7 @@ struct TagTable {
         }
         // A card without a watch has its `tags` read again each time: one `openat`, the
         // stamp's `stat`'s price; its watch is asked for again only when it changed.
-        for id in unwatched where !dirty.contains(id) {
+        for id in unwatched where readingUnwatched && !dirty.contains(id) {
             if let level = store.level(of: id) {
                 let tags = store.tagsOnly(of: id, in: level)
                 tagsOf[id] = tags.isEmpty ? nil : tags
@@ -108,10 +153,10 @@ struct TagTable {
 
     /// Reads one card's tags and watches its directory (the same watch when it is watched
     /// already): the watch first, so that a change after the read is an event.
-    private mutating func learn(_ id: String, in level: Level, from source: some CardSource, watcher: Inotify.Watcher) {
+    private mutating func learn(_ id: String, in level: Level, from source: some CardSource, watcher: Inotify.Watcher?) {
         let number = Int(numbers.intern(id))
         if number == watchOf.count { watchOf.append(-1) }
-        let watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
+        let watch = watcher.flatMap { try? $0.watch(directory: source.path(of: id, in: level)) } ?? -1
         watchOf[number] = watch
         if watch < 0 { unwatched.insert(id) }
         let tags = source.tagsOnly(of: id, in: level)

@@ -48,6 +48,36 @@ struct CardStamp {
         return CardStamp(names: names, hash: hasher.value, settled: RealTime.nanoseconds - hasher.newest >= DirectoryStamp.racyWindow)
     }
 
+    /// The stamp as bytes, for the search index's arena and its file (`SearchIndexFile`): the
+    /// hash, little-endian, then the names. Nil for a stamp never trusted (`settled` false), and
+    /// for one whose names pass `maximumEncoded` (a card of many media files): the card is then
+    /// read again rather than trusted.
+    var encoded: [UInt8]? {
+        guard settled, names.utf8.count + 8 <= CardStamp.maximumEncoded else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8 + names.utf8.count)
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: hash >> UInt64(shift))) }
+        bytes.append(contentsOf: names.utf8)
+        return bytes
+    }
+
+    /// The most bytes `encoded` gives: the search index keeps a stamp's length in a byte.
+    static let maximumEncoded = 255 - 1
+
+    /// A stamp from `encoded`'s bytes; nil when they are too few to be one.
+    init?(encoded bytes: some Collection<UInt8>) {
+        guard bytes.count >= 8 else { return nil }
+        var hash: UInt64 = 0
+        for (shift, byte) in zip(stride(from: 0, to: 64, by: 8), bytes.prefix(8)) { hash |= UInt64(byte) << UInt64(shift) }
+        self.init(names: String(decoding: bytes.dropFirst(8), as: UTF8.self), hash: hash, settled: true)
+    }
+
+    private init(names: String, hash: UInt64, settled: Bool) {
+        self.names = names
+        self.hash = hash
+        self.settled = settled
+    }
+
     /// True when the directory `name` in `parent` and its entries look as they did when the stamp
     /// was taken: a `stat` of each.
     func holds(_ name: String, in parent: FileDescriptor) -> Bool {

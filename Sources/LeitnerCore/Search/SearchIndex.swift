@@ -1,3 +1,5 @@
+import Glibc
+import Synchronization
 import LeitnerSystem
 
 /// The text of every card, case-folded, for `Search`: reading 200,000 side files per search
@@ -5,8 +7,9 @@ import LeitnerSystem
 ///
 /// Compact: one byte arena holds each card's id (and its folded form when that differs), its
 /// folded front and its folded back; a slot of 24 bytes per card, with no reference in it, says
-/// where, and in which level the card is; its tags (R25) follow its back. It is built on the first search, not at open, and kept
-/// current without rescans:
+/// where, and in which level the card is; its tags (R25) follow its back, and its files' stamp
+/// (`CardStamp`, taken before the read) follows them. It is built on the first search, not at
+/// open, and kept current without rescans:
 ///
 /// - it holds a cursor on the store's change feed (`ChangeFeed`), which has every card whose level
 ///   changes — the box's adds, grades, moves, renames and deletes, and a hand's (R13) — and
@@ -16,6 +19,13 @@ import LeitnerSystem
 ///   (R13: the next search finds the new text); when the watches ran out (`Inotify.limit`), a
 ///   card without one keeps a `CardStamp` of its files instead, asked again before each search;
 /// - before a search the changed cards are read again; when the kernel dropped events, all are.
+///
+/// It is kept on disk between daemons (`SearchIndexFile`, `.leitner/local.DEVICE/search-index`):
+/// a build reads it first and takes a card from it, unread, when the card's stamp still holds —
+/// a `stat` of its directory and of each of its files instead of reading them (docs/performance.md,
+/// "The first search"). What the file says is never trusted beyond its stamps: an edit by any
+/// editor, a hand `mv`, a sync tool's delivery or a copy of the store changes a time, a size or
+/// an inode, and the card is read again.
 ///
 /// Only the first 64 KiB of a side are indexed (what a `Side` carries).
 struct SearchIndex {
@@ -28,19 +38,34 @@ struct SearchIndex {
         var frontLength: UInt32
         var backLength: UInt32
         /// The card directory's inotify watch; -1 when it has none (the limit was reached):
-        /// such a card's files are looked at again before every search (`unwatched`).
+        /// such a card's files are looked at again before every search (`unwatchedCount`).
         var watch: Int32
         var level: UInt8
+        /// The bytes of the card's stamp after its tags: a byte saying whether it may be kept on
+        /// disk (`keptStamp`), then `CardStamp.encoded`; 0 when the card has no stamp it may
+        /// be trusted by (its newest change too recent, its directory unreadable).
+        var stampLength: UInt8
         /// The card's tags (R25) after its back, joined by newlines: kept here so that a filter
         /// by tag and `Tags` read no `tags` file, and are kept current as the text is.
         var tagsLength: UInt16
 
-        var size: Int { Int(idLength) + Int(foldedIDLength) + Int(frontLength) + Int(backLength) + Int(tagsLength) }
+        var size: Int { Int(idLength) + Int(foldedIDLength) + Int(frontLength) + Int(backLength) + Int(tagsLength) + Int(stampLength) }
+
+        /// Where the stamp's bytes start in the arena.
+        var stampOffset: Int { Int(offset) + size - Int(stampLength) }
 
         /// The `level` of a slot whose card was read again into a new slot (or is gone): its
         /// bytes are garbage until the next compaction, and `forEach` passes it by.
         static let dead: UInt8 = .max
     }
+
+    /// The first byte of a stamp that may be kept on disk: the card's text and tags are its own
+    /// directory's, so that its stamp tells every change of them. A cloze card's text is its
+    /// note's, another directory; a side read through a link is its target's; a card with a sync
+    /// tool's conflict copies is read again for the store's count of them: such stamps serve
+    /// while the box runs (`liveStamp`), and the file leaves those cards out.
+    static let keptStamp: UInt8 = 1
+    static let liveStamp: UInt8 = 0
 
     /// One card's parts, as `forEach` hands them out.
     struct Parts {
@@ -64,9 +89,13 @@ struct SearchIndex {
     private var garbage = 0
     /// Cards read again at the next update: those a build could not read.
     private var pending = Set<String>()
-    /// Cards without a watch (the watches ran out) → their files as they were read: looked at
-    /// again before each search, a `stat` a file, and read again when they changed.
-    private var unwatched: [String: CardStamp] = [:]
+    /// Live slots without a watch (the watches ran out, or a build took them from the file and
+    /// their watches are still being added, `takeWatches`): their stamps are looked at again
+    /// before each search, a `stat` a file, and the card read again when they do not hold.
+    private(set) var unwatchedCount = 0
+    /// Cards read since the index was last written to its file (or read from it): the box
+    /// writes it again when it closes (`SearchIndexFile`).
+    private(set) var readSinceSaved = 0
     /// Where the index is in the store's change feed.
     private(set) var cursor: ChangeFeed.Cursor
     /// Slot numbers by a hash of their id (open addressing, linear probing, -1 for empty), so
@@ -83,9 +112,12 @@ struct SearchIndex {
     /// box's own callers, and a daemon whose build off the turn could not begin).
     init(store: Store) {
         let cursor = store.openCursor()
-        // Read through the store itself: nothing else runs meanwhile.
-        self.init(installing: SearchIndex.read(store.cardLevels, from: store, watcher: store.watcher) ?? Built(),
-                  cursor: cursor, store: store)
+        let saved = SearchIndexFile.load(in: store.stateFD)
+        // Read through the store itself: nothing else runs meanwhile. A card taken from the file
+        // is watched before its stamp is asked, as a read is.
+        let built = SearchIndex.read(store.cardLevels, from: store, watcher: store.watcher, saved: saved, watchNow: true) ?? Built()
+        if built.needsSaving { try? SearchIndexFile.save(built.index, in: store.stateFD) }
+        self.init(installing: built, cursor: cursor, store: store)
     }
 
     /// What reading every card gave, to be installed under the box's turn (`init(installing:)`).
@@ -100,6 +132,21 @@ struct SearchIndex {
         /// What the reads found that the store keeps (`Store.noteConflicts`), for the cards
         /// where they found something.
         var notes: [String: Note] = [:]
+        /// Cards installed unwatched with a stamp (`watchNow` false), taken from the file or
+        /// read: their watches are added after, off the turn (`watch`, `takeWatches`).
+        var adopted: [String] = []
+        /// True when the file is to be written again: cards were read, or it had other cards.
+        var needsSaving = false
+        /// How many cards were taken from the file, unread.
+        var taken = 0
+    }
+
+    /// What adding a card's watch after it was taken from the file found (`watch`).
+    struct Watched: Sendable {
+        var id: String
+        var watch: Int32
+        /// The stamp held once the watch was there: changes since are events of the watch.
+        var holds: Bool
     }
 
     /// What a read of one card found that the store keeps: a sync tool's conflict copies and
@@ -113,41 +160,182 @@ struct SearchIndex {
         self.cursor = cursor
     }
 
+    /// An index of `slots` over `arena`, unwatched, as its file gives it (`SearchIndexFile`):
+    /// only looked up by id, by a build.
+    init(slots: [Slot], arena: [UInt8]) {
+        self.cursor = .none
+        self.slots = slots
+        self.arena = arena
+        makeTable()
+    }
+
+    /// The stamp of the live slot holding `id`, kept or not, and the slot's number; nil when
+    /// the card has none.
+    func stamp(of id: String) -> (number: Int, stamp: CardStamp, kept: Bool)? {
+        guard let number = slotNumber(of: id), let found = stamp(at: number) else { return nil }
+        return (number, found.stamp, found.kept)
+    }
+
+    /// The stamp of slot `number`, and whether it may be kept on disk; nil when it has none.
+    func stamp(at number: Int) -> (stamp: CardStamp, kept: Bool)? {
+        let slot = slots[number]
+        guard slot.stampLength > 0 else { return nil }
+        let start = slot.stampOffset
+        guard let stamp = CardStamp(encoded: arena[start + 1..<start + Int(slot.stampLength)]) else { return nil }
+        return (stamp, arena[start] == SearchIndex.keptStamp)
+    }
+
     /// Reads `cards` — their text folded, their tags — from `source`, watching each card's
     /// directory before reading it, so that a change after the read is an event. Runs on any
     /// thread when `source` is a `CardReader`, the build's cursor on the store's change feed
     /// opened at the snapshot (`IndexBuild`).
+    ///
+    /// A card `saved` (the index's file) holds with a stamp that still holds is taken from it
+    /// unread. With `watchNow` its directory is watched first, as for a read; without, it is
+    /// taken unwatched, as is a card read with a stamp to go by, its stamp asked before each
+    /// search until `watch` has added its watch (the daemon's build: 100,000
+    /// `inotify_add_watch` calls cost more than the stamps).
     /// - Parameter stopped: asked every 256 cards: true gives up (the box is closing).
     /// - Returns: nil when stopped.
     static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
-                     stopped: () -> Bool = { false }) -> Built? {
+                     saved: SearchIndex? = nil, watchNow: Bool = true, stopped: () -> Bool = { false }) -> Built? {
+        read(cards, from: source, watcher: watcher, saved: saved, asked: watchNow ? nil : [], stopped: stopped)
+    }
+
+    /// `read` as the daemon's build makes it, unwatched (`watchNow` false): the stamps of the
+    /// file's cards asked on two threads first, each `stat` being a wait on the kernel.
+    static func read(_ cards: CardIndex, from source: CardReader, watcher: Inotify.Watcher,
+                     saved: SearchIndex?, stopped: @escaping @Sendable () -> Bool) -> Built? {
+        guard let saved else { return read(cards, from: source, watcher: watcher, saved: nil, asked: [], stopped: stopped) }
+        // In the order `cards` gives them, which the reading below follows.
+        let entries = Array(cards)
+        let half = entries.count / 2
+        let second = Mutex<[Asked]?>(nil)
+        let ask = { @Sendable (part: ArraySlice<(key: String, value: Level)>) -> [Asked] in
+            var answers: [Asked] = []
+            answers.reserveCapacity(part.count)
+            for (count, (id, level)) in part.enumerated() {
+                if count & 255 == 255, stopped() { break }
+                guard let found = saved.stamp(of: id), found.kept else {
+                    answers.append(.notAsked)
+                    continue
+                }
+                answers.append(found.stamp.holds(id, in: level, from: source) ? .holds : .changed)
+            }
+            return answers
+        }
+        if DetachedThread.start({ let part = ask(entries[half...]); second.withLock { $0 = part } }) != nil {
+            second.withLock { $0 = ask(entries[half...]) }
+        }
+        var asked = ask(entries[..<half])
+        // The other half's thread runs as long as this one's, give or take: a short wait.
+        while true {
+            if let part = second.withLock({ $0 }) {
+                // A half cut short by `stopped` is shorter: the read gives up anyway.
+                if asked.count == half { asked += part }
+                break
+            }
+            usleep(200)
+        }
+        return read(cards, from: source, watcher: watcher, saved: saved, asked: asked, stopped: stopped)
+    }
+
+    /// What asking a card's stamp in the file gave, before the reading.
+    enum Asked: Sendable {
+        case notAsked
+        case holds
+        case changed
+    }
+
+    /// - Parameter asked: nil: every card's directory watched first (`watchNow`); else none is,
+    ///   and what each card's stamp in `saved` gave, by its place in `cards`'s order, when asked
+    ///   already (past the end: asked here).
+    private static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
+                             saved: SearchIndex?, asked: [Asked]?, stopped: () -> Bool) -> Built? {
+        let watchNow = asked == nil
         var built = Built()
         built.cards = cards
         built.index.slots.reserveCapacity(cards.count)
+        if let saved { built.index.arena.reserveCapacity(saved.arena.count) }
         var count = 0
+        var taken = 0
+        var readKept = 0
         for (id, level) in cards {
             count += 1
             if count & 255 == 0, stopped() { return nil }
             IndexBuildProbe.reading(id, root: source.root)
-            let watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
-            // Without a watch, the files' stamp, taken before the read as the watch is added.
-            let stamp = watch < 0 ? CardStamp.take(id, in: level, from: source) : nil
+            var watch: Int32?
+            if let saved, let found = saved.stamp(of: id), found.kept {
+                if watchNow { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
+                let answer = asked.flatMap { count <= $0.count ? $0[count - 1] : nil } ?? .notAsked
+                if answer == .holds || answer == .notAsked && found.stamp.holds(id, in: level, from: source) {
+                    // Its level is the store's: a card moved by hand keeps its directory.
+                    built.index.copy(saved.slots[found.number], from: saved, level: level, watch: watch ?? -1)
+                    if watch == nil { built.adopted.append(id) }
+                    taken += 1
+                    continue
+                }
+            }
+            // The files' stamp, taken before the read: what tells a change of an unwatched card,
+            // and of any card while no daemon runs. Without `watchNow` a card with a stamp to go
+            // by is watched after, as one taken from the file is.
+            let stamp = CardStamp.take(id, in: level, from: source)?.encoded
+            let deferred = watch == nil && !watchNow && stamp != nil
+            if deferred {
+                built.adopted.append(id)
+            } else if watch == nil {
+                watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
+            }
             let read = source.readSides(id, in: level, withText: true)
             guard case .success(let (front, back)) = read.sides else {
+                if deferred { built.adopted.removeLast() }
                 built.unread.append(id)
                 continue
             }
-            if watch < 0 {
-                if let stamp { built.index.unwatched[id] = stamp } else { built.index.pending.insert(id) }
-            }
-            if !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty {
+            let conflicted = !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty
+            if conflicted {
                 built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [])
             }
+            let kept = !conflicted && !read.followsLink && read.clozeOf == nil
+            if kept, stamp != nil { readKept += 1 }
             built.index.append(id, level: level, front: front.text, back: back.text, ownText: read.reverseOf == nil,
-                               tags: read.tags.tags, watch: watch)
+                               tags: read.tags.tags, watch: watch ?? -1, stamp: stamp, kept: kept)
         }
+        // Written again when it would spare the next start reads: cards read it can keep, or
+        // cards it holds that are gone.
+        built.needsSaving = saved == nil || readKept > 0 || taken < saved?.slots.count ?? 0
+        built.taken = taken
         built.index.shrink()
         return built
+    }
+
+    /// Adds the watch of each card a build took from the file unwatched (`Built.adopted`), then
+    /// asks its stamp again: a card whose stamp still holds is current, and every change after
+    /// is an event of the watch. Runs off the turn, after the index is installed.
+    /// - Parameter stopped: asked every 256 cards: true gives up, and the cards left keep being
+    ///   looked at by their stamps.
+    static func watch(_ ids: [String], of built: Built, from source: some CardSource, watcher: Inotify.Watcher,
+                      stopped: () -> Bool = { false }) -> [Watched] {
+        var watched: [Watched] = []
+        watched.reserveCapacity(ids.count)
+        for (count, id) in ids.enumerated() {
+            if count & 255 == 255, stopped() { break }
+            guard let level = built.cards[id], let found = built.index.stamp(of: id),
+                  let watch = try? watcher.watch(directory: source.path(of: id, in: level)) else { continue }
+            watched.append(Watched(id: id, watch: watch, holds: found.stamp.holds(id, in: level, from: source)))
+        }
+        return watched
+    }
+
+    /// Gives the cards `watch` watched their watches. One whose stamp no longer held is left
+    /// unwatched, so that the next update reads it again (with a watch); one read again since
+    /// has its own.
+    mutating func takeWatches(_ watched: [Watched]) {
+        for card in watched where card.holds {
+            guard let number = slotNumber(of: card.id), slots[number].watch < 0 else { continue }
+            slots[number].watch = card.watch
+            unwatchedCount -= 1
+        }
     }
 
     /// Installs what a build read, under the box's turn, with the cursor opened at the build's
@@ -155,17 +343,20 @@ struct SearchIndex {
     /// or that the box edited, those whose directory had an event after its watch was added, and
     /// those the build could not read. What the reads found for the store is taken in first; the
     /// changed cards' reads again replace it.
-    init(installing built: Built, cursor: ChangeFeed.Cursor, store: Store) {
+    /// - Parameter stampsAsked: the stamps of the cards taken from the file unwatched were
+    ///   asked after the calling request began: this update does not ask them again (each
+    ///   `stat` of 300,000 would be paid twice by the first search), the next one does.
+    init(installing built: Built, cursor: ChangeFeed.Cursor, store: Store, stampsAsked: Bool = false) {
         self = built.index
         self.cursor = cursor
         store.takeNotes(built.notes, of: built.cards, unread: Set(built.unread))
         pending.formUnion(built.unread)
-        update(store: store)
+        update(store: store, askingStamps: !stampsAsked)
     }
 
     /// Takes in what changed since the last search: the cards the feed names and those whose
     /// directories had events.
-    mutating func update(store: Store) {
+    mutating func update(store: Store, askingStamps: Bool = true) {
         guard let changed = store.changedCards(since: cursor, pending: pending) else {
             self = SearchIndex(store: store)
             return
@@ -177,22 +368,31 @@ struct SearchIndex {
                 if touched.contains(parts.slot.watch) { dirty.insert(String(decoding: parts.id, as: UTF8.self)) }
             }
         }
-        for (id, stamp) in unwatched where !dirty.contains(id) {
-            guard let level = store.level(of: id), stamp.holds(id, in: level, from: store) else {
-                dirty.insert(id)
-                continue
+        if unwatchedCount > 0, askingStamps {
+            for number in slots.indices where slots[number].watch < 0 && slots[number].level != Slot.dead {
+                let id = arena.withUnsafeBufferPointer { all in
+                    String(decoding: all[Int(slots[number].offset)..<Int(slots[number].offset) + Int(slots[number].idLength)], as: UTF8.self)
+                }
+                if dirty.contains(id) { continue }
+                guard let level = store.level(of: id), let found = stamp(at: number), found.stamp.holds(id, in: level, from: store) else {
+                    dirty.insert(id)
+                    continue
+                }
             }
         }
         guard !dirty.isEmpty else { return }
         for id in dirty {
-            unwatched[id] = nil
             while let number = slotNumber(of: id) {
                 garbage += slots[number].size
+                if slots[number].watch < 0 { unwatchedCount -= 1 }
                 slots[number].level = Slot.dead
             }
         }
         pending.removeAll()
-        for id in dirty where store.level(of: id) != nil { index(id, store: store) }
+        for id in dirty where store.level(of: id) != nil {
+            index(id, store: store)
+            readSinceSaved += 1
+        }
         if garbage > arena.count / 2 {
             compact()
             MemoryTrim.releaseFreedMemory()
@@ -257,25 +457,24 @@ struct SearchIndex {
         Int(truncatingIfNeeded: CardIndex.hash(bytes))
     }
 
-    /// Reads one card under the box's turn and appends it, with a watch on its directory (or,
-    /// when the watches ran out, its files' stamp), the watch first, as a build does. A damaged
-    /// card (R21) is left out.
+    /// Reads one card under the box's turn and appends it, with a watch on its directory and
+    /// its files' stamp, the watch first, as a build does. A damaged card (R21) is left out.
     private mutating func index(_ id: String, store: Store) {
         guard let level = store.level(of: id) else { return }
         let watch = (try? store.watcher.watch(directory: store.path(of: id, in: level))) ?? -1
-        let stamp = watch < 0 ? CardStamp.take(id, in: level, from: store) : nil
-        guard let card = try? store.card(id, withText: true) else { return }
-        if watch < 0 {
-            if let stamp { unwatched[id] = stamp } else { pending.insert(id) }
-        }
-        append(id, level: level, front: card.front.text, back: card.back.text, ownText: card.reverseOf == nil,
-               tags: card.tags, watch: watch)
+        let stamp = CardStamp.take(id, in: level, from: store)
+        let (card, read) = store.cardRead(id, in: level, withText: true)
+        guard case .success(let card) = card else { return }
+        let front = card.front, back = card.back
+        let kept = read.conflictCopies.isEmpty && (read.markedSides ?? []).isEmpty && !read.followsLink && read.clozeOf == nil
+        append(id, level: level, front: front.text, back: back.text, ownText: read.reverseOf == nil,
+               tags: read.tags.tags, watch: watch, stamp: stamp?.encoded, kept: kept)
     }
 
     /// Appends one card: its id, folded id, folded text sides (a side of other media is empty
     /// here) and tags.
     private mutating func append(_ id: String, level: Level, front: String?, back: String?, ownText: Bool,
-                                 tags cardTags: [String], watch: Int32) {
+                                 tags cardTags: [String], watch: Int32, stamp: [UInt8]?, kept: Bool) {
         let folded = CaseFolding.fold(id)
         // A reverse card's text is the card's it reverses (R28), found there: indexed by its id
         // alone, it never shows the same lines twice, nor stale ones when only that card's
@@ -292,10 +491,28 @@ struct SearchIndex {
         arena.append(contentsOf: front)
         arena.append(contentsOf: back)
         arena.append(contentsOf: tags)
+        if let stamp {
+            arena.append(kept ? SearchIndex.keptStamp : SearchIndex.liveStamp)
+            arena.append(contentsOf: stamp)
+        }
         slots.append(Slot(offset: offset, idLength: UInt16(id.utf8.count),
                           foldedIDLength: folded == id ? 0 : UInt16(folded.utf8.count),
                           frontLength: UInt32(front.count), backLength: UInt32(back.count),
-                          watch: watch, level: UInt8(level.rawValue), tagsLength: UInt16(tags.count)))
+                          watch: watch, level: UInt8(level.rawValue), stampLength: stamp.map { UInt8($0.count + 1) } ?? 0,
+                          tagsLength: UInt16(tags.count)))
+        if watch < 0 { unwatchedCount += 1 }
+        enter(slots.count - 1)
+    }
+
+    /// Appends slot `slot` of `other` (the index's file), its bytes copied, in `level`.
+    private mutating func copy(_ slot: Slot, from other: SearchIndex, level: Level, watch: Int32) {
+        var copied = slot
+        copied.offset = UInt32(arena.count)
+        copied.level = UInt8(level.rawValue)
+        copied.watch = watch
+        arena.append(contentsOf: other.arena[Int(slot.offset)..<Int(slot.offset) + slot.size])
+        slots.append(copied)
+        if watch < 0 { unwatchedCount += 1 }
         enter(slots.count - 1)
     }
 
@@ -321,6 +538,14 @@ struct SearchIndex {
         arena = arena.withUnsafeBufferPointer { Array($0) }
         slots = slots.withUnsafeBufferPointer { Array($0) }
         MemoryTrim.releaseFreedMemory()
+    }
+
+    /// Calls `body` with the slot of each live card whose stamp may be kept on disk.
+    func forEachKept(_ body: (Slot) -> Void) {
+        for slot in slots where slot.level != Slot.dead && slot.stampLength > 0
+            && arena[slot.stampOffset] == SearchIndex.keptStamp {
+            body(slot)
+        }
     }
 
     /// Calls `body` with each card's parts.

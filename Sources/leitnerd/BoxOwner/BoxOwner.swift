@@ -87,12 +87,16 @@ final class BoxOwner: @unchecked Sendable {
     /// the one running it, without holding the box (docs/daemon.md, "Indexes built off the
     /// turn"), then makes the call again.
     func run<T>(wake: Wake, _ body: (BoxMethods.Context) throws -> T) -> Result<T, ErrorReply> {
+        // Before any build the call waits for: what that build looked at after it is current for it.
+        let began = MonotonicTime.now
         while true {
             let answer = withTurn(wake: wake, deadline: .now + Self.waitLimit) { () -> (Result<T, ErrorReply>, CommitPoint?, IndexBuild?) in
                 guard let box else {
                     return (.failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.storeFailure(path: storePath, reason: closedReason),
                                                                           storePath: storePath))), nil, nil)
                 }
+                box.callBegan = began
+                defer { box.callBegan = nil }
                 // Said once, when it first happens (the watches running out).
                 defer { for warning in box.takeWarnings() { Log.warning(warning) } }
                 do {
