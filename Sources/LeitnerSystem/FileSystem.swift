@@ -152,6 +152,14 @@ public enum FileSystem {
         try nothingOrErrno { linkat(existingDirectory.rawValue, existing, directory.rawValue, name, 0) }
     }
 
+    /// Makes `name` in `directory` a hard link to the open file `file` — the very file opened,
+    /// whatever its name leads to since — through its `/proc/self/fd` entry (`linkat` with
+    /// `AT_EMPTY_PATH` would need a capability).
+    /// - Throws: `Errno`; `ENOENT` where `/proc` is not mounted.
+    public static func link(_ file: FileDescriptor, as name: String, in directory: FileDescriptor) throws(Errno) {
+        try nothingOrErrno { linkat(AT_FDCWD, "/proc/self/fd/\(file.rawValue)", directory.rawValue, name, AT_SYMLINK_FOLLOW) }
+    }
+
     /// Removes a file.
     public static func removeFile(_ name: String, in directory: FileDescriptor?) throws(Errno) {
         try CrashPoint.step()
