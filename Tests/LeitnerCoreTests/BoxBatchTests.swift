@@ -23,6 +23,7 @@ import LeitnerTestSupport
         #expect(fixture.dir.logLines.map { [$0[1], $0[2], $0[4]] } == [["add", "perro", "1"], ["add", "gato", "3"], ["add", "pájaro", "1"]])
         // Nothing is left staged, and no batch record once the batch is done.
         #expect(fixture.dir.exists(".leitner/local.here/tmp/add-perro") == false)
+        #expect(fixture.dir.exists(".leitner/local.here/tmp/batches") == false)
         #expect(fixture.dir.exists(".leitner/local.here/batch") == false)
         #expect(try fixture.box.status().counts[.one] == 2)
     }
@@ -73,6 +74,53 @@ import LeitnerTestSupport
         #expect(try FileSystem.readFile(atPath: fixture.dir.path + "/2/b/katze.png") == png)
         #expect(try fixture.box.show(id: "b").front.media.map(\.name) == ["katze.png"])
         #expect(try fixture.box.doctor().isEmpty)
+    }
+
+    /// A picture an earlier batch wrote is linked from the card holding it into a later batch's
+    /// card showing the same bytes under the same name (an import's batches share their
+    /// pictures); once a hand has changed that file, or with other bytes, it is written anew.
+    @Test func aMediumAnEarlierBatchWroteIsLinkedWhileItsBytesAreTheSame() throws {
+        let fixture = try BoxFixture()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0, 1, 2]
+        func add(_ id: String, _ bytes: [UInt8]) throws {
+            let card = NewCard(front: Asset(name: "front.md", text: id + " ![](katze.png)"), back: Asset(name: "back.md", text: "cat"),
+                               id: id, level: "2", media: [Asset(name: "katze.png", content: bytes)])
+            #expect(try fixture.box.addMany([card], allowDuplicateFront: true).added.map(\.id) == [id])
+        }
+        func status(_ id: String) throws -> stat { try FileSystem.status(fixture.dir.path + "/2/\(id)/katze.png", in: nil) }
+        try add("a", png)
+        try add("b", png)
+        #expect(try status("a").st_ino == status("b").st_ino && status("a").st_nlink == 2)
+        try add("c", png + [3])
+        #expect(try status("c").st_ino != status("a").st_ino)
+        #expect(try FileSystem.readFile(atPath: fixture.dir.path + "/2/c/katze.png") == png + [3])
+        // c holds the name now; a hand rewrites c's picture in place: d gets its own, with d's bytes.
+        fixture.dir.write("2/c/katze.png", "not a picture")
+        try add("d", png + [3])
+        #expect(try status("d").st_ino != status("c").st_ino && status("d").st_nlink == 1)
+        #expect(try FileSystem.readFile(atPath: fixture.dir.path + "/2/d/katze.png") == png + [3])
+        #expect(try fixture.box.doctor().isEmpty)
+    }
+
+    /// R28, R34: a reverse goes beside its card, or into the level its card's `reverseLevel`
+    /// names, in the same change, each logged in its own level; a `reverseLevel` that is none
+    /// refuses its card.
+    @Test func aReverseGoesWhereItsCardsReverseLevelSays() throws {
+        let fixture = try BoxFixture()
+        var far = Self.text("far", "b", level: "2")
+        far.reverseLevel = "5"
+        var same = Self.text("same", "b", level: "3")
+        same.reverseLevel = nil
+        var bad = Self.text("bad", "b", level: "2")
+        bad.reverseLevel = "8"
+        let outcome = try fixture.box.addMany([far, same, bad], allowDuplicateFront: true, withReverse: true)
+        #expect(outcome.added.map(\.id) == ["far", "same"] && outcome.refused.map(\.index) == [2])
+        #expect(outcome.refused.first?.error == .invalidLevel(level: "8"))
+        #expect(fixture.dir.levelOnDisk("far") == ["2"] && fixture.dir.levelOnDisk("far.rev") == ["5"])
+        #expect(fixture.dir.levelOnDisk("same.rev") == ["3"])
+        #expect(fixture.dir.logLines.filter { $0[1] == "add" }.map { [$0[2], $0[4]] }
+                == [["far", "2"], ["far.rev", "5"], ["same", "3"], ["same.rev", "3"]])
+        #expect(try fixture.box.show(id: "far.rev").front.text == "b")
     }
 
     @Test func theSameBatchTwiceAddsNothingTheSecondTime() throws {
@@ -146,9 +194,10 @@ import LeitnerTestSupport
         let fixture = try BoxFixture()
         let sizeBefore = fixture.dir.logSize
         // Cut the batch off right after its record is synced: every later call fails.
-        // Steps: per card mkdir, 2 × (open, write); then syncfs; the record's open, write, sync, directory sync.
+        // Steps: the batch's directory and the one holding it; per card mkdir, 2 × (open, write);
+        // then syncfs; the record's open, write, sync, directory sync.
         let cards = 3
-        CrashPoint.arm(after: cards * 5 + 1 + 4 + 1)
+        CrashPoint.arm(after: 2 + cards * 5 + 1 + 4 + 1)
         _ = try? fixture.box.addMany((0..<cards).map { Self.text("w\($0)", "b") }, allowDuplicateFront: false)
         let crashed = CrashPoint.hasCrashed
         CrashPoint.disarm()

@@ -8,8 +8,8 @@ extension Box {
     /// - Throws: `storeFailure` when the store cannot take the batch; nothing is added then (R16).
     ///
     /// With `withReverse`, each added card gets its reverse card `ID.rev` beside it (R28), in the
-    /// same batch and the same level or place (`newPairTarget`); a card whose reverse's id is
-    /// taken is refused with `cardExists`.
+    /// same batch and the same level or place (`newPairTarget`), or the one its `reverseLevel`
+    /// names; a card whose reverse's id is taken is refused with `cardExists`.
     public func addMany(_ cards: [NewCard], allowDuplicateFront: Bool, withReverse: Bool = false) throws(BoxError) -> BatchOutcome {
         let moment = try begin()
         var outcome = BatchOutcome()
@@ -19,19 +19,22 @@ extension Box {
         var batchIDs = Set<String>()
         var staged: [Store.StagedCard] = []
         var stagedFronts: [String?] = []
-        // Each medium's name → the first staged card holding it, and its bytes.
-        var stagedMedia: [String: (staged: String, bytes: [UInt8])] = [:]
+        // Each medium's name → the first staged card holding it, its id and the medium's bytes.
+        var stagedMedia: [String: (staged: String, id: String, bytes: [UInt8])] = [:]
         // R23: the cards without a level wait in `new/`, in the batch's order, but for those
         // today's remaining admissions take straight into level 1 once the day's test opened.
         var room = try admissionRoom(moment)
         var admitted = Set<String>()
+        let batch = try store.makeBatchDirectory()
+        defer { store.removeBatchDirectory(batch) }
         do {
             for (index, card) in cards.enumerated() {
-                let frontFile: String, backFile: String, named: Level?
+                let frontFile: String, backFile: String, named: Level?, reverseNamed: Level?
                 do {
                     frontFile = try Box.fileName(for: card.front, side: .front)
                     backFile = try Box.fileName(for: card.back, side: .back)
                     named = try card.level.map { (name) throws(BoxError) in try Box.level(named: name) }
+                    reverseNamed = try card.reverseLevel.map { (name) throws(BoxError) in try Box.level(named: name) }
                     if let id = card.id { try CardID.validate(id) }
                     for tag in card.tags { try CardTag.validate(tag) }
                     try Box.validateMedia(card.media)
@@ -64,39 +67,49 @@ extension Box {
                 let (target, origin): (Level, LogOrigin?)
                 if let named {
                     (target, origin) = (named, nil)
-                } else if reverseID != nil {
+                } else if reverseID != nil && reverseNamed == nil {
                     // R28: the reverse goes beside its card, each taking an admission of its own.
                     (target, origin) = try newPairTarget(moment, room: &room)
                 } else {
                     (target, origin) = try newCardTarget(moment, room: &room)
                 }
+                let reverseTarget = reverseNamed ?? target
                 if origin == .admit {
                     admitted.insert(id)
-                    if let reverseID { admitted.insert(reverseID) }
+                    if let reverseID, reverseNamed == nil { admitted.insert(reverseID) }
                 }
                 var files = [(frontFile, card.front.content), (backFile, card.back.content)] + Store.typeAnswerFiles(card.typeAnswer)
                 if !card.tags.isEmpty { files.append((CardTag.fileName, Array(CardTag.fileText(card.tags).utf8))) }
                 // A medium an earlier card of the batch staged with the same bytes (a picture
                 // many notes show) is linked to that one; `==` of arrays sharing their storage,
-                // as a client's decoded batch does, compares no bytes.
+                // as a client's decoded batch does, compares no bytes. One of a name an earlier
+                // batch wrote is linked from the card holding it, if that file still has these
+                // bytes (`mediaHolders`).
                 var shared: [(name: String, bytes: [UInt8], from: String)] = []
+                var held: [(name: String, bytes: [UInt8], card: String)] = []
                 for medium in card.media {
-                    if let first = stagedMedia[medium.name], first.bytes == medium.content {
-                        shared.append((medium.name, medium.content, first.staged))
+                    if let first = stagedMedia[medium.name] {
+                        if first.bytes == medium.content {
+                            shared.append((medium.name, medium.content, first.staged))
+                        } else {
+                            files.append((medium.name, medium.content))
+                        }
+                    } else if let holder = mediaHolders[medium.name] {
+                        held.append((medium.name, medium.content, holder))
                     } else {
                         files.append((medium.name, medium.content))
                     }
                 }
-                let stagedCard = try store.stageBatchCard(id, level: target, files: files, shared: shared)
+                let stagedCard = try store.stageBatchCard(id, level: target, in: batch, files: files, shared: shared, held: held)
                 for medium in card.media where stagedMedia[medium.name] == nil {
-                    stagedMedia[medium.name] = (stagedCard.staged, medium.content)
+                    stagedMedia[medium.name] = (stagedCard.staged, id, medium.content)
                 }
                 staged.append(stagedCard)
                 stagedFronts.append(frontText)
                 batchIDs.insert(id)
                 if let reverseID {
-                    staged.append(try store.stageReverse(reverseID, of: id, level: target, tags: card.tags, typeAnswer: card.typeAnswer,
-                                                         synced: false))
+                    staged.append(try store.stageReverse(reverseID, of: id, level: reverseTarget, tags: card.tags, typeAnswer: card.typeAnswer,
+                                                         synced: false, in: batch))
                     // No front of its own to find duplicates by.
                     stagedFronts.append(nil)
                     batchIDs.insert(reverseID)
@@ -111,6 +124,8 @@ extension Box {
             store.discardStaged(staged)
             throw error
         }
+        if mediaHolders.count + stagedMedia.count > Box.mediaHoldersLimit { mediaHolders.removeAll() }
+        for (name, first) in stagedMedia { mediaHolders[name] = first.id }
         for (card, front) in zip(staged, stagedFronts) {
             // The first card with a front stays the one named, as `frontTexts` builds it.
             if let text = front, frontIndex != nil, frontIndex![text] == nil { frontIndex![text] = card.id }

@@ -82,6 +82,12 @@ public final class Box {
     public var callBegan: MonotonicTime?
     /// Stem of a made-up id → the next number to try.
     var idCounters: [String: Int] = [:]
+    /// Each medium a batch wrote (`addMany`) → the card holding it, so that a card of a later
+    /// batch showing a medium of that name links that card's file rather than writing the same
+    /// bytes again: an import's batches share their pictures. A hint only — the file is compared
+    /// with the new bytes before it is linked — forgotten past `mediaHoldersLimit` names.
+    var mediaHolders: [String: String] = [:]
+    static let mediaHoldersLimit = 100_000
     /// Damage found in `.leitner/` while opening, and what was done about it: `doctor` reports
     /// it, the daemon logs it at start-up.
     public internal(set) var openingProblems: [StoreProblem] = []

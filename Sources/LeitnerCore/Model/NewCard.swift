@@ -14,9 +14,12 @@ public struct NewCard: Sendable, Equatable {
     /// The pictures and sounds its sides name (R31), each a file of the card's directory by
     /// its name, written with the card.
     public var media: [Asset]
+    /// The level or place of the reverse added beside it (R28), when it is not the card's: an
+    /// import keeping each card's progress (R34) puts a card and its reverse in one batch.
+    public var reverseLevel: String?
 
     public init(front: Asset, back: Asset, id: String? = nil, level: String? = nil, typeAnswer: Bool = false,
-                tags: [String] = [], media: [Asset] = []) {
+                tags: [String] = [], media: [Asset] = [], reverseLevel: String? = nil) {
         self.front = front
         self.back = back
         self.id = id
@@ -24,5 +27,6 @@ public struct NewCard: Sendable, Equatable {
         self.typeAnswer = typeAnswer
         self.tags = tags
         self.media = media
+        self.reverseLevel = reverseLevel
     }
 }

@@ -1,9 +1,10 @@
+import Glibc
 import LeitnerSystem
 
-/// Many new cards in one change (`AddMany`): every card is written under `.leitner/tmp/`, all of
-/// them made durable by one `syncfs`, the batch's record written and synced (`BatchRecord`),
-/// then every card renamed into its level and the log lines appended in one write; a checkpoint
-/// ends the batch. A thousand cards cost a handful of flushes instead of four per card.
+/// Many new cards in one change (`AddMany`): every card is written under a directory of its
+/// batch in `.leitner/tmp/batches/`, all of them made durable by one `syncfs`, the batch's
+/// record written and synced (`BatchRecord`), then every card renamed into its level and the
+/// log lines appended in one write; a checkpoint ends the batch. A thousand cards cost a handful of flushes instead of four per card.
 ///
 /// A crash at any instant leaves each card whole or absent (R18): before the record is synced,
 /// nothing of the batch is in a level and the staged cards are dropped at open; after it, the
@@ -16,16 +17,63 @@ extension Store {
         var level: Level
     }
 
-    /// Writes a new card's files under `.leitner/tmp/add-ID`, unsynced: `commitBatch` syncs the
-    /// whole batch at once. Each of `shared` is a file an earlier card of the batch staged
-    /// (`from`, its staged directory) with the same bytes — a picture many notes show: it is
-    /// hard-linked rather than written again, or written when the file system links no files.
-    /// Each card's directory still holds every file its sides name (R31); the box never writes
-    /// into a card's file in place (an edit writes a new file, `replaceFiles`), so a change to
-    /// one card's file never shows in another's.
-    func stageBatchCard(_ id: String, level: Level, files: [(name: String, bytes: [UInt8])],
-                        shared: [(name: String, bytes: [UInt8], from: String)] = []) throws(BoxError) -> StagedCard {
-        let staged = "add-" + id
+    /// Where the batches' directories are made, in `.leitner/tmp/`.
+    static let batchesDirectoryName = "batches"
+
+    /// Makes the directory a batch stages its cards in, `.leitner/tmp/batches/NAME` (NAME
+    /// random), and returns its path in `.leitner/tmp/`.
+    ///
+    /// Why a directory of its own, in a directory marked as a top of a tree: ext4 puts a new
+    /// file's inode in its directory's block group and a new directory's in its parent's, so every
+    /// card would otherwise be made in the group of `.leitner/tmp`, near whatever else is made and
+    /// deleted beside the store (a home's caches; `/tmp`). On ext4 without a journal, each new
+    /// inode's search passes over every inode of that group freed in the last minute or more
+    /// (`recently_deleted` in its `ialloc.c`): measured, 60–70 % of the daemon's time in an
+    /// import on such a group. Marked as a top (`markTopDirectory`), `batches` has each batch's
+    /// directory placed in the group with the fewest directories — a fresh one, chosen from a
+    /// start its random name sets — and its cards and their files follow it there, together.
+    /// Where the file system has no such flag, the batch is staged as it would be anyway.
+    func makeBatchDirectory() throws(BoxError) -> String {
+        let batches = Store.batchesDirectoryName
+        do {
+            try FileSystem.makeDirectory(batches, in: stagingFD, mode: 0o700, existingOK: true)
+            let directory = try FileDescriptor.openDirectory(batches, relativeTo: stagingFD)
+            defer { directory.close() }
+            try? directory.markTopDirectory()
+        } catch {
+            throw .failing(.create, statePath + "/tmp/" + batches, error)
+        }
+        let name: String
+        do { name = batches + "/" + (try RandomBytes.hex(8)) } catch {
+            throw .failing(.create, statePath + "/tmp/" + batches, error)
+        }
+        do { try FileSystem.makeDirectory(name, in: stagingFD, mode: 0o700) } catch {
+            throw .failing(.create, statePath + "/tmp/" + name, error)
+        }
+        return name
+    }
+
+    /// Removes a batch's directory once its cards are renamed into their levels or dropped,
+    /// and `batches` with it when no other is there. One still holding a card (a batch whose
+    /// record the next open finishes) stays; the open clears `.leitner/tmp` after its repair.
+    func removeBatchDirectory(_ name: String) {
+        guard (try? FileSystem.removeDirectory(name, in: stagingFD)) != nil else { return }
+        try? FileSystem.removeDirectory(Store.batchesDirectoryName, in: stagingFD)
+    }
+
+    /// Writes a new card's files under `BATCH/add-ID` (`makeBatchDirectory`), unsynced:
+    /// `commitBatch` syncs the whole batch at once. Each of `shared` is a file an earlier card
+    /// of the batch staged (`from`, its staged directory) with the same bytes — a picture many
+    /// notes show: it is hard-linked rather than written again, or written when the file system
+    /// links no files. Each of `held` is a medium a card of an earlier batch holds (`card`):
+    /// linked from that card's directory when its file there still has these bytes
+    /// (`linkHeld`), else written. Each card's directory still holds every file its sides name
+    /// (R31); the box never writes into a card's file in place (an edit writes a new file,
+    /// `replaceFiles`), so a change to one card's file never shows in another's.
+    func stageBatchCard(_ id: String, level: Level, in batch: String, files: [(name: String, bytes: [UInt8])],
+                        shared: [(name: String, bytes: [UInt8], from: String)] = [],
+                        held: [(name: String, bytes: [UInt8], card: String)] = []) throws(BoxError) -> StagedCard {
+        let staged = batch + "/add-" + id
         do {
             do { try FileSystem.makeDirectory(staged, in: stagingFD) } catch where error == .exists {
                 // Left by a batch that failed: no stat per card to look for one first.
@@ -38,12 +86,32 @@ extension Store {
                     copies.append((file.name, file.bytes))
                 }
             }
+            for file in held where !linkHeld(file.name, bytes: file.bytes, of: file.card, as: staged + "/" + file.name) {
+                copies.append((file.name, file.bytes))
+            }
             try writeStagedFiles(staged, files + copies, sync: false)
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw .failing(.write, statePath + "/tmp/" + staged, error)
         }
         return StagedCard(staged: staged, id: id, level: level)
+    }
+
+    /// Links the medium `name` of the card `card` as `staged` in `.leitner/tmp/`, when that card
+    /// is in the box and its file is a regular file holding exactly `bytes` — a hand may have
+    /// changed or replaced it since the box wrote it. The file is read and compared, then linked
+    /// through the descriptor it was read from, so that the file linked is the file compared.
+    /// False when it is not, or cannot be linked: the caller writes the bytes instead.
+    private func linkHeld(_ name: String, bytes: [UInt8], of card: String, as staged: String) -> Bool {
+        guard let level = level(of: card), let levelFD = openFD(level),
+              let directory = try? FileDescriptor.openDirectory(card, relativeTo: levelFD) else { return false }
+        defer { directory.close() }
+        // Not blocking on a FIFO put there by hand.
+        guard let file = try? FileDescriptor.open(name, relativeTo: directory, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return false }
+        defer { file.close() }
+        guard let st = try? file.status(), st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) == bytes.count,
+              (try? file.readAll(limit: bytes.count)) == bytes else { return false }
+        return (try? FileSystem.link(file, as: staged, in: stagingFD)) != nil
     }
 
     /// Drops staged cards whose batch will not be committed.

@@ -35,11 +35,12 @@ extension Store {
         return nil
     }
 
-    /// Writes a new card that names another under `.leitner/tmp/add-ID`: a reverse card's
-    /// `reverse-of` (R28), a cloze card's `cloze-of` (R30), and `tags` when there are some.
+    /// Writes a new card that names another under `.leitner/tmp/add-ID` (or a batch's directory,
+    /// `BATCH/add-ID`): a reverse card's `reverse-of` (R28), a cloze card's `cloze-of` (R30), and
+    /// `tags` when there are some.
     func stageLinkCard(_ id: String, file: (name: String, text: String), level: Level, tags: [String],
-                       typeAnswer: Bool = false, synced: Bool) throws(BoxError) -> StagedCard {
-        let staged = "add-" + id
+                       typeAnswer: Bool = false, synced: Bool, in batch: String? = nil) throws(BoxError) -> StagedCard {
+        let staged = batch.map { $0 + "/add-" + id } ?? "add-" + id
         do {
             if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
             try FileSystem.makeDirectory(staged, in: stagingFD)

@@ -88,8 +88,8 @@ extension Store {
     /// and a `tags` file when `tags` are given (R25: a reverse card's tags are its own). `synced`
     /// for a card committed on its own; a batch syncs the file system at once.
     func stageReverse(_ id: String, of original: String, level: Level, tags: [String] = [], typeAnswer: Bool = false,
-                      synced: Bool) throws(BoxError) -> StagedCard {
+                      synced: Bool, in batch: String? = nil) throws(BoxError) -> StagedCard {
         try stageLinkCard(id, file: (Store.reverseFileName, CardLayout.reverseFileText(original)), level: level, tags: tags, typeAnswer: typeAnswer,
-                          synced: synced)
+                          synced: synced, in: batch)
     }
 }
