@@ -106,10 +106,7 @@ enum AnkiImportCommand {
                 let card = planned[added.index]
                 summary.kinds[card.kind, default: 0] += 1
                 summary.media += card.media.count
-                if let reverseID = added.reverse, let level = card.reverseLevel {
-                    summary.kinds["reverse", default: 0] += 1
-                    if level != card.level { _ = try context.box.move(id: reverseID, to: try place(level)) }
-                }
+                if added.reverse != nil { summary.kinds["reverse", default: 0] += 1 }
             }
             summary.leftAlone += outcome.present.count
             for refused in outcome.refused {
@@ -125,12 +122,14 @@ enum AnkiImportCommand {
         }
     }
 
-    /// A planned card as `AddMany` takes it, its media still to be added: Markdown sides and
-    /// its tags, all written in the one change that adds it.
+    /// A planned card as `AddMany` takes it, its media still to be added: Markdown sides, its
+    /// tags and its reverse's level when that is not its own (`--keep-progress`), all written in
+    /// the one change that adds it.
     static func newCard(_ card: AnkiImportPlan.PlannedCard) -> NewCard {
         NewCard(front: AssetFile.text(card.front, side: .front, extension: "md"),
                 back: AssetFile.text(card.back, side: .back, extension: "md"), id: card.id, level: card.level,
-                typeAnswer: card.typeAnswer, tags: card.tags)
+                typeAnswer: card.typeAnswer, tags: card.tags,
+                reverseLevel: card.reverseLevel.flatMap { $0 == card.level ? nil : $0 })
     }
 
     /// A medium with its bytes from the package.

@@ -12,6 +12,7 @@ extension NewCard {
         // Only when there are some: a daemon from before them reads the rest of the card.
         if !tags.isEmpty { members["tags"] = .array(tags.map(JSONValue.string)) }
         if !media.isEmpty { members["media"] = .array(media.map(\.json)) }
+        if let reverseLevel { members["reverseLevel"] = .string(reverseLevel) }
         return .object(members)
     }
 
@@ -38,7 +39,8 @@ extension NewCard {
                       }
                   } ?? [],
                   media: (try fields.optionalObjects("media") { (value, path) throws(JSONFieldError) in try Asset(json: value, field: path) } ?? [])
-                      + shared)
+                      + shared,
+                  reverseLevel: try fields.optionalString("reverseLevel"))
     }
 
     /// `AddMany`'s parameters for `cards`: each medium that several cards hold with the same

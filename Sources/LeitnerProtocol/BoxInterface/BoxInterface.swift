@@ -184,8 +184,10 @@ public enum BoxInterface {
         # each a file of its directory by its name; sharedMedia: names of AddMany's media that are
         # files of its directory too (a picture many cards show, sent once). All are written with
         # the card, in the same change; a reverse added beside it gets a copy of the tags.
+        # reverseLevel: the level or place of that reverse (AddMany with reverse true), when it is
+        # not the card's.
         type NewCard (front: Asset, back: Asset, id: ?string, level: ?string, typeAnswer: ?bool, tags: ?[]string, media: ?[]Asset,
-          sharedMedia: ?[]string)
+          sharedMedia: ?[]string, reverseLevel: ?string)
 
         # A card of the batch that was added; index is its place in the batch, from 0.
         # reverse: the id of its reverse card, added beside it (AddMany with reverse true).
