@@ -13,8 +13,10 @@ import LeitnerVarlink
 /// zip's entry names (`0`, `1`, …) to the media's names, JSON in versions 1 and 2 and a
 /// zstd-compressed protobuf `MediaEntries` in version 3, whose media are zstd-compressed too.
 public final class AnkiPackage {
-    /// The temporary directory the package is unpacked in; removed by `close`.
+    /// The directory the package is unpacked in, in a temporary directory `close` removes.
     public let directory: String
+    /// That temporary directory.
+    private let temporary: String
     /// The collection's SQLite file.
     public let collectionPath: String
     /// The package's version from `meta` (1 when it has none).
@@ -25,12 +27,27 @@ public final class AnkiPackage {
     /// Unpacks `path`.
     /// - Throws: `AnkiPackageError`.
     public init(_ path: String) throws(AnkiPackageError) {
-        let directory: String
-        do { directory = try FileSystem.makeTemporaryDirectory(prefix: "leitner-anki") } catch {
+        let temporary: String
+        do { temporary = try FileSystem.makeTemporaryDirectory(prefix: "leitner-anki") } catch {
             throw .system("cannot make a temporary directory in '\(FileSystem.temporaryBase)': \(error)")
         }
+        self.temporary = temporary
+        // Unpacked one level down, in a directory placed apart from the temporary directory's
+        // block group, where everything else made and deleted there goes: on ext4 without a
+        // journal each new file there would first pass over the inodes freed there lately
+        // (`FileDescriptor.markTopDirectory`, docs/store-format.md, "Batches"). Its name is
+        // random, so that each import starts from another group.
+        let directory = temporary + "/" + ((try? RandomBytes.hex(8)) ?? "package")
         self.directory = directory
         do throws(AnkiPackageError) {
+            do {
+                let parent = try FileDescriptor.openDirectory(temporary)
+                defer { parent.close() }
+                try? parent.markTopDirectory()
+                try FileSystem.makeDirectory(directory, in: nil, mode: 0o700)
+            } catch {
+                throw AnkiPackageError.system("cannot make '\(directory)': \(error)")
+            }
             _ = try AnkiPrograms.run([AnkiPrograms.unzip, AnkiPrograms.bsdtar], { program in
                 program.name == "unzip" ? ["-qq", "-o", path, "-d", directory] : ["-x", "-f", path, "-C", directory]
             }, doing: "unpack '\(path)'")
@@ -56,7 +73,7 @@ public final class AnkiPackage {
             media = try AnkiPackage.mediaMap(in: directory, version: version)
             if version >= 3 { try AnkiPackage.decompress(Array(media.values), in: directory) }
         } catch {
-            AnkiPackage.remove(directory)
+            AnkiPackage.remove(temporary)
             throw error
         }
     }
@@ -68,7 +85,7 @@ public final class AnkiPackage {
     }
 
     /// Removes the temporary directory.
-    public func close() { AnkiPackage.remove(directory) }
+    public func close() { AnkiPackage.remove(temporary) }
 
     private static func remove(_ directory: String) {
         guard let parent = try? FileDescriptor.openDirectory(FileSystem.temporaryBase) else { return }
@@ -109,8 +126,9 @@ public final class AnkiPackage {
     }
 
     /// The new format's media entries, each zstd-compressed: decompressed in place, by one
-    /// `zstd` a thousand files (renamed to `.zst` first, so that `--rm` leaves the plain ones
-    /// under their entry names).
+    /// `zstd` a thousand files (renamed to `.zst` first, so that the plain ones come under
+    /// their entry names). The compressed ones stay until `close`: each file deleted meanwhile
+    /// would slow every file made after it (`FileDescriptor.markTopDirectory`).
     static func decompress(_ entries: [String], in directory: String) throws(AnkiPackageError) {
         var present: [String] = []
         for entry in entries where FileSystem.exists("\(directory)/\(entry)", in: nil) {
@@ -124,7 +142,7 @@ public final class AnkiPackage {
         var start = 0
         while start < present.count {
             let chunk = Array(present[start..<min(present.count, start + 1000)])
-            _ = try AnkiPrograms.run(AnkiPrograms.zstd, ["-d", "-q", "-f", "--rm", "--"] + chunk, doing: "decompress the media")
+            _ = try AnkiPrograms.run(AnkiPrograms.zstd, ["-d", "-q", "-f", "--"] + chunk, doing: "decompress the media")
             start += chunk.count
         }
     }
