@@ -86,9 +86,9 @@ extension Box {
         keepGradedDays(statistics.gradedDays, of: store.device)
     }
 
-    /// The day clock's mark on a file of graded days: dates reckoned by another `DayStartsAt=`
-    /// or time zone are not taken.
-    private var gradedDaysClock: String {
+    /// The day clock's mark on a kept file of dates (graded days, the places' admissions): dates
+    /// reckoned by another `DayStartsAt=` or time zone are not taken.
+    var keptDatesClock: String {
         let clock = options.dayClock
         return "\(clock.start(of: LogicalDate(ordinal: 20_454)))/\(clock.start(of: LogicalDate(ordinal: 20_635)))"
     }
@@ -101,7 +101,7 @@ extension Box {
             return GradedDays()
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let days = GradedDays(decoding: text, clock: gradedDaysClock), let check = GradedDays.check(inFile: text),
+        guard let days = GradedDays(decoding: text, clock: keptDatesClock), let check = GradedDays.check(inFile: text),
               PeerReadMarks.withLog(device, in: store.devicesFD, { PeerReadMarks.check($0, before: days.logOffset) }) == check
         else { return GradedDays() }
         statistics.gradedKept[device] = days.logOffset
@@ -116,7 +116,7 @@ extension Box {
               let check = PeerReadMarks.withLog(device, in: store.devicesFD, { PeerReadMarks.check($0, before: days.logOffset) })
         else { return }
         statistics.gradedKept[device] = days.logOffset
-        try? FileSystem.writeAtomically(Array(days.encoded(check: check, clock: gradedDaysClock).utf8),
+        try? FileSystem.writeAtomically(Array(days.encoded(check: check, clock: keptDatesClock).utf8),
                                         to: GradedDays.fileName(of: device), in: store.stateFD)
     }
 

@@ -1,16 +1,48 @@
+import LeitnerSystem
+
 /// The places beside the levels (R23, R24): admitting new cards, suspending and unsuspending,
 /// and leeches. What the log says about them is `places` (`PlacesLedger`), caught up before each
-/// use with the lines appended since.
+/// use with the lines appended since, and kept across restarts in its file.
 extension Box {
-    /// Reads the review log's lines appended since the ledger last read it.
+    /// Reads the review log's lines appended since the ledger last read it; the first time, from
+    /// where the ledger kept in its file was read to (`PlacesLedger.fileName`).
     /// - Throws: `storeFailure` naming the log when it cannot be read.
     func catchUpPlaces() throws(BoxError) {
+        if placesKept == nil {
+            placesKept = 0
+            if places.logOffset == 0, let kept = keptPlaces() {
+                places = kept
+                placesKept = kept.logOffset
+            }
+        }
         guard places.logOffset < store.log.size else { return }
         let dayClock = options.dayClock
         try store.log.forEachEntry(from: places.logOffset) { entry, end in
             places.take(entry, dayClock: dayClock)
             places.logOffset = end
         }
+        keepPlaces()
+    }
+
+    /// The ledger as its file keeps it, when this device's log still holds the bytes it was read
+    /// up to (`PeerReadMarks.check`); else nil, and the log is read from its start.
+    private func keptPlaces() -> PlacesLedger? {
+        guard let bytes = try? FileSystem.readFile(PlacesLedger.fileName, in: store.stateFD, limit: 256 << 20),
+              let (ledger, check) = PlacesLedger.decoded(bytes, clock: keptDatesClock), ledger.logOffset <= store.log.size,
+              PeerReadMarks.withLog(store.device, in: store.devicesFD, { PeerReadMarks.check($0, before: ledger.logOffset) }) == check
+        else { return nil }
+        return ledger
+    }
+
+    /// Writes the ledger to its file once the log was read `PlacesLedger.saveEvery` bytes past
+    /// the last kept. A failure costs a longer reading after the next start, and is not the
+    /// request's.
+    private func keepPlaces() {
+        guard places.logOffset - (placesKept ?? 0) >= PlacesLedger.saveEvery,
+              let check = PeerReadMarks.withLog(store.device, in: store.devicesFD, { PeerReadMarks.check($0, before: places.logOffset) })
+        else { return }
+        placesKept = places.logOffset
+        try? FileSystem.writeAtomically(places.encoded(check: check, clock: keptDatesClock), to: PlacesLedger.fileName, in: store.stateFD)
     }
 
     /// R23: how many new cards may still enter level 1 on `moment.today` (nil: no limit).

@@ -44,6 +44,9 @@ public final class Box {
     /// What the log says about `new/` and `suspended/`: arrivals, admissions, where suspended
     /// cards came from, leech counts (R23, R24); read from the log on first use.
     var places = PlacesLedger()
+    /// How far the log was read when the ledger's file was last written or read (0: never);
+    /// nil until the file was looked for, at the ledger's first use.
+    var placesKept: Int?
     /// The cards' folded text for `Search`, built by the first search.
     var searchIndex: SearchIndex?
     /// Every card's tags, built by the first request that needs them (`TagTable`).
@@ -250,6 +253,7 @@ public final class Box {
         guard let kept = store.log.takeReplacement() else { return }
         statistics.forget(past: kept)
         places.forget(past: kept)
+        if let saved = placesKept, saved > kept { placesKept = 0 }
         guard var anchored = daily.test, anchored.logOffset > kept else { return }
         anchored.logOffset = store.log.size
         try daily.save(anchored)

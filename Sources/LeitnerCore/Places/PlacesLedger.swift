@@ -1,8 +1,11 @@
+import Glibc
+
 /// What the review log (R16) says about the places `new/` and `suspended/` (R23, R24), kept
 /// between requests and fed the log's entries in order, so that the box reads the log once and
 /// from then on only the lines appended since (`Box.catchUpPlaces`). The log is the one record
 /// of it all: an admission, a suspension and a wrong answer are each a logged line, so whatever
-/// survived a crash or a restart is counted, and nothing else (no second file to disagree).
+/// survived a crash or a restart is counted, and nothing else: the file that keeps the ledger
+/// across restarts (`fileName`) is a cache of the log, checked against it and read past.
 ///
 /// It reads this device's log only: another device's admissions are its own (docs/sync.md,
 /// "New cards on two machines").
@@ -152,5 +155,128 @@ struct PlacesLedger {
             order.append(id)
         }
         return order
+    }
+}
+
+/// The ledger kept across restarts in `.leitner/local.DEVICE/places` (docs/store-format.md), a
+/// cache of what the log says, as `graded-days.DEVICE` is: without it, the first `Status` after a
+/// start read this device's whole log again for the places — 350–440 ms for a year's million
+/// lines, where the same start without the history takes a tenth of that (docs/performance.md,
+/// "Another device's history after a start"). The log stays the one record: the file holds the
+/// offset it was read up to with the check of the bytes before it (`PeerReadMarks.check`), and a
+/// log that no longer holds those bytes, or a file this build cannot read, is left aside and the
+/// log read from its start.
+extension PlacesLedger {
+    static let fileName = "places"
+
+    /// Written when the log was read this far past the last save: a restart reads at most that
+    /// much again, and a session of grades writes nothing.
+    static let saveEvery = 1 << 20
+
+    /// The file's text. The first line is `OFFSET CHECK CLOCK SEQUENCE NEW SUSPENDED WRONG`
+    /// (tab-separated: how far the log was read, the check of the 64 bytes before that, the day
+    /// clock's mark the admissions were dated by, the next arrival number, and how many lines of
+    /// each kind follow); then a line a fact, its kind first: `a DATE COUNT` an admission count,
+    /// `n ID NUMBER` an arrival in `new/` (`-`: by hand), `s ID LEVEL` a suspension, `w ID COUNT`
+    /// a leech count. Ids hold no tab or newline (R1), as the log's own lines need.
+    func encoded(check: UInt32, clock: String) -> [UInt8] {
+        var text = "\(logOffset)\t\(String(check, radix: 16))\t\(clock)\t\(sequence)\t\(enteredNew.count)\t"
+            + "\(suspendedFrom.count)\t\(wrongSince.count)\n"
+        for date in admissions.keys.sorted() { text += "a\t\(date)\t\(admissions[date]!)\n" }
+        var bytes = Array(text.utf8)
+        bytes.reserveCapacity(bytes.count + 32 * (enteredNew.count + suspendedFrom.count + wrongSince.count))
+        func line(_ kind: Character, _ id: String, _ value: String) {
+            bytes.append(kind.asciiValue!)
+            bytes.append(9)
+            bytes += id.utf8
+            bytes.append(9)
+            bytes += value.utf8
+            bytes.append(10)
+        }
+        for (id, number) in enteredNew { line("n", id, number == PlacesLedger.byHand ? "-" : String(number)) }
+        for (id, level) in suspendedFrom { line("s", id, level.name) }
+        for (id, count) in wrongSince { line("w", id, String(count)) }
+        return bytes
+    }
+
+    /// The ledger a file holds, with the check of its offset; nil when it is not one this build
+    /// wrote, or its admissions were dated by another day clock.
+    static func decoded(_ bytes: [UInt8], clock: String) -> (ledger: PlacesLedger, check: UInt32)? {
+        var ledger = PlacesLedger()
+        guard let check = bytes.withUnsafeBufferPointer({ ledger.decode($0, clock: clock) }) else { return nil }
+        return (ledger, check)
+    }
+
+    /// Reads the file's lines into this empty ledger; the head's check, or nil at the first line
+    /// that is not as `encoded` writes it (a file cut short among them: each line ends in a newline).
+    private mutating func decode(_ buffer: UnsafeBufferPointer<UInt8>, clock: String) -> UInt32? {
+        guard let base = buffer.baseAddress, buffer.last == 10 else { return nil }
+        var position = 0
+        // The fields of the next line, as ranges of `buffer`, found with `memchr` and put in
+        // `found` (one array for every line: a year's leech counts are a hundred thousand lines);
+        // false at the end.
+        var found: [Range<Int>] = []
+        func fields() -> Bool {
+            guard position < buffer.count else { return false }
+            let end = UnsafeRawPointer(memchr(base + position, 10, buffer.count - position)!).assumingMemoryBound(to: UInt8.self) - base
+            found.removeAll(keepingCapacity: true)
+            var start = position
+            while let tab = memchr(base + start, 9, end - start) {
+                let at = UnsafeRawPointer(tab).assumingMemoryBound(to: UInt8.self) - base
+                found.append(start..<at)
+                start = at + 1
+            }
+            found.append(start..<end)
+            position = end + 1
+            return true
+        }
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) }
+        func number(_ range: Range<Int>) -> Int? {
+            guard !range.isEmpty, range.count <= 18 else { return nil }
+            var value = 0
+            for index in range {
+                let digit = Int(buffer[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard fields() else { return nil }
+        let head = found
+        guard head.count == 7, let offset = number(head[0]), offset > 0,
+              let check = UInt32(text(head[1]), radix: 16), text(head[2]) == clock, let next = number(head[3]),
+              let newCount = number(head[4]), let suspendedCount = number(head[5]), let wrongCount = number(head[6])
+        else { return nil }
+        logOffset = offset
+        sequence = next
+        enteredNew.reserveCapacity(newCount)
+        suspendedFrom.reserveCapacity(suspendedCount)
+        wrongSince.reserveCapacity(wrongCount)
+        while fields() {
+            guard found.count == 3, found[0].count == 1, !found[1].isEmpty else { return nil }
+            switch buffer[found[0].lowerBound] {
+            case UInt8(ascii: "a"):
+                guard let date = LogicalDate(text(found[1])), let count = number(found[2]) else { return nil }
+                admissions[date] = count
+            case UInt8(ascii: "n"):
+                let value = found[2].count == 1 && buffer[found[2].lowerBound] == UInt8(ascii: "-") ? PlacesLedger.byHand : number(found[2])
+                guard let value, value == PlacesLedger.byHand || value < sequence else { return nil }
+                enteredNew[text(found[1])] = value
+            case UInt8(ascii: "s"):
+                guard let level = Level(name: text(found[2])) else { return nil }
+                suspendedFrom[text(found[1])] = level
+            case UInt8(ascii: "w"):
+                guard let count = number(found[2]), count > 0 else { return nil }
+                wrongSince[text(found[1])] = count
+            default:
+                return nil
+            }
+        }
+        guard enteredNew.count == newCount, suspendedFrom.count == suspendedCount, wrongSince.count == wrongCount else { return nil }
+        // The arrivals not spent are the logged ones of `enteredNew`, in arrival order: those
+        // spent before the save are not kept, and the admission order passes over them anyway.
+        arrivals = enteredNew.compactMap { $0.value == PlacesLedger.byHand ? nil : (sequence: $0.value, id: $0.key) }
+            .sorted { $0.sequence < $1.sequence }
+        return check
     }
 }
