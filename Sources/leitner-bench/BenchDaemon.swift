@@ -1,4 +1,5 @@
 import Glibc
+import LeitnerSystem
 
 /// A leitnerd of the same build as this leitner-bench, serving a store on a socket of its own,
 /// started in the background as a person starts it.
@@ -23,5 +24,19 @@ struct BenchDaemon {
 
     func stop() {
         _ = system("kill $(cat '\(pidFile)') 2>/dev/null; rm -f '\(pidFile)'")
+    }
+
+    /// `stop`, then waits (up to 10 s) until the daemon has exited, so that the next one may
+    /// take the store's lock.
+    func stopAndWait() {
+        let pid = (try? FileSystem.readFile(atPath: pidFile)).flatMap { pid_t(String(decoding: $0, as: UTF8.self).filter(\.isNumber)) }
+        stop()
+        guard let pid else { return }
+        for _ in 0..<1000 {
+            // Gone, or a zombie its new parent has not reaped yet: either way it holds no lock.
+            let state = (try? FileSystem.readFile(atPath: "/proc/\(pid)/stat")).map { String(decoding: $0, as: UTF8.self) }
+            if kill(pid, 0) != 0 || state?.contains(") Z ") == true { return }
+            usleep(10_000)
+        }
     }
 }

@@ -63,6 +63,10 @@ if arguments.first == "settle", (3...4).contains(arguments.count), let rounds = 
     try SettleMeasurement.run(store: arguments[1], rounds: rounds, settleAfter: arguments.count == 4 ? Int64(arguments[3]) ?? 3000 : 3000)
     exit(0)
 }
+if arguments.first == "history-start", arguments.count == 3, let rounds = Int(arguments[2]) {
+    try HistoryStartMeasurement.run(directory: arguments[1], rounds: rounds)
+    exit(0)
+}
 if arguments.first == "client", arguments.count == 3, let grades = Int(arguments[2]) {
     try ClientMeasurement.run(socket: arguments[1], grades: grades)
     exit(0)
