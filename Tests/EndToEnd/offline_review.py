@@ -17,6 +17,23 @@ from web_box import wait_until
 
 PLACES = ["1", "2", "3", "4", "5", "6", "7", "finished", "new", "suspended"]
 
+# The page's clock: `Date` shifted by `globalThis.__clockShift` ms, set before the page's own
+# script runs, on every page the tab opens, and run again in the open page to move its clock as
+# libfaketime moves the servers' (or as a phone's clock goes wrong).
+SHIFTED_DATE = """
+(function () {
+  globalThis.__clockShift = %d;
+  if (globalThis.__clockShifted) { return; }
+  globalThis.__clockShifted = true;
+  var Real = Date;
+  class Shifted extends Real {
+    constructor(...parts) { if (parts.length === 0) { super(Real.now() + globalThis.__clockShift); } else { super(...parts); } }
+    static now() { return Real.now() + globalThis.__clockShift; }
+  }
+  globalThis.Date = Shifted;
+})();
+"""
+
 
 def visible(driver, element_id) -> bool:
     found = driver.find_elements(By.ID, element_id)

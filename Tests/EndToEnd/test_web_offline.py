@@ -5,14 +5,15 @@ wrong, a card answered wrong asked again, an undo — each grade kept in Indexed
 reloaded offline still has them and says how many wait; back online they are sent and the count
 goes to zero; the store then holds every card in one level, where the same answers online put
 it, and the browser's own log holds each grade once. A reply lost on the way — leitner-web killed
-after the daemon took a grade, before the page had the answer — and the grade is taken once.
-Screenshots (390×844) go to WEB_ARTIFACTS."""
+after the daemon took a grade, before the page had the answer — and the grade is taken once. A
+grade the box refuses in the middle of the queue is set aside and shown, and the grades behind
+it are sent. Screenshots (390×844) go to WEB_ARTIFACTS."""
 import pytest
 from selenium.webdriver.common.by import By
 
 from browsers import set_offline
 from daemon_support import log_file
-from offline_review import (Answers, DaemonDoor, all_sent, go_offline_to_the_kept_review, kept_ready, kept_text,
+from offline_review import (SHIFTED_DATE, Answers, DaemonDoor, all_sent, go_offline_to_the_kept_review, kept_ready, kept_text,
                             levels, log_lines, offline_click, offline_grade, offline_show, offline_undo, online_click,
                             online_show, online_undo, phone_log, restart_web, start_review, start_web_behind, visible)
 from web_box import started_web_box, web_box, wait_until  # noqa: F401 (fixture)
@@ -22,6 +23,13 @@ CARDS = 8
 
 def network(driver, online: bool):
     set_offline(driver, not online)
+
+
+def kept_grades(driver) -> list[dict]:
+    """The grades the page holds in the browser's storage (IndexedDB), as it wrote them."""
+    return driver.execute_script(
+        "return new Promise(function (ok) { var r = indexedDB.open('leitner-offline', 1); r.onsuccess = function () {"
+        " var q = r.result.transaction(['grades']).objectStore('grades').getAll(); q.onsuccess = function () { ok(q.result); }; }; })")
 
 
 @pytest.fixture
@@ -59,9 +67,7 @@ def test_review_offline_then_send(stocked, phone, artifacts):
         graded, undone, browser.find_element(By.ID, "card").get_attribute("data-card"), kept_text(browser),
         browser.find_element(By.TAG_NAME, "main").text)
     assert wait_until(lambda: "kept on this phone: 4 grades waiting" in kept_text(browser)), (
-        graded, browser.execute_script(
-            "return new Promise(function (ok) { var r = indexedDB.open('leitner-offline', 1); r.onsuccess = function () {"
-            " var q = r.result.transaction(['grades']).objectStore('grades').getAll(); q.onsuccess = function () { ok(JSON.stringify(q.result)); }; }; })"))
+        graded, kept_grades(browser))
     # Closed and opened again offline (the address the review went to): the grades are still kept.
     browser.get(box.base + "/review/offline")
     assert wait_until(lambda: "kept on this phone: 4 grades waiting" in kept_text(browser), timeout=15)
@@ -120,6 +126,56 @@ def test_a_reply_lost_after_the_daemon_took_the_grade(stocked, phone, tmp_path):
     for card in graded:
         assert levels(box.store, card) == ["2"]
     door.close()
+
+
+def test_a_refused_grade_is_set_aside_and_the_grades_behind_it_are_sent(stocked, phone, artifacts):
+    """The third of five grades kept offline is given while the phone's clock runs an hour ahead:
+    the box refuses it (after now by more than ten minutes, R35). Back online, it is set aside
+    and shown with its card and the box's reason, the four around it are taken, and the count of
+    grades waiting goes to zero. It stays on the phone, also when the page is opened again,
+    until the learner forgets it."""
+    browser = phone
+    box = stocked.start_web()
+    start_review(box, browser)
+    assert kept_ready(browser, CARDS)
+    go_offline_to_the_kept_review(browser)
+    before = [offline_grade(browser, True) for _ in range(2)]
+    browser.execute_script(SHIFTED_DATE % 3_600_000)
+    wrong_clock = offline_grade(browser, True)
+    browser.execute_script(SHIFTED_DATE % 0)
+    after = [offline_grade(browser, True) for _ in range(2)]
+    assert wait_until(lambda: "kept on this phone: 5 grades waiting" in kept_text(browser)), kept_text(browser)
+
+    set_offline(browser, False)
+    said = "1 grade was refused by the box and is kept aside on this phone (below). All the others are sent."
+    assert wait_until(lambda: said in kept_text(browser), timeout=30), kept_text(browser)
+    assert "waiting" not in kept_text(browser)
+    refused = browser.find_elements(By.CSS_SELECTOR, "#kept-refused .notice")
+    assert [item.get_attribute("data-card") for item in refused] == [wrong_clock]
+    words = refused[0].text
+    number = wrong_clock.removeprefix("word")
+    assert f"Not counted: your answer “Right” to card {wrong_clock} (question {number}), given " in words, words
+    assert "by this phone's clock" in words and "after now" in words and "the device's clock is wrong" in words, words
+    # The page's sentence names the card, not the device's id that the box's message begins with.
+    assert "web-" not in words, words
+    artifacts.shoot(browser, "review-offline-refused")
+
+    # The box took the four around it, in order, and left the refused card where it was.
+    lines = phone_log(box.store)
+    assert [(line[2], line[5]) for line in lines] == [(card, "correct") for card in before + after]
+    for card in before + after:
+        assert levels(box.store, card) == ["2"], card
+    assert levels(box.store, wrong_clock) == ["1"]
+    aside = [g for g in kept_grades(browser) if g.get("refused")]
+    assert [g["id"] for g in aside] == [wrong_clock]
+
+    # Opened again: still shown, and sent no more; forgotten, it is gone from the phone.
+    browser.get(box.base + "/review")
+    assert wait_until(lambda: browser.find_elements(By.CSS_SELECTOR, "#kept-refused .notice"), timeout=15)
+    assert [line[2] for line in phone_log(box.store)] == before + after
+    browser.find_element(By.CSS_SELECTOR, "#kept-refused .notice button").click()
+    assert wait_until(lambda: not visible(browser, "kept-refused"))
+    assert not [g for g in kept_grades(browser) if g.get("refused")]
 
 
 TWENTY = 20

@@ -16,9 +16,9 @@ from selenium.webdriver.common.by import By
 
 from browsers import PHONE, console_errors, set_offline, start_chromium
 from daemon_support import log_file
-from offline_review import (Answers, DaemonDoor, all_sent, go_offline_to_the_kept_review, kept_ready, kept_text,
-                            levels, log_lines, offline_click, offline_grade, offline_show, offline_undo, phone_log,
-                            restart_web, start_review, start_web_behind, visible)
+from offline_review import (SHIFTED_DATE, Answers, DaemonDoor, all_sent, go_offline_to_the_kept_review, kept_ready,
+                            kept_text, levels, log_lines, offline_click, offline_grade, offline_show, offline_undo,
+                            phone_log, restart_web, start_review, start_web_behind, visible)
 from web_box import WebBox, web_box, wait_until  # noqa: F401 (fixture)
 
 
@@ -129,23 +129,6 @@ def test_web_killed_with_grades_in_flight_and_the_browser_opened_again_offline(w
 
 
 LIBFAKETIME = next(iter(glob.glob("/usr/lib/*/faketime/libfaketime.so.1") + glob.glob("/usr/lib/faketime/libfaketime.so.1")), None)
-
-# The page's clock: `Date` shifted by `globalThis.__clockShift` ms, set before the page's own
-# script runs, on every page the tab opens, and run again in the open page to move its clock as
-# libfaketime moves the servers'.
-SHIFTED_DATE = """
-(function () {
-  globalThis.__clockShift = %d;
-  if (globalThis.__clockShifted) { return; }
-  globalThis.__clockShifted = true;
-  var Real = Date;
-  class Shifted extends Real {
-    constructor(...parts) { if (parts.length === 0) { super(Real.now() + globalThis.__clockShift); } else { super(...parts); } }
-    static now() { return Real.now() + globalThis.__clockShift; }
-  }
-  globalThis.Date = Shifted;
-})();
-"""
 
 
 class Clocks:

@@ -56,7 +56,8 @@ extension Visit {
 
     /// `POST /review/kept`: one grade the page kept (`sequence`, `card`, `correct`, `time` in ms
     /// since the epoch, `level` the page saw, `position` of its test, `ms` the answer time). The
-    /// answer is JSON: `taken` (false for a grade taken before), `level` (null: the card is gone).
+    /// answer is JSON: `taken` (false for a grade taken before), `level` (null: the card is gone);
+    /// a refusal is 422 with `error` and `reason`, which the page shows beside the grade it sets aside.
     func takeKeptGrade() -> (HTTPResponse, String) {
         guard let sequence = form["sequence"].flatMap({ Int($0) }), sequence >= 1, let id = form["card"],
               let correct = form["correct"].flatMap({ $0 == "yes" ? true : $0 == "no" ? false : nil }),
@@ -71,7 +72,13 @@ extension Visit {
             return page(Self.json(.object(["taken": .bool(taken), "level": now.map { .string($0.name) } ?? .null])))
         } catch {
             let problem = DaemonProblem(error)
-            return page(Self.json(.object(["error": .string(problem.message)]), status: problem.status))
+            var body: [String: JSONValue] = ["error": .string(problem.message)]
+            // A refusal's reason alone, for the page's own sentence naming the card and the
+            // answer (R35): the device's id that the message begins with means nothing on a phone.
+            if let call = error as? VarlinkCallError, case .keptGradeRefused(_, let reason)? = BoxError(call) {
+                body["reason"] = .string(reason)
+            }
+            return page(Self.json(.object(body), status: problem.status))
         }
     }
 

@@ -4,7 +4,9 @@
 /// reviews from there (`/review/offline`, or a grade clicked on the answer's page while the
 /// browser says it is offline): each grade written to IndexedDB at once, with its time, before
 /// the next card is shown. Grades are sent in the order given, one at a time, each by its
-/// number, which the box takes once. Nothing here reads or writes a cookie; it never runs inline.
+/// number, which the box takes once; a grade the box refuses is set aside, shown with its card
+/// and the box's reason until the learner forgets it, and the grades after it go on. Nothing here
+/// reads or writes a cookie; it never runs inline.
 enum OfflineScript {
     static let text = """
         (function () {
@@ -46,9 +48,13 @@ enum OfflineScript {
           }
           function readAll(db, name) { return request(db.transaction([name]).objectStore(name).getAll()); }
 
-          var db = null, kept = null, grades = [], shownAt = Date.now(), answerShown = false, sending = false, gone = 0, refusal = "";
+          var db = null, kept = null, grades = [], shownAt = Date.now(), answerShown = false, sending = false, gone = 0, trouble = "";
           function bySequence(a, b) { return a.sequence - b.sequence; }
-          function waiting() { return grades.filter(function (g) { return !g.sent; }); }
+          // A grade is waiting until the box took it or refused it; a refused one stays kept
+          // aside (R35), never sent again: the box knows a device's grades by the highest number
+          // it took, and would call it taken once a later one is.
+          function waiting() { return grades.filter(function (g) { return !g.sent && !g.refused; }); }
+          function refused() { return grades.filter(function (g) { return g.refused; }).sort(bySequence); }
           function up(level) { return level === "7" ? "finished" : String(Number(level) + 1); }
           function down(level) { return kept && kept.onFail === "previous" ? String(Math.max(1, Number(level) - 1)) : "1"; }
 
@@ -69,15 +75,59 @@ enum OfflineScript {
           }
 
           function showCount() {
-            var n = waiting().length;
+            var n = waiting().length, aside = refused(), sent = grades.some(function (g) { return g.sent; });
             var words = n > 0 ? "Not sent yet — kept on this phone: " + n + " grade" + (n === 1 ? "" : "s") + " waiting. "
                                 + (n === 1 ? "It is" : "They are") + " sent as soon as the box can be reached."
-                              : (grades.some(function (g) { return g.sent; }) ? "All grades kept on this phone are sent." : "");
+                              : (sent && aside.length === 0 ? "All grades kept on this phone are sent." : "");
+            if (aside.length > 0) {
+              words += " " + (aside.length === 1 ? "1 grade was refused by the box and is" : aside.length + " grades were refused by the box and are")
+                       + " kept aside on this phone (below)." + (n === 0 && sent ? " All the others are sent." : "");
+            }
             if (gone > 0) { words += " " + gone + " grade" + (gone === 1 ? " was" : "s were") + " for a card no longer in the box; it is in the history."; }
-            if (refusal) { words += " " + refusal; }
+            if (trouble && n > 0) { words += " " + trouble; }
             if (words) { say(words.trim()); } else if (status) { status.hidden = true; }
+            showRefused(aside);
             var online = document.getElementById("online");
             if (online) { online.hidden = n > 0; }
+          }
+
+          // Each grade the box refused, in words for the person who gave it: which card, the
+          // answer and when, the box's reason, and a button to forget it once read (R35).
+          function showRefused(aside) {
+            var list = document.getElementById("kept-refused");
+            if (!list) { return; }
+            list.textContent = "";
+            list.hidden = aside.length === 0;
+            aside.forEach(function (g) {
+              var item = document.createElement("div");
+              item.className = "notice";
+              item.setAttribute("data-sequence", String(g.sequence));
+              item.setAttribute("data-card", g.id);
+              var text = document.createElement("p");
+              text.textContent = "Not counted: your answer “" + (g.correct ? "Right" : "Wrong") + "” to card " + g.id
+                + (g.front ? " (" + g.front + ")" : "") + ", given " + new Date(g.time).toLocaleString() + " by this phone's clock. "
+                + "The box refused it: " + g.refused + ". The card stays where it was in the box; this grade is not sent again.";
+              var forget = document.createElement("button");
+              forget.type = "button";
+              forget.textContent = "Forget it";
+              forget.addEventListener("click", function () {
+                write(db, "grades", function (store) { store.delete(g.sequence); }).then(function () {
+                  grades = grades.filter(function (other) { return other !== g; });
+                  showCount();
+                });
+              });
+              item.appendChild(text);
+              item.appendChild(forget);
+              list.appendChild(item);
+            });
+          }
+
+          // The front's words, to name the card beside its id when a grade of it is refused.
+          function frontText(id) {
+            var card = kept && kept.cards.filter(function (c) { return c.id === id; })[0];
+            if (!card) { return ""; }
+            var words = (new DOMParser().parseFromString(card.front, "text/html").body.textContent || "").replace(/\\s+/g, " ").trim();
+            return words.length > 60 ? words.slice(0, 59) + "…" : words;
           }
 
           function nextSequence() {
@@ -89,7 +139,7 @@ enum OfflineScript {
           function keep(id, level, correct) {
             var g = { sequence: nextSequence(), id: id, correct: correct, time: Date.now(), level: level,
                       to: correct ? up(level) : down(level), position: kept.position, keptAt: kept.keptAt,
-                      ms: Date.now() - shownAt, sent: false };
+                      ms: Date.now() - shownAt, sent: false, front: frontText(id) };
             return write(db, "grades", function (store) { store.put(g); }).then(function () {
               grades.push(g);
               showCount();
@@ -105,8 +155,10 @@ enum OfflineScript {
                                              time: String(g.time), level: g.level, position: String(g.position), ms: String(g.ms) });
             return fetch("/review/kept", { method: "POST", body: form, credentials: "same-origin", cache: "no-store" });
           }
-          // Sends the waiting grades in the order given, one at a time; stops at the first that
-          // cannot be sent, to try again when the browser is back online or in a while.
+          // Sends the waiting grades in the order given, one at a time. A grade the box refuses
+          // (422: its time out of bounds, say) is set aside, kept with the reason, and the next
+          // one goes; anything else that fails (no network, leitner-web or the daemon down)
+          // stops there, to try that grade again when the browser is back online or in a while.
           function send() {
             if (sending || !navigator.onLine || !db) { return Promise.resolve(); }
             var queue = waiting().sort(bySequence);
@@ -124,10 +176,17 @@ enum OfflineScript {
                 return token().then(function (t) { csrf = t; return post(g, csrf); });
               }).then(function (r) {
                 return r.json().then(function (body) {
-                  if (!r.ok) { refusal = "The box refused a kept grade: " + (body.error || r.status) + "; it stays kept."; showCount(); throw new Error(refusal); }
-                  refusal = "";
-                  if (body.level === null) { gone += 1; }
-                  g.sent = true;
+                  if (r.status === 422) {
+                    g.refused = body.reason || body.error || "no reason given";
+                  } else if (!r.ok) {
+                    trouble = "Sending waits: " + (body.error || "the answer was " + r.status) + ".";
+                    showCount();
+                    throw new Error(trouble);
+                  } else {
+                    if (body.level === null) { gone += 1; }
+                    g.sent = true;
+                  }
+                  trouble = "";
                   return write(db, "grades", function (store) { store.put(g); });
                 });
               }).then(function () { showCount(); return one(i + 1); });
@@ -158,7 +217,7 @@ enum OfflineScript {
               return write(db, "kept", function (store) { store.put(body); }).then(function () {
                 return write(db, "grades", function (store) { grades.forEach(function (g) { if (g.sent) { store.delete(g.sequence); } }); });
               }).then(function () {
-                grades = waiting();
+                grades = grades.filter(function (g) { return !g.sent; });
                 kept = body;
                 document.documentElement.setAttribute("data-kept", String(body.cards.length));
                 return cacheFiles();
@@ -182,7 +241,7 @@ enum OfflineScript {
                 + "A new test starts only once the box can be reached.";
             }
             var last = s.mine[s.mine.length - 1];
-            element("undo").hidden = !(last && !last.sent);
+            element("undo").hidden = !(last && waiting().indexOf(last) >= 0);
             if (s.queue.length === 0) {
               element("card").hidden = true;
               ["show", "right", "wrong"].forEach(function (id) { element(id).hidden = true; });
@@ -223,7 +282,7 @@ enum OfflineScript {
               element("wrong").addEventListener("click", function () { if (!answerShown) { return; } answerShown = false; gradeShown(false).then(render).then(send); });
               element("undo").addEventListener("click", function () {
                 var s = state(), last = s && s.mine[s.mine.length - 1];
-                if (!last || last.sent) { return; }
+                if (!last || waiting().indexOf(last) < 0) { return; }
                 write(db, "grades", function (store) { store.delete(last.sequence); }).then(function () {
                   grades = grades.filter(function (g) { return g !== last; });
                   answerShown = false;

@@ -2,7 +2,8 @@
 /// browser's storage, so that it needs nothing from the box. The service worker keeps it and
 /// serves it for a review page that cannot be reached; the keys and buttons are the review's
 /// (`show`, `right`, `wrong`, `undo`), so the review's keys work on it as they do online. The
-/// grades waiting (`kept`) are said at the top, where a phone's screen shows them above the card.
+/// grades waiting (`kept`) are said at the top, where a phone's screen shows them above the card,
+/// with the grades the box refused (`kept-refused`) under them.
 enum OfflinePage {
     static func html(box: String?) -> HTML {
         let body: HTML = """
@@ -10,6 +11,7 @@ enum OfflinePage {
             <p class="muted" id="kept-state" role="status">Reading what this phone kept…</p>
             <p class="muted"><span id="progress"></span></p>
             <p id="kept" role="status" hidden></p>
+            <div id="kept-refused" role="alert" hidden></div>
             <p class="notice" id="kept-old" hidden></p>
             <article class="card" id="card" hidden><div id="kept-front"></div><div id="kept-back" hidden></div></article>
             <div class="actions">

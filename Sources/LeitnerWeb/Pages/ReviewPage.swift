@@ -213,8 +213,9 @@ public enum ReviewPage {
         return out + " Swipe right or left.</p>\n"
     }
 
-    /// Where the script says how many grades this browser kept and waits to send (R35).
-    static let keptLine: HTML = "<p class=\"muted\" id=\"kept\" role=\"status\" hidden></p>\n"
+    /// Where the script says how many grades this browser kept and waits to send, and shows
+    /// those the box refused (R35).
+    static let keptLine: HTML = "<p class=\"muted\" id=\"kept\" role=\"status\" hidden></p><div id=\"kept-refused\" role=\"alert\" hidden></div>\n"
 
     static func asset(_ handle: String, _ side: SideName) -> String {
         "/review/asset/\(handle)/\(side.rawValue)"
