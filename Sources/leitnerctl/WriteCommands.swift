@@ -18,9 +18,12 @@ enum WriteCommands {
     /// `add FRONT BACK`, sides from files with `--front-file`/`--back-file`.
     static func add(_ context: Context, _ arguments: ParsedArguments) throws {
         if let text = arguments[.cloze] {
-            // A note's cards ask for typing through the note's own file, which AddCloze does not write.
-            if arguments.has(.typeAnswer) {
-                throw Failure.usage(.invalidValue("--type-answer", what: "option with --cloze", reason: "a note asks for typed answers by a file type-answer in its directory in notes/", command: "add"))
+            // What only a card with two sides has would be lost on a note without a word.
+            let given = [(OptionName.reverse, arguments.has(.reverse), "a cloze note has no reverse card"),
+                         (.frontFile, arguments[.frontFile] != nil, "a cloze note's sides are made from TEXT"),
+                         (.backFile, arguments[.backFile] != nil, "a cloze note's sides are made from TEXT")]
+            for (option, present, reason) in given where present {
+                throw Failure.usage(.invalidValue(option.description, what: "option with --cloze", reason: reason, command: "add"))
             }
             return try addCloze(text, context, arguments)
         }
@@ -90,11 +93,15 @@ enum WriteCommands {
         if let extra = arguments.positionals.first { throw Failure.usage(.extraArgument(extra, command: "add")) }
         let level = try arguments[.level].map { try Arguments.level($0, command: "add") }
         let tags = try TagOptions.tags(arguments.all(.tag), command: "add")
-        let reply = try context.box.addCloze(text: text, id: arguments[.id], level: level, extra: arguments[.extra], tags: tags)
+        let media = try arguments.all(.media).map(AssetFile.medium)
+        // --type-answer: the note's own type-answer file asks for every card of it (R32).
+        let reply = try context.box.addCloze(text: text, id: arguments[.id], level: level, extra: arguments[.extra], tags: tags,
+                                             typeAnswer: arguments.has(.typeAnswer), media: media)
         if context.json { return context.printJSON(reply.json) }
         for card in reply.value {
             Console.out("Added '\(card.id)', \(card.clozeOf?.description ?? "a cloze card"), to \(Views.place(card.level)).")
         }
+        if !media.isEmpty { Console.out("Its note holds \(media.count) \(media.count == 1 ? "medium" : "media").") }
         if reply.value.first?.level == .new { Console.out(try whenAdmitted(reply.value.count, context: context)) }
     }
 

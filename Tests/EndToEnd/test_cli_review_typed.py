@@ -80,8 +80,33 @@ def test_add_and_import_type_answer_write_the_file(box, tmp_path):
     assert marked == {"hund", "hund.rev", "das-haus", "die-maus"}
     # No staged directory is left behind.
     assert not any((box.store / ".leitner" / "tmp").glob("add-*"))
-    refused = box.ctl("add", "--cloze", "{{c1::x}} y", "--type-answer")
-    assert refused.returncode == 64 and "notes/" in refused.stderr
+
+
+def test_add_cloze_type_answer_asks_every_card_of_the_note(box):
+    """`add --cloze --type-answer` writes the note's `type-answer` with the note (R30, R32), and
+    each of its cards asks for its deletion typed; a note added without it has none, and its
+    --media go into its directory. What only a card with two sides has is refused with --cloze,
+    and nothing is written."""
+    box.ok("add", "--cloze", "Sagt er {{c1::ja}}? Sie sagt {{c2::ja}}.", "--type-answer", "--id", "ja", "--level", "1")
+    assert (box.store / "notes" / "ja" / "type-answer").is_file()
+    # Both cards are asked, in either order: each expects its deletion, typed.
+    result = box.ctl("review", "--plain", input="JA\n\nja\n\n", env={"NO_COLOR": "1"})
+    assert result.stdout.count("your answer: ") == 2, result.stdout
+    assert "typed: JA · expected: ja · right?" in result.stdout and "typed: ja · expected: ja · right?" in result.stdout
+    assert {c["id"]: c["level"] for c in box.json_lines("list")} == {"ja.c1": "2", "ja.c2": "2"}
+    # --media goes into the note's directory, where its text names it (R31).
+    picture = box.tmp / "maus.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n")
+    added = box.ok("add", "--cloze", "{{c1::drei}} Mäuse ![Maus](maus.png)", "--id", "drei", "--level", "2", "--media", str(picture))
+    assert "Its note holds 1 medium." in added
+    assert (box.store / "notes" / "drei" / "maus.png").read_bytes() == picture.read_bytes()
+    assert not (box.store / "notes" / "drei" / "type-answer").exists()
+    side = box.tmp / "side.txt"
+    side.write_text("x")
+    for option in (["--reverse"], ["--front-file", str(side)], ["--back-file", str(side)]):
+        refused = box.ctl("add", "--cloze", "{{c1::x}}", "--id", "x", "--type-answer", *option)
+        assert refused.returncode == 64 and f"invalid option with --cloze '{option[0]}'" in refused.stderr, refused.stderr
+    assert not (box.store / "notes" / "x").exists()
 
 
 def test_reverse_card_expects_the_front_typed(box):
