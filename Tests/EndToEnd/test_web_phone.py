@@ -150,14 +150,16 @@ def test_a_photo_from_a_file_and_a_reverse_card(web_box, phone, artifacts, tmp_p
     phone.find_element(By.CSS_SELECTOR, "label:has(#back-markdown)").click()
     phone.find_element(By.ID, "id").send_keys("blue-cat")
     phone.find_element(By.CSS_SELECTOR, "label:has(#reverse)").click()
+    phone.find_element(By.CSS_SELECTOR, "label:has(#type-answer)").click()
     phone.find_element(By.CSS_SELECTOR, "#level option[value=new]").click()
     phone.find_element(By.ID, "add").click()
     assert added_id(phone) == "blue-cat"
     assert side_file(box, "blue-cat", "front").read_bytes() == photo.read_bytes()
     assert side_file(box, "blue-cat", "back").read_text() == "**a blue** cat"
     assert box.card_level("blue-cat") == "new"
-    # Its reverse card, beside it, asks the back.
+    # Its reverse card, beside it, asks the back; both ask for their answer typed (R32).
     assert box.card_level("blue-cat.rev") == "new"
+    assert (box.store / "new" / "blue-cat" / "type-answer").is_file() and (box.store / "new" / "blue-cat.rev" / "type-answer").is_file()
 
 
 def test_refusals_are_shown_beside_their_field(web_box, phone, artifacts, tmp_path):
@@ -396,19 +398,21 @@ def test_statistics_are_drawn_for_a_phone_and_a_tap_shows_a_day(web_box, artifac
 
 def test_a_cloze_note_is_added_from_the_phone(web_box, phone, artifacts):
     """The add page's folded cloze form (R30): a text with two gap numbers makes a note of two
-    cards, named in the notice; a text without a gap is refused beside the field, the form open
-    and the text kept."""
+    cards, named in the notice, the note asking for typed answers when ticked (R32); a text
+    without a gap is refused beside the field, the form open and the text and the tick kept."""
     box = web_box
     box.start_web()
     log_in(box, phone)
     phone.get(box.base + "/cards/new")
     phone.find_element(By.CSS_SELECTOR, "#cloze summary").click()
     phone.find_element(By.ID, "cloze-text").send_keys("no gap here")
+    phone.find_element(By.CSS_SELECTOR, "label:has(#cloze-type-answer)").click()
     phone.find_element(By.ID, "add-cloze").click()
     assert wait_until(lambda: phone.find_elements(By.ID, "text-error"))
     assert "{{c1::word}}" in phone.find_element(By.ID, "text-error").text
     assert phone.find_element(By.ID, "cloze").get_attribute("open") is not None
     assert phone.find_element(By.ID, "cloze-text").get_attribute("value") == "no gap here"
+    assert phone.find_element(By.ID, "cloze-type-answer").is_selected()
     artifacts.shoot(phone, "add-cloze-refused")
     text = phone.find_element(By.ID, "cloze-text")
     text.clear()
@@ -422,3 +426,5 @@ def test_a_cloze_note_is_added_from_the_phone(web_box, phone, artifacts):
     clozes = sorted(card_id for card_id in cards if ".c" in card_id)
     assert len(clozes) == 2 and clozes[0].endswith(".c1") and clozes[1].endswith(".c2"), cards
     assert box.json("show", clozes[0])["card"]["tags"] == ["geo"]
+    note = clozes[0].removesuffix(".c1")
+    assert (box.store / "notes" / note / "type-answer").is_file()

@@ -21,6 +21,7 @@ extension Visit {
         draft.tags = form["tags"] ?? ""
         draft.level = form["level"] ?? ""
         draft.reverse = form["reverse"] == "yes"
+        draft.typeAnswer = form["type-answer"] == "yes"
         draft.id = form["id"]?.trimmingSpaces ?? ""
         var sides: [SideName: Asset] = [:]
         for side in SideName.allCases {
@@ -40,8 +41,9 @@ extension Visit {
             // A second card with the same front only when asked, as `leitnerctl add --force`.
             let force = form["force"] == "yes"
             let card = draft.reverse
-                ? try box.addWithReverse(front: front, back: back, id: id, level: level, allowDuplicate: force).value.card
-                : try box.add(front: front, back: back, id: id, level: level, allowDuplicate: force).value
+                ? try box.addWithReverse(front: front, back: back, id: id, level: level, allowDuplicate: force,
+                                         typeAnswer: draft.typeAnswer).value.card
+                : try box.add(front: front, back: back, id: id, level: level, allowDuplicate: force, typeAnswer: draft.typeAnswer).value
             if !tags.isEmpty { _ = try box.tag(id: card.id, tags: tags) }
             var next = "/cards/new?added=\(PercentEncoding.encode(card.id))&level=\(draft.level)"
             if !draft.tags.isEmpty { next += "&tags=" + PercentEncoding.encode(draft.tags) }
@@ -64,6 +66,7 @@ extension Visit {
         draft.tags = form["tags"] ?? ""
         draft.level = form["level"] ?? ""
         draft.id = form["id"]?.trimmingSpaces ?? ""
+        draft.typeAnswer = form["type-answer"] == "yes"
         if !text.contains("{{c") || !text.contains("::") {
             draft.errors["text"] = "Mark each gap as {{c1::word}}: a note without one asks nothing."
         }
@@ -71,7 +74,7 @@ extension Visit {
         guard draft.errors.isEmpty else { return refused(draft) }
         do {
             let cards = try box.addCloze(text: text, id: draft.id.isEmpty ? nil : draft.id, level: level,
-                                         extra: draft.extra.isEmpty ? nil : draft.extra, tags: tags).value
+                                         extra: draft.extra.isEmpty ? nil : draft.extra, tags: tags, typeAnswer: draft.typeAnswer).value
             guard let first = cards.first else { return page(HTTPResponse.redirect("/cards/new")) }
             var next = "/cards/new?added=\(PercentEncoding.encode(first.id))&more=\(cards.count - 1)&level=\(draft.level)"
             if !draft.tags.isEmpty { next += "&tags=" + PercentEncoding.encode(draft.tags) }

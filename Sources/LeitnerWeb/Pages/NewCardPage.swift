@@ -16,6 +16,8 @@ public enum NewCardPage {
         public var tags = ""
         public var level = ""
         public var reverse = false
+        /// The card, its reverse, or the note asks for its answer typed (R32: `type-answer`).
+        public var typeAnswer = false
         public var id = ""
         /// A cloze note's text and extra, when the draft is the cloze form's (R30).
         public var cloze: String?
@@ -53,6 +55,7 @@ public enum NewCardPage {
         body += levelChoice(id: "level", draft)
         body += "<label class=\"check\"><input type=\"checkbox\" id=\"reverse\" name=\"reverse\" value=\"yes\"\(draft.reverse ? " checked" : "" as HTML)> "
         body += "Also a reverse card (the back asked, the front answered)</label>"
+        body += typeAnswerChoice(id: "type-answer", draft, "its reverse's too")
         body += "<label for=\"id\">Id <span class=\"muted\">(made from the front when empty)</span></label>"
         body += "<input type=\"text\" id=\"id\" name=\"id\" value=\"\(draft.id)\" autocapitalize=\"none\">"
         body += error("id", draft)
@@ -72,6 +75,13 @@ public enum NewCardPage {
         return out + "</select>" + error("level", draft)
     }
 
+    /// Whether the answer is typed in the review (R32, `leitnerctl add --type-answer`): a
+    /// `type-answer` file with the card, or with the note.
+    static func typeAnswerChoice(id: String, _ draft: Draft, _ which: HTML) -> HTML {
+        "<label class=\"check\"><input type=\"checkbox\" id=\"\(id)\" name=\"type-answer\" value=\"yes\"\(draft.typeAnswer ? " checked" : "" as HTML)> "
+            + "The answer is typed in the review (\(which))</label>"
+    }
+
     /// A cloze note (R30, `leitnerctl add --cloze`): its text with deletions, an extra shown with
     /// each answer, tags, where its cards go and the note's id; one card per deletion number.
     /// Folded under the card's form, open when it holds a draft.
@@ -88,6 +98,7 @@ public enum NewCardPage {
         out += "<label for=\"cloze-tags\">Tags</label>"
         out += "<input type=\"text\" id=\"cloze-tags\" name=\"tags\" value=\"\(shown.tags)\" autocapitalize=\"none\">" + error("tags", shown)
         out += levelChoice(id: "cloze-level", shown)
+        out += typeAnswerChoice(id: "cloze-type-answer", shown, "each card of the note")
         out += "<label for=\"cloze-id\">Id of the note <span class=\"muted\">(made from the text when empty)</span></label>"
         out += "<input type=\"text\" id=\"cloze-id\" name=\"id\" value=\"\(shown.id)\" autocapitalize=\"none\">" + error("id", shown)
         out += "<div class=\"actions\"><button type=\"submit\" id=\"add-cloze\" class=\"primary\">Add the note</button></div></form></details>\n"
