@@ -10,6 +10,9 @@
 /// moved, is read again before the next request that asks (R13).
 struct LinkIndex {
     private var linkOf: [String: CardLink] = [:]
+    /// Each note → the cards whose `cloze-of` names it: a note's cards found without walking every
+    /// link (the first look after open asks for each of thousands of notes).
+    private var cardsOfNote: [String: Set<String>] = [:]
     /// The watch on each card's directory → the card: the tag table's and the search index's
     /// watch on the same directory is the same descriptor, so the watches cost nothing more.
     private var cardOfWatch: [Int32: String] = [:]
@@ -40,10 +43,10 @@ struct LinkIndex {
         // watch is asked for again only when it changed.
         for id in unwatched where !dirty.contains(id) {
             if let level = store.level(of: id) {
-                linkOf[id] = store.link(of: id, in: level)
+                setLink(store.link(of: id, in: level), of: id)
             } else {
                 unwatched.remove(id)
-                linkOf[id] = nil
+                setLink(nil, of: id)
             }
         }
         for id in dirty {
@@ -51,9 +54,19 @@ struct LinkIndex {
             if let level = store.level(of: id) {
                 look(at: id, in: level, store: store)
             } else {
-                linkOf[id] = nil
+                setLink(nil, of: id)
             }
         }
+    }
+
+    /// Records what card `id` names, nil for nothing.
+    private mutating func setLink(_ link: CardLink?, of id: String) {
+        if case .cloze(let old)? = linkOf[id] {
+            cardsOfNote[old.note]?.remove(id)
+            if cardsOfNote[old.note]?.isEmpty == true { cardsOfNote[old.note] = nil }
+        }
+        linkOf[id] = link
+        if case .cloze(let new)? = link { cardsOfNote[new.note, default: []].insert(id) }
     }
 
     /// Watches a card's directory, then reads what it names: the watch first, so that a change
@@ -64,7 +77,7 @@ struct LinkIndex {
         } else {
             unwatched.insert(id)
         }
-        linkOf[id] = store.link(of: id, in: level)
+        setLink(store.link(of: id, in: level), of: id)
     }
 
     /// The reverse cards whose `reverse-of` names `original`, sorted.
@@ -79,8 +92,8 @@ struct LinkIndex {
     /// The cloze cards whose `cloze-of` names the note `note`, with their numbers, sorted by id.
     func cards(ofNote note: String, store: Store) -> [(id: String, number: Int)] {
         var found: [(id: String, number: Int)] = []
-        for (id, link) in linkOf {
-            if case .cloze(let named) = link, named.note == note, store.level(of: id) != nil { found.append((id, named.number)) }
+        for id in cardsOfNote[note] ?? [] {
+            if case .cloze(let named)? = linkOf[id], store.level(of: id) != nil { found.append((id, named.number)) }
         }
         return found.sorted { $0.id < $1.id }
     }
