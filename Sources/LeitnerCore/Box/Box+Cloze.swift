@@ -101,7 +101,8 @@ extension Box {
             arrived = kept.takeArrivals()
             noteIndex = kept
         } else {
-            let (built, notes) = NoteIndex.build(store: store)
+            let (built, notes) = NoteIndex.build(store: store, record: noteRecord)
+            noteRecord = nil
             noteIndex = built
             changed.formUnion(notes)
             arrived = notes
@@ -124,11 +125,11 @@ extension Box {
         }
         for note in changed.sorted() where !waiting.contains(note) {
             let numbers = index.numbersOf[note] ?? []
-            let defaults = numbers.compactMap { Store.defaultClozeID(note: note, number: $0) }
-            // At the first look after open, a note whose cards have their default ids needs no
-            // more: its cards are judged as they are read. Only a note that lacks one, or that
-            // changed, looks for its cards in the link index (every card directory, once).
-            if firstLook, defaults.count == numbers.count, defaults.allSatisfy({ store.level(of: $0) != nil }) { continue }
+            // At the first look after open, a note whose numbers are held by cards of their default
+            // ids, or by the cards the last close recorded, needs no more: its cards are judged as
+            // they are read. Only a note that lacks one, or that changed, looks for its cards in
+            // the link index (every card directory, once).
+            if firstLook, numbers.allSatisfy({ firstLookHolder(of: note, number: $0, index: index) != nil }) { continue }
             var held: [Int: String] = [:]
             for (id, number) in currentLinkIndex().cards(ofNote: note, store: store) {
                 held[number] = id
@@ -191,12 +192,10 @@ extension Box {
     /// those cards' numbers. Anything less certain is left as it is: the gone note's cards
     /// damaged, the new note given cards of its own.
     func renamedWhileClosed(_ notes: Set<String>, index: NoteIndex) -> [(from: String, to: String)] {
-        // Only a note without its default cards can be one; the link index is read for it only.
+        // Only a note without its default or recorded cards can be one; the link index is read for it only.
         let cardless = notes.filter { note in
             let numbers = index.numbersOf[note] ?? []
-            return !numbers.isEmpty && numbers.allSatisfy { number in
-                Store.defaultClozeID(note: note, number: number).map { store.level(of: $0) == nil } ?? true
-            }
+            return !numbers.isEmpty && numbers.allSatisfy { firstLookHolder(of: note, number: $0, index: index) == nil }
         }
         guard !cardless.isEmpty else { return [] }
         var numbersOfGone: [String: Set<Int>] = [:]
@@ -215,5 +214,48 @@ extension Box {
             found.append((gone[0], note))
         }
         return found
+    }
+}
+
+/// The notes' record (`NoteRecord`): written at close, read by the next open's first look.
+extension Box {
+    /// The card that holds number `number` of `note` at the first look after open, as far as is
+    /// known without the link index: the one the record names, or the default `NOTE.cN`, when it
+    /// is in the store.
+    func firstLookHolder(of note: String, number: Int, index: NoteIndex) -> String? {
+        if let id = index.recordedHolders[note]?[number], store.level(of: id) != nil { return id }
+        guard let id = Store.defaultClozeID(note: note, number: number), store.level(of: id) != nil else { return nil }
+        return id
+    }
+
+    /// Records each note known with a stamp, its numbers and the cards of other names that hold
+    /// them (from the link index when there is one, else as recorded at open), for the next open.
+    /// Without a notes' index (no request since open) nothing is written: the log's size disowns
+    /// the old record if the open logged anything.
+    func recordNotes() {
+        guard let index = noteIndex else { return }
+        var held: [String: [Int: String]] = [:]
+        if linkIndex != nil {
+            // Of two cards holding one number (a copy), the first by id, whatever the walk's order.
+            for (id, link) in currentLinkIndex().clozeLinks(store: store) {
+                if let other = held[link.note]?[link.number], other < id { continue }
+                held[link.note, default: [:]][link.number] = id
+            }
+        }
+        var entries: [String: NoteRecord.Entry] = [:]
+        for (note, numbers) in index.numbersOf {
+            guard let stamp = index.stamps[note] else { continue }
+            var holders: [Int: String] = [:]
+            for number in numbers {
+                if let id = Store.defaultClozeID(note: note, number: number), store.level(of: id) != nil { continue }
+                if linkIndex != nil {
+                    if let id = held[note]?[number] { holders[number] = id }
+                } else if let id = index.recordedHolders[note]?[number], store.level(of: id) != nil {
+                    holders[number] = id
+                }
+            }
+            entries[note] = NoteRecord.Entry(stamp: stamp, numbers: numbers, holders: holders)
+        }
+        try? NoteRecord(logSize: store.log.size, entries: entries).write(in: store.stateFD)
     }
 }

@@ -59,6 +59,9 @@ public final class Box {
     var linkIndex: LinkIndex?
     /// The notes in `notes/` and their numbers (R30), built by the first request (`NoteIndex`).
     var noteIndex: NoteIndex?
+    /// What the daemon's last close recorded of the notes, for the first look (`NoteRecord`);
+    /// read at open, before anything is logged, and dropped by the first look.
+    var noteRecord: NoteRecord?
     /// Notes whose new cards could not be added (`followNotes`): tried again at the next request.
     var retryNotes = Set<String>()
     /// Notes come into `notes/` of a synced store, whose missing cards wait for the store to be
@@ -111,6 +114,9 @@ public final class Box {
             voice = nil
         }
         do {
+            // Before the open logs anything (cards moved by hand meanwhile): a record written at a
+            // log of this size is the last close's.
+            noteRecord = NoteRecord.read(in: store.stateFD, logSize: store.log.size)
             dayFile = try DayRecordFile(directory: store.deviceFD, directoryPath: store.devicePath)
             ownDays = try dayFile.load()
             _ = store.refreshPeerDays()
@@ -206,6 +212,7 @@ public final class Box {
         tagWatching?.stop()
         sync.settleRead?.stop()
         voice?.stop()
+        recordNotes()
         store.close()
     }
 

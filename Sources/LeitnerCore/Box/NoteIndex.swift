@@ -13,7 +13,8 @@ import LeitnerSystem
 ///   files, and `notes/` without one its `DirectoryStamp`, looked at again before each use.
 ///
 /// Built by the first request after open: a note left without its cards by a crash, or put into
-/// `notes/` by hand while the daemon was down, gets them then.
+/// `notes/` by hand while the daemon was down, gets them then. A note whose text is as the
+/// daemon's last close recorded it (`NoteRecord`) is taken from the record, not read.
 ///
 /// A note renamed by hand (`mv notes/A notes/B`) is told by its directory: watching `notes/B`
 /// gives the watch `notes/A` had, since inotify watches an inode once (`renames`).
@@ -37,11 +38,19 @@ struct NoteIndex {
     /// before its text): in a synced store, a sync tool may still be delivering their cards.
     private var arrivals = Set<String>()
 
-    /// Reads every note, its cursor opened and `notes/` watched first.
-    /// - Returns: the index, and every note in it (each one read).
-    static func build(store: Store) -> (NoteIndex, Set<String>) {
+    /// The stamp of each note's text as it was read (or found as `NoteRecord` recorded it); none
+    /// for a note whose text could not be stamped (`NoteStamp.take`).
+    private(set) var stamps: [String: NoteStamp] = [:]
+    /// The notes taken from the record rather than read → the cards of other names than `NOTE.cN`
+    /// that held their numbers then; forgotten when the note is read again.
+    private(set) var recordedHolders: [String: [Int: String]] = [:]
+
+    /// Reads every note, its cursor opened and `notes/` watched first; a note whose text is as
+    /// `record` has it is known by its record, not read.
+    /// - Returns: the index, and every note in it.
+    static func build(store: Store, record: NoteRecord? = nil) -> (NoteIndex, Set<String>) {
         var index = NoteIndex(cursor: store.openCursor())
-        let notes = index.readAll(store: store)
+        let notes = index.readAll(store: store, record: record)
         return (index, notes)
     }
 
@@ -114,15 +123,36 @@ struct NoteIndex {
         return arrivals
     }
 
-    /// Watches `notes/` and reads every note in it.
-    /// - Returns: the notes read.
-    private mutating func readAll(store: Store) -> Set<String> {
+    /// Watches `notes/` and reads every note in it (takes it from `record` when it is as recorded).
+    /// - Returns: the notes in it.
+    private mutating func readAll(store: Store, record: NoteRecord? = nil) -> Set<String> {
         let path = store.root + "/" + Store.notesDirectoryName
         guard FileSystem.exists(Store.notesDirectoryName, in: store.rootFD) else { return [] }
-        if let watch = try? store.watcher.watch(directory: path) { notesWatch = watch }
+        if let watch = try? store.watcher.watch(directory: path) {
+            notesWatch = watch
+            store.notesDirectoryWatched(watch)
+        }
         let names = list(store: store)
-        for name in names { learn(name, store: store) }
+        for name in names {
+            if let entry = record?.entries[name], recall(name, entry, store: store) { continue }
+            learn(name, store: store)
+        }
         return names
+    }
+
+    /// Takes the note `note` from the record when its text is as recorded, its directory watched
+    /// first (so that a change after the `stat` is an event); false when it must be read.
+    private mutating func recall(_ note: String, _ entry: NoteRecord.Entry, store: Store) -> Bool {
+        guard CardID.isValid(note), let watch = try? store.watcher.watch(directory: store.root + "/" + Store.notesDirectoryName + "/" + note) else {
+            return false
+        }
+        noteOfWatch[watch] = note
+        store.noteWatched(note, by: watch)
+        guard entry.stamp.holds(note, in: store.rootFD) else { return false }
+        numbersOf[note] = entry.numbers
+        stamps[note] = entry.stamp
+        recordedHolders[note] = entry.holders.isEmpty ? nil : entry.holders
+        return true
     }
 
     /// The notes in `notes/`; its stamp taken first when it has no watch.
@@ -153,6 +183,8 @@ struct NoteIndex {
     /// watches ran out); forgets a note that is gone.
     private mutating func learn(_ note: String, store: Store) {
         unwatched[note] = nil
+        recordedHolders[note] = nil
+        stamps[note] = nil
         let relative = Store.notesDirectoryName + "/" + note
         guard CardID.isValid(note) else {
             numbersOf[note] = nil
@@ -162,18 +194,33 @@ struct NoteIndex {
             if let previous = noteOfWatch[watch], previous != note,
                !FileSystem.exists(Store.notesDirectoryName + "/" + previous, in: store.rootFD) {
                 renames.append((previous, note))
-                numbersOf[previous] = nil
+                forget(previous, store: store)
             }
             noteOfWatch[watch] = note
+            store.noteWatched(note, by: watch)
         } else if let stamp = CardStamp.take(relative, in: store.rootFD) {
             unwatched[note] = stamp
+            store.noteWatched(note, by: nil)
         } else {
-            numbersOf[note] = nil
+            forget(note, store: store)
             return
         }
+        let stamp = NoteStamp.take(note, in: store.rootFD)
         switch store.readNote(note) {
-        case .success(let read): numbersOf[note] = read.text.numbers
-        case .failure: numbersOf[note] = []
+        case .success(let read):
+            numbersOf[note] = read.text.numbers
+            // The stamp stands for the text read only when the read was of the file stamped.
+            if let stamp, read.textPath.hasSuffix("/" + stamp.textName) { stamps[note] = stamp }
+        case .failure:
+            numbersOf[note] = []
         }
+    }
+
+    /// Forgets a note that is gone.
+    private mutating func forget(_ note: String, store: Store) {
+        store.noteWatched(note, by: nil)
+        numbersOf[note] = nil
+        stamps[note] = nil
+        recordedHolders[note] = nil
     }
 }

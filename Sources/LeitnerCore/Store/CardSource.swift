@@ -18,6 +18,9 @@ protocol CardSource {
     func level(of id: String) -> Level?
     /// The absolute path of a card directory, for messages and watches.
     func path(of id: String, in level: Level) -> String
+    /// The note `note` for its cloze cards' sides (`readNote`); the store keeps what it read while
+    /// nothing of the note changes (`NoteReads`).
+    func noteForCards(_ note: String) -> Result<NoteRead, CardDamage>
 }
 
 extension Store: CardSource {}
@@ -64,6 +67,8 @@ struct CardReader: CardSource, Sendable {
     func level(of id: String) -> Level? { cards[id] }
 
     func path(of id: String, in level: Level) -> String { root + "/" + level.name + "/" + id }
+
+    func noteForCards(_ note: String) -> Result<NoteRead, CardDamage> { readNote(note) }
 
     /// Closes the descriptors, once the build is done.
     func close() {

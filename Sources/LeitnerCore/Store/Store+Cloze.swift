@@ -35,6 +35,55 @@ struct NoteRead {
     var source: String
     var text: ClozeText
     var extra: String?
+    /// The text and extra are regular files, not links: a change of either is an event of the
+    /// note's directory, so the read may be kept (`NoteReads`).
+    var isKeepable = false
+}
+
+/// Notes read for their cards' sides (R30), kept so that a cloze card is served without reading
+/// its note again: only a note whose directory is watched (`NoteIndex` says by which watch) and
+/// whose text and extra are regular files, and only until an event of that watch, an event of
+/// `notes/` naming the note, a write of the note by the box, or lost events. The events are taken
+/// in as they are drained (`Store.refresh`), before anything of the request reads a card.
+struct NoteReads {
+    /// The most notes kept: past it, they are forgotten together and read again as cards need them.
+    static let most = 4096
+    private(set) var kept: [String: NoteRead] = [:]
+    private var noteOfWatch: [Int32: String] = [:]
+    private var watchOfNote: [String: Int32] = [:]
+    /// The watch on `notes/`: an event of it names a note come, gone or renamed.
+    var notesWatch: Int32?
+
+    /// The note `note` is watched by `watch` (nil: no longer, or never); what was kept of it is dropped.
+    mutating func watched(_ note: String, by watch: Int32?) {
+        kept[note] = nil
+        if let old = watchOfNote.removeValue(forKey: note), noteOfWatch[old] == note { noteOfWatch[old] = nil }
+        guard let watch else { return }
+        if let other = noteOfWatch[watch] {
+            kept[other] = nil
+            watchOfNote[other] = nil
+        }
+        noteOfWatch[watch] = note
+        watchOfNote[note] = watch
+    }
+
+    mutating func keep(_ read: NoteRead, of note: String) {
+        guard read.isKeepable, watchOfNote[note] != nil else { return }
+        if kept.count >= NoteReads.most { kept.removeAll(keepingCapacity: true) }
+        kept[note] = read
+    }
+
+    /// An event of a watch: the note it names, or whose directory it is, is read again.
+    mutating func event(watch: Int32, entry: String) {
+        if watch == notesWatch {
+            if entry.isEmpty { kept.removeAll() } else { kept[entry] = nil }
+        } else if let note = noteOfWatch[watch] {
+            kept[note] = nil
+        }
+    }
+
+    mutating func forget(_ note: String) { kept[note] = nil }
+    mutating func forgetAll() { kept.removeAll() }
 }
 
 extension CardSource {
@@ -92,7 +141,8 @@ extension CardSource {
             }
         }
         return .success(NoteRead(textPath: notePath + "/" + textName, mediaType: MediaType.of(fileName: textName),
-                                 source: text, text: ClozeText(parsing: text), extra: extra))
+                                 source: text, text: ClozeText(parsing: text), extra: extra,
+                                 isKeepable: textKind == .file && (extraKind == nil || extraKind == .file)))
     }
 
     /// The sides of a cloze card: its note's text with deletion N hidden, and revealed. Damaged
@@ -123,7 +173,7 @@ extension CardSource {
             return read
         }
         let note: NoteRead
-        switch readNote(link.note) {
+        switch noteForCards(link.note) {
         case .failure(let damage):
             read.sides = .failure(CardDamage(
                 "a cloze card whose note is gone or unreadable: \(damage.reason)",
@@ -305,7 +355,7 @@ extension Store {
     func noteAsset(_ link: ClozeOf, side: SideName, limit: Int) throws(BoxError) -> (name: String, data: [UInt8]) {
         let notePath = root + "/" + Store.notesDirectoryName + "/" + link.note
         let note: NoteRead
-        switch readNote(link.note) {
+        switch noteForCards(link.note) {
         case .success(let read): note = read
         case .failure(let damage): throw .storeFailure(path: notePath, reason: damage.reason)
         }

@@ -78,7 +78,9 @@ extension CardSource {
             guard Int(opened.status.st_size) <= Store.maxLinkFileSize else {
                 return .failure("too large for \(what) (\(opened.status.st_size) bytes)")
             }
-            do { return .success(String(decoding: try opened.file.readAll(limit: Store.maxLinkFileSize), as: UTF8.self)) } catch {
+            // As much as it holds when opened, in one read, as a side is read (a cloze card's
+            // `cloze-of` is read at every `Show` of it).
+            do { return .success(String(decoding: try opened.file.read(upTo: max(1, Int(opened.status.st_size))), as: UTF8.self)) } catch {
                 return .failure("cannot read: \(error)")
             }
         }

@@ -8,10 +8,7 @@ extension CardSource {
     /// shows the reference as text; `doctor` says why (`mediaProblems`).
     func media(of text: String, mediaType: String, in directory: FileDescriptor, path: String,
                relative: String) -> [Medium] {
-        // Most sides refer to nothing: they are not parsed.
-        guard mediaType == "text/markdown", text.contains("![") || text.contains("[sound:") else {
-            return []
-        }
+        guard Store.mayReferToMedia(text, mediaType: mediaType) else { return [] }
         return SideMedia(parsing: text).references.compactMap { reference in
             guard case .success = mediumStatus(reference.name, in: directory, relative: relative) else { return nil }
             return Medium(name: reference.name, mediaType: MediaType.of(fileName: reference.name), path: path + "/" + reference.name)
@@ -20,6 +17,8 @@ extension CardSource {
 
     /// The media of a cloze card's sides: files of its note's directory.
     func noteMedia(of text: String, mediaType: String, note: String) -> [Medium] {
+        // Most notes show no media: their directory is not opened for them.
+        guard Store.mayReferToMedia(text, mediaType: mediaType) else { return [] }
         let relative = Store.notesDirectoryName + "/" + note
         guard let directory = try? FileDescriptor.openDirectory(relative, relativeTo: rootFD) else { return [] }
         defer { directory.close() }
@@ -48,6 +47,11 @@ extension CardSource {
 }
 
 extension Store {
+    /// False for a side that refers to no medium, which is then not parsed: most sides.
+    static func mayReferToMedia(_ text: String, mediaType: String) -> Bool {
+        mediaType == "text/markdown" && (text.contains("![") || text.contains("[sound:"))
+    }
+
     /// The bytes of the medium `name` of card `id`'s sides, for `ReadMedium`: only a name one of
     /// its sides lists (so never a path, a side's own file or `tags`), read as a side is (R22).
     /// - Throws: `invalidAsset` when no side lists it; `storeFailure` when it cannot be read or

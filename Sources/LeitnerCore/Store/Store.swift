@@ -36,6 +36,8 @@ final class Store {
     private var opening = OpeningReport()
     /// Listings kept until their directory changes.
     private var listings = ListingsSeen()
+    /// Notes kept for their cards' sides while nothing of them changes.
+    private var noteReads = NoteReads()
 
     static let stateDirectoryName = ".leitner"
     static let devicesDirectoryName = "devices"
@@ -392,13 +394,38 @@ final class Store {
     func publishWritten(_ id: String) { feed.publish(.written(id: id)) }
 
     /// Tells the views that the box wrote, renamed or removed the note `id` (R30).
-    func publishNote(_ id: String) { feed.publish(.note(id: id)) }
+    func publishNote(_ id: String) {
+        noteReads.forget(id)
+        feed.publish(.note(id: id))
+    }
 
     /// Tells the views about an event of a card directory's watch (`refresh`).
-    func publishDirectoryEvent(watch: Int32, entry: String) { feed.publish(.directory(entry: entry, watch: watch)) }
+    func publishDirectoryEvent(watch: Int32, entry: String) {
+        noteReads.event(watch: watch, entry: entry)
+        feed.publish(.directory(entry: entry, watch: watch))
+    }
 
     /// Tells the views that events were lost, or the levels scanned again: each reads everything again.
-    func publishLost() { feed.loseAll() }
+    func publishLost() {
+        noteReads.forgetAll()
+        feed.loseAll()
+    }
+
+    // MARK: Notes kept for their cards (R30)
+
+    /// The note `note` for its cards' sides: as kept, or read (and kept when it may be).
+    func noteForCards(_ note: String) -> Result<NoteRead, CardDamage> {
+        if let kept = noteReads.kept[note] { return .success(kept) }
+        let read = readNote(note)
+        if case .success(let value) = read { noteReads.keep(value, of: note) }
+        return read
+    }
+
+    /// The note `note`'s directory is watched by `watch` (`NoteIndex`), or no longer (nil).
+    func noteWatched(_ note: String, by watch: Int32?) { noteReads.watched(note, by: watch) }
+
+    /// `notes/` is watched by `watch`.
+    func notesDirectoryWatched(_ watch: Int32) { noteReads.notesWatch = watch }
 
     /// A cursor on the feed for a view, at its end: taken when the view reads what it derives
     /// from, so that every change after that read reaches it.
