@@ -30,20 +30,19 @@ enum SearchMeasurement {
         var firstLine = 0.0
         let start = Timing.now()
         var build: IndexBuild?
-        var scan: SearchScan
-        // As the daemon marks each call (`BoxOwner.run`).
-        box.callBegan = .now
-        while true {
-            do {
-                scan = try box.startSearch(rare, fields: fields, level: nil, limit: nil)
-                break
-            } catch {
-                // As a daemon's connection does: run the build the call waits for, then call again.
-                guard let awaited = box.takeAwaitedBuild() else { throw error }
-                awaited.run()
-                build = awaited
+        // As a daemon's connection does: run the build a call waits for, then call again.
+        func awaiting<T>(_ body: () throws -> T) throws -> T {
+            while true {
+                do { return try body() } catch {
+                    guard let awaited = box.takeAwaitedBuild() else { throw error }
+                    awaited.run()
+                    build = awaited
+                }
             }
         }
+        // As the daemon marks each call (`BoxOwner.run`).
+        box.callBegan = .now
+        var scan = try awaiting { try box.startSearch(rare, fields: fields, level: nil, limit: nil) }
         while !scan.isFinished {
             if try !box.nextMatches(of: &scan, upTo: 256).isEmpty, firstLine == 0 { firstLine = Timing.now() - start }
         }
@@ -60,7 +59,10 @@ enum SearchMeasurement {
         }
         let warmRare = try median { _ = try box.search(rare, fields: fields, level: nil) }
         let warmCommon = try median { _ = try box.search(common, fields: fields, level: nil, limit: 1000) }
-        _ = try box.tagCounts()
+        let searchBuild = build
+        _ = try awaiting { try box.tagCounts() }
+        while let build, !build.isFinished { usleep(1000) }
+        build = searchBuild
         let tags = try median { _ = try box.tagCounts() }
         print("search: warm, rare word \(Timing.ms(warmRare)); common word, 1,000 lines \(Timing.ms(warmCommon)); tags \(Timing.ms(tags))")
         // A side rewritten in place, as an editor that does not rename saves it: found by the
