@@ -52,13 +52,23 @@ class Client:
         self.sock.connect(path)
         self.buffer = b""
 
+    def receive(self):
+        """The next message, without its NUL. A reply of megabytes (a whole level's List) comes
+        in pieces of the socket's buffer, some 200 KiB: each is looked at and kept once, joined
+        at the end, so that the client's time grows with the reply, not with its square."""
+        pieces = [self.buffer]
+        while b"\0" not in pieces[-1]:
+            piece = self.sock.recv(1 << 20)
+            if not piece:
+                raise ConnectionError("the daemon closed the connection")
+            pieces.append(piece)
+        message, _, self.buffer = b"".join(pieces).partition(b"\0")
+        return message
+
     def call(self, method, **parameters):
         qualified = method if "." in method else "io.leitner.Box." + method
         self.sock.sendall(json.dumps({"method": qualified, "parameters": parameters}).encode() + b"\0")
-        while b"\0" not in self.buffer:
-            self.buffer += self.sock.recv(1 << 20)
-        message, _, self.buffer = self.buffer.partition(b"\0")
-        reply = json.loads(message)
+        reply = json.loads(self.receive())
         if "error" in reply:
             raise RuntimeError(reply)
         return reply["parameters"]
@@ -147,9 +157,7 @@ def whole_level_list(path, calls=20):
                               "parameters": {"level": "finished", "withText": False}}).encode() + b"\0"
         start = time.perf_counter_ns()
         client.sock.sendall(message)
-        while b"\0" not in client.buffer:
-            client.buffer += client.sock.recv(1 << 20)
-        reply, _, client.buffer = client.buffer.partition(b"\0")
+        reply = client.receive()
         times.append(time.perf_counter_ns() - start)
         size = len(reply)
     first, rest = times[0], sorted(times[1:])

@@ -80,6 +80,30 @@ import Testing
         #expect(copy["new"] == nil && copy.count == 100)
     }
 
+    /// An open test's copy of the index finds each of its ids' levels in the store's index as
+    /// it is now (`level(ofEntry:of:)`): through moves, removals, re-adds, and the rebuild that
+    /// numbers every entry anew.
+    @Test func aCopysEntriesAreFoundInTheIndexAsItIsNow() {
+        var index = CardIndex()
+        for number in 0..<3000 { index[Self.id(number)] = .two }
+        let copy = index
+        func check(_ note: String) {
+            for number in 0..<3000 {
+                #expect(index.level(ofEntry: copy.entryNumber(of: Self.id(number))!, of: copy) == index[Self.id(number)],
+                        "\(note): \(number)")
+            }
+        }
+        check("unchanged")
+        for number in 0..<3000 where number % 3 == 0 { index[Self.id(number)] = .five }
+        for number in 0..<3000 where number % 7 == 0 { index[Self.id(number)] = nil }
+        for number in 0..<3000 where number % 14 == 0 { index[Self.id(number)] = .one }
+        check("changed")
+        // Enough removed for a rebuild: every entry numbered anew, most at other places.
+        for number in 0..<2500 { index[Self.id(number)] = nil }
+        for number in 0..<1000 { index[Self.id(number)] = .seven }
+        check("rebuilt")
+    }
+
     @Test func entriesSortByTheBytesOfTheirIds() {
         var index = CardIndex()
         let ids = ["b", "a", "B", "a-2", "a.1", "é", "z", "猫", "ありがとう", "café", "1", "10", "9",

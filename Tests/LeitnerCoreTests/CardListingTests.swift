@@ -63,6 +63,35 @@ import LeitnerTestSupport
         #expect(try Self.readAll(f.box, &listing, batch: 1).map(\.id) == ["c0", "c1", "c3"])
     }
 
+    /// A page of a level much larger than the page (the web's Cards page) orders only its first
+    /// cards; it is the same page the whole level's order gives, forwards and backwards, and
+    /// when cards among the first are left out (damaged, R21) the listing goes on past them.
+    @Test func aPageOfALargeLevelIsTheFirstOfTheWholeOrder() throws {
+        let f = try BoxFixture()
+        // Ids whose first eight bytes are often equal, so that whole ids decide.
+        let ids = (0..<240).map { number in number % 3 == 0 ? "sameprefix-\(number * 7919 % 240)" : "c\(number * 7919 % 240)" }
+        for id in ids { f.dir.writeCard(id, level: "2") }
+        f.dir.writeCard("elsewhere", level: "1")
+        let whole = try f.box.list(level: "2", withText: false).map(\.id)
+        #expect(whole == ids.sorted())
+        for withText in [false, true] {
+            for limit in [1, 7, 20] {
+                var listing = try f.box.startListing(level: "2", withText: withText, limit: limit)
+                #expect(try Self.readAll(f.box, &listing, batch: 3).map(\.id) == Array(whole.prefix(limit)))
+                let middle = ListPosition(level: .two, id: whole[100])
+                listing = try f.box.startListing(level: nil, withText: withText, after: middle, limit: limit)
+                #expect(try Self.readAll(f.box, &listing, batch: 3).map(\.id) == Array(whole[101..<101 + limit]))
+                listing = try f.box.startListing(level: nil, withText: withText, before: middle, limit: limit)
+                #expect(try Self.readAll(f.box, &listing, batch: 3).map(\.id) == Array(whole[(100 - limit)..<100].reversed()))
+            }
+        }
+        for id in whole.prefix(12) { f.dir.removeTree("2/\(id)/back.txt") }
+        for withText in [false, true] {
+            var listing = try f.box.startListing(level: "2", withText: withText, limit: 5)
+            #expect(try Self.readAll(f.box, &listing, batch: 2).map(\.id) == Array(whole[12..<17]))
+        }
+    }
+
     @Test func doctorInBatchesFindsWhatTheWholeScanFinds() throws {
         let f = try BoxFixture()
         for number in 0..<20 { f.dir.writeCard("c\(number)", level: "1") }

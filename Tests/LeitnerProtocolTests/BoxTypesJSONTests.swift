@@ -33,6 +33,28 @@ import Testing
         #expect(try Side(json: ["path": "/p", "mediaType": "image/png"]) == Side(path: "/p", mediaType: "image/png", text: nil))
     }
 
+    /// A listing writes each card's JSON itself (`Card.serialize`), not through `json`: the
+    /// same bytes, whatever members the card has.
+    @Test func aCardWritesTheBytesOfItsJSON() {
+        let picture = Medium(name: "katze.png", mediaType: "image/png", path: "/s/media/katze.png")
+        let odd = Side(path: "/s/1/\u{00e9}t\u{00e9}/front.md", mediaType: "text/markdown",
+                       text: "line \"one\"\n\ttab \\ and \u{1} control, \u{65e5}\u{672c}", media: [picture, picture])
+        let cards = [
+            card,
+            Card(id: "x", level: .finished, front: image, back: side),
+            Card(id: "tagged", level: .seven, front: side, back: side, tags: ["ja", "ja:kana"]),
+            Card(id: "hola-reverse", level: .new, front: image, back: side, tags: ["es"], reverseOf: "hola"),
+            Card(id: "note-c2", level: .suspended, front: odd, back: side, clozeOf: ClozeOf(note: "note", number: 2)),
+            Card(id: "everything", level: .one, front: odd, back: odd, tags: ["t"], reverseOf: "r",
+                 clozeOf: ClozeOf(note: "n", number: 12)),
+        ]
+        for card in cards {
+            var written: [UInt8] = []
+            card.serialize(into: &written)
+            #expect(String(decoding: written, as: UTF8.self) == card.json.jsonText)
+        }
+    }
+
     @Test func cardErrorsNameTheField() {
         var json = card.json.objectValue!
         json["level"] = "8"

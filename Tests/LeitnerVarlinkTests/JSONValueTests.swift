@@ -170,6 +170,19 @@ import Testing
         #expect(JSONValue.object(["k": "v"]).frame == Array(#"{"k":"v"}"#.utf8) + [0])
     }
 
+    /// Writing skips plain runs eight bytes at a time too: a byte to escape is found at every
+    /// offset of a word, and one that needs none (`~`, DEL, non-ASCII) is written as it is.
+    @Test func writingEscapesAByteAtEveryOffset() {
+        for offset in 0..<24 {
+            let before = String(repeating: "a", count: offset), after = String(repeating: "b", count: 19)
+            for (special, written) in [("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{0}", #"\u0000"#),
+                                       ("\u{1F}", #"\u001f"#), ("~", "~"), ("\u{7F}", "\u{7F}"), ("é", "é"), ("\u{20}", " "), ("!", "!"), ("#", "#"), ("[", "["), ("]", "]")] {
+                #expect(JSONValue.string(before + special + after).jsonText == "\"" + before + written + after + "\"",
+                        "\(offset) \(written)")
+            }
+        }
+    }
+
     @Test func roundTrips() throws {
         let values: [JSONValue] = [
             nil, true, 0, -1, .int(Int64.max), .int(Int64.min), 0.1, -1e-7, 1e300, 123456.789,

@@ -61,6 +61,29 @@ import Testing
         #expect(continued[0] == VarlinkReply(parameters: first.parameters, continues: true).frame)
     }
 
+    /// Room made for the items to come (`reserve`) changes no byte, and the limit holds as before.
+    @Test func roomMadeAheadChangesNothing() throws {
+        let items = (0..<200).map { Self.item($0, size: 30 + $0 % 50) }
+        for more in [false, true] {
+            var parts = VarlinkReplyParts(member: "cards", limit: 1 << 20, more: more, partSize: 2048)
+            parts.reserve(forItems: 200)
+            var frames: [[UInt8]] = []
+            for (index, item) in items.enumerated() {
+                try parts.append(item)
+                if index == 0 { parts.reserve(forItems: 199) }
+                while let frame = parts.nextReadyFrame() { frames.append(frame) }
+            }
+            frames.append(parts.finish())
+            #expect(frames == (try Self.frames(items, limit: 1 << 20, more: more, partSize: 2048)))
+        }
+        var small = VarlinkReplyParts(member: "cards", limit: 500, more: false)
+        try small.append(Self.item(0))
+        small.reserve(forItems: 1_000_000)
+        #expect(throws: VarlinkReplyParts.Overflow.needsMore(limit: 500)) {
+            for number in 1..<20 { try small.append(Self.item(number)) }
+        }
+    }
+
     @Test func anEmptyReplyIsOneReplyWithAnEmptyArray() throws {
         for more in [false, true] {
             let replies = try Self.replies(try Self.frames([], limit: 1024, more: more))
@@ -105,7 +128,7 @@ import Testing
 
     @Test func theMemberNameIsEscapedAsJSON() throws {
         var parts = VarlinkReplyParts(member: "entries", limit: 1024, more: false)
-        try parts.append(.int(1))
+        try parts.append(JSONValue.int(1))
         #expect(String(decoding: parts.finish().dropLast(), as: UTF8.self) == #"{"parameters":{"entries":[1]}}"#)
     }
 }

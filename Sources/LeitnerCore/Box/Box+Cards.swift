@@ -211,9 +211,9 @@ extension Box {
         table.update(store: store)
         var cards: [Card] = []
         var reads = 0
-        while reads < count, cards.count < count * Box.outlinesPerRead, let id = listing.nextID() {
-            guard let level = store.level(of: id), listing.only == nil || level == listing.only,
-                  let card = table.card(id, at: level, store: store, reads: &reads) else { continue }
+        while reads < count, cards.count < count * Box.outlinesPerRead, let entry = listing.nextEntry() {
+            guard let level = listing.level(of: entry.number, in: store), listing.only == nil || level == listing.only,
+                  let card = table.card(entry.id, at: level, store: store, reads: &reads) else { continue }
             if let filter = listing.filter, !filter.selects(card.tags) { continue }
             cards.append(card)
             listing.gave()

@@ -13,6 +13,9 @@ public struct CardListing: Sendable {
     /// The level being listed (an index in `levels`) and the index of the next entry in it.
     private var level = 0
     private var position = 0
+    /// How many of the level's entries, from its first, are in the listing's order: the rest
+    /// come after them all, unordered, until the listing reaches them.
+    private var ordered = 0
     /// Read backwards (`before`): the levels from the last, each by id from the greatest.
     private let backwards: Bool
     /// The one level listed, nil for all.
@@ -27,6 +30,13 @@ public struct CardListing: Sendable {
 
     /// True once every card has been read, or `limit` given.
     public var isFinished: Bool { level >= levels.count || remaining == 0 }
+
+    /// The cards still to read, at most: fewer are given when some moved, went or are damaged.
+    public var cardsLeft: Int {
+        guard level < levels.count else { return 0 }
+        let left = levels[level...].reduce(0) { $0 + $1.count } - position
+        return remaining.map { min($0, left) } ?? left
+    }
 
     /// The cards of `index` in `only` (or in all levels), and among `selected` when given (the
     /// ids a filter by tag chose, `filter`): those after `after` in the listing's order, or
@@ -68,20 +78,49 @@ public struct CardListing: Sendable {
     /// The next id, by level and then by id (backwards with `before`); nil once every id has
     /// been given.
     mutating func nextID() -> String? {
+        nextEntry()?.id
+    }
+
+    /// `nextID`, with the id's entry in the index the listing began with: the card's level now
+    /// is `level(of:in:)`, found without hashing the id.
+    mutating func nextEntry() -> (number: UInt32, id: String)? {
         guard level < levels.count, remaining != 0 else { return nil }
-        if position == 0 {
-            levels[level] = CardListing.sorted(levels[level], in: index)
-            if backwards { levels[level].reverse() }
-        }
-        let id = index.id(ofEntry: levels[level][position])
+        if position == ordered { orderRest() }
+        let number = levels[level][position]
+        let id = index.id(ofEntry: number)
         position += 1
         if position == levels[level].count {
             levels[level] = []
             level += 1
             position = 0
+            ordered = 0
             skipEmptyLevels()
         }
-        return id
+        return (number, id)
+    }
+
+    /// The level in `current` (the store's index now) of the card of entry `number`.
+    func level(of number: UInt32, in current: Store) -> Level? {
+        current.level(ofEntry: number, of: index)
+    }
+
+    /// Puts the level's entries from `position` on in the listing's order: when they are many
+    /// more than the listing may still give (a page of 101 of a level of 50,000: the web's Cards
+    /// page, at each view), only the first of them, by one pass that keeps the least; the rest
+    /// wait, all after those, until the listing reaches them (when cards were left out).
+    private mutating func orderRest() {
+        let rest = levels[level][position...]
+        if let remaining, remaining * 4 < rest.count {
+            let first = CardListing.first(remaining, of: rest, in: index, backwards: backwards)
+            let chosen = Set(first)
+            levels[level] = Array(levels[level][..<position]) + first + rest.filter { !chosen.contains($0) }
+            ordered = position + first.count
+        } else {
+            var sorted = CardListing.sorted(Array(rest), in: index)
+            if backwards { sorted.reverse() }
+            levels[level].replaceSubrange(position..., with: sorted)
+            ordered = levels[level].count
+        }
     }
 
     private mutating func skipEmptyLevels() {
@@ -97,5 +136,30 @@ public struct CardListing: Sendable {
         var keyed = entries.map { (key: index.prefixKey(ofEntry: $0), number: $0) }
         keyed.sort { $0.key != $1.key ? $0.key < $1.key : index.entry($0.number, precedes: $1.number) }
         return keyed.map(\.number)
+    }
+
+    /// The `count` first of `entries` in the order of `sorted` (the last, greatest first, when
+    /// `backwards`), in that order: kept in a small sorted array as the entries go by, most of
+    /// them compared once with the last kept, as `CardIndex.leastEntries` keeps a day's admissions.
+    static func first(_ count: Int, of entries: ArraySlice<UInt32>, in index: CardIndex, backwards: Bool) -> [UInt32] {
+        guard count > 0 else { return [] }
+        func before(_ x: (key: UInt64, number: UInt32), _ y: (key: UInt64, number: UInt32)) -> Bool {
+            let less = x.key != y.key ? x.key < y.key : index.entry(x.number, precedes: y.number)
+            return backwards ? !less && x.number != y.number : less
+        }
+        var kept: [(key: UInt64, number: UInt32)] = []
+        kept.reserveCapacity(count + 1)
+        for number in entries {
+            let entry = (key: index.prefixKey(ofEntry: number), number: number)
+            if kept.count == count, !before(entry, kept[count - 1]) { continue }
+            var low = 0, high = kept.count
+            while low < high {
+                let middle = (low + high) / 2
+                if before(entry, kept[middle]) { high = middle } else { low = middle + 1 }
+            }
+            kept.insert(entry, at: low)
+            if kept.count > count { kept.removeLast() }
+        }
+        return kept.map(\.number)
     }
 }

@@ -105,6 +105,24 @@ struct CardIndex: Sequence {
         find(bytes).map { UInt32(slots[$0]) }
     }
 
+    /// The level in this index of the id that is entry `number` of `other`, nil when this index
+    /// does not hold it; no string made. An index copied from this one (an open test's,
+    /// `TestIDs`) numbers its ids as this one does until this one is rebuilt: the same entry,
+    /// at the same place in an arena holding the same bytes, is the same id, found without
+    /// hashing it; any other is looked up by its bytes.
+    func level(ofEntry number: UInt32, of other: CardIndex) -> Level? {
+        other.withBytes(ofEntry: number) { bytes in
+            let slot = Int(number)
+            if slot < entries.count, entries[slot] & 0xFF_FFFF_FFFF == other.entries[slot] & 0xFF_FFFF_FFFF {
+                let same = arena.withUnsafeBufferPointer { arena in
+                    bytes.isEmpty || memcmp(arena.baseAddress! + Int(entries[slot] & 0xFFFF_FFFF), bytes.baseAddress!, bytes.count) == 0
+                }
+                if same, let level = level(of: entries[slot]) { return level }
+            }
+            return find(bytes).map { level(of: entries[Int(slots[$0])]) } ?? nil
+        }
+    }
+
     /// The entry number of `id`, nil when it is not in the index.
     func entryNumber(of id: String) -> UInt32? {
         var id = id

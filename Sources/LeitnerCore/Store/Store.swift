@@ -168,6 +168,10 @@ final class Store {
     /// The card's level, nil when the box has no such card.
     func level(of id: String) -> Level? { index[id] }
 
+    /// The level of the card that is entry `number` of `other`, a copy of the index taken
+    /// earlier (a listing's): found by its place when the index has not been rebuilt since.
+    func level(ofEntry number: UInt32, of other: CardIndex) -> Level? { index.level(ofEntry: number, of: other) }
+
     /// Every card's level: a snapshot to walk (the index's storage is shared until the store
     /// changes it).
     var cardLevels: CardIndex { index }

@@ -5,7 +5,7 @@ import LeitnerVarlink
 /// `null`; on reading, a nullable member may be `null` or absent. Decoding errors name the
 /// member's dotted path (`cards.2.front.path`).
 
-extension Side {
+extension Side: JSONWritable {
     /// The `Side` object.
     /// `media` only when the side has some (R31), so that a side without sends what it always sent.
     public var json: JSONValue {
@@ -13,6 +13,16 @@ extension Side {
                                             "text": text.map(JSONValue.string) ?? .null]
         if !media.isEmpty { members["media"] = .array(media.map(\.json)) }
         return .object(members)
+    }
+
+    /// The `Side` object's text, written as `json` writes it, without making it first.
+    public func serialize(into buffer: inout [UInt8]) {
+        var object = JSONObjectWriter(into: &buffer)
+        if !media.isEmpty { object.array(JSONKeys.media, media, into: &buffer) }
+        object.string(JSONKeys.mediaType, mediaType, into: &buffer)
+        object.string(JSONKeys.path, path, into: &buffer)
+        object.string(JSONKeys.text, orNull: text, into: &buffer)
+        object.end(&buffer)
     }
 
     /// Reads a `Side` object.
@@ -28,10 +38,19 @@ extension Side {
     }
 }
 
-extension Medium {
+extension Medium: JSONWritable {
     /// The `Medium` object.
     public var json: JSONValue {
         ["name": .string(name), "mediaType": .string(mediaType), "path": .string(path)]
+    }
+
+    /// The `Medium` object's text, written as `json` writes it.
+    public func serialize(into buffer: inout [UInt8]) {
+        var object = JSONObjectWriter(into: &buffer)
+        object.string(JSONKeys.mediaType, mediaType, into: &buffer)
+        object.string(JSONKeys.name, name, into: &buffer)
+        object.string(JSONKeys.path, path, into: &buffer)
+        object.end(&buffer)
     }
 
     /// Reads a `Medium` object.
@@ -41,7 +60,7 @@ extension Medium {
     }
 }
 
-extension Card {
+extension Card: JSONWritable {
     /// The `Card` object; `tags` only when it has some, and `reverseOf` only for a reverse card
     /// (R28), so that a box without either sends what it always sent and a listing of 100,000
     /// ordinary cards carries no member per card for them.
@@ -54,6 +73,24 @@ extension Card {
             members["cloze"] = .int(Int64(clozeOf.number))
         }
         return .object(members)
+    }
+
+    /// The `Card` object's text, written as `json` writes it, without its three dictionaries:
+    /// what a listing of a whole level sends 14,000 times (docs/performance.md, "A listing
+    /// without text").
+    public func serialize(into buffer: inout [UInt8]) {
+        var object = JSONObjectWriter(into: &buffer)
+        object.member(JSONKeys.back, back, into: &buffer)
+        if let clozeOf {
+            object.int(JSONKeys.cloze, Int64(clozeOf.number), into: &buffer)
+            object.string(JSONKeys.clozeOf, clozeOf.note, into: &buffer)
+        }
+        object.member(JSONKeys.front, front, into: &buffer)
+        object.string(JSONKeys.id, id, into: &buffer)
+        object.string(JSONKeys.level, level.name, into: &buffer)
+        if let reverseOf { object.string(JSONKeys.reverseOf, reverseOf, into: &buffer) }
+        if !tags.isEmpty { object.strings(JSONKeys.tags, tags, into: &buffer) }
+        object.end(&buffer)
     }
 
     /// Reads a `Card` object.

@@ -17,12 +17,15 @@ final class CardItems: ReplyItems {
     var member: String { "cards" }
     var needsBox: Bool { true }
 
-    func next(_ context: BoxMethods.Context?) throws -> [JSONValue]? {
+    /// The cards as read: their JSON is written after the turn, as the part is made.
+    func next(_ context: BoxMethods.Context?) throws -> [Card]? {
         guard !listing.isFinished, let box = context?.box else { return nil }
-        return try box.nextCards(of: &listing, upTo: Self.batchSize).map(\.json)
+        return try box.nextCards(of: &listing, upTo: Self.batchSize)
     }
 
-    func describe(_ item: JSONValue) -> String {
-        "card '\(item["id"]?.stringValue ?? "?")'"
+    var itemsLeft: Int? { listing.cardsLeft }
+
+    func describe(_ item: Card) -> String {
+        "card '\(item.id)'"
     }
 }

@@ -8,6 +8,10 @@ import LeitnerVarlink
 /// A streamed method's handler begins the reading under the box's turn and returns one of these;
 /// `StreamedReply` then takes the batches and sends the parts.
 protocol ReplyItems: AnyObject {
+    /// One item: what writes its JSON when its part is made, on the connection's thread, not
+    /// under the box's turn (a `Card`, or a `JSONValue` made whole).
+    associatedtype Item: JSONWritable
+
     /// The reply's array member (`cards`).
     var member: String { get }
     /// True when a batch is read from the box, under its turn; false when the items need no box
@@ -15,7 +19,14 @@ protocol ReplyItems: AnyObject {
     var needsBox: Bool { get }
     /// The next batch, which may be empty; nil when there is no more.
     /// - Parameter context: the box, while the turn is held; nil when `needsBox` is false.
-    func next(_ context: BoxMethods.Context?) throws -> [JSONValue]?
+    func next(_ context: BoxMethods.Context?) throws -> [Item]?
     /// What an item is, for a message about it (`card 'hola'`).
-    func describe(_ item: JSONValue) -> String
+    func describe(_ item: Item) -> String
+    /// The items still to come, at most, when known: room for them is made once, not by
+    /// doubling a reply of megabytes (`VarlinkReplyParts.reserve`).
+    var itemsLeft: Int? { get }
+}
+
+extension ReplyItems {
+    var itemsLeft: Int? { nil }
 }

@@ -2,7 +2,6 @@ import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
 import LeitnerVarlink
-import LeitnerSystem
 
 /// The reply of a streamed method (docs/daemon.md, "Streamed replies"), made a part at a time as
 /// the connection sends it: the connection's thread asks for the next frame only once the one
@@ -44,7 +43,13 @@ final class StreamedReply {
 
     /// Takes the next batch of items into the parts, or ends the replies.
     private func produce(wake: Wake) {
-        let batch: Result<[JSONValue]?, ErrorReply>
+        produce(items, wake: wake)
+    }
+
+    /// `produce`, with the items' own type: each item is written into its part here, after the
+    /// box's turn that read the batch.
+    private func produce<Items: ReplyItems>(_ items: Items, wake: Wake) {
+        let batch: Result<[Items.Item]?, ErrorReply>
         if items.needsBox {
             batch = owner.run(wake: wake) { context in try items.next(context) }
         } else {
@@ -57,15 +62,16 @@ final class StreamedReply {
             end(with: error.reply.frame)
         case .success(nil):
             end(with: parts.finish())
-        case .success(let items?):
-            for item in items {
+        case .success(let made?):
+            for item in made {
                 do throws(VarlinkReplyParts.Overflow) {
                     try parts.append(item)
                 } catch {
-                    end(with: BoxError.replyTooLarge(reason: reason(error, item)).varlinkReply.frame)
+                    end(with: BoxError.replyTooLarge(reason: reason(error, items.describe(item))).varlinkReply.frame)
                     return
                 }
             }
+            if let left = items.itemsLeft { parts.reserve(forItems: left) }
         }
     }
 
@@ -75,13 +81,13 @@ final class StreamedReply {
     }
 
     /// What `ReplyTooLarge` says: to call with `more`, or which item cannot fit in any message.
-    private func reason(_ overflow: VarlinkReplyParts.Overflow, _ item: JSONValue) -> String {
+    private func reason(_ overflow: VarlinkReplyParts.Overflow, _ item: String) -> String {
         switch overflow {
         case .needsMore(let limit):
             return "the reply would be longer than the daemon's message size limit of \(limit) bytes (MaxMessageSize=): "
                 + "call with \"more\": true to receive it in parts"
         case .itemTooLarge(_, let size, let limit):
-            return "\(items.describe(item)) alone makes a reply of \(size) bytes, longer than the daemon's message size "
+            return "\(item) alone makes a reply of \(size) bytes, longer than the daemon's message size "
                 + "limit of \(limit) bytes (MaxMessageSize=)"
         }
     }
