@@ -47,6 +47,34 @@ import Testing
         #expect(tally.failures == ["b": [Int32(LogicalDate("2026-03-02")!.ordinal)]])
     }
 
+    /// The cards by their wrong answers in a window are kept between two `Stats` (they took 40%
+    /// of one at 100,000 cards) and counted again once an entry comes: a wrong answer, an undo,
+    /// a rename, another window.
+    @Test func cardsByFailuresAreKeptUntilTheNextEntry() {
+        let day = { (date: String) in Int32(LogicalDate(date)!.ordinal) }
+        var tally = Self.tally([
+            Self.grade("a", "2026-03-02", 10, from: .one, right: false),
+            Self.complete("2026-03-02", 11),
+            Self.grade("a", "2026-03-03", 10, from: .one, right: false),
+            Self.grade("b", "2026-03-03", 10, from: .two, right: false),
+        ])
+        let window = (since: day("2026-03-01"), through: day("2026-03-04"))
+        // Within a count, the cards come in no particular order.
+        func counted(since: Int32? = nil) -> [Int: [String]] {
+            tally.cardsByFailures(since: since ?? window.since, through: window.through).mapValues { $0.sorted() }
+        }
+        #expect(counted() == [2: ["a"], 1: ["b"]])
+        #expect(counted(since: day("2026-03-03")) == [1: ["a", "b"]])
+        #expect(counted() == [2: ["a"], 1: ["b"]])
+        tally.take(Self.grade("b", "2026-03-04", 10, from: .one, right: false), dayClock: Self.clock)
+        #expect(counted() == [2: ["a", "b"]])
+        tally.take(Self.undo("2026-03-04", 11), dayClock: Self.clock)
+        #expect(counted() == [2: ["a"], 1: ["b"]])
+        tally.take(LogEntry(time: Self.at("2026-03-04", 12), event: .rename, id: "a", renamedTo: "z"), dayClock: Self.clock)
+        #expect(counted() == [2: ["z"], 1: ["b"]])
+        #expect(ReviewTally.cardsByFailures(tally.failures, since: window.since, through: window.through) == [2: ["z"], 1: ["b"]])
+    }
+
     /// issue #25: an answer time near `Int.max` — sent by a client, or written into the log by
     /// hand — counts as a day (`Box.maxAnswerMs`), so the day's sum cannot overflow; a negative
     /// one counts as 0.

@@ -4,7 +4,7 @@ import LeitnerVarlink
 import Synchronization
 
 /// A daemon in memory, enough for the review's routes: a test of a few cards in a queue, `Next`
-/// (with its tag filter), `Show`, `Grade`, `Suspend`, `Edit`, `Status`, `Tags`, `List`, each
+/// (with its tag filter), `Show`, `Grade`, `Suspend`, `Edit`, `Status`, `Stats`, `Tags`, `List`, each
 /// reply made from the model's own JSON, as the daemon makes it. Every call is kept, with its
 /// parameters, so that a test can tell what reached the daemon.
 final class FakeDaemon: BoxTransport, Sendable {
@@ -13,6 +13,8 @@ final class FakeDaemon: BoxTransport, Sendable {
         var suspended: [Card] = []
         var passed = 0
         var status: BoxStatus
+        /// The figures `Stats` answers.
+        var stats: BoxStatistics?
         var calls: [(method: BoxMethod, parameters: [String: JSONValue])] = []
     }
 
@@ -53,6 +55,9 @@ final class FakeDaemon: BoxTransport, Sendable {
             switch method {
             case .status:
                 return state.status.json.objectValue ?? [:]
+            case .stats:
+                guard let stats = state.stats else { throw VarlinkCallError(name: name, parameters: [:]) }
+                return stats.json.objectValue ?? [:]
             case .next:
                 let tags = parameters["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 let head = state.queue.first { card in tags.allSatisfy(card.tags.contains) }

@@ -58,6 +58,28 @@ import Testing
         return (daemon, app, cookie, try #require(handleIn(front)), try #require(field(front, "csrf")))
     }
 
+    /// The statistics page is drawn again only when the daemon's figures change: each view
+    /// asks the daemon, and a changed figure (a card moved, a grade) shows at once.
+    @Test func theStatisticsShowTheDaemonsFiguresAtEachView() {
+        let today = LogicalDate(year: 2026, month: 1, day: 5)!
+        let daemon = FakeDaemon(cards: [])
+        func figures(cards: Int) -> BoxStatistics {
+            BoxStatistics(today: today, window: 30, leechWindow: 90, counts: [.one: cards, .finished: 2], damaged: 0, loose: 0,
+                          forecast: [], heatmap: [], retention: [], retentionWeeks: [], work: [], weekReviews: 0,
+                          weekAnswerMs: 0, streaks: Streaks(current: 0, longest: 0, longestEnd: nil), leeches: [])
+        }
+        daemon.state.withLock { $0.stats = figures(cards: 1234) }
+        let app = TestSite.app(daemon)
+        let cookie = login(app)
+        let first = text(request(app, .get, "/stats", cookie: cookie))
+        #expect(first.contains("1236 cards in the box") && first.contains("aria-current"))
+        #expect(text(request(app, .get, "/stats", cookie: cookie)) == first)
+        daemon.state.withLock { $0.stats = figures(cards: 4321) }
+        let changed = text(request(app, .get, "/stats", cookie: cookie))
+        #expect(changed.contains("4323 cards in the box") && !changed.contains("1236"))
+        #expect(daemon.methods.filter { $0 == .stats }.count == 3)
+    }
+
     /// Today with its week is one round trip: the week comes in the `Status` reply, no
     /// `Calendar` call after it (#35).
     @Test func todayAsksTheDaemonOnce() {

@@ -9,21 +9,35 @@ public enum HTMLText {
     /// `text` made safe inside an HTML element or a quoted attribute: the five characters that
     /// could end either are written as references, and a NUL (which a browser reads as U+FFFD
     /// anyway) as U+FFFD. The statistics report and leitner-web's pages both escape with this.
+    ///
+    /// The six are ASCII, so the text is escaped as UTF-8 bytes, and text without any (nearly
+    /// all of a page) is returned as it is: a character at a time, this was a fifth of the
+    /// statistics page's time.
     public static func escape(_ text: some StringProtocol) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\0": out += "\u{FFFD}"
-            default: out.unicodeScalars.append(character)
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 < 0x40 && escapes($0) }) else { return String(text) }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + 16)
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out += "&amp;".utf8
+            case UInt8(ascii: "<"): out += "&lt;".utf8
+            case UInt8(ascii: ">"): out += "&gt;".utf8
+            case UInt8(ascii: "\""): out += "&quot;".utf8
+            case UInt8(ascii: "'"): out += "&#39;".utf8
+            case 0: out += "\u{FFFD}".utf8
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// True for the bytes `escape` writes otherwise.
+    private static func escapes(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0: true
+        default: false
+        }
     }
 
     /// The start of a page up to its `<title>` (escaped here) and `extraHead`, then `</head>` and

@@ -21,7 +21,7 @@ extension Box {
         if !completedToday(moment) {
             var byLevel: [Level: Int] = [:]
             if let test = daily.test(at: days.position) {
-                for id in test.members { if let level = store.level(of: id) { byLevel[level, default: 0] += 1 } }
+                byLevel = test.queuedByLevel(in: store.cardLevels)
             } else {
                 let counts = store.counts()
                 for level in options.cycle.levels(at: days.position) { byLevel[level] = counts[level] ?? 0 }
@@ -42,11 +42,16 @@ extension Box {
             openQueue: openQueue, levelOf: { id in damaged[id] == nil && selected?.contains(id) != false ? levelOf[id] : nil },
             window: window ?? 30, leechWindow: window ?? 90, leechCount: leeches ?? 10)
         try updatePeerTotals(tallies: true, graded: false)
-        let all = statistics.peerTallies.isEmpty ? statistics.tally : ReviewTally.combined([statistics.tally] + statistics.peerTallies.sorted { $0.key < $1.key }.map(\.value))
+        // Devices that have graded nothing add nothing: this device's own totals are the box's,
+        // with their cards by wrong answers kept between views.
+        let peers = statistics.peerTallies.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.map(\.value)
+        let all = peers.isEmpty ? statistics.tally : ReviewTally.combined([statistics.tally] + peers)
+        let leechDays = BoxStatistics.leechDays(input)
+        let byFailures = peers.isEmpty ? statistics.tally.cardsByFailures(since: leechDays.since, through: leechDays.through) : nil
         // New cards are forecast for the whole box only: which of a tag's cards `new/` admits
         // when is not known without sorting all of new/ (R23, R25).
         input.arrivals = selected == nil ? try arrivalForecast(moment) : nil
-        var figures = BoxStatistics(tally: all, input: input)
+        var figures = BoxStatistics(tally: all, input: input, cardsByFailures: byFailures)
         // The leeches by LeechAfter= (R24) of the cards the filter selects, damaged ones left out
         // as the counts leave them out; at most `maxLeeches`, the worst, so that the reply stays
         // bounded (`Status` counts them all).

@@ -44,6 +44,11 @@ struct TestIDs {
         return split + later.intern(id)
     }
 
+    /// The level in `index` (the store's, now) of the id of a number, with no string made.
+    func level(of number: UInt32, in index: CardIndex) -> Level? {
+        number < split ? index.level(ofEntry: number, of: opening) : index.level(ofEntry: number - split, of: later)
+    }
+
     /// The id of a number.
     func id(of number: UInt32) -> String {
         number < split ? opening.id(ofEntry: number) : later.id(ofEntry: number - split)

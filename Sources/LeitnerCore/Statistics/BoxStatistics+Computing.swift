@@ -3,8 +3,10 @@
 extension BoxStatistics {
     /// Computes every figure of `Stats`.
     /// - Parameters: `tally`: the review log's totals; `input`: the day record, today's levels
-    ///   and test, the windows.
-    public init(tally: ReviewTally, input: StatisticsInput) {
+    ///   and test, the windows; `cardsByFailures`: the tally's cards by their wrong answers in
+    ///   the leech window (`leechDays`), when kept (`ReviewTally.cardsByFailures(since:through:)`),
+    ///   else counted here.
+    public init(tally: ReviewTally, input: StatisticsInput, cardsByFailures: [Int: [String]]? = nil) {
         let today = input.today
         let outcomes = Dictionary(input.days.entries.map { ($0.date, $0.outcome) }, uniquingKeysWith: { $1 })
         let completedToday = outcomes[today] == .completed
@@ -38,7 +40,8 @@ extension BoxStatistics {
                   retentionWeeks: BoxStatistics.retentionWeeks(tally, from: heatmapStart, through: today),
                   work: work, weekReviews: week.reduce(0) { $0 + $1.reviews },
                   weekAnswerMs: week.reduce(0) { $0 + $1.answerMs },
-                  streaks: BoxStatistics.streaks(input), leeches: BoxStatistics.leeches(tally, input))
+                  streaks: BoxStatistics.streaks(input),
+                  leeches: cardsByFailures.map { BoxStatistics.leeches($0, input) } ?? BoxStatistics.leeches(tally, input))
         for offset in 0..<input.window {
             guard let day = tally.days[today.adding(days: -offset)] else { continue }
             practiceAnswers += day.practiced
@@ -158,31 +161,32 @@ extension BoxStatistics {
         return Streaks(current: run, longest: longest, longestEnd: longestEnd)
     }
 
-    /// The cards with the most wrong answers in the leech window still in the box, most first,
-    /// then by id. Only the cards at or above the N-th count are sorted: at 100,000 cards a
-    /// sort of every card answered wrong would cost more than all the other figures together.
+    /// The leech window's first and last days, as ordinals: the `leechWindow` days to today.
+    public static func leechDays(_ input: StatisticsInput) -> (since: Int32, through: Int32) {
+        (Int32(truncatingIfNeeded: input.today.ordinal - input.leechWindow + 1), Int32(truncatingIfNeeded: input.today.ordinal))
+    }
+
+    /// The cards with the most wrong answers in the leech window still in the box (`leeches(_:_:)`
+    /// of the tally's cards by their wrong answers, counted now).
     static func leeches(_ tally: ReviewTally, _ input: StatisticsInput) -> [Leech] {
+        let days = leechDays(input)
+        return leeches(ReviewTally.cardsByFailures(tally.failures, since: days.since, through: days.through), input)
+    }
+
+    /// The cards with the most wrong answers in the leech window still in the box, most first,
+    /// then by id, from the cards by their wrong answers in it (`ReviewTally.cardsByFailures`).
+    /// Only the cards at or above the N-th count are sorted: at 100,000 cards a sort of every
+    /// card answered wrong would cost more than all the other figures together.
+    static func leeches(_ cardsByFailures: [Int: [String]], _ input: StatisticsInput) -> [Leech] {
         guard input.leechCount > 0 else { return [] }
-        let since = Int32(truncatingIfNeeded: input.today.ordinal - input.leechWindow + 1)
-        let through = Int32(truncatingIfNeeded: input.today.ordinal)
-        var found: [(id: String, failures: Int)] = []
-        var cardsWith: [Int: Int] = [:]   // failures → cards with that many
-        for (id, dates) in tally.failures {
-            var failures = 0
-            for date in dates where date >= since && date <= through { failures += 1 }
-            if failures > 0 {
-                found.append((id, failures))
-                cardsWith[failures, default: 0] += 1
-            }
-        }
-        let counts = cardsWith.keys.sorted(by: >)
+        let counts = cardsByFailures.keys.sorted(by: >)
         var leeches: [Leech] = []
         var taken = 0
         // Lower the bar one count at a time until enough cards still in the box are above it.
         for (index, bar) in counts.enumerated() {
-            taken += cardsWith[bar]!
+            taken += cardsByFailures[bar]!.count
             guard taken >= input.leechCount || index == counts.count - 1 else { continue }
-            var candidates = found.filter { $0.failures >= bar }
+            var candidates = counts[...index].flatMap { count in cardsByFailures[count]!.map { (id: $0, failures: count) } }
             candidates.sort { $0.failures > $1.failures || ($0.failures == $1.failures && $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)) }
             leeches = []
             for candidate in candidates {

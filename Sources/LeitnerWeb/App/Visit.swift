@@ -279,7 +279,7 @@ struct Visit {
     func stats() -> (HTTPResponse, String) {
         do {
             let stats = try box.stats().value
-            return (HTTPResponse.html(200, StatsPage.html(stats, box: boxName)), SecurityHeaders.reportPolicy)
+            return (HTTPResponse.html(200, app.statisticsPage(stats)), SecurityHeaders.reportPolicy)
         } catch {
             return (app.problem(error, section: .statistics), SecurityHeaders.pagePolicy)
         }

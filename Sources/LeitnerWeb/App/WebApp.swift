@@ -1,6 +1,7 @@
 import LeitnerCore
 import LeitnerProtocol
 import LeitnerSystem
+import Synchronization
 
 /// The site: the names it serves (`ServedNames`), the routes (`WebRoute.table`), the pairing of
 /// a device (one-time link → cookie), the CSRF check, and the pages, each a call or two to the
@@ -22,6 +23,10 @@ public final class WebApp: Sendable {
     let ignoresAccents: Bool
     /// Seconds since the epoch, for pairing codes' and devices' times.
     let clock: @Sendable () -> Int64
+    /// The statistics page last drawn and the figures it shows: drawn again only when the
+    /// daemon's figures differ (a grade, a day, a card moved). Drawing the year's heatmap and
+    /// charts took more than half of the page's time in leitner-web.
+    private let statisticsPage = Mutex<(stats: BoxStatistics, page: HTML)?>(nil)
 
     public init(devices: DeviceBook, served: ServedNames, cookie: CookieHeader, secureCookie: Bool,
                 transport: any BoxTransport & Sendable, maxSessions: Int = 64, boxName: String? = nil, ignoresAccents: Bool = false,
@@ -38,6 +43,14 @@ public final class WebApp: Sendable {
     }
 
     var box: BoxClient { BoxClient(transport) }
+
+    /// The statistics page of `stats`: the one last drawn when its figures are the same.
+    func statisticsPage(_ stats: BoxStatistics) -> HTML {
+        if let kept = statisticsPage.withLock({ $0 }), kept.stats == stats { return kept.page }
+        let page = StatsPage.html(stats, box: boxName)
+        statisticsPage.withLock { $0 = (stats, page) }
+        return page
+    }
 
     /// The response to `request`, with the security headers.
     public func respond(to request: HTTPRequest) -> HTTPResponse {

@@ -22,24 +22,8 @@ public enum StatsPage {
         // The report escapes its own text (`HTMLText.escape`): it enters as it is.
         let report = StatsReport(stats).html()
         let navigation = navigationStyle + Layout.navigation(.statistics, box: box).description
-        guard let body = report.range(of: "<body>\n") else { return HTML(unescaped: navigation + report) }
-        return HTML(unescaped: report.replacingCharacters(in: body, with: "<body>\n" + navigation))
-    }
-}
-
-extension String {
-    /// The first range of `needle` in the string.
-    func range(of needle: String) -> Range<String.Index>? {
-        guard !needle.isEmpty else { return nil }
-        var start = startIndex
-        while start < endIndex {
-            if self[start...].hasPrefix(needle) { return start..<index(start, offsetBy: needle.count) }
-            start = index(after: start)
-        }
-        return nil
-    }
-
-    func replacingCharacters(in range: Range<String.Index>, with replacement: String) -> String {
-        String(self[..<range.lowerBound]) + replacement + String(self[range.upperBound...])
+        // Found among the bytes, not a character at a time.
+        guard let body = report.utf8.firstRange(of: "<body>\n".utf8) else { return HTML(unescaped: navigation + report) }
+        return HTML(unescaped: String(report[..<body.upperBound]) + navigation + String(report[body.upperBound...]))
     }
 }
