@@ -169,7 +169,7 @@ extension Box {
                             + store.rootProblems().count
                             + store.syncConflictCount + store.sharedStateProblems().count
                             + store.unusableLevels.count,
-                         clockBehind: behind, arrivals: forecast.map { ($0.first, $0.firstCards) }, leeches: try leeches().count,
+                         clockBehind: behind, arrivals: forecast.map { ($0.first, $0.firstCards) }, leeches: try leechCount(),
                          next: nextTest(moment, test, forecast: forecast),
                          week: try calendarDays(from: monday, to: monday.adding(days: 6), moment, test, arrivals: forecast))
     }
