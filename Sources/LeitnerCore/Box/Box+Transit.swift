@@ -66,7 +66,9 @@ extension Box {
     /// level is in transit, and its coming back is one change from the level it left: nothing
     /// when it is the same. A copy found beside the card's other copy is a sync tool's delivery,
     /// not a person's move: said so (`origin=copy`), so that settling never ranks it.
-    func takeIn(_ change: HandChange, _ moment: Moment) throws(BoxError) {
+    /// - Parameter atOpen: found at open, made while no daemon ran: logged at the open's time,
+    ///   with when it was made (`made=`) however recent.
+    func takeIn(_ change: HandChange, _ moment: Moment, atOpen: Bool = false) throws(BoxError) {
         var change = change
         if isSynced {
             switch change {
@@ -95,7 +97,7 @@ extension Box {
             if whole.count == 1, let moved = whole.first {
                 let person = HandChange.moved(id: id, from: from, to: moved)
                 let times = handTime(of: person, now: moment.now)
-                try apply(person, now: moment.now, log: true, origin: .hand, time: times.logged, made: times.made)
+                try apply(person, now: moment.now, log: true, origin: .hand, time: atOpen ? nil : times.logged, made: times.made)
                 if moved != to { try apply(.moved(id: id, from: moved, to: to), now: moment.now, log: true, origin: .copy) }
                 return
             }
@@ -104,7 +106,8 @@ extension Box {
         // settling counts it as the change of the card's only folder (`SettlePlanner`).
         let origin: LogOrigin = !store.hasCopies(change.id) ? .hand : .copy
         let times = handTime(of: change, now: moment.now)
-        try apply(change, now: moment.now, log: true, origin: origin, time: origin == .hand ? times.logged : nil, made: times.made)
+        try apply(change, now: moment.now, log: true, origin: origin, time: origin == .hand && !atOpen ? times.logged : nil,
+                  made: times.made)
     }
 
     /// Once the store is quiet, a card still in transit was deleted: logged as found by hand, at

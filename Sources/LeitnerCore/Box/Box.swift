@@ -132,32 +132,18 @@ public final class Box {
             sync.savedMarks = PeerReadMarks.load(in: store.stateFD)
             daily.load(try loadTest())
             try reconcileDayRecord()
-            // Hand changes made while no daemon ran: the test takes them in by R8. Skipped when
-            // the level directories are as the last checkpoint left them.
-            // They are logged (R16), so that the next open's replay has them and keeps the order (R11).
-            // Where a card was before is the log's last word on it: a card the log never placed
-            // (or last deleted) was made by hand, and is logged as added.
-            if tracksMembership, !store.untouchedSinceCheckpoint {
-                let (leaving, joining) = membershipChangedWhileClosed()
-                let before = leaving.isEmpty && joining.isEmpty ? [:]
-                    : try lastLoggedLevels(of: Set(leaving).union(joining.map(\.key)))
-                var entries: [LogEntry] = []
-                for id in leaving.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                    daily.levelChanged(id, to: nil)
-                    entries.append(LogEntry(time: now, event: store.level(of: id) == nil ? .delete : .move, id: id,
-                                            from: before[id], to: store.level(of: id), origin: !store.hasCopies(id) ? .hand : .copy,
-                                            made: madeWhileClosed(id, store.level(of: id), now: now)))
-                }
-                for (id, level) in joining.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                    // R21: a card that came while no daemon ran is looked at, as one that comes
-                    // while it runs is (`apply`): a damaged one stays out of the test and the counts.
-                    daily.levelChanged(id, to: store.damage(of: id) == nil ? level : nil)
-                    let from = before[id]
-                    entries.append(LogEntry(time: now, event: from == nil ? .add : .move, id: id, from: from, to: level,
-                                            origin: !store.hasCopies(id) ? .hand : .copy, made: madeWhileClosed(id, level, now: now)))
-                }
-                try store.appendToLog(entries, durable: true)
-            }
+            // Hand changes made while no daemon ran (R13), every one — whether or not it touches
+            // the open test — taken in as one made while it runs is: logged (R16), so that the
+            // next open's replay keeps the test's order (R11) and settling knows where this device
+            // last saw the card (a browser's kept grade, a sync: docs/sync.md), and joining or
+            // leaving the test by R8. Found against where the log left each card
+            // (`LoggedLevels`), without reading the whole log.
+            let found = try store.changesWhileClosed()
+            let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
+            for change in found.changes { try takeIn(change, moment, atOpen: true) }
+            // Read from the whole log: kept now, so that a daemon that is never stopped cleanly
+            // does not read it at every start.
+            if found.readWholeLog { store.saveLoggedLevels(also: sync.inTransit.mapValues { $0.level }, stamped: false) }
             for change in try store.adoptAllLoosePairs(now: now) { try apply(change, now: now, log: false) }
             // Opening a large store leaves megabytes of freed buffers (directory listings, the
             // test file); give them back rather than keep them resident for the daemon's life.
@@ -166,38 +152,6 @@ public final class Box {
             store.close()
             throw error
         }
-    }
-
-    /// R8 at open: the test's cards no longer in its levels, and the cards in them it lacks. A
-    /// function of its own, so that no copy of the test outlives it while the test is changed.
-    private func membershipChangedWhileClosed() -> (leaving: [String], joining: [(key: String, value: Level)]) {
-        guard let test = daily.test else { return ([], []) }
-        let leaving = test.members.filter { !test.belongs($0, at: store.level(of: $0)) }
-        let joining = store.cardLevels.filter { !test.contains($0.key) && test.belongs($0.key, at: $0.value) }
-        return (Array(leaving), Array(joining))
-    }
-
-    /// When a change made while no daemon ran was made: the change time of the card's folder in
-    /// `level` (`handTime`), so that settling ranks it then, not at this open (docs/sync.md).
-    private func madeWhileClosed(_ id: String, _ level: Level?, now: Int64) -> Int64? {
-        guard let level else { return nil }
-        return handTime(of: .appeared(id: id, level: level), now: now).made.flatMap { $0 < now ? $0 : nil }
-    }
-
-    /// The level the review log last put each of `ids` in; an id it never placed, or last
-    /// deleted, is missing. Reads the whole log: only at open, when cards were moved by hand
-    /// while no daemon ran.
-    func lastLoggedLevels(of ids: Set<String>) throws(BoxError) -> [String: Level] {
-        var levels: [String: Level] = [:]
-        for (entry, _) in try store.log.entries(from: 0) {
-            guard let id = entry.id, ids.contains(id) else { continue }
-            if entry.event == .delete {
-                levels[id] = nil
-            } else if let to = entry.to {
-                levels[id] = to
-            }
-        }
-        return levels
     }
 
     /// Makes every change durable and releases the lock; a build under way off the turn gives up.
@@ -213,6 +167,7 @@ public final class Box {
         sync.settleRead?.stop()
         voice?.stop()
         recordNotes()
+        store.saveLoggedLevels(also: sync.inTransit.mapValues { $0.level }, stamped: true)
         store.close()
     }
 

@@ -100,6 +100,11 @@ struct CardIndex: Sequence {
         }
     }
 
+    /// The level of the card whose id's UTF-8 is `bytes`, nil when it is not in the index.
+    func level(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> Level? {
+        find(bytes).flatMap { level(of: entries[Int(slots[$0])]) }
+    }
+
     /// The entry number of the id whose UTF-8 is `bytes`, nil when it is not in the index.
     func entryNumber(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
         find(bytes).map { UInt32(slots[$0]) }

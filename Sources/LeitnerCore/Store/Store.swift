@@ -116,7 +116,7 @@ final class Store {
                 levels.fds.append(try openLevel(level))
             }
             // Watch before scanning, so that nothing done during the scan is missed.
-            opening.untouchedSinceCheckpoint = readCheckpointStamps() == levelStamps()
+            opening.stamps = levelStampList()
             try scanAll()
             try repair(now: now)
         } catch {
@@ -160,8 +160,8 @@ final class Store {
     /// Why the checkpoint after repair could not be made, if it could not (reported, not fatal).
     var checkpointFailure: BoxError? { opening.checkpointFailure }
     func noteCheckpointFailure(_ error: BoxError) { opening.checkpointFailure = error }
-    /// True when no level directory changed since the last checkpoint was written (`OpeningReport`).
-    var untouchedSinceCheckpoint: Bool { opening.untouchedSinceCheckpoint }
+    /// The level directories' stamps when the open began, before its scan (`levelStampList`).
+    var stampsAtOpen: [String] { opening.stamps }
 
     // MARK: Questions
 
@@ -692,9 +692,8 @@ final class Store {
     }
 
     /// Makes every rename so far durable (fsync of the level directories and the staging and
-    /// trash directories) and the log, records the log offset and the level directories' stamps,
-    /// and starts the journal over: its records are spent. Done when the journal is full, after
-    /// repair and at a clean shutdown.
+    /// trash directories) and the log, records the log offset, and starts the journal over: its
+    /// records are spent. Done when the journal is full, after repair and at a clean shutdown.
     func checkpoint() throws(BoxError) {
         try log.flushJournal()
         for level in Level.allCases {
@@ -714,7 +713,7 @@ final class Store {
         // in writing the checkpoint makes its removal durable.
         try Store.failing(.remove, statePath + "/" + BatchRecord.fileName) { () throws(Errno) in try BatchRecord.remove(in: stateFD) }
         do {
-            try FileSystem.writeAtomically(Array("\(log.size)\n\(levelStamps())\n".utf8), to: "checkpoint", in: stateFD)
+            try FileSystem.writeAtomically(Array("\(log.size)\n".utf8), to: "checkpoint", in: stateFD)
         } catch {
             throw .failing(.write, statePath + "/checkpoint", error)
         }
@@ -723,20 +722,14 @@ final class Store {
 
     // MARK: Helpers
 
-    /// The modification and change times and link counts of the level directories: any card
-    /// moved in or out, created or removed changes them.
-    func levelStamps() -> String {
+    /// The modification and change times and link counts of the level directories, a level at a
+    /// time in `Level.allCases`' order: any card moved in or out, created or removed changes them.
+    func levelStampList() -> [String] {
         levels.fds.map { fd in
             // A level that cannot be looked at never matches a checkpoint: the open reconciles.
             guard let st = try? fd?.status() else { return "?" }
             return "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec),\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec),\(st.st_nlink)"
-        }.joined(separator: " ")
-    }
-
-    private func readCheckpointStamps() -> String? {
-        guard let bytes = try? FileSystem.readFile("checkpoint", in: stateFD, limit: 4096) else { return nil }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        return lines.count >= 2 ? String(lines[1]) : nil
+        }
     }
 
     private func openLevel(_ level: Level) throws(BoxError) -> FileDescriptor {

@@ -62,9 +62,9 @@ struct StoreFindings {
 struct OpeningReport {
     /// Why the checkpoint after repair could not be made, if it could not (reported, not fatal).
     var checkpointFailure: BoxError?
-    /// True when no level directory changed since the last checkpoint was written: then nothing
-    /// was done by hand while no daemon ran, and the open test needs no reconciling.
-    var untouchedSinceCheckpoint = false
+    /// The level directories' stamps before the open's scan, a level at a time: what the hand
+    /// changes made while no daemon ran are found by (`LoggedLevels`).
+    var stamps: [String] = []
 }
 
 /// Listings kept until their directory's stamp changes.

@@ -50,6 +50,14 @@ struct LeitnerModel {
     var admissionsDate: LogicalDate?
     /// R24: the level each suspended card was suspended from; absent: back to level 1.
     var suspendedFrom: [String: Level] = [:]
+    /// The time of what happens now (ms), for the lines this device logs: what settling ranks
+    /// (docs/sync.md), when a browser's kept grades come (`LeitnerModel+Kept.swift`).
+    var now: Int64 = 0
+    /// Each card's lines that settling reads (`Words`), and how many lines have been logged.
+    var words: [String: Words] = [:]
+    var lines = 0
+    /// The time of the browser's last line, which its log keeps in order (R35).
+    var browserLastTime: Int64?
 
     init(today: LogicalDate, onFail: OnFailPolicy = .first, newPerDay: Int? = nil) {
         self.today = today
@@ -125,6 +133,7 @@ struct LeitnerModel {
     /// the level R23 chose).
     mutating func add(_ id: String, at new: Level = .one, byHand: Bool = true) {
         placed(id, from: nil, to: new, byHand: byHand)
+        logged(id, at: new, byHand ? .hand : .own)
         level[id] = new
         changed(id, to: new)
     }
@@ -132,6 +141,7 @@ struct LeitnerModel {
     /// A card deleted, by request or by hand: it leaves the test (R8).
     mutating func delete(_ id: String) {
         placed(id, from: level[id], to: nil, byHand: true)
+        logged(id, at: nil, .hand)
         level[id] = nil
         changed(id, to: nil)
     }
@@ -139,7 +149,10 @@ struct LeitnerModel {
     /// R12, R13: a move by hand (`byHand` false: by a request, `move`).
     mutating func handMove(_ id: String, to new: Level, byHand: Bool = true) {
         // A move to the level the card is in changes nothing (R12): its place in new/'s order too.
-        if level[id] != new { placed(id, from: level[id], to: new, byHand: byHand) }
+        if level[id] != new {
+            placed(id, from: level[id], to: new, byHand: byHand)
+            logged(id, at: new, byHand ? .hand : .own)
+        }
         level[id] = new
         changed(id, to: new)
     }
@@ -157,6 +170,7 @@ struct LeitnerModel {
             test.wrong[id, default: 0] += 1
         }
         self.test = test
+        logged(id, at: level[id], .own)
         settle()
     }
 
@@ -175,6 +189,7 @@ struct LeitnerModel {
             test.wrong[last.id] = count > 1 ? count - 1 : nil
         }
         level[last.id] = last.from
+        logged(last.id, at: last.from, .own)
         test.queue.insert(last.id)
         if test.position == p - 1, completedToday { days.removeLast() }
         self.test = test

@@ -175,3 +175,14 @@ final class BoxFixture {
         dir.remove()
     }
 }
+
+extension String {
+    /// The string with the first occurrence of `target` replaced (by bytes: no Foundation).
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        let bytes = Array(utf8), wanted = Array(target.utf8)
+        guard bytes.count >= wanted.count,
+              let start = (0...(bytes.count - wanted.count)).first(where: { bytes[$0..<$0 + wanted.count].elementsEqual(wanted) })
+        else { return self }
+        return String(decoding: bytes[..<start] + Array(replacement.utf8) + bytes[(start + wanted.count)...], as: UTF8.self)
+    }
+}

@@ -15,8 +15,8 @@ final class ManualClock: WallClock {
 
     func now() -> Int64 { millis.withLock { $0 } }
 
-    func advance(hours: Int = 0, days: Int = 0) {
-        millis.withLock { $0 += Int64(hours) * 3_600_000 + Int64(days) * 86_400_000 }
+    func advance(hours: Int = 0, days: Int = 0, minutes: Int = 0) {
+        millis.withLock { $0 += Int64(hours) * 3_600_000 + Int64(days) * 86_400_000 + Int64(minutes) * 60_000 }
     }
 }
 

@@ -1,0 +1,75 @@
+import LeitnerSystem
+
+/// The hand changes made while no daemon ran (R13, R16), found at open by comparing the cards
+/// found with where this device's log last put them (`LoggedLevels`).
+extension Store {
+    /// Every card whose level differs from the one this device's log last gave it — moved, made
+    /// or removed by hand while no daemon ran — as the change that takes it from there to where
+    /// it is. Where the log left each card is `LoggedLevels` (written at the last stop) with the
+    /// lines logged since; only the levels whose directory changed since are compared. Without
+    /// that file (a store older than it, or a log replaced since) the whole log is read, once. A
+    /// store with an empty log has no history to differ from: its cards are where they are.
+    /// - Returns: the changes, by id; `readWholeLog` when there was no `LoggedLevels` to go by.
+    func changesWhileClosed() throws(BoxError) -> (changes: [HandChange], readWholeLog: Bool) {
+        var saved = LoggedLevels.load(in: stateFD)
+        if let kept = saved, kept.logOffset > log.size
+            || (kept.logOffset > 0 && PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: kept.logOffset) }) != kept.logCheck) {
+            saved = nil
+        }
+        guard saved != nil || log.size > 0 else { return ([], false) }
+        let stamps = stampsAtOpen
+        let changed = Set(Level.allCases.filter { level in
+            guard let saved, level.rawValue <= stamps.count, let stamp = saved.stamp(of: level) else { return true }
+            return stamp != stamps[level.rawValue - 1]
+        })
+        let from = saved?.logOffset ?? 0
+        guard !changed.isEmpty || from < log.size else { return ([], false) }
+        // Where the log left the cards of the changed levels: the file's, then the lines since.
+        var logged = CardIndex()
+        saved?.add(changed, to: &logged)
+        try log.forEachEntry(from: from) { entry, _ in
+            for id in [entry.id, entry.renamedTo].compactMap({ $0 }) {
+                switch SettlePlacement(of: entry, for: id) {
+                case .level(let level)?: logged.updateValue(level, forKey: id)
+                case .deleted?: logged.removeValue(forKey: id)
+                case nil: break
+                }
+            }
+        }
+        let found = cardLevels
+        var changes: [HandChange] = []
+        // The cards now in a changed level that the log left elsewhere, or nowhere. One the file
+        // has in an unchanged level is still there: its copy here came beside it.
+        found.forEachEntryWithBytes { _, level, bytes in
+            guard changed.contains(level), logged.level(ofBytes: bytes) != level else { return }
+            let id = String(decoding: bytes, as: UTF8.self)
+            let was = logged.level(ofBytes: bytes) ?? duplicateLevels(of: id)?.first { !changed.contains($0) }
+            guard was != level else { return }
+            changes.append(was.map { .moved(id: id, from: $0, to: level) } ?? .appeared(id: id, level: level))
+        }
+        // The cards the log left in a level that are gone, or in an unchanged level.
+        logged.forEachEntryWithBytes { _, was, bytes in
+            let now = found.level(ofBytes: bytes)
+            guard now != was, !(now.map(changed.contains) ?? false) else { return }
+            let id = String(decoding: bytes, as: UTF8.self)
+            changes.append(now.map { .moved(id: id, from: was, to: $0) } ?? .disappeared(id: id, from: was))
+        }
+        return (changes.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }, saved == nil)
+    }
+
+    /// Writes `LoggedLevels` for the cards as the index has them — where the log put them, once
+    /// every change is taken in — with `also` (cards in transit, where the log last put them). At
+    /// a stop (`stamped`) each level's stamp is kept, unless a change is waiting in the watch:
+    /// then the index is behind the directories, and no stamp vouches for it. At open none is
+    /// (the first request takes in what the watch saw meanwhile). A file that cannot be written
+    /// costs the next open a longer read, never a change.
+    func saveLoggedLevels(also: [String: Level], stamped: Bool) {
+        var stamps = stamped ? levelStampList() : nil
+        if stamped, (try? drainWatch())?.isEmpty != true { stamps = nil }
+        let offset = log.size
+        let check = offset == 0 ? 0 : PeerReadMarks.withLog(device, in: devicesFD) { PeerReadMarks.check($0, before: offset) }
+        guard let check else { return }
+        let bytes = LoggedLevels.encode(cardLevels, also: also, logOffset: offset, logCheck: check, stamps: stamps)
+        try? FileSystem.writeAtomically(bytes, to: LoggedLevels.fileName, in: stateFD)
+    }
+}
