@@ -180,6 +180,27 @@ import LeitnerTestSupport
         #expect(SettlePlanner.decide(id: "x", copies: [.one], events: events) == .nothing)
     }
 
+    /// A second kept grade reads only the lines appended since the first (docs/sync.md): the
+    /// lines of the open test's cards, read once by the first, are not read again. A line of
+    /// this device's log from before, rewritten since to put `y` in level 5 (read, it would leave
+    /// no line explaining `y` in level 1, and the card would wait there), is not read.
+    @Test func aSecondKeptGradeReadsOnlyWhatIsNew() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "b", id: "x", level: "1")
+        try f.box.addText("c", "d", id: "y", level: "1")
+        for pad in 0..<10 { try f.box.addText("p", "q", id: "pad\(pad)", level: "6") }
+        let test = try f.box.prepare().test
+        _ = try f.box.keepTest(device: Self.phone)
+        f.clock.advance(hours: 1)
+        #expect(try f.box.takeKeptGrade(Self.kept(1, "x", true, at: f.clock.now(), from: .one, position: test.position)).level == .two)
+        let log = f.dir.read(TestBox.log)
+        let rewritten = log.replacingFirst("\ty\t-\t1", with: "\ty\t-\t5")
+        #expect(rewritten != log)
+        f.dir.write(TestBox.log, rewritten)
+        #expect(try f.box.takeKeptGrade(Self.kept(2, "y", true, at: f.clock.now(), from: .one, position: test.position)).level == .two)
+        #expect(f.dir.levelOnDisk("y") == ["2"])
+    }
+
     /// An edit on the laptop after the phone's grade: the card keeps its place there with its
     /// edit, and the grade stays in the phone's log.
     @Test func aNewerEditKeepsTheCardWhereItIs() throws {

@@ -50,7 +50,7 @@ extension Box {
         // When what the logs now say of the card was decided: the grade's time when it wins.
         var decided = time
         if !store.isDamaged(grade.id) {
-            var events = try settleEvents(for: [grade.id])[grade.id] ?? []
+            var events = try keptEvents(for: grade.id)
             let offset = store.browserLogSize(grade.device) + LogLine.format(line).utf8.count
             events.append(DeviceEvent(device: grade.device, offset: offset, entry: line))
             if case .move(let winner) = SettlePlanner.decide(id: grade.id, copies: [level], events: events) { settled = winner }
@@ -86,6 +86,45 @@ extension Box {
         }
         try writeBrowserLine(line, taken)
         return KeptGradeReceipt(taken: true, level: settled, test: summary(moment))
+    }
+
+    /// Every device's log lines that can still settle card `id` (`SettlePlanner.standing`): those
+    /// the kept grades read before, with the lines appended to each log since (a device's log that
+    /// came since, from its start). The logs are read whole only for a card not read yet — with
+    /// it, the open test's cards that a browser keeps, so that its other grades need not — or
+    /// when a log was replaced by another history.
+    func keptEvents(for id: String) throws(BoxError) -> [DeviceEvent] {
+        let readers = try logReaders()
+        func check(_ device: String, _ end: Int) -> UInt32? {
+            PeerReadMarks.withLog(device, in: store.devicesFD) { PeerReadMarks.check($0, before: end) }
+        }
+        if var known = sync.keptLines, known.ids.contains(id),
+           readers.allSatisfy({ log in
+               known.logs[log.device].map { $0.end <= log.reader.end && ($0.end == 0 || check(log.device, $0.end) == $0.check) } ?? true
+           }) {
+            // A device whose log came is read from its start; one whose log went says nothing now.
+            for device in known.logs.keys where !readers.contains(where: { $0.device == device }) { known.forget(device) }
+            for log in readers {
+                let end = known.logs[log.device]?.end ?? 0
+                guard end < log.reader.end else { continue }
+                let reader = log.device == store.device ? try store.log.reader(from: end) : try peerLogReader(log.device, from: end)
+                guard let reader else { continue }
+                var found: [String: [DeviceEvent]] = [:]
+                while try SettleRead.take(log.device, reader, known.ids, into: &found) > 0 {}
+                known.add(found)
+                known.logs[log.device] = (reader.end, check(log.device, reader.end))
+            }
+            sync.keptLines = known
+            return known.lines[id] ?? []
+        }
+        var ids = sync.keptLines?.ids ?? []
+        ids.insert(id)
+        if tracksMembership, let test = daily.test { ids.formUnion(test.queue.prefix(Box.keptCardLimit)) }
+        var known = SettleLines(ids: ids)
+        known.add(try SettleRead.take(readers, ids))
+        for log in readers { known.logs[log.device] = (log.reader.end, check(log.device, log.reader.end)) }
+        sync.keptLines = known
+        return known.lines[id] ?? []
     }
 
     /// The most cards a browser keeps: a day's test rarely has more, and the reply stays well

@@ -203,7 +203,7 @@ extension Box {
     }
 
     /// A reader of every device's log as it ends now, this device's first.
-    private func logReaders() throws(BoxError) -> [(device: String, reader: ReviewLogReader)] {
+    func logReaders() throws(BoxError) -> [(device: String, reader: ReviewLogReader)] {
         var readers = [(device: store.device, reader: try store.log.reader())]
         for name in store.peerNames() {
             if let reader = try peerLogReader(name) { readers.append((name, reader)) }

@@ -158,6 +158,27 @@ enum SettlePlanner {
         return rank(placed).winner?.time
     }
 
+    /// The lines of `events` that can still settle card `id` in one level (`decide` with one
+    /// copy, and `newest`), by device: its latest line that places the card, its latest not found
+    /// as a copy, and its latest of its own. Every other line is overtaken on its device, and
+    /// neither stands nor is the latest there whatever that device appends later: the rules of a
+    /// lone copy never read it again (a copy `isLeftBehind` needs two).
+    static func standing(_ events: [DeviceEvent], for id: String) -> [DeviceEvent] {
+        var latest: [String: DeviceEvent] = [:], notCopy: [String: DeviceEvent] = [:], own: [String: DeviceEvent] = [:]
+        for event in events where SettlePlacement(of: event.entry, for: id) != nil {
+            func later(_ known: DeviceEvent?) -> Bool { known.map { event.offset > $0.offset } ?? true }
+            if later(latest[event.device]) { latest[event.device] = event }
+            guard event.entry.origin != .copy else { continue }
+            if later(notCopy[event.device]) { notCopy[event.device] = event }
+            if event.entry.origin != .hand, later(own[event.device]) { own[event.device] = event }
+        }
+        var kept: [DeviceEvent] = []
+        for event in Array(latest.values) + Array(notCopy.values) + Array(own.values) where !kept.contains(event) {
+            kept.append(event)
+        }
+        return kept
+    }
+
     /// The lines of `events` that place card `id`.
     private static func placedLines(_ events: [DeviceEvent], for id: String) -> [Placed] {
         events.compactMap { event in SettlePlacement(of: event.entry, for: id).map { Placed(event, $0) } }

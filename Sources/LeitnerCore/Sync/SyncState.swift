@@ -18,6 +18,8 @@ struct SyncState {
     /// log took (`move origin=kept`) and the browser's log holds, and the browser log's last time, read from the logs at its
     /// first grade after an open.
     var keptTaken: [String: (own: Int, browser: Int, lastTime: Int64?)] = [:]
+    /// What the kept grades read of every device's log, for the cards browsers grade (R35).
+    var keptLines: SettleLines?
     /// The marks on disk, as loaded at open or last saved: where a log is read from after a
     /// start, and what need not be written again.
     var savedMarks = PeerReadMarks()
