@@ -40,16 +40,19 @@ def build_store(store, count):
     return expected
 
 
-def write_log(store, count):
+def write_log(store, count, levels):
     """A review log of `count` grades, one a second (docs/store-format.md, the review log): the
-    test device's, which every daemon here runs as."""
+    test device's, which every daemon here runs as. Each grade puts its card where the store has
+    it: a card the log left elsewhere was moved by hand while no daemon ran, and the daemon's
+    start would log that move (R13) among the lines these tests count."""
     path = log_file(store)
     path.parent.mkdir(parents=True, exist_ok=True)
     start = 1_767_225_600  # 2026-01-01T00:00:00Z
     with open(path, "w") as log:
         for n in range(count):
             stamp = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(start + n))
-            log.write(f"{stamp}\tgrade\tcard-{n % CARDS:05d}\t1\t2\tcorrect\t{n}\n")
+            card_id = f"card-{n % CARDS:05d}"
+            log.write(f"{stamp}\tgrade\t{card_id}\t1\t{levels[card_id]}\tcorrect\t{n}\n")
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +61,7 @@ def big(tmp_path_factory):
     base = tmp_path_factory.mktemp("streaming")
     store = base / "store"
     expected = build_store(store, CARDS)
-    write_log(store, 30_000)
+    write_log(store, 30_000, expected)
     return store, expected
 
 

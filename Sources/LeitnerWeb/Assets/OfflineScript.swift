@@ -51,7 +51,7 @@ enum OfflineScript {
           var db = null, kept = null, grades = [], shownAt = Date.now(), answerShown = false, sending = false, gone = 0, trouble = "";
           function bySequence(a, b) { return a.sequence - b.sequence; }
           // A grade is waiting until the box took it or refused it; a refused one stays kept
-          // aside (R35), never sent again: the box knows a device's grades by the highest number
+          // aside (docs/web.md), never sent again: the box knows a device's grades by the highest number
           // it took, and would call it taken once a later one is.
           function waiting() { return grades.filter(function (g) { return !g.sent && !g.refused; }); }
           function refused() { return grades.filter(function (g) { return g.refused; }).sort(bySequence); }
@@ -92,7 +92,7 @@ enum OfflineScript {
           }
 
           // Each grade the box refused, in words for the person who gave it: which card, the
-          // answer and when, the box's reason, and a button to forget it once read (R35).
+          // answer and when, the box's reason, and a button to forget it once read.
           function showRefused(aside) {
             var list = document.getElementById("kept-refused");
             if (!list) { return; }
