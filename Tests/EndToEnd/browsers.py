@@ -34,6 +34,7 @@ import shutil
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
@@ -99,6 +100,15 @@ def set_offline(driver, offline: bool):
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
         "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def replaced_by_a_load(error: WebDriverException) -> bool:
+    """Whether reading an element failed only because a click's page load replaced it. ChromeDriver
+    says so as a stale element, a missing one, or, when the read falls in the instant the old
+    document is torn down, an inspector error naming a node that no longer belongs to it."""
+    if isinstance(error, (StaleElementReferenceException, NoSuchElementException)):
+        return True
+    return "does not belong to the document" in (error.msg or "")
 
 
 def console_errors(driver) -> list[str]:

@@ -9,10 +9,10 @@ import socket
 import subprocess
 import threading
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 
-from browsers import console_errors, set_offline
+from browsers import console_errors, replaced_by_a_load, set_offline
 from web_box import wait_until
 
 PLACES = ["1", "2", "3", "4", "5", "6", "7", "finished", "new", "suspended"]
@@ -131,8 +131,10 @@ def stale(element) -> bool:
     try:
         element.is_enabled()
         return False
-    except StaleElementReferenceException:
-        return True
+    except WebDriverException as error:
+        if replaced_by_a_load(error):
+            return True
+        raise
 
 
 def online_click(browser, right: bool):

@@ -11,8 +11,9 @@ import wave
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 
+from browsers import replaced_by_a_load
 from review_pty import png
 from web_box import web_box, wait_until  # noqa: F401 (fixture)
 
@@ -55,8 +56,10 @@ def progress_is(driver, text) -> bool:
     def shown():
         try:
             return driver.find_element(By.ID, "progress").text.startswith(text)
-        except (NoSuchElementException, StaleElementReferenceException):
-            return False
+        except WebDriverException as error:
+            if replaced_by_a_load(error):
+                return False
+            raise
     return wait_until(shown)
 
 
