@@ -22,11 +22,16 @@ Use (conftest.py makes the fixtures `phone`, `desktop` and `artifacts` known to 
 - A test that restarts the browser on one profile (cookies, history and service workers kept)
   starts it itself: `driver = start_chromium(PHONE, profile=tmp_path / "profile")`, then
   `driver.quit()` in a `finally`.
+- A click or key that loads a page goes in `with next_page(driver):`, so that what is read after it
+  is read on the new page; a value read while a page may be loading goes through `read`, which
+  takes a page torn down under the read for "not there yet". No fixed sleeps: wait for what the
+  page shows (`wait_until`).
 - `driver.execute_cdp_cmd(method, params)` reaches any other DevTools command (the emulated
   media, the app manifest, the network); `set_offline` is the one the offline tests need.
 - Screenshots go to `$WEB_ARTIFACTS/<test file>/` (`/tmp/leitner-web-artifacts` by default), named
   after the page and the device's size; the folder is printed, so `pytest -s` shows it.
 """
+import contextlib
 import dataclasses
 import os
 import pathlib
@@ -37,6 +42,9 @@ from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+from web_box import wait_until
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,6 +117,44 @@ def replaced_by_a_load(error: WebDriverException) -> bool:
     if isinstance(error, (StaleElementReferenceException, NoSuchElementException)):
         return True
     return "does not belong to the document" in (error.msg or "")
+
+
+def read(driver, by, value, what, absent):
+    """`what(element)` of the first element found by `by` and `value`, or `absent` while there is
+    none: not on the page, or on a page that a load replaces as it is read."""
+    try:
+        found = driver.find_elements(by, value)
+        return what(found[0]) if found else absent
+    except WebDriverException as error:
+        if replaced_by_a_load(error):
+            return absent
+        raise
+
+
+def replaced(element) -> bool:
+    """Whether `element`'s document is gone: a page load took its place."""
+    try:
+        element.is_enabled()
+        return False
+    except WebDriverException as error:
+        if replaced_by_a_load(error):
+            return True
+        raise
+
+
+@contextlib.contextmanager
+def next_page(driver, timeout=10.0):
+    """Waits, once the block has run, until the page it began on is replaced by another: what a
+    click or a key does on a link or a form. A read right after the click could still fall on the
+    old page (ChromeDriver may not have seen the load begin), and a wait for an element the old
+    page has too would end at once; after this wait, every read is of the new page.
+
+        with next_page(phone):
+            phone.find_element(By.ID, "right").click()
+    """
+    page = driver.find_element(By.TAG_NAME, "html")
+    yield
+    assert wait_until(lambda: replaced(page), timeout), f"no page came after {driver.current_url}"
 
 
 def console_errors(driver) -> list[str]:

@@ -9,10 +9,9 @@ import socket
 import subprocess
 import threading
 
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 
-from browsers import console_errors, replaced_by_a_load, set_offline
+from browsers import console_errors, next_page, read, set_offline
 from web_box import wait_until
 
 PLACES = ["1", "2", "3", "4", "5", "6", "7", "finished", "new", "suspended"]
@@ -36,13 +35,16 @@ SHIFTED_DATE = """
 
 
 def visible(driver, element_id) -> bool:
-    found = driver.find_elements(By.ID, element_id)
-    return bool(found) and found[0].is_displayed()
+    return read(driver, By.ID, element_id, lambda e: e.is_displayed(), False)
 
 
 def kept_text(driver) -> str:
-    found = driver.find_elements(By.ID, "kept")
-    return found[0].text if found and found[0].is_displayed() else ""
+    return read(driver, By.ID, "kept", lambda e: e.text if e.is_displayed() else "", "")
+
+
+def shown_card(driver) -> str | None:
+    """The id of the card the page shows (its `data-card`)."""
+    return read(driver, By.ID, "card", lambda e: e.get_attribute("data-card"), None)
 
 
 def kept_ready(driver, count) -> bool:
@@ -93,7 +95,7 @@ def go_offline_to_the_kept_review(browser):
 def offline_show(browser) -> str:
     """Shows the answer of the card the offline review shows; returns its id."""
     assert wait_until(lambda: visible(browser, "show"))
-    card = browser.find_element(By.ID, "card").get_attribute("data-card")
+    card = shown_card(browser)
     browser.find_element(By.ID, "show").click()
     assert wait_until(lambda: visible(browser, "right")), (browser.current_url, browser.find_element(By.TAG_NAME, "main").text,
                                                           browser.execute_script("return navigator.onLine"), console_errors(browser))
@@ -116,38 +118,29 @@ def offline_grade(browser, right: bool) -> str:
 def offline_undo(browser, card: str):
     """Takes back the last grade, not yet sent: `card` is shown again."""
     browser.find_element(By.ID, "undo").click()
-    assert wait_until(lambda: visible(browser, "show") and browser.find_element(By.ID, "card").get_attribute("data-card") == card)
+    assert wait_until(lambda: visible(browser, "show") and shown_card(browser) == card)
 
 
 def online_show(browser) -> str:
     """Shows the answer of the card the online review shows; returns its id (the answer's page
     names it)."""
-    browser.find_element(By.ID, "show").click()
+    with next_page(browser):
+        browser.find_element(By.ID, "show").click()
     assert wait_until(lambda: visible(browser, "right"))
-    return browser.find_element(By.ID, "card").get_attribute("data-card")
-
-
-def stale(element) -> bool:
-    try:
-        element.is_enabled()
-        return False
-    except WebDriverException as error:
-        if replaced_by_a_load(error):
-            return True
-        raise
+    return shown_card(browser)
 
 
 def online_click(browser, right: bool):
     """Grades the card whose answer the online review shows, and waits for the next page."""
-    page = browser.find_element(By.TAG_NAME, "html")
-    browser.find_element(By.ID, "right" if right else "wrong").click()
-    assert wait_until(lambda: stale(page) and browser.find_elements(By.ID, "notice"))
+    with next_page(browser):
+        browser.find_element(By.ID, "right" if right else "wrong").click()
+    assert wait_until(lambda: browser.find_elements(By.ID, "notice"))
 
 
 def online_undo(browser, card: str):
-    page = browser.find_element(By.TAG_NAME, "html")
-    browser.find_element(By.ID, "undo").click()
-    assert wait_until(lambda: stale(page) and "done=undone" in browser.current_url)
+    with next_page(browser):
+        browser.find_element(By.ID, "undo").click()
+    assert wait_until(lambda: "done=undone" in browser.current_url)
 
 
 class Answers:

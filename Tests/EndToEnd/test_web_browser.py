@@ -11,9 +11,8 @@ import wave
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.common.exceptions import WebDriverException
 
-from browsers import replaced_by_a_load
+from browsers import read
 from review_pty import png
 from web_box import web_box, wait_until  # noqa: F401 (fixture)
 
@@ -53,14 +52,7 @@ def current_card_id(driver) -> str:
 def progress_is(driver, text) -> bool:
     """Waits until the page's progress starts with `text`, "N of M done" (a click's page load may
     still be under way)."""
-    def shown():
-        try:
-            return driver.find_element(By.ID, "progress").text.startswith(text)
-        except WebDriverException as error:
-            if replaced_by_a_load(error):
-                return False
-            raise
-    return wait_until(shown)
+    return wait_until(lambda: read(driver, By.ID, "progress", lambda e: e.text.startswith(text), False))
 
 
 def check_media(driver, seen):

@@ -13,6 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from browsers import next_page
 from test_boxes import boxes  # noqa: F401 (fixture)
 from test_web_http import curl
 from web_box import paced_web_box, web_box, wait_until  # noqa: F401 (fixtures)
@@ -46,22 +47,24 @@ def test_suspend_from_the_review_puts_the_card_in_suspended(web_box, phone):
     first = reviewing(box, phone)
     # On the front: the button, and no id anywhere in the page.
     assert first not in phone.page_source
-    phone.find_element(By.ID, "suspend").click()
-    assert wait_until(lambda: head(box) != first)
+    # The page after the suspend, not the front it replaces (which has a Show too), is read next.
+    with next_page(phone):
+        phone.find_element(By.ID, "suspend").click()
+    assert head(box) != first
     assert (box.store / "suspended" / first).is_dir() and not (box.store / "1" / first).exists()
     assert box.card_level(first) == "suspended"
     # The next card's front; suspended with the key this time, from its answer.
     second = head(box)
-    assert wait_until(lambda: phone.find_elements(By.ID, "show"))
-    phone.find_element(By.ID, "show").click()
-    assert wait_until(lambda: "/review/answer" in phone.current_url)
-    phone.find_element(By.TAG_NAME, "body").send_keys("s")
-    assert wait_until(lambda: box.card_level(second) == "suspended")
+    with next_page(phone):
+        phone.find_element(By.ID, "show").click()
+    assert "/review/answer" in phone.current_url
+    with next_page(phone):
+        phone.find_element(By.TAG_NAME, "body").send_keys("s")
+    assert box.card_level(second) == "suspended"
     assert (box.store / "suspended" / second).is_dir()
     # Both left today's test: four cards remain of six, none graded.
     test = box.json("status")["test"]
     assert test["remaining"] == 4 and test["passed"] == 0 and test["failed"] == 0
-    assert wait_until(lambda: phone.find_elements(By.ID, "progress"))
     assert phone.find_element(By.ID, "progress").text == "0 of 4 done"
     # Today says so.
     phone.get(box.base + "/")

@@ -15,7 +15,8 @@ from browsers import set_offline
 from daemon_support import log_file
 from offline_review import (SHIFTED_DATE, Answers, DaemonDoor, all_sent, go_offline_to_the_kept_review, kept_ready, kept_text,
                             levels, log_lines, offline_click, offline_grade, offline_show, offline_undo, online_click,
-                            online_show, online_undo, phone_log, restart_web, start_review, start_web_behind, visible)
+                            online_show, online_undo, phone_log, restart_web, shown_card, start_review, start_web_behind,
+                            visible)
 from web_box import started_web_box, web_box, wait_until  # noqa: F401 (fixture)
 
 CARDS = 8
@@ -45,16 +46,12 @@ def test_review_offline_then_send(stocked, phone, artifacts):
     start_review(box, browser)
     assert kept_ready(browser, CARDS)
     # One card answered online, as usual; the page keeps the rest.
-    browser.find_element(By.ID, "show").click()
-    browser.find_element(By.ID, "right").click()
+    online_show(browser)
+    online_click(browser, True)
     assert kept_ready(browser, CARDS - 1)
 
-    network(browser, online=False)
-    assert browser.execute_script("return navigator.onLine") is False
     # The answer's page, offline: its grade is kept, and the review goes on from what was kept.
-    browser.find_element(By.ID, "show").click()
-    assert wait_until(lambda: browser.current_url.endswith("/review/offline"), timeout=15)
-    assert wait_until(lambda: visible(browser, "show"))
+    go_offline_to_the_kept_review(browser)
     artifacts.shoot(browser, "review-offline-front")
     answers = [True, False, True, True, False]
     graded = []
@@ -63,9 +60,8 @@ def test_review_offline_then_send(stocked, phone, artifacts):
     # An undo takes back the last grade, which was never sent.
     browser.find_element(By.ID, "undo").click()
     undone = graded.pop()
-    assert wait_until(lambda: browser.find_element(By.ID, "card").get_attribute("data-card") == undone[0]), (
-        graded, undone, browser.find_element(By.ID, "card").get_attribute("data-card"), kept_text(browser),
-        browser.find_element(By.TAG_NAME, "main").text)
+    assert wait_until(lambda: shown_card(browser) == undone[0]), (
+        graded, undone, shown_card(browser), kept_text(browser), browser.find_element(By.TAG_NAME, "main").text)
     assert wait_until(lambda: "kept on this phone: 4 grades waiting" in kept_text(browser)), (
         graded, kept_grades(browser))
     # Closed and opened again offline (the address the review went to): the grades are still kept.
@@ -101,9 +97,7 @@ def test_a_reply_lost_after_the_daemon_took_the_grade(stocked, phone, tmp_path):
     browser = phone
     start_review(box, browser)
     assert kept_ready(browser, CARDS)
-    set_offline(browser, True)
-    browser.find_element(By.ID, "show").click()
-    assert wait_until(lambda: visible(browser, "show"), timeout=15)
+    go_offline_to_the_kept_review(browser)
     graded = [offline_grade(browser, True) for _ in range(3)]
     assert wait_until(lambda: "kept on this phone: 3 grades waiting" in kept_text(browser))
     # Back online: the first grade reaches the daemon, and leitner-web dies before answering.

@@ -20,21 +20,15 @@ import zlib
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import WebDriverException
 
-from browsers import PHONE, replaced_by_a_load, start_chromium
+from browsers import PHONE, read, start_chromium
 from test_web_http import curl
 from web_box import web_box, wait_until  # noqa: F401 (fixture)
 
 
 def body_text(driver) -> str:
     """The page's text; empty while a click's page load replaces it."""
-    try:
-        return driver.find_element(By.TAG_NAME, "body").text
-    except WebDriverException as error:
-        if replaced_by_a_load(error):
-            return ""
-        raise
+    return read(driver, By.TAG_NAME, "body", lambda e: e.text, "")
 
 
 def test_a_phone_pairs_once_stays_paired_and_is_logged_out_when_revoked(web_box, tmp_path, artifacts):
