@@ -62,12 +62,13 @@ def test_prepare_runs_the_test_ready_hook_once(make_daemon, root):
     add_text_card(d, "c", "d", id="two", level="2")
     d.call("Prepare")
     d.call("Prepare")
+    # Once the daemon has seen the hook end, its line is whole in the file (the file appears
+    # when the shell opens it, before echo writes), and a second run would have been started.
     deadline = time.monotonic() + 10
-    while not out.exists() and time.monotonic() < deadline:
+    while "exited with status 0" not in d.log_text() and time.monotonic() < deadline:
         time.sleep(0.05)
-    time.sleep(0.3)
-    assert out.read_text() == "2026-01-01 2 2 1\n"
     assert "exited with status 0" in d.log_text()
+    assert out.read_text() == "2026-01-01 2 2 1\n"
 
 
 def test_a_failing_hook_is_logged_not_fatal(make_daemon, root):

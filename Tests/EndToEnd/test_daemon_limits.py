@@ -135,6 +135,14 @@ def test_sixty_long_messages_at_once_stay_within_the_memory_budget(daemon):
     assert "today" in daemon.call("Status")
 
 
+def reply_begun(client: socket.socket) -> bool:
+    """Whether bytes wait unread on `client` (read nothing)."""
+    try:
+        return client.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b""
+    except BlockingIOError:
+        return False
+
+
 def test_sigterm_with_a_client_not_taking_its_reply(make_daemon):
     """A client that never reads its (large) reply holds its connection at most until the end of
     the shutdown's bound; idle clients are told the daemon is stopping."""
@@ -147,7 +155,12 @@ def test_sigterm_with_a_client_not_taking_its_reply(make_daemon):
     stuck.sendall(json.dumps({"method": f"{BOX}.ReadAsset", "parameters": {"id": "big", "side": "front"}}).encode()
                   + b"\0")
     idle = d.served_connection()
-    time.sleep(1.5)                                  # the daemon now waits for the client to read
+    # The reply's first bytes have come: the daemon is writing it, and waits for the client to
+    # read the rest (its 4 MiB are far more than the buffers hold).
+    deadline = time.monotonic() + 30
+    while not reply_begun(stuck):
+        assert time.monotonic() < deadline, "the daemon never began the reply"
+        time.sleep(0.05)
     started = time.monotonic()
     d.signal(signal.SIGTERM)
     assert d.process.wait(STOP_LIMIT + MARGIN + 5) == 0
