@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from daemon_support import device_environment, write_pacing_off
+from daemon_support import device_environment, log_file, private_dir, write_pacing_off
 
 
 def answers(path) -> bool:
@@ -124,6 +124,34 @@ def on_terminal(box, *args, columns=100, rows=40, env=None):
     status = process.wait(10)
     os.close(leader)
     return status, output.decode()
+
+
+def kill_during_an_import(box: CliBox, source, rng, within: float, *options):
+    """The import kill tests' one sequence (R17, R18): `leitnerctl import OPTIONS SOURCE` on `box`,
+    its daemon sent SIGKILL at a random instant up to `within` seconds after the import has begun
+    to write (a batch staged in the store's tmp/, or the log grown), then started again, and a
+    first request made, so that its open has repaired the store. leitnerctl ends when its
+    connection is cut; should the import end before it began to write (nothing left to add),
+    the kill comes after it."""
+    staging, log = private_dir(box.store) / "tmp", log_file(box.store)
+
+    def size():
+        return log.stat().st_size if log.exists() else 0
+
+    logged = size()
+    importer = subprocess.Popen([str(box.bin_dir / "leitnerctl"), "--socket", str(box.socket), "--no-autostart",
+                                 "import", *map(str, options), str(source)], env=box.env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not (staging.is_dir() and os.listdir(staging)) and size() == logged and importer.poll() is None:
+        assert time.monotonic() < deadline, f"the import of {source} wrote nothing in 120 s"
+        time.sleep(0.005)
+    time.sleep(rng.uniform(0, within))
+    box.daemon.send_signal(signal.SIGKILL)
+    box.daemon.wait(10)
+    importer.wait(60)
+    box.start()
+    box.ok("status")
 
 
 def daemon_is_built(bin_dir) -> bool:

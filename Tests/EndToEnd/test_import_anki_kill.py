@@ -6,12 +6,9 @@ log adds each card in the box once and nothing else, and nothing is left staged;
 adds exactly the cards still missing."""
 import os
 import random
-import signal
-import subprocess
-import time
 
 from anki_decks import write_bench_deck
-from cli_box import CliBox, box  # noqa: F401  (fixture)
+from cli_box import CliBox, box, kill_during_an_import  # noqa: F401  (fixture)
 from daemon_support import log_file, private_dir
 
 PLACES = ["new", "suspended", "1", "2", "3", "4", "5", "6", "7", "finished"]
@@ -34,7 +31,9 @@ def added_in_log(store):
 
 
 def test_a_kill_during_an_anki_import_leaves_every_card_whole_or_absent(bin_dir, box, tmp_path):  # noqa: F811
-    rng = random.Random(int(os.environ.get("LEITNER_IMPORT_KILL_SEED", random.randrange(1 << 32))))
+    seed = int(os.environ.get("LEITNER_IMPORT_KILL_SEED", random.randrange(1 << 32)))
+    print(f"LEITNER_IMPORT_KILL_SEED={seed} repeats these kills' instants")
+    rng = random.Random(seed)
     package = write_bench_deck(str(tmp_path / "deck"), 3000, 600)
     reference_box = CliBox(bin_dir, tmp_path / "reference")
     reference_box.start()
@@ -47,19 +46,8 @@ def test_a_kill_during_an_anki_import_leaves_every_card_whole_or_absent(bin_dir,
     staging = private_dir(box.store) / "tmp"
     counts = []
     for round_number in range(3):
-        importer = subprocess.Popen([str(box.bin_dir / "leitnerctl"), "--socket", str(box.socket), "--no-autostart",
-                                     "import", "--quiet", package], env=box.env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)
-        # Once a batch is being staged, at a random instant of the cards' writing, renames or sync.
-        deadline = time.monotonic() + 120
-        while not (staging.is_dir() and os.listdir(staging)) and importer.poll() is None:
-            assert time.monotonic() < deadline
-        time.sleep(rng.uniform(0, 0.6))
-        box.daemon.send_signal(signal.SIGKILL)
-        box.daemon.wait(10)
-        importer.communicate(timeout=60)
-        box.start()
-        box.ok("status")  # the open has repaired the store
+        # At a random instant of the cards' writing, renames or sync.
+        kill_during_an_import(box, package, rng, 0.6, "--quiet")
         found = cards(box.store)
         for card, files in found.items():
             assert files == reference.get(card), f"round {round_number}: {card} is not whole"

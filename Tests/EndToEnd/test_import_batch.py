@@ -6,11 +6,10 @@ import json
 import os
 import pty
 import random
-import signal
 import subprocess
 import time
 
-from cli_box import CliBox, box  # noqa: F401  (fixture)
+from cli_box import CliBox, box, kill_during_an_import  # noqa: F401  (fixture)
 from daemon_support import log_file, private_dir
 
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
@@ -103,25 +102,15 @@ def test_a_kill_during_an_import_leaves_every_card_whole_or_absent(box, tmp_path
     """SIGKILL of the daemon at random instants of a large import: after a restart every card in
     the store is whole (both sides, the right text), each logged once, nothing is left staged; and
     importing again adds exactly the missing ones."""
-    rng = random.Random(int(os.environ.get("LEITNER_IMPORT_KILL_SEED", random.randrange(1 << 32))))
+    seed = int(os.environ.get("LEITNER_IMPORT_KILL_SEED", random.randrange(1 << 32)))
+    print(f"LEITNER_IMPORT_KILL_SEED={seed} repeats these kills' instants")
+    rng = random.Random(seed)
     deck = tmp_path / "deck.tsv"
     total = 14000
     write_deck(deck, total)
     counts = []
     for round_number in range(3):
-        importer = subprocess.Popen([str(box.bin_dir / "leitnerctl"), "--socket", str(box.socket), "--no-autostart",
-                                     "import", str(deck)], env=box.env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)
-        # Somewhere inside the import: after the first batch has begun to land, at a random instant.
-        deadline = time.monotonic() + 60
-        while not any((box.store / "1").iterdir()) and not any((private_dir(box.store) / "tmp").iterdir()):
-            assert time.monotonic() < deadline and importer.poll() is None
-        time.sleep(rng.uniform(0, 0.4))
-        box.daemon.send_signal(signal.SIGKILL)
-        box.daemon.wait(10)
-        importer.communicate(timeout=60)
-        box.start()
-        box.ok("status")  # the open has repaired the store
+        kill_during_an_import(box, deck, rng, 0.4)
         on_disk = cards_on_disk(box.store)
         for card, (level, front, back) in on_disk.items():
             n = int(card[1:])
