@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from daemon_support import device_environment, log_file, private_dir, write_pacing_off
+from daemon_support import START_TIMEOUT, device_environment, log_file, private_dir, write_pacing_off
 
 
 def answers(path) -> bool:
@@ -68,10 +68,10 @@ class CliBox:
         self.daemon = subprocess.Popen(
             [str(self.bin_dir / "leitnerd"), "--store", str(self.store), "--socket", str(self.socket)],
             env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.tmp / "leitnerd.log", "wb"))
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + START_TIMEOUT
         while not answers(self.socket):
             assert self.daemon.poll() is None, (self.tmp / "leitnerd.log").read_text()
-            assert time.monotonic() < deadline, "leitnerd did not answer within 10 s"
+            assert time.monotonic() < deadline, f"leitnerd did not answer within {START_TIMEOUT} s"
             time.sleep(0.02)
 
     def stop(self):
