@@ -173,7 +173,7 @@ try: build
 	@printf '# Written by make try: a throwaway box.\n[Store]\nPath=%s/leitner\n[Daemon]\nSocket=%s\nExitIdleAfter=%s\n' \
 	  "$(TRY_DIR)" "$(TRY_SOCKET)" "$(TRY_IDLE)" > $(TRY_DIR)/leitner.conf
 	@bin=$$($(SWIFT) build --show-bin-path) && \
-	  sed -e 's|@TRY_DIR@|$(TRY_DIR)|g' -e "s|@BIN@|$$bin|g" config/try-leitnerctl.in > $(TRY_DIR)/leitnerctl && \
+	  sed -e 's|@TRY_DIR@|$(TRY_DIR)|g' -e "s|@BIN@|$$bin|g" config/try-wrapper.in > $(TRY_DIR)/leitnerctl && \
 	  chmod 0755 $(TRY_DIR)/leitnerctl
 	@$(TRY_DIR)/leitnerctl import samples/kana.tsv
 	@$(TRY_DIR)/leitnerctl review; status=$$?; \
