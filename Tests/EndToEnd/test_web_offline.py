@@ -152,6 +152,11 @@ def test_a_refused_grade_is_set_aside_and_the_grades_behind_it_are_sent(stocked,
     assert "by this phone's clock" in words and "after now" in words and "the device's clock is wrong" in words, words
     # The page's sentence names the card, not the device's id that the box's message begins with.
     assert "web-" not in words, words
+    # The long paragraph has the notice's width, its button below it, not a narrow column beside
+    # the button that breaks the times in pieces on a phone.
+    text, whole = browser.execute_script("return [arguments[0].querySelector('p').getBoundingClientRect().width,"
+                                         " arguments[0].getBoundingClientRect().width]", refused[0])
+    assert text >= 0.8 * whole, (text, whole)
     artifacts.shoot(browser, "review-offline-refused")
 
     # The box took the four around it, in order, and left the refused card where it was.

@@ -111,6 +111,11 @@ def test_a_drawing_made_with_a_finger_arrives_as_a_png_side(web_box, phone, arti
     phone.find_element(By.ID, "add").click()
     card = added_id(phone)
     artifacts.shoot(phone, "add-done", dark=True)
+    # The notice reads as one sentence: the card's link right after "Added", not spread across
+    # the line with the full stop at its far end.
+    gap = phone.execute_script("const n = document.getElementById('notice'), a = n.querySelector('a');"
+                               "return a.getBoundingClientRect().left - n.getBoundingClientRect().left")
+    assert gap < 100, f"the added card's link is {gap} px into the notice"
     # The form is ready for the next card, with the tags kept.
     assert phone.find_element(By.ID, "tags").get_attribute("value") == "sketch"
     shown = box.json("show", card)["card"]

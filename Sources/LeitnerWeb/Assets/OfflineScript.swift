@@ -100,7 +100,7 @@ enum OfflineScript {
             list.hidden = aside.length === 0;
             aside.forEach(function (g) {
               var item = document.createElement("div");
-              item.className = "notice";
+              item.className = "notice refused";
               item.setAttribute("data-sequence", String(g.sequence));
               item.setAttribute("data-card", g.id);
               var text = document.createElement("p");

@@ -102,6 +102,8 @@ enum StyleSheet {
         .notice { display: flex; align-items: center; justify-content: space-between; gap: 12px; margin: 8px 0;
           padding: 6px 6px 6px 14px; min-height: 52px; border-radius: 10px; background: var(--card); border: 1px solid var(--line); }
         .notice form { flex: 0 0 auto; display: flex; }
+        /* A refused grade's paragraph is long: the whole width for it, its button below. */
+        .notice.refused { flex-direction: column; align-items: flex-start; padding: 6px 14px 14px; }
         .notice .ok { color: var(--right); font-weight: 600; }
         .notice .bad { color: var(--wrong); font-weight: 600; }
         .field-error { color: var(--wrong); margin: 6px 0 0; font-weight: 600; }

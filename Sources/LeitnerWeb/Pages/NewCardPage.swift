@@ -36,8 +36,10 @@ public enum NewCardPage {
     public static func html(_ draft: Draft, csrf: String, added: String? = nil, more: Int = 0, box: String? = nil) -> HTML {
         var body: HTML = "<h1>Add a card</h1>\n"
         if let added {
-            body += "<p class=\"notice\" id=\"notice\" role=\"status\">Added <a href=\"/cards/\(PercentEncoding.encode(added))\">\(added)</a>"
-            body += more > 0 ? " and \(more) card\(more == 1 ? "" : "s") more of its note.</p>\n" : ".</p>\n"
+            // One span: a notice lays out its children side by side (a sentence and a button), and
+            // the sentence's words and link would be spread across the line.
+            body += "<p class=\"notice\" id=\"notice\" role=\"status\"><span>Added <a href=\"/cards/\(PercentEncoding.encode(added))\">\(added)</a>"
+            body += more > 0 ? " and \(more) card\(more == 1 ? "" : "s") more of its note.</span></p>\n" : ".</span></p>\n"
         }
         if let problem = draft.errors["form"] { body += "<p class=\"problem\" id=\"form-error\">\(problem)</p>\n" }
         body += cardForm(draft.cloze == nil ? draft : Draft(), csrf: csrf) + clozeForm(draft, csrf: csrf)
