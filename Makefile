@@ -158,12 +158,11 @@ uninstall:
 		echo "keeping the changed $(DESTDIR)$(CONFDIR)/leitner.conf"; \
 	fi
 # One command from a fresh clone to reviewing the sample deck, on a throwaway box in .build/try
-# (docs/leitnerctl.md, "Try it"). It writes a configuration for that box and a wrapper,
-# .build/try/leitnerctl, that runs the built leitnerctl on it; it says how to review the box in a
-# browser, and the last line it prints is the command to go on with. The leitnerd that
-# leitnerctl starts for it exits after TRY_IDLE without
-# a client. XDG_DATA_HOME points the daemon's default store at the same place as Path=, and
-# LEITNER_SOCKET and LEITNER_BOX are unset, so that the trial never touches the real box.
+# (docs/leitnerctl.md, "Try it"). It writes a configuration for that box and two wrappers,
+# .build/try/leitnerctl and .build/try/leitnerd, that run the built programs on it
+# (config/try-wrapper.in); it says how to review the box in a browser, and the last line it
+# prints is the command to go on with. The leitnerd that leitnerctl starts for it exits after
+# TRY_IDLE without a client.
 TRY_DIR ?= $(CURDIR)/.build/try
 # One socket per checkout (a checksum of its path): two checkouts' trials are two boxes.
 TRY_SOCKET ?= $${XDG_RUNTIME_DIR:-/tmp}/leitner-try-$$(id -u)-$$(printf %s '$(TRY_DIR)' | cksum | cut -d' ' -f1).sock
@@ -172,16 +171,16 @@ try: build
 	@mkdir -p $(TRY_DIR)
 	@printf '# Written by make try: a throwaway box.\n[Store]\nPath=%s/leitner\n[Daemon]\nSocket=%s\nExitIdleAfter=%s\n' \
 	  "$(TRY_DIR)" "$(TRY_SOCKET)" "$(TRY_IDLE)" > $(TRY_DIR)/leitner.conf
-	@bin=$$($(SWIFT) build --show-bin-path) && \
-	  sed -e 's|@TRY_DIR@|$(TRY_DIR)|g' -e "s|@BIN@|$$bin|g" config/try-wrapper.in > $(TRY_DIR)/leitnerctl && \
-	  chmod 0755 $(TRY_DIR)/leitnerctl
+	@bin=$$($(SWIFT) build --show-bin-path) && for program in leitnerctl leitnerd; do \
+	  sed -e 's|@TRY_DIR@|$(TRY_DIR)|g' -e "s|@BIN@|$$bin|g" -e "s|@PROGRAM@|$$program|g" config/try-wrapper.in \
+	    > $(TRY_DIR)/$$program && chmod 0755 $(TRY_DIR)/$$program || exit 1; done
 	@$(TRY_DIR)/leitnerctl import samples/kana.tsv
 	@$(TRY_DIR)/leitnerctl review; status=$$?; \
 	  echo; \
 	  echo "This was a throwaway box; its daemon stops by itself after $(TRY_IDLE) without a client."; \
 	  echo "To review it in a web browser (a phone: docs/web.md), run '$(TRY_DIR)/leitnerctl web'"; \
-	  echo "and open the link it prints first (http://127.0.0.1:8470/?token=…); Ctrl-C stops it."; \
-	  echo "To drill the kana by typing their romaji (R32), run '$(TRY_DIR)/leitnerctl review --type'."; \
+	  echo "and open the pairing link it prints first (http://127.0.0.1:8470/pair/…) in the browser; Ctrl-C stops it."; \
+	  echo "To drill the kana by typing their romaji, run '$(TRY_DIR)/leitnerctl review --type'."; \
 	  echo "Go on with it (also status, list, log, web, stop, help):"; \
 	  echo "  $(TRY_DIR)/leitnerctl review"; \
 	  exit $$status

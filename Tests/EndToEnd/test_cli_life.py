@@ -2,15 +2,19 @@
 `leitnerctl stop`; an autostarted daemon that goes away by itself (ExitIdleAfter=); a clock set
 back, named by `status`; a mistyped configuration key with the nearest one; the log's origin of
 each change; and `make try`, whose last line is a command that works as printed."""
+import datetime
+import http.client
 import json
 import os
 import pathlib
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 
 import pytest
 
@@ -257,6 +261,8 @@ def test_make_try_ends_with_a_command_that_works_as_printed(bin_dir, tmp_path):
     assert "Imported 'samples/kana.tsv': 208 added" in made.stdout
     last = made.stdout.rstrip("\n").splitlines()[-1]
     assert last == f"  {try_dir}/leitnerctl review"
+    # The web's link as leitner-web prints it: a pairing link (an old `/?token=` link answers 410).
+    assert "(http://127.0.0.1:8470/pair/…)" in made.stdout and "?token=" not in made.stdout, made.stdout
     # How to drill the kana deck by typing (R32).
     assert f"run '{try_dir}/leitnerctl review --type'" in made.stdout, made.stdout
     # No line sends the newcomer to a 'leitnerctl' that is not on PATH (#35).
@@ -281,3 +287,35 @@ def test_make_try_ends_with_a_command_that_works_as_printed(bin_dir, tmp_path):
     # Its daemon goes away by itself.
     [pid] = daemon_pids(sock)
     assert wait_until(lambda: gone(pid), 15), "the trial's daemon did not exit when idle"
+    # The trial keeps its state in its own directory, leitner-web's paired devices among it: the
+    # user's state directory holds what it held (leitner-web keeps devices by box name, and the
+    # trial's box has the real box's name, so a phone paired with the trial was let into the
+    # real box too).
+    web = subprocess.Popen([str(try_dir / "leitnerctl"), "web", "--listen", "127.0.0.1:0"], cwd=tmp_path,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        link = urllib.parse.urlsplit(web.stdout.readline().strip())
+        connection = http.client.HTTPConnection(link.hostname, link.port, timeout=20)
+        connection.request("GET", link.path)
+        assert connection.getresponse().status == 303  # paired
+        connection.close()
+    finally:
+        web.terminate()
+        web.wait(10)
+    assert sorted(p.name for p in (pathlib.Path(env["XDG_STATE_HOME"]) / "leitner").iterdir()) == ["device"]
+    # The README's tomorrow for the trial box: its leitnerd under faketime a day on, the same box
+    # and the same device (no second device's log appears in the store).
+    assert shutil.which("faketime"), "install the Debian package 'faketime'"
+    subprocess.run([str(try_dir / "leitnerctl"), "stop"], cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True,
+                   timeout=60, env=env, check=True)  # the one web started, on today's clock
+    tomorrow = subprocess.Popen(["faketime", "-f", "+1d", str(try_dir / "leitnerd")], cwd=tmp_path,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        assert wait_until(lambda: answers(sock), 15), tomorrow.stderr.read() if tomorrow.poll() is not None else ""
+        later = json.loads(subprocess.run([str(try_dir / "leitnerctl"), "--json", "status"], capture_output=True,
+                                          text=True, timeout=60, env=env, check=True).stdout)
+        assert datetime.date.fromisoformat(later["today"]) == datetime.date.fromisoformat(status["today"]) + datetime.timedelta(days=1)
+        assert len(list((try_dir / "leitner" / ".leitner" / "devices").iterdir())) == 1
+    finally:
+        tomorrow.terminate()
+        tomorrow.wait(10)
