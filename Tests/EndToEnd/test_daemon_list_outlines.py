@@ -4,9 +4,11 @@ very next listing and reported (R21), a card moved by hand is listed in its new 
 mended one comes back, and every card listed is what `Show` gives of it, its text aside — after
 hand changes made while the daemon serves and while it is killed (`kill -9`).
 """
+import json
 import os
 import random
 import shutil
+import signal
 
 from daemon_fixtures import make_daemon, root  # noqa: F401  (fixtures)
 from daemon_support import make_store_cards
@@ -105,3 +107,53 @@ def test_hand_changes_show_in_the_next_listing_without_text(make_daemon):  # noq
         mend(store, victim)
         sound.add(victim)
         assert [card["id"] for card in listed(c, LEVEL)] == sorted(sound), context
+
+
+def test_a_listing_without_text_or_more_is_one_message_sent_as_it_is_written(make_daemon):  # noqa: F811
+    # 4,000 cards make a reply of about 0.9 MB, fourteen pieces of the one message: the same cards,
+    # in the same order, as the parts of a call with `more`, each what Show gives without text.
+    daemon = make_daemon()
+    store = daemon.store
+    ids = [f"card-{n:05d}" for n in range(4000)]
+    make_store_cards(store, LEVEL, ids)
+    (store / LEVEL / ids[7] / "tags").write_text("ja\nverbs:irregular\n")
+    daemon.start()
+    with daemon.connect(timeout=60) as c:
+        for _ in range(2):  # learned, then from what was learned
+            c.send({"method": "io.leitner.Box.List", "parameters": {"level": LEVEL}})
+            raw = c.receive_raw()
+            assert len(raw) > 10 * 64 * 1024
+            cards = json.loads(raw)["parameters"]["cards"]
+            assert [card["id"] for card in cards] == ids
+            c.send({"method": "io.leitner.Box.List", "parameters": {"level": LEVEL}, "more": True})
+            parts = []
+            while True:
+                part = c.receive()
+                parts += part["parameters"]["cards"]
+                if not part.get("continues"):
+                    break
+            assert parts == cards
+            assert cards[7]["tags"] == ["ja", "verbs:irregular"]
+            for card in cards[:10] + cards[-3:]:
+                assert card == without_text(c.call("Show", id=card["id"])["card"])
+
+
+def test_a_stop_in_the_middle_of_a_listing_sent_in_pieces_closes_the_connection(make_daemon):  # noqa: F811
+    # A client that stops reading in the middle of the one message: at the end of the stop's
+    # wait the connection is closed, with no error put inside the message it was reading.
+    daemon = make_daemon()
+    ids = [f"card-{n:05d}" for n in range(6000)]
+    make_store_cards(daemon.store, LEVEL, ids)
+    daemon.start()
+    with daemon.connect(timeout=30) as slow:
+        slow.send({"method": "io.leitner.Box.List", "parameters": {"level": LEVEL}})
+        first = slow.sock.recv(4096)
+        assert first.startswith(b'{"parameters":{"cards":[{')
+        daemon.signal(signal.SIGTERM)
+        assert daemon.process.wait(timeout=20) == 0, daemon.log_text()
+        received = first
+        while chunk := slow.sock.recv(1 << 16):
+            received += chunk
+        assert b"\0" not in received and b"StoreFailure" not in received
+        assert len(received) < 6000 * 200
+    assert "reply not taken by the end of the shutdown" in daemon.log_text()

@@ -132,3 +132,50 @@ import Testing
         #expect(String(decoding: parts.finish().dropLast(), as: UTF8.self) == #"{"parameters":{"entries":[1]}}"#)
     }
 }
+
+/// A reply without `more` whose items' length is known first (`announce`) is handed out in
+/// pieces of one message as it is written: the same bytes as the reply made whole.
+@Suite struct AnnouncedReplyTests {
+    static func length(_ items: [JSONValue]) -> Int {
+        items.reduce(0) { $0 + $1.serialized.count } + max(0, items.count - 1)
+    }
+
+    @Test func thePiecesAreTheBytesOfTheReplyMadeWhole() throws {
+        let items = (0..<500).map { VarlinkReplyPartsTests.item($0, size: 30 + ($0 * 37) % 200) }
+        var parts = VarlinkReplyParts(member: "cards", limit: 1 << 20, more: false, partSize: 1000)
+        try parts.announce(itemBytes: Self.length(items))
+        var pieces: [[UInt8]] = []
+        #expect(!parts.isMidMessage)
+        for item in items {
+            parts.write(item)
+            while let piece = parts.nextReadyFrame() { pieces.append(piece) }
+            if !pieces.isEmpty { #expect(parts.isMidMessage) }
+        }
+        pieces.append(parts.finish())
+        #expect(!parts.isMidMessage)
+        #expect(pieces.count > 10)
+        // A piece is cut once it reaches the part size: at most one item past it.
+        #expect(pieces.dropLast().allSatisfy { $0.count >= 1000 && $0.count <= 1000 + 231 && !$0.contains(0) })
+        #expect(Array(pieces.joined()) == VarlinkReply(parameters: ["cards": .array(items)]).frame)
+    }
+
+    @Test func anEmptyAnnouncedReplyIsOneFrame() throws {
+        var parts = VarlinkReplyParts(member: "cards", limit: 1024, more: false)
+        try parts.announce(itemBytes: 0)
+        #expect(parts.finish() == VarlinkReply(parameters: ["cards": .array([])]).frame)
+    }
+
+    @Test func aLengthPastTheLimitIsRefusedBeforeAnythingIsHandedOut() {
+        let items = (0..<100).map { VarlinkReplyPartsTests.item($0) }
+        var parts = VarlinkReplyParts(member: "cards", limit: 4096, more: false)
+        let whole = VarlinkReply(parameters: ["cards": .array(items)]).frame.count - 1
+        #expect(whole > 4096 && !parts.fits(itemBytes: Self.length(items)))
+        #expect(throws: VarlinkReplyParts.Overflow.needsMore(limit: 4096)) { try parts.announce(itemBytes: Self.length(items)) }
+        #expect(parts.nextReadyFrame() == nil)
+        // Exactly the limit fits.
+        let fitting = Array(items.prefix(20))
+        let size = VarlinkReply(parameters: ["cards": .array(fitting)]).frame.count - 1
+        let exact = VarlinkReplyParts(member: "cards", limit: size, more: false)
+        #expect(exact.fits(itemBytes: Self.length(fitting)) && !exact.fits(itemBytes: Self.length(fitting) + 1))
+    }
+}

@@ -178,12 +178,13 @@ extension Box {
     /// card moved since the listing began is listed at its new level (unless the listing is of
     /// one level it left), one deleted or damaged is left out, one added is not listed.
     ///
-    /// Without text, a card is answered from what the outline table learned of it when it was
-    /// last read, unless it changed since (`OutlineTable`): only the cards it does not know are
-    /// read, and a batch gives up to `outlinesPerRead` times `count` cards.
+    /// Without text, the cards are those of `nextOutlines`.
     public func nextCards(of listing: inout CardListing, upTo count: Int) throws(BoxError) -> [Card] {
+        if !listing.withText {
+            let outlines = try nextOutlines(of: &listing, upTo: count)
+            return (0..<outlines.count).map(outlines.card(at:))
+        }
         _ = try begin()
-        if !listing.withText { return nextOutlines(of: &listing, upTo: count) }
         var cards: [Card] = []
         for _ in 0..<count {
             guard let id = listing.nextID() else { break }
@@ -198,27 +199,41 @@ extension Box {
     }
 
     /// How many cards known to the outline table a listing's batch gives for each directory it
-    /// may read: about a microsecond each, so that a batch holds the box about as long as one
-    /// that reads, and a whole level goes in a few turns rather than one turn per 256 cards.
-    static let outlinesPerRead = 16
+    /// may read: a tenth of a microsecond or so each, so that a batch holds the box about as
+    /// long as one that reads, and a whole level goes in a turn or two rather than one turn per
+    /// 256 cards.
+    static let outlinesPerRead = 64
 
-    /// `nextCards` without text, from the outline table.
-    private func nextOutlines(of listing: inout CardListing, upTo count: Int) -> [Card] {
+    /// The next cards of a listing without text, as `nextCards` gives them, from what the outline
+    /// table learned of each when it was last read, unless it changed since (`OutlineTable`):
+    /// only the cards it does not know are read, at most `count`, and a batch gives up to
+    /// `outlinesPerRead` times `count` cards, as outlines, not `Card`s (`CardOutlines`).
+    public func nextOutlines(of listing: inout CardListing, upTo count: Int) throws(BoxError) -> CardOutlines {
+        precondition(!listing.withText, "a listing with text reads every card (nextCards)")
+        _ = try begin()
         // Taken out while used: changed where it is kept, its arrays would be copied.
         var table = outlineTable ?? OutlineTable(store: store)
         outlineTable = nil
         defer { outlineTable = table }
         table.update(store: store)
-        var cards: [Card] = []
+        var outlines = CardOutlines(index: listing.index, levelDirectories: table.levelDirectories)
         var reads = 0
-        while reads < count, cards.count < count * Box.outlinesPerRead, let entry = listing.nextEntry() {
-            guard let level = listing.level(of: entry.number, in: store), listing.only == nil || level == listing.only,
-                  let card = table.card(entry.id, at: level, store: store, reads: &reads) else { continue }
-            if let filter = listing.filter, !filter.selects(card.tags) { continue }
-            cards.append(card)
+        while reads < count, outlines.count < count * Box.outlinesPerRead, let entry = listing.nextEntryNumber() {
+            guard let level = listing.level(of: entry, in: store), listing.only == nil || level == listing.only else { continue }
+            switch table.outline(ofEntry: entry, in: listing.index, at: level, store: store, reads: &reads) {
+            case .damaged:
+                continue
+            case .sides(let front, let back, let tags):
+                if let filter = listing.filter, !filter.selects(tags) { continue }
+                outlines.append(entry: entry, level: level, front: front, back: back, tags: tags)
+            case .card(let card):
+                if let filter = listing.filter, !filter.selects(card.tags) { continue }
+                outlines.append(entry: entry, card: card)
+            }
             listing.gave()
         }
-        return cards
+        outlines.sideNames = table.names
+        return outlines
     }
 
     /// The bytes of one asset of a card.

@@ -6,7 +6,8 @@
 /// It holds a copy of the index (its arrays shared until the box changes the index, then copied
 /// once) and the entry numbers of each level: 4 bytes a card, no string made before its batch.
 public struct CardListing: Sendable {
-    private let index: CardIndex
+    /// The index as it was when the listing began: its entries name the listing's cards.
+    let index: CardIndex
     /// The entries of each level, indexed by `Level.rawValue - 1`; a level is sorted by id when
     /// the listing reaches it, so that the first cards go out before the last level is sorted.
     private var levels: [[UInt32]]
@@ -20,7 +21,7 @@ public struct CardListing: Sendable {
     private let backwards: Bool
     /// The one level listed, nil for all.
     let only: Level?
-    let withText: Bool
+    public let withText: Bool
     /// The filter by tag the cards were chosen by, nil for none: each card is held to it again
     /// as it is read.
     let filter: TagFilter?
@@ -78,16 +79,16 @@ public struct CardListing: Sendable {
     /// The next id, by level and then by id (backwards with `before`); nil once every id has
     /// been given.
     mutating func nextID() -> String? {
-        nextEntry()?.id
+        nextEntryNumber().map(index.id(ofEntry:))
     }
 
-    /// `nextID`, with the id's entry in the index the listing began with: the card's level now
-    /// is `level(of:in:)`, found without hashing the id.
-    mutating func nextEntry() -> (number: UInt32, id: String)? {
+    /// `nextID` as the id's entry in `index`, the index the listing began with: no string made
+    /// (its bytes are there), and the card's level now found without hashing the id
+    /// (`level(of:in:)`).
+    mutating func nextEntryNumber() -> UInt32? {
         guard level < levels.count, remaining != 0 else { return nil }
         if position == ordered { orderRest() }
         let number = levels[level][position]
-        let id = index.id(ofEntry: number)
         position += 1
         if position == levels[level].count {
             levels[level] = []
@@ -96,7 +97,7 @@ public struct CardListing: Sendable {
             ordered = 0
             skipEmptyLevels()
         }
-        return (number, id)
+        return number
     }
 
     /// The level in `current` (the store's index now) of the card of entry `number`.

@@ -54,7 +54,7 @@ struct OutlineTable {
     private var originalOf: [UInt32: String] = [:]
     private var reversesOf: [String: Set<String>] = [:]
     /// Side file names and their media types, each kept once, and their numbers.
-    private var names: [(name: String, mediaType: String)] = []
+    private(set) var names: [(name: String, mediaType: String)] = []
     private var nameNumbers: [String: UInt16] = [:]
     /// Cards read at every listing: no watch, or a side that may be a link.
     private var unwatched = Set<String>()
@@ -62,7 +62,7 @@ struct OutlineTable {
     private(set) var cursor: ChangeFeed.Cursor
     /// Each level's directory and a slash (`/box/2/`), by `Level.rawValue - 1`: the head of its
     /// cards' paths.
-    private let levelDirectories: [String]
+    let levelDirectories: [String]
 
     /// An empty table, its cursor opened now: every card learned after this is kept current.
     init(store: Store) {
@@ -92,10 +92,22 @@ struct OutlineTable {
         for id in reverses { forget(id) }
     }
 
-    /// The card `id`, in `level` where the store has it now, without its text; nil when it is
-    /// damaged (R21). A card not known is learned: `reads` counts the directories read.
-    mutating func card(_ id: String, at level: Level, store: Store, reads: inout Int) -> Card? {
-        let number = numbers.intern(id)
+    /// What the table knows of a card.
+    enum Known {
+        /// A plain card: its sides' file names by number in `names`, and its tags.
+        case sides(front: UInt16, back: UInt16, tags: [String])
+        /// A card kept whole: a reverse or cloze card, or one whose names cannot be numbered.
+        case card(Card)
+        /// Damaged (R21): left out.
+        case damaged
+    }
+
+    /// The card of entry `entry` of `index` (a listing's), in `level` where the store has it
+    /// now, without its text. A card not known is learned: `reads` counts the directories read.
+    /// Its id is looked up by the index's bytes: no string is made unless the card is read.
+    mutating func outline(ofEntry entry: UInt32, in index: CardIndex, at level: Level, store: Store,
+                          reads: inout Int) -> Known {
+        let number = index.withBytes(ofEntry: entry) { numbers.intern(bytes: $0) }
         if Int(number) == outlines.count {
             outlines.append(.unknown)
             watchOf.append(-1)
@@ -104,34 +116,19 @@ struct OutlineTable {
         switch outline.front {
         case Outline.unknown.front:
             reads += 1
-            return learn(id, number: number, at: level, store: store)
+            return learn(index.id(ofEntry: entry), number: number, at: level, store: store)
         case Outline.damaged.front:
-            return nil
+            return .damaged
         case Outline.linked.front:
-            return linked[number]
+            return linked[number].map(Known.card) ?? .damaged
         default:
-            let levelDirectory = levelDirectories[level.rawValue - 1]
-            return Card(id: id, level: level, front: side(outline.front, of: id, in: levelDirectory),
-                        back: side(outline.back, of: id, in: levelDirectory), tags: tagsOf[number] ?? [])
+            return .sides(front: outline.front, back: outline.back, tags: tagsOf.isEmpty ? [] : tagsOf[number] ?? [])
         }
-    }
-
-    /// The side numbered `number` of the card `id` in `levelDirectory`: its path made as one
-    /// string of the right size, not by joining four (a whole level's listing makes 28,000).
-    private func side(_ number: UInt16, of id: String, in levelDirectory: String) -> Side {
-        let (name, mediaType) = names[Int(number)]
-        var path = ""
-        path.reserveCapacity(levelDirectory.utf8.count + id.utf8.count + 1 + name.utf8.count)
-        path += levelDirectory
-        path += id
-        path += "/"
-        path += name
-        return Side(path: path, mediaType: mediaType, text: nil)
     }
 
     /// Watches the card's directory, then reads it: the watch first, so that a change after the
     /// read is an event.
-    private mutating func learn(_ id: String, number: UInt32, at level: Level, store: Store) -> Card? {
+    private mutating func learn(_ id: String, number: UInt32, at level: Level, store: Store) -> Known {
         let directory = store.path(of: id, in: level)
         IndexBuildProbe.reading(id, root: store.root)
         var watched = watch(number, directory: directory, store: store)
@@ -149,17 +146,17 @@ struct OutlineTable {
         if !watched || read.followsLink { unwatched.insert(id) }
         guard case .success(let card) = result else {
             outlines[Int(number)] = .damaged
-            return nil
+            return .damaged
         }
         if card.reverseOf == nil, card.clozeOf == nil,
            let front = nameNumber(of: card.front.path, in: directory + "/"), let back = nameNumber(of: card.back.path, in: directory + "/") {
             outlines[Int(number)] = Outline(front: front, back: back)
             if !card.tags.isEmpty { tagsOf[number] = card.tags }
-        } else {
-            outlines[Int(number)] = .linked
-            linked[number] = card
+            return .sides(front: front, back: back, tags: card.tags)
         }
-        return card
+        outlines[Int(number)] = .linked
+        linked[number] = card
+        return .card(card)
     }
 
     /// Watches the directory of the card numbered `number` (the same watch when it is watched

@@ -10,6 +10,8 @@
 ///
 /// Called without `more`, there is one reply, and it is refused (`Overflow.needsMore`) as soon
 /// as it would pass `limit`: the items already gathered are dropped, never sent truncated.
+/// When the items' length is known before the first is appended (`announce`), that one reply is
+/// handed out in pieces of about `partSize` as it is written, and never held whole.
 ///
 /// The frames are the bytes `VarlinkReply(parameters: [member: .array(items)], continues:).frame`
 /// gives, built from each item's serialisation as it is appended.
@@ -50,8 +52,12 @@ public struct VarlinkReplyParts {
     private var appended = 0
     /// True once room was made for the items to come (`reserve`).
     private var reserved = false
-    /// Whole parts ready to be sent, in order.
+    /// Whole parts ready to be sent, in order; after `announce`, pieces of the one reply.
     private var ready: [[UInt8]] = []
+    /// After `announce`: the length of the one reply (without its NUL), and how much of it was
+    /// handed out so far.
+    private var announced: Int?
+    private var handedOut = 0
 
     /// - Parameters:
     ///   - member: the reply's array member (`cards`).
@@ -76,6 +82,7 @@ public struct VarlinkReplyParts {
     /// `partSize` is closed first and becomes ready (`nextReadyFrame`).
     /// - Throws: `Overflow` when the reply cannot stay within `limit`; nothing of the item is kept.
     public mutating func append(_ item: some JSONWritable) throws(Overflow) {
+        precondition(announced == nil, "an announced reply's items are written, not appended")
         let mark = items.count
         if itemCount > 0 { items.append(UInt8(ascii: ",")) }
         let itemStart = items.count
@@ -109,13 +116,57 @@ public struct VarlinkReplyParts {
     /// copies it and touches fresh pages: a sixth of writing a whole level's 2.9 MB). Once only;
     /// nothing before the first item.
     public mutating func reserve(forItems count: Int) {
-        guard !more, !reserved, appended > 0, count > 0 else { return }
+        guard !more, announced == nil, !reserved, appended > 0, count > 0 else { return }
         reserved = true
         let average = (items.count - lastPrefix.count) / appended + 1
         items.reserveCapacity(min(limit + 1, items.count + count * average + count / 8 * average + Self.suffix.count + 1))
     }
 
-    /// A whole part that can be sent now (with `continues`), in order; nil when none is ready.
+    /// True when the one reply without `more` fits the limit with items of `itemBytes` bytes in
+    /// all, the commas between them counted.
+    public func fits(itemBytes: Int) -> Bool {
+        lastPrefix.count + itemBytes + Self.suffix.count <= limit
+    }
+
+    /// Without `more`, before the first item: the items to come are `itemBytes` long in all
+    /// (each item's `serialize`, and a comma between two). The one reply is then handed out in
+    /// pieces of about `partSize` bytes as the items are appended (`nextReadyFrame`), the first
+    /// with the reply's head, the last (`finish`) with its end and NUL: each piece is a part of
+    /// the same message, not a message.
+    /// - Throws: `Overflow.needsMore` when that reply would pass `limit`; nothing is handed out.
+    public mutating func announce(itemBytes: Int) throws(Overflow) {
+        precondition(!more && appended == 0 && announced == nil, "announced once, without more, before the first item")
+        guard fits(itemBytes: itemBytes) else { throw .needsMore(limit: limit) }
+        announced = lastPrefix.count + itemBytes + Self.suffix.count
+        items.reserveCapacity(partSize + 1024)
+    }
+
+    /// Adds an item at the end of an announced reply (`announce`); the reply so far becomes a
+    /// piece ready to be sent (`nextReadyFrame`) once it reaches `partSize`. Nothing to refuse:
+    /// the length announced was held to the limit.
+    public mutating func write(_ item: some JSONWritable) {
+        precondition(announced != nil, "written after announce")
+        if itemCount > 0 { items.append(UInt8(ascii: ",")) }
+        item.serialize(into: &items)
+        itemCount += 1
+        appended += 1
+        if items.count >= partSize {
+            ready.append(items)
+            handedOut += items.count
+            items = []
+            items.reserveCapacity(partSize + 1024)
+        }
+    }
+
+    /// True when a part or piece is ready to be sent.
+    public var hasReadyFrame: Bool { !ready.isEmpty }
+
+    /// True once a piece of an announced reply was handed out and its last piece was not: the
+    /// connection is in the middle of a message, where no other reply may come.
+    public var isMidMessage: Bool { announced != nil && handedOut > 0 }
+
+    /// A whole part that can be sent now (with `continues`), in order, or after `announce` the
+    /// next piece of the one reply; nil when none is ready.
     public mutating func nextReadyFrame() -> [UInt8]? {
         ready.isEmpty ? nil : ready.removeFirst()
     }
@@ -133,6 +184,11 @@ public struct VarlinkReplyParts {
             swap(&last, &items)
             last += Self.suffix
             last.append(0)
+            if let announced {
+                assert(handedOut + last.count - 1 == announced, "the items' length was announced as it is written")
+                self.announced = nil
+                handedOut = 0
+            }
         }
         itemCount = 0
         return last

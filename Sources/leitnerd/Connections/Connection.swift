@@ -98,10 +98,14 @@ struct Connection: Sendable {
             while let frame = stream.nextFrame(wake: entry.wake) {
                 if let failure = send(frame) { return failure }
                 // A stream still going when the stop's time is up ends with an error in place of
-                // its next part, so that the box can be closed (docs/daemon.md, "Life cycle").
+                // its next part, so that the box can be closed (docs/daemon.md, "Life cycle"); in
+                // the middle of a message sent in pieces, with the connection closed, as a reply
+                // not taken in time is.
                 if !stream.isComplete, let deadline = table.stopDeadline, MonotonicTime.now >= deadline {
-                    let stopping = BoxError.storeFailure(path: dispatcher.box.storePath, reason: "the daemon is stopping")
-                    _ = send(stopping.varlinkReply.frame)
+                    if !stream.isMidMessage {
+                        let stopping = BoxError.storeFailure(path: dispatcher.box.storePath, reason: "the daemon is stopping")
+                        _ = send(stopping.varlinkReply.frame)
+                    }
                     return .stoppedMidReply
                 }
             }

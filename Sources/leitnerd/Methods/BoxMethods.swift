@@ -189,12 +189,13 @@ enum BoxMethods {
     }
 
     static func list(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
-        return CardItems(try context.box.startListing(level: parameters.optionalString("level"),
-                                                      withText: parameters.optionalBool("withText") ?? false,
-                                                      filter: parameters.tagFilter(),
-                                                      after: parameters.optionalPosition("after"),
-                                                      before: parameters.optionalPosition("before"),
-                                                      limit: parameters.optionalInt("limit", in: 1...Box.maxLimit, clampingAbove: true)))
+        let listing = try context.box.startListing(level: parameters.optionalString("level"),
+                                                   withText: parameters.optionalBool("withText") ?? false,
+                                                   filter: parameters.tagFilter(),
+                                                   after: parameters.optionalPosition("after"),
+                                                   before: parameters.optionalPosition("before"),
+                                                   limit: parameters.optionalInt("limit", in: 1...Box.maxLimit, clampingAbove: true))
+        return listing.withText ? CardItems(listing) : OutlineItems(listing)
     }
 
     static func readAsset(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {

@@ -98,14 +98,14 @@ struct Dispatcher: Sendable {
     /// message that is not a JSON object).
     struct Answer {
         var frame: [UInt8]?
-        var stream: StreamedReply?
+        var stream: (any ReplyStream)?
         var closeReason: String?
     }
 
     /// The reply to a call: one message, or a stream of them.
     enum Reply {
         case one(VarlinkReply)
-        case stream(StreamedReply)
+        case stream(any ReplyStream)
     }
 
     /// A message as read: a call to answer, or already its answer (it is not a call).
@@ -185,12 +185,16 @@ struct Dispatcher: Sendable {
             case .failure(let error):
                 return .one(error.reply)
             case .success(let items):
-                let parts = VarlinkReplyParts(member: items.member, limit: limit, more: request.more)
-                return .stream(StreamedReply(items: items, parts: parts, owner: box))
+                return .stream(streamedReply(items, limit: limit, more: request.more))
             }
         case .once(let handler):
             return .one(box.call(handler, parameters, wake: wake))
         }
+    }
+
+    /// The replies of a streamed method, made as they are sent.
+    private func streamedReply<Items: ReplyItems>(_ items: Items, limit: Int, more: Bool) -> any ReplyStream {
+        StreamedReply(items: items, parts: VarlinkReplyParts(member: items.member, limit: limit, more: more), owner: box)
     }
 
     /// The error sent before closing a connection whose message is not a JSON object or is too

@@ -2,24 +2,22 @@ import LeitnerCore
 import LeitnerProtocol
 import LeitnerVarlink
 
-/// The cards of a `List`, read a batch at a time under the box's turn (`Box.nextCards`).
-final class CardItems: ReplyItems {
+/// The cards of a `List` with text, read a batch at a time under the box's turn (`Box.nextCards`);
+/// without text, `OutlineItems`.
+final class CardItems: ListingItems {
     /// Card directories read in one turn at the box: a few milliseconds, so that the other
     /// calls wait little for their turn between two batches.
     static let batchSize = 256
 
-    private var listing: CardListing
+    private(set) var listing: CardListing
 
     init(_ listing: CardListing) {
         self.listing = listing
     }
 
-    var member: String { "cards" }
-    var needsBox: Bool { true }
-
     /// The cards as read: their JSON is written after the turn, as the part is made.
     func next(_ context: BoxMethods.Context?) throws -> [Card]? {
-        guard !listing.isFinished, let box = context?.box else { return nil }
+        guard let box = context?.box else { return nil }
         return try box.nextCards(of: &listing, upTo: Self.batchSize)
     }
 

@@ -14,8 +14,8 @@ protocol ReplyItems: AnyObject {
 
     /// The reply's array member (`cards`).
     var member: String { get }
-    /// True when a batch is read from the box, under its turn; false when the items need no box
-    /// once begun (a snapshot, or a file read on a descriptor of its own).
+    /// True when the next batch is read from the box, under its turn; false when the items need
+    /// no box once begun (a snapshot, or a file read on a descriptor of its own), or no more.
     var needsBox: Bool { get }
     /// The next batch, which may be empty; nil when there is no more.
     /// - Parameter context: the box, while the turn is held; nil when `needsBox` is false.
@@ -25,8 +25,14 @@ protocol ReplyItems: AnyObject {
     /// The items still to come, at most, when known: room for them is made once, not by
     /// doubling a reply of megabytes (`VarlinkReplyParts.reserve`).
     var itemsLeft: Int? { get }
+    /// How many bytes `item.serialize` writes, counted without writing them; nil when it is not
+    /// known so (then for no item). Items that know it are sent without `more` as one reply in
+    /// pieces, its length counted before its first byte, rather than made whole first
+    /// (`StreamedReply`).
+    func serializedSize(of item: Item) -> Int?
 }
 
 extension ReplyItems {
     var itemsLeft: Int? { nil }
+    func serializedSize(of item: Item) -> Int? { nil }
 }

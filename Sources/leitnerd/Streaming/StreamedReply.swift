@@ -11,25 +11,40 @@ import LeitnerVarlink
 /// calls are served between two batches. An error ends the replies with it, after the parts
 /// already made: the box failing (`StoreFailure`), or the reply not fitting the message size
 /// limit (`ReplyTooLarge`).
-final class StreamedReply {
-    private let items: any ReplyItems
+///
+/// Without `more`, the one reply must be known to fit the limit before any of it is sent. Items
+/// that know their length without being written (`ReplyItems.serializedSize`: a `List` without
+/// text) are gathered, counted, not written, until the last batch; the reply is then announced
+/// (`VarlinkReplyParts.announce`) and written a piece at a time as the connection sends it —
+/// 12 bytes a card held rather than the 250 of its JSON. Other items are written into the one
+/// reply as they come.
+final class StreamedReply<Items: ReplyItems>: ReplyStream {
+    private let items: Items
     private var parts: VarlinkReplyParts
     private let owner: BoxOwner
     /// The frame that ends the replies, once known; sent after the ready parts.
     private var last: [UInt8]?
     private var finished = false
+    /// Whether the items are gathered before the reply is written: decided at the first item
+    /// (nil before), true without `more` for items that know their length.
+    private var gathers: Bool?
+    /// The batches gathered, and the length of their items with a comma between two.
+    private var gathered: [[Items.Item]] = []
+    private var gatheredSize = 0
+    private var gatheredCount = 0
+    /// Once every batch is gathered and the reply announced: the next item to write.
+    private var writing: (batch: Int, item: Int)?
 
-    init(items: any ReplyItems, parts: VarlinkReplyParts, owner: BoxOwner) {
+    init(items: Items, parts: VarlinkReplyParts, owner: BoxOwner) {
         self.items = items
         self.parts = parts
         self.owner = owner
     }
 
-    /// True once the last frame has been given.
     var isComplete: Bool { finished && last == nil }
 
-    /// The next frame to send; nil once the last one has been given.
-    /// - Parameter wake: the connection's doorbell, for its waits at the box.
+    var isMidMessage: Bool { parts.isMidMessage }
+
     func nextFrame(wake: Wake) -> [UInt8]? {
         while true {
             if let frame = parts.nextReadyFrame() { return frame }
@@ -37,18 +52,13 @@ final class StreamedReply {
                 defer { last = nil }
                 return last
             }
-            produce(wake: wake)
+            if writing != nil { writeGathered() } else { produce(wake: wake) }
         }
     }
 
-    /// Takes the next batch of items into the parts, or ends the replies.
+    /// Takes the next batch of items into the parts (or gathers it), or ends the replies. Each
+    /// item is written into its part here, after the box's turn that read the batch.
     private func produce(wake: Wake) {
-        produce(items, wake: wake)
-    }
-
-    /// `produce`, with the items' own type: each item is written into its part here, after the
-    /// box's turn that read the batch.
-    private func produce<Items: ReplyItems>(_ items: Items, wake: Wake) {
         let batch: Result<[Items.Item]?, ErrorReply>
         if items.needsBox {
             batch = owner.run(wake: wake) { context in try items.next(context) }
@@ -59,10 +69,22 @@ final class StreamedReply {
         }
         switch batch {
         case .failure(let error):
+            gathered = []
             end(with: error.reply.frame)
         case .success(nil):
-            end(with: parts.finish())
+            guard gathers == true else { return end(with: parts.finish()) }
+            do throws(VarlinkReplyParts.Overflow) {
+                try parts.announce(itemBytes: gatheredSize)
+                writing = (0, 0)
+            } catch {
+                gathered = []
+                end(with: BoxError.replyTooLarge(reason: reason(error, "")).varlinkReply.frame)
+            }
         case .success(let made?):
+            if gathers == nil, let first = made.first {
+                gathers = !parts.more && items.serializedSize(of: first) != nil
+            }
+            if gathers == true { return gather(made) }
             for item in made {
                 do throws(VarlinkReplyParts.Overflow) {
                     try parts.append(item)
@@ -73,6 +95,45 @@ final class StreamedReply {
             }
             if let left = items.itemsLeft { parts.reserve(forItems: left) }
         }
+    }
+
+    /// Keeps a batch to write once all are in, counting its length: a reply that would pass the
+    /// limit is refused as soon as the items gathered pass it, before the rest is read.
+    private func gather(_ batch: [Items.Item]) {
+        for item in batch {
+            gatheredSize += (items.serializedSize(of: item) ?? 0) + (gatheredCount > 0 ? 1 : 0)
+            gatheredCount += 1
+        }
+        guard parts.fits(itemBytes: gatheredSize) else {
+            gathered = []
+            let overflow = VarlinkReplyParts.Overflow.needsMore(limit: parts.limit)
+            return end(with: BoxError.replyTooLarge(reason: reason(overflow, "")).varlinkReply.frame)
+        }
+        gathered.append(batch)
+    }
+
+    /// Writes the gathered items into the announced reply until a piece of it is ready, or to
+    /// its end; each batch is let go once written.
+    private func writeGathered() {
+        guard let next = writing else { return }
+        var (batch, item) = next
+        while batch < gathered.count {
+            let items = gathered[batch]
+            while item < items.count {
+                parts.write(items[item])
+                item += 1
+                if parts.hasReadyFrame {
+                    writing = (batch, item)
+                    return
+                }
+            }
+            gathered[batch] = []
+            batch += 1
+            item = 0
+        }
+        gathered = []
+        writing = nil
+        end(with: parts.finish())
     }
 
     private func end(with frame: [UInt8]) {
