@@ -8,6 +8,7 @@ import LeitnerSystem
 /// showing a picture beside it (R31), in the same levels:
 /// - opening the box and its first request (the store's scan, the notes read), beside the same
 ///   on the store without them, in turns;
+/// - the same after a daemon was killed, beside the store without notes after the same;
 /// - `Show` of a cloze card beside `Show` of a plain card, and of a card with a picture beside
 ///   one without, in turns on the same open box.
 enum NoteMeasurement {
@@ -37,10 +38,36 @@ enum NoteMeasurement {
         let plain = Timing.percentile(plainOpens, 0.5), noted = Timing.percentile(noteOpens, 0.5)
         print("box: open and first request, \(made.cloze) of the cards cloze cards of \(made.notes) notes, \(plainOpens.count) rounds  "
               + "p50 \(Timing.ms(noted)); peer: the same store without them  p50 \(Timing.ms(plain)); \(Timing.ratio(noted, plain)) at p50")
+        // The same after a daemon was killed once it had logged a change (`kill`, in a process of
+        // its own), the two stores in turns.
+        var plainKilled: [Double] = []
+        var notesKilled: [Double] = []
+        for _ in 0..<max(1, rounds) {
+            for (path, isNotes) in [(store, false), (copy, true)] {
+                fflush(nil)
+                _ = system("'\(CommandLine.arguments[0])' notes-kill '\(path)' '\(made.plainIDs[0])'")
+                var box: Box?
+                let time = try Timing.secondsThrowing { box = try openAndAsk(path) }
+                box?.close()
+                if isNotes { notesKilled.append(time) } else { plainKilled.append(time) }
+            }
+        }
+        let plainAfter = Timing.percentile(plainKilled, 0.5), notesAfter = Timing.percentile(notesKilled, 0.5)
+        print("box: open and first request after a kill, the store with notes, \(notesKilled.count) rounds  p50 \(Timing.ms(notesAfter)); "
+              + "peer: the same store without them  p50 \(Timing.ms(plainAfter)); \(Timing.ratio(notesAfter, plainAfter)) at p50")
         let box = try openAndAsk(copy)
         defer { box.close() }
         try compare("Show of a cloze card", made.clozeIDs, "Show of a plain card", made.plainIDs, box: box)
         try compare("Show of a card with a picture", made.mediaIDs, "Show of a plain card", made.plainIDs, box: box)
+    }
+
+    /// A daemon killed after a change: the box opened on `store`, asked, the card `id` moved
+    /// between levels 1 and 2 (a line in the log), and the process killed, closing nothing.
+    static func kill(_ store: String, moving id: String) throws -> Never {
+        let box = try openAndAsk(store)
+        _ = try box.move(id: id, level: try box.show(id: id).level == .one ? "2" : "1")
+        Glibc.kill(getpid(), SIGKILL)
+        fatalError("not killed")
     }
 
     /// A box opened on `store` and its first request answered: what a daemon does at start.

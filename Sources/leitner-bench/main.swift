@@ -24,6 +24,7 @@ import LeitnerSystem
 //                                           a store of N cards built first when STORE is missing)
 //   leitner-bench notes STORE ROUNDS [N]   (a copy with one card in ten a cloze card of 3,000 notes and
 //                                           200 with a picture: open and Show beside the plain store's)
+//   leitner-bench notes-kill STORE ID     (opens the box, moves card ID, and is killed: internal)
 //   leitner-bench voice DIR                (espeak-ng's speech of a 200-card test, and Prepare and Show
 //                                           beside those without it)
 
@@ -96,6 +97,9 @@ if arguments.first == "notes", (3...4).contains(arguments.count), let rounds = I
     }
     try NoteMeasurement.run(store: arguments[1], rounds: rounds)
     exit(0)
+}
+if arguments.first == "notes-kill", arguments.count == 3 {
+    try NoteMeasurement.kill(arguments[1], moving: arguments[2])
 }
 if arguments.first == "voice", arguments.count == 2 {
     try VoiceMeasurement.run(workDirectory: arguments[1])
