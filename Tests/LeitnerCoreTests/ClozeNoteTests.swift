@@ -25,6 +25,25 @@ import LeitnerTestSupport
         #expect(ClozeText(parsing: "{{c2::a::}}").pieces == [.deletion(number: 2, answer: "a", hint: nil)])
     }
 
+    /// `cloze-of` as the box writes it is read from its bytes, anything else by the general
+    /// reading: both give what R30 says a `cloze-of` names.
+    @Test func aClozeOfFileNamesItsNoteAndNumber() {
+        let named: [(String, ClozeOf?)] = [
+            ("katze\nc2\n", ClozeOf(note: "katze", number: 2)),
+            ("katze\nc2", ClozeOf(note: "katze", number: 2)),
+            ("katze\nc99\n", ClozeOf(note: "katze", number: 99)),
+            ("katze\nc05\n", ClozeOf(note: "katze", number: 5)),
+            ("katze\n2\n", ClozeOf(note: "katze", number: 2)),
+            ("  katze \r\n\n c3 \n", ClozeOf(note: "katze", number: 3)),
+            ("Ka\u{308}tze\nc1\n", ClozeOf(note: "Kätze", number: 1)),
+            ("katze\nc0\n", nil), ("katze\nc100\n", nil), ("katze\nc\n", nil), ("katze\nc1x\n", nil),
+            (".katze\nc1\n", nil), ("katze\n", nil), ("katze\nc1\nc2\n", nil), ("\nc1\n", nil), ("", nil),
+        ]
+        for (text, link) in named {
+            #expect((try? Store.parseClozeFile(text).get()) == link, "\(text.debugDescription)")
+        }
+    }
+
     @Test func aCardHidesItsNumberEverywhereAndShowsTheOthers() {
         let text = ClozeText(parsing: ClozeNoteTests.katze)
         #expect(text.question(hiding: 1, markdown: false) == "Die […] schläft auf dem Sofa, die […] und der Hund.")

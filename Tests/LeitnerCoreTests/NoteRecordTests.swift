@@ -66,9 +66,9 @@ import LeitnerTestSupport
         #expect(try f.box.doctor().isEmpty)
     }
 
-    /// A daemon killed after it changed the store leaves the record of an earlier close: its
-    /// log's size tells, and the first look reads every note, as without one.
-    @Test func aRecordTheDaemonDidNotLeaveAtItsCloseIsNotTrusted() throws {
+    /// A daemon killed after it changed the store leaves the record of an earlier close: the
+    /// log's lines since then name the cards it changed, which are not trusted as holders.
+    @Test func aHolderTheDaemonChangedBeforeItWasKilledIsLookedForAgain() throws {
         let f = try Self.reopenedWithARecord()
         // Renamed by request, the daemon killed, the note's directory put back by hand: its text
         // is the file the record stamped, but its cards name `m0` now. The note renamed while the
@@ -81,6 +81,51 @@ import LeitnerTestSupport
         #expect(f.dir.read("1/k-0-1/cloze-of") == "n0\nc1\n" && f.dir.read("1/k-0-2/cloze-of") == "n0\nc2\n")
         #expect(!f.dir.exists("new/n0.c1") && !f.dir.exists("new/n0.c2"))
         #expect(try f.box.show(id: "k-0-1").back.text == "Satz **[eins 0]** und zwei 0.")
+        #expect(try f.box.doctor().isEmpty)
+    }
+
+    /// A daemon killed after reviews leaves a record behind the log, still good for every note:
+    /// the next first look reads none, and looks into no card directory.
+    @Test func aRecordBehindTheLogSparesTheFirstLookAfterAKill() throws {
+        let f = try Self.reopenedWithARecord()
+        _ = try f.box.move(id: "k-1-1", level: "3")
+        _ = try f.box.move(id: "k-4-2", level: "2")
+        f.kill()
+        try f.reopen()
+        #expect(try f.box.status().counts[.one] == 8)
+        #expect(f.box.noteIndex?.notesRead == 0)
+        #expect(f.box.linkIndex == nil, "the link index was built at the first look after a kill")
+        #expect(try Self.adds(f.box).count == 10)
+        #expect(try f.box.show(id: "k-1-1").back.text == "Satz **[eins 1]** und zwei 1.")
+        #expect(try f.box.doctor().isEmpty)
+    }
+
+    /// A first look that had to read the notes records them, so a daemon that is never stopped
+    /// cleanly reads them once, not at every start.
+    @Test func aFirstLookThatReadTheNotesRecordsThem() throws {
+        let f = try BoxFixture("2026-05-04")
+        Self.notesWithCardsNamedOtherwise(f.dir)
+        _ = try f.box.status()
+        #expect(f.box.noteIndex?.notesRead == 5)
+        f.kill()
+        try f.reopen()
+        _ = try f.box.status()
+        #expect(f.box.noteIndex?.notesRead == 0)
+        #expect(f.box.linkIndex == nil)
+        // Changed by hand while the daemon was down, after the record: read again, recorded again.
+        f.kill()
+        f.dir.write("notes/n3/text.md", "Satz {{c1::eins}} und {{c2::zwei}} und {{c3::drei}}.")
+        WatchLimitTests.letStampsSettle()
+        try f.reopen()
+        _ = try f.box.status()
+        #expect(f.box.noteIndex?.notesRead == 1)
+        #expect(try Self.adds(f.box).suffix(1) == ["n3.c3"])
+        f.kill()
+        try f.reopen()
+        _ = try f.box.status()
+        #expect(f.box.noteIndex?.notesRead == 0)
+        #expect(f.box.linkIndex == nil)
+        #expect(try f.box.status().counts[.one] == 11)
         #expect(try f.box.doctor().isEmpty)
     }
 
@@ -112,5 +157,21 @@ import LeitnerTestSupport
         #expect(throws: BoxError.self) { try box.show(id: "katze.c1") }
         dir.move("katze-weg", "notes/katze")
         #expect(try box.show(id: "katze.c1").back.text == "Die **[Maus]** tanzt.\n\nKater: tomcat")
+    }
+
+    /// R31: a cloze card kept as shown (`NoteRead.shown`) shows a medium put into its note's
+    /// directory, or taken out, at the next `Show`.
+    @Test func aKeptCardShowsItsNotesMediaAsTheyComeAndGo() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-05-04"))
+        defer { box.close() }
+        dir.write("notes/bild/text.md", "Das {{c1::Bild}} ![ein Bild](b.png)")
+        dir.write("1/bild.c1/cloze-of", "bild\nc1\n")
+        for _ in 0..<2 { #expect(try box.show(id: "bild.c1").front.media.isEmpty) }
+        dir.write("notes/bild/b.png", "png")
+        for _ in 0..<2 { #expect(try box.show(id: "bild.c1").back.media.map(\.name) == ["b.png"]) }
+        precondition(unlink(dir.path + "/notes/bild/b.png") == 0)
+        #expect(try box.show(id: "bild.c1").front.media.isEmpty)
     }
 }

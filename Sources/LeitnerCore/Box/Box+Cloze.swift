@@ -89,6 +89,8 @@ extension Box {
     /// machine that sees the number: the same card, logged `origin=note`, given once in the merged
     /// history.
     func followNotes(_ moment: Moment) {
+        var recordsNotes = false
+        defer { if recordsNotes { recordNotes() } }
         var changed = retryNotes
         var renames = retryRenames
         let firstLook = noteIndex == nil
@@ -102,6 +104,9 @@ extension Box {
             noteIndex = kept
         } else {
             let (built, notes) = NoteIndex.build(store: store, record: noteRecord)
+            // Recorded again once the first look is done when it read notes or the record was
+            // behind the log (a daemon killed): the next start, after a kill too, reads none.
+            recordsNotes = !notes.isEmpty && (built.notesRead > 0 || noteRecord?.isCurrent != true)
             noteRecord = nil
             noteIndex = built
             changed.formUnion(notes)
@@ -114,7 +119,21 @@ extension Box {
         let looked = changed
         changed.formUnion(waitingNotes)
         guard !changed.isEmpty || !renames.isEmpty, let index = noteIndex else { return }
-        if firstLook { renames += renamedWhileClosed(changed, index: index) }
+        if firstLook {
+            // At the first look after open, a note whose numbers are held by cards of their default
+            // ids, or by the cards the last close recorded, needs no more: its cards are judged as
+            // they are read. Only a note that lacks one, or that changed, looks for its cards in
+            // the link index (every card directory, once); one that has none of them may be a
+            // note renamed while the daemon was down.
+            var cardless = Set<String>()
+            changed = changed.filter { note in
+                let numbers = index.numbersOf[note] ?? []
+                let held = numbers.count(where: { firstLookHolder(of: note, number: $0, index: index) != nil })
+                if held == 0, !numbers.isEmpty { cardless.insert(note) }
+                return held < numbers.count
+            }
+            renames += renamedWhileClosed(cardless, index: index)
+        }
         // A note renamed by hand takes its cards along (as `rename` does) before anything counts
         // it as a note without cards.
         var waiting = Set<String>()
@@ -125,11 +144,6 @@ extension Box {
         }
         for note in changed.sorted() where !waiting.contains(note) {
             let numbers = index.numbersOf[note] ?? []
-            // At the first look after open, a note whose numbers are held by cards of their default
-            // ids, or by the cards the last close recorded, needs no more: its cards are judged as
-            // they are read. Only a note that lacks one, or that changed, looks for its cards in
-            // the link index (every card directory, once).
-            if firstLook, numbers.allSatisfy({ firstLookHolder(of: note, number: $0, index: index) != nil }) { continue }
             var held: [Int: String] = [:]
             for (id, number) in currentLinkIndex().cards(ofNote: note, store: store) {
                 held[number] = id
@@ -191,12 +205,9 @@ extension Box {
     /// `notes/`, when no other note without cards has those numbers and no other gone note has
     /// those cards' numbers. Anything less certain is left as it is: the gone note's cards
     /// damaged, the new note given cards of its own.
-    func renamedWhileClosed(_ notes: Set<String>, index: NoteIndex) -> [(from: String, to: String)] {
-        // Only a note without its default or recorded cards can be one; the link index is read for it only.
-        let cardless = notes.filter { note in
-            let numbers = index.numbersOf[note] ?? []
-            return !numbers.isEmpty && numbers.allSatisfy { firstLookHolder(of: note, number: $0, index: index) == nil }
-        }
+    /// - Parameter cardless: the notes with numbers and none of their default or recorded cards:
+    ///   only such a note can be one, and the link index is read for them only.
+    func renamedWhileClosed(_ cardless: Set<String>, index: NoteIndex) -> [(from: String, to: String)] {
         guard !cardless.isEmpty else { return [] }
         var numbersOfGone: [String: Set<Int>] = [:]
         var holding = Set<String>()
@@ -230,8 +241,8 @@ extension Box {
 
     /// Records each note known with a stamp, its numbers and the cards of other names that hold
     /// them (from the link index when there is one, else as recorded at open), for the next open.
-    /// Without a notes' index (no request since open) nothing is written: the log's size disowns
-    /// the old record if the open logged anything.
+    /// Without a notes' index (no request since open) nothing is written: the old record stands,
+    /// and the log's lines since it tell what the daemon changed.
     func recordNotes() {
         guard let index = noteIndex else { return }
         var held: [String: [Int: String]] = [:]
@@ -256,6 +267,6 @@ extension Box {
             }
             entries[note] = NoteRecord.Entry(stamp: stamp, numbers: numbers, holders: holders)
         }
-        try? NoteRecord(logSize: store.log.size, entries: entries).write(in: store.stateFD)
+        try? NoteRecord(logSize: store.log.size, entries: entries).write(store: store)
     }
 }

@@ -114,9 +114,9 @@ public final class Box {
             voice = nil
         }
         do {
-            // Before the open logs anything (cards moved by hand meanwhile): a record written at a
-            // log of this size is the last close's.
-            noteRecord = NoteRecord.read(in: store.stateFD, logSize: store.log.size)
+            // Before the open logs anything (cards moved by hand meanwhile): the log's lines after
+            // the record are the daemon's own changes since it was written.
+            noteRecord = NoteRecord.read(store: store)
             dayFile = try DayRecordFile(directory: store.deviceFD, directoryPath: store.devicePath)
             ownDays = try dayFile.load()
             _ = store.refreshPeerDays()

@@ -38,9 +38,12 @@ struct NoteIndex {
     /// before its text): in a synced store, a sync tool may still be delivering their cards.
     private var arrivals = Set<String>()
 
-    /// The stamp of each note's text as it was read (or found as `NoteRecord` recorded it); none
-    /// for a note whose text could not be stamped (`NoteStamp.take`).
-    private(set) var stamps: [String: NoteStamp] = [:]
+    /// The stamp of each note's directory and files as they were read (or found as `NoteRecord`
+    /// recorded them); none for a note whose text or extra is a link (its target may change with
+    /// no change of its own) or that could not be read.
+    private(set) var stamps: [String: CardStamp] = [:]
+    /// How many notes were read rather than taken from the record.
+    private(set) var notesRead = 0
     /// The notes taken from the record rather than read → the cards of other names than `NOTE.cN`
     /// that held their numbers then; forgotten when the note is read again.
     private(set) var recordedHolders: [String: [Int: String]] = [:]
@@ -133,22 +136,31 @@ struct NoteIndex {
             store.notesDirectoryWatched(watch)
         }
         let names = list(store: store)
-        for name in names {
-            if let entry = record?.entries[name], recall(name, entry, store: store) { continue }
-            learn(name, store: store)
+        if let record, let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: store.rootFD) {
+            defer { notes.close() }
+            numbersOf.reserveCapacity(names.count)
+            stamps.reserveCapacity(names.count)
+            noteOfWatch.reserveCapacity(names.count)
+            let prefix = path + "/"
+            for name in names {
+                if let entry = record.entries[name], recall(name, entry, path: prefix + name, notes: notes, store: store) { continue }
+                learn(name, store: store)
+            }
+        } else {
+            for name in names { learn(name, store: store) }
         }
         return names
     }
 
-    /// Takes the note `note` from the record when its text is as recorded, its directory watched
-    /// first (so that a change after the `stat` is an event); false when it must be read.
-    private mutating func recall(_ note: String, _ entry: NoteRecord.Entry, store: Store) -> Bool {
-        guard CardID.isValid(note), let watch = try? store.watcher.watch(directory: store.root + "/" + Store.notesDirectoryName + "/" + note) else {
-            return false
-        }
+    /// Takes the note `note` (a valid id, listed) from the record when its files are as
+    /// recorded, its directory (at `path`, in `notes`) watched first, so that a change after the
+    /// `stat`s is an event; false when it must be read.
+    private mutating func recall(_ note: String, _ entry: NoteRecord.Entry, path: String, notes: FileDescriptor,
+                                 store: Store) -> Bool {
+        guard let watch = try? store.watcher.watch(directory: path) else { return false }
         noteOfWatch[watch] = note
         store.noteWatched(note, by: watch)
-        guard entry.stamp.holds(note, in: store.rootFD) else { return false }
+        guard entry.stamp.holds(note, in: notes) else { return false }
         numbersOf[note] = entry.numbers
         stamps[note] = entry.stamp
         recordedHolders[note] = entry.holders.isEmpty ? nil : entry.holders
@@ -190,7 +202,8 @@ struct NoteIndex {
             numbersOf[note] = nil
             return
         }
-        if let watch = try? store.watcher.watch(directory: store.root + "/" + relative) {
+        let watch = try? store.watcher.watch(directory: store.root + "/" + relative)
+        if let watch {
             if let previous = noteOfWatch[watch], previous != note,
                !FileSystem.exists(Store.notesDirectoryName + "/" + previous, in: store.rootFD) {
                 renames.append((previous, note))
@@ -198,19 +211,22 @@ struct NoteIndex {
             }
             noteOfWatch[watch] = note
             store.noteWatched(note, by: watch)
-        } else if let stamp = CardStamp.take(relative, in: store.rootFD) {
+        }
+        // Taken after the watch and before the read: a change after it is an event, and differs.
+        let stamp = CardStamp.take(relative, in: store.rootFD)
+        if watch == nil {
+            guard let stamp else {
+                forget(note, store: store)
+                return
+            }
             unwatched[note] = stamp
             store.noteWatched(note, by: nil)
-        } else {
-            forget(note, store: store)
-            return
         }
-        let stamp = NoteStamp.take(note, in: store.rootFD)
+        notesRead += 1
         switch store.readNote(note) {
         case .success(let read):
             numbersOf[note] = read.text.numbers
-            // The stamp stands for the text read only when the read was of the file stamped.
-            if let stamp, read.textPath.hasSuffix("/" + stamp.textName) { stamps[note] = stamp }
+            if read.isKeepable { stamps[note] = stamp }
         case .failure:
             numbersOf[note] = []
         }

@@ -15,6 +15,9 @@ public struct ClozeText: Sendable, Equatable {
     public static let maxNumber = 99
 
     public let pieces: [Piece]
+    /// The numbers that occur, each once, ascending: one card each. Found once, at the parse: a
+    /// cloze card's `Show` asks whether its number is still there.
+    public let numbers: [Int]
 
     public init(parsing text: String) {
         var pieces: [Piece] = []
@@ -35,6 +38,9 @@ public struct ClozeText: Sendable, Equatable {
         plain += rest
         if !plain.isEmpty { pieces.append(.text(plain)) }
         self.pieces = pieces
+        var seen = Set<Int>()
+        for case .deletion(let number, _, _) in pieces { seen.insert(number) }
+        numbers = seen.sorted()
     }
 
     /// The deletion after `{{c`: digits, `::`, the answer up to the first `::` or `}}`, and
@@ -57,13 +63,6 @@ public struct ClozeText: Sendable, Equatable {
         }
         guard !answer.isEmpty, !answer.contains("{{") else { return nil }
         return (.deletion(number: number, answer: String(answer), hint: hint), body[close.upperBound...])
-    }
-
-    /// The numbers that occur, each once, ascending: one card each.
-    public var numbers: [Int] {
-        var seen = Set<Int>()
-        for case .deletion(let number, _, _) in pieces { seen.insert(number) }
-        return seen.sorted()
     }
 
     /// The question of card `number`: every deletion `number` hidden as `[…]` or `[hint]`, every

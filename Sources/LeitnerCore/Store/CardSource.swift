@@ -21,6 +21,9 @@ protocol CardSource {
     /// The note `note` for its cloze cards' sides (`readNote`); the store keeps what it read while
     /// nothing of the note changes (`NoteReads`).
     func noteForCards(_ note: String) -> Result<NoteRead, CardDamage>
+    /// Keeps the sides of the cloze card `link` with its note's read while the store keeps that
+    /// (`NoteReads`), so that the next `Show` of it renders nothing.
+    func keepShown(_ sides: (front: Side, back: Side), of link: ClozeOf)
 }
 
 extension Store: CardSource {}
@@ -69,6 +72,9 @@ struct CardReader: CardSource, Sendable {
     func path(of id: String, in level: Level) -> String { root + "/" + level.name + "/" + id }
 
     func noteForCards(_ note: String) -> Result<NoteRead, CardDamage> { readNote(note) }
+
+    /// An index build keeps no note: it reads each once.
+    func keepShown(_ sides: (front: Side, back: Side), of link: ClozeOf) {}
 
     /// Closes the descriptors, once the build is done.
     func close() {

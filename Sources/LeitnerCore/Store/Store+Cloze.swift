@@ -38,6 +38,10 @@ struct NoteRead {
     /// The text and extra are regular files, not links: a change of either is an event of the
     /// note's directory, so the read may be kept (`NoteReads`).
     var isKeepable = false
+    /// Each number's card as shown, text and media, made at its first `Show` while the read is
+    /// kept: a medium of the note that comes or goes is an event of its directory too, which
+    /// drops them with the read.
+    var shown: [Int: (front: Side, back: Side)] = [:]
 }
 
 /// Notes read for their cards' sides (R30), kept so that a cloze card is served without reading
@@ -80,6 +84,11 @@ struct NoteReads {
         } else if let note = noteOfWatch[watch] {
             kept[note] = nil
         }
+    }
+
+    /// Keeps the sides of card `link` with its note's read, while that is kept.
+    mutating func keep(_ sides: (front: Side, back: Side), of link: ClozeOf) {
+        kept[link.note]?.shown[link.number] = sides
     }
 
     mutating func forget(_ note: String) { kept[note] = nil }
@@ -188,14 +197,24 @@ extension CardSource {
                 advice: "put a {{c\(link.number)::…}} back into '\(note.textPath)', or delete the card (leitnerctl delete \(id))"))
             return read
         }
+        guard withText else {
+            read.sides = .success((Side(path: note.textPath, mediaType: note.mediaType, text: nil),
+                                   Side(path: note.textPath, mediaType: note.mediaType, text: nil)))
+            return read
+        }
+        if let shown = note.shown[link.number] {
+            read.sides = .success(shown)
+            return read
+        }
         let markdown = note.mediaType == "text/markdown"
-        var front = Side(path: note.textPath, mediaType: note.mediaType,
-                         text: withText ? note.text.question(hiding: link.number, markdown: markdown) : nil)
-        var back = Side(path: note.textPath, mediaType: note.mediaType,
-                        text: withText ? note.text.answer(revealing: link.number, markdown: markdown, extra: note.extra) : nil)
+        let question = note.text.question(hiding: link.number, markdown: markdown)
+        let answer = note.text.answer(revealing: link.number, markdown: markdown, extra: note.extra)
         // A note's media serve its cards (R31): they are files of the note's directory.
-        if let text = front.text { front.media = noteMedia(of: text, mediaType: note.mediaType, note: link.note) }
-        if let text = back.text { back.media = noteMedia(of: text, mediaType: note.mediaType, note: link.note) }
+        let front = Side(path: note.textPath, mediaType: note.mediaType, text: question,
+                         media: noteMedia(of: question, mediaType: note.mediaType, note: link.note))
+        let back = Side(path: note.textPath, mediaType: note.mediaType, text: answer,
+                        media: noteMedia(of: answer, mediaType: note.mediaType, note: link.note))
+        keepShown((front, back), of: link)
         read.sides = .success((front, back))
         return read
     }
@@ -211,6 +230,7 @@ extension CardSource {
 extension Store {
     /// The note and number a `cloze-of` file's text names, or why it names none.
     static func parseClozeFile(_ text: String) -> Result<ClozeOf, CardDamage> {
+        if let link = plainClozeFile(text) { return .success(link) }
         let lines = text.split(whereSeparator: \.isNewline).map { line in
             String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
         }.filter { !$0.isEmpty }
@@ -226,6 +246,27 @@ extension Store {
             return .failure("'\(lines[1])' is not a deletion number (c1 to c\(ClozeText.maxNumber))")
         }
         return .success(ClozeOf(note: note, number: number))
+    }
+
+    /// What `parseClozeFile` finds in the form the box writes, `NOTE\ncN\n` with an ASCII id,
+    /// read from the bytes (a cloze card's `cloze-of` is read at every `Show` of it); nil for
+    /// anything else, which the general reading judges.
+    private static func plainClozeFile(_ text: String) -> ClozeOf? {
+        var text = text
+        return text.withUTF8 { bytes -> ClozeOf? in
+            guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            let id = UnsafeBufferPointer(rebasing: bytes[..<newline])
+            var number = bytes[(newline + 1)...]
+            if number.last == UInt8(ascii: "\n") { number = number.dropLast() }
+            guard CardID.isValidASCII(id), number.first == UInt8(ascii: "c"), (2...3).contains(number.count) else { return nil }
+            var value = 0
+            for byte in number.dropFirst() {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            guard (1...ClozeText.maxNumber).contains(value) else { return nil }
+            return ClozeOf(note: String(decoding: id, as: UTF8.self), number: value)
+        }
     }
 }
 

@@ -425,6 +425,8 @@ final class Store {
         return read
     }
 
+    func keepShown(_ sides: (front: Side, back: Side), of link: ClozeOf) { noteReads.keep(sides, of: link) }
+
     /// The note `note`'s directory is watched by `watch` (`NoteIndex`), or no longer (nil).
     func noteWatched(_ note: String, by watch: Int32?) { noteReads.watched(note, by: watch) }
 
