@@ -160,6 +160,41 @@ import LeitnerTestSupport
         #expect(try f.box.leeches().isEmpty)
     }
 
+    /// R24: `Status` counts the leeches again only when the log's wrong answers or the cards in
+    /// the box changed (`PlacesLedger.leechCount`): a year's history holds tens of thousands, and
+    /// a `Status` with nothing new looks at none of them.
+    @Test func r24StatusCountsTheLeechesAgainOnlyWhenTheyCanHaveChanged() throws {
+        let f = try BoxFixture(cycle: try CycleTable(parsing: "1"), places: PlacesSettings(leechAfter: 2))
+        for id in ["a", "b", "c"] { try f.box.addText(id, id, id: id) }
+        _ = try f.box.prepare()
+        for id in ["a", "a", "b", "b"] { _ = try f.box.grade(id: id, correct: false, answerMs: nil) }
+        #expect(try f.box.status().leeches == 2)
+        /// The count `Status` keeps, and how many cards a count made now would look up (0: kept).
+        func kept() -> (count: Int, looked: Int) {
+            var looked = 0
+            let count = f.box.places.leechCount(threshold: 2, cards: f.box.store.cardSetVersion) { id in
+                looked += 1
+                return f.box.store.level(of: id) != nil
+            }
+            return (count, looked)
+        }
+        #expect(kept() == (2, 0))
+        // A right answer moves a card but changes no leech: still kept.
+        _ = try f.box.grade(id: "c", correct: true, answerMs: nil)
+        #expect(try f.box.status().leeches == 2)
+        #expect(kept() == (2, 0))
+        // The undo of a right answer changes no leech either; the undo of a wrong one does.
+        _ = try f.box.undo()
+        #expect(try f.box.status().leeches == 2)
+        #expect(kept() == (2, 0))
+        _ = try f.box.undo()
+        #expect(try f.box.status().leeches == 1)
+        #expect(kept() == (1, 0))
+        // A leech removed by hand.
+        f.dir.removeTree("1/a")
+        #expect(try f.box.status().leeches == 0)
+    }
+
     @Test func r23CalendarAndForecastShowTheArrivalsDayByDay() throws {
         let f = try BoxFixture(places: PlacesSettings(newPerDay: 3))
         for n in 0..<8 { try f.box.addText("n\(n)", "n\(n)", id: "n\(n)") }

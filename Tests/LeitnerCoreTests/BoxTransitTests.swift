@@ -38,6 +38,26 @@ import LeitnerTestSupport
         #expect(try box.next().card?.id == "b")
     }
 
+    /// R24: a leech whose folder is in transit is not counted while it is away, though no log
+    /// line says it went: the count `Status` keeps follows the cards in the box, not the log only.
+    @Test func aLeechInTransitIsNotCountedUntilItIsBack() throws {
+        let dir = TemporaryDirectory()
+        dir.write(".leitner/devices/peer/log", SyncDevicesTests.line("2026-03-01T09:00:00Z", "add", "p", "-", "5"))
+        var options = BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-03-02"))
+        options.settleAfter = 600_000
+        options.leechAfter = 2
+        let box = try Box(options: options)
+        defer { dir.remove(); box.close() }
+        try box.addText("a", "front of a", id: "a")
+        _ = try box.prepare()
+        for _ in 0..<2 { _ = try box.grade(id: "a", correct: false, answerMs: nil) }
+        #expect(try box.status().leeches == 1)
+        dir.removeTree("1/a")
+        #expect(try box.status().leeches == 0)
+        dir.writeCard("a", level: "1")
+        #expect(try box.status().leeches == 1)
+    }
+
     /// A card in transit is still the learner's card: `Show` and `List` wait for the sync tool
     /// to deliver it (here, 0.3 s later, in level 2), rather than answer NoSuchCard or leave it out.
     @Test func showAndListWaitForACardInTransit() throws {

@@ -218,13 +218,12 @@ extension Box {
 
     /// How many cards `leeches` gives, without making and ordering them: `Status` says only the
     /// number, and a year's history may hold tens of thousands (sorting them by count and id took
-    /// four fifths of the first `Status` after a start at 100,000 cards).
+    /// four fifths of the first `Status` after a start at 100,000 cards). Kept until the log or
+    /// the cards in the box change (`PlacesLedger.leechCount`).
     func leechCount() throws(BoxError) -> Int {
         guard options.leechAfter > 0 else { return 0 }
         try catchUpPlaces()
-        var count = 0
-        for (id, wrong) in places.wrongSince where wrong >= options.leechAfter && store.level(of: id) != nil { count += 1 }
-        return count
+        return places.leechCount(threshold: options.leechAfter, cards: store.cardSetVersion) { store.level(of: $0) != nil }
     }
 
     /// R24 with `SuspendLeeches=yes`: true when a wrong answer to `id` now makes it a leech (its

@@ -32,6 +32,9 @@ struct PlacesLedger {
     /// Card → its wrong answers not undone since it last entered `1`–`7` from `new/` or
     /// `suspended/`, or was added (R24's leech count). Cards with none are absent.
     private(set) var wrongSince: [String: Int] = [:]
+    /// The last answer of `leechCount`, with the threshold and the box's cards it was counted for;
+    /// dropped by every change of `wrongSince`.
+    private var leechesCounted: (threshold: Int, cards: Int, count: Int)?
 
     /// The arrival number of a card put in `new/` by hand: after every logged arrival.
     static let byHand = Int.max
@@ -51,17 +54,23 @@ struct PlacesLedger {
                 admissions[dayClock.logicalDate(at: entry.time), default: 0] += 1
             }
         case .grade:
-            if entry.correct == false { wrongSince[id, default: 0] += 1 }
+            if entry.correct == false {
+                wrongSince[id, default: 0] += 1
+                leechesCounted = nil
+            }
             // Only a leech's suspension (R24) takes a graded card into a place.
             if entry.to == .suspended, let from = entry.from { suspendedFrom[id] = from }
         case .undo:
             // An undo takes back a grade: its wrong answer, and a suspension it made, with it.
-            if entry.correct == false, let count = wrongSince[id] { wrongSince[id] = count > 1 ? count - 1 : nil }
+            if entry.correct == false, let count = wrongSince[id] {
+                wrongSince[id] = count > 1 ? count - 1 : nil
+                leechesCounted = nil
+            }
             if entry.from == .suspended { suspendedFrom[id] = nil }
         case .delete:
             enteredNew[id] = nil
             suspendedFrom[id] = nil
-            wrongSince[id] = nil
+            if wrongSince.removeValue(forKey: id) != nil { leechesCounted = nil }
         case .rename:
             guard let newID = entry.renamedTo, newID != id else { return }
             if let value = enteredNew.removeValue(forKey: id) {
@@ -69,7 +78,10 @@ struct PlacesLedger {
                 if value != PlacesLedger.byHand { arrive(newID, sequence: value) }
             }
             if let value = suspendedFrom.removeValue(forKey: id) { suspendedFrom[newID] = value }
-            if let value = wrongSince.removeValue(forKey: id) { wrongSince[newID] = value }
+            if let value = wrongSince.removeValue(forKey: id) {
+                wrongSince[newID] = value
+                leechesCounted = nil
+            }
         case .skip, .complete, .edit, .practice:
             // A practice answer moves nothing and is no grade (R27): it makes no leech.
             return
@@ -97,11 +109,26 @@ struct PlacesLedger {
             suspendedFrom[id] = nil
         }
         // R24: the count is of the wrong answers since the card (re-)entered the schedule.
-        if let to, to.inRotation, from == nil || from?.isPlace == true { wrongSince[id] = nil }
+        if let to, to.inRotation, from == nil || from?.isPlace == true, wrongSince.removeValue(forKey: id) != nil {
+            leechesCounted = nil
+        }
     }
 
     /// The cards admitted on `date`.
     func admitted(on date: LogicalDate) -> Int { admissions[date] ?? 0 }
+
+    /// How many cards have `threshold` wrong answers or more and are in the box (`holds`): R24's
+    /// leeches, which `Status` counts. Counted again only when `wrongSince` changed since the
+    /// last count, or the cards in the box did (`cards`, `Store.cardSetVersion`): a year's
+    /// history holds tens of thousands, and counting them at every `Status` was most of it
+    /// (docs/performance.md, "Another device's history after a start").
+    mutating func leechCount(threshold: Int, cards: Int, holds: (String) -> Bool) -> Int {
+        if let counted = leechesCounted, counted.threshold == threshold, counted.cards == cards { return counted.count }
+        var count = 0
+        for (id, wrong) in wrongSince where wrong >= threshold && holds(id) { count += 1 }
+        leechesCounted = (threshold, cards, count)
+        return count
+    }
 
     /// Notes that `id` arrived in `new/` with the arrival number `sequence`. Numbers are given in
     /// the order the log's lines are read, so this appends, but for a renamed card, which keeps

@@ -26,6 +26,9 @@ final class Store {
     private var peerDevices: [String: PeerDevice] = [:]
     /// Every card's level.
     private var index = CardIndex()
+    /// Counts the times a card came into the index or left it, a scan of every level as one: a
+    /// figure over which cards are in the box (the leeches `Status` counts) holds while it stays.
+    private(set) var cardSetVersion = 0
     /// Cards per level (damaged cards included), indexed by `Level.rawValue - 1`.
     private var levelCounts = [Int](repeating: 0, count: Level.allCases.count)
     /// Cards found damaged (R21) → the reason; kept out of tests and counts.
@@ -243,6 +246,7 @@ final class Store {
     /// sizes the index.
     func startIndex(minimumCapacity cards: Int) {
         index = CardIndex(minimumCapacity: cards)
+        cardSetVersion += 1
         levelCounts = [Int](repeating: 0, count: Level.allCases.count)
         found.looseFiles.removeAll()
         found.strays.removeAll()
@@ -382,6 +386,7 @@ final class Store {
 
     func setLevel(_ id: String, _ level: Level?) {
         let old = index[id]
+        if (old == nil) != (level == nil) { cardSetVersion += 1 }
         if let old { levelCounts[old.rawValue - 1] -= 1 }
         index[id] = level
         if let level { levelCounts[level.rawValue - 1] += 1 } else {
