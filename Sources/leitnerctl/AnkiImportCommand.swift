@@ -7,7 +7,8 @@ import LeitnerVarlink
 /// `import FILE.apkg|FILE.colpkg` (R34, docs/anki-import.md): the package is read and planned
 /// whole first (`AnkiImportPlan`), then the cards not yet in the box go to the daemon as the
 /// other importers send theirs — `AddMany` batches, each one durable change that leaves each
-/// card whole or absent (R18) — and each cloze note by `AddCloze`, note and cards in one change.
+/// card whole or absent (R18) — and the cloze notes in `AddClozes` batches, each note with its
+/// cards.
 /// A card whose id (from its note's guid) is in the box is left alone, so a second import adds
 /// nothing and a newer export adds only its new notes.
 enum AnkiImportCommand {
@@ -108,17 +109,22 @@ enum AnkiImportCommand {
                 summary.media += card.media.count
                 if added.reverse != nil { summary.kinds["reverse", default: 0] += 1 }
             }
-            summary.leftAlone += outcome.present.count
-            for refused in outcome.refused {
-                progress.clear()
-                let reason = DaemonErrors.message(VarlinkCallError(name: refused.error.varlinkName,
-                                                                   parameters: refused.error.varlinkParameters))
-                Console.error("\(planned[refused.index].id): \(reason)")
-                summary.refused.append((planned[refused.index].id, reason))
-            }
+            report(outcome, ids: planned.map(\.id), progress: &progress, summary: &summary)
             done += batch.count
             progress.update(done: done)
             start = end
+        }
+    }
+
+    /// Counts what a batch found in the box already, and reports each card or note it refused
+    /// by its id in the package (`ids`, by the batch's indexes).
+    static func report(_ outcome: BatchOutcome, ids: [String], progress: inout ImportProgress, summary: inout Summary) {
+        summary.leftAlone += outcome.present.count
+        for refused in outcome.refused {
+            progress.clear()
+            let reason = DaemonErrors.message(VarlinkCallError(name: refused.error.varlinkName, parameters: refused.error.varlinkParameters))
+            Console.error("\(ids[refused.index]): \(reason)")
+            summary.refused.append((ids[refused.index], reason))
         }
     }
 
@@ -138,46 +144,64 @@ enum AnkiImportCommand {
         return try AssetFile.file(path, named: name)
     }
 
-    /// Each cloze note by `AddCloze`, all its cards in the place of its first; a card whose Anki
-    /// card is elsewhere is moved there after.
+    /// The cloze notes in `AddClozes` batches, as the cards go: each note with all its cards in
+    /// one change, every card in the place of its Anki card (`cardLevels`), none moved after.
     static func addClozes(_ clozes: [AnkiImportPlan.PlannedCloze], existing: Set<String>, package: AnkiPackage,
                           context: Context, progress: inout ImportProgress, summary: inout Summary) throws {
         var done = progress.total - clozes.count
-        for cloze in clozes {
-            done += 1
-            defer { progress.update(done: done) }
-            if existing.contains(where: { $0.hasPrefix(cloze.id + ".c") }) {
-                summary.leftAlone += 1
-                continue
+        let present = noteIDs(of: existing)
+        var batch: [NewNote] = []
+        var planned: [AnkiImportPlan.PlannedCloze] = []
+        var bytes = 0
+        func send() throws {
+            guard !batch.isEmpty else { return }
+            let outcome = try context.box.addClozes(batch).value
+            var cards: [Int: Int] = [:]
+            for added in outcome.added { cards[added.index, default: 0] += 1 }
+            for (index, count) in cards {
+                summary.clozeNotes += 1
+                summary.kinds["cloze", default: 0] += count
+                summary.media += planned[index].media.count
             }
-            let first = cloze.levels.keys.min() ?? 1
-            let level = cloze.levels[first] ?? "new"
-            let cards: [Card]
-            do {
-                cards = try context.box.addCloze(text: cloze.text, id: cloze.id, level: try place(level),
-                                                 extra: cloze.extra.isEmpty ? nil : cloze.extra, tags: cloze.tags,
-                                                 typeAnswer: cloze.typeAnswer,
-                                                 media: try cloze.media.map { try medium($0, package: package) }).value
-            } catch let error as VarlinkCallError {
-                progress.clear()
-                let reason = DaemonErrors.message(error)
-                Console.error("\(cloze.id): \(reason)")
-                summary.refused.append((cloze.id, reason))
-                continue
-            }
-            summary.clozeNotes += 1
-            summary.kinds["cloze", default: 0] += cards.count
-            summary.media += cloze.media.count
-            for (number, place) in cloze.levels where place != level {
-                _ = try context.box.move(id: "\(cloze.id).c\(number)", to: try self.place(place))
-            }
+            report(outcome, ids: planned.map(\.id), progress: &progress, summary: &summary)
+            done += batch.count
+            progress.update(done: done)
+            batch = []
+            planned = []
+            bytes = 0
         }
+        for cloze in clozes {
+            if present.contains(cloze.id) {
+                summary.leftAlone += 1
+                done += 1
+                continue
+            }
+            let level = cloze.levels[cloze.levels.keys.min() ?? 1] ?? "new"
+            let note = NewNote(text: cloze.text, id: cloze.id, level: level, extra: cloze.extra.isEmpty ? nil : cloze.extra,
+                               tags: cloze.tags, typeAnswer: cloze.typeAnswer,
+                               media: try cloze.media.map { try medium($0, package: package) },
+                               cardLevels: cloze.levels.filter { $0.value != level })
+            // Its text and the base64 of its media.
+            let size = note.json.jsonText.utf8.count
+            if !batch.isEmpty && (batch.count >= batchCards || bytes + size > batchBytes) { try send() }
+            batch.append(note)
+            planned.append(cloze)
+            bytes += size
+        }
+        try send()
     }
 
-    /// A place the plan names (`new`, `suspended`, `1`…`7`, `finished`) as a level.
-    static func place(_ name: String) throws -> Level {
-        guard let level = Level(name: name) else { throw Failure.failed("the import planned an unknown place '\(name)'") }
-        return level
+    /// The notes whose cloze cards are among `ids`, by the cards' ids (`NOTE.cN`): a note of
+    /// the package whose cards are in the box is left alone.
+    static func noteIDs(of ids: Set<String>) -> Set<String> {
+        var notes = Set<String>()
+        for id in ids {
+            guard let dot = id.lastIndex(of: ".") else { continue }
+            let number = id[id.index(after: dot)...].dropFirst()
+            guard id[id.index(after: dot)...].first == "c", !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber) else { continue }
+            notes.insert(String(id[..<dot]))
+        }
+        return notes
     }
 
     static func report(_ summary: Summary, plan: AnkiImportPlan, path: String, context: Context) {

@@ -5,11 +5,12 @@ import LeitnerSystem
 import LeitnerVarlink
 
 /// The part of an import that is not cards with sides of their own: cloze notes with their
-/// cards (R30) and reverse cards (R28), as `export` writes them. Each note goes in by `AddCloze`
-/// — note, `type-answer`, media and every card in one change — and its cards are then given
-/// the ids, places and tags the source names; each reverse by `AddReverse`, with its own tags
-/// and `type-answer`, once the card it names is in. A note or a reverse whose card is already in
-/// the box is already present, so importing again adds nothing.
+/// cards (R30) and reverse cards (R28), as `export` writes them. The notes go in `AddClozes`
+/// batches — each note with its `type-answer`, its media and every card in one change, each card
+/// in the place the source names for it — and the cards are then given the ids and tags the
+/// source names, where those are not what the note gave them; each reverse by `AddReverse`, with
+/// its own tags and `type-answer`, once the card it names is in. A note or a reverse whose card
+/// is already in the box is already present, so importing again adds nothing.
 struct LinkedImport {
     var path: String
     var defaultLevel: Level?
@@ -39,57 +40,92 @@ struct LinkedImport {
                 cards[link.note, default: []].append(record)
             }
         }
+        var batch: [PlannedNote] = []
+        var bytes = 0
         for note in order {
-            try addNote(note, record: notes[note], cards: cards[note] ?? [], existing: existing, context: context, summary: &summary)
+            guard let planned = try plan(note, record: notes[note], cards: cards[note] ?? [], existing: existing, summary: &summary) else { continue }
+            let size = planned.note.json.jsonText.utf8.count
+            if !batch.isEmpty && (batch.count >= ImportCommand.batchCards || bytes + size > ImportCommand.batchBytes) {
+                try send(batch, context: context, summary: &summary)
+                batch = []
+                bytes = 0
+            }
+            batch.append(planned)
+            bytes += size
         }
+        if !batch.isEmpty { try send(batch, context: context, summary: &summary) }
         for reverse in reverses {
             try addReverse(reverse, existing: existing, context: context, summary: &summary)
         }
     }
 
+    /// A note as `AddClozes` takes it, with the rows or directories it was read from.
+    private struct PlannedNote {
+        var note: NewNote
+        var place: String
+        var cards: [ImportRecord]
+    }
+
     /// A note and its cards: the note's text, extra, tags, `type-answer` and media from its
     /// directory, or, from a file's rows, the text and extra of its first card's row and the tags
-    /// all its rows share.
-    private func addNote(_ note: String, record: ImportRecord?, cards: [ImportRecord], existing: Set<String>,
-                         context: Context, summary: inout ImportCommand.Summary) throws {
-        guard let source = record ?? cards.first else { return }
+    /// all its rows share; each card's place its row's. Nil when it is in the box already.
+    private func plan(_ note: String, record: ImportRecord?, cards: [ImportRecord], existing: Set<String>,
+                      summary: inout ImportCommand.Summary) throws -> PlannedNote? {
+        guard let source = record ?? cards.first else { return nil }
         let place = source.location.place(in: path)
         let present = cards.isEmpty ? existing.contains { $0.hasPrefix(note + ".c") } : cards.contains { existing.contains($0.id ?? "") }
         if present {
             summary.present.append(.init(place: place, reason: "note '\(note)' is already in the box"))
-            return
+            return nil
         }
         let text = try Self.text(source.front)
         let extra = try Self.text(source.back)
         let noteTags = record?.tags ?? cards.dropFirst().reduce(cards[0].tags) { shared, card in shared.filter(card.tags.contains) }
         let media = try (record?.media ?? []).map { try AssetFile.file($0, named: String($0.split(separator: "/").last ?? "")) }
         let level = try (cards.first?.level).map { try Arguments.level($0, command: "import") } ?? defaultLevel
-        let made: [Card]
-        do {
-            made = try context.box.addCloze(text: text, id: note, level: level, extra: extra.isEmpty ? nil : extra,
-                                            tags: Self.joined(noteTags, tags), typeAnswer: typeAnswer || (record?.typeAnswer ?? cards.contains(where: \.typeAnswer)),
-                                            media: media).value
-        } catch let error as VarlinkCallError {
-            ImportCommand.refuse(place, error, in: &summary)
-            return
-        }
-        summary.added += made.count
+        var cardLevels: [Int: String] = [:]
         for card in cards {
-            guard case .cloze(let link) = card.kind, let id = card.id else { continue }
-            let cardPlace = card.location.place(in: path)
-            guard var added = made.first(where: { $0.clozeOf?.number == link.number }) else {
-                summary.refused.append(.init(place: cardPlace, reason: "note '\(note)' holds no deletion \(link.number)"))
-                Console.error("\(cardPlace): note '\(note)' holds no deletion \(link.number)")
-                continue
-            }
-            do {
-                if added.id != id { added = try context.box.rename(id: added.id, to: id).value }
-                if let name = card.level ?? defaultLevel?.name, name != added.level.name {
-                    added = try context.box.move(id: id, to: try Arguments.level(name, command: "import")).value
+            guard case .cloze(let link) = card.kind, let name = card.level ?? defaultLevel?.name else { continue }
+            let cardLevel = try Arguments.level(name, command: "import")
+            if cardLevel != level { cardLevels[link.number] = cardLevel.name }
+        }
+        return PlannedNote(note: NewNote(text: text, id: note, level: level?.name, extra: extra.isEmpty ? nil : extra,
+                                         tags: Self.joined(noteTags, tags),
+                                         typeAnswer: typeAnswer || (record?.typeAnswer ?? cards.contains(where: \.typeAnswer)),
+                                         media: media, cardLevels: cardLevels),
+                           place: place, cards: cards)
+    }
+
+    /// Sends a batch of notes, then gives each card added the id and tags its row names when
+    /// they are not its note's.
+    private func send(_ batch: [PlannedNote], context: Context, summary: inout ImportCommand.Summary) throws {
+        let outcome = try context.box.addClozes(batch.map(\.note)).value
+        var made: [Int: [String]] = [:]
+        for added in outcome.added { made[added.index, default: []].append(added.id) }
+        for present in outcome.present {
+            summary.present.append(.init(place: batch[present.index].place, reason: "note '\(present.id)' is already in the box"))
+        }
+        for refused in outcome.refused {
+            ImportCommand.refuse(batch[refused.index].place, VarlinkCallError(name: refused.error.varlinkName,
+                                                                              parameters: refused.error.varlinkParameters), in: &summary)
+        }
+        for (index, ids) in made {
+            let planned = batch[index]
+            summary.added += ids.count
+            for card in planned.cards {
+                guard case .cloze(let link) = card.kind, let id = card.id else { continue }
+                let cardPlace = card.location.place(in: path)
+                guard let added = ids.first(where: { $0 == "\(link.note).c\(link.number)" }) else {
+                    summary.refused.append(.init(place: cardPlace, reason: "note '\(link.note)' holds no deletion \(link.number)"))
+                    Console.error("\(cardPlace): note '\(link.note)' holds no deletion \(link.number)")
+                    continue
                 }
-                try Self.retag(added, to: Self.joined(card.tags, tags), context: context)
-            } catch let error as VarlinkCallError {
-                ImportCommand.refuse(cardPlace, error, in: &summary)
+                do {
+                    if added != id { _ = try context.box.rename(id: added, to: id) }
+                    try Self.retag(id, from: planned.note.tags, to: Self.joined(card.tags, tags), context: context)
+                } catch let error as VarlinkCallError {
+                    ImportCommand.refuse(cardPlace, error, in: &summary)
+                }
             }
         }
     }
@@ -113,12 +149,13 @@ struct LinkedImport {
         }
     }
 
-    /// Gives `card` exactly `tags`: the ones it has and should not are taken off, the missing put on.
-    private static func retag(_ card: Card, to tags: [String], context: Context) throws {
-        let extra = card.tags.filter { !tags.contains($0) }
-        let missing = tags.filter { !card.tags.contains($0) }
-        if !extra.isEmpty { _ = try context.box.untag(id: card.id, tags: extra) }
-        if !missing.isEmpty { _ = try context.box.tag(id: card.id, tags: missing) }
+    /// Gives card `id`, which has the tags `current`, exactly `tags`: the ones it has and should
+    /// not are taken off, the missing put on.
+    private static func retag(_ id: String, from current: [String], to tags: [String], context: Context) throws {
+        let extra = current.filter { !tags.contains($0) }
+        let missing = tags.filter { !current.contains($0) }
+        if !extra.isEmpty { _ = try context.box.untag(id: id, tags: extra) }
+        if !missing.isEmpty { _ = try context.box.tag(id: id, tags: missing) }
     }
 
     /// `own`, then those of `more` it lacks.

@@ -4,7 +4,8 @@ the tests of `leitnerctl import FILE.apkg|.colpkg` (R34) and its benchmark.
 `write_decks(directory)` builds one collection holding every kind of note the import maps —
 basic, basic and reversed, optional reverse, type-in, cloze (several numbers, a hint, one
 number twice), image occlusion (to be reported) — with a PNG and an MP3 in fields, tags with
-`::`, and cards suspended, new, learning and reviewed at intervals from 1 to 400 days; it
+`::`, and cards suspended, new, learning and reviewed at intervals from 1 to 400 days (a cloze
+note's cards in three of those places); it
 exports the "Languages" deck in the current format and in the legacy one ("support older Anki
 versions"), and the whole collection as a `.colpkg`. It returns what the library says the deck
 holds, card by card, for the tests to check the box against. `write_cloze_decks(directory)`
@@ -51,8 +52,8 @@ def build(col):
     note(col, "Basic (optional reversed card)", deck, {"Front": "Baum", "Back": "tree", "Add Reverse": "y"})
     note(col, "Basic (optional reversed card)", deck, {"Front": "Blatt", "Back": "leaf", "Add Reverse": ""})
     note(col, "Basic (type in the answer)", deck, {"Front": "Maus", "Back": "mouse"})
-    note(col, "Cloze", deck, {"Text": "Die {{c1::Katze}} schläft {{c2::auf dem Sofa::wo?}}, {{c1::die Katze}} träumt "
-                                      "{{c3::lange}}.", "Back Extra": "Katzen schlafen viel."}, ["de::grammar"])
+    cloze = note(col, "Cloze", deck, {"Text": "Die {{c1::Katze}} schläft {{c2::auf dem Sofa::wo?}}, {{c1::die Katze}} "
+                                              "träumt {{c3::lange}}.", "Back Extra": "Katzen schlafen viel."}, ["de::grammar"])
     note(col, "Basic", other, {"Front": "elsewhere", "Back": "not in Languages"})
     col.add_image_occlusion_notetype()
     io = col.models.by_name("Image Occlusion")
@@ -70,6 +71,10 @@ def build(col):
     learning, suspended = cards[len(INTERVALS)], cards[len(INTERVALS) + 1]
     col.db.execute("update cards set type=1, queue=1, ivl=0, due=? where id=?", 1_700_000_000, learning.id)
     col.sched.suspend_cards([suspended.id])
+    # A cloze note's cards in three places: new, reviewed at 20 days, suspended.
+    _, reviewed, put_aside = sorted(cloze.cards(), key=lambda c: c.ord)
+    col.db.execute("update cards set type=2, queue=2, ivl=20, due=? where id=?", col.sched.today + 20, reviewed.id)
+    col.sched.suspend_cards([put_aside.id])
     return deck
 
 

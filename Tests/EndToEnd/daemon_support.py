@@ -33,6 +33,11 @@ def log_file(store: pathlib.Path, device: str = DEVICE) -> pathlib.Path:
     return device_dir(store, device) / "log"
 
 
+def log_events(store: pathlib.Path, device: str = DEVICE) -> list:
+    """The event of each line of the device's review log (`add`, `move`, …), in order."""
+    return [fields[1] for fields in (line.split("\t") for line in log_file(store, device).read_text().splitlines()) if len(fields) > 1]
+
+
 def days_file(store: pathlib.Path, device: str = DEVICE) -> pathlib.Path:
     """`.leitner/devices/DEVICE/days`: the device's day record."""
     return device_dir(store, device) / "days"

@@ -7,6 +7,7 @@ store is compared with the first file by file; a second import adds nothing."""
 import os
 
 from cli_box import CliBox, box  # noqa: F401  (a fixture)
+from daemon_support import log_events
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f8d5a80000000049454e44ae426082")
 MP3 = b"ID3\x03\x00\x00\x00\x00\x00\x00" + bytes(range(256))
@@ -110,6 +111,8 @@ def test_export_dir_with_levels_gives_the_same_box_back(box, tmp_path, bin_dir):
         assert result.returncode == 0, result.stderr
         assert f"{len(cards)} added, 0 already present, 0 refused" in result.stdout
         assert store_of(other) == original
+        # Each card went in where it belongs, a note's cards too: none was moved after.
+        assert "move" not in log_events(other.store)
         # Served as the first box serves them: a reverse as a reverse, a cloze card by its note.
         shown = other.json_lines("list")
         kinds = {card["id"]: (card.get("reverseOf"), card.get("clozeOf"), card.get("cloze")) for card in shown}

@@ -11,7 +11,7 @@ import pytest
 
 from anki_decks import write_cloze_decks, write_decks
 from cli_box import CliBox, box  # noqa: F401  (fixture)
-from daemon_support import log_file
+from daemon_support import log_events, log_file
 
 PLACES = ["new", "suspended", "1", "2", "3", "4", "5", "6", "7", "finished"]
 # docs/anki-import.md, "Progress": the level of each interval of anki_decks.INTERVALS.
@@ -117,6 +117,11 @@ def test_each_anki_card_becomes_a_card_as_the_library_says(box, decks, name, kee
         if card["cloze"]:
             tags = (box.store / "notes" / base / "tags").read_text().split()
         assert set(tags) == {t.replace("::", ":") for t in card["tags"]} | {"deck:" + card["deck"]}, cid
+
+    # Every card was added where it belongs, in the change that made it: none moved after, not
+    # even a cloze note's cards in three places.
+    events = log_events(box.store)
+    assert events.count("add") == len(cards) and "move" not in events, events
 
     # A second import adds nothing, and says so.
     again = box.json(*args)

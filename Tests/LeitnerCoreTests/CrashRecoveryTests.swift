@@ -21,10 +21,10 @@ import LeitnerTestSupport
         // R28: a card and its reverse cards change together, or not at all.
         case addWithReverse, addReverse, renameWithReverses, deleteWithReverses, addManyWithReverses
         // R30: a note and its cards change together, or not at all.
-        case addCloze, renameNote, deleteNote
+        case addCloze, renameNote, deleteNote, addClozes
 
         var hasReverses: Bool { self == .renameWithReverses || self == .deleteWithReverses }
-        var hasNote: Bool { self == .addCloze || self == .renameNote || self == .deleteNote }
+        var hasNote: Bool { self == .addCloze || self == .renameNote || self == .deleteNote || self == .addClozes }
     }
 
     /// Two cards in level 1, today's test open; for `gradeCompleting` one is passed already,
@@ -76,6 +76,11 @@ import LeitnerTestSupport
         case .addCloze:
             _ = try box.addCloze(text: "Die {{c1::Katze}} schläft {{c2::auf dem Sofa}} {{c3::heute}}", id: "katze", level: "3",
                                  extra: "cat", tags: ["de"])
+        case .addClozes:
+            // Each note with all its cards, each in its place, or absent: one batch's record.
+            _ = try box.addClozes([NewNote(text: "Die {{c1::Katze}} schläft {{c2::auf dem Sofa}}", id: "katze", level: "3",
+                                           extra: "cat", tags: ["de"], cardLevels: [2: "5"]),
+                                   NewNote(text: "{{c1::drei}} und {{c2::vier}}", id: "zahlen")])
         case .renameNote: _ = try box.rename(id: "zahl", to: "nummer")
         case .deleteNote: _ = try box.delete(id: "zahl", keepReverses: false)
         case .addManyWithReverses:

@@ -61,6 +61,11 @@ import Testing
         ("addCloze", { _ = try $0.addCloze(text: "{{c1::a}}", id: "n", level: .new, extra: "x", tags: ["t"]) }),
         ("addCloze (defaults)", { _ = try $0.addCloze(text: "{{c1::a}}") }),
         ("addCloze (media)", { _ = try $0.addCloze(text: "{{c1::a}}", typeAnswer: true, media: [Asset(name: "cat.png", content: [0x89])]) }),
+        ("addClozes", {
+            _ = try $0.addClozes([NewNote(text: "{{c1::a}} {{c2::b}}", id: "n", level: "new", extra: "x", tags: ["t"], typeAnswer: true,
+                                          media: [Asset(name: "cat.png", content: [0x89])], cardLevels: [2: "3"]),
+                                  NewNote(text: "{{c1::a}}")])
+        }),
         ("move", { _ = try $0.move(id: "a", to: .finished) }),
         ("suspend", { _ = try $0.suspend(ids: ["a", "b"]) }),
         ("unsuspend", { _ = try $0.unsuspend(ids: ["a"]) }),

@@ -66,6 +66,25 @@ extension Box {
         if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
     }
 
+    /// Queues the speech of the cards of a batch of cloze notes (`AddClozes`), each side as its
+    /// card shows it (R30), made from the note as sent.
+    public func speakAhead(notes: [NewNote], added: [BatchOutcome.Added]) {
+        guard let voice else { return }
+        var parsed: [Int: ClozeText] = [:]
+        var jobs: [VoiceMaker.Job] = []
+        for card in added {
+            // A cloze card of the batch is NOTE.cN (`Store.defaultClozeID`).
+            guard let suffix = card.id.split(separator: ".").last, suffix.first == "c", let number = Int(suffix.dropFirst()) else { continue }
+            let note = notes[card.index]
+            let text = parsed[card.index] ?? ClozeText(parsing: note.text)
+            parsed[card.index] = text
+            let front = Side(path: "", mediaType: "text/markdown", text: text.question(hiding: number, markdown: true))
+            let back = Side(path: "", mediaType: "text/markdown", text: text.answer(revealing: number, markdown: true, extra: note.extra))
+            jobs += voice.jobs(front: front, back: back, tags: note.tags)
+        }
+        if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
+    }
+
     /// Queues the speech of a test just opened: its cards are read off the turn, through
     /// descriptors of the maker's own (`CardReader`), as an index build reads them. The queue is
     /// entry numbers in `index`; their ids are made on the maker's thread, not on the box's turn

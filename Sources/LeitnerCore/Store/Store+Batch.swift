@@ -1,7 +1,7 @@
 import Glibc
 import LeitnerSystem
 
-/// Many new cards in one change (`AddMany`): every card is written under a directory of its
+/// Many new cards in one change (`AddMany`, and `AddClozes` with their notes): every card is written under a directory of its
 /// batch in `.leitner/tmp/batches/`, all of them made durable by one `syncfs`, the batch's
 /// record written and synced (`BatchRecord`), then every card renamed into its level and the
 /// log lines appended in one write; a checkpoint ends the batch. A thousand cards cost a handful of flushes instead of four per card.
@@ -123,33 +123,59 @@ extension Store {
     func discardStaged(note: StagedNote) { try? FileSystem.removeTree(note.staged, in: stagingFD) }
 
     /// Puts a batch of staged cards in place, durably (R17): one sync of the staged files, the
-    /// batch's record synced, the renames, the log lines, then a checkpoint. When a step before
-    /// the last rename fails, what was done is undone, the record removed and the staged cards
-    /// dropped: the request fails with `storeFailure` and changes nothing (R16).
-    func commitBatch(_ cards: [StagedCard], journal entries: [LogEntry]) throws(BoxError) {
+    /// batch's record synced, the renames, the log lines, then a checkpoint. `notes`, the staged
+    /// notes (R30) whose cards are among `cards` (`AddClozes`), are renamed into `notes/` first,
+    /// so that no card is ever in a level before its note. When a step before the last rename
+    /// fails, what was done is undone, the record removed and the staged cards and notes dropped:
+    /// the request fails with `storeFailure` and changes nothing (R16).
+    func commitBatch(_ cards: [StagedCard], notes: [StagedNote] = [], journal entries: [LogEntry]) throws(BoxError) {
         guard !cards.isEmpty else { return }
-        do { try log.checkWritable() } catch {
+        func discard() {
             discardStaged(cards)
+            for note in notes { discardStaged(note: note) }
+        }
+        var notesFD: FileDescriptor?
+        do throws(BoxError) {
+            try log.checkWritable()
+            if !notes.isEmpty { notesFD = try notesDirectory() }
+        } catch {
+            discard()
             throw error
         }
+        defer { notesFD?.close() }
         // 1. The staged cards' files and directories, in one flush of the file system. It syncs
         //    the log's pending lines too, so the record may say the batch's lines go at its end.
         do { try stagingFD.syncFileSystem() } catch {
-            discardStaged(cards)
+            discard()
             throw .failing(.sync, statePath + "/tmp", error)
         }
         // 2. The record: from here on the batch is carried out, now or by the next open.
         let logBytes = ReviewLog.encode(entries)
-        let record = BatchRecord(logOffset: log.size, logBytes: logBytes,
-                                 intent: JournalIntent.encode(cards.map { .add(staged: $0.staged, id: $0.id, to: $0.level) }))
+        let intents = notes.map { JournalIntent.addNote(staged: $0.staged, id: $0.id) }
+            + cards.map { JournalIntent.add(staged: $0.staged, id: $0.id, to: $0.level) }
+        let record = BatchRecord(logOffset: log.size, logBytes: logBytes, intent: JournalIntent.encode(intents))
         do { try record.write(in: stateFD) } catch {
             try? BatchRecord.remove(in: stateFD)
-            discardStaged(cards)
+            discard()
             throw .failing(.write, statePath + "/" + BatchRecord.fileName, error)
         }
-        // 3. The renames, then the lines: a batch whose lines are in the log is finished.
+        // 3. The renames, the notes first, then the lines: a batch whose lines are in the log is finished.
+        var placedNotes: [StagedNote] = []
         var placed: [StagedCard] = []
         do throws(BoxError) {
+            if let notesFD {
+                for note in notes {
+                    do throws(Errno) {
+                        try FileSystem.rename(note.staged, in: stagingFD, to: note.id, in: notesFD)
+                    } catch {
+                        if error == .exists || error == .notEmpty {
+                            throw BoxError.storeFailure(path: notePath(note.id), reason: "cannot create: a note of that name appeared meanwhile")
+                        }
+                        throw BoxError.failing(.rename, notePath(note.id), error, doing: "cannot create")
+                    }
+                    placedNotes.append(note)
+                }
+            }
             for card in cards {
                 let target = try fd(card.level)
                 do throws(Errno) {
@@ -165,10 +191,11 @@ extension Store {
             }
             try log.appendRecorded(logBytes)
         } catch {
-            withdrawBatch(placed: placed, all: cards)
+            withdrawBatch(placed: placed, all: cards, placedNotes: placedNotes, notes: notes, in: notesFD)
             throw error
         }
         for card in cards { setLevel(card.id, card.level) }
+        for note in notes { publishNote(note.id) }
         // 4. The checkpoint syncs the renames and the lines and removes the record. Should it fail,
         //    the record stays for the next open to finish, and no later change may be journaled
         //    after it (the open redoes the journal before the batch): changes are refused until then.
@@ -178,13 +205,19 @@ extension Store {
     }
 
     /// Takes back a batch that could not be carried out: the cards renamed so far go back to
-    /// `.leitner/tmp/`, the record is removed (synced), the staged cards dropped. If the record
-    /// cannot be removed, the next open would finish the batch: changes are refused until then.
-    private func withdrawBatch(placed: [StagedCard], all cards: [StagedCard]) {
+    /// `.leitner/tmp/`, then the notes, the record is removed (synced), the staged cards and
+    /// notes dropped. If the record cannot be removed, the next open would finish the batch:
+    /// changes are refused until then.
+    private func withdrawBatch(placed: [StagedCard], all cards: [StagedCard], placedNotes: [StagedNote], notes: [StagedNote],
+                               in notesFD: FileDescriptor?) {
         do throws(Errno) {
             for card in placed.reversed() {
                 guard let target = openFD(card.level) else { throw Errno.notDirectory }
                 try FileSystem.rename(card.id, in: target, to: card.staged, in: stagingFD)
+            }
+            for note in placedNotes.reversed() {
+                guard let notesFD else { throw Errno.notDirectory }
+                try FileSystem.rename(note.id, in: notesFD, to: note.staged, in: stagingFD)
             }
             try BatchRecord.remove(in: stateFD)
             try stateFD.sync()
@@ -194,6 +227,7 @@ extension Store {
             return
         }
         discardStaged(cards)
+        for note in notes { discardStaged(note: note) }
     }
 
     /// At open (R18): finishes the batch a crash cut off, if any. A record whose lines the log
@@ -204,6 +238,16 @@ extension Store {
         guard let record = BatchRecord.read(in: stateFD) else { return }
         guard try log.restore(record.logBytes, at: record.logOffset) == false else { return }
         for intent in JournalIntent.decode(record.intent) {
+            if case .addNote(let staged, let id) = intent {
+                // A note of the batch (`AddClozes`), renamed before its cards.
+                guard !hasNote(id), FileSystem.exists(staged, in: stagingFD) else { continue }
+                let notes = try notesDirectory()
+                defer { notes.close() }
+                try Store.failing(.rename, notePath(id), doing: "cannot finish an interrupted batch of new notes") { () throws(Errno) in
+                    try FileSystem.rename(staged, in: stagingFD, to: id, in: notes)
+                }
+                continue
+            }
             guard case .add(let staged, let id, let to) = intent,
                   level(of: id) == nil, FileSystem.exists(staged, in: stagingFD) else { continue }
             let directory = try fd(to)

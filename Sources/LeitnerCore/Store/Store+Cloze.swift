@@ -292,14 +292,17 @@ extension Store {
 
     /// Writes a new note (R30) under `.leitner/tmp/note-ID`, with `more` files beside its text
     /// (its `type-answer`, its media), synced, for `commitStagedCards` to put into `notes/` in the
-    /// same journaled change as its cards: the note and all its cards, or nothing (R18).
+    /// same journaled change as its cards: the note and all its cards, or nothing (R18). In a
+    /// batch (`AddClozes`) it goes under the batch's directory, `BATCH/note-ID`, unsynced:
+    /// `commitBatch` syncs the whole batch at once.
     /// - Throws: `invalidParameter` when the note exists; `storeFailure` naming the path.
     func stageNote(_ id: String, text: String, extra: String?, tags: [String],
-                   files more: [(name: String, bytes: [UInt8])] = []) throws(BoxError) -> StagedNote {
+                   files more: [(name: String, bytes: [UInt8])] = [], in batch: String? = nil) throws(BoxError) -> StagedNote {
         if hasNote(id) {
             throw .invalidParameter(name: "id", reason: "a note '\(id)' exists in '\(root)/\(Store.notesDirectoryName)'")
         }
-        let staged = "note-" + id
+        let staged = batch.map { $0 + "/note-" + id } ?? "note-" + id
+        let synced = batch == nil
         do {
             if FileSystem.exists(staged, in: stagingFD) { try FileSystem.removeTree(staged, in: stagingFD) }
             try FileSystem.makeDirectory(staged, in: stagingFD)
@@ -312,10 +315,12 @@ extension Store {
                 let file = try FileDescriptor.open(name, relativeTo: dir, .writeOnly, options: [.create, .exclusive, .noFollow])
                 defer { file.close() }
                 try file.writeAll(bytes)
-                try file.sync()
+                if synced { try file.sync() }
             }
-            try dir.sync()
-            try stagingFD.sync()
+            if synced {
+                try dir.sync()
+                try stagingFD.sync()
+            }
         } catch {
             try? FileSystem.removeTree(staged, in: stagingFD)
             throw .failing(.write, statePath + "/tmp/" + staged, error)

@@ -1,7 +1,7 @@
 import LeitnerCore
 import LeitnerVarlink
-/// The types of `AddMany` as JSON, both ways (docs/protocol.md, "AddMany"): `NewCard` in the call,
-/// `AddedCard`, `PresentCard` and `RefusedCard` in the reply.
+/// The types of `AddMany` and `AddClozes` as JSON, both ways (docs/protocol.md, "AddMany"):
+/// `NewCard` and `NewNote` in the call, `AddedCard`, `PresentCard` and `RefusedCard` in the reply.
 
 extension NewCard {
     /// The `NewCard` object.
@@ -32,12 +32,7 @@ extension NewCard {
                   back: try Asset(json: fields.required("back"), field: fields.field("back")),
                   id: try fields.optionalString("id"), level: try fields.optionalString("level"),
                   typeAnswer: try fields.optionalBool("typeAnswer") ?? false,
-                  tags: try fields.optional("tags", "an array of strings") { value in
-                      value.arrayValue.flatMap { items in
-                          let strings = items.compactMap(\.stringValue)
-                          return strings.count == items.count ? strings : nil
-                      }
-                  } ?? [],
+                  tags: try fields.optionalStrings("tags") ?? [],
                   media: (try fields.optionalObjects("media") { (value, path) throws(JSONFieldError) in try Asset(json: value, field: path) } ?? [])
                       + shared,
                   reverseLevel: try fields.optionalString("reverseLevel"))
@@ -75,6 +70,45 @@ extension NewCard {
             return json
         }
         return (encoded, media)
+    }
+}
+
+extension NewNote {
+    /// The `NewNote` object.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["text": .string(text)]
+        if let id { members["id"] = .string(id) }
+        if let level { members["level"] = .string(level) }
+        if let extra { members["extra"] = .string(extra) }
+        if !tags.isEmpty { members["tags"] = .array(tags.map(JSONValue.string)) }
+        if typeAnswer { members["typeAnswer"] = .bool(true) }
+        if !media.isEmpty { members["media"] = .array(media.map(\.json)) }
+        if !cardLevels.isEmpty {
+            members["cardLevels"] = .object(Dictionary(uniqueKeysWithValues: cardLevels.map { (String($0.key), JSONValue.string($0.value)) }))
+        }
+        return .object(members)
+    }
+
+    /// Reads a `NewNote` object.
+    /// - Throws: `JSONFieldError` naming the member that is missing or mistyped (`notes.3.text`),
+    ///   or a key of `cardLevels` that is not a number.
+    public init(json: JSONValue, field: String = "note") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: field)
+        var cardLevels: [Int: String] = [:]
+        if fields.optional("cardLevels") != nil {
+            let levels = try fields.object("cardLevels")
+            for (key, value) in levels.members {
+                guard let number = Int(key), let level = value.stringValue else {
+                    throw levels.mistyped(key, value, expected: "a level's name by a deletion number")
+                }
+                cardLevels[number] = level
+            }
+        }
+        self.init(text: try fields.string("text"), id: try fields.optionalString("id"), level: try fields.optionalString("level"),
+                  extra: try fields.optionalString("extra"), tags: try fields.optionalStrings("tags") ?? [],
+                  typeAnswer: try fields.optionalBool("typeAnswer") ?? false,
+                  media: try fields.optionalObjects("media") { (value, path) throws(JSONFieldError) in try Asset(json: value, field: path) } ?? [],
+                  cardLevels: cardLevels)
     }
 }
 

@@ -120,6 +120,14 @@ public struct BoxClient {
         }
     }
 
+    /// `AddClozes`: a batch of cloze notes (R30), each added with its cards, found present or
+    /// refused on its own; each card added is reported with its note's index.
+    public func addClozes(_ notes: [NewNote]) throws -> BoxReply<BatchOutcome> {
+        try call(.addClozes, ["notes": .array(notes.map(\.json))]) { fields throws(JSONFieldError) in
+            try BatchOutcome(json: .object(fields.members))
+        }
+    }
+
     /// `AddMany`: a batch of cards, each added, found present or refused on its own.
     /// `reverse`: each added card gets its reverse card beside it (R28). A medium several cards
     /// hold is sent once (`NewCard.batchJSON`).

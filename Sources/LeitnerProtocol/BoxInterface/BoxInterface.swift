@@ -189,6 +189,12 @@ public enum BoxInterface {
         type NewCard (front: Asset, back: Asset, id: ?string, level: ?string, typeAnswer: ?bool, tags: ?[]string, media: ?[]Asset,
           sharedMedia: ?[]string, reverseLevel: ?string)
 
+        # A cloze note of an AddClozes batch: AddCloze's parameters for one note. cardLevels: the
+        # level or place of the card of a deletion number, by that number ("2": "3"), when it is
+        # not level.
+        type NewNote (text: string, id: ?string, level: ?string, extra: ?string, tags: ?[]string, typeAnswer: ?bool,
+          media: ?[]Asset, cardLevels: ?[string]string)
+
         # A card of the batch that was added; index is its place in the batch, from 0.
         # reverse: the id of its reverse card, added beside it (AddMany with reverse true).
         type AddedCard (index: int, id: string, level: string, reverse: ?string)
@@ -307,6 +313,14 @@ public enum BoxInterface {
         # beside its text, written with it, each name as Add takes it (InvalidAsset otherwise).
         method AddCloze(text: string, id: ?string, level: ?string, extra: ?string, tags: ?[]string,
           typeAnswer: ?bool, media: ?[]Asset) -> (cards: []Card)
+        # Adds many cloze notes in one durable change, each as AddCloze would, its cards each in
+        # the level its cardLevels names, else in level, else where a new card goes: when the reply
+        # arrives, every note added and all its cards are on disk and in place. added: each card
+        # made, index its note's; present: a note whose id is in notes/ or earlier in the batch
+        # (id names it), not added, so the same batch sent twice adds nothing the second time;
+        # refused: a note AddCloze would refuse (CardExists when a card's id is taken). Fails as a
+        # whole (StoreFailure, nothing added) only when the store cannot take the batch.
+        method AddClozes(notes: []NewNote) -> (added: []AddedCard, present: []PresentCard, refused: []RefusedCard)
         method Show(id: string) -> (card: Card)
         # A card's position in a listing's order: by level (1 to 7, finished, new, suspended),
         # then by id as strings compare. Where a page of List begins or ends.

@@ -35,6 +35,7 @@ public enum BoxMethod: String, Sendable, CaseIterable {
     case practice = "Practice"
     case addReverse = "AddReverse"
     case addCloze = "AddCloze"
+    case addClozes = "AddClozes"
     case speech = "Speech"
 
     /// The qualified name a call carries, `io.leitner.Box.Grade`.

@@ -75,6 +75,16 @@ package struct JSONFields {
     /// The member `key` as a boolean, nil when absent or null. - Throws: `JSONFieldError` when mistyped.
     public func optionalBool(_ key: String) throws(JSONFieldError) -> Bool? { try optional(key, "a boolean", \.boolValue) }
 
+    /// The member `key` as an array of strings, nil when absent or null. - Throws: `JSONFieldError` when mistyped.
+    public func optionalStrings(_ key: String) throws(JSONFieldError) -> [String]? {
+        try optional(key, "an array of strings") { value in
+            value.arrayValue.flatMap { items in
+                let strings = items.compactMap(\.stringValue)
+                return strings.count == items.count ? strings : nil
+            }
+        }
+    }
+
     /// The member `key` as an integer. - Throws: `JSONFieldError` when missing or mistyped.
     public func int(_ key: String) throws(JSONFieldError) -> Int { try required(key, "an integer", \.intValue) }
 

@@ -131,6 +131,17 @@ enum BoxMethods {
         return ["cards": .array(cards.map(\.json))]
     }
 
+    /// A batch of cloze notes; one refused note does not stop the others (docs/protocol.md).
+    static func addClozes(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
+        guard let list = try parameters.required("notes").arrayValue else { throw InvalidParameter(name: "notes") }
+        var notes: [NewNote] = []
+        notes.reserveCapacity(list.count)
+        for (index, value) in list.enumerated() { notes.append(try NewNote(json: value, field: "notes.\(index)")) }
+        let outcome = try context.box.addClozes(notes)
+        context.box.speakAhead(notes: notes, added: outcome.added)
+        return outcome.json.objectValue ?? [:]
+    }
+
     /// A batch of new cards; one refused card does not stop the others (docs/protocol.md).
     static func addMany(_ context: Context, _ parameters: CallParameters) throws -> [String: JSONValue] {
         guard let list = try parameters.required("cards").arrayValue else { throw InvalidParameter(name: "cards") }

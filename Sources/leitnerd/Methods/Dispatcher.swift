@@ -75,6 +75,7 @@ struct Dispatcher: Sendable {
             .resolveConflict: .once(BoxMethods.resolveConflict),
             .addReverse: .once(BoxMethods.addReverse),
             .addCloze: .once(BoxMethods.addCloze),
+            .addClozes: .once(BoxMethods.addClozes),
             .tag: .once(BoxMethods.tag),
             .untag: .once(BoxMethods.untag),
             .practice: .once(BoxMethods.practice),
