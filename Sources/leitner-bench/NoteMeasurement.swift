@@ -45,7 +45,8 @@ enum NoteMeasurement {
         for _ in 0..<max(1, rounds) {
             for (path, isNotes) in [(store, false), (copy, true)] {
                 fflush(nil)
-                _ = system("'\(CommandLine.arguments[0])' notes-kill '\(path)' '\(made.plainIDs[0])'")
+                // `exec`: the shell is the killed process, and says nothing of it.
+                _ = system("exec '\(CommandLine.arguments[0])' notes-kill '\(path)' '\(made.plainIDs[0])'")
                 var box: Box?
                 let time = try Timing.secondsThrowing { box = try openAndAsk(path) }
                 box?.close()
