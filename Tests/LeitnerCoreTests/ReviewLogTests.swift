@@ -202,9 +202,9 @@ import LeitnerTestSupport
         let batch = (0..<1500).map { Self.grade("card-\($0)", seconds: Int64($0)) }
         let batchSize = batch.flatMap(Self.line).count
         #expect(batchSize > Journal.capacity)
-        let roomForBatch = log.hasRoom(for: batch, intent: [])
+        let roomForBatch = log.hasRoom(for: ReviewLog.Change(batch))
         #expect(!roomForBatch)
-        #expect(log.hasRoom(for: [Self.grade("b")], intent: []))
+        #expect(log.hasRoom(for: ReviewLog.Change([Self.grade("b")])))
 
         let pending = try log.prepare(batch)
         #expect(try log.entries(from: 0).count == 1501, "written before commit")

@@ -204,12 +204,25 @@ final class ReviewLog {
         return false
     }
 
-    /// True when a durable append of `entries` with `intent` fits in the journal as it is; when
-    /// not, the store makes room with a checkpoint first.
-    func hasRoom(for entries: [LogEntry], intent: [JournalIntent]) -> Bool {
+    /// A durable change's bytes, encoded once: `hasRoom` measures them before the store makes
+    /// room (a checkpoint), and `prepare` writes the same bytes.
+    struct Change {
+        fileprivate let bytes: [UInt8]
+        fileprivate let intent: [UInt8]
+        fileprivate let latestTime: Int64?
+
+        init(_ entries: [LogEntry], intent: [JournalIntent] = []) {
+            bytes = ReviewLog.encode(entries)
+            self.intent = JournalIntent.encode(intent)
+            latestTime = entries.lazy.map(\.time).max()
+        }
+    }
+
+    /// True when a durable append of `change` fits in the journal as it is; when not, the store
+    /// makes room with a checkpoint first.
+    func hasRoom(for change: Change) -> Bool {
         guard let journal else { return true }
-        return journal.hasRoom(logBytes: unjournaled.count + ReviewLog.encode(entries).count,
-                               intent: JournalIntent.encode(intent).count)
+        return journal.hasRoom(logBytes: unjournaled.count + change.bytes.count, intent: change.intent.count)
     }
 
     /// Appends entries in one write, unsynced: hand changes and skipped days, which the next
@@ -228,17 +241,21 @@ final class ReviewLog {
     /// yet: `commit` writes the lines once the renames are done, `withdraw` takes the record back
     /// when they fail.
     func prepare(_ entries: [LogEntry], intent: [JournalIntent] = []) throws(BoxError) -> Pending {
+        try prepare(Change(entries, intent: intent))
+    }
+
+    /// `prepare` of a change encoded already (`Change`), as the store measured it with `hasRoom`.
+    func prepare(_ change: Change) throws(BoxError) -> Pending {
         if let refusal { throw refusal }
-        let bytes = ReviewLog.encode(entries)
-        let intentBytes = JournalIntent.encode(intent)
+        let bytes = change.bytes
         var pending = Pending(bytes: bytes, unjournaledBefore: unjournaled, direct: false, sizeBefore: size,
-                              latestTime: entries.map(\.time).max())
+                              latestTime: change.latestTime)
         let journal = try usableJournal()
-        let logBytes = unjournaled + bytes
-        guard journal.hasRoom(logBytes: logBytes.count, intent: intentBytes.count) else {
+        let logBytes = unjournaled.isEmpty ? bytes : unjournaled + bytes
+        guard journal.hasRoom(logBytes: logBytes.count, intent: change.intent.count) else {
             // Only a batch without renames is this large (the store makes room for the others):
             // the log synced directly is just as durable.
-            guard intent.isEmpty else {
+            guard change.intent.isEmpty else {
                 throw .storeFailure(path: journal.path, reason: "a change too large for the journal (\(logBytes.count) bytes)")
             }
             pending.direct = true
@@ -251,7 +268,7 @@ final class ReviewLog {
             return pending
         }
         do {
-            try journal.record(logOffset: size - unjournaled.count, logBytes: logBytes, intent: intentBytes)
+            try journal.record(logOffset: size - unjournaled.count, logBytes: logBytes, intent: change.intent)
         } catch {
             throw .failing(.write, journal.path, error)
         }
@@ -301,7 +318,12 @@ final class ReviewLog {
 
     /// Appends entries so that they are on disk when it returns (R17): a change with no rename.
     func appendDurably(_ entries: [LogEntry]) throws(BoxError) {
-        let pending = try prepare(entries)
+        try appendDurably(Change(entries))
+    }
+
+    /// `appendDurably` of a change encoded already (`Change`).
+    func appendDurably(_ change: Change) throws(BoxError) {
+        let pending = try prepare(change)
         do { try commit(pending) } catch {
             withdraw(pending)
             throw error
