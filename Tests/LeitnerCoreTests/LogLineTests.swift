@@ -80,6 +80,22 @@ import Testing
         #expect(fieldsAfterTime(both) == ["complete", "-", "-", "-", "-", "-", "date=2026-11-21", "origin=hand"])
     }
 
+    /// The line is written as bytes (`LogLine.append`): every field after the time, the one
+    /// written as a second time (`made=`) among them, in the document's order, and the lines of
+    /// one change back to back in the bytes a durable append writes (`ReviewLog.encode`).
+    @Test func theLaterFieldsAndTheirOrderAreWrittenAsBytes() throws {
+        var renamed = LogEntry(time: Self.time, event: .rename, id: "a", from: .two, to: .two, renamedTo: "b")
+        renamed.kept = KeptMark(device: "phone", sequence: 7)
+        let moved = LogEntry(time: Self.time + 250, event: .move, id: "c", from: .one, to: .two, origin: "hand", made: Self.time - 1_000)
+        #expect(fieldsAfterTime(renamed) == ["rename", "a", "2", "2", "-", "-", "renamed=b", "kept=phone:7"])
+        let fields = fieldsAfterTime(moved)
+        #expect(Array(fields.prefix(6)) == ["move", "c", "1", "2", "-", "-"] && fields[6] == "origin=hand")
+        #expect(fields.count == 8 && fields[7].hasPrefix("made=") && DayClock.parseRFC3339(String(fields[7].dropFirst(5))) == Self.time - 1_000)
+        #expect(roundTrip(moved) == moved)
+        let bytes = ReviewLog.encode([renamed, moved])
+        #expect(String(decoding: bytes, as: UTF8.self) == LogLine.format(renamed) + LogLine.format(moved))
+    }
+
     /// The example of docs/store-format.md, as a person would find it in the file.
     @Test func theDocumentsExampleLinesParse() throws {
         let grade = try #require(LogLine.parse("2026-11-21T20:31:07+01:00\tgrade\thola\t2\t3\tcorrect\t1840"))

@@ -10,21 +10,35 @@
 /// kept offline, R35).
 enum LogLine {
     static func format(_ entry: LogEntry) -> String {
-        var fields = [
-            DayClock.rfc3339Milliseconds(entry.time),
-            entry.event.rawValue,
-            entry.id ?? "-",
-            entry.from?.name ?? "-",
-            entry.to?.name ?? "-",
-            entry.correct.map { $0 ? "correct" : "wrong" } ?? "-",
-            entry.answerMs.map(String.init) ?? "-",
-        ]
-        if let date = entry.date { fields.append("date=\(date)") }
-        if let origin = entry.origin { fields.append("origin=\(origin.rawValue)") }
-        if let renamedTo = entry.renamedTo { fields.append("renamed=\(renamedTo)") }
-        if let made = entry.made { fields.append("made=" + DayClock.rfc3339Milliseconds(made)) }
-        if let kept = entry.kept { fields.append("kept=\(kept.device):\(kept.sequence)") }
-        return fields.joined(separator: "\t") + "\n"
+        var bytes: [UInt8] = []
+        append(entry, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the line of `entry`, its newline included, to `bytes`, with no string made per
+    /// field: every durable change encodes its lines on the request's path (a grade's one, a
+    /// day's admissions, an import's thousands).
+    static func append(_ entry: LogEntry, to bytes: inout [UInt8]) {
+        func field(_ text: String?) {
+            bytes.append(tab)
+            if let text { bytes.append(contentsOf: text.utf8) } else { bytes.append(contentsOf: dash) }
+        }
+        DayClock.appendRFC3339Milliseconds(entry.time, to: &bytes)
+        field(entry.event.rawValue)
+        field(entry.id)
+        field(entry.from?.name)
+        field(entry.to?.name)
+        field(entry.correct.map { $0 ? "correct" : "wrong" })
+        field(entry.answerMs.map(String.init))
+        if let date = entry.date { field("date=\(date)") }
+        if let origin = entry.origin { field("origin=\(origin.rawValue)") }
+        if let renamedTo = entry.renamedTo { field("renamed=" + renamedTo) }
+        if let made = entry.made {
+            field("made=")
+            DayClock.appendRFC3339Milliseconds(made, to: &bytes)
+        }
+        if let kept = entry.kept { field("kept=\(kept.device):\(kept.sequence)") }
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// Parses one line (without its newline); nil when it is not a log line.

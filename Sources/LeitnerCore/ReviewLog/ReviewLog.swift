@@ -402,7 +402,7 @@ final class ReviewLog {
 
     static func encode(_ entries: [LogEntry]) -> [UInt8] {
         var bytes: [UInt8] = []
-        for entry in entries { bytes.append(contentsOf: LogLine.format(entry).utf8) }
+        for entry in entries { LogLine.append(entry, to: &bytes) }
         return bytes
     }
 

@@ -113,29 +113,45 @@ public struct DayClock: Sendable {
     /// (docs/store-format.md): two devices' lines in one second are still ordered by when they
     /// happened, and a whole second is written as before, so that old and new lines read alike.
     public static func rfc3339Milliseconds(_ millis: Int64) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(29)
+        appendRFC3339Milliseconds(millis, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `rfc3339Milliseconds` appended to `bytes` (the review log's lines, `LogLine.append`).
+    static func appendRFC3339Milliseconds(_ millis: Int64, to bytes: inout [UInt8]) {
         let seconds = floorDivide(millis, 1000)
-        return rfc3339(seconds: seconds, utcOffset: LocalTime.utcOffset(at: seconds), millisecond: Int(millis - seconds * 1000))
+        appendRFC3339(seconds: seconds, utcOffset: LocalTime.utcOffset(at: seconds), millisecond: Int(millis - seconds * 1000),
+                      to: &bytes)
     }
 
     /// `seconds` written with the offset `utcOffset` (seconds east of UTC). An offset with
     /// seconds (old local mean times) is cut to whole minutes, and the time shown follows the
     /// offset written, so the text always names the right instant.
     static func rfc3339(seconds: Int64, utcOffset: Int, millisecond: Int = 0) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(29)
+        appendRFC3339(seconds: seconds, utcOffset: utcOffset, millisecond: millisecond, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `rfc3339(seconds:utcOffset:millisecond:)` appended to `bytes`, each number's digits
+    /// written in place.
+    static func appendRFC3339(seconds: Int64, utcOffset: Int, millisecond: Int = 0, to bytes: inout [UInt8]) {
         let offsetMinutes = utcOffset / 60
         let wall = seconds + Int64(offsetMinutes) * 60
         let day = floorDivide(wall, secondsPerDay)
         let secondOfDay = Int(wall - day * secondsPerDay)
         let (year, month, dayOfMonth) = LogicalDate(ordinal: Int(day)).components
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(25)
         func put(_ value: Int, width: Int) {
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+            let end = bytes.count + width
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
             var rest = value
-            for index in stride(from: width - 1, through: 0, by: -1) {
-                digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            for index in stride(from: end - 1, through: end - width, by: -1) {
+                bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             }
-            bytes += digits
         }
         put(year, width: 4)
         bytes.append(UInt8(ascii: "-"))
@@ -156,7 +172,6 @@ public struct DayClock: Sendable {
         put(abs(offsetMinutes) / 60, width: 2)
         bytes.append(UInt8(ascii: ":"))
         put(abs(offsetMinutes) % 60, width: 2)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses an RFC 3339 time (`Z` or an offset, optional fraction) to ms since the epoch.
