@@ -42,9 +42,17 @@ extension Store {
             guard let at = self.level(of: original) else { return moved }
             directory = path(of: original, in: at) + "/"
         }
-        moved.front.path = directory + String(card.front.path.split(separator: "/").last ?? "")
-        moved.back.path = directory + String(card.back.path.split(separator: "/").last ?? "")
+        moved.front.path = directory + Store.fileName(of: card.front.path)
+        moved.back.path = directory + Store.fileName(of: card.back.path)
         return moved
+    }
+
+    /// The last component of a side's path, its bytes after the last `/`: every grade's reply
+    /// is made with it, and splitting the whole path into its components (an array of them)
+    /// showed in the grade's profile.
+    private static func fileName(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(decoding: path.utf8[path.utf8.index(after: slash)...], as: UTF8.self)
     }
 
     /// Checks a card's directory; returns the reason it is damaged, nil when it is sound.
