@@ -128,6 +128,38 @@ import Glibc
         #expect(SearchIndexFile.decoded(try FileSystem.readFile(atPath: path)) != nil)
     }
 
+    /// The index's reads take each card's stamp with the read (`readSides` with `stamping`), from
+    /// the descriptors they read the files by, instead of opening and listing the card a second
+    /// time: the same stamp as one taken apart, for a plain card, one with tags and a picture, a
+    /// reverse card and a cloze card, and one that no longer holds after an edit in place.
+    @Test func aReadTakesTheStampATakingApartGives() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Self.open(dir)
+        defer { box.close() }
+        try box.addText("front plain", "back plain", id: "plain")
+        try box.addText("front tagged", "back tagged", id: "tagged")
+        dir.write("1/tagged/tags", "animal\n")
+        dir.write("1/tagged/picture.png", "a picture")
+        let reverse = try box.addReverse(of: "plain", reverseID: nil, level: nil)
+        let cloze = try box.addCloze(text: "{{c1::Paris}} is in {{c2::France}}", id: "capital", level: nil)
+        usleep(1_100_000)
+        for id in ["plain", "tagged", reverse.id] + cloze.map(\.id) {
+            let level = try #require(box.store.level(of: id))
+            let levelFD = try #require(box.store.openFD(level))
+            let stamp = try #require(box.store.readSides(id, in: level, withText: true, stamping: true).stamp, "\(id)")
+            #expect(stamp.encoded != nil, "\(id)")
+            #expect(stamp.encoded == CardStamp.take(id, in: levelFD)?.encoded, "\(id)")
+            #expect(stamp.holds(id, in: levelFD), "\(id)")
+        }
+        let levelFD = try #require(box.store.openFD(.one))
+        let stamp = try #require(box.store.readSides("tagged", in: .one, withText: true, stamping: true).stamp)
+        dir.write("1/tagged/tags", "bird\n")
+        #expect(!stamp.holds("tagged", in: levelFD))
+        // Just written: never trusted, nor kept in the file.
+        #expect(box.store.readSides("tagged", in: .one, withText: true, stamping: true).stamp?.encoded == nil)
+    }
+
     /// As the daemon builds: the cards are taken from the file unwatched, their stamps asked
     /// before each search until the build's thread has watched them, and found by their
     /// watches after.

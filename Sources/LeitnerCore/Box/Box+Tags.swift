@@ -101,9 +101,10 @@ extension Box {
             }
             if searchIndex == nil { try installBuilt(.search) }
             // The watches of the cards the build took from the index's file, added since.
-            if let build = searchWatching, let watched = build.takeWatched() {
-                searchWatching = nil
-                searchIndex?.takeWatches(watched)
+            if let build = searchWatching {
+                let watched = build.takeWatched()
+                if watched.last { searchWatching = nil }
+                searchIndex?.takeWatches(watched.cards)
             }
         }
         // Updated in place where it exists: a copy would copy every card's folded text.

@@ -42,8 +42,8 @@ public final class IndexBuild: Sendable {
         var claimed = false
         var outcome: Outcome?
         var waiters: [@Sendable () -> Void] = []
-        /// The cards taken from the file, watched since (`SearchIndex.watch`); nil until done.
-        var watched: [SearchIndex.Watched]?
+        /// The cards taken from the file, watched since (`SearchIndex.watch`), not yet taken.
+        var watched: [SearchIndex.Watched] = []
         /// The cards the tag table's build read unwatched, watched since (`TagTable.watch`).
         var tagsWatched: [TagTable.Watched]?
         /// True once the work after the build (the file, the watches) is done or given up.
@@ -131,7 +131,7 @@ public final class IndexBuild: Sendable {
         case .tags(let table) where !table.unwatched.isEmpty:
             if DetachedThread.start({ self.afterwards(table) }) != nil { afterwards(table) }
         default:
-            finish(watched: nil)
+            finish()
         }
     }
 
@@ -140,26 +140,26 @@ public final class IndexBuild: Sendable {
         let watched = TagTable.watch(table, cards: reader.cards, from: reader, watcher: watcher,
                                      stopped: { self.stopping.load(ordering: .relaxed) })
         state.withLock { $0.tagsWatched = watched }
-        finish(watched: nil)
+        finish()
     }
 
-    /// Writes the index's file when the build read cards it may keep, then watches the cards it
-    /// took from the file.
+    /// Watches the cards the build took from the file or read unwatched, then writes the
+    /// index's file when the build read cards it may keep: the watches first, since until a
+    /// card has its watch every search asks its stamp, and the file serves only the next start.
     private func afterwards(_ built: SearchIndex.Built) {
+        SearchIndex.watch(built.adopted, of: built, from: reader, watcher: watcher,
+                          stopped: { self.stopping.load(ordering: .relaxed) }) { watched in
+            state.withLock { $0.watched += watched }
+        }
         if built.needsSaving, let stateDirectory { try? SearchIndexFile.save(built.index, in: stateDirectory) }
-        let watched = SearchIndex.watch(built.adopted, of: built, from: reader, watcher: watcher,
-                                        stopped: { self.stopping.load(ordering: .relaxed) })
-        finish(watched: watched)
+        finish()
     }
 
-    private func finish(watched: [SearchIndex.Watched]?) {
+    private func finish() {
         closeDescriptors()
         // The build's buffers are freed on this thread: give them back.
         MemoryTrim.releaseFreedMemory()
-        state.withLock { state in
-            state.watched = watched
-            state.finished = true
-        }
+        state.withLock { $0.finished = true }
     }
 
     /// When the build began reading; nil before.
@@ -168,12 +168,13 @@ public final class IndexBuild: Sendable {
     /// True once the build and what follows it (the file written, the watches added) are done.
     public var isFinished: Bool { state.withLock { $0.finished } }
 
-    /// The cards the build took from the file, watched since; nil until then. Taken: a second
-    /// ask gives nil.
-    func takeWatched() -> [SearchIndex.Watched]? {
+    /// The cards the build took from the file or read unwatched, watched since the last ask
+    /// (taken: a second ask gives the ones watched after it), and whether that was the last of
+    /// them: every card watched, or the watching given up.
+    func takeWatched() -> (cards: [SearchIndex.Watched], last: Bool) {
         state.withLock { state in
-            defer { state.watched = nil }
-            return state.watched
+            defer { state.watched = [] }
+            return (state.watched, state.finished)
         }
     }
 

@@ -21,13 +21,6 @@ struct CardStamp {
     /// False when the newest time was within `racyWindow` of the taking.
     private let settled: Bool
 
-    /// Takes the stamp of the card `id` in `level`, listing its directory: done before the card is
-    /// read, so that a change after the read differs from it. Nil when the directory cannot be
-    /// opened (the read then finds it damaged or gone, and the card is read again anyway).
-    static func take(_ id: String, in level: Level, from source: some CardSource) -> CardStamp? {
-        source.openFD(level).flatMap { take(id, in: $0) }
-    }
-
     /// True when the card's directory and files look as they did when the stamp was taken: a
     /// `stat` of each, relative to the level's directory.
     func holds(_ id: String, in level: Level, from source: some CardSource) -> Bool {
@@ -35,17 +28,75 @@ struct CardStamp {
         return holds(id, in: levelFD)
     }
 
-    /// The stamp of the directory `name` in `parent` (a card's, a note's, `notes/` itself).
+    /// The stamp of the directory `name` in `parent` (a note's, `notes/` itself; a card's is
+    /// taken by the read of its sides, `Taking`), listing it: taken before the directory is read,
+    /// so that a change after the read differs from it. Nil when it cannot be opened.
     static func take(_ name: String, in parent: FileDescriptor) -> CardStamp? {
         guard let directory = try? FileDescriptor.openDirectory(name, relativeTo: parent) else { return nil }
         defer { directory.close() }
-        guard let own = try? directory.status() else { return nil }
-        var names = ""
-        try? FileSystem.forEachEntry(directory, fresh: true) { name, _ in names += name + "/" }
-        var hasher = StampHasher()
-        hasher.add(own)
-        for name in names.split(separator: "/") { hasher.add(name, try? FileSystem.status(String(name), in: directory)) }
-        return CardStamp(names: names, hash: hasher.value, settled: RealTime.nanoseconds - hasher.newest >= DirectoryStamp.racyWindow)
+        guard var taking = Taking(directory) else { return nil }
+        try? FileSystem.forEachEntry(directory, fresh: true) { name, _ in taking.listed(name) }
+        taking.askUnseen(in: directory)
+        return taking.stamp
+    }
+
+    /// A stamp taken along with a read of the directory (`CardSource.readSides` with
+    /// `stamping`), so that a build opens and lists each card once, not twice: the directory's
+    /// `fstat` before its listing, each file the read opens by the `fstat` of its descriptor
+    /// before it is read (`seen`), and the others by name right after the listing
+    /// (`askUnseen`), before anything is read. Each status is taken before what it stands for is
+    /// read, as `take` then a read take them.
+    struct Taking {
+        /// When the taking began: a time newer than `racyWindow` before it is never trusted.
+        private let began: Int64
+        private let own: FileStatus
+        private var names: [String] = []
+        private var statuses: [FileStatus?] = []
+        /// Which of `names` have their status (nil when the entry is gone).
+        private var asked: [Bool] = []
+
+        /// Begins with the directory's own status; nil when it cannot be looked at.
+        init?(_ directory: FileDescriptor) {
+            began = RealTime.nanoseconds
+            guard let own = try? directory.status() else { return nil }
+            self.own = own
+        }
+
+        /// An entry, in the listing's order.
+        mutating func listed(_ name: String) {
+            names.append(name)
+            statuses.append(nil)
+            asked.append(false)
+        }
+
+        /// The status of the entry `name`, from the descriptor the read opened it by, before
+        /// reading it. A file the listing did not name is no part of the stamp.
+        mutating func seen(_ status: FileStatus, of name: String) {
+            guard let index = names.firstIndex(of: name), !asked[index] else { return }
+            statuses[index] = status
+            asked[index] = true
+        }
+
+        /// Asks by name every entry not seen yet, except those `willOpen` says the read opens
+        /// (and will see); a file the read was to open and could not stays without a status,
+        /// which no later `holds` matches.
+        mutating func askUnseen(in directory: FileDescriptor, except willOpen: (String) -> Bool = { _ in false }) {
+            for index in names.indices where !asked[index] && !willOpen(names[index]) {
+                statuses[index] = try? FileSystem.status(names[index], in: directory)
+                asked[index] = true
+            }
+        }
+
+        var stamp: CardStamp {
+            var hasher = StampHasher()
+            hasher.add(own)
+            var joined = ""
+            for (name, status) in zip(names, statuses) {
+                joined += name + "/"
+                hasher.add(Substring(name), status)
+            }
+            return CardStamp(names: joined, hash: hasher.value, settled: began - hasher.newest >= DirectoryStamp.racyWindow)
+        }
     }
 
     /// The stamp as bytes, for the search index's arena and its file (`SearchIndexFile`): the

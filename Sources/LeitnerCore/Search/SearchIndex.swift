@@ -93,8 +93,9 @@ struct SearchIndex {
     /// their watches are still being added, `takeWatches`): their stamps are looked at again
     /// before each search, a `stat` a file, and the card read again when they do not hold.
     private(set) var unwatchedCount = 0
-    /// Cards read since the index was last written to its file (or read from it): the box
-    /// writes it again when it closes (`SearchIndexFile`).
+    /// Cards read since the index was last written to its file (or read from it), at least 1
+    /// when the box's own build read cards the file lacks: the box writes it again when it
+    /// closes (`SearchIndexFile`).
     private(set) var readSinceSaved = 0
     /// Where the index is in the store's change feed.
     private(set) var cursor: ChangeFeed.Cursor
@@ -116,8 +117,11 @@ struct SearchIndex {
         // Read through the store itself: nothing else runs meanwhile. A card taken from the file
         // is watched before its stamp is asked, as a read is.
         let built = SearchIndex.read(store.cardLevels, from: store, watcher: store.watcher, saved: saved, watchNow: true) ?? Built()
-        if built.needsSaving { try? SearchIndexFile.save(built.index, in: store.stateFD) }
         self.init(installing: built, cursor: cursor, store: store)
+        // Written when the box closes (`Box.close`), as for the cards read again since, not by
+        // the search that waits for this build: encoding and syncing megabytes only serve the
+        // next start (the daemon's build writes it from a thread of its own).
+        if built.needsSaving { readSinceSaved = max(readSinceSaved, 1) }
     }
 
     /// What reading every card gave, to be installed under the box's turn (`init(installing:)`).
@@ -220,7 +224,7 @@ struct SearchIndex {
                     answers.append(.notAsked)
                     continue
                 }
-                answers.append(found.stamp.holds(id, in: level, from: source) ? .holds : .changed)
+                answers.append(found.stamp.holds(id, in: level, from: source) ? .holds(found.number) : .changed)
             }
             return answers
         }
@@ -243,7 +247,8 @@ struct SearchIndex {
     /// What asking a card's stamp in the file gave, before the reading.
     enum Asked: Sendable {
         case notAsked
-        case holds
+        /// The stamp of the file's slot of this number holds: the reading copies it, unlooked-up.
+        case holds(Int)
         case changed
     }
 
@@ -265,33 +270,43 @@ struct SearchIndex {
             if count & 255 == 0, stopped() { return nil }
             IndexBuildProbe.reading(id, root: source.root)
             var watch: Int32?
-            if let saved, let found = saved.stamp(of: id), found.kept {
-                if watchNow { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
-                let answer = asked.flatMap { count <= $0.count ? $0[count - 1] : nil } ?? .notAsked
-                if answer == .holds || answer == .notAsked && found.stamp.holds(id, in: level, from: source) {
+            if let saved {
+                var holding: Int?
+                switch asked.flatMap({ count <= $0.count ? $0[count - 1] : nil }) ?? .notAsked {
+                case .holds(let number): holding = number
+                case .changed: break
+                case .notAsked:
+                    if let found = saved.stamp(of: id), found.kept {
+                        if watchNow { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
+                        if found.stamp.holds(id, in: level, from: source) { holding = found.number }
+                    }
+                }
+                if let holding {
                     // Its level is the store's: a card moved by hand keeps its directory.
-                    built.index.copy(saved.slots[found.number], from: saved, level: level, watch: watch ?? -1)
+                    built.index.copy(saved.slots[holding], from: saved, level: level, watch: watch ?? -1)
                     if watch == nil { built.adopted.append(id) }
                     taken += 1
                     continue
                 }
             }
-            // The files' stamp, taken before the read: what tells a change of an unwatched card,
-            // and of any card while no daemon runs. Without `watchNow` a card with a stamp to go
-            // by is watched after, as one taken from the file is.
-            let stamp = CardStamp.take(id, in: level, from: source)?.encoded
-            let deferred = watch == nil && !watchNow && stamp != nil
-            if deferred {
-                built.adopted.append(id)
-            } else if watch == nil {
+            // The files' stamp, taken with the read (each status before what it stands for is
+            // read): what tells a change of an unwatched card, and of any card while no daemon
+            // runs. Without `watchNow` a card with a stamp to go by is watched after, as one
+            // taken from the file is; one without (changed within the last second) is watched
+            // now and read again, so that a change after the read that counts is an event.
+            if watchNow, watch == nil { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
+            var read = source.readSides(id, in: level, withText: true, stamping: true)
+            var stamp = read.stamp?.encoded
+            if watch == nil, stamp == nil {
                 watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
+                read = source.readSides(id, in: level, withText: true, stamping: true)
+                stamp = read.stamp?.encoded
             }
-            let read = source.readSides(id, in: level, withText: true)
             guard case .success(let (front, back)) = read.sides else {
-                if deferred { built.adopted.removeLast() }
                 built.unread.append(id)
                 continue
             }
+            if watch == nil { built.adopted.append(id) }
             let conflicted = !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty
             if conflicted {
                 built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [])
@@ -312,20 +327,30 @@ struct SearchIndex {
     /// Adds the watch of each card a build took from the file unwatched (`Built.adopted`), then
     /// asks its stamp again: a card whose stamp still holds is current, and every change after
     /// is an event of the watch. Runs off the turn, after the index is installed.
-    /// - Parameter stopped: asked every 256 cards: true gives up, and the cards left keep being
-    ///   looked at by their stamps.
+    /// - Parameters:
+    ///   - stopped: asked every 256 cards: true gives up, and the cards left keep being looked
+    ///     at by their stamps.
+    ///   - publish: given the cards watched, `publishEvery` at a time and the rest at the end,
+    ///     so that a search meanwhile asks the stamps of the cards left only, not of all
+    ///     (`takeWatches`: a `stat` of 300,000 files under the box's turn at 100,000 cards).
     static func watch(_ ids: [String], of built: Built, from source: some CardSource, watcher: Inotify.Watcher,
-                      stopped: () -> Bool = { false }) -> [Watched] {
+                      stopped: () -> Bool = { false }, publish: ([Watched]) -> Void) {
         var watched: [Watched] = []
-        watched.reserveCapacity(ids.count)
+        watched.reserveCapacity(min(ids.count, publishEvery))
         for (count, id) in ids.enumerated() {
             if count & 255 == 255, stopped() { break }
+            if watched.count == publishEvery {
+                publish(watched)
+                watched.removeAll(keepingCapacity: true)
+            }
             guard let level = built.cards[id], let found = built.index.stamp(of: id),
                   let watch = try? watcher.watch(directory: source.path(of: id, in: level)) else { continue }
             watched.append(Watched(id: id, watch: watch, holds: found.stamp.holds(id, in: level, from: source)))
         }
-        return watched
+        publish(watched)
     }
+
+    static let publishEvery = 2048
 
     /// Gives the cards `watch` watched their watches. One whose stamp no longer held is left
     /// unwatched, so that the next update reads it again (with a watch); one read again since
@@ -462,13 +487,12 @@ struct SearchIndex {
     private mutating func index(_ id: String, store: Store) {
         guard let level = store.level(of: id) else { return }
         let watch = (try? store.watcher.watch(directory: store.path(of: id, in: level))) ?? -1
-        let stamp = CardStamp.take(id, in: level, from: store)
-        let (card, read) = store.cardRead(id, in: level, withText: true)
+        let (card, read) = store.cardRead(id, in: level, withText: true, stamping: true)
         guard case .success(let card) = card else { return }
         let front = card.front, back = card.back
         let kept = read.conflictCopies.isEmpty && (read.markedSides ?? []).isEmpty && !read.followsLink && read.clozeOf == nil
         append(id, level: level, front: front.text, back: back.text, ownText: read.reverseOf == nil,
-               tags: read.tags.tags, watch: watch, stamp: stamp?.encoded, kept: kept)
+               tags: read.tags.tags, watch: watch, stamp: read.stamp?.encoded, kept: kept)
     }
 
     /// Appends one card: its id, folded id, folded text sides (a side of other media is empty

@@ -17,8 +17,9 @@ extension Store {
     /// `card(_:withText:)` of a card in `level`, with the read it was made from: the outline
     /// table (`OutlineTable`) keeps what it named (`reverseOf`) and whether it followed a link,
     /// damaged or not.
-    func cardRead(_ id: String, in level: Level, withText: Bool) -> (card: Result<Card, BoxError>, read: SidesRead) {
-        let read = readSides(id, in: level, withText: withText)
+    /// - Parameter stamping: the read takes the card's `CardStamp` too (`SidesRead.stamp`).
+    func cardRead(_ id: String, in level: Level, withText: Bool, stamping: Bool = false) -> (card: Result<Card, BoxError>, read: SidesRead) {
+        let read = readSides(id, in: level, withText: withText, stamping: stamping)
         noteConflicts(read, of: id)
         switch read.sides {
         case .success(let (front, back)):
@@ -224,6 +225,9 @@ extension Store {
         /// A side may have been read through a symbolic link (R22: one inside the store): a
         /// change of its target is no event of the card directory's watch.
         var followsLink = false
+        /// The card directory's stamp, taken by the read itself when asked (`stamping`); nil when
+        /// not asked or its directory could not be opened or listed.
+        var stamp: CardStamp?
     }
 
     /// Takes in what a search index build's reads found (`SearchIndex.Note`), and forgets what
@@ -258,9 +262,14 @@ extension Store {
 }
 
 extension CardSource {
-    /// - Parameter asOriginal: the card is read for a reverse card's sides (R28): a reverse card
-    ///   found there is refused, since a reverse of a reverse has no sides of its own to show.
-    func readSides(_ id: String, in level: Level, withText: Bool, asOriginal: Bool = false) -> Store.SidesRead {
+    /// - Parameters:
+    ///   - asOriginal: the card is read for a reverse card's sides (R28): a reverse card found
+    ///     there is refused, since a reverse of a reverse has no sides of its own to show.
+    ///   - stamping: take the card directory's `CardStamp` with the read (`SidesRead.stamp`),
+    ///     from the read's own descriptors where it has them (`CardStamp.Taking`): the search
+    ///     index's reads, which took it apart before, opening and listing each card twice.
+    func readSides(_ id: String, in level: Level, withText: Bool, asOriginal: Bool = false,
+                   stamping: Bool = false) -> Store.SidesRead {
         let cardDirectory: FileDescriptor
         do {
             cardDirectory = try FileDescriptor.openDirectory(id, relativeTo: try fd(level))
@@ -268,6 +277,12 @@ extension CardSource {
             return Store.SidesRead(sides: .failure("cannot open the card directory: \(error)"))
         }
         defer { cardDirectory.close() }
+        var taking = stamping ? CardStamp.Taking(cardDirectory) : nil
+        func finished(_ read: Store.SidesRead) -> Store.SidesRead {
+            var read = read
+            read.stamp = taking?.stamp
+            return read
+        }
         // The sides' entries, by `SideName` order; more than one of a side is damage (R21).
         var found: ([DirectoryEntry], [DirectoryEntry]) = ([], [])
         var read = Store.SidesRead(sides: .failure("not read"), markedSides: withText ? [] : nil)
@@ -276,6 +291,7 @@ extension CardSource {
         var tagsEntry: DirectoryEntry?
         do {
             try FileSystem.forEachEntry(cardDirectory, fresh: true) { name, kind in
+                taking?.listed(name)
                 if name == Store.reverseFileName {
                     reverseEntry = kind
                 } else if name == Store.clozeFileName {
@@ -297,20 +313,27 @@ extension CardSource {
             return read
         }
         read.conflictCopies.sort()
+        if taking != nil {
+            // What is read below by its own descriptor gives its status then (`seen`): a plain
+            // file (a link's `fstat` would be its target's) of the tags or of a card's own sides.
+            var opened = asOriginal ? [] : [tagsEntry].compactMap { $0 }
+            if clozeEntry == nil && reverseEntry == nil { opened += [found.0, found.1].filter { $0.count == 1 }.joined() }
+            taking?.askUnseen(in: cardDirectory) { name in opened.contains { $0.name == name && $0.kind == .file } }
+        }
         // A reverse card's tags are its own (R28): read from its own directory, as any card's.
         if let tagsEntry, !asOriginal {
-            switch readTags(tagsEntry, in: cardDirectory, cardRelative: level.name + "/" + id) {
+            switch readTags(tagsEntry, in: cardDirectory, cardRelative: level.name + "/" + id, seen: { taking?.seen($0, of: tagsEntry.name) }) {
             case .success(let parsed): read.tags = parsed
             case .failure(let problem): read.tagsProblem = problem.reason
             }
         }
         if let clozeEntry, reverseEntry == nil {
-            return readCloze(id, in: level, directory: cardDirectory, entry: clozeEntry, withText: withText,
-                             hasSides: !found.0.isEmpty || !found.1.isEmpty, asOriginal: asOriginal, read: read)
+            return finished(readCloze(id, in: level, directory: cardDirectory, entry: clozeEntry, withText: withText,
+                                      hasSides: !found.0.isEmpty || !found.1.isEmpty, asOriginal: asOriginal, read: read))
         }
         if let reverseEntry {
-            return readReverse(id, in: level, directory: cardDirectory, entry: reverseEntry, withText: withText,
-                               hasSides: !found.0.isEmpty || !found.1.isEmpty, asOriginal: asOriginal, read: read)
+            return finished(readReverse(id, in: level, directory: cardDirectory, entry: reverseEntry, withText: withText,
+                                        hasSides: !found.0.isEmpty || !found.1.isEmpty, asOriginal: asOriginal, read: read))
         }
         var sides: [Side] = []
         for (side, entries) in [(SideName.front, found.0), (SideName.back, found.1)] {
@@ -321,21 +344,23 @@ extension CardSource {
             }
             // A kind the directory did not tell (`unknown`) may be a link too.
             if entry.kind != .file { read.followsLink = true }
-            switch readSide(entry, in: cardDirectory, level: level, id: id, withText: withText) {
+            switch readSide(entry, in: cardDirectory, level: level, id: id, withText: withText,
+                            seen: { taking?.seen($0, of: entry.name) }) {
             case .success(let value):
                 sides.append(value)
                 if let text = value.text, SyncArtifact.hasConflictMarkers(text) { read.markedSides?.append(entry.name) }
             case .failure(let damage):
                 read.sides = .failure(damage)
-                return read
+                return finished(read)
             }
         }
         read.sides = .success((sides[0], sides[1]))
-        return read
+        return finished(read)
     }
 
+    /// - Parameter seen: given the opened file's status, before it is read.
     private func readSide(_ entry: DirectoryEntry, in directory: FileDescriptor, level: Level, id: String,
-                          withText: Bool) -> Result<Side, CardDamage> {
+                          withText: Bool, seen: (FileStatus) -> Void) -> Result<Side, CardDamage> {
         let cardPath = path(of: id, in: level)
         let mediaType = MediaType.of(fileName: entry.name)
         let file: FileDescriptor
@@ -344,6 +369,7 @@ extension CardSource {
         case .success(let opened):
             file = opened.file
             size = Int(opened.status.st_size)
+            seen(opened.status)
         case .failure(let damage): return .failure(damage)
         }
         defer { file.close() }

@@ -6,11 +6,14 @@ import LeitnerSystem
 extension CardSource {
     /// Reads a card's `tags` file, opened as a side is (R22: no link out of the store, no FIFO),
     /// at most `CardTag.maxFileSize` bytes of it.
+    /// - Parameter seen: given the opened file's status, before it is read.
     /// - Returns: the tags and the bad lines, or why the file cannot be read at all.
-    func readTags(_ entry: DirectoryEntry, in cardDirectory: FileDescriptor, cardRelative: String) -> Result<CardTag.Parsed, CardDamage> {
+    func readTags(_ entry: DirectoryEntry, in cardDirectory: FileDescriptor, cardRelative: String,
+                  seen: (FileStatus) -> Void = { _ in }) -> Result<CardTag.Parsed, CardDamage> {
         switch openSide(entry.name, kind: entry.kind, in: cardDirectory, cardRelative: cardRelative) {
         case .success(let opened):
             defer { opened.file.close() }
+            seen(opened.status)
             do {
                 let bytes = try opened.file.read(upTo: CardTag.maxFileSize)
                 return .success(CardTag.parse(String(decoding: bytes, as: UTF8.self)))
