@@ -100,6 +100,8 @@ def test_a_drawing_made_with_a_finger_arrives_as_a_png_side(web_box, phone, arti
     log_in(box, phone)
     phone.get(box.base + "/cards/new")
     artifacts.shoot(phone, "add", dark=True)
+    # Said for a person on a phone, who need not know the terminal's program.
+    assert "leitnerctl" not in phone.find_element(By.TAG_NAME, "main").text
     phone.find_element(By.ID, "front").send_keys("a house")
     choose(phone, "back", "drawing")
     canvas = phone.find_element(By.ID, "back-pad")

@@ -68,8 +68,9 @@ public enum NewCardPage {
     /// Where the new cards go: `new/` or a level.
     static func levelChoice(id: String, _ draft: Draft) -> HTML {
         var out: HTML = "<label for=\"\(id)\">Goes to</label><select id=\"\(id)\" name=\"level\">"
-        // The first choice is leitnerctl add's: new/ when the box paces new cards, else level 1.
-        out += "<option value=\"\"\(draft.level.isEmpty ? " selected" : "" as HTML)>as leitnerctl add: new, or level 1</option>"
+        // The first choice is leitnerctl add's: new/ when the box paces new cards, else level 1;
+        // said without the program's name, which a phone's user need not know.
+        out += "<option value=\"\"\(draft.level.isEmpty ? " selected" : "" as HTML)>as usual: new if new cards come a few a day, else level 1</option>"
         for level in [Level.new] + Level.allCases.filter({ !$0.isPlace && $0 != .finished }) {
             let label = level == .new ? "new: comes with the day's new cards" : "level \(level.name)"
             out += "<option value=\"\(level.name)\"\(level.name == draft.level ? " selected" : "" as HTML)>\(label)</option>"
