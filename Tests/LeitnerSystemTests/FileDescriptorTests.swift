@@ -173,22 +173,6 @@ import LeitnerTestSupport
         #expect(try followed.readAll() == bytes("secret"))
     }
 
-    /// `markTopDirectory` sets ext4's flag (what `lsattr` shows as `T`) and keeps the others;
-    /// a file system without flags refuses, which the store ignores.
-    @Test func aDirectoryMarkedAsATopCarriesTheFlag() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let fd = try FileDescriptor.openDirectory(dir.path)
-        defer { fd.close() }
-        var before: Int32 = 0
-        guard ioctl(fd.rawValue, UInt(0x8008_6601), &before) == 0 else { return }  // no flags here (tmpfs)
-        do { try fd.markTopDirectory() } catch { return }  // kept, but not this one (XFS, Btrfs)
-        var after: Int32 = 0
-        #expect(ioctl(fd.rawValue, UInt(0x8008_6601), &after) == 0)
-        #expect(after == before | 0x0002_0000)
-        try fd.markTopDirectory()  // marked already: nothing to do
-    }
-
     /// The file linked through its descriptor is the one opened, under its new name.
     @Test func anOpenFileIsLinkedByItsDescriptor() throws {
         let dir = TemporaryDirectory()

@@ -32,18 +32,13 @@ public final class AnkiPackage {
             throw .system("cannot make a temporary directory in '\(FileSystem.temporaryBase)': \(error)")
         }
         self.temporary = temporary
-        // Unpacked one level down, in a directory placed apart from the temporary directory's
-        // block group, where everything else made and deleted there goes: on ext4 without a
-        // journal each new file there would first pass over the inodes freed there lately
-        // (`FileDescriptor.markTopDirectory`, docs/store-format.md, "Batches"). Its name is
-        // random, so that each import starts from another group.
+        // Unpacked one level down, in a directory of its own (a plain one: ext4's top-of-a-tree
+        // flag placed it in the groups the last deletions had emptied, which made it slower,
+        // docs/store-format.md, "Batches").
         let directory = temporary + "/" + ((try? RandomBytes.hex(8)) ?? "package")
         self.directory = directory
         do throws(AnkiPackageError) {
             do {
-                let parent = try FileDescriptor.openDirectory(temporary)
-                defer { parent.close() }
-                try? parent.markTopDirectory()
                 try FileSystem.makeDirectory(directory, in: nil, mode: 0o700)
             } catch {
                 throw AnkiPackageError.system("cannot make '\(directory)': \(error)")
@@ -128,7 +123,8 @@ public final class AnkiPackage {
     /// The new format's media entries, each zstd-compressed: decompressed in place, by one
     /// `zstd` a thousand files (renamed to `.zst` first, so that the plain ones come under
     /// their entry names). The compressed ones stay until `close`: each file deleted meanwhile
-    /// would slow every file made after it (`FileDescriptor.markTopDirectory`).
+    /// would slow every file made after it (ext4 without a journal looks past each inode freed in
+    /// the last minute before it gives one out: docs/store-format.md, "Batches").
     static func decompress(_ entries: [String], in directory: String) throws(AnkiPackageError) {
         var present: [String] = []
         for entry in entries where FileSystem.exists("\(directory)/\(entry)", in: nil) {

@@ -23,24 +23,15 @@ extension Store {
     /// Makes the directory a batch stages its cards in, `.leitner/tmp/batches/NAME` (NAME
     /// random), and returns its path in `.leitner/tmp/`.
     ///
-    /// Why a directory of its own, in a directory marked as a top of a tree: ext4 puts a new
-    /// file's inode in its directory's block group and a new directory's in its parent's, so every
-    /// card would otherwise be made in the group of `.leitner/tmp`, near whatever else is made and
-    /// deleted beside the store (a home's caches; `/tmp`). On ext4 without a journal, each new
-    /// inode's search passes over every inode of that group freed in the last minute or more
-    /// (`recently_deleted` in its `ialloc.c`): measured, 60–70 % of the daemon's time in an
-    /// import on such a group. Marked as a top (`markTopDirectory`), `batches` has each batch's
-    /// directory placed in the group with the fewest directories — a fresh one, chosen from a
-    /// start its random name sets — and its cards and their files follow it there, together.
-    /// Where the file system has no such flag, the batch is staged as it would be anyway.
+    /// `batches` is a plain directory. It carried ext4's top-of-a-tree flag (`chattr +T`) for a
+    /// while, so that each batch's cards were made in a little-used block group rather than in
+    /// `tmp/`'s: measured, that doubled the import of 100,000 cards on a quiet machine (12.9 s to
+    /// 25.5 s beside an unchanged floor) and made 20,000 staged cards 1.2–3.4 times slower under
+    /// load, ext4 picking for them the groups that the last deletions had just emptied
+    /// (docs/performance.md, "Import").
     func makeBatchDirectory() throws(BoxError) -> String {
         let batches = Store.batchesDirectoryName
-        do {
-            try FileSystem.makeDirectory(batches, in: stagingFD, mode: 0o700, existingOK: true)
-            let directory = try FileDescriptor.openDirectory(batches, relativeTo: stagingFD)
-            defer { directory.close() }
-            try? directory.markTopDirectory()
-        } catch {
+        do { try FileSystem.makeDirectory(batches, in: stagingFD, mode: 0o700, existingOK: true) } catch {
             throw .failing(.create, statePath + "/tmp/" + batches, error)
         }
         let name: String
