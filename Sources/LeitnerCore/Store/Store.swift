@@ -15,8 +15,6 @@ final class Store {
     private let lock: StoreLock
     /// This device's review log (R16) and journal (R17).
     private let reviewLog: ReviewLog
-    /// When `followReplacedLog` last found the log to be the file the box writes (`logCheckStands`).
-    private var logCheckedAt: MonotonicTime?
     /// The watch on the level directories, the root and the card directories the views watch.
     private let inotify: Inotify
     /// The level directories: descriptors, problems, watches.
@@ -467,7 +465,7 @@ final class Store {
             try checkpoint()
             try log.reopen()
         }
-        logCheckedAt = .now
+        log.lookedAt = .now
     }
 
     /// How long a look at the log (`followReplacedLog`) stands for the appends after it: a
@@ -479,7 +477,7 @@ final class Store {
 
     /// `followReplacedLog` before an append, unless the last look stands (`logCheckStands`).
     private func followReplacedLogBeforeAppend() throws(BoxError) {
-        if let checked = logCheckedAt, MonotonicTime.now - checked < Store.logCheckStands { return }
+        if let checked = log.lookedAt, MonotonicTime.now - checked < Store.logCheckStands { return }
         try followReplacedLog()
     }
 
