@@ -11,14 +11,16 @@ struct BenchDaemon {
 
     private let pidFile: String
 
-    /// Starts it and waits (up to 10 s) for its socket; nil when it could not be started.
+    /// Starts it and waits (up to 60 s: a store's first start reads every device's whole log, and a
+    /// loaded machine or a debug build takes more than 10 s for two of a million lines) for its
+    /// socket; nil when it could not be started.
     static func start(store: String, configuration: String, socket: String) -> BenchDaemon? {
         let pidFile = socket + ".pid"
         unlink(socket)
         guard system("'\(programs)/leitnerd' --config '\(configuration)' --store '\(store)' --socket '\(socket)' >/dev/null 2>&1 & echo $! > '\(pidFile)'") == 0 else {
             return nil
         }
-        for _ in 0..<500 where access(socket, F_OK) != 0 { usleep(20_000) }
+        for _ in 0..<3000 where access(socket, F_OK) != 0 { usleep(20_000) }
         return BenchDaemon(pidFile: pidFile)
     }
 

@@ -60,8 +60,14 @@ enum SettleMeasurement {
 
         var random = SystemRandomNumberGenerator()
         var quiet: [Double] = [], settling: [Double] = [], busy = 0
-        for _ in 0..<max(1, rounds) {
-            for _ in 0..<20 { if let time = status() { quiet.append(time) } }
+        // Where the slowest quiet call fell (round, call): an outlier says which work it waited for.
+        var slowest = (time: 0.0, round: 0, call: 0)
+        for round in 0..<max(1, rounds) {
+            for call in 0..<20 {
+                guard let time = status() else { continue }
+                quiet.append(time)
+                if time > slowest.time { slowest = (time, round + 1, call + 1) }
+            }
             try deliver(into: store, cards: cards, count: 5, using: &random)
             let end = Timing.now() + Double(settleAfter) / 1000 + 1.5
             while Timing.now() < end {
@@ -72,7 +78,7 @@ enum SettleMeasurement {
         func spread(_ samples: [Double]) -> String {
             "p50 \(Timing.ms(Timing.percentile(samples, 0.5)))  p99 \(Timing.ms(Timing.percentile(samples, 0.99)))  max \(Timing.ms(samples.max()!))"
         }
-        print("settle: Status, nothing to settle (\(quiet.count) calls)                \(spread(quiet))")
+        print("settle: Status, nothing to settle (\(quiet.count) calls)                \(spread(quiet))  (the slowest: round \(slowest.round), call \(slowest.call))")
         print("settle: Status from each delivery of 5 cards until settled (\(settling.count) calls, \(busy) answered busy)  \(spread(settling))")
     }
 
