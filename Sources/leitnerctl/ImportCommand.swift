@@ -93,13 +93,12 @@ enum ImportCommand {
         return CardFileParser(format: chosen).parse(text)
     }
 
-    /// One card ready to send: the card, its size in the message, and where it was read.
+    /// One card ready to send: the card (its tags in it, R25), its size in the message, and
+    /// where it was read.
     private struct Pending {
         var card: NewCard
         var bytes: Int
         var location: String
-        /// The tags to give the card once it is added (R25).
-        var tags: [String]
     }
 
     /// Sends the cards in batches and gathers what became of each.
@@ -141,12 +140,6 @@ enum ImportCommand {
                 }
                 summary.added += outcome.added.count
                 summary.reverses += outcome.added.filter { $0.reverse != nil }.count
-                // Tagged once added: a card already present keeps its own tags. A reverse card
-                // added beside a card gets the card's tags too (its own from then on, R28).
-                for added in outcome.added where !cards[added.index].tags.isEmpty {
-                    _ = try context.box.tag(id: added.id, tags: cards[added.index].tags)
-                    if let reverse = added.reverse { _ = try context.box.tag(id: reverse, tags: cards[added.index].tags) }
-                }
                 for card in outcome.present {
                     summary.present.append(Reported(place: cards[card.index].location,
                                                          reason: "already in the box as '\(card.id)'"))
@@ -161,10 +154,14 @@ enum ImportCommand {
         }
         for record in records {
             let location = record.location.place(in: path)
+            // The tags go in the batch, written with the card in the change that adds it: a
+            // card already present keeps its own, and a reverse added beside a card gets a
+            // copy (its own from then on, R28).
             let card: NewCard
             do {
                 card = NewCard(front: try side(record.front, .front), back: try side(record.back, .back),
                                id: record.id, level: record.level ?? defaultLevel?.name, typeAnswer: typeAnswer || record.typeAnswer,
+                               tags: LinkedImport.joined(record.tags, tags),
                                media: try record.media.map { try AssetFile.file($0, named: String($0.split(separator: "/").last ?? "")) })
             } catch let failure as Failure {
                 if case .failed(let message) = failure { refuse(location, message) }
@@ -173,8 +170,7 @@ enum ImportCommand {
             }
             let bytes = card.json.jsonText.utf8.count + 1
             if !batch.isEmpty && (batchSize + bytes > limit || batch.count >= cardLimit) { try flush() }
-            let cardTags = record.tags + tags.filter { !record.tags.contains($0) }
-            batch.append(Pending(card: card, bytes: bytes, location: location, tags: cardTags))
+            batch.append(Pending(card: card, bytes: bytes, location: location))
             batchSize += bytes
         }
         try flush()

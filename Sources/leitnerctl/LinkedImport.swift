@@ -159,7 +159,7 @@ struct LinkedImport {
     }
 
     /// `own`, then those of `more` it lacks.
-    private static func joined(_ own: [String], _ more: [String]) -> [String] {
+    static func joined(_ own: [String], _ more: [String]) -> [String] {
         own + more.filter { !own.contains($0) }
     }
 

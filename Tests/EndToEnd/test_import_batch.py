@@ -62,6 +62,28 @@ def test_import_is_one_request_per_batch_and_twice_adds_nothing(box, tmp_path): 
     assert not os.listdir(private_dir(box.store) / "tmp")
 
 
+def test_tagged_cards_are_added_with_their_tags_in_the_batch(box, tmp_path):  # noqa: F811
+    """The tags travel in the batch (NewCard's tags): each card, and the reverse added beside it,
+    is written whole with its tags in the change that adds it, so the log holds one add a card
+    and no edit after it; a card already present keeps its own tags."""
+    box.ok("add", "--id", "w00001", "--tag", "mine", "word 1", "back of word 1")
+    before = len(log_file(box.store).read_text().splitlines())
+    deck = tmp_path / "deck.tsv"
+    deck.write_text("id\tfront\tback\ttags\n"
+                    "w00000\tword 0\tback of word 0\tnum de:a\n"
+                    "w00001\tword 1\tback of word 1\tnum\n"
+                    "w00002\tword 2\tback of word 2\t\n")
+    result = box.ctl("import", "--reverse", "--tag", "imported", "--tag", "num", deck)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"Imported '{deck}': 2 added (and 2 reverse cards), 1 already present, 0 refused.\n"
+    assert (box.store / "1" / "w00000" / "tags").read_text() == "num\nde:a\nimported\n"
+    assert (box.store / "1" / "w00000.rev" / "tags").read_text() == "num\nde:a\nimported\n"
+    assert (box.store / "1" / "w00002" / "tags").read_text() == "imported\nnum\n"
+    assert box.json("show", "w00001")["card"]["tags"] == ["mine"]
+    events = [line.split("\t")[1:3] for line in log_file(box.store).read_text().splitlines()[before:]]
+    assert sorted(events) == [["add", "w00000"], ["add", "w00000.rev"], ["add", "w00002"], ["add", "w00002.rev"]]
+
+
 def test_bad_lines_are_reported_with_file_and_line_and_the_rest_go_in(box, tmp_path):  # noqa: F811
     deck = tmp_path / "mixed.tsv"
     deck.write_text("id\tfront\tback\tlevel\n"
