@@ -17,6 +17,7 @@ import threading
 
 import pytest
 
+from daemon_support import log_file
 from web_box import WebBox, daemon_is_built
 
 EXTENSION = "chrome-extension://likgccmbimhjbgkjambclfkhldnlhbnn"
@@ -206,6 +207,41 @@ def test_a_note_with_its_reverse_and_a_cloze_note_in_a_deck_of_their_own(anki_bo
     assert anki_box.invoke("findNotes", {"query": '"deck:Default" "front:el gato"'}) == []
     [cloze] = anki_box.invoke("notesInfo", {"notes": [cloze_id["result"]]})
     assert cloze["modelName"] == "Cloze" and cloze["fields"]["Text"]["value"] == "El {{c1::gato}} duerme."
+
+
+def test_add_notes_adds_each_note_whole_in_a_few_batches_and_answers_each_in_its_place(anki_box):
+    """addNotes: the notes that pass go to the daemon in batches (AddMany, AddClozes), each card
+    written with its tags and media in the change that adds it, so the log holds one add a card
+    and no edit; a note refused is null in its place, the others are added all the same."""
+    anki_box.start_door()
+    anki_box.invoke("addNote", {"note": yomitan_note("neko", "cat")})
+    before = len(log_file(anki_box.store).read_text().splitlines())
+    assert anki_box.invoke("storeMediaFile", {"filename": "inu.png", "data": base64.b64encode(PNG).decode()}) == "inu.png"
+    notes = [yomitan_note("inu", '<img src="inu.png"> dog', tags=["yomitan", "ja::animal"]),
+             yomitan_note("neko", "cat again"),
+             yomitan_note("tori", "bird [sound:never_stored.mp3]"),
+             {**yomitan_note("el perro", "the dog", deck="Spanish"), "modelName": "Basic (and reversed card)"},
+             yomitan_note("inu", "dog, twice in one request"),
+             {"deckName": "Default", "modelName": "Cloze", "tags": ["grammar"],
+              "fields": {"Text": "{{c1::Inu}} wa {{c2::hoeru}}.", "Back Extra": ""}},
+             yomitan_note("uma", "horse", tags=[])]
+    numbers = anki_box.invoke("addNotes", {"notes": notes})
+    assert [n is None for n in numbers] == [False, True, True, False, True, False, False], numbers
+    assert len(set(n for n in numbers if n is not None)) == 4
+    assert anki_box.cards_in("new") == ["el-perro", "el-perro.rev", "inu", "inu-wa-hoeru.c1", "inu-wa-hoeru.c2", "neko", "uma"]
+    assert (anki_box.store / "new" / "inu" / "inu.png").read_bytes() == PNG
+    assert (anki_box.store / "new" / "inu" / "tags").read_text() == "yomitan\nja:animal\n"
+    assert (anki_box.store / "new" / "el-perro.rev" / "tags").read_text() == "deck:Spanish\nyomitan\n"
+    assert (anki_box.store / "new" / "inu-wa-hoeru.c2" / "tags").read_text() == "grammar\n"
+    assert not (anki_box.store / "new" / "uma" / "tags").exists()
+    events = [line.split("\t")[1:3] for line in log_file(anki_box.store).read_text().splitlines()[before:]]
+    assert sorted(events) == [["add", card] for card in ["el-perro", "el-perro.rev", "inu", "inu-wa-hoeru.c1",
+                                                          "inu-wa-hoeru.c2", "uma"]]
+    [info] = anki_box.invoke("notesInfo", {"notes": [numbers[5]]})
+    assert info["modelName"] == "Cloze" and info["tags"] == ["grammar"]
+    assert anki_box.invoke("findNotes", {"query": '"front:el perro"'}) == [numbers[3]]
+    # A note refused alone is said in words.
+    assert anki_box.invoke("addNote", {"note": notes[2]}, version=6)["error"].startswith("the media file 'never_stored.mp3'")
 
 
 def test_the_preflight_and_the_requests_of_any_other_origin_are_refused_with_no_cors_headers(anki_box):

@@ -47,16 +47,16 @@ struct AnkiActions: Sendable {
             return .array(model.fields.map(JSONValue.string))
         },
         "canAddNotes": { actions, params throws(AnkiError) in
-            .array(try actions.notesParameter(params).map { .bool(actions.refusal(of: $0) == nil) })
+            .array(try actions.refusals(of: actions.notesParameter(params)).map { .bool($0 == nil) })
         },
         "canAddNotesWithErrorDetail": { actions, params throws(AnkiError) in
-            .array(try actions.notesParameter(params).map { note in
-                actions.refusal(of: note).map { .object(["canAdd": false, "error": .string($0.message)]) } ?? .object(["canAdd": true])
+            .array(try actions.refusals(of: actions.notesParameter(params)).map { refusal in
+                refusal.map { .object(["canAdd": false, "error": .string($0.message)]) } ?? .object(["canAdd": true])
             })
         },
-        "addNote": { actions, params throws(AnkiError) in .int(try actions.add(params["note"])) },
+        "addNote": { actions, params throws(AnkiError) in .int(try actions.add([params["note"] ?? .null])[0].get()) },
         "addNotes": { actions, params throws(AnkiError) in
-            .array(try actions.notesParameter(params).map { note in (try? actions.add(note)).map(JSONValue.int) ?? .null })
+            .array(try actions.add(actions.notesParameter(params)).map { (try? $0.get()).map(JSONValue.int) ?? .null })
         },
         "updateNoteFields": { actions, params throws(AnkiError) in try actions.updateFields(params["note"]) },
         "storeMediaFile": { actions, params throws(AnkiError) in .string(try actions.storeMedia(params)) },
@@ -122,15 +122,19 @@ struct AnkiActions: Sendable {
         }
     }
 
-    /// Why `json` cannot be added, in AnkiConnect's words, or nil when it can.
-    func refusal(of json: JSONValue) -> AnkiError? {
-        do {
-            let note = try note(json)
-            try check(note, among: try boxNotes())
-            _ = try decks.tag(of: note.deck)
-            return nil
-        } catch {
-            return error
+    /// Why each note cannot be added, in AnkiConnect's words, or nil when it can: each is
+    /// looked at alone against the box, which is read once for all of them.
+    func refusals(of jsons: [JSONValue]) throws(AnkiError) -> [AnkiError?] {
+        let existing = try boxNotes()
+        return jsons.map { json in
+            do throws(AnkiError) {
+                let note = try note(json)
+                try check(note, among: existing)
+                _ = try decks.tag(of: note.deck)
+                return nil
+            } catch {
+                return error
+            }
         }
     }
 
@@ -146,38 +150,113 @@ struct AnkiActions: Sendable {
         if duplicate { throw AnkiError("cannot create note because it is a duplicate") }
     }
 
-    /// `addNote`: the note's card (and its reverse), or its cloze note, added to `new/` by the
-    /// daemon with its media and tags: they wait there as imported cards do, and come into the
-    /// tests a few a day (R23), however many a reading session adds. - Returns: the note's number.
-    func add(_ json: JSONValue?) throws(AnkiError) -> Int64 {
-        let note = try note(json)
-        try check(note, among: try boxNotes())
-        let tags = (try decks.tag(of: note.deck).map { [$0] } ?? []) + note.tags
-        let media = try mediaAssets(note.media)
-        let fields = note.fields.map(\.markdown)
-        switch note.model {
-        case .basic, .reversed:
-            let front = Asset(name: "front.md", text: fields[0]), back = Asset(name: "back.md", text: fields[1])
-            // The check above looked in the deck asked; the daemon's own looks in the whole box.
-            let allowDuplicate = note.allowDuplicate || note.duplicateDeck != nil
-            let ids: [String] = try daemon("addNote") {
-                if note.model == .reversed {
-                    let added = try box.addWithReverse(front: front, back: back, level: .new, allowDuplicate: allowDuplicate, media: media).value
-                    return [added.card.id] + (added.reverse.map { [$0.id] } ?? [])
+    /// A note that passed the checks, ready for the daemon: where it was in the request, and
+    /// its tags and media.
+    private struct ReadyNote {
+        var index: Int
+        var note: AnkiNote
+        var tags: [String]
+        var media: [Asset]
+
+        /// The daemon's call that takes it: `AddMany`, with reverses or not and with the
+        /// daemon's own duplicate check or not, or `AddClozes`.
+        var call: Call {
+            // The door looked in the deck asked; the daemon's own check looks in the whole box.
+            note.model == .cloze ? .clozes : .cards(reverse: note.model == .reversed,
+                                                     allowDuplicate: note.allowDuplicate || note.duplicateDeck != nil)
+        }
+
+        /// About how many bytes of the call's message it is: its fields and its media in base64.
+        var bytes: Int { note.fields.reduce(256) { $0 + $1.markdown.utf8.count } + media.reduce(0) { $0 + $1.content.count / 3 * 4 } }
+    }
+
+    private enum Call: Equatable {
+        case cards(reverse: Bool, allowDuplicate: Bool)
+        case clozes
+    }
+
+    /// A call to the daemon holds at most this many notes, or this many bytes (a note larger
+    /// goes alone), well inside the daemon's message limit.
+    static let batchNotes = 1024
+    static let batchBytes = 1 << 20
+
+    /// `addNote` and `addNotes`: each note checked as AnkiConnect checks it, against the box
+    /// (read once) and the notes before it in the request; those that pass are added by the
+    /// daemon a run of notes of one kind a call (`AddMany`, `AddClozes`), each card with its
+    /// media and tags in the change that adds it, to `new/`: they wait there as imported cards
+    /// do, and come into the tests a few a day (R23), however many a reading session adds.
+    /// - Returns: each note's number, or why it was not added.
+    func add(_ jsons: [JSONValue]) -> [Result<Int64, AnkiError>] {
+        var results = [Result<Int64, AnkiError>](repeating: .failure(AnkiError("addNote: the daemon did not answer for this note")),
+                                                 count: jsons.count)
+        let existing: [AnkiBoxNote]
+        do throws(AnkiError) { existing = try boxNotes() } catch { return jsons.map { _ in .failure(error) } }
+        // The request's notes already taken, as duplicates are looked for among them too.
+        var earlier: [AnkiBoxNote] = []
+        var ready: [ReadyNote] = []
+        for (index, json) in jsons.enumerated() {
+            do throws(AnkiError) {
+                let note = try note(json)
+                try check(note, among: existing)
+                try check(note, among: earlier)
+                let tags = (try decks.tag(of: note.deck).map { [$0] } ?? []) + note.tags
+                ready.append(ReadyNote(index: index, note: note, tags: tags, media: try mediaAssets(note.media)))
+                earlier.append(AnkiBoxNote(id: 0, model: note.model, boxID: "", fields: [note.key], tags: tags, cards: []))
+            } catch {
+                results[index] = .failure(error)
+            }
+        }
+        var start = 0
+        while start < ready.count {
+            var end = start + 1, bytes = ready[start].bytes
+            while end < ready.count, end - start < Self.batchNotes, ready[end].call == ready[start].call,
+                  bytes + ready[end].bytes <= Self.batchBytes {
+                bytes += ready[end].bytes
+                end += 1
+            }
+            let run = Array(ready[start..<end])
+            do throws(AnkiError) {
+                let outcome = try daemon("addNote") { try send(run) }
+                for added in outcome.added {
+                    // A cloze note's cards are its id and `.cN` (`AddClozes`): the note's number is its own.
+                    let number = run[0].call == .clozes
+                        ? AnkiBoxNote.number("notes/" + added.id[..<(added.id.lastIndex(of: ".") ?? added.id.endIndex)])
+                        : AnkiBoxNote.number(added.id)
+                    results[run[added.index].index] = .success(number)
                 }
-                return [try box.add(front: front, back: back, level: .new, allowDuplicate: allowDuplicate, media: media).value.id]
+                for present in outcome.present {
+                    results[run[present.index].index] = .failure(AnkiError("cannot create note because it is a duplicate"))
+                }
+                for refused in outcome.refused {
+                    results[run[refused.index].index] = .failure(Self.problem("addNote", VarlinkCallError(
+                        name: refused.error.varlinkName, parameters: refused.error.varlinkParameters)))
+                }
+            } catch {
+                for note in run { results[note.index] = .failure(error) }
             }
-            if !tags.isEmpty {
-                try daemon("addNote (tags)") { for id in ids { _ = try box.tag(id: id, tags: tags) } }
+            start = end
+        }
+        return results
+    }
+
+    /// One call of the daemon adding a run of notes of one kind.
+    private func send(_ run: [ReadyNote]) throws -> BatchOutcome {
+        switch run[0].call {
+        case .cards(let reverse, let allowDuplicate):
+            let cards = run.map { ready in
+                NewCard(front: Asset(name: "front.md", text: ready.note.fields[0].markdown),
+                        back: Asset(name: "back.md", text: ready.note.fields[1].markdown),
+                        level: Level.new.name, tags: ready.tags, media: ready.media)
             }
-            return AnkiBoxNote.number(ids[0])
-        case .cloze:
+            return try box.addMany(cards, allowDuplicate: allowDuplicate, reverse: reverse ? true : nil).value
+        case .clozes:
             // The media go into the note's directory with it (R31), whatever card shows them.
-            let cards = try daemon("addNote") {
-                try box.addCloze(text: fields[0], level: .new, extra: fields[1].isEmpty ? nil : fields[1], tags: tags, media: media).value
+            let notes = run.map { ready in
+                let extra = ready.note.fields[1].markdown
+                return NewNote(text: ready.note.fields[0].markdown, level: Level.new.name, extra: extra.isEmpty ? nil : extra,
+                               tags: ready.tags, media: ready.media)
             }
-            guard let note = cards.first?.clozeOf?.note else { throw AnkiError("addNote: the daemon made no cloze card") }
-            return AnkiBoxNote.number("notes/" + note)
+            return try box.addClozes(notes).value
         }
     }
 
@@ -383,10 +462,15 @@ struct AnkiActions: Sendable {
         do {
             return try body()
         } catch {
-            if let call = error as? VarlinkCallError, case .duplicateFront? = BoxError(call) {
-                throw AnkiError("cannot create note because it is a duplicate")
-            }
-            throw AnkiError("\(action): \(DaemonProblem(error).message)")
+            throw Self.problem(action, error)
         }
+    }
+
+    /// A refusal or a failure of the daemon's in words, a duplicate in AnkiConnect's own.
+    static func problem(_ action: String, _ error: any Error) -> AnkiError {
+        if let call = error as? VarlinkCallError, case .duplicateFront? = BoxError(call) {
+            return AnkiError("cannot create note because it is a duplicate")
+        }
+        return AnkiError("\(action): \(DaemonProblem(error).message)")
     }
 }
