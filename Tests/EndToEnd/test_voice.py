@@ -172,3 +172,27 @@ def test_the_speech_is_made_under_temporary_names_that_ignore_rules_and_pruning_
     while not all(p.name.endswith(".wav") for p in cache(box).iterdir()) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert all(p.name.endswith(".wav") for p in cache(box).iterdir()), sorted(p.name for p in cache(box).iterdir())
+
+
+def test_the_speech_of_an_imported_card_is_made_in_its_language_tags_voice(box, tmp_path):
+    """R33: a card's voice is its first tag lang:XX. An import's cards carry their tags in the
+    batch (AddMany), and the speech made ahead of time for them speaks in that voice, not in
+    Language=."""
+    voices = tmp_path / "voices"
+    program = tmp_path / "fake-voice"
+    # Records the voice it is asked for (`-v VOICE -w FILE --stdin`), then writes a WAV.
+    program.write_text("#!/bin/sh\n"
+                       f"printf '%s\\n' \"$2\" >> {voices}\n"
+                       "while [ \"$1\" != -w ]; do shift; done\n"
+                       "printf 'RIFF\\044\\0\\0\\0WAVEfmt %064d' 0 > \"$2\"\n")
+    program.chmod(0o755)
+    configure(box, f"[Voice]\nProgram={program}\nLanguage=en\n")
+    deck = tmp_path / "deck.tsv"
+    deck.write_text("id\tfront\tback\ttags\nhund\tder Hund\tdog\tlang:de\n")
+    box.ok("import", deck)
+    deadline = time.monotonic() + 30
+    while not voices.exists() or len(voices.read_text().splitlines()) < 2:
+        assert time.monotonic() < deadline, "no speech was made for the imported card"
+        time.sleep(0.1)
+    assert voices.read_text().splitlines() == ["de", "de"]
+    assert speech(box, "hund", "front")["pending"] is False

@@ -54,7 +54,8 @@ extension Box {
         if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
     }
 
-    /// Queues the speech of the text sides of a batch of new cards (`AddMany`), as sent.
+    /// Queues the speech of the text sides of a batch of new cards (`AddMany`), as sent, each
+    /// in the voice of its own tags (R33), which the batch carries.
     public func speakAhead(batch cards: [NewCard]) {
         guard let voice else { return }
         func side(_ asset: Asset) -> Side {
@@ -62,7 +63,7 @@ extension Box {
             return Side(path: "", mediaType: mediaType,
                         text: MediaType.isText(mediaType) ? String(decoding: asset.content, as: UTF8.self) : nil)
         }
-        let jobs = cards.flatMap { voice.jobs(front: side($0.front), back: side($0.back), tags: []) }
+        let jobs = cards.flatMap { voice.jobs(front: side($0.front), back: side($0.back), tags: $0.tags) }
         if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
     }
 
