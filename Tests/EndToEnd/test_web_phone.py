@@ -150,8 +150,12 @@ def test_a_photo_from_a_file_and_a_reverse_card(web_box, phone, artifacts, tmp_p
     phone.find_element(By.ID, "back").send_keys("**a blue** cat")
     phone.find_element(By.CSS_SELECTOR, "label:has(#back-markdown)").click()
     phone.find_element(By.ID, "id").send_keys("blue-cat")
+    # The typed answer's box names the reverse card only while one is asked for.
+    typed = phone.find_element(By.CSS_SELECTOR, "label:has(#type-answer)")
+    assert typed.text == "The answer is typed in the review", typed.text
     phone.find_element(By.CSS_SELECTOR, "label:has(#reverse)").click()
-    phone.find_element(By.CSS_SELECTOR, "label:has(#type-answer)").click()
+    assert typed.text == "The answer is typed in the review (its reverse's too)", typed.text
+    typed.click()
     phone.find_element(By.CSS_SELECTOR, "#level option[value=new]").click()
     phone.find_element(By.ID, "add").click()
     assert added_id(phone) == "blue-cat"

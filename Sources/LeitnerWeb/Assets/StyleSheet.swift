@@ -131,6 +131,8 @@ enum StyleSheet {
         .pad-tools button { flex: 0 0 auto; font-weight: 400; }
         label.check { display: flex; align-items: center; gap: 10px; min-height: 48px; margin: 4px 0; font-weight: 400; }
         label.check input { width: 24px; height: 24px; }
+        .reverse-too { display: none; }
+        form.add:has(#reverse:checked) .reverse-too { display: inline; }
         .js .no-script { display: none; }
         .actions input[type=text], .actions select { flex: 1; }
         .actions button { flex: 0 0 auto; }

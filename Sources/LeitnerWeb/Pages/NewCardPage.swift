@@ -57,7 +57,8 @@ public enum NewCardPage {
         body += levelChoice(id: "level", draft)
         body += "<label class=\"check\"><input type=\"checkbox\" id=\"reverse\" name=\"reverse\" value=\"yes\"\(draft.reverse ? " checked" : "" as HTML)> "
         body += "Also a reverse card (the back asked, the front answered)</label>"
-        body += typeAnswerChoice(id: "type-answer", draft, "its reverse's too")
+        // "(its reverse's too)" only while the reverse is ticked (the style sheet's `.reverse-too`).
+        body += typeAnswerChoice(id: "type-answer", draft, "<span class=\"reverse-too\"> (its reverse's too)</span>")
         body += "<label for=\"id\">Id <span class=\"muted\">(made from the front when empty)</span></label>"
         body += "<input type=\"text\" id=\"id\" name=\"id\" value=\"\(draft.id)\" autocapitalize=\"none\">"
         body += error("id", draft)
@@ -79,10 +80,11 @@ public enum NewCardPage {
     }
 
     /// Whether the answer is typed in the review (R32, `leitnerctl add --type-answer`): a
-    /// `type-answer` file with the card, or with the note.
+    /// `type-answer` file with the card, or with the note; `which` says which cards ask.
     static func typeAnswerChoice(id: String, _ draft: Draft, _ which: HTML) -> HTML {
+        // One span for the words: the label lays out its children apart (a flex row).
         "<label class=\"check\"><input type=\"checkbox\" id=\"\(id)\" name=\"type-answer\" value=\"yes\"\(draft.typeAnswer ? " checked" : "" as HTML)> "
-            + "The answer is typed in the review (\(which))</label>"
+            + "<span>The answer is typed in the review\(which)</span></label>"
     }
 
     /// A cloze note (R30, `leitnerctl add --cloze`): its text with deletions, an extra shown with
@@ -101,7 +103,7 @@ public enum NewCardPage {
         out += "<label for=\"cloze-tags\">Tags</label>"
         out += "<input type=\"text\" id=\"cloze-tags\" name=\"tags\" value=\"\(shown.tags)\" autocapitalize=\"none\">" + error("tags", shown)
         out += levelChoice(id: "cloze-level", shown)
-        out += typeAnswerChoice(id: "cloze-type-answer", shown, "each card of the note")
+        out += typeAnswerChoice(id: "cloze-type-answer", shown, " (each card of the note)")
         out += "<label for=\"cloze-id\">Id of the note <span class=\"muted\">(made from the text when empty)</span></label>"
         out += "<input type=\"text\" id=\"cloze-id\" name=\"id\" value=\"\(shown.id)\" autocapitalize=\"none\">" + error("id", shown)
         out += "<div class=\"actions\"><button type=\"submit\" id=\"add-cloze\" class=\"primary\">Add the note</button></div></form></details>\n"
