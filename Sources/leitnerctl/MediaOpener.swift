@@ -173,12 +173,13 @@ final class MediaOpener {
         return made
     }
 
-    /// Plays `side` of `card` when it is audio.
+    /// Plays `side` of `card` when it is audio; `asked` when a key asked for it (`r`), not the
+    /// side coming into view.
     /// - Returns: one line for the person when it cannot be played, else nil.
-    func playIfAudio(_ card: Card, side: SideName) -> String? {
+    func playIfAudio(_ card: Card, side: SideName, asked: Bool) -> String? {
         guard card.side(side).mediaType.hasPrefix("audio/") else { return nil }
         do {
-            return audio.play(try asset(card, side: side).path)
+            return audio.play(try asset(card, side: side).path, log: try playerLog(), asked: asked)
         } catch {
             return DaemonErrors.message(for: error)
         }
@@ -196,7 +197,7 @@ final class MediaOpener {
         guard !sounds.isEmpty else { return "" }
         let sound = sounds[index % sounds.count]
         do {
-            return audio.play(try medium(card, sound).path) ?? "♪ \(sound.name)"
+            return audio.play(try medium(card, sound).path, log: try playerLog(), asked: true) ?? "♪ \(sound.name)"
         } catch {
             return DaemonErrors.message(for: error)
         }
@@ -208,7 +209,8 @@ final class MediaOpener {
 
     /// Speaks `side` of `card` (`v`, or `AutoSpeak=` when `automatic`): plays the speech the
     /// daemon made ahead of time with `Player=`, and never waits for it to be made.
-    /// - Returns: one line for the person (not ready, or why there is none), else nil.
+    /// - Returns: one line for the person (what plays, not ready, or why there is none); nil
+    ///   when the review speaks by itself and it plays.
     func speak(_ card: Card, side: SideName, automatic: Bool = false) -> String? {
         let reply: SpeechReply
         do {
@@ -218,12 +220,16 @@ final class MediaOpener {
         }
         if let path = reply.path {
             // The daemon's file, when this user may read it; else its bytes, through the socket.
-            if access(path, R_OK) == 0 { return audio.play(path) }
             do {
-                guard let data = try context.box.speech(id: card.id, side: side, withData: true).value.data else {
-                    return "the voice is not ready yet"
+                var file = path
+                if access(path, R_OK) != 0 {
+                    guard let data = try context.box.speech(id: card.id, side: side, withData: true).value.data else {
+                        return "the voice is not ready yet"
+                    }
+                    file = try keep(data, as: "\(card.id)-\(side.rawValue)-voice.wav")
                 }
-                return audio.play(try keep(data, as: "\(card.id)-\(side.rawValue)-voice.wav"))
+                // Said at once on `v`: a player that then finds no sound device says so (`AudioPlayer.ended`).
+                return audio.play(file, log: try playerLog(), asked: !automatic) ?? (automatic ? nil : "♪ the voice of the \(side.rawValue)")
             } catch {
                 return DaemonErrors.message(for: error)
             }
@@ -234,6 +240,9 @@ final class MediaOpener {
         voiceProblemSaid = true
         return problem
     }
+
+    /// The file the player's standard error goes to, in the private directory.
+    private func playerLog() throws -> String { try privateDirectory() + "/" + AudioPlayer.logName }
 
     /// Writes `bytes` into the private directory as `name`.
     private func keep(_ bytes: [UInt8], as name: String) throws -> String {
@@ -271,6 +280,7 @@ final class MediaOpener {
         audio.stop()
         guard let directory else { return }
         for (_, asset) in fetched { unlink(asset.path) }
+        unlink(directory + "/" + AudioPlayer.logName)
         rmdir(directory)
         self.directory = nil
         fetched = [:]

@@ -86,16 +86,20 @@ final class RawTerminal {
     enum Event: Equatable {
         case keys([Key])
         case resized
+        /// `wakeAfter` passed with no key and no resize.
+        case woken
     }
 
-    /// Waits for keys or a resize, as long as it takes. A lone Escape is told from the start
-    /// of a sequence by a pause of 50 ms.
-    func next() -> Event {
+    /// Waits for keys or a resize, as long as it takes, or at most `wakeAfter` milliseconds. A
+    /// lone Escape is told from the start of a sequence by a pause of 50 ms.
+    func next(wakeAfter: Int? = nil) -> Event {
+        let deadline = wakeAfter.map { ReviewCommand.monotonicMilliseconds() + $0 }
         while true {
             let descriptors = [terminal.descriptor] + (resizes.map { [$0.descriptor] } ?? [])
+            let left = deadline.map { max(0, $0 - ReviewCommand.monotonicMilliseconds()) }
             let ready: [Bool]
             do {
-                ready = try Poll.readable(descriptors, milliseconds: decoder.isWaiting ? 50 : nil)
+                ready = try Poll.readable(descriptors, milliseconds: decoder.isWaiting ? min(50, left ?? 50) : left)
             } catch where error == .interrupted {
                 continue
             } catch {
@@ -115,6 +119,8 @@ final class RawTerminal {
                 if !keys.isEmpty { return .keys(keys) }
             } else if decoder.isWaiting {
                 return .keys(decoder.flush())
+            } else if let deadline, ReviewCommand.monotonicMilliseconds() >= deadline {
+                return .woken
             }
         }
     }

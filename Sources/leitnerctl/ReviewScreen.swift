@@ -67,7 +67,7 @@ final class ReviewScreen: ReviewInterface {
         // A new side comes into view: show where the back starts, play its sound.
         var notes = message
         let side: SideName = flipped ? .back : .front
-        if let note = media.playIfAudio(card, side: side) {
+        if let note = media.playIfAudio(card, side: side, asked: false) {
             notes = notes.isEmpty ? note : notes + " · " + note
         } else if newSide, media.context.settings.autoSpeak.speaks(side), let note = media.speak(card, side: side, automatic: true) {
             notes = notes.isEmpty ? note : notes + " · " + note
@@ -166,11 +166,26 @@ final class ReviewScreen: ReviewInterface {
             while !typedAhead.isEmpty {
                 if let action = handle(typedAhead.removeFirst(), flipped: flipped) { return action }
             }
-            switch terminal.next() {
+            switch nextEvent() {
             case .resized:
                 draw()
             case .keys(let keys):
                 typedAhead = keys
+            case .woken: break  // not returned by nextEvent
+            }
+        }
+    }
+
+    /// The next keys or resize. While a sound plays, the player is looked at four times a
+    /// second, and when it ended without playing (no sound device, say) the message line says
+    /// what it said: a key that plays never does nothing without a word.
+    private func nextEvent() -> RawTerminal.Event {
+        while true {
+            let event = terminal.next(wakeAfter: media.audio.isPlaying ? 250 : nil)
+            guard event == .woken else { return event }
+            if let note = media.audio.ended() {
+                message = note
+                draw()
             }
         }
     }
@@ -214,7 +229,7 @@ final class ReviewScreen: ReviewInterface {
             }
         case .character("r"), .character("R"):
             if let card, let side = mediaSide(flipped: flipped, where: { $0.hasPrefix("audio/") }) {
-                message = media.playIfAudio(card, side: side) ?? ""
+                message = media.playIfAudio(card, side: side, asked: true) ?? ""
                 draw()
             } else if let card, !media.sounds(card, flipped: flipped).isEmpty {
                 // A side's own sounds (R31), one a press, in turn.
@@ -263,8 +278,8 @@ final class ReviewScreen: ReviewInterface {
         while true {
             let keys: [Key]
             if typedAhead.isEmpty {
-                switch terminal.next() {
-                case .resized: draw(); continue
+                switch nextEvent() {
+                case .resized, .woken: draw(); continue
                 case .keys(let read): keys = read
                 }
             } else {

@@ -10,6 +10,7 @@ import pytest
 from cli_box import box  # noqa: F401  (a fixture)
 from daemon_support import PACING_OFF, Connection
 from test_cli_review import Pane
+from web_box import wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 
@@ -101,6 +102,47 @@ def test_v_plays_the_speech_and_autospeak_plays_the_front(box, tmp_path):
             time.sleep(0.05)
         back = played.read_text().splitlines()[1]
         assert back != first[0] and open(back, "rb").read(4) == b"RIFF"
+        pane.keys("q")
+        pane.wait_for("REVIEW-ENDED")
+    finally:
+        pane.close()
+
+
+def test_v_says_what_plays_and_why_nothing_is_heard(box, tmp_path):
+    """`v` says at once that the voice plays; a player that cannot play (no sound device) ends at
+    once saying why on its standard error, and the review says it: with the exit status when
+    there is one, and also when it ends with 0, as ffplay does when it finds no sound device."""
+    add_cards(box)
+    player = tmp_path / "fake-player"
+    # Says what the test put in `say` on its standard error, and ends with the status in `status`;
+    # counts its runs in `ran`, so that the next run's words are written once this one read its own.
+    ran = tmp_path / "ran"
+    ran.write_text("")
+    player.write_text(f"#!/bin/sh\ncat {tmp_path}/say >&2\nstatus=$(cat {tmp_path}/status)\necho >> {ran}\nexit $status\n")
+    player.chmod(0o755)
+    configure(box, f"[Client]\nPlayer={player}\n")
+    box.ok("prepare")
+    for card_id, *_ in CARDS:
+        assert "path" in speech(box, card_id, "front")
+
+    def press_v(say, status):
+        assert wait_until(lambda: len(ran.read_text()) == len(status_seen)), "the player did not run"
+        status_seen.append(status)
+        (tmp_path / "say").write_text(say)
+        (tmp_path / "status").write_text(f"{status}\n")
+        pane.keys("v")
+
+    status_seen = []
+    ctl = f"{box.bin_dir / 'leitnerctl'} --socket {box.socket} --no-autostart"
+    pane = Pane(tmp_path, f"{ctl} review --images=none\necho REVIEW-ENDED\n", dict(box.env, NO_COLOR="1", LANG="C.UTF-8"))
+    try:
+        pane.wait_for("show the answer")
+        press_v("", 0)
+        pane.wait_for("♪ the voice of the front")
+        press_v("cannot open audio device: no sound card\n", 1)
+        pane.wait_for("no sound: fake-player failed (exit status 1): cannot open audio device: no sound card")
+        press_v("ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default\n\n", 0)
+        pane.wait_for("no sound? fake-player said: ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default")
         pane.keys("q")
         pane.wait_for("REVIEW-ENDED")
     finally:
