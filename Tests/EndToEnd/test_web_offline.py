@@ -8,6 +8,8 @@ it, and the browser's own log holds each grade once. A reply lost on the way —
 after the daemon took a grade, before the page had the answer — and the grade is taken once. A
 grade the box refuses in the middle of the queue is set aside and shown, and the grades behind
 it are sent. Screenshots (390×844) go to WEB_ARTIFACTS."""
+import re
+
 import pytest
 from selenium.webdriver.common.by import By
 
@@ -149,9 +151,14 @@ def test_a_refused_grade_is_set_aside_and_the_grades_behind_it_are_sent(stocked,
     words = refused[0].text
     number = wrong_clock.removeprefix("word")
     assert f"Not counted: your answer “Right” to card {wrong_clock} (question {number}), given " in words, words
-    assert "by this phone's clock" in words and "after now" in words and "the device's clock is wrong" in words, words
-    # The page's sentence names the card, not the device's id that the box's message begins with.
-    assert "web-" not in words, words
+    assert "by this phone's clock" in words and "ahead of the box's clock" in words and "the device's clock is wrong" in words, words
+    # The page's sentence names the card, not the device's id that the box's message begins with,
+    # nor the grade's number (it reads like a level); the box's time is in the phone's own words.
+    assert "web-" not in words and not re.search(r"grade \d", words), words
+    reason = [g for g in kept_grades(browser) if g.get("refused")][0]["refused"]
+    stamp = re.search(r"\((\d{4}-\d\d-\d\dT[0-9:.]+[+-]\d\d:\d\d)\)", reason).group(1)
+    box_time = browser.execute_script("return new Date(arguments[0]).toLocaleString()", stamp)
+    assert f"ahead of the box's clock ({box_time})" in words and stamp not in words, (reason, words)
     # The long paragraph has the notice's width, its button below it, not a narrow column beside
     # the button that breaks the times in pieces on a phone.
     text, whole = browser.execute_script("return [arguments[0].querySelector('p').getBoundingClientRect().width,"

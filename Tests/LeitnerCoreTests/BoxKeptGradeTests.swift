@@ -359,18 +359,23 @@ import LeitnerTestSupport
         let now = f.clock.now()
         let skew = Box.keptClockSkew
         let before = (f.dir.snapshot(), f.dir.read(TestBox.log))
-        let cases: [(Int64, Int?, String)] = [
-            (-86_400_000, nil, "before the device first kept a test"),
-            (now + 365 * 86_400_000, test.position, "after now"),
-            (now + skew + 1, nil, "after now"),
-            (now - 30 * 3_600_000 - skew - 1, nil, "before the device first kept a test"),
+        let mark = now - 30 * 3_600_000
+        let opened = DayClock().start(of: test.date)
+        // Each names the bound it broke and that bound's time; the grade's sequence number, which
+        // reads like a level on the phone that shows the reason, is not said.
+        let cases: [(Int64, Int?, String, Int64)] = [
+            (-86_400_000, nil, "before the device first kept a test", mark),
+            (now + 365 * 86_400_000, test.position, "ahead of the box's clock", now),
+            (now + skew + 1, nil, "ahead of the box's clock", now),
+            (mark - skew - 1, nil, "before the device first kept a test", mark),
             // After the phone's mark, but on the day before today's test opened.
-            (now - 20 * 3_600_000, test.position, "before the day its test"),
+            (now - 20 * 3_600_000, test.position, "before the day of its test began", opened),
         ]
-        for (time, position, reason) in cases {
+        for (time, position, reason, bound) in cases {
             expectBoxError({ try f.box.takeKeptGrade(Self.kept(1, "x", true, at: time, from: .one, position: position)) }) {
                 if case .keptGradeRefused(let device, let why) = $0 {
-                    return device == Self.phone && why.contains(reason) && why.contains(DayClock.rfc3339Milliseconds(time))
+                    return device == Self.phone && why == "its time is more than 10 minutes \(reason) "
+                        + "(\(DayClock.rfc3339Milliseconds(bound))): the device's clock is wrong"
                 }
                 return false
             }

@@ -170,24 +170,25 @@ extension Box {
     /// test it names opened, and not after now — each give or take `keptClockSkew`. A time
     /// outside (a phone's clock set to 1970, or a year ahead) would rank the grade before or
     /// after every other event and settle cards by a clock, not by what happened: refused, with
-    /// the bound it broke, and the page keeps the grade and says so.
+    /// the bound it broke, and the page keeps the grade and says so. The reason is read on the
+    /// phone, beside the card, the answer and its time: it names the bound and its time, not the
+    /// grade's sequence number, which reads like a level there (docs/web.md, "Reviewing offline").
     private func checkKeptTime(_ grade: KeptGrade, _ moment: Moment) throws(BoxError) {
-        let given = DayClock.rfc3339Milliseconds(grade.time)
-        func refuse(_ bound: String) -> BoxError {
-            .keptGradeRefused(device: grade.device, reason: "grade \(grade.sequence) was given at \(given), \(bound), more than "
-                              + "\(Box.keptClockSkew / 60_000) minutes out: the device's clock is wrong")
+        let minutes = Box.keptClockSkew / 60_000
+        func refuse(_ bound: String, _ time: Int64) -> BoxError {
+            .keptGradeRefused(device: grade.device, reason: "its time is more than \(minutes) minutes \(bound) "
+                              + "(\(DayClock.rfc3339Milliseconds(time))): the device's clock is wrong")
         }
         if grade.time > moment.now + Box.keptClockSkew {
-            throw refuse("after now (\(DayClock.rfc3339Milliseconds(moment.now)))")
+            throw refuse("ahead of the box's clock", moment.now)
         }
         if let since = store.browserSince(grade.device), grade.time < since - Box.keptClockSkew {
-            throw refuse("before the device first kept a test (\(DayClock.rfc3339Milliseconds(since)))")
+            throw refuse("before the device first kept a test", since)
         }
         if let test = daily.test, grade.position == test.position {
             let opened = options.dayClock.start(of: test.opened)
             if grade.time < opened - Box.keptClockSkew {
-                throw refuse("before the day its test (position \(test.position)) opened on, \(test.opened), began "
-                             + "(\(DayClock.rfc3339Milliseconds(opened)))")
+                throw refuse("before the day of its test began", opened)
             }
         }
     }

@@ -106,7 +106,7 @@ enum OfflineScript {
               var text = document.createElement("p");
               text.textContent = "Not counted: your answer “" + (g.correct ? "Right" : "Wrong") + "” to card " + g.id
                 + (g.front ? " (" + g.front + ")" : "") + ", given " + new Date(g.time).toLocaleString() + " by this phone's clock. "
-                + "The box refused it: " + g.refused + ". The card stays where it was in the box; this grade is not sent again.";
+                + "The box refused it: " + localTimes(g.refused) + ". The card stays where it was in the box; this grade is not sent again.";
               var forget = document.createElement("button");
               forget.type = "button";
               forget.textContent = "Forget it";
@@ -119,6 +119,13 @@ enum OfflineScript {
               item.appendChild(text);
               item.appendChild(forget);
               list.appendChild(item);
+            });
+          }
+
+          // The box's times in a reason (RFC 3339, in the box's zone) as the phone says the grade's own time.
+          function localTimes(text) {
+            return text.replace(/\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?(Z|[+-]\\d\\d:\\d\\d)/g, function (stamp) {
+              return new Date(stamp).toLocaleString();
             });
           }
 
