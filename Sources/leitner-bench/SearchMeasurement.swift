@@ -7,7 +7,7 @@ import LeitnerSystem
 /// of its files, nothing of the box), then the first search as the daemon makes it — the index
 /// built off the turn (`BoxOptions.buildsIndexesApart`), from its file when the store has one
 /// (`SearchIndexFile`; the first run on a store writes it, the next one reads it) — to its
-/// first line and to its end, the time until the cards taken from the file are watched, the
+/// first line and to its end (its lines given a level at a time as the build reads it), the time until the cards taken from the file are watched, the
 /// inotify watches the process then holds beside the kernel's limit, then warm searches, a
 /// `Tags` and a search after a hand edit of one card, each the median of 9. Run it in a user
 /// namespace whose `max_inotify_watches` is 8,192 to see the box there.
@@ -42,7 +42,10 @@ enum SearchMeasurement {
         }
         // As the daemon marks each call (`BoxOwner.run`).
         box.callBegan = .now
-        var scan = try awaiting { try box.startSearch(rare, fields: fields, level: nil, limit: nil) }
+        // As the daemon's `Search`: the build begun on a thread of its own, each level's lines
+        // given once it is read.
+        var scan = try awaiting { try box.startSearch(rare, fields: fields, level: nil, limit: nil, duringBuild: true) }
+        if let begun = scan.build { build = begun }
         while !scan.isFinished {
             if try !box.nextMatches(of: &scan, upTo: 256).isEmpty, firstLine == 0 { firstLine = Timing.now() - start }
         }

@@ -197,4 +197,117 @@ import LeitnerSystem
         third.run()
         #expect(third.isDone && read.load(ordering: .relaxed) < 600)
     }
+
+    /// A box apart with cards at levels 1 and 3, whose builds wait before their first card of
+    /// level 3 until `release` is called.
+    final class HeldAtThree: @unchecked Sendable {
+        // @unchecked: `box` is used on the test's thread only; the probe reads `released`.
+        let box: Box
+        let released = Atomic<Bool>(false)
+
+        init(_ dir: TemporaryDirectory) throws {
+            box = try IndexBuildTests.openApart(dir)
+            for index in 0..<4 {
+                for level in ["3", "1"] {
+                    _ = try box.add(front: Asset(name: "front.txt", text: "front \(level)-\(index)"),
+                                    back: Asset(name: "back.txt", text: "back"), id: "l\(level)-\(index)", level: level)
+                }
+            }
+            IndexBuildProbe.observe(storeRoot: box.storePath) { id in
+                guard id.hasPrefix("l3-") else { return }
+                let until = MonotonicTime.now + .seconds(20)
+                while !self.released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+            }
+        }
+
+        func release() { released.store(true, ordering: .relaxed) }
+
+        func close() {
+            IndexBuildProbe.observe(storeRoot: box.storePath, nil)
+            release()
+            box.close()
+        }
+    }
+
+    /// A search that begins the build (`duringBuild`, as the daemon's `Search` does) gives each
+    /// level's lines as soon as the build has read that level: with the build held before its
+    /// first card of level 3, level 1's lines are given; the rest once it goes on, in the order
+    /// of level then id. Before, the first search waited for every card to be read.
+    @Test func aSearchThatBeginsTheBuildGivesEachLevelWhileTheNextIsRead() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try HeldAtThree(dir)
+        defer { held.close() }
+        let box = held.box
+        let pattern = try SearchPattern("FRONT", regex: false)
+
+        var scan = try box.startSearch(pattern, fields: [.front], level: nil, limit: nil, duringBuild: true)
+        let build = try #require(scan.build)
+        var lines: [SearchMatch] = []
+        while lines.isEmpty, !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 100) }
+        #expect(lines.map(\.id) == ["l1-0", "l1-1", "l1-2", "l1-3"])
+        #expect(!build.isDone)
+
+        // A second search meanwhile waits for the same build, as every other call that needs it.
+        #expect(throws: BoxError.self) { try box.startSearch(pattern, fields: [.front], level: nil, limit: nil, duringBuild: true) }
+        #expect(box.takeAwaitedBuild() === build)
+
+        held.release()
+        while !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 100) }
+        #expect(lines.map(\.id) == ["l1-0", "l1-1", "l1-2", "l1-3", "l3-0", "l3-1", "l3-2", "l3-3"])
+        #expect(lines.map(\.level.rawValue) == [1, 1, 1, 1, 3, 3, 3, 3])
+        // The next search installs the build.
+        #expect(try box.search(pattern, fields: [.front], level: "3").map(\.id) == ["l3-0", "l3-1", "l3-2", "l3-3"])
+        #expect(box.searchIndex != nil)
+    }
+
+    /// A search whose limit the first level fills, or of that level only, waits for no more of
+    /// the build.
+    @Test(arguments: [(3, nil), (nil, "1")] as [(Int?, String?)])
+    func aSearchDuringTheBuildEndsAtItsLimitOrItsLevel(limit: Int?, level: String?) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try HeldAtThree(dir)
+        defer { held.close() }
+        var scan = try held.box.startSearch(try SearchPattern("front", regex: false), fields: [.front], level: level, limit: limit,
+                                            duringBuild: true)
+        let build = try #require(scan.build)
+        var lines: [SearchMatch] = []
+        while !scan.isFinished { lines += try held.box.nextMatches(of: &scan, upTo: 2) }
+        #expect(lines.map(\.id) == Array(["l1-0", "l1-1", "l1-2", "l1-3"].prefix(limit ?? 4)))
+        #expect(!build.isDone)
+    }
+
+    /// Within a level the build reads the cards in the order of their ids, a piece at a time
+    /// (`SearchIndex.pieceSize`): held at the first card of the second piece, the build has
+    /// given the search the first piece's lines, and the whole search is in order of id.
+    @Test func aLevelIsReadAndGivenAPieceAtATimeInTheOrderOfIDs() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let count = SearchIndex.pieceSize * 2 + 10
+        // Made by hand, in an order other than their ids'.
+        let ids = (0..<count).map { "c" + String(String(($0 * 7919) % count + 100_000).dropFirst()) }
+        for id in ids { dir.writeCard(id, level: "1", front: "front \(id)") }
+        let box = try Self.openApart(dir)
+        defer { box.close() }
+        let sorted = ids.sorted()
+        let holdAt = sorted[SearchIndex.pieceSize]
+        let released = Atomic<Bool>(false)
+        IndexBuildProbe.observe(storeRoot: box.storePath) { id in
+            guard id == holdAt else { return }
+            let until = MonotonicTime.now + .seconds(20)
+            while !released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+        }
+        defer { IndexBuildProbe.observe(storeRoot: box.storePath, nil) }
+
+        var scan = try box.startSearch(try SearchPattern("front", regex: false), fields: [.front], level: "1", limit: nil, duringBuild: true)
+        let build = try #require(scan.build)
+        var lines: [SearchMatch] = []
+        while lines.count < SearchIndex.pieceSize, !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 4096) }
+        #expect(lines.map(\.id) == Array(sorted.prefix(SearchIndex.pieceSize)))
+        #expect(!build.isDone)
+        released.store(true, ordering: .relaxed)
+        while !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 4096) }
+        #expect(lines.map(\.id) == sorted)
+    }
 }

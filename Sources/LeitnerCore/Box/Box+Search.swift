@@ -23,15 +23,27 @@ extension Box {
     ///   - limit: the most lines to give, when given (at least 1; above `Box.maxLimit`, that).
     ///   - filter: only the cards it selects by their tags (R25).
     ///   - budget: the regular-expression engine's steps the search may take; `searchSteps` when nil.
+    ///   - duringBuild: with `BoxOptions.buildsIndexesApart`, when there is no index and no
+    ///     build under way: begin the build on a thread of its own and find in each level once
+    ///     the build has read it, the first level's lines given while the others are read (a
+    ///     caller that waits for them off the turn: the daemon's streamed reply). The search
+    ///     began the build, so the build's snapshot and reads are of the store as the search
+    ///     began or later (R13). Otherwise a search waits for the whole index, as every call
+    ///     that needs it does (`currentSearchIndex`).
     /// - Throws: `invalidLevel`, `invalidParameter` for a limit below 1.
     public func startSearch(_ pattern: SearchPattern, fields: Set<SearchMatch.Field>, level: String?,
-                            limit: Int?, filter: TagFilter = .all, budget: Int? = nil) throws(BoxError) -> SearchScan {
+                            limit: Int?, filter: TagFilter = .all, budget: Int? = nil,
+                            duringBuild: Bool = false) throws(BoxError) -> SearchScan {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
         let limit = limit.map { min($0, Box.maxLimit) }
         _ = try begin()
-        return SearchScan(pattern: pattern, only: only, index: try currentSearchIndex(),
-                          criteria: SearchScan.Criteria(fields: fields, filter: filter), limit: limit,
+        let criteria = SearchScan.Criteria(fields: fields, filter: filter)
+        if duringBuild, let build = beginSearchBuild() {
+            return SearchScan(pattern: pattern, only: only, building: build, criteria: criteria, limit: limit,
+                              budget: budget ?? options.searchSteps)
+        }
+        return SearchScan(pattern: pattern, only: only, index: try currentSearchIndex(), criteria: criteria, limit: limit,
                           budget: budget ?? options.searchSteps)
     }
 

@@ -113,6 +113,24 @@ extension Box {
         return searchIndex ?? SearchIndex(store: store)
     }
 
+    /// Begins the search index's build on a thread of its own, for a search that finds in each
+    /// level as the build reads it (`startSearch` with `duringBuild`), when there is no index (or
+    /// the kernel dropped events since it was made) and no build under way; nil otherwise. The
+    /// next call that needs the index installs the build, waiting for it if it must.
+    func beginSearchBuild() -> IndexBuild? {
+        guard options.buildsIndexesApart, searchBuild == nil else { return nil }
+        if let index = searchIndex {
+            guard store.isLost(index.cursor) else { return nil }
+            store.closeCursor(index.cursor)
+            searchIndex = nil
+            searchWatching = nil
+        }
+        guard let build = try? IndexBuild(.search, store: store) else { return nil }
+        searchBuild = build
+        build.runApart()
+        return build
+    }
+
     /// The build that made the last call fail, for the caller to run or wait for before it calls
     /// again; nil when the call did not wait for one. Taken: a second ask gives nil.
     public func takeAwaitedBuild() -> IndexBuild? {

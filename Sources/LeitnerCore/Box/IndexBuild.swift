@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import LeitnerSystem
 
@@ -50,6 +51,12 @@ public final class IndexBuild: Sendable {
         var finished = false
         /// When the build began asking the cards' stamps.
         var began: MonotonicTime?
+        /// The level of each piece of the search index read so far (`SearchIndex.PieceRead`),
+        /// in order, and where its slots are in the whole index.
+        var pieceSlots: [(level: Level, slots: Range<Int>)] = []
+        /// The pieces not yet taken by the search that began the build (`takePiece`), by
+        /// number; let go once the build is done, its `outcome` holding them all.
+        var pieces: [Int: SearchIndex] = [:]
     }
 
     let kind: Kind
@@ -115,11 +122,17 @@ public final class IndexBuild: Sendable {
         let outcome: Outcome = switch kind {
         case .search:
             SearchIndex.read(reader.cards, from: reader, watcher: watcher, saved: stateDirectory.flatMap { SearchIndexFile.load(in: $0) },
-                             stopped: stopped).map { .search($0) } ?? .stopped
+                             stopped: stopped) { read in
+                state.withLock { state in
+                    state.pieces[state.pieceSlots.count] = read.piece
+                    state.pieceSlots.append((read.level, read.slots))
+                }
+            }.map { .search($0) } ?? .stopped
         case .tags: TagTable.read(reader.cards, from: reader, watcher: watcher, watchNow: false, stopped: stopped).map { .tags($0) } ?? .stopped
         }
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
             state.outcome = outcome
+            state.pieces = [:]
             defer { state.waiters = [] }
             return state.waiters
         }
@@ -132,6 +145,53 @@ public final class IndexBuild: Sendable {
             if DetachedThread.start({ self.afterwards(table) }) != nil { afterwards(table) }
         default:
             finish()
+        }
+    }
+
+    /// Runs the build on a thread of its own, claimed here so that no call runs it too: for a
+    /// search that gives each level's lines once the build has read that level (`SearchScan`).
+    /// When no thread can be made it runs on this one, under the box's turn, as a build did
+    /// before builds ran apart.
+    func runApart() {
+        state.withLock { $0.claimed = true }
+        if DetachedThread.start({ self.run() }) != nil { run() }
+    }
+
+    /// The numbers of the pieces the search index's build reads `level` in (`takePiece`).
+    func pieces(of level: Level) -> Range<Int> { SearchIndex.pieces(of: level, in: reader.cards) }
+
+    /// The store's canonical path, for a message about the build.
+    var storeRoot: String { reader.root }
+
+    /// What the search index's build gave for a piece (`takePiece`).
+    enum Piece {
+        /// Read: the cards of `level` that are `slots` of `index` (all its slots when nil).
+        case read(Level, index: SearchIndex, slots: Range<Int>?)
+        /// The build is done, with fewer pieces.
+        case none
+        /// The build gave up (its box closing).
+        case stopped
+    }
+
+    /// Waits until the search index's build has read piece `number` (from 0, in the order of
+    /// level and id), or is done, or gave up. Taken: the piece is let go here.
+    func takePiece(_ number: Int) -> Piece {
+        while true {
+            let now = state.withLock { state -> Piece? in
+                if number < state.pieceSlots.count {
+                    let (level, slots) = state.pieceSlots[number]
+                    if let piece = state.pieces.removeValue(forKey: number) { return .read(level, index: piece, slots: nil) }
+                    if case .search(let built) = state.outcome { return .read(level, index: built.index, slots: slots) }
+                    return .stopped
+                }
+                guard let outcome = state.outcome else { return nil }
+                if case .search = outcome { return Piece.none }
+                return .stopped
+            }
+            if let now { return now }
+            // A piece takes milliseconds: a short sleep costs the search less than a wake-up
+            // the build would make for each piece.
+            usleep(500)
         }
     }
 

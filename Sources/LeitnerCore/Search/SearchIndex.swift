@@ -203,18 +203,82 @@ struct SearchIndex {
     /// - Returns: nil when stopped.
     static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
                      saved: SearchIndex? = nil, watchNow: Bool = true, stopped: () -> Bool = { false }) -> Built? {
-        read(cards, from: source, watcher: watcher, saved: saved, asked: watchNow ? nil : [], stopped: stopped)
+        var reading = Reading(cards: cards, saved: saved)
+        guard reading.read(cards, from: source, watcher: watcher, asked: watchNow ? nil : [], stopped: stopped) else { return nil }
+        return reading.finish()
     }
 
-    /// `read` as the daemon's build makes it, unwatched (`watchNow` false): the stamps of the
-    /// file's cards asked on two threads first, each `stat` being a wait on the kernel.
-    static func read(_ cards: CardIndex, from source: CardReader, watcher: Inotify.Watcher,
-                     saved: SearchIndex?, stopped: @escaping @Sendable () -> Bool) -> Built? {
-        guard let saved else { return read(cards, from: source, watcher: watcher, saved: nil, asked: [], stopped: stopped) }
-        // In the order `cards` gives them, which the reading below follows.
-        let entries = Array(cards)
-        let half = entries.count / 2
-        let second = Mutex<[Asked]?>(nil)
+    /// Cards read by the daemon's build, handed on before the next are read: their slots and
+    /// bytes alone, copied (`piece`), all of one level, in the order of their ids.
+    struct PieceRead: Sendable {
+        let level: Level
+        let piece: SearchIndex
+        /// Where the piece's slots are in the whole index.
+        let slots: Range<Int>
+    }
+
+    /// The cards of a `PieceRead`: about 15 ms of reading on a quiet machine, under 2 ms when
+    /// the file's stamps hold; the first piece's lines are what a search waits for.
+    static let pieceSize = 1024
+
+    /// `read` as the daemon's build makes it, unwatched (`watchNow` false), in the order a search
+    /// gives its lines — level, then id — a piece at a time: the piece's stamps in the file asked
+    /// on two threads (each `stat` being a wait on the kernel), then its cards read, then
+    /// `pieceRead` told, so that a search waiting for the build can give that piece's lines while
+    /// the next is read (`SearchScan`).
+    static func read(_ cards: CardIndex, from source: CardReader, watcher: Inotify.Watcher, saved: SearchIndex?,
+                     stopped: @escaping @Sendable () -> Bool, pieceRead: (PieceRead) -> Void = { _ in }) -> Built? {
+        // By `Level.rawValue - 1`, which is `Level.allCases`'s order.
+        var byLevel = [[(key: String, value: Level)]](repeating: [], count: Level.allCases.count)
+        for entry in cards { byLevel[entry.value.rawValue - 1].append(entry) }
+        var reading = Reading(cards: cards, saved: saved)
+        for (level, var entries) in zip(Level.allCases, byLevel) {
+            // As `SearchScan.find` orders its hits.
+            entries.sort { $0.key < $1.key }
+            var start = 0
+            while start < entries.count {
+                let part = entries[start..<min(start + pieceSize, entries.count)]
+                start += pieceSize
+                let asked = saved.map { askStamps(Array(part), in: $0, from: source, stopped: stopped) } ?? []
+                let first = reading.built.index.slots.count
+                guard reading.read(part, from: source, watcher: watcher, asked: asked, stopped: stopped) else { return nil }
+                // Every piece is handed on, empty ones too, so that its number is `pieces(of:in:)`'s.
+                let slots = first..<reading.built.index.slots.count
+                pieceRead(PieceRead(level: level, piece: reading.built.index.piece(slots), slots: slots))
+            }
+        }
+        return reading.finish()
+    }
+
+    /// The numbers of the pieces the daemon's build hands `level`'s cards of `cards` on in.
+    static func pieces(of level: Level, in cards: CardIndex) -> Range<Int> {
+        var counts = [Int](repeating: 0, count: Level.allCases.count)
+        cards.forEachEntry { _, level in counts[level.rawValue - 1] += 1 }
+        let pieces = counts.map { ($0 + pieceSize - 1) / pieceSize }
+        let before = pieces[..<(level.rawValue - 1)].reduce(0, +)
+        return before..<before + pieces[level.rawValue - 1]
+    }
+
+    /// A copy of slots `range` and of their bytes, which follow each other in the arena (a build
+    /// appends them in order), with no table: for `forEach` alone.
+    private func piece(_ range: Range<Int>) -> SearchIndex {
+        var piece = SearchIndex(cursor: .none)
+        guard !range.isEmpty else { return piece }
+        let base = Int(slots[range.lowerBound].offset)
+        let end = Int(slots[range.upperBound - 1].offset) + slots[range.upperBound - 1].size
+        piece.arena = Array(arena[base..<end])
+        piece.slots = slots[range].map { slot in
+            var moved = slot
+            moved.offset -= UInt32(base)
+            return moved
+        }
+        return piece
+    }
+
+    /// Asks the stamps `saved` holds for `entries` on two threads, in their order; a card past
+    /// the answers' end (one half cut short by `stopped`) is asked by the reading.
+    private static func askStamps(_ entries: [(key: String, value: Level)], in saved: SearchIndex, from source: CardReader,
+                                  stopped: @escaping @Sendable () -> Bool) -> [Asked] {
         let ask = { @Sendable (part: ArraySlice<(key: String, value: Level)>) -> [Asked] in
             var answers: [Asked] = []
             answers.reserveCapacity(part.count)
@@ -228,6 +292,10 @@ struct SearchIndex {
             }
             return answers
         }
+        // A second thread is worth its start for a few hundred cards and more.
+        guard entries.count >= 512 else { return ask(entries[...]) }
+        let half = entries.count / 2
+        let second = Mutex<[Asked]?>(nil)
         if DetachedThread.start({ let part = ask(entries[half...]); second.withLock { $0 = part } }) != nil {
             second.withLock { $0 = ask(entries[half...]) }
         }
@@ -237,11 +305,10 @@ struct SearchIndex {
             if let part = second.withLock({ $0 }) {
                 // A half cut short by `stopped` is shorter: the read gives up anyway.
                 if asked.count == half { asked += part }
-                break
+                return asked
             }
             usleep(200)
         }
-        return read(cards, from: source, watcher: watcher, saved: saved, asked: asked, stopped: stopped)
     }
 
     /// What asking a card's stamp in the file gave, before the reading.
@@ -252,76 +319,93 @@ struct SearchIndex {
         case changed
     }
 
-    /// - Parameter asked: nil: every card's directory watched first (`watchNow`); else none is,
-    ///   and what each card's stamp in `saved` gave, by its place in `cards`'s order, when asked
-    ///   already (past the end: asked here).
-    private static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
-                             saved: SearchIndex?, asked: [Asked]?, stopped: () -> Bool) -> Built? {
-        let watchNow = asked == nil
+    /// A build's reading, in one part or a level at a time.
+    private struct Reading {
         var built = Built()
-        built.cards = cards
-        built.index.slots.reserveCapacity(cards.count)
-        if let saved { built.index.arena.reserveCapacity(saved.arena.count) }
+        let saved: SearchIndex?
+        /// Cards looked at, over all parts: `stopped` is asked every 256.
         var count = 0
         var taken = 0
         var readKept = 0
-        for (id, level) in cards {
-            count += 1
-            if count & 255 == 0, stopped() { return nil }
-            IndexBuildProbe.reading(id, root: source.root)
-            var watch: Int32?
-            if let saved {
-                var holding: Int?
-                switch asked.flatMap({ count <= $0.count ? $0[count - 1] : nil }) ?? .notAsked {
-                case .holds(let number): holding = number
-                case .changed: break
-                case .notAsked:
-                    if let found = saved.stamp(of: id), found.kept {
-                        if watchNow { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
-                        if found.stamp.holds(id, in: level, from: source) { holding = found.number }
+
+        init(cards: CardIndex, saved: SearchIndex?) {
+            self.saved = saved
+            built.cards = cards
+            built.index.slots.reserveCapacity(cards.count)
+            if let saved { built.index.arena.reserveCapacity(saved.arena.count) }
+        }
+
+        /// Reads `entries` into `built`.
+        /// - Parameter asked: nil: every card's directory watched first (`watchNow`); else none
+        ///   is, and what each card's stamp in `saved` gave, by its place in `entries`, when asked
+        ///   already (past the end: asked here).
+        /// - Returns: false when stopped.
+        mutating func read(_ entries: some Sequence<(key: String, value: Level)>, from source: some CardSource,
+                           watcher: Inotify.Watcher, asked: [Asked]?, stopped: () -> Bool) -> Bool {
+            let watchNow = asked == nil
+            for (place, (id, level)) in entries.enumerated() {
+                count += 1
+                if count & 255 == 0, stopped() { return false }
+                IndexBuildProbe.reading(id, root: source.root)
+                var watch: Int32?
+                if let saved {
+                    var holding: Int?
+                    switch asked.flatMap({ place < $0.count ? $0[place] : nil }) ?? .notAsked {
+                    case .holds(let number): holding = number
+                    case .changed: break
+                    case .notAsked:
+                        if let found = saved.stamp(of: id), found.kept {
+                            if watchNow { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
+                            if found.stamp.holds(id, in: level, from: source) { holding = found.number }
+                        }
+                    }
+                    if let holding {
+                        // Its level is the store's: a card moved by hand keeps its directory.
+                        built.index.copy(saved.slots[holding], from: saved, level: level, watch: watch ?? -1)
+                        if watch == nil { built.adopted.append(id) }
+                        taken += 1
+                        continue
                     }
                 }
-                if let holding {
-                    // Its level is the store's: a card moved by hand keeps its directory.
-                    built.index.copy(saved.slots[holding], from: saved, level: level, watch: watch ?? -1)
-                    if watch == nil { built.adopted.append(id) }
-                    taken += 1
+                // The files' stamp, taken with the read (each status before what it stands for is
+                // read): what tells a change of an unwatched card, and of any card while no daemon
+                // runs. Without `watchNow` a card with a stamp to go by is watched after, as one
+                // taken from the file is; one without (changed within the last second) is watched
+                // now and read again, so that a change after the read that counts is an event.
+                if watchNow, watch == nil { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
+                var read = source.readSides(id, in: level, withText: true, stamping: true)
+                var stamp = read.stamp?.encoded
+                if watch == nil, stamp == nil {
+                    watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
+                    read = source.readSides(id, in: level, withText: true, stamping: true)
+                    stamp = read.stamp?.encoded
+                }
+                guard case .success(let (front, back)) = read.sides else {
+                    built.unread.append(id)
                     continue
                 }
+                if watch == nil { built.adopted.append(id) }
+                let conflicted = !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty
+                if conflicted {
+                    built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [])
+                }
+                let kept = !conflicted && !read.followsLink && read.clozeOf == nil
+                if kept, stamp != nil { readKept += 1 }
+                built.index.append(id, level: level, front: front.text, back: back.text, ownText: read.reverseOf == nil,
+                                   tags: read.tags.tags, watch: watch ?? -1, stamp: stamp, kept: kept)
             }
-            // The files' stamp, taken with the read (each status before what it stands for is
-            // read): what tells a change of an unwatched card, and of any card while no daemon
-            // runs. Without `watchNow` a card with a stamp to go by is watched after, as one
-            // taken from the file is; one without (changed within the last second) is watched
-            // now and read again, so that a change after the read that counts is an event.
-            if watchNow, watch == nil { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
-            var read = source.readSides(id, in: level, withText: true, stamping: true)
-            var stamp = read.stamp?.encoded
-            if watch == nil, stamp == nil {
-                watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
-                read = source.readSides(id, in: level, withText: true, stamping: true)
-                stamp = read.stamp?.encoded
-            }
-            guard case .success(let (front, back)) = read.sides else {
-                built.unread.append(id)
-                continue
-            }
-            if watch == nil { built.adopted.append(id) }
-            let conflicted = !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty
-            if conflicted {
-                built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [])
-            }
-            let kept = !conflicted && !read.followsLink && read.clozeOf == nil
-            if kept, stamp != nil { readKept += 1 }
-            built.index.append(id, level: level, front: front.text, back: back.text, ownText: read.reverseOf == nil,
-                               tags: read.tags.tags, watch: watch ?? -1, stamp: stamp, kept: kept)
+            return true
         }
-        // Written again when it would spare the next start reads: cards read it can keep, or
-        // cards it holds that are gone.
-        built.needsSaving = saved == nil || readKept > 0 || taken < saved?.slots.count ?? 0
-        built.taken = taken
-        built.index.shrink()
-        return built
+
+        /// What was read, once every part is.
+        mutating func finish() -> Built {
+            // Written again when it would spare the next start reads: cards read it can keep, or
+            // cards it holds that are gone.
+            built.needsSaving = saved == nil || readKept > 0 || taken < saved?.slots.count ?? 0
+            built.taken = taken
+            built.index.shrink()
+            return built
+        }
     }
 
     /// Adds the watch of each card a build took from the file unwatched (`Built.adopted`), then
@@ -572,11 +656,11 @@ struct SearchIndex {
         }
     }
 
-    /// Calls `body` with each card's parts.
-    func forEach(_ body: (Parts) -> Void) {
+    /// Calls `body` with each card's parts: of every slot, or of those in `range`.
+    func forEach(in range: Range<Int>? = nil, _ body: (Parts) -> Void) {
         arena.withUnsafeBufferPointer { all in
             guard let base = all.baseAddress else { return }
-            for slot in slots where slot.level != Slot.dead {
+            for slot in slots[range ?? slots.indices] where slot.level != Slot.dead {
                 let id = base + Int(slot.offset)
                 let foldedID = id + Int(slot.idLength)
                 let front = foldedID + Int(slot.foldedIDLength)

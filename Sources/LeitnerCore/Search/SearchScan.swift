@@ -8,6 +8,11 @@
 /// 3. `Box.readCards`, under the turn, a batch at a time: each card as it is now in the store;
 ///    then `matchRead`, anywhere: the lines of those cards that match.
 ///
+/// A search that began the index's build (`Box.startSearch` with `duringBuild`) needs no index
+/// at step 1: the build reads the cards in the order of the lines, level then id, a piece of
+/// 1,024 at a time; step 2 waits for each piece in turn and finds in it, so that the first
+/// piece's lines are given while the rest is read (docs/daemon.md, "Indexes built off the turn").
+///
 /// Steps 2 and 3's matching run the regular-expression engine, whose worst case is text ×
 /// program (a pattern that keeps 10,000 states alive takes seconds on a 64 KiB side): they take
 /// their steps from the search's `budget`, and a search that spends it is cut with `searchCut`.
@@ -58,6 +63,12 @@ public struct SearchScan {
     let only: Level?
     /// The index as the search began, until `find` has run; then nil, so that it is let go.
     private var snapshot: (index: SearchIndex, criteria: Criteria)?
+    /// The index's build this search began and the numbers of the pieces left to find in (for
+    /// a search of one level, its pieces: nil until known), until the last; then nil.
+    private var building: (build: IndexBuild, criteria: Criteria, pieces: Range<Int>?)?
+    /// The build this search began, if it did, for a caller to know when it is done.
+    public let build: IndexBuild?
+    /// The cards found and not yet read: of the whole index, or of the piece the build read last.
     private var hits: [Hit] = []
     /// The index in `hits` of the next card to read.
     private var position = 0
@@ -70,11 +81,13 @@ public struct SearchScan {
     private let allowance: Int
 
     /// True once every matching card has been read and matched, or the limit reached.
-    public var isFinished: Bool { snapshot == nil && read.isEmpty && (position >= hits.count || remaining == 0) }
+    public var isFinished: Bool {
+        snapshot == nil && read.isEmpty && (remaining == 0 || position >= hits.count && building == nil)
+    }
 
     /// True when the next step is reading cards from the store (`Box.readCards`), under the
     /// box's turn; false when it is `find` or `matchRead`, which need no box.
-    public var needsBox: Bool { snapshot == nil && read.isEmpty }
+    public var needsBox: Bool { snapshot == nil && read.isEmpty && !(building != nil && position >= hits.count) }
 
     /// How many cards matched in the index when the search began (once `find` has run).
     public var cards: Int { hits.count }
@@ -84,6 +97,19 @@ public struct SearchScan {
         self.pattern = pattern
         self.only = only
         self.snapshot = (index, criteria)
+        self.build = nil
+        self.remaining = limit
+        self.budget = budget
+        self.allowance = budget
+    }
+
+    /// A search that finds in each piece as `build` reads it.
+    init(pattern: SearchPattern, only: Level?, building build: IndexBuild, criteria: Criteria, limit: Int?,
+         budget: Int = SearchScan.defaultBudget) {
+        self.pattern = pattern
+        self.only = only
+        self.building = (build, criteria, only == nil ? 0..<Int.max : nil)
+        self.build = build
         self.remaining = limit
         self.budget = budget
         self.allowance = budget
@@ -92,15 +118,44 @@ public struct SearchScan {
     /// Finds the matching cards in the index as the search began, sorted by level then id.
     /// Needs no box. Does nothing once done.
     /// - Throws: `searchCut` when the pattern spent the search's budget.
+    /// While the index is being built, finds the cards of the next piece once the build has
+    /// read it (waiting for it), when the cards found before are all read.
+    /// - Throws: `storeFailure` when the build gave up (its box closing).
     public mutating func find() throws(BoxError) {
-        guard let (index, criteria) = snapshot else { return }
-        snapshot = nil
+        if let (index, criteria) = snapshot {
+            snapshot = nil
+            hits = try find(in: index, slots: nil, criteria: criteria)
+            return
+        }
+        while read.isEmpty, position >= hits.count, remaining != 0, let (build, criteria, pieces) = building {
+            // Counted here, off the turn: a walk of every card's level.
+            let left = pieces ?? only.map { build.pieces(of: $0) } ?? 0..<Int.max
+            guard let number = left.first else {
+                building = nil
+                break
+            }
+            building = (build, criteria, left.dropFirst())
+            switch build.takePiece(number) {
+            case .read(_, let index, let slots):
+                hits = try find(in: index, slots: slots, criteria: criteria)
+                position = 0
+            case .none:
+                building = nil
+            case .stopped:
+                building = nil
+                throw .storeFailure(path: build.storeRoot, reason: "the search index's build stopped before it read every card: the box is closing")
+            }
+        }
+    }
+
+    /// The matching cards among `index`'s slots `slots` (all when nil), sorted by level then id.
+    private mutating func find(in index: SearchIndex, slots: Range<Int>?, criteria: Criteria) throws(BoxError) -> [Hit] {
         let onlyLevel = only.map { UInt8($0.rawValue) }
         let (searchID, searchFront, searchBack) = (criteria.fields.contains(.id), criteria.fields.contains(.front),
                                                     criteria.fields.contains(.back))
         var found: [Hit] = []
         var budget = self.budget
-        index.forEach { parts in
+        index.forEach(in: slots) { parts in
             guard budget >= 0 else { return }
             guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
             guard criteria.filter.isEmpty || criteria.filter.selects(parts.eachTag) else { return }
@@ -113,7 +168,7 @@ public struct SearchScan {
         }
         self.budget = budget
         if budget < 0 { throw cut() }
-        hits = found.sorted { ($0.level, $0.id) < ($1.level, $1.id) }
+        return found.sorted { ($0.level, $0.id) < ($1.level, $1.id) }
     }
 
     /// The next `count` cards to read, in order.

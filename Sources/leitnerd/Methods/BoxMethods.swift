@@ -270,7 +270,7 @@ enum BoxMethods {
         }
         let limit = try parameters.optionalInt("limit", in: 1...Box.maxLimit, clampingAbove: true)
         return SearchItems(try context.box.startSearch(pattern, fields: fields, level: parameters.optionalString("level"),
-                                                       limit: limit, filter: parameters.tagFilter()))
+                                                       limit: limit, filter: parameters.tagFilter(), duringBuild: true))
     }
 
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
