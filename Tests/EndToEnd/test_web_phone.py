@@ -150,6 +150,10 @@ def test_a_photo_from_a_file_and_a_reverse_card(web_box, phone, artifacts, tmp_p
     phone.find_element(By.ID, "back").send_keys("**a blue** cat")
     phone.find_element(By.CSS_SELECTOR, "label:has(#back-markdown)").click()
     phone.find_element(By.ID, "id").send_keys("blue-cat")
+    # Each tick box is as large as the others, also beside words that take two lines on a phone.
+    sizes = {box.get_attribute("id"): box.size for box in phone.find_elements(By.CSS_SELECTOR, "#add-form label.check input")
+             if box.is_displayed()}
+    assert set(sizes) >= {"reverse", "type-answer"} and all(size == {"width": 24, "height": 24} for size in sizes.values()), sizes
     # The typed answer's box names the reverse card only while one is asked for.
     typed = phone.find_element(By.CSS_SELECTOR, "label:has(#type-answer)")
     assert typed.text == "The answer is typed in the review", typed.text

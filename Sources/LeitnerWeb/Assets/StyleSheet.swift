@@ -130,7 +130,8 @@ enum StyleSheet {
         .pad-tools { display: flex; align-items: center; gap: 12px; margin: 8px 0 0; }
         .pad-tools button { flex: 0 0 auto; font-weight: 400; }
         label.check { display: flex; align-items: center; gap: 10px; min-height: 48px; margin: 4px 0; font-weight: 400; }
-        label.check input { width: 24px; height: 24px; }
+        /* Its own size beside words that wrap (the reverse card's two lines), not squeezed by them. */
+        label.check input { width: 24px; height: 24px; flex: none; }
         .reverse-too { display: none; }
         form.add:has(#reverse:checked) .reverse-too { display: inline; }
         .js .no-script { display: none; }
