@@ -75,3 +75,19 @@ def test_the_cards_page_goes_a_page_at_a_time_as_cards_move(web_box, phone, arti
         follow(phone, "next")
         seen += listed(phone)
     assert sorted(seen) == sorted(set(ids) - {"c020", "c230"} | {"c0505"}) and len(seen) == len(set(seen))
+
+
+def test_each_row_shows_the_front_as_it_reads_without_its_markdown(web_box):  # noqa: F811
+    """A Markdown front, and a cloze card's (whose sides are Markdown), is listed as the learner
+    reads it, without the marks that write it; a plain text front as it is."""
+    box = web_box
+    box.ok("add", "--level", "1", "--cloze", "Die {{c1::Katze}} schläft")
+    (box.tmp / "front.md").write_text("**der** `Hund`, ein [Tier](https://example.org)\n\nmore\n")
+    box.ok("add", "--level", "1", "--id", "hund", "--front-file", str(box.tmp / "front.md"), "the dog")
+    box.ok("add", "--level", "1", "--id", "stars", "2 * 3 * 4", "24")
+    box.start_web()
+    cookie = box.login()
+    status, _, page = box.request("GET", "/cards?level=1", cookie=cookie)
+    assert status == 200, page
+    rows = [row.split("</span>")[0] for row in page.split('<span class="plain">')[1:]]
+    assert rows == ["Die […] schläft", "der Hund, ein Tier", "2 * 3 * 4"], rows

@@ -244,7 +244,11 @@ struct Visit {
             card.map { name + "=" + PercentEncoding.encode(CardsPage.positionText(ListPosition(level: $0.level, id: $0.id))) }
         }
         let entries = cards.map { card in
-            CardsPage.Entry(id: card.id, level: card.level, lines: card.front.text.map { [CardsPage.firstLine($0)] } ?? [])
+            // The front as the learner reads it: a Markdown side (a cloze card's, say) without its
+            // marks, not "Die **[…]** schläft".
+            CardsPage.Entry(id: card.id, level: card.level, lines: card.front.text.map {
+                [CardsPage.firstLine(AnswerText.plain($0, mediaType: card.front.mediaType))]
+            } ?? [])
         }
         let summary = "\(cards.count) card\(cards.count == 1 ? "" : "s") shown, \(cards.first?.id ?? "") to \(cards.last?.id ?? "")"
         return (entries, CardsPage.Paging(summary: summary, previous: earlier ? link("before", cards.first) : nil,
