@@ -28,30 +28,50 @@ enum JournalIntent: Equatable {
     /// A note's directory into the trash, its cards deleted in the same record unless kept.
     case deleteNote(id: String, guard: CardGuard, trashed: String)
 
-    /// One line, tab-separated (ids hold no tab or newline, R20).
-    var line: String {
+    /// Appends the intent as one line, tab-separated (ids hold no tab or newline, R20), written
+    /// as bytes: every durable change encodes its intents on the box's turn, a grade's among them.
+    func append(to bytes: inout [UInt8]) {
+        func field(_ text: String) {
+            bytes.append(UInt8(ascii: "\t"))
+            bytes.append(contentsOf: text.utf8)
+        }
+        func field(_ mark: CardGuard) {
+            bytes.append(UInt8(ascii: "\t"))
+            mark.append(to: &bytes)
+        }
         switch self {
         case .move(let id, let from, let to, let mark):
-            "move\t\(id)\t\(from.name)\t\(to.name)\t\(mark.field)\n"
+            bytes.append(contentsOf: "move".utf8)
+            field(id); field(from.name); field(to.name); field(mark)
         case .add(let staged, let id, let to):
-            "add\t\(staged)\t\(id)\t\(to.name)\n"
+            bytes.append(contentsOf: "add".utf8)
+            field(staged); field(id); field(to.name)
         case .delete(let id, let from, let mark, let trashed):
-            "delete\t\(id)\t\(from.name)\t\(mark.field)\t\(trashed)\n"
+            bytes.append(contentsOf: "delete".utf8)
+            field(id); field(from.name); field(mark); field(trashed)
         case .edit(let staged, let id, let level, let mark):
-            "edit\t\(staged)\t\(id)\t\(level.name)\t\(mark.field)\n"
+            bytes.append(contentsOf: "edit".utf8)
+            field(staged); field(id); field(level.name); field(mark)
         case .rename(let id, let newID, let level, let mark):
-            "rename\t\(id)\t\(newID)\t\(level.name)\t\(mark.field)\n"
+            bytes.append(contentsOf: "rename".utf8)
+            field(id); field(newID); field(level.name); field(mark)
         case .addNote(let staged, let id):
-            "note-add\t\(staged)\t\(id)\n"
+            bytes.append(contentsOf: "note-add".utf8)
+            field(staged); field(id)
         case .renameNote(let id, let newID, let mark):
-            "note-rename\t\(id)\t\(newID)\t\(mark.field)\n"
+            bytes.append(contentsOf: "note-rename".utf8)
+            field(id); field(newID); field(mark)
         case .deleteNote(let id, let mark, let trashed):
-            "note-delete\t\(id)\t\(mark.field)\t\(trashed)\n"
+            bytes.append(contentsOf: "note-delete".utf8)
+            field(id); field(mark); field(trashed)
         }
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     static func encode(_ intents: [JournalIntent]) -> [UInt8] {
-        Array(intents.map(\.line).joined().utf8)
+        var bytes: [UInt8] = []
+        for intent in intents { intent.append(to: &bytes) }
+        return bytes
     }
 
     /// The intents of a record; a line that is not one is skipped (records are checksummed, so
@@ -116,5 +136,21 @@ struct CardGuard: Equatable {
         self.changed = changed
     }
 
-    var field: String { "\(inode):\(changed)" }
+    /// `INODE:CTIME_NS`, as `init(field:)` reads it.
+    func append(to bytes: inout [UInt8]) {
+        CardGuard.appendDecimal(inode, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        if changed < 0 { bytes.append(UInt8(ascii: "-")) }
+        CardGuard.appendDecimal(changed.magnitude, to: &bytes)
+    }
+
+    private static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        var rest = value
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
+    }
 }
