@@ -38,6 +38,12 @@ public enum CrashPoint {
         }
     }
 
+    /// True while a crash is armed on this thread: work it would hand to another thread is done
+    /// on this one instead, so that every step of it is counted (`CardMoves`).
+    public static var isArmed: Bool {
+        armedThreads.load(ordering: .relaxed) != 0 && countdowns.withLock { $0[UInt(pthread_self())] != nil }
+    }
+
     /// True once the crash armed on this thread has happened.
     public static var hasCrashed: Bool {
         countdowns.withLock { $0[UInt(pthread_self())] == 0 }
@@ -65,5 +71,7 @@ public enum CrashPoint {
 package enum CrashPoint {
     @inline(__always)
     static func step() throws(Errno) {}
+    @inline(__always)
+    package static var isArmed: Bool { false }
 }
 #endif

@@ -103,29 +103,55 @@ extension Box {
     /// R23: opens the day — the first `Prepare`, `Next` or answer of a logical date that
     /// succeeds (the callers check first what would fail, R16) — admitting `admissionPlan`'s
     /// cards into level 1, each a logged move (origin `admit`), so that they are in the test that
-    /// opens (or joins, R8). Once a date, also across restarts (`dayOpened`).
-    func openDay(_ moment: Moment) throws(BoxError) {
-        guard try !dayOpened(moment) else { return }
+    /// opens (or joins, R8). Once a date, also across restarts (`dayOpened`). The last record's
+    /// renames are still being made when it returns: the index has the cards in level 1 already,
+    /// and `finishOpeningDay` waits for them (the test's queue is built meanwhile).
+    /// - Returns: nil when the day was open.
+    func beginOpeningDay(_ moment: Moment) throws(BoxError) -> DayOpening? {
+        guard try !dayOpened(moment) else { return nil }
         let admitted = try admissionPlan(moment)
         // A few records of many moves each, one sync a record, rather than a sync per card
         // (docs/performance.md, "Admissions"); each record well within the journal.
         var start = 0
+        var last: CardMoves?
         while start < admitted.count {
+            if let last { try finishAdmitting(last) }
             let ids = Array(admitted[start..<min(admitted.count, start + Box.admissionsPerRecord)])
             try makeRoom(for: ids, in: .one, servedFrom: .new)
-            try store.moveCards(ids, from: .new, to: .one, journal: ids.map {
+            last = try store.beginMovingCards(ids, from: .new, to: .one, journal: ids.map {
                 LogEntry(time: moment.now, event: .move, id: $0, from: .new, to: .one, origin: .admit)
             })
-            for id in ids {
-                if lastShown?.id == id { lastShown = nil }
-                if tracksMembership { daily.levelChanged(id, to: .one) }
-            }
             start += ids.count
         }
+        return DayOpening(moment: moment, admitted: !admitted.isEmpty, last: last)
+    }
+
+    /// The day's opening begun by `beginOpeningDay`, its last moves not yet finished.
+    struct DayOpening {
+        let moment: Moment
+        let admitted: Bool
+        let last: CardMoves?
+    }
+
+    /// Ends the day's opening: waits for its last admissions (should they fail, they are undone,
+    /// the day is not opened and the error thrown), then marks the day opened.
+    func finishOpeningDay(_ opening: DayOpening?) throws(BoxError) {
+        guard let opening else { return }
+        if let last = opening.last { try finishAdmitting(last) }
+        let moment = opening.moment
         // The log's admissions say the day opened; so does the test file when a test opens now.
         // Else (none admitted, a test carried over or completed) its own file says it.
         let opensTest = !completedToday(moment) && daily.test?.position != days.position
-        try daily.markDayOpened(moment.today, durably: admitted.isEmpty && !opensTest)
+        try daily.markDayOpened(moment.today, durably: !opening.admitted && !opensTest)
+    }
+
+    /// Waits for admissions' renames and logs them, then tells the test of them (R8).
+    private func finishAdmitting(_ moves: CardMoves) throws(BoxError) {
+        try store.finishMoving(moves)
+        for id in moves.ids {
+            if lastShown?.id == id { lastShown = nil }
+            if tracksMembership { daily.levelChanged(id, to: .one) }
+        }
     }
 
     /// The cards the next admissions will bring and their logical date (R23): today's, while the

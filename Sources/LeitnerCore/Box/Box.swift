@@ -345,14 +345,17 @@ public final class Box {
     /// R11: opens the test of the current position when it is not open yet: its queue is the
     /// cards in its levels, shuffled once from a seed kept with the test.
     func openTest(_ moment: Moment) throws(BoxError) {
-        // R23: the day's new cards first, so that they are in the test it opens (or joins).
-        try openDay(moment)
+        // R23: the day's new cards first, so that they are in the test it opens (or joins). Their
+        // renames are made while the queue is shuffled, with them in it; should they fail, the
+        // queue is dropped.
+        let opening = try beginOpeningDay(moment)
         let position = days.position
-        if completedToday(moment) || daily.test?.position == position { return }
+        if completedToday(moment) || daily.test?.position == position { return try finishOpeningDay(opening) }
         let levels = options.cycle.levels(at: position)
         let seed = options.seedSource()
         let index = store.cardLevels
         let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damagedCards, seed: seed) { _, level in levels.contains(level) }
+        try finishOpeningDay(opening)
         try daily.save(DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
                                  logOffset: store.log.size, queue: queue, of: index))
         speakAhead(queue: queue, of: index)

@@ -133,8 +133,11 @@ final class Journal {
     /// renames they carry).
     func flush() throws(Errno) { try file.flush() }
 
-    /// Writes a record, and syncs it unless sync is deferred (group commit). The caller checked `hasRoom`.
-    func record(logOffset: Int, logBytes: [UInt8], intent: [UInt8]) throws(Errno) {
+    /// Writes a record, and syncs it unless sync is deferred (group commit) or left to the caller
+    /// (`syncing` false: a `file.flush()` before its renames, `Store.beginMovingCards`). The
+    /// caller checked `hasRoom`.
+    func record(logOffset: Int, logBytes: [UInt8], intent: [UInt8], syncing: Bool = true) throws(Errno) {
+        let syncsNow = syncing && !defersSync
         if let failed = file.failed { throw failed }
         precondition(hasRoom(logBytes: logBytes.count, intent: intent.count), "journal record without room")
         var bytes = [UInt8](repeating: 0, count: Journal.headerSize)
@@ -150,7 +153,7 @@ final class Journal {
         Journal.store(sum, in: &bytes, at: 12)
         do {
             try fd.writeAll(bytes, at: position)
-            if !defersSync { try fd.syncData() }
+            if syncsNow { try fd.syncData() }
         } catch {
             // Whether the record reached the disk is unknown: make sure it does not count.
             try? fd.writeAll([UInt8](repeating: 0, count: Journal.headerSize), at: position)
@@ -161,7 +164,7 @@ final class Journal {
         position += bytes.count
         nextSequence &+= 1
         let number = file.noteWritten()
-        if !defersSync { file.noteDurable(upTo: number) }
+        if syncsNow { file.noteDurable(upTo: number) }
     }
 
     /// Takes back the last record written: its change did not happen after all.

@@ -248,7 +248,9 @@ final class ReviewLog {
     }
 
     /// `prepare` of a change encoded already (`Change`), as the store measured it with `hasRoom`.
-    func prepare(_ change: Change) throws(BoxError) -> Pending {
+    /// - Parameter syncing: false when the caller makes the record durable itself, with a flush
+    ///   of `journalFile` before its renames (`Store.beginMovingCards`).
+    func prepare(_ change: Change, syncing: Bool = true) throws(BoxError) -> Pending {
         if let refusal { throw refusal }
         let bytes = change.bytes
         var pending = Pending(bytes: bytes, unjournaledBefore: unjournaled, direct: false, sizeBefore: size,
@@ -271,7 +273,7 @@ final class ReviewLog {
             return pending
         }
         do {
-            try journal.record(logOffset: size - unjournaled.count, logBytes: logBytes, intent: change.intent)
+            try journal.record(logOffset: size - unjournaled.count, logBytes: logBytes, intent: change.intent, syncing: syncing)
         } catch {
             throw .failing(.write, journal.path, error)
         }
@@ -357,6 +359,9 @@ final class ReviewLog {
             throw .failing(.create, statePath + "/" + Journal.fileName, error)
         }
     }
+
+    /// The journal's open file, for a flush made on another thread (`Store.beginMovingCards`).
+    var journalFile: JournalFile? { journal?.file }
 
     /// The last journal record not yet known durable (group commit); nil when all are.
     var commitPoint: CommitPoint? { journal?.commitPoint }

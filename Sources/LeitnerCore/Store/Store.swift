@@ -532,28 +532,60 @@ final class Store {
     }
 
     /// Moves card directories from one level to another in one journaled change: one journal
-    /// record and one sync for them all, then the renames (R17). Should a rename fail, the ones
-    /// made are put back and nothing is logged. The day's admissions (R23) move this way.
-    func moveCards(_ ids: [String], from: Level, to: Level, journal: [LogEntry]) throws(BoxError) {
+    /// record and one sync for them all, then the renames (R17), carried out on a thread of their
+    /// own while the box goes on — the day's opening builds its test's queue meanwhile
+    /// (docs/performance.md, "Admissions"). The index has the cards in `to` from now on; the
+    /// change is done, or undone, when `finishMoving` returns. The day's admissions (R23) move this way.
+    /// - Throws: before anything is moved, a journal that cannot take the record.
+    func beginMovingCards(_ ids: [String], from: Level, to: Level, journal: [LogEntry]) throws(BoxError) -> CardMoves {
         let source = try fd(from)
         let target = try fd(to)
         var intents: [JournalIntent] = []
         for id in ids { intents.append(.move(id: id, from: from, to: to, guard: try cardGuard(id, in: from))) }
-        var done = 0
-        try journaled(journal, intent: intents, carryOut: { () throws(BoxError) in
-            for id in ids {
-                do throws(Errno) {
-                    try FileSystem.rename(id, in: source, to: id, in: target)
-                } catch {
-                    for moved in ids.prefix(done).reversed() { try? FileSystem.rename(moved, in: target, to: moved, in: source) }
-                    throw .failing(.rename, path(of: id, in: from), error, doing: "cannot rename to '\(path(of: id, in: to))'")
-                }
-                done += 1
-            }
-        }, undo: { () throws(Errno) in
-            for id in ids.reversed() { try FileSystem.rename(id, in: target, to: id, in: source) }
-        })
+        try followReplacedLogBeforeAppend()
+        let change = ReviewLog.Change(journal, intent: intents)
+        if !log.hasRoom(for: change) { try checkpoint() }
+        // The record is written, not synced: the thread syncs it before the first rename, so that
+        // no rename can reach the disk ahead of it (R18).
+        let pending = try log.prepare(change, syncing: false)
+        guard let file = log.journalFile else {
+            log.withdraw(pending)
+            throw .storeFailure(path: statePath + "/" + Journal.fileName, reason: "the journal is not open")
+        }
         for id in ids { setLevel(id, to) }
+        let moves = CardMoves(ids: ids, from: (from, source), to: (to, target), pending: pending)
+        moves.start(flushing: file)
+        return moves
+    }
+
+    /// Waits for the moves `beginMovingCards` began, then appends their lines to the log. When
+    /// the flush or a rename failed, or the log cannot be appended to, the renames made are put
+    /// back, the record withdrawn and the cards are in `from` again: nothing is moved or logged.
+    func finishMoving(_ moves: CardMoves) throws(BoxError) {
+        let outcome = moves.wait()
+        func restoreLevels() { for id in moves.ids { setLevel(id, moves.from) } }
+        switch outcome {
+        case .flushFailed(let error):
+            log.withdraw(moves.pending)
+            restoreLevels()
+            throw .failing(.sync, statePath + "/" + Journal.fileName, error)
+        case .renameFailed(let id, let error):
+            log.withdraw(moves.pending)
+            restoreLevels()
+            throw .failing(.rename, path(of: id, in: moves.from), error, doing: "cannot rename to '\(path(of: id, in: moves.to))'")
+        case .moved:
+            break
+        }
+        do { try log.commit(moves.pending) } catch {
+            do throws(Errno) { try moves.undo() } catch {
+                // The change stands, journaled: the next open writes its lines into the log.
+                log.refuseChanges("the review log cannot be appended to, and a change could not be undone (\(error))", after: error)
+                return
+            }
+            log.withdraw(moves.pending)
+            restoreLevels()
+            throw error
+        }
     }
 
     /// The guard of a card directory just before the daemon renames it (`JournalIntent`).
