@@ -224,7 +224,7 @@ def test_the_connection_limit(web_box):
     try:
         for s in held:
             s.sendall(b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nfront=")
-        time.sleep(0.5)
+        assert read_by_the_server(web_box.port, 4), server_connections(web_box.port, "01")
         with socket.create_connection(("127.0.0.1", web_box.port), timeout=1) as waiting:
             waiting.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             with pytest.raises(TimeoutError):
@@ -235,12 +235,18 @@ def test_the_connection_limit(web_box):
     finally:
         for s in held:
             s.close()
-    slow = [socket.create_connection(("127.0.0.1", web_box.port), timeout=10) for _ in range(4)]
+    # The held connections are gone on the server's side too before the slow ones come.
+    assert wait_until(lambda: not server_connections(web_box.port, "01") and closing_connections(web_box.port) == 0)
+    slow = []
     try:
-        for s in slow:
-            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
-            time.sleep(0.05)
-        time.sleep(0.4)
+        # Each head read before the next is sent, so that the first is the one idle the longest
+        # however the server's threads are scheduled; then their grace (250 ms) has passed.
+        for n in range(4):
+            slow.append(socket.create_connection(("127.0.0.1", web_box.port), timeout=10))
+            slow[-1].sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            assert read_by_the_server(web_box.port, n + 1), server_connections(web_box.port, "01")
+            time.sleep(0.02)
+        time.sleep(0.3)
         assert status_of(raw(web_box, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")) == 401
         assert slow[0].recv(100) == b"", "the slowest head was not closed to make room"
     finally:
@@ -248,14 +254,27 @@ def test_the_connection_limit(web_box):
             s.close()
 
 
-def closing_connections(port) -> int:
-    """The server's connections on `port` whose client has closed and the server not yet
-    (CLOSE_WAIT in /proc/net/tcp)."""
-    count = 0
+def server_connections(port, state: str) -> list[int]:
+    """The server's connections on `port` in `state` (/proc/net/tcp: "01" established, "08"
+    CLOSE_WAIT), each as the count of bytes it has received and not read yet."""
+    unread = []
     for line in pathlib.Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        local, state = line.split()[1], line.split()[3]
-        count += int(local.split(":")[1], 16) == port and state == "08"
-    return count
+        fields = line.split()
+        if int(fields[1].split(":")[1], 16) == port and fields[3] == state:
+            unread.append(int(fields[4].split(":")[1], 16))
+    return unread
+
+
+def closing_connections(port) -> int:
+    """The server's connections on `port` whose client has closed and the server not yet."""
+    return len(server_connections(port, "08"))
+
+
+def read_by_the_server(port, count: int) -> bool:
+    """Whether the server holds `count` connections on `port` and has read every byte sent on
+    them: each thread has taken what its client sent (a busy body, or a dribbled head and its
+    time), which a fixed wait would only hope for on a loaded machine."""
+    return wait_until(lambda: server_connections(port, "01") == [0] * count)
 
 
 def test_silent_connections_make_room_for_a_learner(web_box):
@@ -279,7 +298,9 @@ def test_silent_connections_make_room_for_a_learner(web_box):
         s = socket.create_connection(("127.0.0.1", web_box.port), timeout=10, source_address=(f"127.0.0.{2 + n // 8}", 0))
         s.setblocking(False)
         silent.append(s)
-        time.sleep(0.01)  # so that each is idle longer than the next
+        # So that each is idle longer than the next: a connection's idle time starts when its
+        # thread does, which a loaded machine may delay by some milliseconds, not by 50.
+        time.sleep(0.05)
     try:
         time.sleep(0.3)
         status, _, body = web_box.request("GET", "/review", cookie=cookie)
