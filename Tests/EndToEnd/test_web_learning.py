@@ -271,3 +271,28 @@ def test_the_default_box_serves_no_box_name(web_box):
     _, _, page = box.request("GET", "/", cookie=cookie)
     assert "<title>Today · Leitner box</title>" in page and "box-name" not in page
     assert pathlib.Path(box.tmp / "xdg-state" / "leitner" / "web-devices").exists()
+
+
+def test_a_cloze_cards_page_edits_its_note(web_box):
+    """A cloze card's page (docs/rules.md R30) offers the note's text, with its gaps, and its
+    extra, not the sides made from them: a word changed there changes every card of the note,
+    and a side saved unchanged leaves the note as it was (the front shown, "Die **[…]** …", written
+    back as the note's text would have lost every gap)."""
+    box = web_box
+    box.ok("add", "--level", "1", "--id", "katze", "--cloze", "Die {{c1::Katze}} schläft {{c2::auf dem Sofa::wo?}}")
+    box.start_web()
+    cookie = box.login()
+    status, _, page = box.request("GET", "/cards/katze.c1", cookie=cookie)
+    assert status == 200, page
+    fields = {name: page.split(f'<textarea id="{name}" name="{name}">')[1].split("</textarea>")[0] for name in ("front", "back")}
+    assert fields == {"front": "Die {{c1::Katze}} schläft {{c2::auf dem Sofa::wo?}}", "back": ""}, fields
+    csrf = page.split('name="csrf" value="')[1].split('"')[0]
+    note = box.store / "notes" / "katze"
+    for front, back, done in [(fields["front"], "", "unchanged"),
+                              ("Die {{c1::Katze}} schläft {{c2::im Korb::wo?}}", "the cat sleeps", "edited")]:
+        form = urllib.parse.urlencode(dict(csrf=csrf, front=front, back=back))
+        status, headers, _ = box.request("POST", "/cards/katze.c1/edit", body=form, cookie=cookie)
+        assert status == 303 and headers["location"] == f"/cards/katze.c1?done={done}", (status, headers)
+        assert (note / "text.md").read_text() == front
+    assert (note / "extra.md").read_text() == "the cat sleeps"
+    assert "im Korb" in box.ok("show", "katze.c2") and box.ctl("doctor").returncode == 0

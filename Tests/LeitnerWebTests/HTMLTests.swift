@@ -29,8 +29,10 @@ import Testing
                                remaining: 1, passed: 0, failed: 0)
         let pages = [
             ReviewPage.answer(card, handle: "h" + nasty, test: test, scope: .init(tag: nasty), csrf: nasty, notice: nasty, box: nasty),
-            ReviewPage.edit(card, handle: "h" + nasty, scope: .init(tag: nasty), csrf: nasty, box: nasty),
-            CardPage.html(card, csrf: nasty, notice: nasty, box: nasty),
+            ReviewPage.edit(card, sources: CardPage.editSources(card) { _ in Asset(name: "x", text: "") }, handle: "h" + nasty,
+                            scope: .init(tag: nasty), csrf: nasty, box: nasty),
+            CardPage.html(card, sources: CardPage.editSources(card) { _ in Asset(name: "x", text: "") }, csrf: nasty, notice: nasty,
+                          box: nasty),
             CardsPage.html(filter: .init(text: nasty, tag: nasty), tags: [TagCount(tag: nasty, cards: 1)],
                            entries: [.init(id: nasty, level: .one, lines: [nasty])],
                            paging: .init(summary: nasty, previous: nasty, next: nasty), box: nasty),

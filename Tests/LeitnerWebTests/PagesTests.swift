@@ -29,10 +29,29 @@ import Testing
     }
 
     @Test func aCardPageLinksItsAssetsByIdAndSide() {
-        let page = CardPage.html(card, csrf: "c").description
+        let page = CardPage.html(card, sources: CardPage.editSources(card) { _ in Asset(name: "x", text: "") }, csrf: "c").description
         #expect(page.contains("src=\"/cards/le-chat%3Cb%3E/asset/back\""))
         #expect(page.contains("action=\"/cards/le-chat%3Cb%3E/edit\"") && page.contains("<textarea id=\"front\" name=\"front\">**the cat** &lt;i&gt;</textarea>"))
         #expect(!page.contains("<textarea id=\"back\""))
+    }
+
+    /// A cloze card's page edits its note (R30): the note's text with its gaps and its extra, as
+    /// `ReadAsset` gives them, not the sides made from them, whose front written back as the
+    /// note's text would hold no gap.
+    @Test func aClozeCardsPageEditsItsNotesTextAndExtra() throws {
+        let cloze = Card(id: "katze.c1", level: .one,
+                         front: Side(path: "notes/katze/text.md", mediaType: "text/markdown", text: "Die **[…]** schläft"),
+                         back: Side(path: "notes/katze/text.md", mediaType: "text/markdown", text: "Die **[Katze]** schläft"),
+                         clozeOf: ClozeOf(note: "katze", number: 1))
+        let note = [SideName.front: Asset(name: "front.md", text: "Die {{c1::Katze}} schläft"), .back: Asset(name: "back.md", text: "a cat")]
+        let sources = try CardPage.editSources(cloze) { side in try #require(note[side]) }
+        #expect(sources == note)
+        for page in [CardPage.html(cloze, sources: sources, csrf: "c").description,
+                     ReviewPage.edit(cloze, sources: sources, handle: "h", csrf: "c").description] {
+            #expect(page.contains("<textarea id=\"front\" name=\"front\">Die {{c1::Katze}} schläft</textarea>"))
+            #expect(page.contains("<textarea id=\"back\" name=\"back\">a cat</textarea>"))
+            #expect(page.contains("The note's text") && page.contains("The note's extra") && !page.contains("**[…]**"))
+        }
     }
 
     @Test func theAssetsAreNamedByTheirContent() {

@@ -138,7 +138,8 @@ struct Visit {
             }
             do {
                 let card = try box.show(id: shown.id).value
-                return HTTPResponse.html(200, ReviewPage.edit(card, handle: handle, scope: scope, csrf: csrf, box: boxName))
+                return HTTPResponse.html(200, ReviewPage.edit(card, sources: try editSources(card), handle: handle, scope: scope,
+                                                              csrf: csrf, box: boxName))
             } catch {
                 return app.problem(error, section: .review)
             }
@@ -157,7 +158,8 @@ struct Visit {
     func cardPage(id: String) -> (HTTPResponse, String) {
         do {
             let card = try box.show(id: id).value
-            return page(HTTPResponse.html(200, CardPage.html(card, csrf: csrf, notice: query["done"].flatMap(Self.notice), box: boxName)))
+            return page(HTTPResponse.html(200, CardPage.html(card, sources: try editSources(card), csrf: csrf,
+                                                             notice: query["done"].flatMap(Self.notice), box: boxName)))
         } catch {
             return page(app.problem(error, section: .cards))
         }
@@ -480,19 +482,24 @@ struct Visit {
         }
     }
 
+    /// The text each side of `card` is edited as: a cloze card's note's, through `ReadAsset`.
+    private func editSources(_ card: Card) throws -> [SideName: Asset] {
+        try CardPage.editSources(card) { side in try box.readAsset(id: card.id, side: side).value }
+    }
+
     /// New text for the text sides the form holds; a side is written under its own file name, so
-    /// its media type stays. True when the card changed.
+    /// its media type stays (a cloze card's, the name `ReadAsset` gives its note's text). True
+    /// when the card changed.
     private func applyEdit(id: String, form: [String: String]) throws -> Bool {
         let card = try box.show(id: id).value
+        let sources = try editSources(card)
         var assets: [SideName: Asset] = [:]
         for name in SideName.allCases {
-            let side = card.side(name)
-            guard var text = form[name.rawValue], MediaType.isText(side.mediaType) else { continue }
+            guard var text = form[name.rawValue], let source = sources[name] else { continue }
             // Browsers send a textarea's line ends as CR LF.
             text = String(text.split(separator: "\r\n", omittingEmptySubsequences: false).joined(separator: "\n"))
-            if text == side.text { continue }
-            let fileName = side.path.split(separator: "/").last.map(String.init) ?? "\(name.rawValue).txt"
-            assets[name] = Asset(name: fileName, text: text)
+            if Array(text.utf8) == source.content { continue }
+            assets[name] = Asset(name: source.name, text: text)
         }
         if assets.isEmpty { return false }
         return try box.edit(id: id, front: assets[.front], back: assets[.back]).value.changed

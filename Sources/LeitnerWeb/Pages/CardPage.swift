@@ -2,7 +2,8 @@ import LeitnerCore
 
 /// One card: both sides, its level and tags, a form to move it, and a form to edit each text side.
 public enum CardPage {
-    public static func html(_ card: Card, csrf: String, notice: String? = nil, box: String? = nil) -> HTML {
+    /// `sources`: the text each side is edited as (`editSources`).
+    public static func html(_ card: Card, sources: [SideName: Asset], csrf: String, notice: String? = nil, box: String? = nil) -> HTML {
         let path = "/cards/\(PercentEncoding.encode(card.id))"
         var body: HTML = "<h1>\(card.id)</h1>\n"
         if let notice { body += "<p class=\"muted\" id=\"notice\">\(notice)</p>\n" }
@@ -28,7 +29,7 @@ public enum CardPage {
         body += "<label for=\"tags-field\">Tags <span class=\"muted\">(separated by spaces)</span></label><div class=\"actions\">"
         body += "<input type=\"text\" id=\"tags-field\" name=\"tags\" value=\"\(card.tags.joined(separator: " "))\" autocapitalize=\"none\">"
         body += "<button type=\"submit\" id=\"save-tags\">Save tags</button></div></form>\n"
-        let fields = textFields(card)
+        let fields = textFields(card, sources)
         if !fields.isEmpty {
             body += "<form method=\"post\" action=\"\(path)/edit\"><input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\">"
             body += fields + "<div class=\"actions\"><button type=\"submit\" id=\"save\">Save</button></div></form>\n"
@@ -45,13 +46,34 @@ public enum CardPage {
         return out + "</p>"
     }
 
-    /// A labelled textarea for each text side (the form's fields `front`, `back`); empty when
-    /// neither side is text (an image, a sound), which only `leitnerctl edit` changes.
-    static func textFields(_ card: Card) -> HTML {
+    /// The file and text each side is edited as: a text side's own, and for a cloze card (R30)
+    /// its note's text and extra, which `Edit` writes (the card's sides are made from them, and
+    /// its front written back as a note's text would lose every gap). A side that is not text
+    /// has none.
+    public static func editSources(_ card: Card, readAsset: (SideName) throws -> Asset) rethrows -> [SideName: Asset] {
+        var sources: [SideName: Asset] = [:]
+        for name in SideName.allCases where MediaType.isText(card.side(name).mediaType) {
+            if card.clozeOf != nil {
+                sources[name] = try readAsset(name)
+            } else if let text = card.side(name).text {
+                let fileName = card.side(name).path.split(separator: "/").last.map(String.init) ?? "\(name.rawValue).txt"
+                sources[name] = Asset(name: fileName, text: text)
+            }
+        }
+        return sources
+    }
+
+    /// A labelled textarea for each side with a source (the form's fields `front`, `back`);
+    /// empty when neither side is text (an image, a sound), which only `leitnerctl edit` changes.
+    static func textFields(_ card: Card, _ sources: [SideName: Asset]) -> HTML {
         var out: HTML = ""
-        for name in SideName.allCases where MediaType.isText(card.side(name).mediaType) && card.side(name).text != nil {
-            out += "<label for=\"\(name.rawValue)\">The \(name.rawValue) (\(card.side(name).mediaType))</label>"
-            out += "<textarea id=\"\(name.rawValue)\" name=\"\(name.rawValue)\">\(card.side(name).text ?? "")</textarea>"
+        for name in SideName.allCases {
+            guard let source = sources[name] else { continue }
+            let label: HTML = card.clozeOf == nil ? "The \(name.rawValue) (\(card.side(name).mediaType))"
+                : name == .front ? "The note's text <span class=\"muted\">(each gap {{c1::word}}; every card of the note follows)</span>"
+                : "The note's extra <span class=\"muted\">(shown under each answer)</span>"
+            out += "<label for=\"\(name.rawValue)\">\(label)</label>"
+            out += "<textarea id=\"\(name.rawValue)\" name=\"\(name.rawValue)\">\(String(decoding: source.content, as: UTF8.self))</textarea>"
         }
         return out
     }

@@ -129,10 +129,11 @@ public enum ReviewPage {
 
     /// The text sides of the card under review, to edit before grading it; saving goes back to
     /// its answer. Shown only once the answer was, so the id it shows gives nothing away.
-    public static func edit(_ card: Card, handle: String, scope: Scope = Scope(), csrf: String, box: String? = nil) -> HTML {
+    public static func edit(_ card: Card, sources: [SideName: Asset], handle: String, scope: Scope = Scope(), csrf: String,
+                            box: String? = nil) -> HTML {
         let back = "/review/answer?card=\(handle)" + scope.queryTail
         var body: HTML = "<h1>Edit \(card.id)</h1>\n"
-        let fields = CardPage.textFields(card)
+        let fields = CardPage.textFields(card, sources)
         if fields.isEmpty {
             body += "<p>Neither side of this card is text: change its files with <code>leitnerctl edit</code>.</p>\n"
         } else {
