@@ -125,7 +125,7 @@ struct AnkiActions: Sendable {
     /// Why each note cannot be added, in AnkiConnect's words, or nil when it can: each is
     /// looked at alone against the box, which is read once for all of them.
     func refusals(of jsons: [JSONValue]) throws(AnkiError) -> [AnkiError?] {
-        let existing = try boxNotes()
+        let existing = Dictionary(grouping: try boxNotes(), by: \.key)
         return jsons.map { json in
             do throws(AnkiError) {
                 let note = try note(json)
@@ -139,13 +139,14 @@ struct AnkiActions: Sendable {
     }
 
     /// Refuses an empty first field, and a duplicate unless it is allowed, as AnkiConnect does.
-    func check(_ note: AnkiNote, among notes: [AnkiBoxNote]) throws(AnkiError) {
-        if note.key.isEmpty { throw AnkiError("cannot create note because it is empty") }
+    /// `notes` are by their `key`: a request of many notes looks up each, not every note of the box.
+    func check(_ note: AnkiNote, among notes: [String: [AnkiBoxNote]]) throws(AnkiError) {
+        let key = note.key
+        if key.isEmpty { throw AnkiError("cannot create note because it is empty") }
         guard !note.allowDuplicate else { return }
         let scope = try note.duplicateDeck.map { (deck) throws(AnkiError) in try decks.tag(of: deck) }
-        let duplicate = notes.contains { existing in
-            existing.model.family == note.model.family && existing.key == note.key
-                && (note.duplicateDeck == nil || existing.isIn(deck: scope ?? nil))
+        let duplicate = (notes[key] ?? []).contains { existing in
+            existing.model.family == note.model.family && (note.duplicateDeck == nil || existing.isIn(deck: scope ?? nil))
         }
         if duplicate { throw AnkiError("cannot create note because it is a duplicate") }
     }
@@ -189,19 +190,18 @@ struct AnkiActions: Sendable {
     func add(_ jsons: [JSONValue]) -> [Result<Int64, AnkiError>] {
         var results = [Result<Int64, AnkiError>](repeating: .failure(AnkiError("addNote: the daemon did not answer for this note")),
                                                  count: jsons.count)
-        let existing: [AnkiBoxNote]
-        do throws(AnkiError) { existing = try boxNotes() } catch { return jsons.map { _ in .failure(error) } }
-        // The request's notes already taken, as duplicates are looked for among them too.
-        var earlier: [AnkiBoxNote] = []
+        // The box's notes, and then the request's notes already taken, as duplicates are looked
+        // for among them too.
+        var notes: [String: [AnkiBoxNote]]
+        do throws(AnkiError) { notes = Dictionary(grouping: try boxNotes(), by: \.key) } catch { return jsons.map { _ in .failure(error) } }
         var ready: [ReadyNote] = []
         for (index, json) in jsons.enumerated() {
             do throws(AnkiError) {
                 let note = try note(json)
-                try check(note, among: existing)
-                try check(note, among: earlier)
+                try check(note, among: notes)
                 let tags = (try decks.tag(of: note.deck).map { [$0] } ?? []) + note.tags
                 ready.append(ReadyNote(index: index, note: note, tags: tags, media: try mediaAssets(note.media)))
-                earlier.append(AnkiBoxNote(id: 0, model: note.model, boxID: "", fields: [note.key], tags: tags, cards: []))
+                notes[note.key, default: []].append(AnkiBoxNote(id: 0, model: note.model, boxID: "", fields: [note.key], tags: tags, cards: []))
             } catch {
                 results[index] = .failure(error)
             }
