@@ -103,7 +103,17 @@ extension Box {
             arrived = kept.takeArrivals()
             noteIndex = kept
         } else {
-            let (built, notes) = NoteIndex.build(store: store, record: noteRecord)
+            var (built, notes): (NoteIndex, Set<String>)
+            if let looked = noteLook?.take(store: store) {
+                // Made on the look's thread from the open on: the notes changed since their look
+                // (an event of their watch, a write of the box) are read again now.
+                (built, notes) = (looked.index, looked.notes)
+                notes.formUnion(built.update(store: store))
+                renames += built.takeRenames()
+            } else {
+                (built, notes) = NoteIndex.build(store: store, record: noteRecord)
+            }
+            noteLook = nil
             // Recorded again once the first look is done when it read notes or the record was
             // behind the log (a daemon killed): the next start, after a kill too, reads none.
             recordsNotes = !notes.isEmpty && (built.notesRead > 0 || noteRecord?.isCurrent != true)

@@ -62,6 +62,9 @@ public final class Box {
     /// What the daemon's last close recorded of the notes, for the first look (`NoteRecord`);
     /// read at open, before anything is logged, and dropped by the first look.
     var noteRecord: NoteRecord?
+    /// The notes' first look, under way on its thread from the open until the first request
+    /// takes it (`NoteLook`); nil once taken, or when it could not be started.
+    var noteLook: NoteLook?
     /// Notes whose new cards could not be added (`followNotes`): tried again at the next request.
     var retryNotes = Set<String>()
     /// Notes come into `notes/` of a synced store, whose missing cards wait for the store to be
@@ -113,10 +116,12 @@ public final class Box {
         } else {
             voice = nil
         }
+        var look: NoteLook?
         do {
             // Before the open logs anything (cards moved by hand meanwhile): the log's lines after
             // the record are the daemon's own changes since it was written.
             noteRecord = NoteRecord.read(store: store)
+            look = NoteLook.start(store: store, record: noteRecord)
             dayFile = try DayRecordFile(directory: store.deviceFD, directoryPath: store.devicePath)
             ownDays = try dayFile.load()
             _ = store.refreshPeerDays()
@@ -149,9 +154,11 @@ public final class Box {
             // test file); give them back rather than keep them resident for the daemon's life.
             MemoryTrim.releaseFreedMemory()
         } catch {
+            look?.stop(store: store)
             store.close()
             throw error
         }
+        noteLook = look
     }
 
     /// Makes every change durable and releases the lock; a build under way off the turn gives up.
@@ -166,6 +173,7 @@ public final class Box {
         tagWatching?.stop()
         sync.settleRead?.stop()
         voice?.stop()
+        noteLook?.stop(store: store)
         recordNotes()
         store.saveLoggedLevels(also: sync.inTransit.mapValues { $0.level }, stamped: true)
         store.close()

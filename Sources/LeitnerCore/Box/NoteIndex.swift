@@ -12,9 +12,11 @@ import LeitnerSystem
 /// - when the watches ran out (`Inotify.limit`), a note without one keeps a `CardStamp` of its
 ///   files, and `notes/` without one its `DirectoryStamp`, looked at again before each use.
 ///
-/// Built by the first request after open: a note left without its cards by a crash, or put into
-/// `notes/` by hand while the daemon was down, gets them then. A note whose text is as the
-/// daemon's last close recorded it (`NoteRecord`) is taken from the record, not read.
+/// Built from the open on by the notes' first look (`NoteLook`), on a thread of its own, and
+/// installed by the first request (or built by it, when the look could not be made): a note left
+/// without its cards by a crash, or put into `notes/` by hand while the daemon was down, gets them
+/// then. A note whose text is as the daemon's last close recorded it (`NoteRecord`) is taken from
+/// the record, not read.
 ///
 /// A note renamed by hand (`mv notes/A notes/B`) is told by its directory: watching `notes/B`
 /// gives the watch `notes/A` had, since inotify watches an inode once (`renames`).
@@ -52,14 +54,24 @@ struct NoteIndex {
     /// `record` has it is known by its record, not read.
     /// - Returns: the index, and every note in it.
     static func build(store: Store, record: NoteRecord? = nil) -> (NoteIndex, Set<String>) {
-        var index = NoteIndex(cursor: store.openCursor())
-        let notes = index.readAll(store: store, record: record)
+        build(cursor: store.openCursor(), files: NoteFiles(store: store), record: record)
+    }
+
+    /// Reads every note through `files`, `cursor` opened before: on the first look's thread
+    /// (`NoteLook`), which tells the store of the watches once installed (`watchOfNote`).
+    static func build(cursor: ChangeFeed.Cursor, files: NoteFiles, record: NoteRecord?) -> (NoteIndex, Set<String>) {
+        var index = NoteIndex(cursor: cursor)
+        let notes = index.readAll(files: files, record: record)
         return (index, notes)
     }
 
     private init(cursor: ChangeFeed.Cursor) {
         self.cursor = cursor
     }
+
+    /// The watch of `notes/` (nil without one) and of each note's directory, for the store's
+    /// `NoteReads` when the first look's index is installed.
+    var watches: (notes: Int32?, ofNote: [Int32: String]) { (notesWatch < 0 ? nil : notesWatch, noteOfWatch) }
 
     /// Takes in what changed since the last use.
     /// - Returns: the notes read again: changed, come or gone.
@@ -76,7 +88,7 @@ struct NoteIndex {
         // `notes/` made after the index was (by the box's first note, by hand or a sync tool).
         if notesWatch < 0, notesStamp == nil, FileSystem.exists(Store.notesDirectoryName, in: store.rootFD) {
             let known = Set(numbersOf.keys)
-            let read = readAll(store: store)
+            let read = readAll(files: NoteFiles(store: store))
             arrivals.formUnion(read.filter { hasNumbers($0) })
             return read.union(known)
         }
@@ -84,7 +96,7 @@ struct NoteIndex {
         if notesWatch < 0, let stamp = notesStamp, !NoteIndex.holds(stamp, store: store) {
             // Listed again: the notes that came or went.
             let known = Set(numbersOf.keys)
-            let listed = list(store: store)
+            let listed = list(files: NoteFiles(store: store))
             dirty.formUnion(listed.symmetricDifference(known))
         }
         for (note, stamp) in unwatched where !stamp.holds(Store.notesDirectoryName + "/" + note, in: store.rootFD) {
@@ -103,9 +115,10 @@ struct NoteIndex {
                 break
             }
         }
+        let files = NoteFiles(store: store)
         for note in dirty {
             let known = hasNumbers(note)
-            learn(note, store: store)
+            learn(note, files: files)
             if !known, hasNumbers(note) { arrivals.insert(note) }
         }
         return dirty
@@ -128,26 +141,30 @@ struct NoteIndex {
 
     /// Watches `notes/` and reads every note in it (takes it from `record` when it is as recorded).
     /// - Returns: the notes in it.
-    private mutating func readAll(store: Store, record: NoteRecord? = nil) -> Set<String> {
-        let path = store.root + "/" + Store.notesDirectoryName
-        guard FileSystem.exists(Store.notesDirectoryName, in: store.rootFD) else { return [] }
-        if let watch = try? store.watcher.watch(directory: path) {
+    private mutating func readAll(files: NoteFiles, record: NoteRecord? = nil) -> Set<String> {
+        let path = files.source.root + "/" + Store.notesDirectoryName
+        guard FileSystem.exists(Store.notesDirectoryName, in: files.source.rootFD) else { return [] }
+        if let watch = try? files.watcher.watch(directory: path) {
             notesWatch = watch
-            store.notesDirectoryWatched(watch)
+            files.store?.notesDirectoryWatched(watch)
         }
-        let names = list(store: store)
-        if let record, let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: store.rootFD) {
+        let names = list(files: files)
+        if let record, let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: files.source.rootFD) {
             defer { notes.close() }
             numbersOf.reserveCapacity(names.count)
             stamps.reserveCapacity(names.count)
             noteOfWatch.reserveCapacity(names.count)
             let prefix = path + "/"
             for name in names {
-                if let entry = record.entries[name], recall(name, entry, path: prefix + name, notes: notes, store: store) { continue }
-                learn(name, store: store)
+                if files.stopped() { break }
+                if let entry = record.entries[name], recall(name, entry, path: prefix + name, notes: notes, files: files) { continue }
+                learn(name, files: files)
             }
         } else {
-            for name in names { learn(name, store: store) }
+            for name in names {
+                if files.stopped() { break }
+                learn(name, files: files)
+            }
         }
         return names
     }
@@ -156,10 +173,10 @@ struct NoteIndex {
     /// recorded, its directory (at `path`, in `notes`) watched first, so that a change after the
     /// `stat`s is an event; false when it must be read.
     private mutating func recall(_ note: String, _ entry: NoteRecord.Entry, path: String, notes: FileDescriptor,
-                                 store: Store) -> Bool {
-        guard let watch = try? store.watcher.watch(directory: path) else { return false }
+                                 files: NoteFiles) -> Bool {
+        guard let watch = try? files.watcher.watch(directory: path) else { return false }
         noteOfWatch[watch] = note
-        store.noteWatched(note, by: watch)
+        files.store?.noteWatched(note, by: watch)
         guard entry.stamp.holds(note, in: notes) else { return false }
         numbersOf[note] = entry.numbers
         stamps[note] = entry.stamp
@@ -168,9 +185,9 @@ struct NoteIndex {
     }
 
     /// The notes in `notes/`; its stamp taken first when it has no watch.
-    private mutating func list(store: Store) -> Set<String> {
+    private mutating func list(files: NoteFiles) -> Set<String> {
         var names = Set<String>()
-        guard let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: store.rootFD) else {
+        guard let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: files.source.rootFD) else {
             notesStamp = nil
             return names
         }
@@ -193,7 +210,7 @@ struct NoteIndex {
 
     /// Reads one note's numbers, its directory watched first (or its files' stamp taken, when the
     /// watches ran out); forgets a note that is gone.
-    private mutating func learn(_ note: String, store: Store) {
+    private mutating func learn(_ note: String, files: NoteFiles) {
         unwatched[note] = nil
         recordedHolders[note] = nil
         stamps[note] = nil
@@ -202,28 +219,28 @@ struct NoteIndex {
             numbersOf[note] = nil
             return
         }
-        let watch = try? store.watcher.watch(directory: store.root + "/" + relative)
+        let watch = try? files.watcher.watch(directory: files.source.root + "/" + relative)
         if let watch {
             if let previous = noteOfWatch[watch], previous != note,
-               !FileSystem.exists(Store.notesDirectoryName + "/" + previous, in: store.rootFD) {
+               !FileSystem.exists(Store.notesDirectoryName + "/" + previous, in: files.source.rootFD) {
                 renames.append((previous, note))
-                forget(previous, store: store)
+                forget(previous, files: files)
             }
             noteOfWatch[watch] = note
-            store.noteWatched(note, by: watch)
+            files.store?.noteWatched(note, by: watch)
         }
         // Taken after the watch and before the read: a change after it is an event, and differs.
-        let stamp = CardStamp.take(relative, in: store.rootFD)
+        let stamp = CardStamp.take(relative, in: files.source.rootFD)
         if watch == nil {
             guard let stamp else {
-                forget(note, store: store)
+                forget(note, files: files)
                 return
             }
             unwatched[note] = stamp
-            store.noteWatched(note, by: nil)
+            files.store?.noteWatched(note, by: nil)
         }
         notesRead += 1
-        switch store.readNote(note) {
+        switch files.source.readNote(note) {
         case .success(let read):
             numbersOf[note] = read.text.numbers
             if read.isKeepable { stamps[note] = stamp }
@@ -233,10 +250,37 @@ struct NoteIndex {
     }
 
     /// Forgets a note that is gone.
-    private mutating func forget(_ note: String, store: Store) {
-        store.noteWatched(note, by: nil)
+    private mutating func forget(_ note: String, files: NoteFiles) {
+        files.store?.noteWatched(note, by: nil)
         numbersOf[note] = nil
         stamps[note] = nil
         recordedHolders[note] = nil
+    }
+}
+
+/// What the notes' index reads through: the store itself under the box's turn, or the first
+/// look's own descriptors on its thread (`NoteLook`), which must not touch the store.
+struct NoteFiles {
+    let source: any CardSource
+    let watcher: Inotify.Watcher
+    /// The store to tell of each note's watch as it is made (`Store.noteWatched`); nil on the
+    /// first look's thread, whose watches the store is told of when its index is installed.
+    let store: Store?
+    /// True once the look is to give up (its box closing): the index is then left unfinished,
+    /// and dropped.
+    let stopped: () -> Bool
+
+    init(store: Store) {
+        source = store
+        watcher = store.watcher
+        self.store = store
+        stopped = { false }
+    }
+
+    init(reader: CardReader, watcher: Inotify.Watcher, stopped: @escaping () -> Bool) {
+        source = reader
+        self.watcher = watcher
+        store = nil
+        self.stopped = stopped
     }
 }

@@ -60,6 +60,18 @@ struct CardReader: CardSource, Sendable {
         cards = store.cardLevels
     }
 
+    /// The root's descriptor alone, no level and no card: what the notes' first look reads notes
+    /// through (`NoteLook`), which would otherwise hold the store's index and make its first
+    /// change copy it whole.
+    init(notesOf store: Store) throws(BoxError) {
+        root = store.root
+        rootFD = try Store.failing(.open, store.root, doing: "cannot open the store for the notes' first look") { () throws(Errno) in
+            try FileDescriptor.openDirectory(".", relativeTo: store.rootFD)
+        }
+        levelFDs = Level.allCases.map { _ in nil }
+        cards = CardIndex()
+    }
+
     func fd(_ level: Level) throws(BoxError) -> FileDescriptor {
         guard let fd = openFD(level) else { throw .storeFailure(path: root + "/" + level.name, reason: "not open") }
         return fd

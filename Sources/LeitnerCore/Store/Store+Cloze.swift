@@ -71,6 +71,18 @@ struct NoteReads {
         watchOfNote[note] = watch
     }
 
+    /// Takes the first look's watches (`NoteLook`), made on its thread and told at once when its
+    /// index is installed: both ways at once when nothing is watched yet, as at the first request.
+    mutating func adopt(notes: Int32?, noteOfWatch: [Int32: String], watchOfNote: [String: Int32]) {
+        if let notes { notesWatch = notes }
+        guard self.noteOfWatch.isEmpty, self.watchOfNote.isEmpty, kept.isEmpty else {
+            for (watch, note) in noteOfWatch { watched(note, by: watch) }
+            return
+        }
+        self.noteOfWatch = noteOfWatch
+        self.watchOfNote = watchOfNote
+    }
+
     mutating func keep(_ read: NoteRead, of note: String) {
         guard read.isKeepable, watchOfNote[note] != nil else { return }
         if kept.count >= NoteReads.most { kept.removeAll(keepingCapacity: true) }

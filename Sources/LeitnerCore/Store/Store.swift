@@ -435,6 +435,11 @@ final class Store {
     /// The note `note`'s directory is watched by `watch` (`NoteIndex`), or no longer (nil).
     func noteWatched(_ note: String, by watch: Int32?) { noteReads.watched(note, by: watch) }
 
+    /// The first look's watches (`NoteLook`): `notes/`'s, and each note's both ways.
+    func notesWatched(notes: Int32?, noteOfWatch: [Int32: String], watchOfNote: [String: Int32]) {
+        noteReads.adopt(notes: notes, noteOfWatch: noteOfWatch, watchOfNote: watchOfNote)
+    }
+
     /// `notes/` is watched by `watch`.
     func notesDirectoryWatched(_ watch: Int32) { noteReads.notesWatch = watch }
 

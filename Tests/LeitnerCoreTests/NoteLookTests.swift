@@ -1,0 +1,73 @@
+import Glibc
+import Testing
+@testable import LeitnerCore
+import LeitnerSystem
+import LeitnerTestSupport
+
+/// The notes' first look made on a thread of its own from the open on (`NoteLook`), not by the
+/// first request: whatever changes a note after its look and before that request is taken in by
+/// the request, as when the look was its own (R30): a number gained gets its card, a number lost
+/// damages its card, a note made gets its cards, a note renamed takes its cards along.
+@Suite struct NoteLookTests {
+    /// The store of `NoteRecordTests` (five notes of two numbers, cards named otherwise), opened
+    /// again with its first look waited for, so that what the test does next comes after it.
+    static func openedWithTheLookDone() throws -> BoxFixture {
+        let f = try NoteRecordTests.reopenedWithARecord()
+        try f.reopen()
+        let look = try #require(f.box.noteLook, "the open started the notes' first look")
+        look.waitUntilDone()
+        return f
+    }
+
+    @Test func aNumberGainedAfterTheLookGetsItsCardAtTheFirstRequest() throws {
+        let f = try Self.openedWithTheLookDone()
+        f.dir.write("notes/n1/text.md", "Satz {{c1::eins}} und {{c2::zwei}} und {{c3::drei}}.")
+        #expect(try f.box.status().counts[.one] == 11)
+        #expect(try NoteRecordTests.adds(f.box).last == "n1.c3")
+        #expect(try f.box.show(id: "n1.c3").clozeOf?.number == 3)
+        #expect(f.box.noteLook == nil, "the first request took the look")
+        #expect(try f.box.doctor().isEmpty)
+    }
+
+    @Test func aNumberLostAfterTheLookDamagesItsCardAndDeletesNothing() throws {
+        let f = try Self.openedWithTheLookDone()
+        f.dir.write("notes/n2/text.md", "Satz {{c1::eins}} und nichts mehr.")
+        #expect(try f.box.status().counts[.one] == 9)
+        let problems = try f.box.doctor()
+        #expect(problems.map(\.path) == [f.box.storePath + "/1/k-2-2"])
+        #expect(f.dir.read("1/k-2-2/cloze-of") == "n2\nc2\n")
+        #expect(try NoteRecordTests.adds(f.box).count == 10)
+    }
+
+    @Test func aNoteMadeAndANoteRenamedAfterTheLookAreTakenIn() throws {
+        let f = try Self.openedWithTheLookDone()
+        f.dir.write("notes/neu/text.md", "{{c1::neu}}")
+        f.dir.move("notes/n0", "notes/m0")
+        #expect(try f.box.status().counts[.one] == 11)
+        #expect(try NoteRecordTests.adds(f.box).last == "neu.c1")
+        #expect(try ["k-0-1", "k-0-2"].map { try f.box.show(id: $0).clozeOf?.note } == ["m0", "m0"])
+        #expect(try f.box.doctor().isEmpty)
+    }
+
+    @Test func aBoxClosedBeforeAnyRequestStopsItsLookAndTheNextOpenLooksAgain() throws {
+        let f = try NoteRecordTests.reopenedWithARecord()
+        try f.reopen()
+        #expect(f.box.noteLook != nil)
+        f.close()
+        f.dir.write("notes/n4/text.md", "Satz {{c1::eins}} und {{c2::zwei}} und {{c3::drei}}.")
+        try f.reopen()
+        #expect(try f.box.status().counts[.one] == 11)
+        #expect(try NoteRecordTests.adds(f.box).last == "n4.c3")
+        #expect(try f.box.doctor().isEmpty)
+    }
+
+    @Test func aStoreWithoutNotesStartsNoLook() throws {
+        let f = try BoxFixture("2026-05-04")
+        f.dir.writeCard("a", level: "1")
+        try f.reopen()
+        #expect(f.box.noteLook == nil)
+        f.dir.write("notes/neu/text.md", "{{c1::neu}} und {{c2::mehr}}")
+        #expect(try f.box.status().counts[.one] == 3)
+        #expect(try NoteRecordTests.adds(f.box).suffix(2) == ["neu.c1", "neu.c2"])
+    }
+}
