@@ -12,8 +12,12 @@ import LeitnerVarlink
 /// A card whose id (from its note's guid) is in the box is left alone, so a second import adds
 /// nothing and a newer export adds only its new notes.
 enum AnkiImportCommand {
-    /// The most cards a batch holds: a batch is one message and one durable change.
-    static let batchCards = 1024
+    /// The most cards a batch holds: a batch is one message and one durable change. Four times
+    /// the text importers' batch: each batch costs its sync, its record and its checkpoint, and a
+    /// picture the deck's notes share is linked within a batch in one call where one an earlier
+    /// batch wrote is read and compared first (docs/anki-import.md, "Speed"); the byte limit
+    /// below still bounds a batch of sounds and pictures.
+    static let batchCards = 4096
     /// And at most this many bytes of JSON, media included, well inside the daemon's default
     /// message limit (16 MiB, docs/daemon.md).
     static let batchBytes = 4 << 20

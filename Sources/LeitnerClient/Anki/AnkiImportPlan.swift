@@ -69,6 +69,9 @@ public struct AnkiImportPlan: Sendable {
         }
         var cardIndex: [String: Int] = [:]
         var clozeIndex: [Int64: Int] = [:]
+        // Each note type's templates parsed once, not once a card: a deck of 10,000 notes has
+        // one or two note types (docs/anki-import.md, "Speed").
+        var prepared: [Int64: PreparedNotetype] = [:]
         for card in order {
             guard let note = collection.notes[card.note], let notetype = collection.notetypes[note.notetype] else {
                 report("card \(card.id)", "its note or note type is missing from the collection")
@@ -94,7 +97,9 @@ public struct AnkiImportPlan: Sendable {
                 report("card \(card.id)", "its template \(card.ord + 1) is missing from note type '\(notetype.name)'")
                 continue
             }
-            if notetype.templates.contains(where: { $0.question.contains("<script") || $0.answer.contains("<script") }) {
+            let parsed = prepared[notetype.id] ?? PreparedNotetype(notetype)
+            prepared[notetype.id] = parsed
+            if parsed.runsScript {
                 report("note type '\(notetype.name)'", "its template runs JavaScript, which is dropped; the rest of each side is carried")
             }
             var context = AnkiTemplate.Context(fields: fields, frontSide: nil, tags: note.tags, notetype: notetype.name, deck: deckName)
@@ -107,9 +112,9 @@ public struct AnkiImportPlan: Sendable {
                 let text = AnkiMarkdown(html: fields[textField] ?? "")
                 context.card = first.name
                 context.fields[textField] = ""
-                let question = AnkiTemplate(first.question).render(context)
+                let question = parsed.questions[0].render(context)
                 context.frontSide = ""
-                let answer = AnkiTemplate(first.answer).render(context)
+                let answer = parsed.answers[0].render(context)
                 let extra = AnkiMarkdown(html: answer.html)
                 for filter in question.unknownFilters + answer.unknownFilters {
                     report("note type '\(notetype.name)'", "its filter '\(filter):' is not rendered; the field is carried as it is")
@@ -122,18 +127,18 @@ public struct AnkiImportPlan: Sendable {
             }
             let template = notetype.templates[card.ord]
             context.card = template.name
-            let question = AnkiTemplate(template.question).render(context)
+            let question = parsed.questions[card.ord].render(context)
             context.frontSide = question.html
             var answerContext = context
             // The back is what the answer adds to the front: the front's own field is not repeated.
             answerContext.frontSide = ""
-            let answer = AnkiTemplate(template.answer).render(answerContext)
+            let answer = parsed.answers[card.ord].render(answerContext)
             for filter in question.unknownFilters + answer.unknownFilters {
                 report("note type '\(notetype.name)'", "its filter '\(filter):' is not rendered; the field is carried as it is")
             }
             let front = AnkiMarkdown(html: question.html)
             let back = AnkiMarkdown(html: AnkiImportPlan.afterAnswerRule(answer.html))
-            let reverses = AnkiImportPlan.isReverse(notetype)
+            let reverses = parsed.reverses
             if card.ord == 1 && reverses, let forward = cardIndex[noteID] {
                 cards[forward].reverseLevel = place
                 continue
@@ -147,6 +152,23 @@ public struct AnkiImportPlan: Sendable {
                                      media: AnkiImportPlan.media(front.markdown + "\n" + back.markdown, hasMedium, report),
                                      typeAnswer: question.typeAnswer, reverseLevel: nil,
                                      kind: card.ord == 1 && reverses ? "reverse" : question.typeAnswer ? "typed" : "basic"))
+        }
+    }
+
+    /// A note type's templates parsed, and what the plan asks of them for every card.
+    private struct PreparedNotetype {
+        var questions: [AnkiTemplate]
+        var answers: [AnkiTemplate]
+        /// Its second template is its first one's reverse (`isReverse`).
+        var reverses: Bool
+        /// A template holds a `<script>`, which is dropped.
+        var runsScript: Bool
+
+        init(_ notetype: AnkiCollection.Notetype) {
+            questions = notetype.templates.map { AnkiTemplate($0.question) }
+            answers = notetype.templates.map { AnkiTemplate($0.answer) }
+            reverses = AnkiImportPlan.isReverse(notetype)
+            runsScript = notetype.templates.contains { $0.question.contains("<script") || $0.answer.contains("<script") }
         }
     }
 

@@ -23,6 +23,9 @@ public final class AnkiPackage {
     public let version: Int
     /// Each media file's name in the collection, and its entry in the package.
     public let media: [String: String]
+    /// The entries the package holds, listed once when it is unpacked: no `stat` per medium
+    /// and card (docs/anki-import.md, "Speed").
+    private let entries: Set<String>
 
     /// Unpacks `path`.
     /// - Throws: `AnkiPackageError`.
@@ -66,7 +69,16 @@ public final class AnkiPackage {
                 throw AnkiPackageError.damaged("it holds no '\(collectionPath.split(separator: "/").last ?? "")'")
             }
             media = try AnkiPackage.mediaMap(in: directory, version: version)
-            if version >= 3 { try AnkiPackage.decompress(Array(media.values), in: directory) }
+            let entries: Set<String>
+            do {
+                let unpacked = try FileDescriptor.openDirectory(directory)
+                defer { unpacked.close() }
+                entries = Set(try FileSystem.list(unpacked).filter { $0.kind != .directory }.map(\.name))
+            } catch {
+                throw AnkiPackageError.system("cannot list '\(directory)': \(error)")
+            }
+            self.entries = entries
+            if version >= 3 { try AnkiPackage.decompress(media.values.filter(entries.contains), in: directory) }
         } catch {
             AnkiPackage.remove(temporary)
             throw error
@@ -75,7 +87,7 @@ public final class AnkiPackage {
 
     /// The path of a media file of the collection, by its name; nil when the package lacks it.
     public func mediaPath(_ name: String) -> String? {
-        guard let entry = media[name], FileSystem.exists("\(directory)/\(entry)", in: nil) else { return nil }
+        guard let entry = media[name], entries.contains(entry) else { return nil }
         return "\(directory)/\(entry)"
     }
 
@@ -120,14 +132,14 @@ public final class AnkiPackage {
         return map
     }
 
-    /// The new format's media entries, each zstd-compressed: decompressed in place, by one
+    /// The new format's media entries (those the package holds), each zstd-compressed: decompressed in place, by one
     /// `zstd` a thousand files (renamed to `.zst` first, so that the plain ones come under
     /// their entry names). The compressed ones stay until `close`: each file deleted meanwhile
     /// would slow every file made after it (ext4 without a journal looks past each inode freed in
     /// the last minute before it gives one out: docs/store-format.md, "Batches").
     static func decompress(_ entries: [String], in directory: String) throws(AnkiPackageError) {
         var present: [String] = []
-        for entry in entries where FileSystem.exists("\(directory)/\(entry)", in: nil) {
+        for entry in entries {
             do {
                 try FileSystem.rename("\(directory)/\(entry)", in: nil, to: "\(directory)/\(entry).zst", in: nil, replacing: true)
             } catch {
