@@ -4,6 +4,7 @@ that holds a write in the kernel. Mounting needs root, as CI runs."""
 import os
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -40,7 +41,17 @@ class Ext4Store:
         subprocess.run(["fsfreeze", "-u", str(self.path)], capture_output=True)
 
     def unmount(self):
-        subprocess.run(["umount", str(self.path)], check=True)
+        """Unmounts, once nothing holds the file system: a daemon killed with SIGKILL leaves its
+        voice's espeak-ng running, writing a card's sound into the store's cache, and `umount`
+        says busy until it ends (a second or more on a loaded machine)."""
+        deadline = time.monotonic() + 60
+        while True:
+            result = subprocess.run(["umount", str(self.path)], capture_output=True, text=True)
+            if result.returncode == 0:
+                return
+            if "busy" not in result.stderr or time.monotonic() > deadline:
+                raise AssertionError(f"umount {self.path}: {result.stderr}")
+            time.sleep(0.05)
 
 
 @pytest.fixture
