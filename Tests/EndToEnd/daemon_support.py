@@ -1,11 +1,14 @@
 """Helpers for the daemon's end-to-end tests: start the built leitnerd on a temporary store and
 socket, and speak Varlink to it raw (JSON objects ended by NUL, docs/protocol.md)."""
+import fcntl
 import json
 import os
 import pathlib
 import signal
 import socket
+import struct
 import subprocess
+import termios
 import time
 
 # How long a start may take before a test gives up: the first open after a kill repairs the store
@@ -93,6 +96,17 @@ class Connection:
 
     def send(self, message: dict):
         self.send_raw(json.dumps(message).encode() + b"\0")
+
+    def read_by_the_daemon(self, timeout=10.0) -> bool:
+        """Whether the daemon has read every byte sent (waited for up to `timeout`): a Unix
+        socket's send queue (SIOCOUTQ) holds what the other end has not read yet. A message
+        half sent is in flight from then on, which a fixed wait only hopes for under load."""
+        deadline = time.monotonic() + timeout
+        while struct.unpack("i", fcntl.ioctl(self.sock.fileno(), termios.TIOCOUTQ, b"\0" * 4))[0] != 0:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
 
     def receive(self) -> dict:
         """The next reply; raises EOFError when the daemon closed the connection."""

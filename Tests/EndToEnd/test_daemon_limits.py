@@ -60,7 +60,7 @@ def test_a_client_refused_at_the_limit_reads_why_before_the_close(make_daemon):
         # Both have a message in flight: neither may be closed to make room.
         a.send_raw(b'{"method": "io.leitner.Box.Sta')
         b.send_raw(b'{"method": "org.varlink.service.Get')
-        time.sleep(0.2)
+        assert a.read_by_the_daemon() and b.read_by_the_daemon()
         with d.connect() as refused:
             reply = refused.receive()
             assert reply == {"error": f"{BOX}.TooManyConnections", "parameters": {"limit": 2}}
