@@ -68,9 +68,6 @@ enum WebMain {
         if !listening.isLoopback {
             WebLog.warning("listening on \(listening), which is not a loopback address: any machine that reaches it can try the door. Only a pairing link lets it in, and without HTTPS the cookie and the cards cross the network readable (docs/web.md, \"From a phone\")")
         }
-        if options.printURL, !Pairing.printLinks(devices: devices, address: listening) {
-            return ExitStatus.failure
-        }
         WebLog.info("serving \(listener.activated ? "the socket systemd passed, " : "")http://\(listening)/ for \(options.box.map { "box '\($0)', " } ?? "")the daemon at '\(socketPath)'")
         let transport = ReconnectingTransport(socketPath: socketPath)
         let served = ServedNames(Pairing.hosts(listening) + configuration.web.serverNames)
@@ -90,6 +87,12 @@ enum WebMain {
                                         box: options.box, site: listening, transport: transport)
             }
             if configuration.web.ankiConnect != nil, door == nil { return ExitStatus.unavailable }
+            // Printed once every listener is open, the AnkiConnect door's too: whoever waits for
+            // the link (a script, the tests) may then use either at once.
+            if options.printURL, !Pairing.printLinks(devices: devices, address: listening) {
+                if let door { AnkiConnectServer.stop(door) }
+                return ExitStatus.failure
+            }
             _ = try? ServiceNotification.send("READY=1")
             let status = server.run()
             if let door { AnkiConnectServer.stop(door) }
