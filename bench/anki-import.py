@@ -4,9 +4,11 @@
 exported by Anki's library (Tests/EndToEnd/anki_decks.py), then imported
 - by Anki's library into a fresh collection (`Collection.import_anki_package`, with scheduling),
 - by `leitnerctl import` into a fresh box served by its own leitnerd,
+beside the floor: the same cards' directories and files made plainly, then one syncfs;
 each timed from the call to its end (the package read, the cards and media written durably).
 Needs the `anki` package (pip install anki) and a release build (`make bench` builds one).
 Usage: anki-import.py BIN_DIR [NOTES MEDIA] (default 10000 2000)."""
+import ctypes
 import os
 import pathlib
 import shutil
@@ -18,7 +20,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests" / "EndToEnd"))
 try:
     from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
-    from anki_decks import write_bench_deck
+    from anki_decks import PNG, write_bench_deck
 except ImportError:
     sys.exit("bench/anki-import.py: the 'anki' package is missing: pip install anki")
 
@@ -35,6 +37,41 @@ def anki_import(root, package):
     finally:
         col.close()
     return took, notes
+
+
+def floor(root, notes, media):
+    """The least a store of one directory a card can do with the deck (docs/performance.md,
+    "Import from Anki"): each note's card directory with its front, back and tags, each picture
+    written once and hard-linked into the other cards showing it, then one syncfs."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    level = os.path.join(root, "floor", "new")
+    os.makedirs(level)
+    start = time.perf_counter()
+    first = {}
+    for i in range(notes):
+        card = os.path.join(level, f"anki-{i:08d}")
+        os.mkdir(card)
+        for name, text in (("front.md", f"word {i}\n"), ("back.md", f"back of *word* {i}\n\n![](picture{i % media:05d}.png)\n"),
+                           ("tags", "deck:Bench\n")):
+            fd = os.open(os.path.join(card, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            os.write(fd, text.encode())
+            os.close(fd)
+        if media:
+            picture = f"picture{i % media:05d}.png"
+            if picture in first:
+                os.link(os.path.join(first[picture], picture), os.path.join(card, picture))
+            else:
+                fd = os.open(os.path.join(card, picture), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                os.write(fd, PNG + (i % media).to_bytes(4, "big"))
+                os.close(fd)
+                first[picture] = card
+    fd = os.open(level, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        if libc.syncfs(fd) != 0:
+            sys.exit(f"bench/anki-import.py: syncfs: {os.strerror(ctypes.get_errno())}")
+    finally:
+        os.close(fd)
+    return time.perf_counter() - start
 
 
 def leitner_import(root, package, bin_dir):
@@ -71,10 +108,13 @@ def main():
     try:
         package = write_bench_deck(os.path.join(root, "deck"), notes, media)
         anki_took, anki_notes = anki_import(root, package)
+        floor_took = floor(root, notes, media)
         ours_took, cards, carried, summary = leitner_import(root, package, bin_dir)
         print(f"anki:     import_anki_package of {anki_notes} notes, {media} media   {anki_took * 1000:8.1f} ms")
+        print(f"floor:    {notes} card directories, their pictures linked, syncfs {floor_took * 1000:8.1f} ms"
+              f"  ({floor_took / anki_took:.2f}× Anki's)")
         print(f"leitner:  import of {cards} cards, {carried} media files          {ours_took * 1000:8.1f} ms"
-              f"  ({ours_took / anki_took:.2f}× Anki's)")
+              f"  ({ours_took / anki_took:.2f}× Anki's, {ours_took / floor_took:.2f}× the floor)")
         print(f"          {summary}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
