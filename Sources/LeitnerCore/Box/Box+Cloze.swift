@@ -104,7 +104,14 @@ extension Box {
             noteIndex = kept
         } else {
             var (built, notes): (NoteIndex, Set<String>)
-            if let looked = noteLook?.take(store: store) {
+            var looked = noteLook?.take(store: store)
+            if let lost = looked, store.isLost(lost.index.cursor) {
+                // More changes since the open than the feed keeps (a large delivery taken in at
+                // the open): the look is dropped, and made here with the record, as before.
+                store.closeCursor(lost.index.cursor)
+                looked = nil
+            }
+            if let looked {
                 // Made on the look's thread from the open on: the notes changed since their look
                 // (an event of their watch, a write of the box) are read again now.
                 (built, notes) = (looked.index, looked.notes)
