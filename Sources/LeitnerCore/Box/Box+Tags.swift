@@ -80,7 +80,7 @@ extension Box {
             // The watches of the cards the build read unwatched, added since.
             if let build = tagWatching, let watched = build.takeTagsWatched() {
                 tagWatching = nil
-                tagTable?.takeWatches(watched)
+                tagTable?.takeWatches(watched, store: store)
             }
         }
         // Updated in place where it exists: a copy would copy the table.

@@ -90,12 +90,18 @@ struct TagTable {
         return watched
     }
 
-    /// Gives the cards `watch` watched their watches, where the tags it read after the watch are
-    /// those the table holds (read again at each use since): otherwise the card stays unwatched,
-    /// read again at the next use.
-    mutating func takeWatches(_ watched: [Watched]) {
-        for card in watched where unwatched.contains(card.id) && tags(of: card.id) == card.tags {
+    /// Gives the cards `watch` watched their watches. A card whose tags the thread read are not
+    /// those the table holds changed between the two reads, and the event of that change may
+    /// have gone by before its watch was the table's: its tags are read once more here, after
+    /// the watch was added, so that any change after this read is an event of the watch.
+    mutating func takeWatches(_ watched: [Watched], store: Store) {
+        for card in watched where unwatched.contains(card.id) {
             guard let number = numbers.entryNumber(of: card.id) else { continue }
+            if tags(of: card.id) != card.tags {
+                guard let level = store.level(of: card.id) else { continue }
+                let tags = store.tagsOnly(of: card.id, in: level)
+                tagsOf[card.id] = tags.isEmpty ? nil : tags
+            }
             watchOf[Int(number)] = card.watch
             unwatched.remove(card.id)
         }
