@@ -261,6 +261,28 @@ import LeitnerSystem
         #expect(box.searchIndex != nil)
     }
 
+    /// A card moved while the build reads is not where the build's snapshot has it: the search
+    /// that began the build still gives it, read at its new level, after the others, as a
+    /// streamed search gives a card moved after it began. It was left out.
+    @Test func aCardMovedWhileTheBuildReadsIsGivenAtItsNewLevel() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try HeldAtThree(dir)
+        defer { held.close() }
+        let box = held.box
+        var scan = try box.startSearch(try SearchPattern("front", regex: false), fields: [.front], level: nil, limit: nil,
+                                       duringBuild: true)
+        var lines: [SearchMatch] = []
+        while lines.isEmpty, !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 100) }
+        // Held before level 3: a card of it moved by hand to level 5, one answered out of the box.
+        _ = mkdir(dir.path + "/5", 0o755)
+        #expect(rename(dir.path + "/3/l3-2", dir.path + "/5/l3-2") == 0)
+        held.release()
+        while !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 100) }
+        #expect(lines.map(\.id) == ["l1-0", "l1-1", "l1-2", "l1-3", "l3-0", "l3-1", "l3-3", "l3-2"])
+        #expect(lines.last?.level == .five)
+    }
+
     /// A search whose limit the first level fills, or of that level only, waits for no more of
     /// the build.
     @Test(arguments: [(3, nil), (nil, "1")] as [(Int?, String?)])

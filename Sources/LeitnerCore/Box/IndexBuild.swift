@@ -167,8 +167,9 @@ public final class IndexBuild: Sendable {
     enum Piece {
         /// Read: the cards of `level` that are `slots` of `index` (all its slots when nil).
         case read(Level, index: SearchIndex, slots: Range<Int>?)
-        /// The build is done, with fewer pieces.
-        case none
+        /// The build is done, with fewer pieces. `unread`: the cards it did not find where its
+        /// snapshot had them (moved while it read, or damaged).
+        case done(unread: [String])
         /// The build gave up (its box closing).
         case stopped
     }
@@ -185,7 +186,7 @@ public final class IndexBuild: Sendable {
                     return .stopped
                 }
                 guard let outcome = state.outcome else { return nil }
-                if case .search = outcome { return Piece.none }
+                if case .search(let built) = outcome { return .done(unread: built.unread) }
                 return .stopped
             }
             if let now { return now }

@@ -25,6 +25,9 @@ public struct SearchScan {
         let level: Level
         let id: String
         let fieldBits: UInt8
+        /// False for a card the index has not matched: the fields to look in, not the fields
+        /// that matched; its id and tags are asked when it is read.
+        var matched = true
 
         /// The fields that matched, in the order their lines are given: id, front, back.
         var fields: [SearchMatch.Field] { SearchMatch.Field.allCases.filter { fieldBits & Hit.bit($0) != 0 } }
@@ -74,6 +77,8 @@ public struct SearchScan {
     private var position = 0
     /// The cards read by `Box.readCards`, whose lines `matchRead` gives next.
     private var read: [ReadCard] = []
+    /// The filter the cards found after the build (`Hit.matched` false) are asked when read.
+    private var lateFilter = TagFilter.all
     /// The lines still to give before `limit` is reached; nil for no limit.
     private(set) var remaining: Int?
     /// Steps of the engine the search may still take, of `allowance`.
@@ -139,8 +144,16 @@ public struct SearchScan {
             case .read(_, let index, let slots):
                 hits = try find(in: index, slots: slots, criteria: criteria)
                 position = 0
-            case .none:
+            case .done(let unread):
                 building = nil
+                // The cards the build did not find where its snapshot had them: moved while it
+                // read (or damaged). A streamed search reads each card it found as it is now,
+                // and these were in the store as the search began too: each is read now, at its
+                // level now, and its lines, if it has any, come last.
+                let fields = criteria.fields.reduce(UInt8(0)) { $0 | Hit.bit($1) }
+                hits = unread.sorted().map { Hit(level: .new, id: $0, fieldBits: fields, matched: false) }
+                position = 0
+                lateFilter = criteria.filter
             case .stopped:
                 building = nil
                 throw .storeFailure(path: build.storeRoot, reason: "the search index's build stopped before it read every card: the box is closing")
@@ -189,8 +202,9 @@ public struct SearchScan {
         defer { read = [] }
         var matches: [SearchMatch] = []
         for card in read {
+            if !card.hit.matched, !lateFilter.selects(card.card.tags) { continue }
             for field in card.hit.fields {
-                for line in try matchingLines(of: card.card, field: field) {
+                for line in try matchingLines(of: card.card, field: field, matched: card.hit.matched) {
                     guard take() else { return matches }
                     matches.append(SearchMatch(id: card.hit.id, level: card.level, field: field, line: SearchScan.cut(line)))
                 }
@@ -201,10 +215,12 @@ public struct SearchScan {
 
     /// The lines of a card's field that hold the pattern. A regular expression may match across
     /// lines only: the side's first line stands for it then, while the whole side still matches.
-    private mutating func matchingLines(of card: Card, field: SearchMatch.Field) throws(BoxError) -> [String] {
+    private mutating func matchingLines(of card: Card, field: SearchMatch.Field, matched: Bool) throws(BoxError) -> [String] {
         let text: String
         switch field {
-        case .id: return [card.id]
+        case .id:
+            if matched { return [card.id] }
+            return try matches(card.id) ? [card.id] : []
         case .front: text = card.front.text ?? ""
         case .back: text = card.back.text ?? ""
         }
