@@ -46,21 +46,14 @@ enum WriteCommands {
         let level = try arguments[.level].map { try Arguments.level($0, command: "add") }
         let tags = try TagOptions.tags(arguments.all(.tag), command: "add")
         // Refuse a second card with the same front unless asked to (allowDuplicate).
+        // The tags go in the same change as the card and its reverse (R28: a reverse card's tags
+        // are its own, the card's to begin with): no `Tag` call after the `Add`.
         if arguments.has(.reverse) {
             let reply = try context.box.addWithReverse(front: front, back: back, id: arguments[.id], level: level,
-                                                       allowDuplicate: arguments.has(.force), typeAnswer: arguments.has(.typeAnswer))
-            var card = reply.value.card, reverse = reply.value.reverse
-            var json = reply.json
-            // The tags go on both: a reverse card's tags are its own (R28), the card's to begin with.
-            if !tags.isEmpty {
-                let tagged = try context.box.tag(id: card.id, tags: tags)
-                (card, json["card"]) = (tagged.value, tagged.json["card"])
-                if let added = reverse {
-                    let taggedReverse = try context.box.tag(id: added.id, tags: tags)
-                    (reverse, json["reverse"]) = (taggedReverse.value, taggedReverse.json["card"])
-                }
-            }
-            if context.json { return context.printJSON(json) }
+                                                       allowDuplicate: arguments.has(.force), typeAnswer: arguments.has(.typeAnswer),
+                                                       tags: tags)
+            let card = reply.value.card, reverse = reply.value.reverse
+            if context.json { return context.printJSON(reply.json) }
             Console.out("Added '\(card.id)' to \(Views.place(card.level)).")
             if let reverse {
                 Console.out("Added '\(reverse.id)', its reverse, to \(Views.place(reverse.level)).")
@@ -69,9 +62,7 @@ enum WriteCommands {
             return
         }
         var reply = try context.box.add(front: front, back: back, id: arguments[.id], level: level,
-                                        allowDuplicate: arguments.has(.force), typeAnswer: arguments.has(.typeAnswer))
-        // The tags were checked above, so this second call fails only as the store does.
-        if !tags.isEmpty { reply = try context.box.tag(id: reply.value.id, tags: tags) }
+                                        allowDuplicate: arguments.has(.force), typeAnswer: arguments.has(.typeAnswer), tags: tags)
         var renamed: [(given: String, kept: String)] = []
         if !media.isEmpty {
             let added = try context.box.addMedia(id: reply.value.id, media: media)

@@ -2,6 +2,7 @@
 filters of list, search and export in the daemon; a tags file edited by hand; a bad tag line
 reported by doctor; tags through an export and an import; review --tag leaving the rest queued."""
 from cli_box import box  # noqa: F401  (fixture)
+from daemon_support import log_file
 
 
 def ids(box, *args):  # noqa: F811
@@ -36,6 +37,18 @@ def test_bad_tags_are_usage_errors_and_change_nothing(box):  # noqa: F811
     assert box.ctl("list", "--tag", "ja:").returncode == 64
     assert box.ctl("add", "x", "y", "--tag", ":x").returncode == 64
     assert ids(box) == ["neko"]
+
+
+def test_add_with_tags_is_one_change_for_the_card_and_its_reverse(box):  # noqa: F811
+    """`add --tag` sends the tags with the Add: the card and its reverse are written with them,
+    one `add` line each and no `edit` after, and a bad tag adds nothing."""
+    box.ok("add", "neko", "cat", "--id", "neko", "--reverse", "--tag", "ja:kana", "--tag", "animals")
+    assert (box.store / "1" / "neko" / "tags").read_text() == "ja:kana\nanimals\n"
+    assert (box.store / "1" / "neko.rev" / "tags").read_text() == "ja:kana\nanimals\n"
+    box.ok("add", "hund", "dog", "--id", "hund", "--tag", "de")
+    assert box.json("show", "hund")["card"]["tags"] == ["de"]
+    events = [line.split("\t")[1:3] for line in log_file(box.store).read_text().splitlines()]
+    assert events == [["add", "neko"], ["add", "neko.rev"], ["add", "hund"]]
 
 
 def test_a_hand_edited_tags_file_is_taken_in_and_its_bad_line_reported(box):  # noqa: F811

@@ -31,6 +31,29 @@ import Glibc
         #expect(try box.show(id: "hola").tags == [])
     }
 
+    /// `Add`'s tags are written with the card and its reverse in the change that adds them: one
+    /// `add` line each and no `edit`; a bad tag refuses the card and adds nothing.
+    @Test func addWritesTheTagsWithTheCardAndItsReverse() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        let added = try box.add(front: Asset(name: "front.txt", text: "neko"), back: Asset(name: "back.txt", text: "cat"), id: "neko",
+                                level: "2", allowDuplicateFront: true, withReverse: true, tags: ["ja:kana", "animals", "ja:kana"])
+        #expect(added.card.tags == ["ja:kana", "animals"])
+        #expect(added.reverse?.tags == ["ja:kana", "animals"])
+        #expect(try FileSystem.readFile(atPath: dir.path + "/2/neko/tags") == Array("ja:kana\nanimals\n".utf8))
+        #expect(try FileSystem.readFile(atPath: dir.path + "/2/neko.rev/tags") == Array("ja:kana\nanimals\n".utf8))
+        #expect(dir.logLines.map { $0[1] } == ["add", "add"])
+        #expect(try box.list(level: nil, withText: false, filter: TagFilter(tags: ["ja"])).map(\.id) == ["neko", "neko.rev"])
+        #expect(throws: BoxError.invalidTag(tag: "a b", reason: "contains a space")) {
+            try box.add(front: Asset(name: "front.txt", text: "hund"), back: Asset(name: "back.txt", text: "dog"), id: "hund",
+                        level: nil, allowDuplicateFront: true, withReverse: false, tags: ["de", "a b"])
+        }
+        #expect(!dir.exists("1/hund") && !dir.exists("new/hund"))
+        #expect(dir.logLines.count == 2)
+    }
+
     @Test func aTagsFileEditedByHandIsTakenInAndItsBadLinesReported() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -47,6 +47,7 @@ import Testing
                                                      time: "2026-11-28T08:00:00.250+01:00", answerMs: 900, level: .two, position: 40) }),
         ("add", { _ = try $0.add(front: asset, back: asset, id: "a", level: .three, allowDuplicate: true, typeAnswer: true) }),
         ("add (media)", { _ = try $0.add(front: asset, back: asset, media: [Asset(name: "cat.png", content: [0x89])]) }),
+        ("add (tags)", { _ = try $0.add(front: asset, back: asset, tags: ["ja", "ja:kana"]) }),
         ("add (defaults)", { _ = try $0.add(front: asset, back: Asset(name: "back.png", content: [0, 1])) }),
         ("addMany", { _ = try $0.addMany([NewCard(front: asset, back: asset, id: "a", level: "2")], allowDuplicate: false) }),
         ("addMany (reverse)", { _ = try $0.addMany([NewCard(front: asset, back: asset)], reverse: true) }),
@@ -55,6 +56,7 @@ import Testing
             _ = try $0.addMany([NewCard(front: asset, back: asset, id: "a", media: [png]), NewCard(front: asset, back: asset, id: "b", media: [png])])
         }),
         ("addWithReverse", { _ = try $0.addWithReverse(front: asset, back: asset, id: "a", level: .two, allowDuplicate: false) }),
+        ("addWithReverse (tags)", { _ = try $0.addWithReverse(front: asset, back: asset, tags: ["ja"]) }),
         ("addReverse", { _ = try $0.addReverse(of: "a", reverseID: "a-back", level: .three) }),
         ("addReverse (defaults)", { _ = try $0.addReverse(of: "a") }),
         ("addReverse (its own tags, typed)", { _ = try $0.addReverse(of: "a", tags: ["ja"], typeAnswer: true) }),

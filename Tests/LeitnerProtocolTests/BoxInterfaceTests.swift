@@ -38,7 +38,7 @@ import Testing
         let text = BoxInterface.description
         #expect(text.hasPrefix("# A Leitner box"))
         #expect(text.contains("\ninterface io.leitner.Box\n"))
-        #expect(text.contains("method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool,\n  typeAnswer: ?bool, media: ?[]Asset) -> (card: Card, reverse: ?Card)"))
+        #expect(text.contains("method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool,\n  typeAnswer: ?bool, media: ?[]Asset, tags: ?[]string) -> (card: Card, reverse: ?Card)"))
         #expect(text.contains("method Status() -> (today: string, test: Test, counts: [string]int, problems: ?int, clockBehind: ?string,\n  arrivals: ?int, arrivalDate: ?string, leeches: ?int, next: ?NextTest, week: ?[]Day)"))
         #expect(text.contains("type NextTest (date: string, levels: []string, cards: int, arrivals: int)"))
         #expect(text.contains("method Suspend(ids: []string) -> (cards: []Card)"))

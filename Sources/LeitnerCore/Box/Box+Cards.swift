@@ -17,12 +17,19 @@ extension Box {
     /// the two. The reverse's id taken is `cardExists`, and nothing is added. With `typeAnswer`
     /// each gets a `type-answer` file (R32), written and synced with its sides before the card
     /// is renamed into place. `media` are put in the card's directory beside its sides, in the
-    /// same change (R31).
+    /// same change (R31). `tags` are written with the card, and with its reverse (R25, R28: a
+    /// reverse's tags are its own, the card's to begin with), in the same change: no `Tag` after.
+    /// - Throws: `invalidTag` (nothing added) for a tag `Tag` would refuse.
     public func add(front: Asset, back: Asset, id: String?, level: String?, allowDuplicateFront: Bool,
-                    withReverse: Bool, typeAnswer: Bool = false, media: [Asset] = []) throws(BoxError) -> (card: Card, reverse: Card?) {
+                    withReverse: Bool, typeAnswer: Bool = false, media: [Asset] = [],
+                    tags: [String] = []) throws(BoxError) -> (card: Card, reverse: Card?) {
         let frontFile = try Box.fileName(for: front, side: .front)
         let backFile = try Box.fileName(for: back, side: .back)
         try Box.validateMedia(media)
+        for tag in tags { try CardTag.validate(tag) }
+        // Each once, in the order given, as `Tag` would leave them.
+        var seen = Set<String>()
+        let tags = tags.filter { seen.insert($0).inserted }
         let named = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let id { try CardID.validate(id) }
         let moment = try begin()
@@ -51,12 +58,15 @@ extension Box {
         var reverseID: String?
         if withReverse { reverseID = try Box.reverseID(of: cardID) }
         if let reverseID, store.level(of: reverseID) != nil { throw .cardExists(id: reverseID) }
+        let tagFiles: [(name: String, bytes: [UInt8])] = tags.isEmpty ? [] : [(CardTag.fileName, Array(CardTag.fileText(tags).utf8))]
         try store.stageCard(cardID, front: (frontFile, front.content), back: (backFile, back.content), typeAnswer: typeAnswer,
-                            media: media.map { ($0.name, $0.content) })
+                            media: tagFiles + media.map { ($0.name, $0.content) })
         var staged = [Store.StagedCard(staged: "add-" + cardID, id: cardID, level: target)]
         var journal = [LogEntry(time: moment.now, event: .add, id: cardID, to: target, origin: origin)]
         if let reverseID {
-            do { staged.append(try store.stageReverse(reverseID, of: cardID, level: target, typeAnswer: typeAnswer, synced: true)) } catch {
+            do {
+                staged.append(try store.stageReverse(reverseID, of: cardID, level: target, tags: tags, typeAnswer: typeAnswer, synced: true))
+            } catch {
                 store.discardStaged(staged)
                 throw error
             }

@@ -79,23 +79,25 @@ public struct BoxClient {
 
     /// `Add`: one card, in `level` (level 1 when nil); a second card with the same front only
     /// when `allowDuplicate`; its answer typed in the review when `typeAnswer` (R32); `media`
-    /// beside its sides (R31).
+    /// beside its sides (R31); `tags` written with it (R25).
     public func add(front: Asset, back: Asset, id: String? = nil, level: Level? = nil,
-                    allowDuplicate: Bool? = nil, typeAnswer: Bool = false, media: [Asset] = []) throws -> BoxReply<Card> {
+                    allowDuplicate: Bool? = nil, typeAnswer: Bool = false, media: [Asset] = [], tags: [String] = []) throws -> BoxReply<Card> {
         try call(.add, ["front": front.json, "back": back.json, "id": id.map(JSONValue.string),
                         "level": level.map { .string($0.name) }, "allowDuplicate": allowDuplicate.map(JSONValue.bool),
-                        "typeAnswer": typeAnswer ? .bool(true) : nil, "media": BoxClient.assets(media)]) {
+                        "typeAnswer": typeAnswer ? .bool(true) : nil, "media": BoxClient.assets(media),
+                        "tags": tags.isEmpty ? nil : BoxClient.strings(tags)]) {
             fields throws(JSONFieldError) in try fields.card()
         }
     }
 
-    /// `Add` with `reverse`: the card and its reverse card (R28), added together.
+    /// `Add` with `reverse`: the card and its reverse card (R28), added together, each with `tags`.
     public func addWithReverse(front: Asset, back: Asset, id: String? = nil, level: Level? = nil,
-                               allowDuplicate: Bool? = nil, typeAnswer: Bool = false, media: [Asset] = []) throws -> BoxReply<(card: Card, reverse: Card?)> {
+                               allowDuplicate: Bool? = nil, typeAnswer: Bool = false, media: [Asset] = [],
+                               tags: [String] = []) throws -> BoxReply<(card: Card, reverse: Card?)> {
         try call(.add, ["front": front.json, "back": back.json, "id": id.map(JSONValue.string),
                         "level": level.map { .string($0.name) }, "allowDuplicate": allowDuplicate.map(JSONValue.bool),
                         "reverse": .bool(true), "typeAnswer": typeAnswer ? .bool(true) : nil,
-                        "media": BoxClient.assets(media)]) { fields throws(JSONFieldError) in
+                        "media": BoxClient.assets(media), "tags": tags.isEmpty ? nil : BoxClient.strings(tags)]) { fields throws(JSONFieldError) in
             (card: try fields.card(), reverse: try fields.optionalCard("reverse"))
         }
     }

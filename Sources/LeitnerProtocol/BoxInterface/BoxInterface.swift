@@ -265,8 +265,10 @@ public enum BoxInterface {
         # media: pictures and sounds put in the card's directory beside its sides, in the same
         # change, for a Markdown side to name: each name one file name (no path, not hidden),
         # a picture's or a sound's, not front.* or back.*, each once (InvalidAsset otherwise).
+        # tags: the card's tags, written with it (and its reverse) in the same change, as Tag
+        # would add them (InvalidTag otherwise, nothing added).
         method Add(front: Asset, back: Asset, id: ?string, level: ?string, allowDuplicate: ?bool, reverse: ?bool,
-          typeAnswer: ?bool, media: ?[]Asset) -> (card: Card, reverse: ?Card)
+          typeAnswer: ?bool, media: ?[]Asset, tags: ?[]string) -> (card: Card, reverse: ?Card)
         # Adds many cards in one durable change, each as Add would: when the reply arrives, every
         # added card is on disk and in its level. Cards already present or refused are reported
         # and the others added, so the same batch sent twice adds nothing the second time. Fails

@@ -40,11 +40,12 @@ extension Visit {
             let id = draft.id.isEmpty ? nil : draft.id
             // A second card with the same front only when asked, as `leitnerctl add --force`.
             let force = form["force"] == "yes"
+            // The tags in the same change as the card (and its reverse, R28), not a `Tag` after it.
             let card = draft.reverse
                 ? try box.addWithReverse(front: front, back: back, id: id, level: level, allowDuplicate: force,
-                                         typeAnswer: draft.typeAnswer).value.card
-                : try box.add(front: front, back: back, id: id, level: level, allowDuplicate: force, typeAnswer: draft.typeAnswer).value
-            if !tags.isEmpty { _ = try box.tag(id: card.id, tags: tags) }
+                                         typeAnswer: draft.typeAnswer, tags: tags).value.card
+                : try box.add(front: front, back: back, id: id, level: level, allowDuplicate: force, typeAnswer: draft.typeAnswer,
+                              tags: tags).value
             var next = "/cards/new?added=\(PercentEncoding.encode(card.id))&level=\(draft.level)"
             if !draft.tags.isEmpty { next += "&tags=" + PercentEncoding.encode(draft.tags) }
             return page(HTTPResponse.redirect(next))

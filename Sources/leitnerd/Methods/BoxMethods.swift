@@ -94,7 +94,8 @@ enum BoxMethods {
         let withReverse = try parameters.optionalBool("reverse") ?? false
         let added = try context.box.add(front: front, back: back, id: id, level: level,
                                         allowDuplicateFront: allowDuplicate, withReverse: withReverse,
-                                        typeAnswer: parameters.optionalBool("typeAnswer") ?? false, media: media(parameters))
+                                        typeAnswer: parameters.optionalBool("typeAnswer") ?? false, media: media(parameters),
+                                        tags: parameters.optionalStrings("tags") ?? [])
         context.box.speakAhead([added.card])
         // `reverse` only when one was asked for (R28): the reply of a plain Add is unchanged.
         guard let reverse = added.reverse else { return ["card": added.card.json] }
