@@ -99,7 +99,7 @@ enum BoxesCommand {
             let cells = cells(listing)
             switch listing.outcome {
             case .serving(let status):
-                progress.append(TestWords.progress(status.test))
+                progress.append(TestWords.progress(status))
                 next.append(status.next.map { TestWords.next($0, today: status.today) } ?? "none")
             case .failed:
                 progress.append(cells.remaining)

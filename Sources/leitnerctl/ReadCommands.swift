@@ -16,7 +16,7 @@ enum ReadCommands {
         let views = views(context)
         let style = context.style
         let status = reply.value
-        Console.out(style.apply(style.bold, "Today \(status.today)") + " · " + views.test(status.test))
+        Console.out(style.apply(style.bold, "Today \(status.today)") + " · " + views.test(status))
         Console.out()
         for line in views.counts(status.counts) { Console.out(line) }
         for line in views.places(status) { Console.out(line) }

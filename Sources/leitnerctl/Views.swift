@@ -30,6 +30,20 @@ struct Views {
             + " · " + TestWords.progress(test)
     }
 
+    /// Today's test as `status` says it, with the new cards its opening brings into level 1
+    /// (R23): `test #1 · levels 2, 1 · opens with 20 new cards` where the test alone read
+    /// `empty · 0 of 0 done` to a newcomer who had just imported a deck, and `open · 0 of 27
+    /// done, 20 of them new` where it said 7 and the review then showed 27.
+    func test(_ status: BoxStatus) -> String {
+        let test = status.test, arriving = TestWords.arriving(status)
+        guard arriving > 0, test.state != .completed else { return self.test(test) }
+        let head = "test \(Views.ordinal(test)) · \(Views.levels(test.levels)) · "
+        guard test.state == .open else {
+            return head + style.apply(style.yellow, "opens with \(arriving) new card\(arriving == 1 ? "" : "s")")
+        }
+        return head + style.apply(style.yellow, test.state.rawValue) + " · " + TestWords.progress(status)
+    }
+
     /// A test as people count them, `#1` for the box's first: its cycle position (the days
     /// recorded before it) plus one. "test 0" read as "no test" (#25).
     static func ordinal(_ test: TestSummary) -> String {

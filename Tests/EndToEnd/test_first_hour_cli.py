@@ -121,3 +121,18 @@ def test_add_without_a_level_says_when_the_card_comes(paced, tmp_path):
     paced.ok("--json", "add", "Maus", "mouse")  # --json: the reply only
     assert paced.ctl("--json", "add", "Vogel", "bird").stdout.lstrip().startswith("{")
 
+
+
+def test_status_counts_the_cards_that_arrive_when_the_test_opens(paced, tmp_path):
+    """Right after an import, status called the test the review then opened with twenty cards
+    (R23) 'empty · 0 of 0 done', as if nothing were due; the next morning it said '0 of 20 done'
+    where the review showed 40. It counts them in, as the web's Today page does."""
+    import_kana(paced, tmp_path, 50)
+    assert terminal(paced, "status")[1].splitlines()[0] == \
+        "Today 2026-01-05 · test #1 · levels 2, 1 · opens with 20 new cards"
+    paced.ok("prepare")
+    paced.clock.write_text("@2026-01-06 10:00:00\n")  # nothing graded: yesterday's test stays open (R5)
+    assert terminal(paced, "status")[1].splitlines()[0] == \
+        "Today 2026-01-06 · test #1 · levels 2, 1 · open · 0 of 40 done, 20 of them new"
+    assert "0 of 40 done, 20 of them new" in terminal(paced, "boxes")[1]
+    assert paced.json("prepare")["test"]["remaining"] == 40

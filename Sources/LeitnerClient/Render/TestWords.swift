@@ -14,6 +14,21 @@ public enum TestWords {
         progress(done: test.done, of: test.cards, repeating: test.repeating)
     }
 
+    /// The new cards that come into level 1 when today's test opens (R23), while it has not: not
+    /// in the test yet, but today's cards all the same, so every view counts them in.
+    public static func arriving(_ status: BoxStatus) -> Int {
+        status.arrivals.map { $0.date == status.today ? $0.cards : 0 } ?? 0
+    }
+
+    /// Today's progress with the cards that arrive when the test opens: `0 of 27 done, 20 of them
+    /// new`. Before, a box whose first test had not opened read `0 of 0 done`, as if nothing
+    /// were due, and one with cards due said 7 where the review then showed 27.
+    public static func progress(_ status: BoxStatus) -> String {
+        let test = status.test, arriving = arriving(status)
+        return progress(done: test.done, of: test.cards + arriving, repeating: test.repeating)
+            + (arriving > 0 ? ", \(arriving) of them new" : "")
+    }
+
     /// `today`, `tomorrow, Sun 2026-11-29`, or `Mon 2026-11-30`.
     public static func day(_ date: LogicalDate, today: LogicalDate) -> String {
         date == today ? "today" : (date == today.next ? "tomorrow, " : "") + "\(date.weekdayAbbreviation) \(date)"

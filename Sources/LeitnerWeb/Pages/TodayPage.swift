@@ -11,7 +11,7 @@ public enum TodayPage {
         var body: HTML = "<h1>Today · \(date.weekdayAbbreviation) \(date)</h1>\n"
         // New cards that come in when today's test opens (pacing): the test is empty only until
         // then, so it is offered as any other (Start opens it, `Prepare`).
-        let arriving = status.arrivals.map { $0.date == date ? $0.cards : 0 } ?? 0
+        let arriving = TestWords.arriving(status)
         switch test.state {
         case .empty where arriving > 0:
             body += "<p>Today's test opens with <strong>\(arriving) new card\(arriving == 1 ? "" : "s")</strong>.</p>\n"
