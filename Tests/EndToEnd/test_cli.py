@@ -106,7 +106,7 @@ def test_status_on_a_narrow_terminal_keeps_each_day_whole(box):
     screen = subprocess.run(["script", "-qec", f"stty cols 40; {command}", "/dev/null"], capture_output=True,
                             text=True, env=dict(box.env, NO_COLOR="1"), timeout=30).stdout.replace("\r", "")
     lines = screen.splitlines()
-    week = lines[next(i for i, line in enumerate(lines) if line.startswith("Cards")) + 2:]
+    week = lines[next(i for i, line in enumerate(lines) if line.lstrip().startswith("Mon ")):]
     assert all(len(line.rstrip()) <= 40 for line in week), week
     # Four days a row: Monday to Thursday, then Friday to Sunday.
     assert week[0].split()[::2] == ["Mon", "Tue", "Wed", "Thu"], week

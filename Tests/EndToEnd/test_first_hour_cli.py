@@ -136,3 +136,11 @@ def test_status_counts_the_cards_that_arrive_when_the_test_opens(paced, tmp_path
         "Today 2026-01-06 · test #1 · levels 2, 1 · open · 0 of 40 done, 20 of them new"
     assert "0 of 40 done, 20 of them new" in terminal(paced, "boxes")[1]
     assert paced.json("prepare")["test"]["remaining"] == 40
+
+
+def test_status_of_a_box_without_cards_says_how_to_put_some_in(paced, tmp_path):
+    """A newcomer's first `leitnerctl` showed a table of zeros and nothing to do next."""
+    hint = "No cards yet: 'leitnerctl add FRONT BACK' adds one, 'leitnerctl import FILE' a deck"
+    assert hint in terminal(paced, "status")[1]
+    paced.ok("add", "der Hund", "dog")
+    assert "No cards yet" not in terminal(paced, "status")[1]
