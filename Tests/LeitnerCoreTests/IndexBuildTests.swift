@@ -300,6 +300,83 @@ import LeitnerSystem
         #expect(!build.isDone)
     }
 
+    /// A listing by tag that begins the tag table's build (`duringBuild`, as the daemon's `List`
+    /// does) gives the cards of each piece the build has read: with the build held before its
+    /// first card of level 3, level 1's tagged cards are given; the rest once it goes on, in the
+    /// order of level then id. Before, the first listing by tag waited for every card's `tags`.
+    @Test func aListingByTagThatBeginsTheBuildGivesEachPieceWhileTheNextIsRead() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try HeldAtThree(dir)
+        defer { held.close() }
+        let box = held.box
+        for id in ["l3-2", "l1-3", "l3-0", "l1-1"] { _ = try box.tag(id: id, tags: ["de"]) }
+        var listing = try box.startListing(level: nil, withText: false, filter: try TagFilter(tags: ["de"]), duringBuild: true)
+        let build = try #require(listing.build)
+        var cards: [Card] = []
+        while cards.isEmpty, !listing.isFinished { cards += try box.nextCards(of: &listing, upTo: 100) }
+        #expect(cards.map(\.id) == ["l1-1", "l1-3"])
+        #expect(!build.isDone)
+
+        // Another call by tag meanwhile waits for the same build, as every other call that needs it.
+        #expect(throws: BoxError.self) { try box.tagCounts() }
+        #expect(box.takeAwaitedBuild() === build)
+
+        held.release()
+        while !listing.isFinished { cards += try box.nextCards(of: &listing, upTo: 100) }
+        #expect(cards.map(\.id) == ["l1-1", "l1-3", "l3-0", "l3-2"])
+        #expect(cards.map(\.level.rawValue) == [1, 1, 3, 3])
+        // The listing's end installed the build.
+        #expect(box.tagTable != nil)
+        #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 4)])
+    }
+
+    /// A tagged card moved while the tag table's build reads is not where the build's snapshot
+    /// has it, and the build finds no `tags` there: the listing that began the build still gives
+    /// it, at its new level, after the others, as a listing gives a card moved after it began.
+    @Test func aTaggedCardMovedWhileTheTagBuildReadsIsListedAtItsNewLevel() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try HeldAtThree(dir)
+        defer { held.close() }
+        let box = held.box
+        for id in ["l1-0", "l3-1", "l3-2"] { _ = try box.tag(id: id, tags: ["de"]) }
+        var listing = try box.startListing(level: nil, withText: true, filter: try TagFilter(tags: ["de"]), duringBuild: true)
+        var cards: [Card] = []
+        while cards.isEmpty, !listing.isFinished { cards += try box.nextCards(of: &listing, upTo: 100) }
+        // Held before level 3: a tagged card of it moved by hand to level 5.
+        _ = mkdir(dir.path + "/5", 0o755)
+        #expect(rename(dir.path + "/3/l3-2", dir.path + "/5/l3-2") == 0)
+        held.release()
+        while !listing.isFinished { cards += try box.nextCards(of: &listing, upTo: 100) }
+        #expect(cards.map(\.id) == ["l1-0", "l3-1", "l3-2"])
+        #expect(cards.last?.level == .five)
+        #expect(cards.last?.front.text == "front 3-2")
+    }
+
+    /// A listing by tag whose limit the first level fills waits for no more of the build; one of
+    /// a level gives that level's cards, and ends once the build is done (the cards it did not
+    /// select are known only then).
+    @Test(arguments: [(1, nil), (nil, "1")] as [(Int?, String?)])
+    func aListingByTagDuringTheBuildEndsAtItsLimitOrItsLevel(limit: Int?, level: String?) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try HeldAtThree(dir)
+        defer { held.close() }
+        for id in ["l1-1", "l1-3", "l3-0"] { _ = try held.box.tag(id: id, tags: ["de"]) }
+        var listing = try held.box.startListing(level: level, withText: false, filter: try TagFilter(tags: ["de"]),
+                                                limit: limit, duringBuild: true)
+        let build = try #require(listing.build)
+        var cards: [Card] = []
+        while cards.count < 2, !listing.isFinished { cards += try held.box.nextCards(of: &listing, upTo: 2) }
+        #expect(cards.map(\.id) == Array(["l1-1", "l1-3"].prefix(limit ?? 2)))
+        #expect(listing.isFinished == (limit != nil))
+        #expect(!build.isDone)
+        held.release()
+        while !listing.isFinished { cards += try held.box.nextCards(of: &listing, upTo: 2) }
+        #expect(cards.map(\.id) == Array(["l1-1", "l1-3"].prefix(limit ?? 2)))
+    }
+
     /// Within a level the build reads the cards in the order of their ids, a piece at a time
     /// (`SearchIndex.pieceSize`): held at the first card of the second piece, the build has
     /// given the search the first piece's lines, and the whole search is in order of id.

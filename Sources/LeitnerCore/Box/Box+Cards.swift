@@ -170,13 +170,24 @@ extension Box {
     ///     card: the next page), whether a card is there or not.
     ///   - before: only the cards before it, read backwards: the nearest first (the page before).
     ///   - limit: at most this many cards (at least 1; above `Box.maxLimit`, that).
+    ///   - duringBuild: with `BoxOptions.buildsIndexesApart`, a listing by tag from its first card
+    ///     (no `after` or `before`) when there is no tag table and no build under way: begin the
+    ///     build on a thread of its own and give the cards of each piece it reads while it reads
+    ///     the next (`CardListing.takePiece`; a caller that waits for them off the turn: the
+    ///     daemon's streamed reply), rather than after every card's `tags` was read. The listing
+    ///     began the build, so the build's reads are of the store as the listing began or later
+    ///     (R13); a card the build did not select that the filter selects once it is done (moved
+    ///     while it read) comes after the others (`takeLateCards`).
     /// - Throws: `invalidLevel`; `invalidParameter` for a limit below 1, or both `after` and `before`.
     public func startListing(level: String?, withText: Bool, filter: TagFilter = .all, after: ListPosition? = nil,
-                             before: ListPosition? = nil, limit: Int? = nil) throws(BoxError) -> CardListing {
+                             before: ListPosition? = nil, limit: Int? = nil, duringBuild: Bool = false) throws(BoxError) -> CardListing {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
         if after != nil, before != nil { throw .invalidParameter(name: "before", reason: "give after or before, not both") }
         try awaitTransit(try begin()) { sync.inTransit.isEmpty }
+        if duringBuild, !filter.isEmpty, after == nil, before == nil, let build = beginBuild(.tags) {
+            return CardListing(building: build, only: only, withText: withText, filter: filter, limit: limit.map { min($0, Box.maxLimit) })
+        }
         let selected = filter.isEmpty ? nil : try selectedIDs(filter)
         return CardListing(index: store.cardLevels, only: only, withText: withText, selected: selected,
                            filter: filter.isEmpty ? nil : filter, after: after, before: before,
@@ -195,6 +206,7 @@ extension Box {
             return (0..<outlines.count).map(outlines.card(at:))
         }
         _ = try begin()
+        try takeLateCards(of: &listing)
         var cards: [Card] = []
         for _ in 0..<count {
             guard let id = listing.nextID() else { break }
@@ -206,6 +218,31 @@ extension Box {
             listing.gave()
         }
         return cards
+    }
+
+    /// Before a batch of a listing that streamed the tag table's build: the build's next piece
+    /// when the caller did not wait for it (the box's own callers; the daemon waits off the
+    /// turn), and once the build is done, the cards to give after its own: those of the listing's
+    /// first cards (and level) the build did not select and the filter selects now by the tag
+    /// table, installed here — moved while the build read them, where it found no `tags`, or
+    /// tagged since — each at its level now, by level then id, as a listing gives a card moved
+    /// after it began. A filter that only leaves tags out selected every card whose `tags` the
+    /// build did not find: none is left for after.
+    /// - Throws: as `takePiece` and `currentTagTable`.
+    private func takeLateCards(of listing: inout CardListing) throws(BoxError) {
+        try listing.takePiece()
+        guard listing.needsLateCards, let build = listing.build else { return }
+        var late: [(level: Level, id: String, entry: UInt32)] = []
+        if let filter = listing.filter, !filter.tags.isEmpty {
+            for (id, tags) in try currentTagTable(readBy: build).tagsOf where filter.selects(tags) {
+                guard let entry = listing.index.entryNumber(of: id), !listing.wasSelected(entry),
+                      let was = listing.index.level(ofEntry: entry), listing.only == nil || was == listing.only,
+                      let level = store.level(of: id) else { continue }
+                late.append((level, id, entry))
+            }
+        }
+        late.sort { ($0.level, $0.id) < ($1.level, $1.id) }
+        listing.giveLate(late.map(\.entry))
     }
 
     /// How many cards known to the outline table a listing's batch gives for each directory it
@@ -221,6 +258,7 @@ extension Box {
     public func nextOutlines(of listing: inout CardListing, upTo count: Int) throws(BoxError) -> CardOutlines {
         precondition(!listing.withText, "a listing with text reads every card (nextCards)")
         _ = try begin()
+        try takeLateCards(of: &listing)
         // Taken out while used: changed where it is kept, its arrays would be copied.
         var table = outlineTable ?? OutlineTable(store: store)
         outlineTable = nil

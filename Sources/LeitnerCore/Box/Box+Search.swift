@@ -39,7 +39,7 @@ extension Box {
         let limit = limit.map { min($0, Box.maxLimit) }
         _ = try begin()
         let criteria = SearchScan.Criteria(fields: fields, filter: filter)
-        if duringBuild, let build = beginSearchBuild() {
+        if duringBuild, let build = beginBuild(.search) {
             return SearchScan(pattern: pattern, only: only, building: build, criteria: criteria, limit: limit,
                               budget: budget ?? options.searchSteps)
         }

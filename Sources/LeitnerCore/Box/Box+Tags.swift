@@ -65,10 +65,13 @@ extension Box {
     }
 
     /// The tag table brought up to date with the store's changes (R13), built when there is none yet.
+    /// - Parameter readBy: a build begun by the calling request (a listing that streamed it):
+    ///   its reads are as current as the request needs, as a build that began after the call.
     /// - Throws: with `BoxOptions.buildsIndexesApart`, `storeFailure` while it is being built off
     ///   the turn (`takeAwaitedBuild`); a call throws it before it changes anything, so that it
     ///   can be made again once the build is done.
-    func currentTagTable() throws(BoxError) -> TagTable {
+    func currentTagTable(readBy: IndexBuild? = nil) throws(BoxError) -> TagTable {
+        var installed = false
         if options.buildsIndexesApart {
             // Events lost: every card's tags are read again, off the turn too.
             if let table = tagTable, store.isLost(table.cursor) {
@@ -76,15 +79,20 @@ extension Box {
                 tagTable = nil
                 tagWatching = nil
             }
-            if tagTable == nil { try installBuilt(.tags) }
+            if tagTable == nil { installed = try installBuilt(.tags, readBy: readBy) }
             // The watches of the cards the build read unwatched, added since.
             if let build = tagWatching, let watched = build.takeTagsWatched() {
                 tagWatching = nil
                 tagTable?.takeWatches(watched, store: store)
+                // Their watches' events since are taken in by the update.
+                installed = false
             }
         }
-        // Updated in place where it exists: a copy would copy the table.
-        tagTable?.update(store: store)
+        // Updated in place where it exists: a copy would copy the table. One installed now was
+        // updated by its install: another update would read every unwatched card's `tags` again
+        // under the turn (all of them, after the daemon's build), which the install spares a
+        // call whose build read after it began (`readAfterCall`); unless watches were taken in.
+        if !installed { tagTable?.update(store: store) }
         if tagTable == nil { tagTable = TagTable(store: store) }
         return tagTable ?? TagTable(store: store)
     }
@@ -93,40 +101,50 @@ extension Box {
     /// none yet.
     /// - Throws: as `currentTagTable`.
     func currentSearchIndex() throws(BoxError) -> SearchIndex {
+        var installed = false
         if options.buildsIndexesApart {
             if let index = searchIndex, store.isLost(index.cursor) {
                 store.closeCursor(index.cursor)
                 searchIndex = nil
                 searchWatching = nil
             }
-            if searchIndex == nil { try installBuilt(.search) }
+            if searchIndex == nil { installed = try installBuilt(.search) }
             // The watches of the cards the build took from the index's file, added since.
             if let build = searchWatching {
                 let watched = build.takeWatched()
                 if watched.last { searchWatching = nil }
                 searchIndex?.takeWatches(watched.cards)
+                if !watched.cards.isEmpty { installed = false }
             }
         }
-        // Updated in place where it exists: a copy would copy every card's folded text.
-        searchIndex?.update(store: store)
+        // Updated in place where it exists: a copy would copy every card's folded text. One
+        // installed now was updated by its install (as the tag table, above).
+        if !installed { searchIndex?.update(store: store) }
         if searchIndex == nil { searchIndex = SearchIndex(store: store) }
         return searchIndex ?? SearchIndex(store: store)
     }
 
-    /// Begins the search index's build on a thread of its own, for a search that finds in each
-    /// level as the build reads it (`startSearch` with `duringBuild`), when there is no index (or
-    /// the kernel dropped events since it was made) and no build under way; nil otherwise. The
-    /// next call that needs the index installs the build, waiting for it if it must.
-    func beginSearchBuild() -> IndexBuild? {
-        guard options.buildsIndexesApart, searchBuild == nil else { return nil }
-        if let index = searchIndex {
+    /// Begins the build of the search index or of the tag table on a thread of its own, for a
+    /// search that finds in each level as the build reads it (`startSearch` with `duringBuild`)
+    /// or a listing by tag that gives each piece's cards (`startListing`), when there is no index
+    /// or table (or the kernel dropped events since it was made) and no build of it under way;
+    /// nil otherwise. The next call that needs it installs the build, waiting for it if it must.
+    func beginBuild(_ kind: IndexBuild.Kind) -> IndexBuild? {
+        guard options.buildsIndexesApart, (kind == .search ? searchBuild : tagBuild) == nil else { return nil }
+        if kind == .search, let index = searchIndex {
             guard store.isLost(index.cursor) else { return nil }
             store.closeCursor(index.cursor)
             searchIndex = nil
             searchWatching = nil
         }
-        guard let build = try? IndexBuild(.search, store: store) else { return nil }
-        searchBuild = build
+        if kind == .tags, let table = tagTable {
+            guard store.isLost(table.cursor) else { return nil }
+            store.closeCursor(table.cursor)
+            tagTable = nil
+            tagWatching = nil
+        }
+        guard let build = try? IndexBuild(kind, store: store) else { return nil }
+        if kind == .search { searchBuild = build } else { tagBuild = build }
         build.runApart()
         return build
     }
@@ -142,10 +160,13 @@ extension Box {
     /// on waiting for the one under way) and throws. A build that gave up, or during which the
     /// kernel dropped events, is begun again; one whose descriptors cannot be opened is left to
     /// the caller, who reads every card under the turn, the old way.
-    private func installBuilt(_ kind: IndexBuild.Kind) throws(BoxError) {
+    /// - Returns: true when a build was installed (and brought up to date), false when none could
+    ///   be made: the caller builds under the turn.
+    @discardableResult
+    private func installBuilt(_ kind: IndexBuild.Kind, readBy: IndexBuild? = nil) throws(BoxError) -> Bool {
         let under = kind == .search ? searchBuild : tagBuild
         if let build = under {
-            guard let outcome = build.outcome else { return try wait(for: build, kind) }
+            guard let outcome = build.outcome else { try wait(for: build, kind) }
             if kind == .search { searchBuild = nil } else { tagBuild = nil }
             switch outcome {
             case .search(let built) where !store.isLost(build.cursor):
@@ -153,16 +174,17 @@ extension Box {
                 // this call began: as current as a read for it; the next call looks again.
                 searchIndex = SearchIndex(installing: built, cursor: build.cursor, store: store, stampsAsked: readAfterCall(build))
                 if !built.adopted.isEmpty { searchWatching = build }
-                return
+                return true
             case .tags(let built) where !store.isLost(build.cursor):
-                tagTable = TagTable(installing: built, cursor: build.cursor, store: store, readAfterCall: readAfterCall(build))
+                tagTable = TagTable(installing: built, cursor: build.cursor, store: store,
+                                    readAfterCall: build === readBy || readAfterCall(build))
                 if !built.unwatched.isEmpty { tagWatching = build }
-                return
+                return true
             case .search, .tags, .stopped:
                 store.closeCursor(build.cursor)
             }
         }
-        guard let build = try? IndexBuild(kind, store: store) else { return }
+        guard let build = try? IndexBuild(kind, store: store) else { return false }
         if kind == .search { searchBuild = build } else { tagBuild = build }
         try wait(for: build, kind)
     }
@@ -173,7 +195,7 @@ extension Box {
         return callBegan <= began
     }
 
-    private func wait(for build: IndexBuild, _ kind: IndexBuild.Kind) throws(BoxError) {
+    private func wait(for build: IndexBuild, _ kind: IndexBuild.Kind) throws(BoxError) -> Never {
         awaitedBuild = build
         throw .storeFailure(path: store.root, reason: kind == .search ? "the search index is being built" : "the tag table is being built")
     }

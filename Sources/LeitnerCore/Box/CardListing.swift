@@ -29,11 +29,56 @@ public struct CardListing: Sendable {
     /// The cards still to give, nil for all (`limit`): counted as they are given (`gave`).
     private(set) var remaining: Int?
 
+    /// A listing by tag that began the tag table's build (`Box.startListing` with `duringBuild`)
+    /// takes the cards its filter selects from each piece the build reads, in order, rather than
+    /// from `levels`; nil for any other listing.
+    private var streaming: Streaming?
+
+    struct Streaming: Sendable {
+        let build: IndexBuild
+        /// The numbers of the pieces left to take; nil until counted for a listing of one level.
+        var pieces: Range<Int>?
+        /// The cards selected and not yet all given, in order, and the index of the next to give.
+        var queue: [UInt32] = []
+        var position = 0
+        /// The entries the pieces selected, a bit each: the cards given after the build's are
+        /// among the others (`Box.takeLateCards`).
+        var selected: [UInt64]
+        var stage = Stage.pieces
+    }
+
+    enum Stage: Sendable {
+        /// Taking the build's pieces.
+        case pieces
+        /// The build is done: the cards it did not select that the filter selects now are next.
+        case late
+        /// Those are in the queue: nothing more comes.
+        case over
+    }
+
     /// True once every card has been read, or `limit` given.
-    public var isFinished: Bool { level >= levels.count || remaining == 0 }
+    public var isFinished: Bool {
+        if remaining == 0 { return true }
+        if let streaming { return streaming.stage == .over && streaming.position >= streaming.queue.count }
+        return level >= levels.count
+    }
+
+    /// True when the next step is waiting for the build's next piece (`takePiece`), which needs no
+    /// box: the daemon waits off the box's turn.
+    public var needsPiece: Bool { stage(is: .pieces) }
+
+    /// True when the next step is finding the cards to give after the build's (`Box.takeLateCards`).
+    var needsLateCards: Bool { stage(is: .late) }
+
+    private func stage(is stage: Stage) -> Bool {
+        guard let streaming, remaining != 0 else { return false }
+        return streaming.stage == stage && streaming.position >= streaming.queue.count
+    }
 
     /// The cards still to read, at most: fewer are given when some moved, went or are damaged.
+    /// Those selected so far while the listing streams a build.
     public var cardsLeft: Int {
+        if let streaming { return remaining.map { min($0, streaming.queue.count - streaming.position) } ?? streaming.queue.count - streaming.position }
         guard level < levels.count else { return 0 }
         let left = levels[level...].reduce(0) { $0 + $1.count } - position
         return remaining.map { min($0, left) } ?? left
@@ -47,7 +92,7 @@ public struct CardListing: Sendable {
         var levels = [[UInt32]](repeating: [], count: Level.allCases.count)
         let afterID = after.map { Array($0.id.utf8) }
         let beforeID = before.map { Array($0.id.utf8) }
-        index.forEachEntryWithBytes { number, level, id in
+        func take(_ number: UInt32, _ level: Level, _ id: UnsafeBufferPointer<UInt8>) {
             guard only == nil || level == only else { return }
             if let after, let afterID {
                 guard level >= after.level else { return }
@@ -57,8 +102,20 @@ public struct CardListing: Sendable {
                 guard level <= before.level else { return }
                 if level == before.level, !id.lexicographicallyPrecedes(beforeID) { return }
             }
-            if let selected, !selected.contains(index.id(ofEntry: number)) { return }
             levels[level.rawValue - 1].append(number)
+        }
+        if let selected, selected.count < index.count {
+            // Each selected id looked up in the index, rather than a string made of every id of
+            // the index to ask the set: 10,000 look-ups for a tag on a tenth of 100,000 cards.
+            for id in selected {
+                guard let number = index.entryNumber(of: id), let level = index.level(ofEntry: number) else { continue }
+                index.withBytes(ofEntry: number) { take(number, level, $0) }
+            }
+        } else {
+            index.forEachEntryWithBytes { number, level, id in
+                if let selected, !selected.contains(index.id(ofEntry: number)) { return }
+                take(number, level, id)
+            }
         }
         backwards = before != nil
         if backwards { levels.reverse() }
@@ -69,6 +126,68 @@ public struct CardListing: Sendable {
         self.withText = withText
         remaining = limit
         skipEmptyLevels()
+    }
+
+    /// A listing of the cards `filter` selects, in `only` (or in all levels), at most `limit`,
+    /// taken from the pieces of `build` as it reads them (`takePiece`): of the store's cards as
+    /// `build` began, which the listing began.
+    init(building build: IndexBuild, only: Level?, withText: Bool, filter: TagFilter, limit: Int?) {
+        index = build.cards
+        levels = []
+        backwards = false
+        self.only = only
+        self.withText = withText
+        self.filter = filter
+        remaining = limit
+        streaming = Streaming(build: build, selected: [UInt64](repeating: 0, count: (index.entryCount + 63) / 64))
+    }
+
+    /// The build this listing began, if it did.
+    public var build: IndexBuild? { streaming?.build }
+
+    /// Waits until the build has read a piece with cards the filter selects, or is done, and
+    /// queues those cards; nothing when cards are still queued or the build is done. Needs no box.
+    /// - Throws: `storeFailure` when the build gave up (its box closing).
+    public mutating func takePiece() throws(BoxError) {
+        guard needsPiece, var taking = streaming else { return }
+        // Taken out while changed, so that its arrays are not copied.
+        streaming = nil
+        defer { streaming = taking }
+        taking.queue.removeAll(keepingCapacity: true)
+        taking.position = 0
+        while taking.queue.isEmpty, taking.stage == .pieces {
+            // Counted here, off the turn: a walk of every card's level.
+            let left = taking.pieces ?? only.map { taking.build.pieces(of: $0) } ?? 0..<Int.max
+            taking.pieces = left.dropFirst()
+            // Past its level's pieces, a listing of one level waits for the build to be done,
+            // for the cards to give after it (`Box.takeLateCards`).
+            switch taking.build.takeTagPiece(left.first ?? Int.max) {
+            case .read(let piece):
+                for (entry, tags) in zip(piece.entries, piece.tags) where filter?.selects(tags) ?? true {
+                    taking.queue.append(entry)
+                    taking.selected[Int(entry >> 6)] |= 1 << UInt64(entry & 63)
+                }
+            case .done:
+                taking.stage = .late
+            case .stopped:
+                taking.stage = .over
+                throw .storeFailure(path: taking.build.storeRoot,
+                                    reason: "the tag table's build stopped before it read every card: the box is closing")
+            }
+        }
+    }
+
+    /// True when a piece of the build selected the card of `entry`.
+    func wasSelected(_ entry: UInt32) -> Bool {
+        guard let streaming else { return false }
+        return streaming.selected[Int(entry >> 6)] & 1 << UInt64(entry & 63) != 0
+    }
+
+    /// Queues the cards to give after the build's, in order: nothing comes after them.
+    mutating func giveLate(_ entries: [UInt32]) {
+        streaming?.queue = entries
+        streaming?.position = 0
+        streaming?.stage = .over
     }
 
     /// Counts a card given, for `limit`.
@@ -86,6 +205,11 @@ public struct CardListing: Sendable {
     /// (its bytes are there), and the card's level now found without hashing the id
     /// (`level(of:in:)`).
     mutating func nextEntryNumber() -> UInt32? {
+        if let streaming {
+            guard streaming.position < streaming.queue.count, remaining != 0 else { return nil }
+            self.streaming?.position += 1
+            return streaming.queue[streaming.position]
+        }
         guard level < levels.count, remaining != 0 else { return nil }
         if position == ordered { orderRest() }
         let number = levels[level][position]

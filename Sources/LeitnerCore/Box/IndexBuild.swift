@@ -57,6 +57,12 @@ public final class IndexBuild: Sendable {
         /// The pieces not yet taken by the search that began the build (`takePiece`), by
         /// number; let go once the build is done, its `outcome` holding them all.
         var pieces: [Int: SearchIndex] = [:]
+        /// The pieces of the tag table's build not yet taken by the listing that began it
+        /// (`takeTagPiece`), by number, and how many were read; kept only for a build run apart,
+        /// which a listing began (`runApart`), since none else takes them.
+        var apart = false
+        var tagPieces: [Int: TagTable.Piece] = [:]
+        var tagPiecesRead = 0
     }
 
     let kind: Kind
@@ -128,7 +134,14 @@ public final class IndexBuild: Sendable {
                     state.pieceSlots.append((read.level, read.slots))
                 }
             }.map { .search($0) } ?? .stopped
-        case .tags: TagTable.read(reader.cards, from: reader, watcher: watcher, watchNow: false, stopped: stopped).map { .tags($0) } ?? .stopped
+        case .tags:
+            TagTable.read(reader.cards, from: reader, stopped: stopped) { piece in
+                state.withLock { state in
+                    guard state.apart else { return }
+                    state.tagPieces[state.tagPiecesRead] = piece
+                    state.tagPiecesRead += 1
+                }
+            }.map { .tags($0) } ?? .stopped
         }
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
             state.outcome = outcome
@@ -149,16 +162,23 @@ public final class IndexBuild: Sendable {
     }
 
     /// Runs the build on a thread of its own, claimed here so that no call runs it too: for a
-    /// search that gives each level's lines once the build has read that level (`SearchScan`).
+    /// search that gives each level's lines once the build has read that level (`SearchScan`),
+    /// or a listing by tag its cards (`CardListing`).
     /// When no thread can be made it runs on this one, under the box's turn, as a build did
     /// before builds ran apart.
     func runApart() {
-        state.withLock { $0.claimed = true }
+        state.withLock { state in
+            state.claimed = true
+            state.apart = true
+        }
         if DetachedThread.start({ self.run() }) != nil { run() }
     }
 
-    /// The numbers of the pieces the search index's build reads `level` in (`takePiece`).
+    /// The numbers of the pieces either build reads `level` in (`takePiece`, `takeTagPiece`).
     func pieces(of level: Level) -> Range<Int> { SearchIndex.pieces(of: level, in: reader.cards) }
+
+    /// Every card's level when the build began: the index its pieces' entries are of.
+    var cards: CardIndex { reader.cards }
 
     /// The store's canonical path, for a message about the build.
     var storeRoot: String { reader.root }
@@ -192,6 +212,32 @@ public final class IndexBuild: Sendable {
             if let now { return now }
             // A piece takes milliseconds: a short sleep costs the search less than a wake-up
             // the build would make for each piece.
+            usleep(500)
+        }
+    }
+
+    /// What the tag table's build gave for a piece (`takeTagPiece`).
+    enum TagPiece {
+        case read(TagTable.Piece)
+        /// The build is done, with fewer pieces.
+        case done
+        /// The build gave up (its box closing).
+        case stopped
+    }
+
+    /// Waits until the tag table's build has read piece `number` (from 0, in the order of level
+    /// and id: the search index's pieces, `pieces(of:)`), or is done, or gave up. Taken: the
+    /// piece is let go here.
+    func takeTagPiece(_ number: Int) -> TagPiece {
+        while true {
+            let now = state.withLock { state -> TagPiece? in
+                if let piece = state.tagPieces.removeValue(forKey: number) { return .read(piece) }
+                guard let outcome = state.outcome else { return nil }
+                if case .tags = outcome { return .done }
+                return .stopped
+            }
+            if let now { return now }
+            // As `takePiece`: a piece takes milliseconds.
             usleep(500)
         }
     }

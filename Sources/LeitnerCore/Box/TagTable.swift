@@ -15,8 +15,10 @@ import LeitnerSystem
 ///   or a sync tool, is read again before the next request that needs it);
 /// - when the kernel dropped events, every card is read again.
 ///
-/// The daemon's build (`IndexBuild`) reads the tags without watching (`watchNow` false): 100,000
-/// `inotify_add_watch` calls cost twice the `openat`s (docs/performance.md, "The first search").
+/// The daemon's build (`IndexBuild`) reads the tags without watching (100,000
+/// `inotify_add_watch` calls cost twice the `openat`s, docs/performance.md, "The first search"),
+/// in the order of a listing, a piece at a time (`read(_:from:stopped:pieceRead:)`), so that the
+/// `List` by tag that began it gives each piece's cards while the next is read (docs/daemon.md).
 /// The cards are installed unwatched, their `tags` read again at each use as past `WatchLimit=`,
 /// while the build's thread adds their watches and reads each card's tags once more after its
 /// watch (`watch`); the next use takes those watches in (`takeWatches`).
@@ -51,8 +53,7 @@ struct TagTable {
     /// `CardReader`, the build's cursor on the store's change feed opened at the snapshot (`IndexBuild`).
     /// - Parameter stopped: asked every 256 cards: true gives up (the box is closing).
     /// - Returns: nil when stopped.
-    /// - Parameter watchNow: false: no card is watched, for `watch` to do after.
-    static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher, watchNow: Bool = true,
+    static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
                      stopped: () -> Bool = { false }) -> TagTable? {
         var table = TagTable()
         table.numbers = CardIndex(minimumCapacity: cards.count)
@@ -62,7 +63,53 @@ struct TagTable {
             count += 1
             if count & 255 == 0, stopped() { return nil }
             IndexBuildProbe.reading(id, root: source.root)
-            table.learn(id, in: level, from: source, watcher: watchNow ? watcher : nil)
+            table.learn(id, in: level, from: source, watcher: watcher)
+        }
+        return table
+    }
+
+    /// Cards whose tags the daemon's build read, handed on before the next are read, for a
+    /// `List` by tag that streams while the build goes (`CardListing`): all of one level, in the
+    /// order of their ids, in the same pieces as the search index's build (`SearchIndex.pieceSize`).
+    struct Piece: Sendable {
+        let level: Level
+        /// The cards, as entries of the build's snapshot of the store's index.
+        let entries: [UInt32]
+        /// The tags of each card of `entries`, in the same order; empty for none.
+        let tags: [[String]]
+    }
+
+    /// `read` as the daemon's build makes it, unwatched, in the order a listing gives its cards
+    /// — level, then id (`CardListing.sorted`) — a piece at a time, `pieceRead` told after each,
+    /// so that a listing waiting for the build can give that piece's cards while the next is read.
+    /// - Parameter stopped: asked every 256 cards: true gives up (the box is closing).
+    /// - Returns: nil when stopped.
+    static func read(_ cards: CardIndex, from source: CardReader, stopped: () -> Bool,
+                     pieceRead: (Piece) -> Void) -> TagTable? {
+        var byLevel = [[UInt32]](repeating: [], count: Level.allCases.count)
+        cards.forEachEntry { number, level in byLevel[level.rawValue - 1].append(number) }
+        var table = TagTable()
+        table.numbers = CardIndex(minimumCapacity: cards.count)
+        table.watchOf.reserveCapacity(cards.count)
+        var count = 0
+        for (level, entries) in zip(Level.allCases, byLevel) {
+            let sorted = CardListing.sorted(entries, in: cards)
+            var start = 0
+            while start < sorted.count {
+                let part = sorted[start..<min(start + SearchIndex.pieceSize, sorted.count)]
+                start += SearchIndex.pieceSize
+                var tags: [[String]] = []
+                tags.reserveCapacity(part.count)
+                for number in part {
+                    count += 1
+                    if count & 255 == 0, stopped() { return nil }
+                    let id = cards.id(ofEntry: number)
+                    IndexBuildProbe.reading(id, root: source.root)
+                    table.learn(id, in: level, from: source, watcher: nil)
+                    tags.append(table.tags(of: id))
+                }
+                pieceRead(Piece(level: level, entries: Array(part), tags: tags))
+            }
         }
         return table
     }

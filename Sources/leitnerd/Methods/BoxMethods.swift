@@ -206,7 +206,8 @@ enum BoxMethods {
                                                    filter: parameters.tagFilter(),
                                                    after: parameters.optionalPosition("after"),
                                                    before: parameters.optionalPosition("before"),
-                                                   limit: parameters.optionalInt("limit", in: 1...Box.maxLimit, clampingAbove: true))
+                                                   limit: parameters.optionalInt("limit", in: 1...Box.maxLimit, clampingAbove: true),
+                                                   duringBuild: true)
         return listing.withText ? CardItems(listing) : OutlineItems(listing)
     }
 

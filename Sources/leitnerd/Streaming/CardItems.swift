@@ -9,7 +9,7 @@ final class CardItems: ListingItems {
     /// calls wait little for their turn between two batches.
     static let batchSize = 256
 
-    private(set) var listing: CardListing
+    var listing: CardListing
 
     init(_ listing: CardListing) {
         self.listing = listing
@@ -17,7 +17,7 @@ final class CardItems: ListingItems {
 
     /// The cards as read: their JSON is written after the turn, as the part is made.
     func next(_ context: BoxMethods.Context?) throws -> [Card]? {
-        guard let box = context?.box else { return nil }
+        guard let box = context?.box else { return try nextWithoutBox() }
         return try box.nextCards(of: &listing, upTo: Self.batchSize)
     }
 

@@ -18,7 +18,7 @@ final class OutlineItems: ListingItems {
         }
     }
 
-    private(set) var listing: CardListing
+    var listing: CardListing
 
     init(_ listing: CardListing) {
         self.listing = listing
@@ -26,7 +26,7 @@ final class OutlineItems: ListingItems {
 
     /// The batch as the outline table knows it, each card an item that writes itself from it.
     func next(_ context: BoxMethods.Context?) throws -> [Item]? {
-        guard let box = context?.box else { return nil }
+        guard let box = context?.box else { return try nextWithoutBox() }
         let batch = CardOutlinesJSON(try box.nextOutlines(of: &listing, upTo: CardItems.batchSize))
         return (0..<batch.outlines.count).map { Item(batch: batch, position: $0) }
     }
