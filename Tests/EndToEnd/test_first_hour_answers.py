@@ -85,3 +85,23 @@ def test_practice_counts_its_own_cards_and_offers_no_undo(paced_web_box, tmp_pat
     assert "Cards: 2 · right: 1 · wrong: 1 · time: " in practice
     with_status = box.ok("status")
     assert "1 of 10 done · 1 to repeat" in with_status  # the test as it was
+
+
+def test_a_box_without_cards_says_how_to_fill_it_and_then_what_comes_in(paced_web_box, tmp_path):
+    """A newcomer's empty box said 'Nothing is due today' on the web and showed zeros in
+    `status`: both say how to put cards in; once a deck is imported, both say the test opens with
+    its first twenty (R23), where `status` said 'empty · 0 of 0 done'."""
+    box = paced_web_box
+    box.start_web()
+    cookie = box.login()
+    today = page_text(box, cookie, "/")
+    assert "No cards yet: add a card, or import a deck on the computer with leitnerctl import FILE" in today, today
+    assert "Nothing is due" not in today
+    _, _, body = box.request("GET", "/", cookie=cookie)
+    assert '<a href="/cards/new">add a card</a>' in body
+    assert "No cards yet: 'leitnerctl add FRONT BACK' adds one" in box.ok("status")
+    import_kana(box, tmp_path, 30)
+    assert "Today's test opens with 20 new cards." in page_text(box, cookie, "/")
+    assert "No cards yet" not in page_text(box, cookie, "/")
+    status = on_terminal(box, "status", env=dict(box.env, NO_COLOR="1"))[1]
+    assert "· opens with 20 new cards" in status.splitlines()[0] and "No cards yet" not in status

@@ -17,6 +17,10 @@ public enum TodayPage {
             body += "<p>Today's test opens with <strong>\(arriving) new card\(arriving == 1 ? "" : "s")</strong>.</p>\n"
             body += "<div class=\"actions\">" + Layout.form(action: "/review/start", csrf: csrf, button: "Start the review",
                                                              id: "start", buttonClass: "primary") + "</div>\n"
+        case .empty where status.counts.values.allSatisfy({ $0 == 0 }):
+            // A newcomer's first page: the way on, not "nothing is due".
+            body += "<p id=\"no-cards\">No cards yet: <a href=\"/cards/new\">add a card</a>, or import a deck on the"
+                + " computer with <code>leitnerctl import FILE</code> (TSV, CSV, an Anki package).</p>\n"
         case .empty:
             body += "<p>Nothing is due today.</p>\n"
         case .completed:
