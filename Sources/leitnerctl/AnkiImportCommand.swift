@@ -55,7 +55,7 @@ enum AnkiImportCommand {
                                  + collection.decks.values.sorted().map { "'\($0)'" }.joined(separator: ", "))
         }
         let plan = AnkiImportPlan(collection, deck: deck, keepProgress: arguments.has(.keepProgress),
-                                  hasMedium: { package.mediaPath($0) != nil })
+                                  hasMedium: package.hasMedium)
         var existing = Set<String>()
         try context.box.list { part in for card in part.items { existing.insert(card.id) } }
         var progress = ImportProgress(total: plan.cards.count + plan.clozes.count,
@@ -81,31 +81,28 @@ enum AnkiImportCommand {
             var end = start
             var batch: [NewCard] = []
             var bytes = 0
-            // The batch's media by name, each read once: a picture many notes show is sent once
-            // a batch (`NewCard.batchJSON`) and counted so.
-            var media: [String: Asset] = [:]
+            // The batch's media by name, counted once: a picture many notes show is sent once a
+            // batch (`NewCard.batchJSON`). They are read together when the batch is full.
+            var sizes: [String: Int] = [:]
             while end < fresh.count && batch.count < batchCards && (fresh[end].reverseLevel != nil) == reverse {
-                var card = newCard(fresh[end])
+                let card = newCard(fresh[end])
                 var size = card.json.jsonText.utf8.count
-                var added: [String: Asset] = [:]
-                for name in fresh[end].media {
-                    if let read = media[name] ?? added[name] {
-                        card.media.append(read)
-                        continue
-                    }
-                    let medium = try self.medium(name, package: package)
+                var added: [String: Int] = [:]
+                for name in fresh[end].media where sizes[name] == nil && added[name] == nil {
+                    let medium = try mediumSize(name, package: package)
                     added[name] = medium
-                    card.media.append(medium)
                     // Its base64 `data`, its name and the object's punctuation.
-                    size += (medium.content.count + 2) / 3 * 4 + name.utf8.count + 32
+                    size += (medium + 2) / 3 * 4 + name.utf8.count + 32
                 }
                 if !batch.isEmpty && bytes + size > batchBytes { break }
-                media.merge(added) { first, _ in first }
+                sizes.merge(added) { first, _ in first }
                 batch.append(card)
                 bytes += size
                 end += 1
             }
             let planned = Array(fresh[start..<end])
+            let media = try read(Array(sizes.keys), package: package)
+            for index in batch.indices { batch[index].media = planned[index].media.compactMap { media[$0] } }
             let outcome = try context.box.addMany(batch, allowDuplicate: true, reverse: reverse ? true : nil).value
             for added in outcome.added {
                 let card = planned[added.index]
@@ -142,10 +139,19 @@ enum AnkiImportCommand {
                 reverseLevel: card.reverseLevel.flatMap { $0 == card.level ? nil : $0 })
     }
 
-    /// A medium with its bytes from the package.
-    static func medium(_ name: String, package: AnkiPackage) throws -> Asset {
-        guard let path = package.mediaPath(name) else { throw Failure.failed("the package lost '\(name)'") }
-        return try AssetFile.file(path, named: name)
+    /// A medium's size, refused when no card could take it.
+    static func mediumSize(_ name: String, package: AnkiPackage) throws -> Int {
+        guard let size = package.mediumSize(name) else { throw Failure.failed("the package lost '\(name)'") }
+        guard size <= AssetFile.maxSize else { throw Failure.failed("'\(name)' is larger than \(AssetFile.maxSize >> 20) MiB") }
+        return size
+    }
+
+    /// The media `names` with their bytes from the package, read together, each one `Asset`
+    /// however many cards show it.
+    static func read(_ names: [String], package: AnkiPackage) throws -> [String: Asset] {
+        let read: [String: [UInt8]]
+        do { read = try package.media(names) } catch { throw Failure.failed("cannot read the package's media: \(error)") }
+        return Dictionary(uniqueKeysWithValues: read.map { ($0.key, Asset(name: $0.key, content: $0.value)) })
     }
 
     /// The cloze notes in `AddClozes` batches, as the cards go: each note with all its cards in
@@ -159,6 +165,9 @@ enum AnkiImportCommand {
         var bytes = 0
         func send() throws {
             guard !batch.isEmpty else { return }
+            // The batch's media read together, as the cards' are.
+            let media = try read(planned.flatMap(\.media), package: package)
+            for index in batch.indices { batch[index].media = planned[index].media.compactMap { media[$0] } }
             let outcome = try context.box.addClozes(batch).value
             var cards: [Int: Int] = [:]
             for added in outcome.added { cards[added.index, default: 0] += 1 }
@@ -183,10 +192,10 @@ enum AnkiImportCommand {
             let level = cloze.levels[cloze.levels.keys.min() ?? 1] ?? "new"
             let note = NewNote(text: cloze.text, id: cloze.id, level: level, extra: cloze.extra.isEmpty ? nil : cloze.extra,
                                tags: cloze.tags, typeAnswer: cloze.typeAnswer,
-                               media: try cloze.media.map { try medium($0, package: package) },
                                cardLevels: cloze.levels.filter { $0.value != level })
-            // Its text and the base64 of its media.
-            let size = note.json.jsonText.utf8.count
+            // Its text and the base64 of its media, which are read when the batch is sent.
+            var size = note.json.jsonText.utf8.count
+            for name in cloze.media { size += (try mediumSize(name, package: package) + 2) / 3 * 4 + name.utf8.count + 32 }
             if !batch.isEmpty && (batch.count >= batchCards || bytes + size > batchBytes) { try send() }
             batch.append(note)
             planned.append(cloze)

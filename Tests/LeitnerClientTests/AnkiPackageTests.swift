@@ -39,20 +39,27 @@ import Testing
               due integer, ivl integer);
             INSERT INTO cards VALUES (21, 11, 5, 0, 2, 2, 300, 17);
             """)
-        let media = Self.hex([0x0A, 0x0B] + Self.field(1, "cat.png") + [0x10, 0x03])
+        // Two media, each with its size (field 2) as Anki writes them: read in place from the
+        // zip, which stores them as they are (`-0`), and decompressed by one zstd.
+        let media = Self.hex([0x0A, 0x0B] + Self.field(1, "cat.png") + [0x10, 0x03] + [0x0A, 0x0B] + Self.field(1, "dog.mp3") + [0x10, 0x04])
         let d = dir.path
         Self.shell("""
             cd \(d) && mkdir pkg && sqlite3 col.db < schema.sql && zstd -q col.db -o pkg/collection.anki21b \
             && printf '\\010\\003' > pkg/meta && printf 'please update' > pkg/collection.anki2 \
             && printf '%s' '\(media)' | xxd -r -p | zstd -q -o pkg/media && printf 'PNG' | zstd -q -o pkg/0 \
-            && cd pkg && bsdtar --format zip -cf ../deck.apkg meta collection.anki2 collection.anki21b media 0
+            && printf 'ID3!' | zstd -q -o pkg/1 \
+            && cd pkg && bsdtar --format zip --options zip:compression=store -cf ../deck.apkg meta collection.anki2 collection.anki21b media 0 1
             """)
         let package = try AnkiPackage("\(d)/deck.apkg")
         defer { package.close() }
         #expect(package.version == 3)
-        #expect(package.media == ["cat.png": "0"])
-        #expect(try FileSystem.readFile(atPath: package.mediaPath("cat.png") ?? "") == Array("PNG".utf8))
-        #expect(package.mediaPath("dog.png") == nil)
+        #expect(package.media == ["cat.png": "0", "dog.mp3": "1"])
+        #expect(package.hasMedium("cat.png") && !package.hasMedium("cow.png"))
+        #expect(package.mediumSize("dog.mp3") == 4)
+        #expect(try package.media(["cat.png", "dog.mp3", "cat.png"]) == ["cat.png": Array("PNG".utf8), "dog.mp3": Array("ID3!".utf8)])
+        // Neither was written out: the unpacked directory holds the rest of the package only.
+        #expect(!FileSystem.exists("\(package.directory)/0", in: nil) && !FileSystem.exists("\(package.directory)/1", in: nil))
+        #expect(throws: AnkiPackageError.damaged("it lacks 'cow.png', which its media list names")) { try package.media(["cow.png"]) }
         let collection = try AnkiCollection(path: package.collectionPath)
         let basic = try #require(collection.notetypes[7])
         #expect(basic.fields == ["Front", "Back"] && !basic.isCloze && basic.stockKind == 2)
@@ -90,12 +97,37 @@ import Testing
         let package = try AnkiPackage("\(d)/deck.apkg")
         defer { package.close() }
         #expect(package.version == 2)
-        #expect(try FileSystem.readFile(atPath: package.mediaPath("miau.mp3") ?? "") == Array("ID3".utf8))
+        #expect(try package.media(["miau.mp3"]) == ["miau.mp3": Array("ID3".utf8)])
         let collection = try AnkiCollection(path: package.collectionPath)
         #expect(collection.notetypes[9]?.isCloze == true)
         #expect(collection.notetypes[9]?.templates.first?.question == "{{cloze:Text}}")
         #expect(collection.decks == [1: "Default"])
         #expect(collection.cards.first?.queue == -1)
+    }
+
+    /// A medium read in place is checked as `unzip` checks what it writes: its CRC-32, and in the
+    /// latest format the sizes its media list gives.
+    @Test func aMediumReadInPlaceIsChecked() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.write("schema.sql", "CREATE TABLE col (id integer primary key, ver integer, models text, decks text);")
+        let wrongSize = Self.hex([0x0A, 0x0B] + Self.field(1, "cat.png") + [0x10, 0x05])
+        let d = dir.path
+        Self.shell("""
+            cd \(d) && mkdir old new && sqlite3 old/collection.anki21 < schema.sql && printf '\\010\\002' > old/meta \
+            && printf '{"0": "miau.mp3"}' > old/media && printf 'ID3X' > old/0 \
+            && cd old && bsdtar --format zip --options zip:compression=store -cf ../old.apkg meta collection.anki21 media 0 && cd .. \
+            && python3 -c "import sys; p='old.apkg'; b=open(p,'rb').read(); open(p,'wb').write(b.replace(b'ID3X', b'ID3Y'))" \
+            && sqlite3 col.db < schema.sql && zstd -q col.db -o new/collection.anki21b && printf '\\010\\003' > new/meta \
+            && printf '%s' '\(wrongSize)' | xxd -r -p | zstd -q -o new/media && printf 'PNG' | zstd -q -o new/0 \
+            && cd new && bsdtar --format zip --options zip:compression=store -cf ../new.apkg meta collection.anki21b media 0
+            """)
+        let old = try AnkiPackage("\(d)/old.apkg")
+        defer { old.close() }
+        #expect(throws: AnkiPackageError.damaged("its entry '0' is cut short or does not match its checksum")) { try old.media(["miau.mp3"]) }
+        let new = try AnkiPackage("\(d)/new.apkg")
+        defer { new.close() }
+        #expect(throws: AnkiPackageError.damaged("its media list's sizes do not add up to its media (3 bytes)")) { try new.media(["cat.png"]) }
     }
 
     @Test func damagedPackagesAreRefusedWithTheirReason() throws {

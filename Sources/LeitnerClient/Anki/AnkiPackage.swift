@@ -23,9 +23,17 @@ public final class AnkiPackage {
     public let version: Int
     /// Each media file's name in the collection, and its entry in the package.
     public let media: [String: String]
-    /// The entries the package holds, listed once when it is unpacked: no `stat` per medium
-    /// and card (docs/anki-import.md, "Speed").
+    /// Each medium's size uncompressed, by its entry, as the latest format's media list gives it.
+    private let sizes: [String: Int]
+    /// The entries unpacked, listed once: no `stat` per medium and card (docs/anki-import.md,
+    /// "Speed").
     private let entries: Set<String>
+    /// The package, open: the media it stores uncompressed in the zip are read from it in place
+    /// (`inPlace`), never written out as files of their own.
+    private let file: FileDescriptor
+    private let path: String
+    /// The media entries read in place, by name (all of them in a package Anki wrote).
+    private let inPlace: [String: ZipDirectory.Entry]
 
     /// Unpacks `path`.
     /// - Throws: `AnkiPackageError`.
@@ -35,6 +43,11 @@ public final class AnkiPackage {
             throw .system("cannot make a temporary directory in '\(FileSystem.temporaryBase)': \(error)")
         }
         self.temporary = temporary
+        self.path = path
+        do { file = try FileDescriptor.open(path, .readOnly) } catch {
+            AnkiPackage.remove(temporary)
+            throw .system("cannot open '\(path)': \(error)")
+        }
         // Unpacked one level down, in a directory of its own (a plain one: ext4's top-of-a-tree
         // flag placed it in the groups the last deletions had emptied, which made it slower,
         // docs/store-format.md, "Batches").
@@ -46,8 +59,15 @@ public final class AnkiPackage {
             } catch {
                 throw AnkiPackageError.system("cannot make '\(directory)': \(error)")
             }
+            // The media (entries named by numbers in every format) that the zip stores as they
+            // are stay in it; the rest is unpacked. A zip this reader does not know is unpacked whole.
+            let zip = ZipDirectory(file)
+            let inZip = zip?.entries.filter { $0.value.isStored && !$0.key.isEmpty && $0.key.utf8.allSatisfy { (0x30...0x39).contains($0) } } ?? [:]
+            let kept = inZip.keys.sorted()
             _ = try AnkiPrograms.run([AnkiPrograms.unzip, AnkiPrograms.bsdtar], { program in
-                program.name == "unzip" ? ["-qq", "-o", path, "-d", directory] : ["-x", "-f", path, "-C", directory]
+                program.name == "unzip"
+                    ? ["-qq", "-o", path, "-d", directory] + (kept.isEmpty ? [] : ["-x"] + kept)
+                    : ["-x", "-f", path, "-C", directory] + kept.flatMap { ["--exclude", $0] }
             }, doing: "unpack '\(path)'")
             let meta = try? FileSystem.readFile(atPath: "\(directory)/meta", limit: 1 << 20)
             let version = try meta.map { bytes throws(AnkiPackageError) in
@@ -68,7 +88,7 @@ public final class AnkiPackage {
             guard FileSystem.exists(collectionPath, in: nil) else {
                 throw AnkiPackageError.damaged("it holds no '\(collectionPath.split(separator: "/").last ?? "")'")
             }
-            media = try AnkiPackage.mediaMap(in: directory, version: version)
+            (media, sizes) = try AnkiPackage.mediaMap(in: directory, version: version)
             let entries: Set<String>
             do {
                 let unpacked = try FileDescriptor.openDirectory(directory)
@@ -78,21 +98,92 @@ public final class AnkiPackage {
                 throw AnkiPackageError.system("cannot list '\(directory)': \(error)")
             }
             self.entries = entries
+            inPlace = inZip
             if version >= 3 { try AnkiPackage.decompress(media.values.filter(entries.contains), in: directory) }
         } catch {
+            file.close()
             AnkiPackage.remove(temporary)
             throw error
         }
     }
 
-    /// The path of a media file of the collection, by its name; nil when the package lacks it.
-    public func mediaPath(_ name: String) -> String? {
-        guard let entry = media[name], entries.contains(entry) else { return nil }
-        return "\(directory)/\(entry)"
+    /// Whether the package holds the medium of this name.
+    public func hasMedium(_ name: String) -> Bool {
+        guard let entry = media[name] else { return false }
+        return inPlace[entry] != nil || entries.contains(entry)
+    }
+
+    /// A medium's size in bytes, before it is read, to fill a batch; nil when the package lacks it.
+    public func mediumSize(_ name: String) -> Int? {
+        guard let entry = media[name] else { return nil }
+        if let stored = inPlace[entry] { return version >= 3 ? sizes[entry] ?? stored.size : stored.size }
+        guard entries.contains(entry), let status = try? FileSystem.status("\(directory)/\(entry)", in: nil) else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// The bytes of the media `names`, read together: those stored in the zip from it in place,
+    /// the latest format's decompressed by one `zstd` for all of them (its media list gives each
+    /// one's size, which splits the output); the others from their unpacked files.
+    /// - Throws: `AnkiPackageError`: `.damaged` for a medium the package lacks, a stored one
+    ///   whose bytes fail their checksum, or sizes that do not add up to what `zstd` gave.
+    public func media(_ names: [String]) throws(AnkiPackageError) -> [String: [UInt8]] {
+        var read: [String: [UInt8]] = [:]
+        var frames: [(name: String, size: Int)] = []
+        var compressed: [UInt8] = []
+        var seen = Set<String>()
+        for name in names where seen.insert(name).inserted {
+            guard let entry = media[name] else { throw .damaged("it lacks '\(name)', which its media list names") }
+            if let stored = inPlace[entry] {
+                let bytes = try ZipDirectory.read(stored, from: file, path: self.path)
+                if version < 3 {
+                    read[name] = bytes
+                } else if let size = sizes[entry] {
+                    frames.append((name, size))
+                    compressed += bytes
+                } else {
+                    // No size to split a shared output by: this one alone.
+                    read[name] = try decompress(bytes)
+                }
+                continue
+            }
+            guard entries.contains(entry) else { throw .damaged("it lacks '\(name)', which its media list names") }
+            do { read[name] = try FileSystem.readFile(atPath: "\(directory)/\(entry)") } catch {
+                throw .system("cannot read '\(directory)/\(entry)': \(error)")
+            }
+        }
+        guard !frames.isEmpty else { return read }
+        let plain = try decompress(compressed)
+        guard plain.count == frames.reduce(0, { $0 + $1.size }) else {
+            throw .damaged("its media list's sizes do not add up to its media (\(plain.count) bytes)")
+        }
+        var at = 0
+        for frame in frames {
+            read[frame.name] = Array(plain[at..<(at + frame.size)])
+            at += frame.size
+        }
+        return read
+    }
+
+    /// zstd frames decompressed, one after the other, through one file in the unpacked
+    /// directory (`zstd` reads no pipe from us), removed after.
+    private func decompress(_ frames: [UInt8]) throws(AnkiPackageError) -> [UInt8] {
+        let path = "\(directory)/media-batch.zst"
+        do {
+            let written = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate], mode: 0o600)
+            defer { written.close() }
+            try written.writeAll(frames)
+        } catch {
+            throw .system("cannot write '\(path)': \(error)")
+        }
+        defer { try? FileSystem.removeFile(path, in: nil) }
+        return try AnkiPrograms.run(AnkiPrograms.zstd, ["-d", "-q", "-c", path], doing: "decompress the media")
     }
 
     /// Removes the temporary directory.
-    public func close() { AnkiPackage.remove(temporary) }
+    public func close() {
+        file.close()
+        AnkiPackage.remove(temporary)
+    }
 
     private static func remove(_ directory: String) {
         guard let parent = try? FileDescriptor.openDirectory(FileSystem.temporaryBase) else { return }
@@ -100,11 +191,13 @@ public final class AnkiPackage {
         try? FileSystem.removeTree(String(directory.split(separator: "/").last ?? ""), in: parent)
     }
 
-    /// The `media` file: name → entry. A package without media may have none.
-    static func mediaMap(in directory: String, version: Int) throws(AnkiPackageError) -> [String: String] {
+    /// The `media` file: name → entry, and the latest format's sizes by entry. A package
+    /// without media may have none.
+    static func mediaMap(in directory: String, version: Int) throws(AnkiPackageError) -> (map: [String: String], sizes: [String: Int]) {
         let path = "\(directory)/media"
-        guard FileSystem.exists(path, in: nil) else { return [:] }
+        guard FileSystem.exists(path, in: nil) else { return ([:], [:]) }
         var map: [String: String] = [:]
+        var sizes: [String: Int] = [:]
         if version >= 3 {
             let bytes = try AnkiPrograms.run(AnkiPrograms.zstd, ["-d", "-q", "-c", path], doing: "decompress the media list")
             let entries: [ProtobufMessage]
@@ -114,9 +207,11 @@ public final class AnkiPackage {
             for (index, entry) in entries.enumerated() {
                 // MediaEntry: 1 name, 2 size, 3 sha1, 255 legacy_zip_filename.
                 guard let name = entry.string(1) else { throw .damaged("a media entry has no name") }
-                map[name] = entry.integer(255).map { String($0) } ?? String(index)
+                let zipEntry = entry.integer(255).map { String($0) } ?? String(index)
+                map[name] = zipEntry
+                if let size = entry.integer(2) { sizes[zipEntry] = Int(size) }
             }
-            return map
+            return (map, sizes)
         }
         let text: [UInt8]
         do { text = try FileSystem.readFile(atPath: path, limit: 256 << 20) } catch {
@@ -129,7 +224,7 @@ public final class AnkiPackage {
             guard let name = name.stringValue else { throw .damaged("its media list names entry '\(entry)' with no string") }
             map[name] = entry
         }
-        return map
+        return (map, [:])
     }
 
     /// The new format's media entries (those the package holds), each zstd-compressed: decompressed in place, by one

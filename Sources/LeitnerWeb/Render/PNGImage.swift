@@ -1,3 +1,5 @@
+import LeitnerClient
+
 /// A PNG file (RFC 2083) of a paletted image, for the app's icons, which are drawn in code rather
 /// than kept as binary files: one byte a pixel (an index into at most 256 colours), compressed
 /// with deflate's fixed Huffman codes and runs of the pixel before (distance 1). Flat shapes, as an
@@ -24,21 +26,11 @@ enum PNGImage {
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + data
-        return bigEndian(UInt32(data.count)) + typed + bigEndian(crc32(typed))
+        return bigEndian(UInt32(data.count)) + typed + bigEndian(CRC32.checksum(typed))
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    /// CRC-32 of ISO 3309 (the reflected polynomial 0xEDB88320), as PNG's chunks carry it.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 
     /// A zlib stream (RFC 1950) of one deflate block (RFC 1951) with the fixed codes.
