@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import LeitnerCore
 import LeitnerSystem
+import LeitnerVarlink
 import LeitnerTestSupport
 @testable import leitnerd
 
@@ -101,6 +102,60 @@ import LeitnerTestSupport
             try context.box.search(SearchPattern("front", regex: false), fields: [.front], level: "2").map(\.id)
         }
         #expect((try? atTwo.get())?.count == 1)
+        #expect(owner.close(wake: wake, deadline: .now + .seconds(5)))
+    }
+
+    /// A reload that changes the schedule reopens the box (SIGHUP, docs/daemon.md), which stops
+    /// the index build the first search finds in: the search goes on in the new box, each card's
+    /// line given once. It ended with "the box is closing". A build gives up at its 256th card, so
+    /// the store has more than that.
+    @Test func aReloadDoesNotEndTheFirstSearch() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let cards = 300
+        for index in 0..<cards {
+            dir.write("1/card\(index)/front.txt", "front \(index)")
+            dir.write("1/card\(index)/back.txt", "back")
+        }
+        var options = BoxOptions(storePath: dir.path, device: "here")
+        options.groupCommit = true
+        options.buildsIndexesApart = true
+        let owner = try BoxOwner(options: options, hook: nil)
+        let wake = try Wake()
+        let root = try #require(try? owner.run(wake: wake) { $0.box.storePath }.get())
+        let rendezvous = Rendezvous(State())
+        try Self.holdBuilds(of: root, rendezvous)
+        defer { IndexBuildProbe.observe(storeRoot: root, nil) }
+
+        let scan = try owner.run(wake: wake) { context in
+            try context.box.startSearch(SearchPattern("front", regex: false), fields: [.front], level: nil, limit: nil,
+                                        duringBuild: true)
+        }.get()
+        let items = SearchItems(scan)
+        #expect(rendezvous.wait(with: wake) { $0.building })
+        options.onFail = .previous
+        guard case .applied(let changes) = owner.reconfigure(options: options, hook: nil, wake: wake, giveUp: { false }) else {
+            Issue.record("the reload was not applied")
+            return
+        }
+        #expect(changes == ["schedule"])
+        rendezvous.update { $0.released = true }
+
+        var ids: [String] = []
+        var failure: String?
+        while failure == nil {
+            let batch: Result<[JSONValue]?, ErrorReply> = items.needsBox
+                ? owner.run(wake: wake) { context in try items.next(context) }
+                : Result { try items.next(nil) }.mapError { ErrorReply(reply: ErrorReplies.reply(for: $0, storePath: root)) }
+            switch batch {
+            case .success(let lines?): ids += lines.compactMap { $0["id"]?.stringValue }
+            case .success(nil): failure = ""
+            case .failure(let error): failure = error.reply.parameters["reason"]?.stringValue ?? "\(error.reply)"
+            }
+        }
+        #expect(failure == "")
+        #expect(ids.count == cards)
+        #expect(Set(ids).count == cards)
         #expect(owner.close(wake: wake, deadline: .now + .seconds(5)))
     }
 

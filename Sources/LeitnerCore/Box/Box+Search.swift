@@ -61,10 +61,22 @@ extension Box {
     /// passes 1 MiB. Each batch begins as a request does (hand changes taken in, R13) and reads
     /// each card as it is now: a card deleted or damaged since the search began is left out,
     /// one moved is given at its new level (unless the search is of one level it left), and a
-    /// side changed so that it no longer matches gives no line.
-    /// - Throws: `storeFailure` when the store cannot be read.
+    /// side changed so that it no longer matches gives no line. A search whose build gave up
+    /// under it is begun again first (`SearchScan.resume`), and reads no card in that call.
+    /// - Throws: `storeFailure` when the store cannot be read; when the search's build gave up in
+    ///   this very box (it is closing: the daemon stopping).
     public func readCards(of scan: inout SearchScan, upTo count: Int) throws(BoxError) {
         _ = try begin()
+        if let (left, _) = scan.leftBuild {
+            // Given up in this box: it is closing. Given up in a box this one replaced (a
+            // reload): the search goes on here.
+            if left === searchBuild {
+                throw .storeFailure(path: store.root, reason: "the search index's build stopped before it read every card: the box is closing")
+            }
+            if let build = beginBuild(.search) { scan.resume(building: build) } else { scan.resume(index: try currentSearchIndex()) }
+            scan.keep([])
+            return
+        }
         var read: [SearchScan.ReadCard] = []
         var bytes = 0
         while bytes < 1 << 20, read.count < count, scan.remaining != 0, let hit = scan.nextHits(upTo: 1).first {

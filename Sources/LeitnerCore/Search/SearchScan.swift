@@ -12,6 +12,9 @@
 /// at step 1: the build reads the cards in the order of the lines, level then id, a piece of
 /// 1,024 at a time; step 2 waits for each piece in turn and finds in it, so that the first
 /// piece's lines are given while the rest is read (docs/daemon.md, "Indexes built off the turn").
+/// Should that build give up because its box closed (a reload reopening the box with a new
+/// schedule), the search is begun again in the box that replaced it, leaving out the cards it
+/// has read already (`Box.readCards`): a reload changes no card, and ends no search.
 ///
 /// Steps 2 and 3's matching run the regular-expression engine, whose worst case is text ×
 /// program (a pattern that keeps 10,000 states alive takes seconds on a 64 KiB side): they take
@@ -70,7 +73,13 @@ public struct SearchScan {
     /// a search of one level, its pieces: nil until known), until the last; then nil.
     private var building: (build: IndexBuild, criteria: Criteria, pieces: Range<Int>?)?
     /// The build this search began, if it did, for a caller to know when it is done.
-    public let build: IndexBuild?
+    public private(set) var build: IndexBuild?
+    /// The build this search was finding in when it gave up, its box closing, and what the
+    /// search asks of the index, until the search is begun again (`resume`).
+    private(set) var leftBuild: (build: IndexBuild, criteria: Criteria)?
+    /// The cards read so far by a search that finds in a build's pieces, which one begun again
+    /// leaves out: their lines were given. Only such a search is ever begun again.
+    private var readIDs: Set<String> = []
     /// The cards found and not yet read: of the whole index, or of the piece the build read last.
     private var hits: [Hit] = []
     /// The index in `hits` of the next card to read.
@@ -87,7 +96,7 @@ public struct SearchScan {
 
     /// True once every matching card has been read and matched, or the limit reached.
     public var isFinished: Bool {
-        snapshot == nil && read.isEmpty && (remaining == 0 || position >= hits.count && building == nil)
+        snapshot == nil && read.isEmpty && (remaining == 0 || position >= hits.count && building == nil && leftBuild == nil)
     }
 
     /// True when the next step is reading cards from the store (`Box.readCards`), under the
@@ -124,8 +133,8 @@ public struct SearchScan {
     /// Needs no box. Does nothing once done.
     /// - Throws: `searchCut` when the pattern spent the search's budget.
     /// While the index is being built, finds the cards of the next piece once the build has
-    /// read it (waiting for it), when the cards found before are all read.
-    /// - Throws: `storeFailure` when the build gave up (its box closing).
+    /// read it (waiting for it), when the cards found before are all read. When the build gave
+    /// up (its box closing), the search needs a box again, to be begun again there (`resume`).
     public mutating func find() throws(BoxError) {
         if let (index, criteria) = snapshot {
             snapshot = nil
@@ -151,12 +160,14 @@ public struct SearchScan {
                 // and these were in the store as the search began too: each is read now, at its
                 // level now, and its lines, if it has any, come last.
                 let fields = criteria.fields.reduce(UInt8(0)) { $0 | Hit.bit($1) }
-                hits = unread.sorted().map { Hit(level: .new, id: $0, fieldBits: fields, matched: false) }
+                hits = unread.sorted().filter { !readIDs.contains($0) }.map { Hit(level: .new, id: $0, fieldBits: fields, matched: false) }
                 position = 0
                 lateFilter = criteria.filter
             case .stopped:
                 building = nil
-                throw .storeFailure(path: build.storeRoot, reason: "the search index's build stopped before it read every card: the box is closing")
+                leftBuild = (build, criteria)
+                hits = []
+                position = 0
             }
         }
     }
@@ -177,7 +188,9 @@ public struct SearchScan {
             if searchFront, pattern.matches(folded: parts.front, budget: &budget) == true { hits |= Hit.bit(.front) }
             if searchBack, pattern.matches(folded: parts.back, budget: &budget) == true { hits |= Hit.bit(.back) }
             guard hits != 0, budget >= 0, let level = Level(rawValue: Int(parts.slot.level)) else { return }
-            found.append(Hit(level: level, id: String(decoding: parts.id, as: UTF8.self), fieldBits: hits))
+            let id = String(decoding: parts.id, as: UTF8.self)
+            if !readIDs.isEmpty, readIDs.contains(id) { return }
+            found.append(Hit(level: level, id: id, fieldBits: hits))
         }
         self.budget = budget
         if budget < 0 { throw cut() }
@@ -194,6 +207,25 @@ public struct SearchScan {
     /// Keeps a batch's cards for `matchRead`.
     mutating func keep(_ cards: [ReadCard]) {
         read = cards
+        if building != nil { for card in cards { readIDs.insert(card.hit.id) } }
+    }
+
+    /// Begins again, in a box that replaced the one whose build gave up under the search
+    /// (`leftBuild`): finding in `build`'s pieces as it reads them, or in `index` when that box
+    /// has one, and leaving out the cards read already. The limit and the budget go on.
+    mutating func resume(building build: IndexBuild) {
+        guard let (_, criteria) = leftBuild else { return }
+        leftBuild = nil
+        building = (build, criteria, only == nil ? 0..<Int.max : nil)
+        self.build = build
+    }
+
+    /// `resume(building:)` in a box that has its index.
+    mutating func resume(index: SearchIndex) {
+        guard let (_, criteria) = leftBuild else { return }
+        leftBuild = nil
+        snapshot = (index, criteria)
+        build = nil
     }
 
     /// The matching lines of the cards the last `Box.readCards` read, in order. Needs no box.
