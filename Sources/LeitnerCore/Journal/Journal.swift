@@ -153,7 +153,9 @@ final class Journal {
         Journal.store(sum, in: &bytes, at: 12)
         do {
             try fd.writeAll(bytes, at: position)
-            if syncsNow { try fd.syncData() }
+            // Through the file's flush, so that a failed sync refuses later changes here too, as
+            // under group commit: a second sync may succeed with this record lost.
+            if syncsNow { try file.flush() }
         } catch {
             // Whether the record reached the disk is unknown: make sure it does not count.
             try? fd.writeAll([UInt8](repeating: 0, count: Journal.headerSize), at: position)

@@ -20,6 +20,14 @@ extension BoxError {
                              errno: cause.errno, operation: cause.operation ?? operation.rawValue)
     }
 
+    /// A failed sync of the journal at `path`, which refuses every later change until the daemon
+    /// is restarted: a second `fdatasync` may succeed with the data lost, so nothing written
+    /// since the last good one can be called durable (docs/daemon.md, "Group commit").
+    public static func journalSyncFailed(_ path: String, _ error: Errno) -> BoxError {
+        failing(.sync, path, error, doing: "cannot sync the journal, so what was written since its last sync may not be "
+                + "on disk; changes are refused until the daemon is restarted once the disk is writable")
+    }
+
     /// The errno and operation behind an error, when a failed system call caused it.
     static func systemCause(of error: any Error) -> (errno: Int32?, operation: String?) {
         switch error {

@@ -251,7 +251,7 @@ final class ReviewLog {
     /// - Parameter syncing: false when the caller makes the record durable itself, with a flush
     ///   of `journalFile` before its renames (`Store.beginMovingCards`).
     func prepare(_ change: Change, syncing: Bool = true) throws(BoxError) -> Pending {
-        if let refusal { throw refusal }
+        if let refusal = currentRefusal { throw refusal }
         let bytes = change.bytes
         var pending = Pending(bytes: bytes, unjournaledBefore: unjournaled, direct: false, sizeBefore: size,
                               latestTime: change.latestTime)
@@ -317,6 +317,8 @@ final class ReviewLog {
             }
             unjournaled = pending.unjournaledBefore
         } catch {
+            // A journal whose sync failed refuses changes already, saying so (`currentRefusal`).
+            if journal?.file.failed != nil { return }
             refuseChanges("a failed change could not be taken back from '\(journal?.path ?? path)' (\(error))", after: error)
         }
     }
@@ -375,7 +377,17 @@ final class ReviewLog {
 
     /// Refuses with the reason when changes are refused until a restart (`refuseChanges`).
     func checkWritable() throws(BoxError) {
-        if let refusal { throw refusal }
+        if let refusal = currentRefusal { throw refusal }
+    }
+
+    /// Why changes are refused until a restart: a failure `refuseChanges` was told of, or a
+    /// failed sync of the journal, whichever call's it was (a grade's reply, the day's
+    /// admissions, a checkpoint): a second `fdatasync` may succeed with the data lost, so nothing
+    /// written since the last good one can be called durable (docs/daemon.md, "Group commit").
+    private var currentRefusal: BoxError? {
+        if let refusal { return refusal }
+        guard let journal, let failed = journal.file.failed else { return nil }
+        return .journalSyncFailed(journal.path, failed)
     }
 
     /// Appends the lines of a change recorded durably elsewhere (a `BatchRecord`), unsynced:

@@ -27,6 +27,9 @@ final class BoxOwner: @unchecked Sendable {
     private let turn = Turnstile(capacity: 1)
     /// The replies waiting for the journal share its flushes.
     private let commits = GroupCommit()
+    /// The journal whose failed sync the log was told of, so that it is told once, not at every
+    /// call answered with it after.
+    private let syncFailureLogged = Mutex<ObjectIdentifier?>(nil)
     /// When the current holder took its turn, to say in a "busy" reply how long it has held it.
     private let heldSince = Mutex<MonotonicTime?>(nil)
     /// The index builds connection threads run off the turn, to stop them when the daemon stops;
@@ -155,8 +158,13 @@ final class BoxOwner: @unchecked Sendable {
             guard let point else { return result }
             do throws(Errno) { try commits.waitUntilDurable(point, wake: wake) } catch {
                 let journal = journalPath
-                Log.error("cannot sync '\(journal)': \(error); changes are refused until the daemon is restarted")
-                return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.failing(.sync, journal, error),
+                // Said once a journal: every call after it is answered the same.
+                let first = syncFailureLogged.withLock { logged in
+                    defer { logged = ObjectIdentifier(point.file) }
+                    return logged != ObjectIdentifier(point.file)
+                }
+                if first { Log.error("cannot sync '\(journal)': \(error); changes are refused until the daemon is restarted") }
+                return .failure(ErrorReply(reply: ErrorReplies.reply(for: BoxError.journalSyncFailed(journal, error),
                                                                      storePath: storePath)))
             }
             return result
