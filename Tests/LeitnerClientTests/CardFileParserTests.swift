@@ -12,6 +12,23 @@ import Testing
         ])
     }
 
+    /// A spreadsheet saved with ';' read as CSV: each line one field. The reason names the
+    /// separator the line holds and the header line that imports it; the file's own separator,
+    /// quoted inside a field, is never the hint.
+    @Test func aLineOfOneFieldNamesTheSeparatorItHolds() {
+        let (records, problems) = CardFileParser(format: .csv).parse("Hund;dog\n\"a, b\"\nBaum\n")
+        #expect(records.isEmpty)
+        #expect(problems.map(\.reason) == [
+            "expected 2 fields (front, back), found 1; the line holds ';': for a file separated by semicolons, make its first line #separator:semicolon",
+            "expected 2 fields (front, back), found 1",
+            "expected 2 fields (front, back), found 1",
+        ])
+        let tsv = CardFileParser(format: .tsv).parse("Hund,dog\n").problems
+        #expect(tsv.map(\.reason) == ["expected 2 fields (front, back), found 1; the line holds ',': for a file separated by commas, make its first line #separator:comma"])
+        let imported = CardFileParser(format: .anki).parse("#separator:semicolon\nHund;dog\n")
+        #expect(imported.problems.isEmpty && imported.records.count == 1)
+    }
+
     @Test func headerNamesColumns() {
         let (records, problems) = CardFileParser(format: .csv).parse("Level,Back,Front,ID\n3,dog,perro,es-perro\n,cat,gato,\n")
         #expect(problems.isEmpty)

@@ -19,9 +19,9 @@ public struct CardFileParser: Sendable {
     public func parse(_ text: String) -> (records: [ImportRecord], problems: [ImportProblem]) {
         switch format {
         case .tsv: return cards(DelimitedReader(separator: "\t", quoting: .backslash, skipsComments: true).rows(text),
-                                html: false, skipColumns: [], headerAllowed: true)
+                                separator: "\t", html: false, skipColumns: [], headerAllowed: true)
         case .csv: return cards(DelimitedReader(separator: ",", quoting: .rfc4180).rows(text),
-                                html: false, skipColumns: [], headerAllowed: true)
+                                separator: ",", html: false, skipColumns: [], headerAllowed: true)
         case .anki: return anki(text)
         }
     }
@@ -58,7 +58,7 @@ public struct CardFileParser: Sendable {
             }
         }
         let rows = DelimitedReader(separator: separator, quoting: .rfc4180, skipsComments: true).rows(text)
-        var result = cards(rows, html: html, skipColumns: skip, headerAllowed: false, tagsColumn: tagsColumn)
+        var result = cards(rows, separator: separator, html: html, skipColumns: skip, headerAllowed: false, tagsColumn: tagsColumn)
         result.problems = problems + result.problems
         return result
     }
@@ -75,8 +75,19 @@ public struct CardFileParser: Sendable {
         }
     }
 
+    /// What a line of one field seems to be separated by, when that is not the file's separator:
+    /// a spreadsheet saved with `;` (as many languages' spreadsheets save CSV) was refused line by
+    /// line with "found 1" and nothing to go on.
+    static func separatorHint(_ field: String, separator: Character) -> String {
+        let names: [(Character, String)] = [(";", "semicolon"), ("\t", "tab"), (",", "comma"), ("|", "pipe")]
+        guard let (character, name) = names.first(where: { $0.0 != separator && field.contains($0.0) }) else { return "" }
+        let shown = character == "\t" ? "a tab" : "'\(character)'"
+        return "; the line holds \(shown): for a file separated by \(name)s, make its first line #separator:\(name)"
+    }
+
+    /// - Parameter separator: the file's, for what a line of one field says.
     /// - Parameter tagsColumn: the raw column of Anki's tags field, if it has one.
-    private func cards(_ rows: [DelimitedRow], html: Bool, skipColumns: Set<Int>,
+    private func cards(_ rows: [DelimitedRow], separator: Character, html: Bool, skipColumns: Set<Int>,
                        headerAllowed: Bool, tagsColumn: Int? = nil) -> (records: [ImportRecord], problems: [ImportProblem]) {
         var records: [ImportRecord] = []
         var problems: [ImportProblem] = []
@@ -108,6 +119,7 @@ public struct CardFileParser: Sendable {
             if columns == nil && (fields.count < 2 || (fields.count > 2 && format != .anki)) {
                 problems.append(ImportProblem(location: location, reason: fields.count < 2
                     ? "expected 2 fields (front, back), found \(fields.count)"
+                        + (fields.count == 1 ? Self.separatorHint(fields[0], separator: separator) : "")
                     : "expected 2 fields (front, back), found \(fields.count); name the columns in a header line (id, front, back, level) to give more"))
                 continue
             }
