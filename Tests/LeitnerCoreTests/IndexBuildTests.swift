@@ -167,6 +167,43 @@ import LeitnerSystem
         #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 1), TagCount(tag: "fr", cards: 2)])
     }
 
+    /// The tag build's thread hands the watches it added over `SearchIndex.publishEvery` cards at
+    /// a time, as the search index's does: held after the first 2,048, the next use takes those
+    /// in, and reads only the other cards' `tags` again. They were handed over when all were
+    /// added, and until then every use read every card's `tags` again under the turn.
+    @Test func theTagBuildHandsItsWatchesOverAPartAtATime() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let count = SearchIndex.publishEvery + 50
+        for index in 0..<count { dir.writeCard("c\(index)", level: "1", front: "front \(index)") }
+        let box = try Self.openApart(dir)
+        defer { box.close() }
+        #expect(throws: BoxError.self) { try box.tagCounts() }
+        let build = try #require(box.takeAwaitedBuild())
+        let calls = Atomic<Int>(0)
+        let released = Atomic<Bool>(false)
+        // The build reads each card once, then its thread watches each: held at the watch after
+        // the first part.
+        IndexBuildProbe.observe(storeRoot: box.storePath) { _ in
+            guard calls.add(1, ordering: .relaxed).newValue == count + SearchIndex.publishEvery + 1 else { return }
+            let until = MonotonicTime.now + .seconds(20)
+            while !released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+        }
+        defer {
+            released.store(true, ordering: .relaxed)
+            IndexBuildProbe.observe(storeRoot: box.storePath, nil)
+        }
+        build.run()
+        let until = MonotonicTime.now + .seconds(20)
+        while calls.load(ordering: .relaxed) <= count + SearchIndex.publishEvery, MonotonicTime.now < until { usleep(1000) }
+        #expect(try box.tagCounts() == [])
+        #expect(box.tagTable?.unwatched.count == count - SearchIndex.publishEvery)
+        released.store(true, ordering: .relaxed)
+        while !build.isFinished { usleep(1000) }
+        _ = try box.tagCounts()
+        #expect(box.tagTable?.unwatched.isEmpty == true)
+    }
+
     @Test func aBuildThatGivesUpIsBegunAgainAndOneWhoseBoxClosesStops() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -81,11 +81,12 @@ extension Box {
             }
             if tagTable == nil { installed = try installBuilt(.tags, readBy: readBy) }
             // The watches of the cards the build read unwatched, added since.
-            if let build = tagWatching, let watched = build.takeTagsWatched() {
-                tagWatching = nil
-                tagTable?.takeWatches(watched, store: store)
+            if let build = tagWatching {
+                let watched = build.takeTagsWatched()
+                if watched.last { tagWatching = nil }
+                tagTable?.takeWatches(watched.cards, store: store)
                 // Their watches' events since are taken in by the update.
-                installed = false
+                if !watched.cards.isEmpty { installed = false }
             }
         }
         // Updated in place where it exists: a copy would copy the table. One installed now was

@@ -46,7 +46,7 @@ public final class IndexBuild: Sendable {
         /// The cards taken from the file, watched since (`SearchIndex.watch`), not yet taken.
         var watched: [SearchIndex.Watched] = []
         /// The cards the tag table's build read unwatched, watched since (`TagTable.watch`).
-        var tagsWatched: [TagTable.Watched]?
+        var tagsWatched: [TagTable.Watched] = []
         /// True once the work after the build (the file, the watches) is done or given up.
         var finished = false
         /// When the build began asking the cards' stamps.
@@ -244,9 +244,10 @@ public final class IndexBuild: Sendable {
 
     /// Watches the cards the tag table's build read unwatched, and reads their tags again.
     private func afterwards(_ table: TagTable) {
-        let watched = TagTable.watch(table, cards: reader.cards, from: reader, watcher: watcher,
-                                     stopped: { self.stopping.load(ordering: .relaxed) })
-        state.withLock { $0.tagsWatched = watched }
+        TagTable.watch(table, cards: reader.cards, from: reader, watcher: watcher,
+                       stopped: { self.stopping.load(ordering: .relaxed) }) { watched in
+            state.withLock { $0.tagsWatched += watched }
+        }
         finish()
     }
 
@@ -285,11 +286,12 @@ public final class IndexBuild: Sendable {
         }
     }
 
-    /// The cards the tag table's build read unwatched, watched since; nil until then. Taken.
-    func takeTagsWatched() -> [TagTable.Watched]? {
+    /// The cards the tag table's build read unwatched, watched since the last ask, and whether
+    /// that was the last of them, as `takeWatched`. Taken.
+    func takeTagsWatched() -> (cards: [TagTable.Watched], last: Bool) {
         state.withLock { state in
-            defer { state.tagsWatched = nil }
-            return state.tagsWatched
+            defer { state.tagsWatched = [] }
+            return (state.tagsWatched, state.finished)
         }
     }
 
@@ -303,7 +305,8 @@ public final class IndexBuild: Sendable {
 
 #if LEITNER_TEST_HOOKS
 /// The tests' hold on a build: a function called on the reading thread before each card is read,
-/// for the builds of one store (and before each card the outline table learns, `OutlineTable`) (tests of several suites build at once, each in a store of its
+/// for the builds of one store (and before each card the tag table's build watches after it,
+/// `TagTable.watch`, and each card the outline table learns, `OutlineTable`) (tests of several suites build at once, each in a store of its
 /// own). It may change the store, or wait, as another thread would meanwhile.
 public enum IndexBuildProbe {
     private static let observers = Mutex<[String: @Sendable (String) -> Void]>([:])

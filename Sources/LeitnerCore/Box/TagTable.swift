@@ -124,17 +124,25 @@ struct TagTable {
 
     /// Adds the watch of each card `table` holds unwatched, then reads its tags again: changes
     /// after the read are events of the watch. Runs off the turn, after the table is installed.
+    /// The cards watched are handed over (`publish`) `SearchIndex.publishEvery` at a time, as the
+    /// search index's are: until a card's watch is taken in, each use reads its `tags` again under
+    /// the turn, and 100,000 watches take the thread a second or so.
     /// - Parameter stopped: asked every 256 cards: true gives up (the cards left stay unwatched).
     static func watch(_ table: TagTable, cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
-                      stopped: () -> Bool = { false }) -> [Watched] {
+                      stopped: () -> Bool = { false }, publish: ([Watched]) -> Void) {
         var watched: [Watched] = []
-        watched.reserveCapacity(table.unwatched.count)
+        watched.reserveCapacity(min(table.unwatched.count, SearchIndex.publishEvery))
         for (count, id) in table.unwatched.enumerated() {
             if count & 255 == 255, stopped() { break }
+            if watched.count == SearchIndex.publishEvery {
+                publish(watched)
+                watched.removeAll(keepingCapacity: true)
+            }
+            IndexBuildProbe.reading(id, root: source.root)
             guard let level = cards[id], let watch = try? watcher.watch(directory: source.path(of: id, in: level)) else { continue }
             watched.append(Watched(id: id, watch: watch, tags: source.tagsOnly(of: id, in: level)))
         }
-        return watched
+        publish(watched)
     }
 
     /// Gives the cards `watch` watched their watches. A card whose tags the thread read are not
