@@ -40,6 +40,14 @@ def perf_counts_fdatasync() -> bool:
     return probe.returncode == 0 and "sys_enter_fdatasync" in probe.stderr
 
 
+def perf_attached(pid) -> bool:
+    """Whether perf holds a counter: its descriptor's link is `anon_inode:[perf_event]`."""
+    try:
+        return any(os.readlink(f"/proc/{pid}/fd/{fd}") == "anon_inode:[perf_event]" for fd in os.listdir(f"/proc/{pid}/fd"))
+    except FileNotFoundError:  # a descriptor closed between the listing and the read
+        return False
+
+
 @pytest.mark.skipif(not perf_counts_fdatasync(), reason="perf cannot count the fdatasync tracepoint here")
 def test_concurrent_grades_share_flushes_and_each_reply_finds_its_card_in_place(make_daemon, root):  # noqa: F811
     store = root / "store"
@@ -51,7 +59,13 @@ def test_concurrent_grades_share_flushes_and_each_reply_finds_its_card_in_place(
         assert c.call("Prepare")["test"]["remaining"] == len(ids)
     counter = subprocess.Popen(["perf", "stat", "-x,", "-o", str(trace), "-e", "syscalls:sys_enter_fdatasync",
                                 "-p", str(daemon.process.pid)])
-    time.sleep(0.5)  # perf attaches
+    # The grades begin once perf holds its counters (a counter perf opens is an anon inode among
+    # its descriptors), not after a time: a perf slow to start on a loaded machine counted the
+    # flushes of only the last grades, or none.
+    deadline = time.monotonic() + 30
+    while not perf_attached(counter.pid):
+        assert counter.poll() is None and time.monotonic() < deadline, "perf did not attach to the daemon"
+        time.sleep(0.01)
     with multiprocessing.Pool(CLIENTS) as pool:
         failures = [f for f in pool.starmap(grade, [(str(daemon.socket), ids[n::CLIENTS]) for n in range(CLIENTS)]) if f]
     assert failures == []
