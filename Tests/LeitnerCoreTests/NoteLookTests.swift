@@ -70,4 +70,38 @@ import LeitnerTestSupport
         #expect(try f.box.status().counts[.one] == 3)
         #expect(try NoteRecordTests.adds(f.box).suffix(2) == ["neu.c1", "neu.c2"])
     }
+
+    /// The look starts before the store's scan, so that its watches are taken alongside it: the
+    /// hook it starts from sees a store whose levels are not read yet.
+    @Test func theLookStartsBeforeTheScan() throws {
+        let f = try BoxFixture("2026-05-04")
+        f.dir.writeCard("a", level: "1")
+        f.close()
+        var seen: Level?? = nil
+        let store = try Store(path: f.dir.path, device: "here", now: 0, beforeScan: { store in
+            seen = .some(store.level(of: "a"))
+            return nil
+        })
+        defer { store.close() }
+        #expect(seen == .some(nil), "the hook ran before the scan")
+        #expect(store.level(of: "a") == .one)
+    }
+
+    /// A look waiting for the record (the store's scan not done) gives up when stopped, and one
+    /// given none reads every note: what changed after its watches and before its reads is in it.
+    @Test func aLookWaitingForItsRecordStopsAndOneGivenNoneReadsEveryNote() throws {
+        let f = try Self.openedWithTheLookDone()
+        _ = try f.box.status()
+        let waiting = try #require(NoteLook.start(store: f.box.store))
+        waiting.stop(store: f.box.store)
+        #expect(waiting.take(store: f.box.store) == nil, "a stopped look found nothing")
+        let look = try #require(NoteLook.start(store: f.box.store))
+        f.dir.write("notes/n1/text.md", "Satz {{c1::eins}} und {{c2::zwei}} und {{c3::drei}}.")
+        look.give(record: nil)
+        let looked = try #require(look.take(store: f.box.store))
+        #expect(looked.notes == ["n0", "n1", "n2", "n3", "n4"])
+        #expect(looked.index.notesRead == 5)
+        #expect(looked.index.numbersOf["n1"] == [1, 2, 3])
+        f.box.store.closeCursor(looked.index.cursor)
+    }
 }

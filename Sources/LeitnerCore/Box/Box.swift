@@ -109,19 +109,23 @@ public final class Box {
     public init(options: BoxOptions) throws {
         self.options = options
         let now = options.clock.now()
+        var look: NoteLook?
+        // The notes' first look starts before the store's scan, and takes its watches alongside it.
         store = try Store(path: options.storePath, device: options.device, now: now, groupCommit: options.groupCommit,
-                          watchLimit: options.watchLimit)
+                          watchLimit: options.watchLimit, beforeScan: { store in
+                              look = NoteLook.start(store: store)
+                              return look.map { look in { look.abandon() } }
+                          })
         if let settings = options.voice, settings.program != nil {
             voice = VoiceMaker(settings: settings, cache: VoiceCache(sharedStatePath: store.sharedPath), clock: options.clock)
         } else {
             voice = nil
         }
-        var look: NoteLook?
         do {
             // Before the open logs anything (cards moved by hand meanwhile): the log's lines after
             // the record are the daemon's own changes since it was written.
             noteRecord = NoteRecord.read(store: store)
-            look = NoteLook.start(store: store, record: noteRecord)
+            look?.give(record: noteRecord)
             dayFile = try DayRecordFile(directory: store.deviceFD, directoryPath: store.devicePath)
             ownDays = try dayFile.load()
             _ = store.refreshPeerDays()

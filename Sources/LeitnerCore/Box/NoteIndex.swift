@@ -54,12 +54,14 @@ struct NoteIndex {
     /// `record` has it is known by its record, not read.
     /// - Returns: the index, and every note in it.
     static func build(store: Store, record: NoteRecord? = nil) -> (NoteIndex, Set<String>) {
-        build(cursor: store.openCursor(), files: NoteFiles(store: store), record: record)
+        build(cursor: store.openCursor(), files: NoteFiles(store: store), record: { record })
     }
 
     /// Reads every note through `files`, `cursor` opened before: on the first look's thread
-    /// (`NoteLook`), which tells the store of the watches once installed (`watchOfNote`).
-    static func build(cursor: ChangeFeed.Cursor, files: NoteFiles, record: NoteRecord?) -> (NoteIndex, Set<String>) {
+    /// (`NoteLook`), which tells the store of the watches once installed (`watchOfNote`). The
+    /// record is asked for (`record`) once `notes/` and every note's directory are watched: the
+    /// look starts before the store's scan, and the box reads the record after it.
+    static func build(cursor: ChangeFeed.Cursor, files: NoteFiles, record: () -> NoteRecord?) -> (NoteIndex, Set<String>) {
         var index = NoteIndex(cursor: cursor)
         let notes = index.readAll(files: files, record: record)
         return (index, notes)
@@ -139,9 +141,10 @@ struct NoteIndex {
         return arrivals
     }
 
-    /// Watches `notes/` and reads every note in it (takes it from `record` when it is as recorded).
+    /// Watches `notes/` and every note's directory, then reads each note (takes it from the record
+    /// `record` gives, when it is as recorded).
     /// - Returns: the notes in it.
-    private mutating func readAll(files: NoteFiles, record: NoteRecord? = nil) -> Set<String> {
+    private mutating func readAll(files: NoteFiles, record: () -> NoteRecord? = { nil }) -> Set<String> {
         let path = files.source.root + "/" + Store.notesDirectoryName
         guard FileSystem.exists(Store.notesDirectoryName, in: files.source.rootFD) else { return [] }
         if let watch = try? files.watcher.watch(directory: path) {
@@ -149,34 +152,31 @@ struct NoteIndex {
             files.store?.notesDirectoryWatched(watch)
         }
         let names = list(files: files)
-        if let record, let notes = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: files.source.rootFD) {
-            defer { notes.close() }
-            numbersOf.reserveCapacity(names.count)
-            stamps.reserveCapacity(names.count)
-            noteOfWatch.reserveCapacity(names.count)
-            let prefix = path + "/"
-            for name in names {
-                if files.stopped() { break }
-                if let entry = record.entries[name], recall(name, entry, path: prefix + name, notes: notes, files: files) { continue }
-                learn(name, files: files)
-            }
-        } else {
-            for name in names {
-                if files.stopped() { break }
-                learn(name, files: files)
-            }
+        var watched: [(note: String, watch: Int32?)] = []
+        watched.reserveCapacity(names.count)
+        numbersOf.reserveCapacity(names.count)
+        stamps.reserveCapacity(names.count)
+        noteOfWatch.reserveCapacity(names.count)
+        for name in names {
+            if files.stopped() { break }
+            watched.append((name, watch(name, files: files)))
+        }
+        let record = record()
+        let notes = record == nil ? nil : try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: files.source.rootFD)
+        defer { notes?.close() }
+        for (name, watch) in watched {
+            if files.stopped() { break }
+            // A note without a watch is read, and its stamp kept to be looked at again.
+            if let record, let notes, watch != nil, let entry = record.entries[name], recall(name, entry, notes: notes) { continue }
+            read(name, watch: watch, files: files)
         }
         return names
     }
 
-    /// Takes the note `note` (a valid id, listed) from the record when its files are as
-    /// recorded, its directory (at `path`, in `notes`) watched first, so that a change after the
-    /// `stat`s is an event; false when it must be read.
-    private mutating func recall(_ note: String, _ entry: NoteRecord.Entry, path: String, notes: FileDescriptor,
-                                 files: NoteFiles) -> Bool {
-        guard let watch = try? files.watcher.watch(directory: path) else { return false }
-        noteOfWatch[watch] = note
-        files.store?.noteWatched(note, by: watch)
+    /// Takes the note `note` (a valid id, listed, its directory in `notes` watched) from the record
+    /// when its files are as recorded: a change after the `stat`s is an event; false when it must
+    /// be read.
+    private mutating func recall(_ note: String, _ entry: NoteRecord.Entry, notes: FileDescriptor) -> Bool {
         guard entry.stamp.holds(note, in: notes) else { return false }
         numbersOf[note] = entry.numbers
         stamps[note] = entry.stamp
@@ -211,24 +211,40 @@ struct NoteIndex {
     /// Reads one note's numbers, its directory watched first (or its files' stamp taken, when the
     /// watches ran out); forgets a note that is gone.
     private mutating func learn(_ note: String, files: NoteFiles) {
-        unwatched[note] = nil
-        recordedHolders[note] = nil
-        stamps[note] = nil
-        let relative = Store.notesDirectoryName + "/" + note
         guard CardID.isValid(note) else {
+            unwatched[note] = nil
+            recordedHolders[note] = nil
+            stamps[note] = nil
             numbersOf[note] = nil
             return
         }
-        let watch = try? files.watcher.watch(directory: files.source.root + "/" + relative)
-        if let watch {
-            if let previous = noteOfWatch[watch], previous != note,
-               !FileSystem.exists(Store.notesDirectoryName + "/" + previous, in: files.source.rootFD) {
-                renames.append((previous, note))
-                forget(previous, files: files)
-            }
-            noteOfWatch[watch] = note
-            files.store?.noteWatched(note, by: watch)
+        read(note, watch: watch(note, files: files), files: files)
+    }
+
+    /// Watches the directory of the note `note` (a valid id), what was known of it forgotten: a
+    /// change after this is an event. A watch that was another note's is that note renamed.
+    /// - Returns: the watch; nil when the watches ran out.
+    private mutating func watch(_ note: String, files: NoteFiles) -> Int32? {
+        unwatched[note] = nil
+        recordedHolders[note] = nil
+        stamps[note] = nil
+        guard let watch = try? files.watcher.watch(directory: files.source.root + "/" + Store.notesDirectoryName + "/" + note) else {
+            return nil
         }
+        if let previous = noteOfWatch[watch], previous != note,
+           !FileSystem.exists(Store.notesDirectoryName + "/" + previous, in: files.source.rootFD) {
+            renames.append((previous, note))
+            forget(previous, files: files)
+        }
+        noteOfWatch[watch] = note
+        files.store?.noteWatched(note, by: watch)
+        return watch
+    }
+
+    /// Reads the numbers of the note `note`, its directory watched (`watch`, nil when the watches
+    /// ran out: its files' stamp is then kept to be looked at again).
+    private mutating func read(_ note: String, watch: Int32?, files: NoteFiles) {
+        let relative = Store.notesDirectoryName + "/" + note
         // Taken after the watch and before the read: a change after it is an event, and differs.
         let stamp = CardStamp.take(relative, in: files.source.rootFD)
         if watch == nil {

@@ -5,7 +5,10 @@ import LeitnerSystem
 /// index's build is (docs/performance.md, "Cloze notes, media and the voice"): `notes/` listed
 /// and watched, each note's directory watched, its files' `stat`s compared with what the daemon's
 /// last close recorded (`NoteRecord`), and the notes that differ read — with nothing of the box
-/// held, while the open and the first request go on.
+/// held, while the open and the first request go on. It starts before the store's scan of the
+/// levels (`Store.init`'s `beforeScan`), and takes the watches while the scan runs; the record,
+/// which the box reads once the store is open and repaired, is given to it then (`give`), and
+/// the look waits for it before its first `stat`.
 ///
 /// Its cursor on the store's change feed is opened, under the turn, before the first watch: a note
 /// changed after its look — by hand, by a sync tool, by the box itself — is an event of a watch the
@@ -17,9 +20,10 @@ final class NoteLook: Sendable {
     private let reader: CardReader
     private let watcher: Inotify.Watcher
     private let cursor: ChangeFeed.Cursor
-    private let record: NoteRecord?
     /// Rung once the look is done or given up.
     private let done: EventDescriptor
+    /// Rung once the record is given, or the look is to give up.
+    private let recordGiven: EventDescriptor
     private let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
 
@@ -37,19 +41,27 @@ final class NoteLook: Sendable {
         /// Nil until done, or when the look gave up.
         var looked: Looked?
         var finished = false
+        /// The record, once the box has read it (`give`): nil inside when there is none.
+        var record: NoteRecord??
     }
 
-    /// Opens the look's descriptors and cursor and starts its thread, under the box's turn.
+    /// Opens the look's descriptors and cursor and starts its thread, under the box's turn, before
+    /// the store's scan.
     /// - Returns: nil when the store has no `notes/`, or a descriptor or the thread cannot be
     ///   had (no cursor is left open): the first request then looks on the turn, as before.
-    static func start(store: Store, record: NoteRecord?) -> NoteLook? {
+    static func start(store: Store) -> NoteLook? {
         // A store without notes has nothing to look at: the first request finds `notes/` missing.
         guard FileSystem.exists(Store.notesDirectoryName, in: store.rootFD), let reader = try? CardReader(notesOf: store) else { return nil }
         guard let done = try? EventDescriptor() else {
             reader.close()
             return nil
         }
-        let look = NoteLook(reader: reader, watcher: store.watcher, cursor: store.openCursor(), record: record, done: done)
+        guard let recordGiven = try? EventDescriptor() else {
+            done.close()
+            reader.close()
+            return nil
+        }
+        let look = NoteLook(reader: reader, watcher: store.watcher, cursor: store.openCursor(), done: done, recordGiven: recordGiven)
         if DetachedThread.start({ look.run() }) != nil {
             store.closeCursor(look.cursor)
             look.finish(nil)
@@ -58,20 +70,23 @@ final class NoteLook: Sendable {
         return look
     }
 
-    private init(reader: CardReader, watcher: Inotify.Watcher, cursor: ChangeFeed.Cursor, record: NoteRecord?,
-                 done: EventDescriptor) {
+    private init(reader: CardReader, watcher: Inotify.Watcher, cursor: ChangeFeed.Cursor, done: EventDescriptor,
+                 recordGiven: EventDescriptor) {
         self.reader = reader
         self.watcher = watcher
         self.cursor = cursor
-        self.record = record
         self.done = done
+        self.recordGiven = recordGiven
     }
 
-    deinit { done.close() }
+    deinit {
+        done.close()
+        recordGiven.close()
+    }
 
     private func run() {
         let files = NoteFiles(reader: reader, watcher: watcher, stopped: { self.stopping.load(ordering: .relaxed) })
-        let (index, notes) = NoteIndex.build(cursor: cursor, files: files, record: record)
+        let (index, notes) = NoteIndex.build(cursor: cursor, files: files, record: { self.waitForRecord() })
         var watchOfNote: [String: Int32] = [:]
         watchOfNote.reserveCapacity(index.watches.ofNote.count)
         for (watch, note) in index.watches.ofNote { watchOfNote[note] = watch }
@@ -85,6 +100,23 @@ final class NoteLook: Sendable {
             state.finished = true
         }
         done.signal()
+    }
+
+    /// Gives the look the record the box read once the store was open (nil: there is none, or it
+    /// is of another log), which the look waits for before comparing the notes with it.
+    func give(record: NoteRecord?) {
+        state.withLock { $0.record = .some(record) }
+        recordGiven.signal()
+    }
+
+    /// The record, once given; nil at once when the look is to give up.
+    private func waitForRecord() -> NoteRecord? {
+        while true {
+            if let record = state.withLock({ $0.record }) { return record }
+            if stopping.load(ordering: .relaxed) { return nil }
+            // Interrupted by a signal: asked again.
+            _ = try? Poll.readable([recordGiven.descriptor], milliseconds: nil)
+        }
     }
 
     /// Waits until the look is done.
@@ -111,8 +143,15 @@ final class NoteLook: Sendable {
     /// Asks the look to give up soon (within a note) and waits for it: its box is closing, and
     /// its thread must add no watch to a watcher the store is about to close.
     func stop(store: Store) {
-        stopping.store(true, ordering: .relaxed)
-        waitUntilDone()
+        abandon()
         store.closeCursor(cursor)
+    }
+
+    /// Asks the look to give up and waits for it, its cursor left to the store: the store's open
+    /// failed after the look started, and is about to close the watcher.
+    func abandon() {
+        stopping.store(true, ordering: .relaxed)
+        recordGiven.signal()
+        waitUntilDone()
     }
 }

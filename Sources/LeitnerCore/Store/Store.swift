@@ -61,7 +61,12 @@ final class Store {
     ///   (`ReviewLog.commitPoint`), not as they are written.
     /// - Parameter watchLimit: the most inotify watches the store's instance holds for the views'
     ///   card directories and its own (`Inotify.limit`); nil for three quarters of the kernel's.
-    init(path: String, device: String, now: Int64, groupCommit: Bool = false, watchLimit: Int? = nil) throws {
+    /// - Parameter beforeScan: started once the store's descriptors and watcher are open, before
+    ///   the levels are scanned: work of the open that runs on a thread of its own alongside the
+    ///   scan (the notes' first look, `NoteLook`). What it returns is called when the open fails
+    ///   after it, before the watcher is closed.
+    init(path: String, device: String, now: Int64, groupCommit: Bool = false, watchLimit: Int? = nil,
+         beforeScan: (Store) -> (() -> Void)? = { _ in nil }) throws {
         try Store.makeDirectories(path)
         let rootPath = try Store.failing(.resolve, path) { () throws(Errno) in try FileSystem.realPath(path) }
         let rootDirectory = try Store.failing(.open, rootPath) { () throws(Errno) in
@@ -107,6 +112,7 @@ final class Store {
             lock?.release()
             throw error
         }
+        var abandon: (() -> Void)?
         do {
             // The root is watched for the level directories themselves: one removed with rmdir
             // sends no event of its own while the box holds it open.
@@ -118,11 +124,13 @@ final class Store {
                 // about the store can be trusted yet, and the person is there to read it.
                 levels.fds.append(try openLevel(level))
             }
+            abandon = beforeScan(self)
             // Watch before scanning, so that nothing done during the scan is missed.
             opening.stamps = levelStampList()
             try scanAll()
             try repair(now: now)
         } catch {
+            abandon?()
             for case let fd? in levels.fds { fd.close() }
             directories.close()
             self.lock.release()
