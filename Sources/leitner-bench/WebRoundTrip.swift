@@ -138,6 +138,14 @@ enum WebRoundTrip {
             let p99 = Timing.percentile(times[index], 0.99)
             print("web: GET \(page.name + String(repeating: " ", count: max(0, 27 - page.name.count))) p50 \(Timing.ms(Timing.percentile(times[index], 0.5)))  p99 \(Timing.ms(p99))  (\(Timing.ratio(p99, floor)) the floor's p99; \(rounds) each)")
         }
+        // Which views make a p99 of 200: the three slowest of each page and their rounds (from 1),
+        // to tell a page's first views after the start (an index built, its watches added) from
+        // views slowed at any time (the load, the daemon's own work).
+        for (index, page) in pages.enumerated() {
+            let slowest = times[index].enumerated().sorted { $0.element > $1.element }.prefix(3)
+            print("web: slowest \(page.name + String(repeating: " ", count: max(0, 27 - page.name.count))) "
+                  + slowest.map { "\(Timing.ms($0.element)) (round \($0.offset + 1))" }.joined(separator: ", "))
+        }
     }
 
     /// The text between `start` and the first `end` before which it ends: the last `href` before
