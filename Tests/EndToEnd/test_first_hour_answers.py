@@ -105,3 +105,13 @@ def test_a_box_without_cards_says_how_to_fill_it_and_then_what_comes_in(paced_we
     assert "No cards yet" not in page_text(box, cookie, "/")
     status = on_terminal(box, "status", env=dict(box.env, NO_COLOR="1"))[1]
     assert "· opens with 20 new cards" in status.splitlines()[0] and "No cards yet" not in status
+
+
+def test_the_review_page_of_a_box_without_cards_says_how_to_fill_it(paced_web_box):
+    """The Review tab of an empty box said 'Nothing is due today', as Today did."""
+    box = paced_web_box
+    box.start_web()
+    review = page_text(box, box.login(), "/review")
+    assert "No cards yet: add a card, or import a deck" in review and "Nothing is due" not in review, review
+    box.ok("add", "der Hund", "dog")  # the day is open (the review page opened it): it comes in at once (R23)
+    assert "No cards yet" not in page_text(box, box.login(), "/review")

@@ -159,6 +159,8 @@ public enum ReviewPage {
             body += "<div class=\"actions\"><a class=\"button primary\" id=\"review-all\" href=\"/review\">Review the rest</a></div>\n"
         } else {
             switch test.state {
+            case .empty where next.map(TodayPage.isEmpty) ?? false:
+                body += TodayPage.noCards
             case .empty:
                 body += "<p>Nothing is due today.</p>\n"
             case .completed, .open:

@@ -5,6 +5,15 @@ import LeitnerCore
 /// the suspended cards and the leeches (as `leitnerctl status` says them), the cards per level,
 /// the week as a paper Leitner calendar, and the button that starts the review.
 public enum TodayPage {
+    /// Whether the box holds no card at all, in levels or places.
+    static func isEmpty(_ status: BoxStatus) -> Bool {
+        status.counts.values.allSatisfy { $0 == 0 }
+    }
+
+    /// A newcomer's first page, Today's or the review's: the way on, not "nothing is due".
+    static let noCards: HTML = "<p id=\"no-cards\">No cards yet: <a href=\"/cards/new\">add a card</a>, or import a deck on the"
+        + " computer with <code>leitnerctl import FILE</code> (TSV, CSV, an Anki package).</p>\n"
+
     public static func html(status: BoxStatus, week: [CalendarDay], csrf: String, box: String? = nil) -> HTML {
         let test = status.test
         let date = status.today
@@ -17,10 +26,8 @@ public enum TodayPage {
             body += "<p>Today's test opens with <strong>\(arriving) new card\(arriving == 1 ? "" : "s")</strong>.</p>\n"
             body += "<div class=\"actions\">" + Layout.form(action: "/review/start", csrf: csrf, button: "Start the review",
                                                              id: "start", buttonClass: "primary") + "</div>\n"
-        case .empty where status.counts.values.allSatisfy({ $0 == 0 }):
-            // A newcomer's first page: the way on, not "nothing is due".
-            body += "<p id=\"no-cards\">No cards yet: <a href=\"/cards/new\">add a card</a>, or import a deck on the"
-                + " computer with <code>leitnerctl import FILE</code> (TSV, CSV, an Anki package).</p>\n"
+        case .empty where isEmpty(status):
+            body += noCards
         case .empty:
             body += "<p>Nothing is due today.</p>\n"
         case .completed:
