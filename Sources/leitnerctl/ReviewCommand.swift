@@ -378,9 +378,7 @@ enum ReviewCommand {
             guard let status = try? context.box.status().value else { return nil }
             if let next = status.next { return "Next test: " + TestWords.next(next, today: status.today) + "." }
             // No card in levels 1 to 7 or new/: a new box, or every card finished or suspended.
-            if status.counts.values.allSatisfy({ $0 == 0 }) {
-                return "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'."
-            }
+            if let noCards = Views.noCards(status) { return noCards }
             return "No test to come has cards now: every card is finished or suspended."
         }
     }

@@ -68,16 +68,20 @@ struct Views {
         }
     }
 
+    /// For a box without a card in any level or place (a new one), how to put some in: said by
+    /// `status` and at the review's end.
+    static func noCards(_ status: BoxStatus) -> String? {
+        guard status.counts.values.allSatisfy({ $0 == 0 }) else { return nil }
+        return "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'."
+    }
+
     /// The next test with cards when it is not today's (the box's one answer, `Status`'s
     /// `next`), what waits in `new/` and when it arrives (R23), and the leeches (R24): a line
     /// each, none when there is nothing to say; for a box without a card, how to put some in
     /// (a newcomer's first `leitnerctl` showed a table of zeros and no way on).
     func places(_ status: BoxStatus) -> [String] {
         var lines: [String] = []
-        if status.counts.values.allSatisfy({ $0 == 0 }) {
-            lines.append("No cards yet: 'leitnerctl add FRONT BACK' adds one, 'leitnerctl import FILE' a deck"
-                         + " (TSV, CSV, an Anki package: 'leitnerctl help import').")
-        }
+        if let noCards = Views.noCards(status) { lines.append(noCards) }
         if let next = status.next, next.date != status.today {
             lines.append("Next test: " + TestWords.next(next, today: status.today))
         }

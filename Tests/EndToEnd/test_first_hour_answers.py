@@ -99,12 +99,12 @@ def test_a_box_without_cards_says_how_to_fill_it_and_then_what_comes_in(paced_we
     assert "Nothing is due" not in today
     _, _, body = box.request("GET", "/", cookie=cookie)
     assert '<a href="/cards/new">add a card</a>' in body
-    assert "No cards yet: 'leitnerctl add FRONT BACK' adds one" in box.ok("status")
+    assert "The box has no cards yet: add some with 'leitnerctl add FRONT BACK'" in box.ok("status")
     import_kana(box, tmp_path, 30)
     assert "Today's test opens with 20 new cards." in page_text(box, cookie, "/")
     assert "No cards yet" not in page_text(box, cookie, "/")
     status = on_terminal(box, "status", env=dict(box.env, NO_COLOR="1"))[1]
-    assert "· opens with 20 new cards" in status.splitlines()[0] and "No cards yet" not in status
+    assert "· opens with 20 new cards" in status.splitlines()[0] and "no cards yet" not in status
 
 
 def test_the_review_page_of_a_box_without_cards_says_how_to_fill_it(paced_web_box):

@@ -140,7 +140,7 @@ def test_status_counts_the_cards_that_arrive_when_the_test_opens(paced, tmp_path
 
 def test_status_of_a_box_without_cards_says_how_to_put_some_in(paced, tmp_path):
     """A newcomer's first `leitnerctl` showed a table of zeros and nothing to do next."""
-    hint = "No cards yet: 'leitnerctl add FRONT BACK' adds one, 'leitnerctl import FILE' a deck"
+    hint = "The box has no cards yet: add some with 'leitnerctl add FRONT BACK' or 'leitnerctl import FILE'."
     assert hint in terminal(paced, "status")[1]
     paced.ok("add", "der Hund", "dog")
-    assert "No cards yet" not in terminal(paced, "status")[1]
+    assert "no cards yet" not in terminal(paced, "status")[1]
