@@ -56,6 +56,21 @@ class Pane:
                 raise AssertionError(f"none of {needles!r} on the screen:\n{text}")
             time.sleep(0.05)
 
+    def wait_for_redraw(self, before: str, needle: str, timeout=10.0) -> str:
+        """The screen once a key has changed it from `before` and it holds `needle` and has
+        settled (the same in two reads): a screen read a fixed time after the key could still be
+        the old one on a loaded machine, or half drawn."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while True:
+            text = self.text()
+            if text != before and needle in text and text == last:
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the screen did not change to one with {needle!r}:\n{text}")
+            last = text
+            time.sleep(0.05)
+
     def keys(self, *keys: str):
         subprocess.run(self.tmux + ["send-keys", "-t", self.name, *keys], check=True)
 
@@ -251,13 +266,14 @@ def test_long_back_scrolls_to_its_last_line(box, tmp_path):
         pane.keys("j")
         pane.wait_for("↑ 1 more")
         seen = set()
+        screen = pane.wait_for_redraw("", "y/→ correct")
         for _ in range(40):
-            screen = pane.text()
             seen |= {line.strip() for line in screen.splitlines() if line.strip().startswith("line ")}
             if "line 60" in screen:
                 break
             pane.keys("PageDown")
-            time.sleep(0.1)
+            # Each page read once drawn: two keys between reads would leave a page unseen.
+            screen = pane.wait_for_redraw(screen, "y/→ correct")
         assert "line 60" in screen, screen
         assert header(screen).strip().startswith("0 of 1 done"), screen
         assert "y/→ correct" in screen
