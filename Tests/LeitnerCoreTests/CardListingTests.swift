@@ -30,6 +30,23 @@ import LeitnerTestSupport
         #expect(try f.box.list(level: nil, withText: false) == listed)
     }
 
+    /// A listing's reply may still be in flight long after its last batch: neither the listing
+    /// nor its batch keeps the index it began with, whose entries the box's next change would
+    /// otherwise copy for it (docs/performance.md, "A listing without text"); the batch keeps
+    /// its ids' bytes, unchanged by the box's changes since.
+    @Test func aFinishedListingAndItsBatchHoldNoCopyOfTheIndex() throws {
+        let f = try BoxFixture()
+        for number in 0..<20 { f.dir.writeCard("c\(number)", level: "2") }
+        var listing = try f.box.startListing(level: "2", withText: false)
+        let outlines = try f.box.nextOutlines(of: &listing, upTo: 256)
+        #expect(listing.isFinished && listing.index.isEmpty)
+        _ = try f.box.move(id: "c3", level: "5")
+        try f.box.delete(id: "c4")
+        let listed = (0..<outlines.count).map { outlines.card(at: $0) }
+        #expect(listed.map(\.id) == (0..<20).map { "c\($0)" }.sorted())
+        #expect(listed.allSatisfy { $0.level == .two && $0.front.path.hasSuffix("/2/" + $0.id + "/front.txt") })
+    }
+
     @Test func aListingOfOneLevelHasThatLevelOnly() throws {
         let f = try BoxFixture()
         for number in 0..<30 { f.dir.writeCard("c\(number)", level: String(1 + number % 3)) }

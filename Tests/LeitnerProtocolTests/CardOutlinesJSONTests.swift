@@ -19,14 +19,14 @@ import Testing
         outlines.sideNames = [("front.txt", "text/plain"), ("back.txt", "text/plain"), ("front.md", "text/markdown"),
                               ("back \"q\" \\.png", "image/png"), ("front\u{7}.txt", "text/plain")]
         let number = { (id: String) in index.entryNumber(of: id)! }
-        outlines.append(entry: number("hola"), level: .two, front: 0, back: 1, tags: [])
-        outlines.append(entry: number("\u{00e9}t\u{00e9}"), level: .finished, front: 2, back: 3, tags: ["ja", "ja:kana", "q\"\\\n"])
-        outlines.append(entry: number("c000007"), level: .new, front: 4, back: 1, tags: ["one"])
-        outlines.append(entry: number("a-very-long-card-id-of-forty-bytes-long"), level: .suspended, front: 0, back: 3, tags: [])
-        outlines.append(entry: number("\u{65e5}\u{672c}"), level: .seven, front: 2, back: 1, tags: [])
+        outlines.append(entry: number("hola"), of: index, level: .two, front: 0, back: 1, tags: [])
+        outlines.append(entry: number("\u{00e9}t\u{00e9}"), of: index, level: .finished, front: 2, back: 3, tags: ["ja", "ja:kana", "q\"\\\n"])
+        outlines.append(entry: number("c000007"), of: index, level: .new, front: 4, back: 1, tags: ["one"])
+        outlines.append(entry: number("a-very-long-card-id-of-forty-bytes-long"), of: index, level: .suspended, front: 0, back: 3, tags: [])
+        outlines.append(entry: number("\u{65e5}\u{672c}"), of: index, level: .seven, front: 2, back: 1, tags: [])
         let side = Side(path: root + "/1/hola/back.txt", mediaType: "text/plain", text: nil)
-        outlines.append(entry: number("rev"), card: Card(id: "rev", level: .three, front: side, back: side, tags: ["es"], reverseOf: "hola"))
-        outlines.append(entry: number("note.c2"), card: Card(id: "note.c2", level: .one, front: side, back: side,
+        outlines.append(card: Card(id: "rev", level: .three, front: side, back: side, tags: ["es"], reverseOf: "hola"))
+        outlines.append(card: Card(id: "note.c2", level: .one, front: side, back: side,
                                                               clozeOf: ClozeOf(note: "note", number: 2)))
         return outlines
     }

@@ -273,10 +273,10 @@ extension Box {
                 continue
             case .sides(let front, let back, let tags):
                 if let filter = listing.filter, !filter.selects(tags) { continue }
-                outlines.append(entry: entry, level: level, front: front, back: back, tags: tags)
+                outlines.append(entry: entry, of: listing.index, level: level, front: front, back: back, tags: tags)
             case .card(let card):
                 if let filter = listing.filter, !filter.selects(card.tags) { continue }
-                outlines.append(entry: entry, card: card)
+                outlines.append(card: card)
             }
             listing.gave()
         }

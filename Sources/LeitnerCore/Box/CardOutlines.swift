@@ -1,6 +1,6 @@
 /// A batch of a listing without text (`Box.nextOutlines`), each card as the outline table knows
-/// it rather than made a `Card`: its id (an entry of the listing's index), its level and its
-/// sides' file names by number, and its tags. 12 bytes a plain card, where a `Card` and its two
+/// it rather than made a `Card`: its id (where its bytes lie among the index's ids), its level and
+/// its sides' file names by number, and its tags. 12 bytes a plain card, where a `Card` and its two
 /// paths take about 300; a card the table keeps whole (a reverse or cloze card, R28, R30) is
 /// kept as that `Card`.
 ///
@@ -8,18 +8,22 @@
 /// before writing its first byte (docs/performance.md, "A listing without text"). `card(at:)`
 /// makes the `Card` an outline stands for: the one place a side's path is put together.
 public struct CardOutlines: Sendable {
-    /// A plain card's entry, level and sides' names; `whole` in `front` for a card in `cards`.
+    /// A plain card's id (its offset and length in `ids`), level and sides' names; `whole` in
+    /// `front` for a card in `cards`.
     private struct Record {
-        var entry: UInt32
+        var offset: UInt32
         var front: UInt16
         var back: UInt16
+        var length: UInt8
         var level: Level
     }
 
     private static let whole = UInt16.max
 
-    /// The index the listing began with, which holds the ids' bytes.
-    private let index: CardIndex
+    /// The ids' bytes of the index the listing began with: only they, not the index, so that a
+    /// batch whose reply is still being sent keeps no copy of the entries the box rewrites at
+    /// each grade (`CardIndex.idBytes`).
+    private let ids: [UInt8]
     /// Each level's directory and a slash (`/box/2/`), by `Level.rawValue - 1`.
     private let levelDirectories: [String]
     private var records: [Record] = []
@@ -31,28 +35,31 @@ public struct CardOutlines: Sendable {
     var sideNames: [(name: String, mediaType: String)] = []
 
     init(index: CardIndex, levelDirectories: [String]) {
-        self.index = index
+        ids = index.idBytes
         self.levelDirectories = levelDirectories
     }
 
     /// The cards in the batch.
     public var count: Int { records.count }
 
-    mutating func append(entry: UInt32, level: Level, front: UInt16, back: UInt16, tags: [String]) {
+    /// Adds a plain card, its id the entry `entry` of `index`, the index given at `init`.
+    mutating func append(entry: UInt32, of index: CardIndex, level: Level, front: UInt16, back: UInt16, tags: [String]) {
         if !tags.isEmpty { tagsAt[records.count] = tags }
-        records.append(Record(entry: entry, front: front, back: back, level: level))
+        let id = index.span(ofEntry: entry)
+        records.append(Record(offset: UInt32(id.offset), front: front, back: back, length: UInt8(id.length), level: level))
     }
 
-    mutating func append(entry: UInt32, card: Card) {
+    /// Adds a card kept whole.
+    mutating func append(card: Card) {
         cards[records.count] = card
-        records.append(Record(entry: entry, front: Self.whole, back: 0, level: card.level))
+        records.append(Record(offset: 0, front: Self.whole, back: 0, length: 0, level: card.level))
     }
 
     /// The card at `position` as a listing without text shows it.
     public func card(at position: Int) -> Card {
         if let card = wholeCard(at: position) { return card }
         let record = records[position]
-        let id = index.id(ofEntry: record.entry)
+        let id = withID(at: position) { String(decoding: $0, as: UTF8.self) }
         let directory = levelDirectories[record.level.rawValue - 1]
         return Card(id: id, level: record.level, front: side(record.front, of: id, in: directory),
                     back: side(record.back, of: id, in: directory), tags: tags(at: position))
@@ -81,7 +88,10 @@ public struct CardOutlines: Sendable {
 
     /// Calls `body` with the UTF-8 bytes of the id of the card at `position`.
     public func withID<R>(at position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        index.withBytes(ofEntry: records[position].entry, body)
+        let record = records[position]
+        return ids.withUnsafeBufferPointer { ids in
+            body(UnsafeBufferPointer(rebasing: ids[Int(record.offset)..<Int(record.offset) + Int(record.length)]))
+        }
     }
 
     public func level(at position: Int) -> Level { records[position].level }

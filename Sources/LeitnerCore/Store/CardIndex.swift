@@ -200,6 +200,12 @@ struct CardIndex: Sequence {
         return (Int(entry & 0xFFFF_FFFF), Int(entry >> 32 & 0xFF))
     }
 
+    /// The ids' bytes, back to back (see `span(ofEntry:)`), as a value of their own: it shares
+    /// the index's storage until the index adds an id, and not the entries, which every change
+    /// of a level rewrites. What holds ids beyond the box's turn (a listing's batch while its
+    /// reply is sent) holds these, so that the box's next grade does not copy the entries for it.
+    var idBytes: [UInt8] { arena }
+
     /// Calls `body` with the ids' bytes, back to back (see `span(ofEntry:)`).
     func withArenaBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         arena.withUnsafeBufferPointer(body)
