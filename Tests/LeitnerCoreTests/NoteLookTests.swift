@@ -93,6 +93,8 @@ import LeitnerTestSupport
         let f = try Self.openedWithTheLookDone()
         _ = try f.box.status()
         let waiting = try #require(NoteLook.start(store: f.box.store))
+        // The record the last close wrote, parsed on the look's thread for the box to judge.
+        #expect(waiting.parsedRecord()?.record.entries.keys.sorted() == ["n0", "n1", "n2", "n3", "n4"])
         waiting.stop(store: f.box.store)
         #expect(waiting.take(store: f.box.store) == nil, "a stopped look found nothing")
         let look = try #require(NoteLook.start(store: f.box.store))

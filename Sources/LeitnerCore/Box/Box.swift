@@ -124,7 +124,9 @@ public final class Box {
         do {
             // Before the open logs anything (cards moved by hand meanwhile): the log's lines after
             // the record are the daemon's own changes since it was written.
-            noteRecord = NoteRecord.read(store: store)
+            // The look parsed the record's file on its thread: it is judged here, against the log.
+            let parsed = look.map { $0.parsedRecord() } ?? NoteRecord.load(in: store.stateFD)
+            noteRecord = NoteRecord.read(store: store, parsed: parsed)
             look?.give(record: noteRecord)
             dayFile = try DayRecordFile(directory: store.deviceFD, directoryPath: store.devicePath)
             ownDays = try dayFile.load()

@@ -7,7 +7,8 @@ import LeitnerSystem
 /// last close recorded (`NoteRecord`), and the notes that differ read — with nothing of the box
 /// held, while the open and the first request go on. It starts before the store's scan of the
 /// levels (`Store.init`'s `beforeScan`), and takes the watches while the scan runs; the record,
-/// which the box reads once the store is open and repaired, is given to it then (`give`), and
+/// which the box judges against the log once the store is open and repaired, is parsed by the
+/// look before its first watch (`parsedRecord`), judged by the box and given back (`give`), and
 /// the look waits for it before its first `stat`.
 ///
 /// Its cursor on the store's change feed is opened, under the turn, before the first watch: a note
@@ -20,10 +21,15 @@ final class NoteLook: Sendable {
     private let reader: CardReader
     private let watcher: Inotify.Watcher
     private let cursor: ChangeFeed.Cursor
+    /// The device's private state directory, where the record is (the store's own descriptor,
+    /// open for the store's life).
+    private let stateFD: FileDescriptor
     /// Rung once the look is done or given up.
     private let done: EventDescriptor
     /// Rung once the record is given, or the look is to give up.
     private let recordGiven: EventDescriptor
+    /// Rung once the record's file is parsed.
+    private let recordParsed: EventDescriptor
     private let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
 
@@ -43,6 +49,8 @@ final class NoteLook: Sendable {
         var finished = false
         /// The record, once the box has read it (`give`): nil inside when there is none.
         var record: NoteRecord??
+        /// The record's file as the look parsed it, once parsed: nil inside when there is none.
+        var parsed: (record: NoteRecord, check: UInt32)??
     }
 
     /// Opens the look's descriptors and cursor and starts its thread, under the box's turn, before
@@ -61,7 +69,14 @@ final class NoteLook: Sendable {
             reader.close()
             return nil
         }
-        let look = NoteLook(reader: reader, watcher: store.watcher, cursor: store.openCursor(), done: done, recordGiven: recordGiven)
+        guard let recordParsed = try? EventDescriptor() else {
+            recordGiven.close()
+            done.close()
+            reader.close()
+            return nil
+        }
+        let look = NoteLook(reader: reader, watcher: store.watcher, cursor: store.openCursor(), stateFD: store.stateFD, done: done,
+                            recordGiven: recordGiven, recordParsed: recordParsed)
         if DetachedThread.start({ look.run() }) != nil {
             store.closeCursor(look.cursor)
             look.finish(nil)
@@ -70,21 +85,28 @@ final class NoteLook: Sendable {
         return look
     }
 
-    private init(reader: CardReader, watcher: Inotify.Watcher, cursor: ChangeFeed.Cursor, done: EventDescriptor,
-                 recordGiven: EventDescriptor) {
+    private init(reader: CardReader, watcher: Inotify.Watcher, cursor: ChangeFeed.Cursor, stateFD: FileDescriptor,
+                 done: EventDescriptor, recordGiven: EventDescriptor, recordParsed: EventDescriptor) {
         self.reader = reader
         self.watcher = watcher
         self.cursor = cursor
+        self.stateFD = stateFD
         self.done = done
         self.recordGiven = recordGiven
+        self.recordParsed = recordParsed
     }
 
     deinit {
         done.close()
         recordGiven.close()
+        recordParsed.close()
     }
 
     private func run() {
+        // First, so that the box, which judges it once the store is open, need not parse it.
+        let parsed = NoteRecord.load(in: stateFD)
+        state.withLock { $0.parsed = .some(parsed) }
+        recordParsed.signal()
         let files = NoteFiles(reader: reader, watcher: watcher, stopped: { self.stopping.load(ordering: .relaxed) })
         let (index, notes) = NoteIndex.build(cursor: cursor, files: files, record: { self.waitForRecord() })
         var watchOfNote: [String: Int32] = [:]
@@ -107,6 +129,16 @@ final class NoteLook: Sendable {
     func give(record: NoteRecord?) {
         state.withLock { $0.record = .some(record) }
         recordGiven.signal()
+    }
+
+    /// The record's file as the look parsed it (`NoteRecord.load`), waited for: the box judges it
+    /// against the log (`NoteRecord.read(store:parsed:)`) and gives the look the result.
+    func parsedRecord() -> (record: NoteRecord, check: UInt32)? {
+        while true {
+            if let parsed = state.withLock({ $0.parsed }) { return parsed }
+            // Interrupted by a signal: asked again.
+            _ = try? Poll.readable([recordParsed.descriptor], milliseconds: nil)
+        }
     }
 
     /// The record, once given; nil at once when the look is to give up.

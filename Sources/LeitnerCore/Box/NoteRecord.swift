@@ -59,8 +59,22 @@ struct NoteRecord {
     /// look then reads every note). A holder that a line of the log since names as added,
     /// deleted, renamed or edited is left out: the note's cards are then looked for.
     static func read(store: Store) -> NoteRecord? {
-        guard let bytes = try? FileSystem.readFile(fileName, in: store.stateFD, limit: 64 * 1024 * 1024),
-              let parsed = parse(bytes), parsed.record.logSize <= store.log.size,
+        read(store: store, parsed: load(in: store.stateFD))
+    }
+
+    /// The record's file in the device's private state directory `stateFD`, parsed, and the check
+    /// of its log's bytes it names; nil when there is none or a line does not read. Nothing of the
+    /// box is needed: the notes' first look parses it on its thread (`NoteLook`), and `read`
+    /// judges it against the log on the turn.
+    static func load(in stateFD: FileDescriptor) -> (record: NoteRecord, check: UInt32)? {
+        guard let bytes = try? FileSystem.readFile(fileName, in: stateFD, limit: 64 * 1024 * 1024) else { return nil }
+        return parse(bytes)
+    }
+
+    /// The record `parsed` (`load`) when the review log still holds the bytes it was written after,
+    /// as `read(store:)` says.
+    static func read(store: Store, parsed: (record: NoteRecord, check: UInt32)?) -> NoteRecord? {
+        guard let parsed, parsed.record.logSize <= store.log.size,
               logCheck(store: store, before: parsed.record.logSize) == parsed.check else { return nil }
         var record = parsed.record
         guard record.logSize < store.log.size else {
