@@ -22,11 +22,16 @@ import LeitnerTestSupport
         var searches: [String] = []
     }
 
-    static func owner(_ dir: TemporaryDirectory, cards: Int) throws -> BoxOwner {
+    /// The options of the tests' boxes: indexes built off the turn, as the daemon's.
+    static func options(_ dir: TemporaryDirectory) -> BoxOptions {
         var options = BoxOptions(storePath: dir.path, device: "here")
         options.groupCommit = true
         options.buildsIndexesApart = true
-        let owner = try BoxOwner(options: options, hook: nil)
+        return options
+    }
+
+    static func owner(_ dir: TemporaryDirectory, cards: Int) throws -> BoxOwner {
+        let owner = try BoxOwner(options: Self.options(dir), hook: nil)
         let wake = try Wake()
         for index in 0..<cards {
             let added = owner.run(wake: wake) { context in
@@ -117,9 +122,7 @@ import LeitnerTestSupport
             dir.write("1/card\(index)/front.txt", "front \(index)")
             dir.write("1/card\(index)/back.txt", "back")
         }
-        var options = BoxOptions(storePath: dir.path, device: "here")
-        options.groupCommit = true
-        options.buildsIndexesApart = true
+        var options = Self.options(dir)
         let owner = try BoxOwner(options: options, hook: nil)
         let wake = try Wake()
         let root = try #require(try? owner.run(wake: wake) { $0.box.storePath }.get())
@@ -142,20 +145,83 @@ import LeitnerTestSupport
         rendezvous.update { $0.released = true }
 
         var ids: [String] = []
-        var failure: String?
-        while failure == nil {
-            let batch: Result<[JSONValue]?, ErrorReply> = items.needsBox
+        #expect(Self.read(items, owner, root: root, wake: wake, into: &ids) { $0["id"]?.stringValue } == "")
+        #expect(ids.count == cards)
+        #expect(Set(ids).count == cards)
+        #expect(owner.close(wake: wake, deadline: .now + .seconds(5)))
+    }
+
+    /// Reads the batches of a streamed reply as a connection's thread does — under the box's turn
+    /// when they need it, else off it — adding each item's id to `ids`, until `until` holds for
+    /// them.
+    /// - Returns: "" at the reply's end, the error's reason when it ends with one; nil when
+    ///   stopped by `until`.
+    static func read<Items: ReplyItems>(_ items: Items, _ owner: BoxOwner, root: String, wake: Wake, into ids: inout [String],
+                                        until: ([String]) -> Bool = { _ in false }, id: (Items.Item) -> String?) -> String? {
+        while !until(ids) {
+            let batch: Result<[Items.Item]?, ErrorReply> = items.needsBox
                 ? owner.run(wake: wake) { context in try items.next(context) }
                 : Result { try items.next(nil) }.mapError { ErrorReply(reply: ErrorReplies.reply(for: $0, storePath: root)) }
             switch batch {
-            case .success(let lines?): ids += lines.compactMap { $0["id"]?.stringValue }
-            case .success(nil): failure = ""
-            case .failure(let error): failure = error.reply.parameters["reason"]?.stringValue ?? "\(error.reply)"
+            case .success(let batch?): ids += batch.compactMap(id)
+            case .success(nil): return ""
+            case .failure(let error): return error.reply.parameters["reason"]?.stringValue ?? "\(error.reply)"
             }
         }
-        #expect(failure == "")
-        #expect(ids.count == cards)
-        #expect(Set(ids).count == cards)
+        return nil
+    }
+
+    /// The first `List` by tag streams the tag table's build a piece at a time (1,024 cards): a
+    /// reload that stops the build after the first piece's cards were given does not end the
+    /// listing, which gives the rest from the new box's tag table, in order, none twice. It ended
+    /// with "the box is closing". A filter that only leaves a tag out selects cards without tags,
+    /// which the tag table does not list among its tagged cards. The build is held at the first
+    /// card of the second piece, and gives up at its 1,280th card (every 256th is asked).
+    @Test(arguments: [try TagFilter(tags: ["t"]), try TagFilter(notTags: ["u"])])
+    func aReloadDoesNotEndTheFirstListingByTag(filter: TagFilter) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        // A third tagged t, a third u, a third without tags.
+        let cards = (0..<1_500).map { index -> (id: String, tags: [String]) in
+            let number = String(index)
+            return ("card" + String(repeating: "0", count: 4 - number.count) + number, [["u"], ["t"], []][index % 3])
+        }
+        for card in cards {
+            dir.write("1/\(card.id)/front.txt", "front")
+            dir.write("1/\(card.id)/back.txt", "back")
+            if !card.tags.isEmpty { dir.write("1/\(card.id)/tags", card.tags.map { $0 + "\n" }.joined()) }
+        }
+        let selected = cards.filter { filter.selects($0.tags) }.map(\.id)
+        var options = Self.options(dir)
+        let owner = try BoxOwner(options: options, hook: nil)
+        let wake = try Wake()
+        let root = try #require(try? owner.run(wake: wake) { $0.box.storePath }.get())
+        let rendezvous = Rendezvous(State())
+        let held = try Wake()
+        IndexBuildProbe.observe(storeRoot: root) { id in
+            guard id == "card1024", !rendezvous.read({ $0.building }) else { return }
+            rendezvous.update { $0.building = true }
+            #expect(rendezvous.wait(with: held) { $0.released })
+        }
+        defer { IndexBuildProbe.observe(storeRoot: root, nil) }
+
+        let listing = try owner.run(wake: wake) { context in
+            try context.box.startListing(level: nil, withText: true, filter: filter, duringBuild: true)
+        }.get()
+        let items = CardItems(listing)
+        var ids: [String] = []
+        let firstPiece = selected.filter { $0 < "card1024" }
+        #expect(Self.read(items, owner, root: root, wake: wake, into: &ids, until: { $0.count == firstPiece.count }) { $0.id } == nil)
+        #expect(ids == firstPiece)
+        #expect(rendezvous.wait(with: wake) { $0.building })
+        options.onFail = .previous
+        guard case .applied = owner.reconfigure(options: options, hook: nil, wake: wake, giveUp: { false }) else {
+            Issue.record("the reload was not applied")
+            return
+        }
+        rendezvous.update { $0.released = true }
+        #expect(Self.read(items, owner, root: root, wake: wake, into: &ids) { $0.id } == "")
+        #expect(ids == selected)
         #expect(owner.close(wake: wake, deadline: .now + .seconds(5)))
     }
 

@@ -227,11 +227,21 @@ extension Box {
     /// table, installed here — moved while the build read them, where it found no `tags`, or
     /// tagged since — each at its level now, by level then id, as a listing gives a card moved
     /// after it began. A filter that only leaves tags out selected every card whose `tags` the
-    /// build did not find: none is left for after.
-    /// - Throws: as `takePiece` and `currentTagTable`.
+    /// build did not find: none is left for after. A build that gave up under the listing in a box
+    /// this one replaced (a reload) leaves the listing's cards its pieces did not select to this
+    /// box's tag table (`resumedCards`).
+    /// - Throws: as `currentTagTable`; `storeFailure` when the build gave up in this very box (it
+    ///   is closing: the daemon stopping).
     private func takeLateCards(of listing: inout CardListing) throws(BoxError) {
-        try listing.takePiece()
+        listing.takePiece()
         guard listing.needsLateCards, let build = listing.build else { return }
+        if listing.buildStopped {
+            if build === tagBuild {
+                throw .storeFailure(path: store.root, reason: "the tag table's build stopped before it read every card: the box is closing")
+            }
+            listing.giveLate(try resumedCards(of: listing))
+            return
+        }
         var late: [(level: Level, id: String, entry: UInt32)] = []
         if let filter = listing.filter, !filter.tags.isEmpty {
             for (id, tags) in try currentTagTable(readBy: build).tagsOf where filter.selects(tags) {
@@ -243,6 +253,22 @@ extension Box {
         }
         late.sort { ($0.level, $0.id) < ($1.level, $1.id) }
         listing.giveLate(late.map(\.entry))
+    }
+
+    /// The cards of a listing whose build gave up to give in this box: those of its first cards
+    /// (and level) its pieces did not select that the filter selects now, by this box's tag
+    /// table, each at its level now, by level then id. Every card is looked at, not only the
+    /// tagged: a filter that only leaves tags out selects the cards without tags too.
+    private func resumedCards(of listing: CardListing) throws(BoxError) -> [UInt32] {
+        let table = try currentTagTable()
+        var levels = [[UInt32]](repeating: [], count: Level.allCases.count)
+        listing.index.forEachEntry { entry, was in
+            guard !listing.wasSelected(entry), listing.only == nil || was == listing.only,
+                  let level = listing.level(of: entry, in: store),
+                  listing.filter?.selects(table.tags(of: listing.index.id(ofEntry: entry))) ?? true else { return }
+            levels[level.rawValue - 1].append(entry)
+        }
+        return levels.flatMap { CardListing.sorted($0, in: listing.index) }
     }
 
     /// How many cards known to the outline table a listing's batch gives for each directory it

@@ -53,6 +53,10 @@ public struct CardListing: Sendable {
     enum Stage: Sendable {
         /// Taking the build's pieces.
         case pieces
+        /// The build gave up: its box was closed, by a reload (which changes no card) or the daemon
+        /// stopping. In the box that replaced it, the listing's cards the pieces did not select
+        /// that the filter selects now are next (`Box.takeLateCards`).
+        case resumed
         /// The build is done: the cards it did not select that the filter selects now are next.
         case late
         /// Those are in the queue: nothing more comes.
@@ -71,7 +75,10 @@ public struct CardListing: Sendable {
     public var needsPiece: Bool { stage(is: .pieces) }
 
     /// True when the next step is finding the cards to give after the build's (`Box.takeLateCards`).
-    var needsLateCards: Bool { stage(is: .late) }
+    var needsLateCards: Bool { stage(is: .late) || stage(is: .resumed) }
+
+    /// True when the build this listing took its pieces from gave up before it was done.
+    var buildStopped: Bool { streaming?.stage == .resumed }
 
     private func stage(is stage: Stage) -> Bool {
         guard let streaming, remaining != 0 else { return false }
@@ -149,9 +156,9 @@ public struct CardListing: Sendable {
     public var build: IndexBuild? { streaming?.build }
 
     /// Waits until the build has read a piece with cards the filter selects, or is done, and
-    /// queues those cards; nothing when cards are still queued or the build is done. Needs no box.
-    /// - Throws: `storeFailure` when the build gave up (its box closing).
-    public mutating func takePiece() throws(BoxError) {
+    /// queues those cards; nothing when cards are still queued or the build is done or gave up.
+    /// Needs no box.
+    public mutating func takePiece() {
         guard needsPiece, var taking = streaming else { return }
         // Taken out while changed, so that its arrays are not copied.
         streaming = nil
@@ -173,9 +180,7 @@ public struct CardListing: Sendable {
             case .done:
                 taking.stage = .late
             case .stopped:
-                taking.stage = .over
-                throw .storeFailure(path: taking.build.storeRoot,
-                                    reason: "the tag table's build stopped before it read every card: the box is closing")
+                taking.stage = .resumed
             }
         }
     }

@@ -180,9 +180,6 @@ public final class IndexBuild: Sendable {
     /// Every card's level when the build began: the index its pieces' entries are of.
     var cards: CardIndex { reader.cards }
 
-    /// The store's canonical path, for a message about the build.
-    var storeRoot: String { reader.root }
-
     /// What the search index's build gave for a piece (`takePiece`).
     enum Piece {
         /// Read: the cards of `level` that are `slots` of `index` (all its slots when nil).

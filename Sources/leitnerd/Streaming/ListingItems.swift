@@ -15,7 +15,7 @@ extension ListingItems {
     /// build the listing streams has read its next piece.
     func nextWithoutBox() throws -> [Item]? {
         guard !listing.isFinished else { return nil }
-        try listing.takePiece()
+        listing.takePiece()
         return []
     }
 }
