@@ -87,6 +87,36 @@ import LeitnerTestSupport
         #expect(store.level(of: "a") == .one)
     }
 
+    /// A note renamed by hand onto another listed with it, between the look's watch of one and
+    /// of the other: the second watch is the first note's, renamed, so the first is forgotten and
+    /// not read again as a note with no numbers and no watch (the rename's direction against the
+    /// look's order is not known, so both are made).
+    @Test func aNoteRenamedOntoAnotherDuringTheLookLeavesNoNoteBehind() throws {
+        for (from, onto) in [("na", "nb"), ("nb", "na")] {
+            let f = try BoxFixture("2026-05-04")
+            f.dir.write("notes/na/text.md", "{{c1::a}}")
+            f.dir.write("notes/nb/text.md", "{{c1::b}} {{c2::c}}")
+            let reader = try CardReader(notesOf: f.box.store)
+            defer { reader.close() }
+            var calls = 0
+            // Asked before each note's watch: the second time, between the two.
+            let files = NoteFiles(reader: reader, watcher: f.box.store.watcher, stopped: {
+                calls += 1
+                if calls == 2 {
+                    _ = system("rm -r '\(f.dir.path)/notes/\(onto)'")
+                    f.dir.move("notes/\(from)", "notes/\(onto)")
+                }
+                return false
+            })
+            let (index, notes) = NoteIndex.build(cursor: f.box.store.openCursor(), files: files, record: { nil })
+            defer { f.box.store.closeCursor(index.cursor) }
+            #expect(calls >= 2)
+            #expect(index.numbersOf.keys.sorted() == [onto], "renamed \(from) onto \(onto)")
+            #expect(notes == [onto])
+            #expect(index.numbersOf[onto] == (from == "na" ? [1] : [1, 2]))
+        }
+    }
+
     /// A look waiting for the record (the store's scan not done) gives up when stopped, and one
     /// given none reads every note: what changed after its watches and before its reads is in it.
     @Test func aLookWaitingForItsRecordStopsAndOneGivenNoneReadsEveryNote() throws {

@@ -166,11 +166,16 @@ struct NoteIndex {
         defer { notes?.close() }
         for (name, watch) in watched {
             if files.stopped() { break }
+            // A note renamed by hand onto a later name of the listing between their two watches:
+            // the later watch was this one's, and forgot it (`watch`). Read again, the name would
+            // stay as a note with no numbers and no watch.
+            if let watch, noteOfWatch[watch] != name { continue }
             // A note without a watch is read, and its stamp kept to be looked at again.
             if let record, let notes, watch != nil, let entry = record.entries[name], recall(name, entry, notes: notes) { continue }
             read(name, watch: watch, files: files)
         }
-        return names
+        // Without the notes forgotten since the listing (renamed, or gone before their read).
+        return names.filter { numbersOf[$0] != nil }
     }
 
     /// Takes the note `note` (a valid id, listed, its directory in `notes` watched) from the record
