@@ -130,6 +130,31 @@ import Testing
         #expect(throws: AnkiPackageError.damaged("its media list's sizes do not add up to its media (3 bytes)")) { try new.media(["cat.png"]) }
     }
 
+    /// A zip whose directory gives a medium a size past the end of the file: the read refuses it
+    /// rather than allocate what the directory says (up to 4 GiB) before reading.
+    @Test func aMediumWhoseSizeRunsPastTheFileIsRefused() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.write("schema.sql", "CREATE TABLE col (id integer primary key, ver integer, models text, decks text);")
+        let media = Self.hex([0x0A, 0x0B] + Self.field(1, "cat.png") + [0x10, 0x03])
+        let d = dir.path
+        // The central directory's sizes of entry '0' (offsets 20 and 24 of its header) set to
+        // 1 GiB, the local header left as it is.
+        Self.shell("""
+            cd \(d) && mkdir new && sqlite3 col.db < schema.sql && zstd -q col.db -o new/collection.anki21b \
+            && printf '\\010\\003' > new/meta && printf '%s' '\(media)' | xxd -r -p | zstd -q -o new/media \
+            && printf 'PNG' | zstd -q -o new/0 \
+            && cd new && bsdtar --format zip --options zip:compression=store -cf ../new.apkg meta collection.anki21b media 0 && cd .. \
+            && python3 -c "
+            import struct; p='new.apkg'; b=bytearray(open(p,'rb').read()); at=b.find(b'PK\\x01\\x02')
+            while b[at+46:at+46+struct.unpack_from('<H',b,at+28)[0]] != b'0': at=b.find(b'PK\\x01\\x02',at+4)
+            struct.pack_into('<II',b,at+20,1<<30,1<<30); open(p,'wb').write(b)"
+            """)
+        let package = try AnkiPackage("\(d)/new.apkg")
+        defer { package.close() }
+        #expect(throws: AnkiPackageError.damaged("its entry '0' runs past the end of the file")) { try package.media(["cat.png"]) }
+    }
+
     @Test func damagedPackagesAreRefusedWithTheirReason() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -64,8 +64,8 @@ struct ZipDirectory {
 
     /// The bytes of a stored entry, read from `file` (the zip at `path`) and checked against its
     /// CRC-32.
-    /// - Throws: `AnkiPackageError.damaged` naming the entry when its header or its bytes are not
-    ///   what the directory says; `.system` when the file cannot be read.
+    /// - Throws: `AnkiPackageError.damaged` naming the entry when its header, its size or its bytes
+    ///   are not what the directory says; `.system` when the file cannot be read.
     static func read(_ entry: Entry, from file: FileDescriptor, path: String) throws(AnkiPackageError) -> [UInt8] {
         precondition(entry.isStored)
         let header: [UInt8]
@@ -75,6 +75,13 @@ struct ZipDirectory {
         }
         // The local header's own name and extra field, which may differ from the directory's.
         let start = entry.localHeader + 30 + ZipDirectory.integer(header, 26, 2) + ZipDirectory.integer(header, 28, 2)
+        // The read allocates the size the directory gives before it reads: a size past the end of
+        // the file is refused, not allocated (up to 4 GiB).
+        let length: Int
+        do { length = Int(try file.status().st_size) } catch { throw .system("cannot read '\(path)': \(error)") }
+        guard start + entry.size <= length else {
+            throw .damaged("its entry '\(entry.name)' runs past the end of the file")
+        }
         let bytes: [UInt8]
         do { bytes = try file.read(at: start, upTo: entry.size) } catch { throw .system("cannot read '\(path)': \(error)") }
         guard bytes.count == entry.size, CRC32.checksum(bytes) == entry.crc else {
