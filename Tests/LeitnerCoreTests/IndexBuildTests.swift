@@ -167,11 +167,12 @@ import LeitnerSystem
         #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 1), TagCount(tag: "fr", cards: 2)])
     }
 
-    /// The tag build's thread hands the watches it added over `SearchIndex.publishEvery` cards at
-    /// a time, as the search index's does: held after the first 2,048, the next use takes those
-    /// in, and reads only the other cards' `tags` again. They were handed over when all were
-    /// added, and until then every use read every card's `tags` again under the turn.
-    @Test func theTagBuildHandsItsWatchesOverAPartAtATime() throws {
+    /// A box of `SearchIndex.publishEvery` + 50 cards whose tag build is run, its thread then held
+    /// at the watch after the first part, handed over: `body` is called then with the box, the
+    /// number of cards, and the probe's calls so far (each card read, each watched, each read
+    /// again under the turn); then the watches are all taken in.
+    /// - Parameter callBegan: the call is said to have begun before the build (a daemon's call).
+    static func withTheFirstWatchesHandedOver(callBegan: Bool, _ body: (Box, Int, () -> Int) throws -> Void) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let count = SearchIndex.publishEvery + 50
@@ -182,8 +183,6 @@ import LeitnerSystem
         let build = try #require(box.takeAwaitedBuild())
         let calls = Atomic<Int>(0)
         let released = Atomic<Bool>(false)
-        // The build reads each card once, then its thread watches each: held at the watch after
-        // the first part.
         IndexBuildProbe.observe(storeRoot: box.storePath) { _ in
             guard calls.add(1, ordering: .relaxed).newValue == count + SearchIndex.publishEvery + 1 else { return }
             let until = MonotonicTime.now + .seconds(20)
@@ -193,15 +192,40 @@ import LeitnerSystem
             released.store(true, ordering: .relaxed)
             IndexBuildProbe.observe(storeRoot: box.storePath, nil)
         }
+        if callBegan { box.callBegan = .now }
         build.run()
         let until = MonotonicTime.now + .seconds(20)
         while calls.load(ordering: .relaxed) <= count + SearchIndex.publishEvery, MonotonicTime.now < until { usleep(1000) }
-        #expect(try box.tagCounts() == [])
-        #expect(box.tagTable?.unwatched.count == count - SearchIndex.publishEvery)
+        try body(box, count) { calls.load(ordering: .relaxed) }
         released.store(true, ordering: .relaxed)
         while !build.isFinished { usleep(1000) }
+        // The last watches are taken in by the next use, once the build's thread is done.
         _ = try box.tagCounts()
         #expect(box.tagTable?.unwatched.isEmpty == true)
+    }
+
+    /// The tag build's thread hands the watches it added over `SearchIndex.publishEvery` cards at
+    /// a time, as the search index's does: held after the first 2,048, the next use takes those
+    /// in, and reads only the other cards' `tags` again. They were handed over when all were
+    /// added, and until then every use read every card's `tags` again under the turn.
+    @Test func theTagBuildHandsItsWatchesOverAPartAtATime() throws {
+        try Self.withTheFirstWatchesHandedOver(callBegan: false) { (box, count, _) throws in
+            #expect(try box.tagCounts() == [])
+            #expect(box.tagTable?.unwatched.count == count - SearchIndex.publishEvery)
+        }
+    }
+
+    /// The call that installs the tag build, begun before the build began reading (a daemon's
+    /// call that waits for it), reads no card's `tags` again under the turn when it takes in the
+    /// watches the build's thread handed over meanwhile: the build's reads are as current as the
+    /// call needs. It read every card still unwatched again, 98,000 `openat` at 100,000 cards.
+    @Test func theCallThatInstallsTheTagBuildReadsNoTagsAgainWithTheWatchesItTakes() throws {
+        try Self.withTheFirstWatchesHandedOver(callBegan: true) { (box, count, calls) throws in
+            let before = calls()
+            #expect(try box.tagCounts() == [])
+            #expect(calls() == before)
+            #expect(box.tagTable?.unwatched.count == count - SearchIndex.publishEvery)
+        }
     }
 
     @Test func aBuildThatGivesUpIsBegunAgainAndOneWhoseBoxClosesStops() throws {

@@ -72,6 +72,7 @@ extension Box {
     ///   can be made again once the build is done.
     func currentTagTable(readBy: IndexBuild? = nil) throws(BoxError) -> TagTable {
         var installed = false
+        var watchesTaken = false
         if options.buildsIndexesApart {
             // Events lost: every card's tags are read again, off the turn too.
             if let table = tagTable, store.isLost(table.cursor) {
@@ -85,15 +86,19 @@ extension Box {
                 let watched = build.takeTagsWatched()
                 if watched.last { tagWatching = nil }
                 tagTable?.takeWatches(watched.cards, store: store)
-                // Their watches' events since are taken in by the update.
-                if !watched.cards.isEmpty { installed = false }
+                watchesTaken = !watched.cards.isEmpty
             }
         }
         // Updated in place where it exists: a copy would copy the table. One installed now was
         // updated by its install: another update would read every unwatched card's `tags` again
         // under the turn (all of them, after the daemon's build), which the install spares a
-        // call whose build read after it began (`readAfterCall`); unless watches were taken in.
-        if !installed { tagTable?.update(store: store) }
+        // call whose build read after it began (`readAfterCall`); the watches taken in since
+        // only need their events taken in, not those reads.
+        if !installed {
+            tagTable?.update(store: store)
+        } else if watchesTaken {
+            tagTable?.update(store: store, readingUnwatched: false)
+        }
         if tagTable == nil { tagTable = TagTable(store: store) }
         return tagTable ?? TagTable(store: store)
     }

@@ -195,6 +195,7 @@ struct TagTable {
         // stamp's `stat`'s price; its watch is asked for again only when it changed.
         for id in unwatched where readingUnwatched && !dirty.contains(id) {
             if let level = store.level(of: id) {
+                IndexBuildProbe.reading(id, root: store.root)
                 let tags = store.tagsOnly(of: id, in: level)
                 tagsOf[id] = tags.isEmpty ? nil : tags
             } else {
