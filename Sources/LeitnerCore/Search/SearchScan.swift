@@ -183,13 +183,15 @@ public struct SearchScan {
             guard budget >= 0 else { return }
             guard onlyLevel == nil || parts.slot.level == onlyLevel else { return }
             guard criteria.filter.isEmpty || criteria.filter.selects(parts.eachTag) else { return }
+            // A search begun again after a reload skips the cards it gave before matching them, so
+            // that they do not spend its budget twice.
+            if !readIDs.isEmpty, readIDs.contains(String(decoding: parts.id, as: UTF8.self)) { return }
             var hits: UInt8 = 0
             if searchID, pattern.matches(folded: parts.foldedID, budget: &budget) == true { hits |= Hit.bit(.id) }
             if searchFront, pattern.matches(folded: parts.front, budget: &budget) == true { hits |= Hit.bit(.front) }
             if searchBack, pattern.matches(folded: parts.back, budget: &budget) == true { hits |= Hit.bit(.back) }
             guard hits != 0, budget >= 0, let level = Level(rawValue: Int(parts.slot.level)) else { return }
             let id = String(decoding: parts.id, as: UTF8.self)
-            if !readIDs.isEmpty, readIDs.contains(id) { return }
             found.append(Hit(level: level, id: id, fieldBits: hits))
         }
         self.budget = budget
