@@ -361,6 +361,17 @@ import LeitnerSystem
         #expect(!build.isDone)
     }
 
+    /// A listing by tag `de` of `level` (or of all) that began the tag build of a box held at
+    /// three (`HeldAtThree`), once it gave its first cards: level 1's two tagged cards.
+    static func listingThatBeganTheTagBuild(_ box: Box, level: String?) throws -> (CardListing, IndexBuild, [Card]) {
+        for id in ["l3-2", "l1-3", "l3-0", "l1-1"] { _ = try box.tag(id: id, tags: ["de"]) }
+        var listing = try box.startListing(level: level, withText: false, filter: try TagFilter(tags: ["de"]), duringBuild: true)
+        let build = try #require(listing.build)
+        var cards: [Card] = []
+        while cards.isEmpty, !listing.isFinished { cards += try box.nextCards(of: &listing, upTo: 100) }
+        return (listing, build, cards)
+    }
+
     /// A listing by tag that begins the tag table's build (`duringBuild`, as the daemon's `List`
     /// does) gives the cards of each piece the build has read: with the build held before its
     /// first card of level 3, level 1's tagged cards are given; the rest once it goes on, in the
@@ -371,11 +382,7 @@ import LeitnerSystem
         let held = try HeldAtThree(dir)
         defer { held.close() }
         let box = held.box
-        for id in ["l3-2", "l1-3", "l3-0", "l1-1"] { _ = try box.tag(id: id, tags: ["de"]) }
-        var listing = try box.startListing(level: nil, withText: false, filter: try TagFilter(tags: ["de"]), duringBuild: true)
-        let build = try #require(listing.build)
-        var cards: [Card] = []
-        while cards.isEmpty, !listing.isFinished { cards += try box.nextCards(of: &listing, upTo: 100) }
+        var (listing, build, cards) = try Self.listingThatBeganTheTagBuild(box, level: nil)
         #expect(cards.map(\.id) == ["l1-1", "l1-3"])
         #expect(!build.isDone)
 
@@ -390,6 +397,31 @@ import LeitnerSystem
         // The listing's end installed the build.
         #expect(box.tagTable != nil)
         #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 4)])
+    }
+
+    /// The install of the tag build lets go of the pieces no listing took: a listing of one level
+    /// never takes the others', and each kept a copy of its cards' tags until the build was
+    /// freed. A listing whose next pieces the install let go, by another call's, gives their
+    /// cards from the installed table, in the same order.
+    @Test(arguments: [nil, "1"] as [String?])
+    func theInstallLetsGoOfThePiecesNoListingTook(level: String?) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try HeldAtThree(dir)
+        defer { held.close() }
+        let box = held.box
+        var (listing, build, cards) = try Self.listingThatBeganTheTagBuild(box, level: level)
+        held.release()
+        while !build.isDone { usleep(1000) }
+        if level == nil {
+            #expect(build.tagPiecesHeld > 0)
+            #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 4)])
+            #expect(build.tagPiecesHeld == 0)
+        }
+        while !listing.isFinished { cards += try box.nextCards(of: &listing, upTo: 100) }
+        #expect(cards.map(\.id) == (level == nil ? ["l1-1", "l1-3", "l3-0", "l3-2"] : ["l1-1", "l1-3"]))
+        #expect(box.tagTable != nil)
+        #expect(build.tagPiecesHeld == 0)
     }
 
     /// A tagged card moved while the tag table's build reads is not where the build's snapshot

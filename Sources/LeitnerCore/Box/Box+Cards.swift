@@ -228,8 +228,8 @@ extension Box {
     /// tagged since — each at its level now, by level then id, as a listing gives a card moved
     /// after it began. A filter that only leaves tags out selected every card whose `tags` the
     /// build did not find: none is left for after. A build that gave up under the listing in a box
-    /// this one replaced (a reload) leaves the listing's cards its pieces did not select to this
-    /// box's tag table (`resumedCards`).
+    /// this one replaced (a reload), or whose pieces another call's install let go, leaves the
+    /// listing's cards its pieces did not select to this box's tag table (`resumedCards`).
     /// - Throws: as `currentTagTable`; `storeFailure` when the build gave up in this very box (it
     ///   is closing: the daemon stopping).
     private func takeLateCards(of listing: inout CardListing) throws(BoxError) {

@@ -184,6 +184,7 @@ extension Box {
             case .tags(let built) where !store.isLost(build.cursor):
                 tagTable = TagTable(installing: built, cursor: build.cursor, store: store,
                                     readAfterCall: build === readBy || readAfterCall(build))
+                build.dropTagPieces()
                 if !built.unwatched.isEmpty { tagWatching = build }
                 return true
             case .search, .tags, .stopped:

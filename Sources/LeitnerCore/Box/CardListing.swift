@@ -54,8 +54,9 @@ public struct CardListing: Sendable {
         /// Taking the build's pieces.
         case pieces
         /// The build gave up: its box was closed, by a reload (which changes no card) or the daemon
-        /// stopping. In the box that replaced it, the listing's cards the pieces did not select
-        /// that the filter selects now are next (`Box.takeLateCards`).
+        /// stopping; or another call installed it, letting go of the pieces not taken. The
+        /// listing's cards the pieces did not select that the filter selects now, by the tag table
+        /// (of the box that replaced it), are next (`Box.takeLateCards`).
         case resumed
         /// The build is done: the cards it did not select that the filter selects now are next.
         case late

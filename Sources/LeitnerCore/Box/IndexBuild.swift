@@ -63,6 +63,9 @@ public final class IndexBuild: Sendable {
         var apart = false
         var tagPieces: [Int: TagTable.Piece] = [:]
         var tagPiecesRead = 0
+        /// True once the build is installed: the pieces not taken by then were let go
+        /// (`dropTagPieces`).
+        var tagPiecesDropped = false
     }
 
     let kind: Kind
@@ -224,13 +227,14 @@ public final class IndexBuild: Sendable {
 
     /// Waits until the tag table's build has read piece `number` (from 0, in the order of level
     /// and id: the search index's pieces, `pieces(of:)`), or is done, or gave up. Taken: the
-    /// piece is let go here.
+    /// piece is let go here. A piece let go by the install (`dropTagPieces`) is as one the build
+    /// gave up before reading: the listing takes the rest from the installed table.
     func takeTagPiece(_ number: Int) -> TagPiece {
         while true {
             let now = state.withLock { state -> TagPiece? in
                 if let piece = state.tagPieces.removeValue(forKey: number) { return .read(piece) }
                 guard let outcome = state.outcome else { return nil }
-                if case .tags = outcome { return .done }
+                if case .tags = outcome, !state.tagPiecesDropped || number >= state.tagPiecesRead { return .done }
                 return .stopped
             }
             if let now { return now }
@@ -238,6 +242,19 @@ public final class IndexBuild: Sendable {
             usleep(500)
         }
     }
+
+    /// Lets go of the tag pieces not taken, once the build is installed: a listing of one level
+    /// never takes the others', one that stopped at its limit or whose client left takes no more,
+    /// and each held a second copy of its cards' tags until the build was freed.
+    func dropTagPieces() {
+        state.withLock { state in
+            state.tagPieces = [:]
+            state.tagPiecesDropped = true
+        }
+    }
+
+    /// The tag pieces read and not yet taken nor let go.
+    var tagPiecesHeld: Int { state.withLock { $0.tagPieces.count } }
 
     /// Watches the cards the tag table's build read unwatched, and reads their tags again.
     private func afterwards(_ table: TagTable) {
