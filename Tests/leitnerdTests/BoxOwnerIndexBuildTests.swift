@@ -57,6 +57,22 @@ import LeitnerTestSupport
         }
     }
 
+    /// Holds the builds of the store at `root` before they read the card `id`, until released.
+    static func holdBuilds(of root: String, at id: String, _ rendezvous: Rendezvous<State>) throws {
+        let held = try Wake()
+        IndexBuildProbe.observe(storeRoot: root) { read in
+            guard read == id, !rendezvous.read({ $0.building }) else { return }
+            rendezvous.update { $0.building = true }
+            #expect(rendezvous.wait(with: held) { $0.released })
+        }
+    }
+
+    /// `card0000` … `card1499`: ids that sort as their numbers, 1,024 of them before `card1024`.
+    static let numberedIDs = (0..<1_500).map { index in
+        let number = String(index)
+        return "card" + String(repeating: "0", count: 4 - number.count) + number
+    }
+
     /// A search from a thread of its own, as a connection's; its outcome goes into the state.
     static func search(_ owner: BoxOwner, _ rendezvous: Rendezvous<State>) {
         startThread {
@@ -118,10 +134,7 @@ import LeitnerTestSupport
     @Test func aReloadDoesNotEndTheFirstSearch() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let cards = (0..<1_500).map { index in
-            let number = String(index)
-            return "card" + String(repeating: "0", count: 4 - number.count) + number
-        }
+        let cards = Self.numberedIDs
         for card in cards {
             dir.write("1/\(card)/front.txt", "front \(card)")
             dir.write("1/\(card)/back.txt", "back")
@@ -131,12 +144,7 @@ import LeitnerTestSupport
         let wake = try Wake()
         let root = try #require(try? owner.run(wake: wake) { $0.box.storePath }.get())
         let rendezvous = Rendezvous(State())
-        let held = try Wake()
-        IndexBuildProbe.observe(storeRoot: root) { id in
-            guard id == "card1024", !rendezvous.read({ $0.building }) else { return }
-            rendezvous.update { $0.building = true }
-            #expect(rendezvous.wait(with: held) { $0.released })
-        }
+        try Self.holdBuilds(of: root, at: "card1024", rendezvous)
         defer { IndexBuildProbe.observe(storeRoot: root, nil) }
 
         let scan = try owner.run(wake: wake) { context in
@@ -194,10 +202,7 @@ import LeitnerTestSupport
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         // A third tagged t, a third u, a third without tags.
-        let cards = (0..<1_500).map { index -> (id: String, tags: [String]) in
-            let number = String(index)
-            return ("card" + String(repeating: "0", count: 4 - number.count) + number, [["u"], ["t"], []][index % 3])
-        }
+        let cards = Self.numberedIDs.enumerated().map { index, id in (id: id, tags: [["u"], ["t"], []][index % 3]) }
         for card in cards {
             dir.write("1/\(card.id)/front.txt", "front")
             dir.write("1/\(card.id)/back.txt", "back")
@@ -209,12 +214,7 @@ import LeitnerTestSupport
         let wake = try Wake()
         let root = try #require(try? owner.run(wake: wake) { $0.box.storePath }.get())
         let rendezvous = Rendezvous(State())
-        let held = try Wake()
-        IndexBuildProbe.observe(storeRoot: root) { id in
-            guard id == "card1024", !rendezvous.read({ $0.building }) else { return }
-            rendezvous.update { $0.building = true }
-            #expect(rendezvous.wait(with: held) { $0.released })
-        }
+        try Self.holdBuilds(of: root, at: "card1024", rendezvous)
         defer { IndexBuildProbe.observe(storeRoot: root, nil) }
 
         let listing = try owner.run(wake: wake) { context in
