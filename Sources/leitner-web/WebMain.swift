@@ -11,7 +11,10 @@ enum WebMain {
         do {
             options = try WebOptions.parse(arguments)
         } catch {
-            WebLog.error("\(error)\n\(WebOptions.usage)")
+            // The usage on lines of its own, as a command line's error: the log would write the
+            // line break as `\n`, since it keeps every entry on one line.
+            WebLog.error("\(error)")
+            try? FileDescriptor(rawValue: 2).writeAll("\(WebOptions.usage)\nSee 'leitner-web --help'.\n".utf8)
             return ExitStatus.usage
         }
         if options.showHelp {

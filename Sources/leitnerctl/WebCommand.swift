@@ -9,6 +9,14 @@ import LeitnerSystem
 /// and exits.
 enum WebCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
+        // A mistyped address is this command line's error, said before a daemon is started for
+        // nothing and with this command's usage, not leitner-web's.
+        if let listen = arguments[.listen] {
+            let parsed = Socket.InternetAddress.parse(listen)
+            if parsed.address == nil {
+                throw Failure.usage(.invalidValue(listen, what: "--listen address", reason: parsed.reason, command: "web"))
+            }
+        }
         let once: [String] = arguments.has(.pair) ? ["--pair"] : arguments.has(.devices) ? ["--devices"]
             : arguments.has(.ankiKey) ? ["--anki-key"] : arguments[.revoke].map { ["--revoke", $0] } ?? []
         if once.isEmpty {

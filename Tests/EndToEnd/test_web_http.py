@@ -348,6 +348,22 @@ def test_a_non_loopback_address_starts_with_a_warning(web_box):
     bad = subprocess.run([str(web_box.bin_dir / "leitner-web"), "--listen", "localhost:80"], env=web_box.env,
                          capture_output=True, text=True, timeout=10)
     assert bad.returncode == 64 and "not a numeric IP address" in bad.stderr
+    # The error, then the usage on a line of its own (a log line would write the break as `\n`).
+    assert bad.stderr.splitlines()[1].startswith("Usage: leitner-web "), bad.stderr
+    assert "\\n" not in bad.stderr
+
+
+def test_leitnerctl_web_refuses_a_mistyped_address_with_its_own_usage(web_box):
+    """A newcomer's `leitnerctl web --listen localhost:80`: the error is leitnerctl's, with its web
+    command's usage, and no daemon is started for a command line that cannot run."""
+    web_box.stop_daemon()
+    bad = subprocess.run([str(web_box.bin_dir / "leitnerctl"), "--socket", str(web_box.socket), "web", "--listen", "localhost:80"],
+                         env=web_box.env, capture_output=True, text=True, timeout=10)
+    assert bad.returncode == 64, bad.stderr
+    assert bad.stderr.splitlines() == [
+        "leitnerctl: invalid --listen address 'localhost:80': 'localhost' is not a numeric IP address (no host names: nothing is looked up)",
+        "Usage: leitnerctl web [OPTIONS]", "See 'leitnerctl help web'."]
+    assert not web_box.socket.exists()
 
 
 def test_the_devices_file_is_private_and_kept_across_restarts(web_box):
