@@ -167,19 +167,27 @@ import LeitnerSystem
         #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 1), TagCount(tag: "fr", cards: 2)])
     }
 
-    /// A box of `SearchIndex.publishEvery` + 50 cards whose tag build is run, its thread then held
-    /// at the watch after the first part, handed over: `body` is called then with the box, the
-    /// number of cards, and the probe's calls so far (each card read, each watched, each read
-    /// again under the turn); then the watches are all taken in.
+    /// A box of `SearchIndex.publishEvery` + 50 cards whose build of `kind` is run, its thread
+    /// then held at the watch after the first part, handed over: `body` is called then with the
+    /// box, its directory, the number of cards, and the probe's calls so far (each card read,
+    /// each watched, each read again or whose stamp is asked again under the turn); then the
+    /// watches are all taken in.
     /// - Parameter callBegan: the call is said to have begun before the build (a daemon's call).
-    static func withTheFirstWatchesHandedOver(callBegan: Bool, _ body: (Box, Int, () -> Int) throws -> Void) throws {
+    static func withTheFirstWatchesHandedOver(_ kind: IndexBuild.Kind = .tags, callBegan: Bool,
+                                              _ body: (Box, TemporaryDirectory, Int, () -> Int) throws -> Void) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let count = SearchIndex.publishEvery + 50
         for index in 0..<count { dir.writeCard("c\(index)", level: "1", front: "front \(index)") }
+        // Older than the kernel clock's tick: the search build reads each card with a stamp it
+        // trusts, and leaves its watch to its thread (a younger card is watched at its read).
+        if kind == .search { usleep(1_100_000) }
         let box = try Self.openApart(dir)
         defer { box.close() }
-        #expect(throws: BoxError.self) { try box.tagCounts() }
+        let use = { () throws in
+            if kind == .search { _ = try box.search(SearchPattern("front", regex: false), fields: [.front], level: nil) } else { _ = try box.tagCounts() }
+        }
+        #expect(throws: BoxError.self) { try use() }
         let build = try #require(box.takeAwaitedBuild())
         let calls = Atomic<Int>(0)
         let released = Atomic<Bool>(false)
@@ -196,12 +204,13 @@ import LeitnerSystem
         build.run()
         let until = MonotonicTime.now + .seconds(20)
         while calls.load(ordering: .relaxed) <= count + SearchIndex.publishEvery, MonotonicTime.now < until { usleep(1000) }
-        try body(box, count) { calls.load(ordering: .relaxed) }
+        try body(box, dir, count) { calls.load(ordering: .relaxed) }
         released.store(true, ordering: .relaxed)
         while !build.isFinished { usleep(1000) }
         // The last watches are taken in by the next use, once the build's thread is done.
-        _ = try box.tagCounts()
-        #expect(box.tagTable?.unwatched.isEmpty == true)
+        try use()
+        #expect(box.tagTable?.unwatched.isEmpty ?? true)
+        #expect(box.searchIndex?.unwatchedCount ?? 0 == 0)
     }
 
     /// The tag build's thread hands the watches it added over `SearchIndex.publishEvery` cards at
@@ -209,7 +218,7 @@ import LeitnerSystem
     /// in, and reads only the other cards' `tags` again. They were handed over when all were
     /// added, and until then every use read every card's `tags` again under the turn.
     @Test func theTagBuildHandsItsWatchesOverAPartAtATime() throws {
-        try Self.withTheFirstWatchesHandedOver(callBegan: false) { (box, count, _) throws in
+        try Self.withTheFirstWatchesHandedOver(callBegan: false) { (box, _, count, _) throws in
             #expect(try box.tagCounts() == [])
             #expect(box.tagTable?.unwatched.count == count - SearchIndex.publishEvery)
         }
@@ -220,11 +229,30 @@ import LeitnerSystem
     /// watches the build's thread handed over meanwhile: the build's reads are as current as the
     /// call needs. It read every card still unwatched again, 98,000 `openat` at 100,000 cards.
     @Test func theCallThatInstallsTheTagBuildReadsNoTagsAgainWithTheWatchesItTakes() throws {
-        try Self.withTheFirstWatchesHandedOver(callBegan: true) { (box, count, calls) throws in
+        try Self.withTheFirstWatchesHandedOver(callBegan: true) { (box, _, count, calls) throws in
             let before = calls()
             #expect(try box.tagCounts() == [])
             #expect(calls() == before)
             #expect(box.tagTable?.unwatched.count == count - SearchIndex.publishEvery)
+        }
+    }
+
+    /// The call that installs the daemon's search build, begun before the build began reading,
+    /// asks no card's stamp again under the turn when it takes in the watches the build's thread
+    /// handed over meanwhile: the install spared it those `stat`s, as the tag table's spares its
+    /// reads. It asked every card's still unwatched, a `stat` a file of 100,000 cards.
+    @Test func theCallThatInstallsTheSearchBuildAsksNoStampsAgainWithTheWatchesItTakes() throws {
+        try Self.withTheFirstWatchesHandedOver(.search, callBegan: true) { (box, dir, count, calls) throws in
+            let pattern = try SearchPattern("front", regex: false)
+            let before = calls()
+            #expect(try box.search(pattern, fields: [.front], level: nil).count == count)
+            #expect(calls() == before)
+            #expect(box.searchIndex?.unwatchedCount == count - SearchIndex.publishEvery)
+            // The next call asks the stamps of the cards still unwatched, and finds a hand edit by them.
+            let last = try #require((0..<count).map { "c\($0)" }.sorted().last)
+            dir.write("1/\(last)/front.txt", "zebra")
+            #expect(try box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == [last])
+            #expect(calls() > before)
         }
     }
 

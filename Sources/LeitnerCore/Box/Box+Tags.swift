@@ -108,6 +108,7 @@ extension Box {
     /// - Throws: as `currentTagTable`.
     func currentSearchIndex() throws(BoxError) -> SearchIndex {
         var installed = false
+        var watchesTaken = false
         if options.buildsIndexesApart {
             if let index = searchIndex, store.isLost(index.cursor) {
                 store.closeCursor(index.cursor)
@@ -120,12 +121,18 @@ extension Box {
                 let watched = build.takeWatched()
                 if watched.last { searchWatching = nil }
                 searchIndex?.takeWatches(watched.cards)
-                if !watched.cards.isEmpty { installed = false }
+                watchesTaken = !watched.cards.isEmpty
             }
         }
         // Updated in place where it exists: a copy would copy every card's folded text. One
-        // installed now was updated by its install (as the tag table, above).
-        if !installed { searchIndex?.update(store: store) }
+        // installed now was updated by its install, as the tag table is (above): the watches
+        // taken in since only need their events taken in, not every unwatched card's stamp
+        // asked again under the turn (a `stat` a file of 100,000 cards).
+        if !installed {
+            searchIndex?.update(store: store)
+        } else if watchesTaken {
+            searchIndex?.update(store: store, askingStamps: false)
+        }
         if searchIndex == nil { searchIndex = SearchIndex(store: store) }
         return searchIndex ?? SearchIndex(store: store)
     }

@@ -319,8 +319,9 @@ public final class IndexBuild: Sendable {
 
 #if LEITNER_TEST_HOOKS
 /// The tests' hold on a build: a function called on the reading thread before each card is read,
-/// for the builds of one store (and before each card the tag table's build watches after it,
-/// `TagTable.watch`, each unwatched card whose `tags` the tag table reads again, `TagTable.update`,
+/// for the builds of one store (and before each card either build watches after it,
+/// `TagTable.watch` and `SearchIndex.watch`, each unwatched card whose `tags` the tag table reads
+/// again, `TagTable.update`, or whose stamp the search index asks again, `SearchIndex.update`,
 /// and each card the outline table learns, `OutlineTable`) (tests of several suites build at once, each in a store of its
 /// own). It may change the store, or wait, as another thread would meanwhile.
 public enum IndexBuildProbe {

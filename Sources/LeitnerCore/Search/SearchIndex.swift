@@ -427,6 +427,7 @@ struct SearchIndex {
                 publish(watched)
                 watched.removeAll(keepingCapacity: true)
             }
+            IndexBuildProbe.reading(id, root: source.root)
             guard let level = built.cards[id], let found = built.index.stamp(of: id),
                   let watch = try? watcher.watch(directory: source.path(of: id, in: level)) else { continue }
             watched.append(Watched(id: id, watch: watch, holds: found.stamp.holds(id, in: level, from: source)))
@@ -483,6 +484,7 @@ struct SearchIndex {
                     String(decoding: all[Int(slots[number].offset)..<Int(slots[number].offset) + Int(slots[number].idLength)], as: UTF8.self)
                 }
                 if dirty.contains(id) { continue }
+                IndexBuildProbe.reading(id, root: store.root)
                 guard let level = store.level(of: id), let found = stamp(at: number), found.stamp.holds(id, in: level, from: store) else {
                     dirty.insert(id)
                     continue
