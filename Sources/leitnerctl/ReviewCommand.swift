@@ -50,7 +50,7 @@ enum ReviewCommand {
     static func run(_ context: Context, _ arguments: ParsedArguments) throws {
         let filter = try TagOptions.given(arguments, command: "review")
         let levels = try arguments.all(.level).map { try Arguments.level($0, command: "review") }
-        try review(context, arguments, command: "review") { _ in
+        try review(context, arguments, command: "review", filter: filter) { _ in
             .test(tags: filter?.tags, notTags: filter?.notTags, levels: levels.isEmpty ? nil : levels)
         }
     }
@@ -69,7 +69,7 @@ enum ReviewCommand {
         }
         let wrongDays = try number(.wrongDays, 1...PracticeSelection.maxWrongDays)
         let limit = try number(.limit, 1...PracticeSelection.maxLimit)
-        try review(context, arguments, command: "practice") { test in
+        try review(context, arguments, command: "practice", filter: filter) { test in
             var cards: [Card] = []
             try context.box.practiceCards(tags: filter?.tags, notTags: filter?.notTags, levels: levels.isEmpty ? nil : levels,
                                           pattern: arguments[.search], wrongDays: wrongDays, limit: limit,
@@ -80,7 +80,7 @@ enum ReviewCommand {
 
     /// The review's flow, shared by `review` and `practice`: the screen or the lines, then the
     /// loop over `source`'s cards, then the summary.
-    static func review(_ context: Context, _ arguments: ParsedArguments, command: String,
+    static func review(_ context: Context, _ arguments: ParsedArguments, command: String, filter: TagOptions?,
                        source makeSource: (TestSummary) throws -> ReviewSource) throws {
         let onTerminal = Console.stdinTerminal.isTerminal && Console.stdoutTerminal.isTerminal && !arguments.has(.plain)
         let chosen: ImageProtocol?
@@ -111,7 +111,23 @@ enum ReviewCommand {
             interface.finish([])
             throw error
         }
+        if session.cardsShown == 0, let filter, try selectsNoCard(context, filter) {
+            // A tag no card has is most often mistyped: said as `list` says it, with exit status
+            // 1, where the summary read "0 of 0 done" or "No card to practise" as if it were so.
+            interface.finish([])
+            Console.error(filter.noneChosen(level: nil))
+            throw Failure.quiet(ExitStatus.failure)
+        }
         interface.finish(session.summary(context))
+    }
+
+    /// True when `filter` chooses no card of the whole box, whatever its level or place.
+    static func selectsNoCard(_ context: Context, _ filter: TagOptions) throws -> Bool {
+        var any = false
+        try context.box.list(withText: false, tags: filter.tags, notTags: filter.notTags, limit: 1) { part in
+            any = any || !part.items.isEmpty
+        }
+        return !any
     }
 
     /// The state of one sitting: what was graded, the message to show next.
@@ -128,6 +144,8 @@ enum ReviewCommand {
         var edited = 0
         /// The last action's message when no card followed to show it with.
         var unshown = ""
+        /// How many cards came to be shown in this sitting (a card that came back counts again).
+        var cardsShown = 0
         var quit = false
         /// The test as the last reply said it is.
         var finalTest: TestSummary
@@ -156,6 +174,7 @@ enum ReviewCommand {
                     unshown = message
                     return
                 }
+                cardsShown += 1
                 var shown = monotonicMilliseconds()
                 var action: ReviewAction
                 // An edit shows the card again, front first, as it is now; any other action

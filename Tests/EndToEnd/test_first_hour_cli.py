@@ -56,6 +56,23 @@ def test_list_by_a_tag_no_card_has_says_so_and_fails(paced, tmp_path):
     assert paced.ok("list", "--tag", "ja").split("\t")[1] == "hira-a"
 
 
+def test_review_and_practice_by_a_tag_no_card_has_say_so_and_fail(paced, tmp_path):
+    """`review --tag nosuch` ended with "This part of today's test: 0 of 0 done" and exit status
+    0, `practice --tag nosuch` with "No card to practise.": a mistyped tag read as a done test."""
+    import_kana(paced, tmp_path, 10)
+    paced.ok("tag", "hira-a", "ja")
+    for command in ("review", "practice"):
+        piped = paced.ctl(command, "--tag", "nosuch")
+        assert (piped.returncode, piped.stdout) == (1, ""), piped
+        assert piped.stderr == "leitnerctl: no card is tagged 'nosuch' ('leitnerctl tags' lists the box's tags)\n"
+        status, out = terminal(paced, command, "--tag", "nosuch")
+        assert status == 1 and "no card is tagged 'nosuch'" in out and "0 of 0 done" not in out, out
+    # A tag the box has, on no card of today's test: the part's summary, as before.
+    paced.ok("move", "hira-a", "finished")
+    part = paced.ctl("review", "--tag", "ja")
+    assert part.returncode == 0 and "This part of today's test" in part.stdout and part.stderr == "", part
+
+
 def test_search_that_finds_nothing_says_so_on_a_terminal(paced, tmp_path):
     import_kana(paced, tmp_path, 10)
     status, out = terminal(paced, "search", "zzz")
