@@ -86,11 +86,29 @@ enum ImportCommand {
         do { bytes = try FileSystem.readFile(atPath: path, limit: 256 << 20) } catch {
             throw Failure.failed("cannot read '\(path)': \(error)")
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Failure.failed("cannot import '\(path)': it is not UTF-8 text")
-        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw notUTF8(path, bytes) }
         let chosen = format ?? ImportFormat.detect(fileName: path, text: text[...])
         return CardFileParser(format: chosen).parse(text)
+    }
+
+    /// The refusal of a file that is not UTF-8, saying what to do: a spreadsheet's "Unicode
+    /// text" is UTF-16 (its byte order mark says so), anything else is named by the first line
+    /// that breaks, where a stray byte of another encoding most often stands alone.
+    static func notUTF8(_ path: String, _ bytes: [UInt8]) -> Failure {
+        func convert(from encoding: String) -> String { "save it as UTF-8, or convert it with 'iconv -f \(encoding) -t UTF-8'" }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return Failure.failed("cannot import '\(path)': it is UTF-16 text (a spreadsheet's \"Unicode text\"), not UTF-8: "
+                                  + convert(from: "UTF-16"))
+        }
+        var line = 1
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            if String(validating: bytes[start..<index], as: UTF8.self) == nil { break }
+            line += 1
+            start = index + 1
+        }
+        return Failure.failed("cannot import '\(path)': line \(line) is not UTF-8 text (Windows-1252, say): "
+                              + convert(from: "WINDOWS-1252"))
     }
 
     /// One card ready to send: the card (its tags in it, R25), its size in the message, and

@@ -172,7 +172,7 @@ struct LinkedImport {
             do { bytes = try FileSystem.readFile(atPath: path, limit: AssetFile.maxSize) } catch {
                 throw Failure.failed("cannot read '\(path)': \(error)")
             }
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure.failed("cannot import '\(path)': it is not UTF-8 text") }
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw ImportCommand.notUTF8(path, bytes) }
             return text
         }
     }

@@ -3,6 +3,7 @@ or said nothing gets a test here. The box runs with pacing on (NewPerDay=20, R23
 newcomer's box would, on a clock the test sets; the outputs are read without colour."""
 import pathlib
 import re
+import subprocess
 
 from cli_box import on_terminal
 from test_places import paced  # noqa: F401  (a fixture: pacing on, the clock at Mon 2026-01-05 10:00 UTC)
@@ -71,6 +72,26 @@ def test_review_and_practice_by_a_tag_no_card_has_say_so_and_fail(paced, tmp_pat
     paced.ok("move", "hira-a", "finished")
     part = paced.ctl("review", "--tag", "ja")
     assert part.returncode == 0 and "This part of today's test" in part.stdout and part.stderr == "", part
+
+
+def test_an_import_that_is_not_utf8_says_what_it_is_and_how_to_convert_it(paced, tmp_path):
+    """A spreadsheet's "Unicode text" (UTF-16) and a Windows-1252 file were refused with "it is
+    not UTF-8 text" alone: the refusal names UTF-16, or the line that breaks, and iconv."""
+    sheet, old = tmp_path / "sheet.txt", tmp_path / "old.tsv"
+    sheet.write_bytes("front\tback\nperro\tdog\n".encode("utf-16"))
+    old.write_bytes("uno\tone\ncafé\tcoffee\n".encode("cp1252"))
+    for path, words in [(sheet, "it is UTF-16 text (a spreadsheet's \"Unicode text\"), not UTF-8: "
+                                "save it as UTF-8, or convert it with 'iconv -f UTF-16 -t UTF-8'"),
+                        (old, "line 2 is not UTF-8 text (Windows-1252, say): "
+                              "save it as UTF-8, or convert it with 'iconv -f WINDOWS-1252 -t UTF-8'")]:
+        refused = paced.ctl("import", str(path))
+        assert (refused.returncode, refused.stderr) == (1, f"leitnerctl: cannot import '{path}': {words}\n")
+    assert paced.ok("list") == ""
+    # Converted as it says, it goes in.
+    converted = tmp_path / "converted.tsv"
+    converted.write_bytes(subprocess.run(["iconv", "-f", "WINDOWS-1252", "-t", "UTF-8", str(old)], check=True,
+                                         capture_output=True).stdout)
+    assert "2 added" in paced.ok("import", str(converted))
 
 
 def test_search_that_finds_nothing_says_so_on_a_terminal(paced, tmp_path):
