@@ -5,7 +5,8 @@ client and with 8 client processes), the daemon's resident memory, and `leitnerc
 whole process, the throughput of Grade with 1 and with 8 clients (group commit), 50 clients making
 a learner's mix of calls for 30 s (BENCH_MIXED_CLIENTS, BENCH_MIXED_SECONDS; each method's
 p50/p99 apart, and beside them the same clients calling only GetInfo, the phase's floor), and
-`leitnerctl import` of 10,000 and 100,000 cards beside Anki's `add_notes` (bench/anki-add.py).
+`leitnerctl import` of 10,000 and 100,000 cards beside its floor (the same cards made plainly, one
+syncfs) and Anki's `add_notes` (bench/anki-add.py).
 Grade as `leitnerctl review` makes it (after the Next that showed the card) is
 measured in alternating rounds with a Python client and with leitnerctl's own Swift client
 (`leitner-bench client`); with ANKI_PYTHON set to an interpreter that has the `anki` package,
@@ -114,12 +115,16 @@ def measure(path, method, argument_list, clients):
 
 def measure_import(bin_dir, root, count):
     """`leitnerctl import` of `count` new cards (TSV) into an empty store of its own daemon,
-    durable when it returns, as a whole process; then Anki's add_notes of as many, when there."""
+    durable when it returns, as a whole process, beside its floor in the same run (the same
+    cards made plainly in a directory's `new/`, one syncfs: `leitner-bench import-floor`); then
+    Anki's add_notes of as many, when there."""
     store, sock = root / f"import-{count}", str(root / f"import-{count}.sock")
     deck = root / f"deck-{count}.tsv"
     with open(deck, "w") as f:
         for i in range(count):
             f.write(f"word {i}\tback of word {i}\n")
+    floor = subprocess.run([str(bin_dir / "leitner-bench"), "import-floor", str(root), str(count)],
+                           capture_output=True, text=True, check=True).stdout.strip()
     env = dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg"), XDG_STATE_HOME=str(root / "state"))
     daemon = subprocess.Popen([str(bin_dir / "leitnerd"), "--store", str(store), "--socket", sock], env=env,
                               stderr=subprocess.DEVNULL)
@@ -136,6 +141,8 @@ def measure_import(bin_dir, root, count):
                                 capture_output=True, text=True, check=True)
         took = time.perf_counter() - start
         print(f"import {count} cards: leitnerctl import {took * 1000:8.1f} ms (durable; {result.stdout.strip()})")
+        floor_ms = float(floor.split()[-2])
+        print(f"import {count} cards: {floor}   ratio {took * 1000 / floor_ms:.2f}×")
     finally:
         daemon.terminate()
         daemon.wait()

@@ -16,7 +16,11 @@ enum ImportMeasurement {
         let storePath = directory + "/import-box-\(count)"
         for path in [floorPath, storePath] where access(path, F_OK) == 0 { _ = system("rm -rf '\(path)'") }
         sync()
-        let floor = try Timing.secondsThrowing { try createThenSync(floorPath, count: count) }
+        let floor = try Timing.secondsThrowing {
+            try createThenSync(floorPath, count: count) { index in
+                ("front-\(index)-of-the-import", "front \(index) of the import", "back \(index)")
+            }
+        }
         let box = try Box(options: BoxOptions(storePath: storePath, device: BenchDevice.name))
         let cards = (0..<count).map { index in
             NewCard(front: Asset(name: "front.txt", text: "front \(index) of the import"),
@@ -40,17 +44,34 @@ enum ImportMeasurement {
         for path in [floorPath, storePath] { _ = system("rm -rf '\(path)'") }
     }
 
+    /// The floor of `leitnerctl import` of a TSV as bench/daemon.py measures it, printed for it
+    /// to set beside: its deck's cards (line `i`: `word i`, `back of word i`) made plainly in a
+    /// fresh directory's `new/`, where the box puts them, with the ids the box gives them.
+    static func runTSVFloor(directory: String, count: Int) throws {
+        let path = directory + "/import-floor-\(count)"
+        if access(path, F_OK) == 0 { _ = system("rm -rf '\(path)'") }
+        mkdir(path, 0o755)
+        sync()
+        let floor = try Timing.secondsThrowing {
+            try createThenSync(path + "/new", count: count) { index in ("word-\(index)", "word \(index)", "back of word \(index)") }
+        }
+        print("floor: make \(count) cards plainly (a directory, two files) then syncfs \(Timing.ms(floor))")
+        _ = system("rm -rf '\(path)'")
+    }
+
     /// The floor: what any store of one directory per card must do, written as plainly as can be.
-    private static func createThenSync(_ path: String, count: Int) throws {
+    /// `card` gives the `index`th card's directory name, front and back.
+    private static func createThenSync(_ path: String, count: Int,
+                                       card: (Int) -> (id: String, front: String, back: String)) throws {
         mkdir(path, 0o755)
         let root = try FileDescriptor.openDirectory(path)
         defer { root.close() }
         for index in 0..<count {
-            let id = "front-\(index)-of-the-import"
+            let (id, front, back) = card(index)
             try FileSystem.makeDirectory(id, in: root)
             let dir = try FileDescriptor.openDirectory(id, relativeTo: root)
             defer { dir.close() }
-            for (name, text) in [("front.txt", "front \(index) of the import"), ("back.txt", "back \(index)")] {
+            for (name, text) in [("front.txt", front), ("back.txt", back)] {
                 let file = try FileDescriptor.open(name, relativeTo: dir, flags: O_WRONLY | O_CREAT | O_EXCL)
                 defer { file.close() }
                 try file.writeAll(Array(text.utf8))

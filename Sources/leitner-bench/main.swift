@@ -8,6 +8,7 @@ import LeitnerSystem
 //   leitner-bench [--dir DIR] [--sizes 10000,100000] [--grades 1000]
 //   leitner-bench measure STORE GRADES LINES  (one measurement, in a fresh process: internal)
 //   leitner-bench import DIR N             (import of N cards beside its floor, in a fresh process)
+//   leitner-bench import-floor DIR N       (the floor of bench/daemon.py's `leitnerctl import` of N TSV cards)
 //   leitner-bench open STORE ROUNDS        (opening the box alone, beside the names-only walk, alternately)
 //   leitner-bench prepare STORE ROUNDS     (Prepare alone, the test opened anew each round)
 //   leitner-bench prepare-new STORE ROUNDS N  (the same with NewPerDay=N, a day later each round)
@@ -40,6 +41,10 @@ if arguments.first == "measure", arguments.count == 4, let grades = Int(argument
 }
 if arguments.first == "import", arguments.count == 3, let count = Int(arguments[2]) {
     try ImportMeasurement.run(directory: arguments[1], count: count)
+    exit(0)
+}
+if arguments.first == "import-floor", arguments.count == 3, let count = Int(arguments[2]) {
+    try ImportMeasurement.runTSVFloor(directory: arguments[1], count: count)
     exit(0)
 }
 if arguments.first == "open", arguments.count == 3, let rounds = Int(arguments[2]) {
