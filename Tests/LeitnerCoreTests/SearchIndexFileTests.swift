@@ -45,7 +45,7 @@ import Glibc
         let dir = try Self.storeWithFile()
         defer { dir.remove() }
         let saved = try #require(SearchIndexFile.load(in: try FileDescriptor.openDirectory(dir.path + "/" + TestBox.local)))
-        #expect(saved.slots.count == 4)
+        #expect(saved.slotCount == 4)
         let box = try Self.open(dir)
         defer { box.close() }
         #expect(Self.taken(box) == 4)

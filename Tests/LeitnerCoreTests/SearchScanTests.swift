@@ -32,6 +32,60 @@ import LeitnerTestSupport
         #expect(try f.box.search(pattern, fields: Self.all, level: nil) == matches)
     }
 
+    /// Where each card's id lies in `index`, by id.
+    static func places(_ index: SearchIndex) -> [String: Int] {
+        var places: [String: Int] = [:]
+        index.forEach { parts in places[String(decoding: parts.id, as: UTF8.self)] = Int(bitPattern: parts.id.baseAddress) }
+        return places
+    }
+
+    /// A search in flight keeps the index as it began until it has found its cards, off the
+    /// turn; the box's next update (a card edited by hand, marked dead and read again) copies
+    /// only the pieces it changes, where it copied every card's slot and bytes (6 MiB at 100,000
+    /// cards, for each search in flight): the other pieces' cards are where they were.
+    @Test func anUpdateWhileASearchHoldsTheIndexCopiesOnlyThePiecesItChanges() throws {
+        let f = try BoxFixture()
+        let count = 4 * SearchIndex.pieceSize
+        for number in 0..<count { f.dir.writeCard("c\(number)", level: "1", front: "word \(number)") }
+        let pattern = try SearchPattern("word", regex: false)
+        var scan = try f.box.startSearch(pattern, fields: [.front], level: nil, limit: nil)
+        let held = Self.places(try #require(f.box.searchIndex))
+        f.dir.write("1/c7/front.txt", "zebra")
+        #expect(try f.box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == ["c7"])
+        let now = Self.places(try #require(f.box.searchIndex))
+        #expect(now.count == count)
+        #expect(now["c7"] != held["c7"])
+        // The piece whose slot was marked dead keeps its bytes; the last piece, appended to, is copied.
+        #expect(now.filter { held[$0.key] == $0.value }.count >= count - SearchIndex.pieceSize)
+        try scan.find()
+        #expect(scan.cards == count)
+    }
+
+    /// Cards read again leave their old bytes behind until they are half of the index's, then
+    /// the live cards are packed into new pieces: each is still found, and found changed.
+    @Test func cardsReadAgainArePackedAndStillFound() throws {
+        let f = try BoxFixture()
+        let count = SearchIndex.pieceSize + 100
+        for number in 0..<count { f.dir.writeCard("c\(number)", level: "1", front: "word \(number)") }
+        func found(_ text: String) throws -> Int {
+            try f.box.search(SearchPattern(text, regex: false), fields: [.front], level: nil).count
+        }
+        #expect(try found("word") == count)
+        // Longer texts: the first cards' bytes, read again, are less than half of all.
+        let long = String(repeating: "x", count: 300)
+        for number in 0..<count { f.dir.write("1/c\(number)/front.txt", "wolf \(number) \(long)") }
+        #expect(try found("wolf") == count)
+        #expect(f.box.searchIndex?.slotCount == 2 * count)
+        // Read a third time: more than half.
+        for number in 0..<count { f.dir.write("1/c\(number)/front.txt", "yaks \(number) \(long)") }
+        #expect(try found("yaks") == count)
+        #expect(try found("wolf") == 0)
+        #expect(f.box.searchIndex?.slotCount == count)
+        f.dir.write("1/c0/front.txt", "kudu")
+        #expect(try f.box.search(SearchPattern("kudu", regex: false), fields: [.front], level: nil).map(\.id) == ["c0"])
+        #expect(Self.places(try #require(f.box.searchIndex)).count == count)
+    }
+
     @Test func aLimitStopsAfterThatManyLines() throws {
         let f = try BoxFixture()
         for number in 0..<10 { f.dir.writeCard("c\(number)", level: "1", front: "x", back: "x\nx") }

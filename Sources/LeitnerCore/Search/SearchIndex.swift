@@ -5,10 +5,12 @@ import LeitnerSystem
 /// The text of every card, case-folded, for `Search`: reading 200,000 side files per search
 /// costs seconds (as `grep -r` does), scanning them in memory milliseconds.
 ///
-/// Compact: one byte arena holds each card's id (and its folded form when that differs), its
+/// Compact: a byte arena holds each card's id (and its folded form when that differs), its
 /// folded front and its folded back; a slot of 24 bytes per card, with no reference in it, says
 /// where, and in which level the card is; its tags (R25) follow its back, and its files' stamp
-/// (`CardStamp`, taken before the read) follows them. It is built on the first search, not at
+/// (`CardStamp`, taken before the read) follows them. Slots and arena are in pieces of
+/// `pieceSize` cards (`SlotPiece`), shared between the index and the copies searches in flight
+/// keep: an update copies only the pieces it changes. It is built on the first search, not at
 /// open, and kept current without rescans:
 ///
 /// - it holds a cursor on the store's change feed (`ChangeFeed`), which has every card whose level
@@ -83,9 +85,23 @@ struct SearchIndex {
         }
     }
 
-    private(set) var slots: [Slot] = []
-    private(set) var arena: [UInt8] = []
-    /// Arena bytes no slot uses any more; compacted when they are half of it.
+    /// `pieceSize` slots (the last one fewer) and the bytes they point at, a slot's `offset`
+    /// being in its piece's arena. A search in flight keeps the index as it began (`SearchScan`)
+    /// until it has found its cards, off the turn: the box's next update marks the cards graded
+    /// since dead, takes in watches and appends what it reads again, and in pieces copies only
+    /// the pieces it touches (some 60 KiB each), where one arena and one array of slots were
+    /// copied whole, about 6 MiB at 100,000 cards, for each search still holding them.
+    struct SlotPiece {
+        var slots: [Slot] = []
+        var arena: [UInt8] = []
+    }
+
+    private var slotPieces: [SlotPiece] = []
+    /// Slots in every piece, live and dead: slot `number` is in piece `number / pieceSize`.
+    private(set) var slotCount = 0
+    /// Bytes in every piece's arena.
+    private var arenaCount = 0
+    /// Arena bytes no slot uses any more; compacted when they are half of them.
     private var garbage = 0
     /// Cards read again at the next update: those a build could not read.
     private var pending = Set<String>()
@@ -103,11 +119,17 @@ struct SearchIndex {
     /// that `update` finds the slots of the few cards that changed without walking every slot:
     /// walking and hashing 100,000 ids before each search took a third of the daemon's time with
     /// 50 clients grading and searching (docs/performance.md, "Many clients"). An entry of a
-    /// dead slot stays until the table is made again; lookups pass it by.
-    private var table: [Int32] = []
+    /// dead slot stays until the table is made again; lookups pass it by. In pieces of
+    /// `tablePiece` entries, shared with the copies searches keep, as the slots are.
+    private var table: [[Int32]] = []
+    /// Positions in `table`: a power of two, 0 before it is made.
+    private var tableSize = 0
     /// Entries in `table`, live and dead: the table is made again, twice as large as the live
     /// slots need, when they fill half of it.
     private var tableEntries = 0
+    /// 4,096 entries (16 KiB) a piece of the table.
+    private static let tableShift = 12
+    private static let tablePiece = 1 << tableShift
 
     /// Reads every card of the store, its cursor opened first: at once, under the box's turn (the
     /// box's own callers, and a daemon whose build off the turn could not begin).
@@ -168,9 +190,37 @@ struct SearchIndex {
     /// only looked up by id, by a build.
     init(slots: [Slot], arena: [UInt8]) {
         self.cursor = .none
-        self.slots = slots
-        self.arena = arena
+        for slot in slots { appendSlot(slot, bytes: arena[Int(slot.offset)..<Int(slot.offset) + slot.size]) }
         makeTable()
+    }
+
+    /// Slot `number`.
+    func slot(_ number: Int) -> Slot {
+        slotPieces[number / SearchIndex.pieceSize].slots[number % SearchIndex.pieceSize]
+    }
+
+    /// The bytes of slot `number`: its id, folded id, front, back, tags and stamp.
+    func bytes(_ number: Int) -> ArraySlice<UInt8> {
+        let slot = slot(number)
+        return slotPieces[number / SearchIndex.pieceSize].arena[Int(slot.offset)..<Int(slot.offset) + slot.size]
+    }
+
+    /// Changes slot `number` in place: its piece's slots are copied if a search holds them.
+    private mutating func change(_ number: Int, _ body: (inout Slot) -> Void) {
+        body(&slotPieces[number / SearchIndex.pieceSize].slots[number % SearchIndex.pieceSize])
+    }
+
+    /// Appends `slot` with its `bytes`, in a new piece when the last is full: its offset is set
+    /// to where they go in the piece's arena.
+    private mutating func appendSlot(_ slot: Slot, bytes: some Collection<UInt8>) {
+        if slotCount % SearchIndex.pieceSize == 0 { slotPieces.append(SlotPiece()) }
+        var slot = slot
+        let last = slotPieces.count - 1
+        slot.offset = UInt32(slotPieces[last].arena.count)
+        slotPieces[last].arena.append(contentsOf: bytes)
+        slotPieces[last].slots.append(slot)
+        slotCount += 1
+        arenaCount += slot.size
     }
 
     /// The stamp of the live slot holding `id`, kept or not, and the slot's number; nil when
@@ -182,8 +232,9 @@ struct SearchIndex {
 
     /// The stamp of slot `number`, and whether it may be kept on disk; nil when it has none.
     func stamp(at number: Int) -> (stamp: CardStamp, kept: Bool)? {
-        let slot = slots[number]
+        let slot = slot(number)
         guard slot.stampLength > 0 else { return nil }
+        let arena = slotPieces[number / SearchIndex.pieceSize].arena
         let start = slot.stampOffset
         guard let stamp = CardStamp(encoded: arena[start + 1..<start + Int(slot.stampLength)]) else { return nil }
         return (stamp, arena[start] == SearchIndex.keptStamp)
@@ -240,10 +291,10 @@ struct SearchIndex {
                 let part = entries[start..<min(start + pieceSize, entries.count)]
                 start += pieceSize
                 let asked = saved.map { askStamps(Array(part), in: $0, from: source, stopped: stopped) } ?? []
-                let first = reading.built.index.slots.count
+                let first = reading.built.index.slotCount
                 guard reading.read(part, from: source, watcher: watcher, asked: asked, stopped: stopped) else { return nil }
                 // Every piece is handed on, empty ones too, so that its number is `pieces(of:in:)`'s.
-                let slots = first..<reading.built.index.slots.count
+                let slots = first..<reading.built.index.slotCount
                 pieceRead(PieceRead(level: level, piece: reading.built.index.piece(slots), slots: slots))
             }
         }
@@ -259,19 +310,10 @@ struct SearchIndex {
         return before..<before + pieces[level.rawValue - 1]
     }
 
-    /// A copy of slots `range` and of their bytes, which follow each other in the arena (a build
-    /// appends them in order), with no table: for `forEach` alone.
+    /// A copy of slots `range` and of their bytes, with no table: for `forEach` alone.
     private func piece(_ range: Range<Int>) -> SearchIndex {
         var piece = SearchIndex(cursor: .none)
-        guard !range.isEmpty else { return piece }
-        let base = Int(slots[range.lowerBound].offset)
-        let end = Int(slots[range.upperBound - 1].offset) + slots[range.upperBound - 1].size
-        piece.arena = Array(arena[base..<end])
-        piece.slots = slots[range].map { slot in
-            var moved = slot
-            moved.offset -= UInt32(base)
-            return moved
-        }
+        for number in range { piece.appendSlot(slot(number), bytes: bytes(number)) }
         return piece
     }
 
@@ -331,8 +373,7 @@ struct SearchIndex {
         init(cards: CardIndex, saved: SearchIndex?) {
             self.saved = saved
             built.cards = cards
-            built.index.slots.reserveCapacity(cards.count)
-            if let saved { built.index.arena.reserveCapacity(saved.arena.count) }
+            built.index.slotPieces.reserveCapacity(cards.count / SearchIndex.pieceSize + 1)
         }
 
         /// Reads `entries` into `built`.
@@ -361,7 +402,7 @@ struct SearchIndex {
                     }
                     if let holding {
                         // Its level is the store's: a card moved by hand keeps its directory.
-                        built.index.copy(saved.slots[holding], from: saved, level: level, watch: watch ?? -1)
+                        built.index.copy(holding, from: saved, level: level, watch: watch ?? -1)
                         if watch == nil { built.adopted.append(id) }
                         taken += 1
                         continue
@@ -401,7 +442,7 @@ struct SearchIndex {
         mutating func finish() -> Built {
             // Written again when it would spare the next start reads: cards read it can keep, or
             // cards it holds that are gone.
-            built.needsSaving = saved == nil || readKept > 0 || taken < saved?.slots.count ?? 0
+            built.needsSaving = saved == nil || readKept > 0 || taken < saved?.slotCount ?? 0
             built.taken = taken
             built.index.shrink()
             return built
@@ -442,8 +483,8 @@ struct SearchIndex {
     /// has its own.
     mutating func takeWatches(_ watched: [Watched]) {
         for card in watched where card.holds {
-            guard let number = slotNumber(of: card.id), slots[number].watch < 0 else { continue }
-            slots[number].watch = card.watch
+            guard let number = slotNumber(of: card.id), slot(number).watch < 0 else { continue }
+            change(number) { $0.watch = card.watch }
             unwatchedCount -= 1
         }
     }
@@ -479,10 +520,8 @@ struct SearchIndex {
             }
         }
         if unwatchedCount > 0, askingStamps {
-            for number in slots.indices where slots[number].watch < 0 && slots[number].level != Slot.dead {
-                let id = arena.withUnsafeBufferPointer { all in
-                    String(decoding: all[Int(slots[number].offset)..<Int(slots[number].offset) + Int(slots[number].idLength)], as: UTF8.self)
-                }
+            for number in 0..<slotCount where slot(number).watch < 0 && slot(number).level != Slot.dead {
+                let id = String(decoding: bytes(number).prefix(Int(slot(number).idLength)), as: UTF8.self)
                 if dirty.contains(id) { continue }
                 IndexBuildProbe.reading(id, root: store.root)
                 guard let level = store.level(of: id), let found = stamp(at: number), found.stamp.holds(id, in: level, from: store) else {
@@ -494,9 +533,9 @@ struct SearchIndex {
         guard !dirty.isEmpty else { return }
         for id in dirty {
             while let number = slotNumber(of: id) {
-                garbage += slots[number].size
-                if slots[number].watch < 0 { unwatchedCount -= 1 }
-                slots[number].level = Slot.dead
+                garbage += slot(number).size
+                if slot(number).watch < 0 { unwatchedCount -= 1 }
+                change(number) { $0.level = Slot.dead }
             }
         }
         pending.removeAll()
@@ -504,7 +543,7 @@ struct SearchIndex {
             index(id, store: store)
             readSinceSaved += 1
         }
-        if garbage > arena.count / 2 {
+        if garbage > arenaCount / 2 {
             compact()
             MemoryTrim.releaseFreedMemory()
         }
@@ -512,29 +551,30 @@ struct SearchIndex {
 
     /// The number of the live slot holding `id`, if any.
     private func slotNumber(of id: String) -> Int? {
-        guard !table.isEmpty else { return nil }
+        guard tableSize > 0 else { return nil }
         var id = id
         return id.withUTF8 { bytes -> Int? in
-            arena.withUnsafeBufferPointer { all -> Int? in
-                let mask = table.count - 1
-                var position = SearchIndex.hash(bytes) & mask
-                while table[position] >= 0 {
-                    let number = Int(table[position])
-                    let slot = slots[number]
-                    if slot.level != Slot.dead, Int(slot.idLength) == bytes.count,
-                       bytes.elementsEqual(all[Int(slot.offset)..<Int(slot.offset) + bytes.count]) {
-                        return number
-                    }
-                    position = (position + 1) & mask
+            let mask = tableSize - 1
+            var position = SearchIndex.hash(bytes) & mask
+            while true {
+                let entry = table[position >> SearchIndex.tableShift][position & (SearchIndex.tablePiece - 1)]
+                guard entry >= 0 else { return nil }
+                let number = Int(entry)
+                let slot = slot(number)
+                if slot.level != Slot.dead, Int(slot.idLength) == bytes.count,
+                   slotPieces[number / SearchIndex.pieceSize].arena.withUnsafeBufferPointer({ all in
+                       memcmp(all.baseAddress! + Int(slot.offset), bytes.baseAddress!, bytes.count) == 0
+                   }) {
+                    return number
                 }
-                return nil
+                position = (position + 1) & mask
             }
         }
     }
 
     /// Enters slot `number` in the table, making the table again when it is half full.
     private mutating func enter(_ number: Int) {
-        if (tableEntries + 1) * 2 > table.count {
+        if (tableEntries + 1) * 2 > tableSize {
             makeTable()
             return
         }
@@ -542,25 +582,28 @@ struct SearchIndex {
     }
 
     private mutating func enterUnchecked(_ number: Int) {
-        let slot = slots[number]
-        let mask = table.count - 1
-        var position = arena.withUnsafeBufferPointer { all in
+        let slot = slot(number)
+        let mask = tableSize - 1
+        var position = slotPieces[number / SearchIndex.pieceSize].arena.withUnsafeBufferPointer { all in
             SearchIndex.hash(UnsafeBufferPointer(rebasing: all[Int(slot.offset)..<Int(slot.offset) + Int(slot.idLength)]))
         } & mask
-        while table[position] >= 0 { position = (position + 1) & mask }
-        table[position] = Int32(number)
+        let low = SearchIndex.tablePiece - 1
+        while table[position >> SearchIndex.tableShift][position & low] >= 0 { position = (position + 1) & mask }
+        table[position >> SearchIndex.tableShift][position & low] = Int32(number)
         tableEntries += 1
     }
 
     /// Makes the table anew from the live slots, at least 2.5 times as large as they need, so
     /// that a quarter as many again can be entered before it is made again.
     private mutating func makeTable() {
-        let live = slots.reduce(0) { $0 + ($1.level == Slot.dead ? 0 : 1) }
+        let live = slotPieces.reduce(0) { count, piece in count + piece.slots.reduce(0) { $0 + ($1.level == Slot.dead ? 0 : 1) } }
         var size = 16
         while size * 2 < live * 5 { size *= 2 }
-        table = [Int32](repeating: -1, count: size)
+        tableSize = size
+        table = [[Int32]](repeating: [Int32](repeating: -1, count: min(size, SearchIndex.tablePiece)),
+                          count: max(1, size >> SearchIndex.tableShift))
         tableEntries = 0
-        for number in slots.indices where slots[number].level != Slot.dead { enterUnchecked(number) }
+        for number in 0..<slotCount where slot(number).level != Slot.dead { enterUnchecked(number) }
     }
 
     /// The store index's hash of an id's bytes, as an `Int` for masking.
@@ -595,74 +638,85 @@ struct SearchIndex {
         // fit, and are cut at a whole tag should they not.
         var tags = Array(cardTags.joined(separator: "\n").utf8)
         while tags.count > Int(UInt16.max), let cut = tags.lastIndex(of: UInt8(ascii: "\n")) { tags.removeSubrange(cut...) }
-        let offset = UInt32(arena.count)
-        arena.append(contentsOf: id.utf8)
-        if folded != id { arena.append(contentsOf: folded.utf8) }
-        arena.append(contentsOf: front)
-        arena.append(contentsOf: back)
-        arena.append(contentsOf: tags)
+        var bytes = Array(id.utf8)
+        if folded != id { bytes.append(contentsOf: folded.utf8) }
+        bytes.append(contentsOf: front)
+        bytes.append(contentsOf: back)
+        bytes.append(contentsOf: tags)
         if let stamp {
-            arena.append(kept ? SearchIndex.keptStamp : SearchIndex.liveStamp)
-            arena.append(contentsOf: stamp)
+            bytes.append(kept ? SearchIndex.keptStamp : SearchIndex.liveStamp)
+            bytes.append(contentsOf: stamp)
         }
-        slots.append(Slot(offset: offset, idLength: UInt16(id.utf8.count),
-                          foldedIDLength: folded == id ? 0 : UInt16(folded.utf8.count),
-                          frontLength: UInt32(front.count), backLength: UInt32(back.count),
-                          watch: watch, level: UInt8(level.rawValue), stampLength: stamp.map { UInt8($0.count + 1) } ?? 0,
-                          tagsLength: UInt16(tags.count)))
+        appendSlot(Slot(offset: 0, idLength: UInt16(id.utf8.count),
+                        foldedIDLength: folded == id ? 0 : UInt16(folded.utf8.count),
+                        frontLength: UInt32(front.count), backLength: UInt32(back.count),
+                        watch: watch, level: UInt8(level.rawValue), stampLength: stamp.map { UInt8($0.count + 1) } ?? 0,
+                        tagsLength: UInt16(tags.count)), bytes: bytes)
         if watch < 0 { unwatchedCount += 1 }
-        enter(slots.count - 1)
+        enter(slotCount - 1)
     }
 
-    /// Appends slot `slot` of `other` (the index's file), its bytes copied, in `level`.
-    private mutating func copy(_ slot: Slot, from other: SearchIndex, level: Level, watch: Int32) {
-        var copied = slot
-        copied.offset = UInt32(arena.count)
+    /// Appends slot `number` of `other` (the index's file), its bytes copied, in `level`.
+    private mutating func copy(_ number: Int, from other: SearchIndex, level: Level, watch: Int32) {
+        var copied = other.slot(number)
         copied.level = UInt8(level.rawValue)
         copied.watch = watch
-        arena.append(contentsOf: other.arena[Int(slot.offset)..<Int(slot.offset) + slot.size])
-        slots.append(copied)
+        appendSlot(copied, bytes: other.bytes(number))
         if watch < 0 { unwatchedCount += 1 }
-        enter(slots.count - 1)
+        enter(slotCount - 1)
     }
 
+    /// Packs the live slots into new pieces, renumbered in their order.
     private mutating func compact() {
-        var packed: [UInt8] = []
-        packed.reserveCapacity(arena.count - garbage)
-        var live: [Slot] = []
-        live.reserveCapacity(slots.count)
-        for var slot in slots where slot.level != Slot.dead {
-            let start = Int(slot.offset)
-            slot.offset = UInt32(packed.count)
-            packed.append(contentsOf: arena[start..<start + slot.size])
-            live.append(slot)
+        var packed = SearchIndex(cursor: cursor)
+        packed.slotPieces.reserveCapacity(slotPieces.count)
+        for number in 0..<slotCount where slot(number).level != Slot.dead {
+            packed.appendSlot(slot(number), bytes: bytes(number))
         }
-        arena = packed
-        slots = live
+        slotPieces = packed.slotPieces
+        slotCount = packed.slotCount
+        arenaCount = packed.arenaCount
         garbage = 0
         makeTable()
     }
 
     /// Gives back what growing the arrays left unused.
     private mutating func shrink() {
-        arena = arena.withUnsafeBufferPointer { Array($0) }
-        slots = slots.withUnsafeBufferPointer { Array($0) }
+        for number in slotPieces.indices {
+            slotPieces[number].arena = slotPieces[number].arena.withUnsafeBufferPointer { Array($0) }
+            slotPieces[number].slots = slotPieces[number].slots.withUnsafeBufferPointer { Array($0) }
+        }
         MemoryTrim.releaseFreedMemory()
     }
 
-    /// Calls `body` with the slot of each live card whose stamp may be kept on disk.
-    func forEachKept(_ body: (Slot) -> Void) {
-        for slot in slots where slot.level != Slot.dead && slot.stampLength > 0
-            && arena[slot.stampOffset] == SearchIndex.keptStamp {
-            body(slot)
+    /// Calls `body` with the slot and the bytes of each live card whose stamp may be kept on disk.
+    func forEachKept(_ body: (Slot, ArraySlice<UInt8>) -> Void) {
+        for piece in slotPieces {
+            for slot in piece.slots where slot.level != Slot.dead && slot.stampLength > 0
+                && piece.arena[slot.stampOffset] == SearchIndex.keptStamp {
+                body(slot, piece.arena[Int(slot.offset)..<Int(slot.offset) + slot.size])
+            }
         }
     }
 
     /// Calls `body` with each card's parts: of every slot, or of those in `range`.
     func forEach(in range: Range<Int>? = nil, _ body: (Parts) -> Void) {
-        arena.withUnsafeBufferPointer { all in
+        let range = range ?? 0..<slotCount
+        var first = range.lowerBound
+        while first < range.upperBound {
+            let number = first / SearchIndex.pieceSize
+            let start = number * SearchIndex.pieceSize
+            let end = min(range.upperBound, start + SearchIndex.pieceSize)
+            SearchIndex.forEach(in: slotPieces[number], slots: first - start..<end - start, body)
+            first = end
+        }
+    }
+
+    /// Calls `body` with the parts of `piece`'s slots `range`.
+    private static func forEach(in piece: SlotPiece, slots range: Range<Int>, _ body: (Parts) -> Void) {
+        piece.arena.withUnsafeBufferPointer { all in
             guard let base = all.baseAddress else { return }
-            for slot in slots[range ?? slots.indices] where slot.level != Slot.dead {
+            for slot in piece.slots[range] where slot.level != Slot.dead {
                 let id = base + Int(slot.offset)
                 let foldedID = id + Int(slot.idLength)
                 let front = foldedID + Int(slot.foldedIDLength)

@@ -45,7 +45,7 @@ enum SearchIndexFile {
     static func encoded(_ index: SearchIndex) -> [UInt8] {
         var slots: [SearchIndex.Slot] = []
         var arenaLength = 0
-        index.forEachKept { slot in
+        index.forEachKept { slot, _ in
             slots.append(slot)
             arenaLength += slot.size
         }
@@ -62,9 +62,8 @@ enum SearchIndexFile {
             bytes.append(slot.stampLength)
             bytes.append(slot.level)
         }
-        index.arena.withUnsafeBufferPointer { arena in
-            for slot in slots { bytes.append(contentsOf: arena[Int(slot.offset)..<Int(slot.offset) + slot.size]) }
-        }
+        // The same slots in the same order, their bytes after all of them.
+        index.forEachKept { _, kept in bytes.append(contentsOf: kept) }
         append(checksum(bytes[...]), 8, to: &bytes)
         return bytes
     }

@@ -2,8 +2,8 @@
 /// (docs/daemon.md, "Streamed replies"; docs/performance.md, "A search's work budget"):
 ///
 /// 1. `Box.startSearch`, under the turn: the index brought up to date and kept as it is then
-///    (a copy of an array of structs: the box's next update of its own index copies its bytes,
-///    once, if this one still holds them).
+///    (a copy of its pieces: the box's next update of its own index copies the pieces it
+///    changes, once, if this one still holds them, `SearchIndex.SlotPiece`).
 /// 2. `find`, anywhere: the cards whose text matches in that copy, sorted by level then id.
 /// 3. `Box.readCards`, under the turn, a batch at a time: each card as it is now in the store;
 ///    then `matchRead`, anywhere: the lines of those cards that match.
