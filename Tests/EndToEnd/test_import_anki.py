@@ -5,6 +5,7 @@ deck holds — kinds, sides as text, tags, places, levels under --keep-progress 
 carried is reported; a second import adds nothing."""
 import html
 import json
+import pathlib
 import re
 
 import pytest
@@ -146,11 +147,17 @@ def test_new_cards_wait_in_ankis_order_and_a_deck_is_taken_alone(box, decks):  #
 
 
 def test_a_package_that_is_not_one_is_refused_with_its_reason(box, tmp_path):  # noqa: F811
-    bad = tmp_path / "bad.apkg"
+    """A file that is no zip, and a package cut short (a download that stopped), are said so,
+    where both were "'unzip' failed to unpack …: exited with status 9"."""
+    bad, cut = tmp_path / "bad.apkg", tmp_path / "cut.apkg"
     bad.write_bytes(b"not a zip")
-    result = box.ctl("import", bad)
-    assert result.returncode == 1
-    assert result.stderr.startswith(f"leitnerctl: cannot import '{bad}': 'unzip' failed to unpack")
+    decks = write_cloze_decks(str(tmp_path / "anki"))
+    whole = pathlib.Path(decks["files"]["cloze.apkg"]).read_bytes()
+    cut.write_bytes(whole[:len(whole) // 2])
+    for path, reason in [(bad, "it is not a zip file, as every .apkg and .colpkg is"),
+                         (cut, "it is cut short (its zip directory is missing): a download that stopped? Fetch it again")]:
+        result = box.ctl("import", path)
+        assert (result.returncode, result.stderr) == (1, f"leitnerctl: cannot import '{path}': not a package Anki wrote: {reason}\n")
     assert in_box(box.store) == {}
 
 

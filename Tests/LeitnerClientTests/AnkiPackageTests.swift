@@ -164,6 +164,13 @@ import Testing
             try AnkiPackage("\(dir.path)/deck.apkg")
         }
         dir.write("not-a-zip.apkg", "hello")
-        #expect(throws: AnkiPackageError.self) { try AnkiPackage("\(dir.path)/not-a-zip.apkg") }
+        #expect(throws: AnkiPackageError.damaged("it is not a zip file, as every .apkg and .colpkg is")) {
+            try AnkiPackage("\(dir.path)/not-a-zip.apkg")
+        }
+        // A download that stopped: the zip's start without its directory at the end.
+        Self.shell("head -c 40 \(dir.path)/deck.apkg > \(dir.path)/cut.apkg")
+        #expect(throws: AnkiPackageError.damaged("it is cut short (its zip directory is missing): a download that stopped? Fetch it again")) {
+            try AnkiPackage("\(dir.path)/cut.apkg")
+        }
     }
 }

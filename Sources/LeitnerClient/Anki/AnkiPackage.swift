@@ -62,6 +62,16 @@ public final class AnkiPackage {
             // The media (entries named by numbers in every format) that the zip stores as they
             // are stay in it; the rest is unpacked. A zip this reader does not know is unpacked whole.
             let zip = ZipDirectory(file)
+            // A file that is no zip at all (a web page saved under the deck's name, a deck's
+            // text export renamed) or one cut short is said so, not as unzip's exit status.
+            if zip == nil {
+                if (try? file.read(at: 0, upTo: 4)) != [0x50, 0x4B, 0x03, 0x04] {
+                    throw AnkiPackageError.damaged("it is not a zip file, as every .apkg and .colpkg is")
+                }
+                if ZipDirectory.endRecord(file) == nil {
+                    throw AnkiPackageError.damaged("it is cut short (its zip directory is missing): a download that stopped? Fetch it again")
+                }
+            }
             let inZip = zip?.entries.filter { $0.value.isStored && !$0.key.isEmpty && $0.key.utf8.allSatisfy { (0x30...0x39).contains($0) } } ?? [:]
             let kept = inZip.keys.sorted()
             _ = try AnkiPrograms.run([AnkiPrograms.unzip, AnkiPrograms.bsdtar], { program in
