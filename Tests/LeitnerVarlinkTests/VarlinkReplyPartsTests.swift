@@ -41,6 +41,32 @@ import Testing
         #expect(replies.flatMap { $0.parameters["cards"]?.arrayValue ?? [] } == items)
     }
 
+    /// `cut` sends what is gathered as a part now, small as it is; with nothing gathered, or
+    /// without `more` (one message), it does nothing.
+    @Test func aCutMakesThePartGatheredSoFarReady() throws {
+        let items = (0..<40).map { Self.item($0) }
+        var parts = VarlinkReplyParts(member: "cards", limit: 1 << 20, more: true)
+        parts.cut()
+        #expect(!parts.hasReadyFrame)
+        for item in items.prefix(3) { try parts.append(item) }
+        parts.cut()
+        parts.cut()
+        var frames: [[UInt8]] = []
+        while let frame = parts.nextReadyFrame() { frames.append(frame) }
+        for item in items.dropFirst(3) { try parts.append(item) }
+        frames.append(parts.finish())
+        let replies = try Self.replies(frames)
+        #expect(replies.map { $0.parameters["cards"]?.arrayValue?.count } == [3, 37])
+        #expect(replies.map(\.continues) == [true, false])
+        #expect(replies.flatMap { $0.parameters["cards"]?.arrayValue ?? [] } == items)
+
+        var one = VarlinkReplyParts(member: "cards", limit: 1 << 20, more: false)
+        try one.append(items[0])
+        one.cut()
+        #expect(!one.hasReadyFrame)
+        #expect(one.finish() == VarlinkReply(parameters: ["cards": .array([items[0]])]).frame)
+    }
+
     @Test func noPartPassesThePartSizeUnlessOneItemAloneDoes() throws {
         let items = (0..<300).map { Self.item($0, size: 30 + ($0 * 37) % 200) }
         for frame in try Self.frames(items, limit: 8192, more: true, partSize: 1000) {

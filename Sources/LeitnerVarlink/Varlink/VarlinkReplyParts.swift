@@ -111,6 +111,17 @@ public struct VarlinkReplyParts {
         appended += 1
     }
 
+    /// With `more`: closes the part gathered so far as it is, if it holds an item, and makes it
+    /// ready (`nextReadyFrame`) without waiting for it to reach `partSize`: the first items of a
+    /// long reply go out as soon as they are read, the next parts are cut at `partSize`.
+    /// Nothing without `more`: the one reply is one message.
+    public mutating func cut() {
+        guard more, itemCount > 0 else { return }
+        ready.append(frame(continuingPrefix, items[...]))
+        items.removeAll(keepingCapacity: true)
+        itemCount = 0
+    }
+
     /// Makes room for `count` more items the size of those appended so far, within `limit`:
     /// without `more`, the one reply then grows in place rather than by doubling (each doubling
     /// copies it and touches fresh pages: a sixth of writing a whole level's 2.9 MB). Once only;

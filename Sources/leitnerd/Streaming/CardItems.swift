@@ -8,6 +8,13 @@ final class CardItems: ListingItems {
     /// Card directories read in one turn at the box: a few milliseconds, so that the other
     /// calls wait little for their turn between two batches.
     static let batchSize = 256
+    /// The first batch that gives cards: a few dozen, sent as the reply's first part with
+    /// `more` (`StreamedReply`), so that the first lines of a listing are shown after a few
+    /// dozen card directories are read rather than a part's 64 KiB of cards.
+    static let firstBatchSize = 32
+
+    /// True once a batch gave a card: the next batches are of `batchSize`.
+    private var gaveCards = false
 
     var listing: CardListing
 
@@ -18,7 +25,9 @@ final class CardItems: ListingItems {
     /// The cards as read: their JSON is written after the turn, as the part is made.
     func next(_ context: BoxMethods.Context?) throws -> [Card]? {
         guard let box = context?.box else { return try nextWithoutBox() }
-        return try box.nextCards(of: &listing, upTo: Self.batchSize)
+        let cards = try box.nextCards(of: &listing, upTo: gaveCards ? Self.batchSize : Self.firstBatchSize)
+        if !cards.isEmpty { gaveCards = true }
+        return cards
     }
 
     var itemsLeft: Int? { listing.cardsLeft }

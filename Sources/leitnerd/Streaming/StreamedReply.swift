@@ -18,6 +18,10 @@ import LeitnerVarlink
 /// (`VarlinkReplyParts.announce`) and written a piece at a time as the connection sends it —
 /// 12 bytes a card held rather than the 250 of its JSON. Other items are written into the one
 /// reply as they come.
+///
+/// With `more`, the first batch that brings items is sent as a part of its own, not held until
+/// a part is full: a listing's first cards reach the client after one small batch
+/// (`CardItems.firstBatchSize`), the next parts are cut at about 64 KiB.
 final class StreamedReply<Items: ReplyItems>: ReplyStream {
     private let items: Items
     private var parts: VarlinkReplyParts
@@ -34,6 +38,9 @@ final class StreamedReply<Items: ReplyItems>: ReplyStream {
     private var gatheredCount = 0
     /// Once every batch is gathered and the reply announced: the next item to write.
     private var writing: (batch: Int, item: Int)?
+    /// True once a batch brought items: with `more`, that first batch goes out as a part of its
+    /// own, however small, so that the client shows the first items while the next are read.
+    private var firstSent = false
 
     init(items: Items, parts: VarlinkReplyParts, owner: BoxOwner) {
         self.items = items
@@ -94,6 +101,10 @@ final class StreamedReply<Items: ReplyItems>: ReplyStream {
                 }
             }
             if let left = items.itemsLeft { parts.reserve(forItems: left) }
+            if !firstSent, !made.isEmpty {
+                firstSent = true
+                parts.cut()
+            }
         }
     }
 

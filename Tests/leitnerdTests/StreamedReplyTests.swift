@@ -1,0 +1,68 @@
+import Testing
+import LeitnerCore
+import LeitnerSystem
+import LeitnerVarlink
+import LeitnerTestSupport
+@testable import leitnerd
+
+/// The parts of a streamed `List` as the connection's thread takes them (docs/daemon.md,
+/// "Streamed replies"): the first is sent after a few dozen cards are read, not once 64 KiB of
+/// them are, so that `leitnerctl list` prints its first line early; the next are cut at 64 KiB.
+@Suite struct StreamedReplyTests {
+    /// The frames of a `List` with text of every card of a store of `count` cards, each one's
+    /// cards' ids, read back as a client reads them.
+    static func listedParts(count: Int, more: Bool, filter: TagFilter = .all) throws -> (parts: [[String]], ids: [String]) {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let ids = (0..<count).map { index in
+            let number = String(index)
+            return "card" + String(repeating: "0", count: 4 - number.count) + number
+        }
+        for (index, id) in ids.enumerated() {
+            dir.write("\(index % 3 + 1)/\(id)/front.txt", "front of \(id), a line as long as a card's usual front")
+            dir.write("\(index % 3 + 1)/\(id)/back.txt", "back of \(id), with a second line\nas most backs have")
+            dir.write("\(index % 3 + 1)/\(id)/tags", index % 2 == 0 ? "even\n" : "odd\n")
+        }
+        var options = BoxOptions(storePath: dir.path, device: "here")
+        options.buildsIndexesApart = true
+        let owner = try BoxOwner(options: options, hook: nil)
+        let wake = try Wake()
+        defer { _ = owner.close(wake: wake, deadline: .now + .seconds(5)) }
+        if !filter.isEmpty {
+            // The tag table installed first: the listing is a warm one, not the build's stream.
+            _ = try owner.run(wake: wake) { context in try context.box.tagCounts() }.get()
+        }
+        let listing = try owner.run(wake: wake) { context in
+            try context.box.startListing(level: nil, withText: true, filter: filter, duringBuild: true)
+        }.get()
+        let reply = StreamedReply(items: CardItems(listing), parts: VarlinkReplyParts(member: "cards", limit: 1 << 20, more: more),
+                                  owner: owner)
+        var parts: [[String]] = []
+        while let frame = reply.nextFrame(wake: wake) {
+            let parsed = try VarlinkReply(parsing: Array(frame.dropLast()))
+            #expect(parsed.error == nil)
+            parts.append(parsed.parameters["cards"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
+        }
+        let byLevel = ids.enumerated().sorted { ($0.offset % 3, $0.element) < ($1.offset % 3, $1.element) }
+        return (parts, byLevel.filter { filter.isEmpty || ($0.offset % 2 == 0) == filter.tags.contains("even") }.map(\.element))
+    }
+
+    /// The first part holds the first batch's few dozen cards, however short they are; the
+    /// next ones are cut at about 64 KiB (some hundreds of these cards); every card comes once,
+    /// in order. Before, the first part was cut at 64 KiB like the others: the first line of
+    /// `leitnerctl list` waited for some hundreds of card directories to be read.
+    @Test(arguments: [TagFilter.all, try TagFilter(tags: ["even"])])
+    func theFirstPartIsAFewDozenCardsAndTheNextAreLarger(filter: TagFilter) throws {
+        let (parts, ids) = try Self.listedParts(count: 2_000, more: true, filter: filter)
+        #expect(parts.flatMap { $0 } == ids)
+        #expect(parts.count >= 3)
+        #expect(parts[0].count == 32)
+        #expect(parts[1].count > 100)
+    }
+
+    /// Without `more` there is one reply, whole, as before.
+    @Test func withoutMoreTheReplyIsOne() throws {
+        let (parts, ids) = try Self.listedParts(count: 300, more: false)
+        #expect(parts == [ids])
+    }
+}
