@@ -75,7 +75,7 @@ enum AnkiImportCommand {
         var done = 0
         var start = 0
         let fresh = cards.filter { !existing.contains($0.id) }
-        summary.leftAlone += cards.count - fresh.count
+        summary.leftAlone += cards.filter { existing.contains($0.id) }.reduce(0) { $0 + $1.cardCount }
         while start < fresh.count {
             let reverse = fresh[start].reverseLevel != nil
             var end = start
@@ -110,17 +110,18 @@ enum AnkiImportCommand {
                 summary.media += card.media.count
                 if added.reverse != nil { summary.kinds["reverse", default: 0] += 1 }
             }
-            report(outcome, ids: planned.map(\.id), progress: &progress, summary: &summary)
+            report(outcome, ids: planned.map(\.id), cards: planned.map(\.cardCount), progress: &progress, summary: &summary)
             done += batch.count
             progress.update(done: done)
             start = end
         }
     }
 
-    /// Counts what a batch found in the box already, and reports each card or note it refused
-    /// by its id in the package (`ids`, by the batch's indexes).
-    static func report(_ outcome: BatchOutcome, ids: [String], progress: inout ImportProgress, summary: inout Summary) {
-        summary.leftAlone += outcome.present.count
+    /// Counts the cards of what a batch found in the box already (`cards`, by the batch's
+    /// indexes: a card and its reverse, a note's cards), and reports each card or note it
+    /// refused by its id in the package (`ids`).
+    static func report(_ outcome: BatchOutcome, ids: [String], cards: [Int], progress: inout ImportProgress, summary: inout Summary) {
+        summary.leftAlone += outcome.present.reduce(0) { $0 + cards[$1.index] }
         for refused in outcome.refused {
             progress.clear()
             let reason = DaemonErrors.message(VarlinkCallError(name: refused.error.varlinkName, parameters: refused.error.varlinkParameters))
@@ -176,7 +177,7 @@ enum AnkiImportCommand {
                 summary.kinds["cloze", default: 0] += count
                 summary.media += planned[index].media.count
             }
-            report(outcome, ids: planned.map(\.id), progress: &progress, summary: &summary)
+            report(outcome, ids: planned.map(\.id), cards: planned.map(\.levels.count), progress: &progress, summary: &summary)
             done += batch.count
             progress.update(done: done)
             batch = []
@@ -185,7 +186,7 @@ enum AnkiImportCommand {
         }
         for cloze in clozes {
             if present.contains(cloze.id) {
-                summary.leftAlone += 1
+                summary.leftAlone += cloze.levels.count
                 done += 1
                 continue
             }
@@ -243,4 +244,10 @@ enum AnkiImportCommand {
             for item in plan.notCarried { Console.out("  \(item.what): \(item.reason)") }
         }
     }
+}
+
+extension AnkiImportPlan.PlannedCard {
+    /// The cards it makes: itself, and its reverse when it has one (R28). The report counts
+    /// cards, left alone as added.
+    var cardCount: Int { reverseLevel == nil ? 1 : 2 }
 }
