@@ -11,7 +11,13 @@ import LeitnerSystem
 ///   the two wake-ups every daemon pays, and nothing of the disk;
 /// - **round trip**: the two together, the other process doing the in-process work before it
 ///   answers — the least any daemon can take for a grade that is durable and renamed before its
-///   reply, with the client blocked in `recv` as leitnerctl is.
+///   reply, with the client blocked in `recv` as leitnerctl is;
+/// - **round trip, full directories**: the same, the directory renamed between two that hold as
+///   many entries as the store's levels the grades moved cards between. A rename takes the name
+///   out of one directory's index and puts it into the other's, which costs more among thousands
+///   of names than between two empty directories (docs/daemon.md, "Durable Grade"): this floor
+///   is the one a grade in the store's format is set beside; the empty one is kept beside it to
+///   show what the directories' sizes cost.
 ///
 /// Messages are the sizes of a real `Grade` (77 bytes) and its reply (374 bytes).
 enum GradeFloor {
@@ -19,12 +25,16 @@ enum GradeFloor {
         var inProcess: [Double]
         var pingPong: [Double]
         var roundTrip: [Double]
+        /// Nil when no sizes were given.
+        var roundTripFull: [Double]?
     }
 
     static let requestSize = 77
     static let replySize = 374
 
-    static func measure(in directory: String, samples: Int) throws -> Figures {
+    /// - Parameter entries: the entries of the two directories of the full round trip (the card
+    ///   renamed between them not counted); nil to leave that floor out.
+    static func measure(in directory: String, samples: Int, entries: (from: Int, to: Int)? = nil) throws -> Figures {
         let inProcess = try Floors.sync(.overwrite, renaming: true, in: directory, samples: samples)
         let pingPong = try roundTrips(samples: samples, work: nil)
         let journal = directory + "/floor-round-trip-journal"
@@ -37,19 +47,40 @@ enum GradeFloor {
         let line = [UInt8](repeating: UInt8(ascii: "x"), count: 64)
         try file.writeAll([UInt8](repeating: 0, count: line.count * samples))
         try file.sync()
-        mkdir(directory + "/rt-a", 0o755)
-        mkdir(directory + "/rt-b", 0o755)
-        mkdir(directory + "/rt-a/card", 0o755)
+        let roundTrip = try renamingRoundTrips(in: directory + "/rt", file: file, line: line, samples: samples, entries: (0, 0))
+        let full = try entries.map { entries in
+            try renamingRoundTrips(in: directory + "/rt-full", file: file, line: line, samples: samples, entries: entries)
+        }
+        return Figures(inProcess: inProcess, pingPong: pingPong, roundTrip: roundTrip, roundTripFull: full)
+    }
+
+    /// Round trips whose answer waits for a line written over `file` and synced, and a directory
+    /// renamed between `PREFIX-a` and `PREFIX-b`, made with `entries` other directories each
+    /// (named as the store's cards are) and removed after.
+    private static func renamingRoundTrips(in prefix: String, file: FileDescriptor, line: [UInt8], samples: Int,
+                                           entries: (from: Int, to: Int)) throws -> [Double] {
+        let sides = [(prefix + "-a", entries.from), (prefix + "-b", entries.to)]
+        for (side, count) in sides {
+            mkdir(side, 0o755)
+            for number in 0..<count { mkdir(side + "/card-\(number)-floor", 0o755) }
+        }
+        mkdir(prefix + "-a/card", 0o755)
+        defer {
+            for (side, count) in sides {
+                for number in 0..<count { rmdir(side + "/card-\(number)-floor") }
+                rmdir(side + "/card")
+                rmdir(side)
+            }
+        }
         var sample = 0
         var inA = true
-        let roundTrip = try roundTrips(samples: samples) { () throws(Errno) in
+        return try roundTrips(samples: samples) { () throws(Errno) in
             try file.writeAll(line, at: sample * line.count)
             try file.syncData()
-            rename(directory + (inA ? "/rt-a/card" : "/rt-b/card"), directory + (inA ? "/rt-b/card" : "/rt-a/card"))
+            rename(prefix + (inA ? "-a/card" : "-b/card"), prefix + (inA ? "-b/card" : "-a/card"))
             inA.toggle()
             sample += 1
         }
-        return Figures(inProcess: inProcess, pingPong: pingPong, roundTrip: roundTrip)
     }
 
     /// `samples` requests from this process to a child process over a socket pair, each
