@@ -15,6 +15,8 @@ import LeitnerSystem
 //   leitner-bench settle STORE ROUNDS [MS] (Status while another device's delivery settles, SettleAfter=MS,
 //                                           3000 by default; a store of 100,000 cards and two devices'
 //                                           logs of 1,000,000 lines built first when STORE is missing)
+//   leitner-bench copy-start STORE DIR ROUNDS (the first Status on a copy of STORE made a moment before
+//                                           with cp -a, beside a warm restart of the copy, in turns)
 //   leitner-bench build STORE N [NEW]      (a store of N cards and a review log of 10 lines a card, as the
 //                                           run builds it, and NEW cards waiting in new/: for the commands above)
 //   leitner-bench client SOCKET GRADES     (round trips to a running leitnerd: bench/daemon.py)
@@ -71,6 +73,10 @@ if arguments.first == "settle", (3...4).contains(arguments.count), let rounds = 
 }
 if arguments.first == "history-start", arguments.count == 3, let rounds = Int(arguments[2]) {
     try HistoryStartMeasurement.run(directory: arguments[1], rounds: rounds)
+    exit(0)
+}
+if arguments.first == "copy-start", arguments.count == 4, let rounds = Int(arguments[3]) {
+    try CopyStartMeasurement.run(store: arguments[1], directory: arguments[2], rounds: rounds)
     exit(0)
 }
 if arguments.first == "client", arguments.count == 3, let grades = Int(arguments[2]) {
