@@ -108,13 +108,43 @@ import LeitnerTestSupport
                 }
                 return false
             })
-            let (index, notes) = NoteIndex.build(cursor: f.box.store.openCursor(), files: files, record: { nil })
+            let (index, notes) = NoteIndex.build(cursor: f.box.store.openCursor(), files: files, stamps: nil, record: { nil })
             defer { f.box.store.closeCursor(index.cursor) }
             #expect(calls >= 2)
             #expect(index.numbersOf.keys.sorted() == [onto], "renamed \(from) onto \(onto)")
             #expect(notes == [onto])
             #expect(index.numbersOf[onto] == (from == "na" ? [1] : [1, 2]))
         }
+    }
+
+    /// The look compares each note's files with the record right after the note's watch, beside
+    /// the store's scan, not once the box has judged the record: a note edited after those
+    /// `stat`s and before the judgement is taken from the record, and its edit is an event of
+    /// its watch, which the first request takes in.
+    @Test func theLookComparesEachNoteWithTheRecordBeforeTheRecordIsJudged() throws {
+        let f = try Self.openedWithTheLookDone()
+        _ = try f.box.status()
+        let parsed = try #require(NoteRecord.load(in: f.box.store.stateFD))
+        let reader = try CardReader(notesOf: f.box.store)
+        defer { reader.close() }
+        let files = NoteFiles(reader: reader, watcher: f.box.store.watcher, stopped: { false })
+        var edited = false
+        let (built, notes) = NoteIndex.build(cursor: f.box.store.openCursor(), files: files, stamps: parsed.record, record: {
+            f.dir.write("notes/n1/text.md", "Satz {{c1::eins}} und {{c2::zwei}} und {{c3::drei}}.")
+            edited = true
+            return NoteRecord.read(store: f.box.store, parsed: parsed)
+        })
+        var index = built
+        defer { f.box.store.closeCursor(index.cursor) }
+        #expect(edited)
+        #expect(notes == ["n0", "n1", "n2", "n3", "n4"])
+        #expect(index.notesRead == 0, "every note was found as recorded before the record was given")
+        #expect(index.numbersOf["n1"] == [1, 2])
+        // The edit came after n1's watch: an event, taken in by the next update (the request
+        // reads the watcher's events into the store's feed).
+        #expect(try f.box.status().counts[.one] == 11)
+        #expect(index.update(store: f.box.store).contains("n1"))
+        #expect(index.numbersOf["n1"] == [1, 2, 3])
     }
 
     /// A look waiting for the record (the store's scan not done) gives up when stopped, and one

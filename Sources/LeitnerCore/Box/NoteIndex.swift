@@ -54,16 +54,20 @@ struct NoteIndex {
     /// `record` has it is known by its record, not read.
     /// - Returns: the index, and every note in it.
     static func build(store: Store, record: NoteRecord? = nil) -> (NoteIndex, Set<String>) {
-        build(cursor: store.openCursor(), files: NoteFiles(store: store), record: { record })
+        build(cursor: store.openCursor(), files: NoteFiles(store: store), stamps: record, record: { record })
     }
 
     /// Reads every note through `files`, `cursor` opened before: on the first look's thread
     /// (`NoteLook`), which tells the store of the watches once installed (`watchOfNote`). The
     /// record is asked for (`record`) once `notes/` and every note's directory are watched: the
-    /// look starts before the store's scan, and the box reads the record after it.
-    static func build(cursor: ChangeFeed.Cursor, files: NoteFiles, record: () -> NoteRecord?) -> (NoteIndex, Set<String>) {
+    /// look starts before the store's scan, and the box judges the record against the log after
+    /// it. Each note's files are compared with their stamp in `stamps` (the record as parsed,
+    /// whose stamps the judged one keeps) right after the note's watch, so that the look's
+    /// `stat`s run beside the scan too and the judged record is only looked up.
+    static func build(cursor: ChangeFeed.Cursor, files: NoteFiles, stamps: NoteRecord?,
+                      record: () -> NoteRecord?) -> (NoteIndex, Set<String>) {
         var index = NoteIndex(cursor: cursor)
-        let notes = index.readAll(files: files, record: record)
+        let notes = index.readAll(files: files, stamps: stamps, record: record)
         return (index, notes)
     }
 
@@ -141,10 +145,11 @@ struct NoteIndex {
         return arrivals
     }
 
-    /// Watches `notes/` and every note's directory, then reads each note (takes it from the record
-    /// `record` gives, when it is as recorded).
+    /// Watches `notes/` and every note's directory, each compared with its stamp in `stamps` right
+    /// after its watch, then reads each note (takes it from the record `record` gives, when its
+    /// files were as `stamps` has them: the record's judgement keeps every stamp).
     /// - Returns: the notes in it.
-    private mutating func readAll(files: NoteFiles, record: () -> NoteRecord? = { nil }) -> Set<String> {
+    private mutating func readAll(files: NoteFiles, stamps recorded: NoteRecord? = nil, record: () -> NoteRecord? = { nil }) -> Set<String> {
         let path = files.source.root + "/" + Store.notesDirectoryName
         guard FileSystem.exists(Store.notesDirectoryName, in: files.source.rootFD) else { return [] }
         if let watch = try? files.watcher.watch(directory: path) {
@@ -152,41 +157,45 @@ struct NoteIndex {
             files.store?.notesDirectoryWatched(watch)
         }
         let names = list(files: files)
-        var watched: [(note: String, watch: Int32?)] = []
+        var watched: [(note: String, watch: Int32?, holds: Bool)] = []
         watched.reserveCapacity(names.count)
         numbersOf.reserveCapacity(names.count)
         stamps.reserveCapacity(names.count)
         noteOfWatch.reserveCapacity(names.count)
+        let notes = recorded == nil ? nil : try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: files.source.rootFD)
+        defer { notes?.close() }
         for name in names {
             if files.stopped() { break }
-            watched.append((name, watch(name, files: files)))
+            let watch = watch(name, files: files)
+            // Its `stat`s after its watch, as a read would be: a change after them is an event. A
+            // note without a watch is read, and its stamp kept to be looked at again.
+            var holds = false
+            if watch != nil, let notes, let entry = recorded?.entries[name] { holds = entry.stamp.holds(name, in: notes) }
+            watched.append((name, watch, holds))
         }
         let record = record()
-        let notes = record == nil ? nil : try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: files.source.rootFD)
-        defer { notes?.close() }
-        for (name, watch) in watched {
+        for (name, watch, holds) in watched {
             if files.stopped() { break }
             // A note renamed by hand onto a later name of the listing between their two watches:
             // the later watch was this one's, and forgot it (`watch`). Read again, the name would
             // stay as a note with no numbers and no watch.
             if let watch, noteOfWatch[watch] != name { continue }
-            // A note without a watch is read, and its stamp kept to be looked at again.
-            if let record, let notes, watch != nil, let entry = record.entries[name], recall(name, entry, notes: notes) { continue }
+            if holds, let entry = record?.entries[name] {
+                recall(name, entry)
+                continue
+            }
             read(name, watch: watch, files: files)
         }
         // Without the notes forgotten since the listing (renamed, or gone before their read).
         return names.filter { numbersOf[$0] != nil }
     }
 
-    /// Takes the note `note` (a valid id, listed, its directory in `notes` watched) from the record
-    /// when its files are as recorded: a change after the `stat`s is an event; false when it must
-    /// be read.
-    private mutating func recall(_ note: String, _ entry: NoteRecord.Entry, notes: FileDescriptor) -> Bool {
-        guard entry.stamp.holds(note, in: notes) else { return false }
+    /// Takes the note `note` (a valid id, listed, its directory watched and its files found as
+    /// recorded after the watch) from the record: a change after the `stat`s is an event.
+    private mutating func recall(_ note: String, _ entry: NoteRecord.Entry) {
         numbersOf[note] = entry.numbers
         stamps[note] = entry.stamp
         recordedHolders[note] = entry.holders.isEmpty ? nil : entry.holders
-        return true
     }
 
     /// The notes in `notes/`; its stamp taken first when it has no watch.

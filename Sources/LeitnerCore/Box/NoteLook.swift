@@ -8,8 +8,10 @@ import LeitnerSystem
 /// held, while the open and the first request go on. It starts before the store's scan of the
 /// levels (`Store.init`'s `beforeScan`), and takes the watches while the scan runs; the record,
 /// which the box judges against the log once the store is open and repaired, is parsed by the
-/// look before its first watch (`parsedRecord`), judged by the box and given back (`give`), and
-/// the look waits for it before its first `stat`.
+/// look before its first watch (`parsedRecord`), judged by the box and given back (`give`). Each
+/// note's files are compared with their stamp in the parsed record right after the note's watch,
+/// beside the scan too (the judgement keeps every stamp, and drops only holders or the whole
+/// record), and the look waits for the judged record only to take the notes that held from it.
 ///
 /// Its cursor on the store's change feed is opened, under the turn, before the first watch: a note
 /// changed after its look — by hand, by a sync tool, by the box itself — is an event of a watch the
@@ -108,7 +110,7 @@ final class NoteLook: Sendable {
         state.withLock { $0.parsed = .some(parsed) }
         recordParsed.signal()
         let files = NoteFiles(reader: reader, watcher: watcher, stopped: { self.stopping.load(ordering: .relaxed) })
-        let (index, notes) = NoteIndex.build(cursor: cursor, files: files, record: { self.waitForRecord() })
+        let (index, notes) = NoteIndex.build(cursor: cursor, files: files, stamps: parsed?.record, record: { self.waitForRecord() })
         var watchOfNote: [String: Int32] = [:]
         watchOfNote.reserveCapacity(index.watches.ofNote.count)
         for (watch, note) in index.watches.ofNote { watchOfNote[note] = watch }
