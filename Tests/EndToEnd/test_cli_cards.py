@@ -323,7 +323,9 @@ def test_search(box, tmp_path):
     assert box.ok("search", "-E", "^(the )?c.t$") == "3\tgato\tback\tthe cat\n"
     # --json: one SearchMatch a line (JSON Lines, as the other streamed commands).
     assert box.ok("--json", "search", "--back", "bark") == (
-        '{"field":"back","id":"perro","level":"1","line":"line two: DOGS bark"}\n')
+        '{"field":"back","id":"perro","level":"1","line":"line two: DOGS bark","mediaType":"text/plain"}\n')
+    # A Markdown side's line says so, for a client that shows it without its marks.
+    assert [json.loads(line)["mediaType"] for line in box.ok("--json", "search", "der").splitlines()] == ["text/markdown"]
     assert [json.loads(line)["field"] for line in box.ok("--json", "search", "gat").splitlines()] == ["id", "front"]
     nothing = box.ctl("search", "zebra")
     assert nothing.returncode == 1 and nothing.stdout == "" and nothing.stderr == ""

@@ -119,7 +119,7 @@ import LeitnerTestSupport
         let f = try BoxFixture()
         f.dir.writeCard("a", level: "2", back: "first\nsecond")
         let matches = try f.box.search(try SearchPattern("first\\nsecond", regex: true), fields: [.back], level: nil)
-        #expect(matches == [SearchMatch(id: "a", level: .two, field: .back, line: "first")])
+        #expect(matches == [SearchMatch(id: "a", level: .two, field: .back, line: "first", mediaType: "text/plain")])
     }
 }
 

@@ -4,8 +4,8 @@ import LeitnerVarlink
 import Synchronization
 
 /// A daemon in memory, enough for the review's routes: a test of a few cards in a queue, `Next`
-/// (with its tag filter), `Show`, `Grade`, `Suspend`, `Edit`, `Status`, `Stats`, `Tags`, `List`, each
-/// reply made from the model's own JSON, as the daemon makes it. Every call is kept, with its
+/// (with its tag filter), `Show`, `Grade`, `Suspend`, `Edit`, `Status`, `Stats`, `Tags`, `List`,
+/// `Search`, each reply made from the model's own JSON, as the daemon makes it. Every call is kept, with its
 /// parameters, so that a test can tell what reached the daemon.
 final class FakeDaemon: BoxTransport, Sendable {
     struct State {
@@ -128,6 +128,18 @@ final class FakeDaemon: BoxTransport, Sendable {
                 let level = parameters["level"]?.stringValue.flatMap { Level(name: $0) }
                 let chosen = cards.filter { card in tags.allSatisfy(card.tags.contains) && (level == nil || card.level == level) }
                 return ["cards": .array(chosen.map(\.json))]
+            case .search:
+                // Each side's lines holding the pattern (case ignored), with the side's media
+                // type, as the daemon's `SearchScan` gives them.
+                let pattern = parameters["pattern"]?.stringValue?.lowercased() ?? ""
+                let matches = cards.sorted { ($0.level, $0.id) < ($1.level, $1.id) }.flatMap { card in
+                    [(SearchMatch.Field.front, card.front), (.back, card.back)].flatMap { field, side in
+                        (side.text ?? "").split(separator: "\n").filter { $0.lowercased().contains(pattern) }.map {
+                            SearchMatch(id: card.id, level: card.level, field: field, line: String($0), mediaType: side.mediaType).json
+                        }
+                    }
+                }
+                return ["matches": .array(matches)]
             default:
                 return [:]
             }

@@ -216,6 +216,18 @@ import Testing
         #expect(CardsPage.Filter(text: "a b", tag: "ja", level: .new).queryPrefix == "q=a%20b&tag=ja&level=new&")
     }
 
+    /// A search's line of a Markdown side is shown as the listing shows a front, without its
+    /// marks; a text side's `**` is its text and stays; both are escaped.
+    @Test func theCardsSearchShowsAMarkdownLineWithoutItsMarks() {
+        let daemon = FakeDaemon(cards: [
+            Card(id: "hablar", level: .one, front: Side(path: "1/hablar/front.md", mediaType: "text/markdown", text: "Yo **[hablo]** <español>"),
+                 back: Side(path: "1/hablar/back.txt", mediaType: "text/plain", text: "I **speak** <español>"))])
+        let app = TestSite.app(daemon)
+        let page = text(request(app, .get, "/cards?q=espa%C3%B1ol", cookie: login(app)))
+        #expect(page.contains("<span class=\"plain\">Yo [hablo] &lt;español&gt;</span>"))
+        #expect(page.contains("<span class=\"plain\">I **speak** &lt;español&gt;</span>"))
+    }
+
     @Test func theCardsPageAsksForOnePageAndLinksByPosition() {
         let daemon = FakeDaemon(cards: cards)
         let app = TestSite.app(daemon)

@@ -10,11 +10,15 @@ public struct SearchMatch: Sendable, Equatable {
     public var field: Field
     /// The matching line of the side (or the id), without its line break.
     public var line: String
+    /// The side's media type (`text/markdown`, ...), so that a reader can show the line as the
+    /// side reads, without its marks; nil for the id.
+    public var mediaType: String?
 
-    public init(id: String, level: Level, field: Field, line: String) {
+    public init(id: String, level: Level, field: Field, line: String, mediaType: String? = nil) {
         self.id = id
         self.level = level
         self.field = field
         self.line = line
+        self.mediaType = mediaType
     }
 }

@@ -240,7 +240,9 @@ public struct SearchScan {
             for field in card.hit.fields {
                 for line in try matchingLines(of: card.card, field: field, matched: card.hit.matched) {
                     guard take() else { return matches }
-                    matches.append(SearchMatch(id: card.hit.id, level: card.level, field: field, line: SearchScan.cut(line)))
+                    let side: Side? = switch field { case .id: nil; case .front: card.card.front; case .back: card.card.back }
+                    matches.append(SearchMatch(id: card.hit.id, level: card.level, field: field, line: SearchScan.cut(line),
+                                               mediaType: side?.mediaType))
                 }
             }
         }

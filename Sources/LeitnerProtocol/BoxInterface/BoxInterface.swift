@@ -173,8 +173,10 @@ public enum BoxInterface {
         type Leech (id: string, failures: int, level: string)
 
         # A line a search found: the card, where in it (its id, its front or its back), and the
-        # line as it is in the card (cut at 1 KiB).
-        type SearchMatch (id: string, level: string, field: (id, front, back), line: string)
+        # line as it is in the card (cut at 1 KiB). mediaType: the side's (as Side's), so that a
+        # client can show a Markdown line without its marks; null for the id.
+        type SearchMatch (id: string, level: string, field: (id, front, back), line: string,
+          mediaType: ?string)
 
         # A tag and the number of cards tagged with it exactly (ja:kana counts for ja:kana only).
         type TagCount (tag: string, cards: int)

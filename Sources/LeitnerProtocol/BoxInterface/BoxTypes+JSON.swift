@@ -311,7 +311,8 @@ extension StoreProblem {
 extension SearchMatch {
     /// The `SearchMatch` object.
     public var json: JSONValue {
-        ["id": .string(id), "level": .string(level.name), "field": .string(field.rawValue), "line": .string(line)]
+        ["id": .string(id), "level": .string(level.name), "field": .string(field.rawValue), "line": .string(line),
+         "mediaType": mediaType.map(JSONValue.string) ?? .null]
     }
 }
 
@@ -322,7 +323,7 @@ extension SearchMatch {
         let fields = try JSONFields(json, path: field)
         self.init(id: try fields.string("id"), level: try fields.level("level"),
                   field: try fields.named("field", "a search field") { Field(rawValue: $0) },
-                  line: try fields.string("line"))
+                  line: try fields.string("line"), mediaType: try fields.optionalString("mediaType"))
     }
 }
 

@@ -274,7 +274,11 @@ struct Visit {
                     if range.contains(total) { entries.append(CardsPage.Entry(id: match.id, level: match.level, lines: [])) }
                     total += 1
                 }
-                if range.contains(total - 1), match.field != .id { entries[entries.count - 1].lines.append(match.line) }
+                // A Markdown side's line as the listing shows a front: without its marks (a `.txt`
+                // side's `**` is its text and stays).
+                if range.contains(total - 1), match.field != .id {
+                    entries[entries.count - 1].lines.append(match.mediaType.map { AnswerText.plain(match.line, mediaType: $0) } ?? match.line)
+                }
             }
         }
         let summary = "\(first + 1)–\(first + entries.count) of \(total) card\(total == 1 ? "" : "s") matching"
