@@ -188,8 +188,9 @@ extension Box {
         if duringBuild, !filter.isEmpty, after == nil, before == nil, let build = beginBuild(.tags) {
             return CardListing(building: build, only: only, withText: withText, filter: filter, limit: limit.map { min($0, Box.maxLimit) })
         }
-        let selected = filter.isEmpty ? nil : try selectedIDs(filter)
-        return CardListing(index: store.cardLevels, only: only, withText: withText, selected: selected,
+        let index = store.cardLevels
+        let selected = filter.isEmpty ? nil : try selectedEntries(filter, of: index)
+        return CardListing(index: index, only: only, withText: withText, selected: selected,
                            filter: filter.isEmpty ? nil : filter, after: after, before: before,
                            limit: limit.map { min($0, Box.maxLimit) })
     }

@@ -64,6 +64,33 @@ extension Box {
         return ids
     }
 
+    /// `selectedIDs` as the entries of `index` (the store's, which a listing numbers its cards
+    /// by): each tagged card's id looked up once, and no set of ids made. A listing by tag began
+    /// with two look-ups and a set's insertion a tagged card (30,000 at 10,000 tagged), before
+    /// its first card was read.
+    /// - Throws: as `currentTagTable`.
+    func selectedEntries(_ filter: TagFilter, of index: CardIndex) throws(BoxError) -> [UInt32] {
+        let table = try currentTagTable()
+        var entries: [UInt32] = []
+        if filter.tags.isEmpty {
+            // Only tags left out: the cards left out are among the tagged; every other card is
+            // selected, those without tags too.
+            var leftOut = Set<UInt32>()
+            for (id, tags) in table.tagsOf where !filter.selects(tags) {
+                if let number = index.entryNumber(of: id) { leftOut.insert(number) }
+            }
+            index.forEachEntry { number, _ in
+                if !leftOut.contains(number) { entries.append(number) }
+            }
+        } else {
+            // A card without tags has none the filter asks for: only tagged cards are looked at.
+            for (id, tags) in table.tagsOf where filter.selects(tags) {
+                if let number = index.entryNumber(of: id) { entries.append(number) }
+            }
+        }
+        return entries
+    }
+
     /// The tag table brought up to date with the store's changes (R13), built when there is none yet.
     /// - Parameter readBy: a build begun by the calling request (a listing that streamed it):
     ///   its reads are as current as the request needs, as a build that began after the call.

@@ -96,9 +96,9 @@ public struct CardListing: Sendable {
     }
 
     /// The cards of `index` in `only` (or in all levels), and among `selected` when given (the
-    /// ids a filter by tag chose, `filter`): those after `after` in the listing's order, or
-    /// those before `before`, read backwards from it, at most `limit`.
-    init(index: CardIndex, only: Level?, withText: Bool, selected: Set<String>? = nil, filter: TagFilter? = nil,
+    /// entries of the cards a filter by tag chose, `filter`): those after `after` in the
+    /// listing's order, or those before `before`, read backwards from it, at most `limit`.
+    init(index: CardIndex, only: Level?, withText: Bool, selected: [UInt32]? = nil, filter: TagFilter? = nil,
          after: ListPosition? = nil, before: ListPosition? = nil, limit: Int? = nil) {
         var levels = [[UInt32]](repeating: [], count: Level.allCases.count)
         let afterID = after.map { Array($0.id.utf8) }
@@ -115,18 +115,13 @@ public struct CardListing: Sendable {
             }
             levels[level.rawValue - 1].append(number)
         }
-        if let selected, selected.count < index.count {
-            // Each selected id looked up in the index, rather than a string made of every id of
-            // the index to ask the set: 10,000 look-ups for a tag on a tenth of 100,000 cards.
-            for id in selected {
-                guard let number = index.entryNumber(of: id), let level = index.level(ofEntry: number) else { continue }
+        if let selected {
+            for number in selected {
+                guard let level = index.level(ofEntry: number) else { continue }
                 index.withBytes(ofEntry: number) { take(number, level, $0) }
             }
         } else {
-            index.forEachEntryWithBytes { number, level, id in
-                if let selected, !selected.contains(index.id(ofEntry: number)) { return }
-                take(number, level, id)
-            }
+            index.forEachEntryWithBytes(take)
         }
         backwards = before != nil
         if backwards { levels.reverse() }
