@@ -1,4 +1,5 @@
 import Testing
+import Glibc
 @testable import LeitnerCore
 import LeitnerSystem
 import LeitnerTestSupport
@@ -47,6 +48,29 @@ import LeitnerTestSupport
         #expect(try f.box.status().arrivals?.cards == 2)
         #expect((f.box.placesKept ?? 0) > PlacesLedger.saveEvery)
         #expect(try f.box.leeches().map(\.failures) == [Self.wrongAnswers])
+    }
+
+    /// After a start with neither the ledger nor the graded days kept (a store copied without
+    /// `.leitner/local.DEVICE`), the first catching up of the ledger reads the log for the week's
+    /// row too: one reading of a year's log, not one for each; the row is the one a reading of its
+    /// own gives.
+    @Test func theLedgersReadingAlsoReadsTheGradedDays() throws {
+        let (f, _) = try Self.store()
+        let week = { () throws in try f.box.calendar(from: "2026-01-25", to: "2026-02-10").map(\.cards) }
+        #expect(f.box.statistics.gradedDays.logOffset == 0)
+        #expect(try f.box.leeches().map(\.failures) == [Self.wrongAnswers])
+        #expect(f.box.statistics.gradedDays.logOffset == f.box.store.log.size)
+        #expect(f.dir.exists(".leitner/local.here/graded-days.here"))
+        let day = LogicalDate("2026-02-01")!
+        let together = (week: try week(), graded: f.box.statistics.gradedDays.count(on: day))
+        #expect(together.graded == 1, "x, answered 30,000 times that day")
+        // The same store read by the week's row alone, neither file kept.
+        f.close()
+        unlink(f.dir.path + "/.leitner/local.here/graded-days.here")
+        unlink(f.dir.path + "/.leitner/local.here/places")
+        try f.reopen()
+        #expect(try week() == together.week)
+        #expect(f.box.statistics.gradedDays.count(on: day) == together.graded)
     }
 
     @Test func aLogThatIsNoLongerWhatWasReadIsReadAgain() throws {

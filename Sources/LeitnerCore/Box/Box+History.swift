@@ -74,16 +74,22 @@ extension Box {
 
     /// `gradedDays`, brought up to date with the log (read afresh if the log was cut short).
     private func updateGradedDays() throws(BoxError) {
+        // A piece at a time: the log may hold a million lines.
+        let dayClock = options.dayClock
+        try store.log.forEachEntry(from: gradedDaysReadUpTo()) { entry, end in
+            statistics.gradedDays.read(entry, end: end, dayClock: dayClock)
+        }
+        keepGradedDays(statistics.gradedDays, of: store.device)
+    }
+
+    /// How far this device's log was read for `gradedDays`: their file taken first after a
+    /// start, and the log read afresh when it was cut short since.
+    func gradedDaysReadUpTo() -> Int {
         if statistics.gradedKept[store.device] == nil, statistics.gradedDays.logOffset == 0 {
             statistics.gradedDays = keptGradedDays(of: store.device)
         }
         if statistics.gradedDays.logOffset > store.log.size { statistics.gradedDays = GradedDays() }
-        // A piece at a time: the log may hold a million lines.
-        let dayClock = options.dayClock
-        try store.log.forEachEntry(from: statistics.gradedDays.logOffset) { entry, end in
-            statistics.gradedDays.read(entry, end: end, dayClock: dayClock)
-        }
-        keepGradedDays(statistics.gradedDays, of: store.device)
+        return statistics.gradedDays.logOffset
     }
 
     /// The day clock's mark on a kept file of dates (graded days, the places' admissions): dates

@@ -17,11 +17,16 @@ extension Box {
         }
         guard places.logOffset < store.log.size else { return }
         let dayClock = options.dayClock
+        // The week's row reads the same lines when it is as far (after a start with neither file
+        // kept, both from the start of a year's log): one reading serves both, not two.
+        let alsoGraded = gradedDaysReadUpTo() == places.logOffset
         try store.log.forEachEntry(from: places.logOffset) { entry, end in
             places.take(entry, dayClock: dayClock)
             places.logOffset = end
+            if alsoGraded { statistics.gradedDays.read(entry, end: end, dayClock: dayClock) }
         }
         keepPlaces()
+        if alsoGraded { keepGradedDays(statistics.gradedDays, of: store.device) }
     }
 
     /// The ledger as its file keeps it, when this device's log still holds the bytes it was read
