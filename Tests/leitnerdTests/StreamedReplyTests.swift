@@ -60,6 +60,14 @@ import LeitnerTestSupport
         #expect(parts[1].count > 100)
     }
 
+    /// A listing that the first batch holds whole is one reply with `more` too, without
+    /// `continues`: the first part is cut early only when more cards are to come. Cut at
+    /// every first batch, a short answer came as a part and an empty last reply.
+    @Test func aListingTheFirstBatchHoldsIsOneReply() throws {
+        let (parts, ids) = try Self.listedParts(count: 20, more: true)
+        #expect(parts == [ids])
+    }
+
     /// Without `more` there is one reply, whole, as before.
     @Test func withoutMoreTheReplyIsOne() throws {
         let (parts, ids) = try Self.listedParts(count: 300, more: false)
