@@ -256,6 +256,56 @@ import LeitnerSystem
         }
     }
 
+    /// A card edited by hand after the build's thread added its watch (its stamp held then) and
+    /// before that watch is handed over, the installing call begun before the build (R13): that
+    /// call's updates ask no stamps and take the watch's event while no slot holds it, and the
+    /// watch taken in later comes with a stamp asked before the edit. The card is read again when
+    /// its watch is taken, and a later search finds what it says. It kept its old text until it
+    /// changed again. Held after the first part was handed over, or before any was.
+    @Test(arguments: [SearchIndex.publishEvery, 0])
+    func anEditBetweenAWatchAndItsHandOverIsFoundByALaterSearch(watchedBefore: Int) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let count = SearchIndex.publishEvery + 50
+        for index in 0..<count { dir.writeCard("c\(index)", level: "1", front: "front \(index)") }
+        // Older than the kernel clock's tick: each card is read with a stamp it trusts, its watch
+        // left to the build's thread.
+        usleep(1_100_000)
+        let box = try Self.openApart(dir)
+        defer { box.close() }
+        let pattern = try SearchPattern("front", regex: false)
+        #expect(throws: BoxError.self) { try box.search(pattern, fields: [.front], level: nil) }
+        let build = try #require(box.takeAwaitedBuild())
+        let calls = Atomic<Int>(0)
+        let released = Atomic<Bool>(false)
+        // The build reads `count` cards, then its thread watches them in the order of their ids:
+        // held once it watched the card after the first `watchedBefore`, not yet handed over.
+        let holdAt = count + watchedBefore + 2
+        IndexBuildProbe.observe(storeRoot: box.storePath) { _ in
+            guard calls.add(1, ordering: .relaxed).newValue == holdAt else { return }
+            let until = MonotonicTime.now + .seconds(20)
+            while !released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+        }
+        defer {
+            released.store(true, ordering: .relaxed)
+            IndexBuildProbe.observe(storeRoot: box.storePath, nil)
+        }
+        box.callBegan = .now
+        build.run()
+        let until = MonotonicTime.now + .seconds(20)
+        while calls.load(ordering: .relaxed) < holdAt, MonotonicTime.now < until { usleep(1000) }
+        let edited = (0..<count).map { "c\($0)" }.sorted()[watchedBefore]
+        dir.write("1/\(edited)/front.txt", "zebra")
+        _ = try box.search(pattern, fields: [.front], level: nil)
+        box.callBegan = nil
+        released.store(true, ordering: .relaxed)
+        while !build.isFinished { usleep(1000) }
+        // The next search takes the last watches in.
+        _ = try box.search(pattern, fields: [.front], level: nil)
+        #expect(box.searchIndex?.unwatchedCount == 0)
+        #expect(try box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == [edited])
+    }
+
     @Test func aBuildThatGivesUpIsBegunAgainAndOneWhoseBoxClosesStops() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -147,7 +147,7 @@ extension Box {
             if let build = searchWatching {
                 let watched = build.takeWatched()
                 if watched.last { searchWatching = nil }
-                searchIndex?.takeWatches(watched.cards)
+                searchIndex?.takeWatches(watched.cards, last: watched.last)
                 watchesTaken = !watched.cards.isEmpty
             }
         }

@@ -109,6 +109,12 @@ struct SearchIndex {
     /// their watches are still being added, `takeWatches`): their stamps are looked at again
     /// before each search, a `stat` a file, and the card read again when they do not hold.
     private(set) var unwatchedCount = 0
+    /// While a build's thread adds the watches of the cards it took unwatched (`watch`), nil
+    /// otherwise: the watches whose events an update took while no slot held them. Such a watch
+    /// was added but not yet handed over, and its `holds` was asked before the event, so
+    /// `takeWatches` reads that card again rather than trust it (R13); an update that asks no
+    /// stamps would otherwise lose the edit until the card changes again.
+    private var eventsBeforeHandOver: Set<Int32>?
     /// Cards read since the index was last written to its file (or read from it), at least 1
     /// when the box's own build read cards the file lacks: the box writes it again when it
     /// closes (`SearchIndexFile`).
@@ -481,12 +487,20 @@ struct SearchIndex {
     /// Gives the cards `watch` watched their watches. One whose stamp no longer held is left
     /// unwatched, so that the next update reads it again (with a watch); one read again since
     /// has its own.
-    mutating func takeWatches(_ watched: [Watched]) {
+    /// - Parameter last: no watches follow: the events before a hand-over are no longer kept.
+    mutating func takeWatches(_ watched: [Watched], last: Bool) {
         for card in watched where card.holds {
             guard let number = slotNumber(of: card.id), slot(number).watch < 0 else { continue }
+            // Its directory changed after its stamp was asked: read again by the next update,
+            // which gives it its watch (the same one: the directory is watched).
+            if eventsBeforeHandOver?.contains(card.watch) == true {
+                pending.insert(card.id)
+                continue
+            }
             change(number) { $0.watch = card.watch }
             unwatchedCount -= 1
         }
+        if last { eventsBeforeHandOver = nil }
     }
 
     /// Installs what a build read, under the box's turn, with the cursor opened at the build's
@@ -502,6 +516,7 @@ struct SearchIndex {
         self.cursor = cursor
         store.takeNotes(built.notes, of: built.cards, unread: Set(built.unread))
         pending.formUnion(built.unread)
+        if !built.adopted.isEmpty { eventsBeforeHandOver = [] }
         update(store: store, askingStamps: !stampsAsked)
     }
 
@@ -515,9 +530,13 @@ struct SearchIndex {
         var dirty = changed.cards
         let touched = changed.watches
         if !touched.isEmpty {
+            var placed = Set<Int32>()
             forEach { parts in
-                if touched.contains(parts.slot.watch) { dirty.insert(String(decoding: parts.id, as: UTF8.self)) }
+                guard touched.contains(parts.slot.watch) else { return }
+                dirty.insert(String(decoding: parts.id, as: UTF8.self))
+                placed.insert(parts.slot.watch)
             }
+            eventsBeforeHandOver?.formUnion(touched.subtracting(placed))
         }
         if unwatchedCount > 0, askingStamps {
             for number in 0..<slotCount where slot(number).watch < 0 && slot(number).level != Slot.dead {
