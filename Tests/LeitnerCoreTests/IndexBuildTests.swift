@@ -306,6 +306,53 @@ import LeitnerSystem
         #expect(try box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == [edited])
     }
 
+    /// The tag table's twin (R13, R25): a card whose `tags` the build's thread read after adding
+    /// its watch, given a `tags` file by hand before the installing call (begun before the
+    /// build), which takes the watch's event while no entry holds that watch and reads no
+    /// unwatched card's `tags` again. The watch taken in later comes with the tags read before
+    /// the edit: they are read again then, and the card is counted and listed by its tag. It was
+    /// missing from both until it changed again.
+    @Test func aTagsEditBetweenAWatchAndItsHandOverIsFoundByALaterCall() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let count = 300
+        for index in 0..<count { dir.writeCard("c\(index)", level: "1", front: "front \(index)") }
+        let box = try Self.openApart(dir)
+        defer { box.close() }
+        #expect(throws: BoxError.self) { try box.tagCounts() }
+        let build = try #require(box.takeAwaitedBuild())
+        let calls = Atomic<Int>(0)
+        let released = Atomic<Bool>(false)
+        let seen = Mutex<[String]>([])
+        // The build reads `count` cards, then its thread watches them and reads their `tags`:
+        // held at the second, the first watched and read, not handed over.
+        let holdAt = count + 2
+        IndexBuildProbe.observe(storeRoot: box.storePath) { id in
+            seen.withLock { $0.append(id) }
+            guard calls.add(1, ordering: .relaxed).newValue == holdAt else { return }
+            let until = MonotonicTime.now + .seconds(20)
+            while !released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+        }
+        defer {
+            released.store(true, ordering: .relaxed)
+            IndexBuildProbe.observe(storeRoot: box.storePath, nil)
+        }
+        box.callBegan = .now
+        build.run()
+        let until = MonotonicTime.now + .seconds(20)
+        while calls.load(ordering: .relaxed) < holdAt, MonotonicTime.now < until { usleep(1000) }
+        let edited = seen.withLock { $0[holdAt - 2] }
+        dir.write("1/\(edited)/tags", "fr\n")
+        _ = try box.tagCounts()
+        box.callBegan = nil
+        released.store(true, ordering: .relaxed)
+        while !build.isFinished { usleep(1000) }
+        // The next call takes the watches in.
+        _ = try box.tagCounts()
+        #expect(box.tagTable?.unwatched.isEmpty == true)
+        #expect(try box.tagCounts() == [TagCount(tag: "fr", cards: 1)])
+    }
+
     @Test func aBuildThatGivesUpIsBegunAgainAndOneWhoseBoxClosesStops() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

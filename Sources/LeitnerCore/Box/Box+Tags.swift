@@ -112,7 +112,7 @@ extension Box {
             if let build = tagWatching {
                 let watched = build.takeTagsWatched()
                 if watched.last { tagWatching = nil }
-                tagTable?.takeWatches(watched.cards, store: store)
+                tagTable?.takeWatches(watched.cards, store: store, last: watched.last)
                 watchesTaken = !watched.cards.isEmpty
             }
         }

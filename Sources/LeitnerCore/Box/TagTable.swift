@@ -35,6 +35,11 @@ struct TagTable {
     /// Cards whose directory has no watch (the limit was reached, or a build read them without
     /// and their watches are still being added): read again before each use.
     private(set) var unwatched = Set<String>()
+    /// While a build's thread adds the watches of the cards read unwatched (`watch`), nil
+    /// otherwise: the watches whose events an update took while no entry held them. Such a card's
+    /// `tags` the thread read may be from before the event, so `takeWatches` reads them again
+    /// (R13), as the search index does its card.
+    private var eventsBeforeHandOver: Set<Int32>?
     /// Where the table is in the store's change feed.
     private(set) var cursor = ChangeFeed.Cursor.none
 
@@ -44,6 +49,8 @@ struct TagTable {
         let cursor = store.openCursor()
         self.init(installing: TagTable.read(store.cardLevels, from: store, watcher: store.watcher) ?? TagTable(),
                   cursor: cursor, store: store)
+        // No thread adds watches after this read: a card without one is past the limit.
+        eventsBeforeHandOver = nil
     }
 
     private init() {}
@@ -149,10 +156,11 @@ struct TagTable {
     /// those the table holds changed between the two reads, and the event of that change may
     /// have gone by before its watch was the table's: its tags are read once more here, after
     /// the watch was added, so that any change after this read is an event of the watch.
-    mutating func takeWatches(_ watched: [Watched], store: Store) {
+    /// - Parameter last: no watches follow: the events before a hand-over are no longer kept.
+    mutating func takeWatches(_ watched: [Watched], store: Store, last: Bool) {
         for card in watched where unwatched.contains(card.id) {
             guard let number = numbers.entryNumber(of: card.id) else { continue }
-            if tags(of: card.id) != card.tags {
+            if tags(of: card.id) != card.tags || eventsBeforeHandOver?.contains(card.watch) == true {
                 guard let level = store.level(of: card.id) else { continue }
                 let tags = store.tagsOnly(of: card.id, in: level)
                 tagsOf[card.id] = tags.isEmpty ? nil : tags
@@ -160,6 +168,7 @@ struct TagTable {
             watchOf[Int(number)] = card.watch
             unwatched.remove(card.id)
         }
+        if last { eventsBeforeHandOver = nil }
     }
 
     /// Installs a table a build read, under the box's turn, with the cursor opened at the build's
@@ -170,6 +179,7 @@ struct TagTable {
     init(installing built: TagTable, cursor: ChangeFeed.Cursor, store: Store, readAfterCall: Bool = false) {
         self = built
         self.cursor = cursor
+        if !built.unwatched.isEmpty { eventsBeforeHandOver = [] }
         update(store: store, readingUnwatched: !readAfterCall)
     }
 
@@ -187,9 +197,12 @@ struct TagTable {
         var dirty = changed.cards
         let touched = changed.watches
         if !touched.isEmpty {
+            var placed = Set<Int32>()
             for (number, watch) in watchOf.enumerated() where watch >= 0 && touched.contains(watch) {
                 dirty.insert(numbers.id(ofEntry: UInt32(number)))
+                placed.insert(watch)
             }
+            eventsBeforeHandOver?.formUnion(touched.subtracting(placed))
         }
         // A card without a watch has its `tags` read again each time: one `openat`, the
         // stamp's `stat`'s price; its watch is asked for again only when it changed.
