@@ -276,30 +276,13 @@ import LeitnerSystem
         let pattern = try SearchPattern("front", regex: false)
         #expect(throws: BoxError.self) { try box.search(pattern, fields: [.front], level: nil) }
         let build = try #require(box.takeAwaitedBuild())
-        let calls = Atomic<Int>(0)
-        let released = Atomic<Bool>(false)
+        let edited = (0..<count).map { "c\($0)" }.sorted()[watchedBefore]
         // The build reads `count` cards, then its thread watches them in the order of their ids:
         // held once it watched the card after the first `watchedBefore`, not yet handed over.
-        let holdAt = count + watchedBefore + 2
-        IndexBuildProbe.observe(storeRoot: box.storePath) { _ in
-            guard calls.add(1, ordering: .relaxed).newValue == holdAt else { return }
-            let until = MonotonicTime.now + .seconds(20)
-            while !released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+        try Self.withTheThreadHeld(at: count + watchedBefore + 2, of: build, in: box) { _ in
+            dir.write("1/\(edited)/front.txt", "zebra")
+            _ = try box.search(pattern, fields: [.front], level: nil)
         }
-        defer {
-            released.store(true, ordering: .relaxed)
-            IndexBuildProbe.observe(storeRoot: box.storePath, nil)
-        }
-        box.callBegan = .now
-        build.run()
-        let until = MonotonicTime.now + .seconds(20)
-        while calls.load(ordering: .relaxed) < holdAt, MonotonicTime.now < until { usleep(1000) }
-        let edited = (0..<count).map { "c\($0)" }.sorted()[watchedBefore]
-        dir.write("1/\(edited)/front.txt", "zebra")
-        _ = try box.search(pattern, fields: [.front], level: nil)
-        box.callBegan = nil
-        released.store(true, ordering: .relaxed)
-        while !build.isFinished { usleep(1000) }
         // The next search takes the last watches in.
         _ = try box.search(pattern, fields: [.front], level: nil)
         #expect(box.searchIndex?.unwatchedCount == 0)
@@ -321,36 +304,43 @@ import LeitnerSystem
         defer { box.close() }
         #expect(throws: BoxError.self) { try box.tagCounts() }
         let build = try #require(box.takeAwaitedBuild())
-        let calls = Atomic<Int>(0)
-        let released = Atomic<Bool>(false)
-        let seen = Mutex<[String]>([])
         // The build reads `count` cards, then its thread watches them and reads their `tags`:
         // held at the second, the first watched and read, not handed over.
-        let holdAt = count + 2
+        try Self.withTheThreadHeld(at: count + 2, of: build, in: box) { seen in
+            dir.write("1/\(seen[count])/tags", "fr\n")
+            _ = try box.tagCounts()
+        }
+        // The next call takes the watches in.
+        _ = try box.tagCounts()
+        #expect(box.tagTable?.unwatched.isEmpty == true)
+        #expect(try box.tagCounts() == [TagCount(tag: "fr", cards: 1)])
+    }
+
+    /// Runs `build` for a call said to have begun before it (a daemon's call that waits for it),
+    /// its thread held at the probe's `holdAt`th call (each card read, then each watched) while
+    /// `body` runs, given the ids the probe saw; then lets it finish.
+    static func withTheThreadHeld(at holdAt: Int, of build: IndexBuild, in box: Box,
+                                  _ body: ([String]) throws -> Void) throws {
+        let released = Atomic<Bool>(false)
+        let seen = Mutex<[String]>([])
         IndexBuildProbe.observe(storeRoot: box.storePath) { id in
-            seen.withLock { $0.append(id) }
-            guard calls.add(1, ordering: .relaxed).newValue == holdAt else { return }
+            guard seen.withLock({ $0.append(id); return $0.count }) == holdAt else { return }
             let until = MonotonicTime.now + .seconds(20)
             while !released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
         }
         defer {
             released.store(true, ordering: .relaxed)
             IndexBuildProbe.observe(storeRoot: box.storePath, nil)
+            box.callBegan = nil
         }
         box.callBegan = .now
         build.run()
         let until = MonotonicTime.now + .seconds(20)
-        while calls.load(ordering: .relaxed) < holdAt, MonotonicTime.now < until { usleep(1000) }
-        let edited = seen.withLock { $0[holdAt - 2] }
-        dir.write("1/\(edited)/tags", "fr\n")
-        _ = try box.tagCounts()
+        while seen.withLock({ $0.count }) < holdAt, MonotonicTime.now < until { usleep(1000) }
+        try body(seen.withLock { $0 })
         box.callBegan = nil
         released.store(true, ordering: .relaxed)
         while !build.isFinished { usleep(1000) }
-        // The next call takes the watches in.
-        _ = try box.tagCounts()
-        #expect(box.tagTable?.unwatched.isEmpty == true)
-        #expect(try box.tagCounts() == [TagCount(tag: "fr", cards: 1)])
     }
 
     @Test func aBuildThatGivesUpIsBegunAgainAndOneWhoseBoxClosesStops() throws {
