@@ -74,8 +74,10 @@ enum AnkiImportCommand {
                          context: Context, progress: inout ImportProgress, summary: inout Summary) throws {
         var done = 0
         var start = 0
-        let fresh = cards.filter { !existing.contains($0.id) }
-        summary.leftAlone += cards.filter { existing.contains($0.id) }.reduce(0) { $0 + $1.cardCount }
+        var fresh: [AnkiImportPlan.PlannedCard] = []
+        for card in cards {
+            if existing.contains(card.id) { summary.leftAlone += card.cardCount } else { fresh.append(card) }
+        }
         while start < fresh.count {
             let reverse = fresh[start].reverseLevel != nil
             var end = start

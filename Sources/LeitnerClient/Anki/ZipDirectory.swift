@@ -23,28 +23,28 @@ struct ZipDirectory {
     /// The entries by name.
     let entries: [String: Entry]
 
-    /// The file's last bytes and where in them its end record begins; nil when it has none, as a
-    /// zip cut short (a download that stopped) has none, whatever its format.
-    static func endRecord(_ file: FileDescriptor) -> (tail: [UInt8], at: Int)? {
+    /// The file's length, its last bytes and where in them its end record begins; nil when it has
+    /// none, as a zip cut short (a download that stopped) has none, whatever its format.
+    static func endRecord(_ file: FileDescriptor) -> (length: Int, tail: [UInt8], at: Int)? {
         guard let length = try? file.status().st_size, length >= 22 else { return nil }
         // The end record is the last 22 bytes but for a comment of at most 65,535.
         let tailStart = max(0, Int(length) - 22 - 65_535)
         guard let tail = try? file.read(at: tailStart, upTo: Int(length) - tailStart) else { return nil }
         return stride(from: tail.count - 22, through: 0, by: -1).first(where: {
             ZipDirectory.integer(tail, $0, 4) == 0x0605_4B50
-        }).map { (tail, $0) }
+        }).map { (Int(length), tail, $0) }
     }
 
     /// Reads the central directory of the zip file open as `file`; nil when it is not a zip
     /// this reader knows (zip64, several disks, no end record): `unzip` then reads it whole.
     init?(_ file: FileDescriptor) {
-        guard let length = try? file.status().st_size, let (tail, end) = ZipDirectory.endRecord(file) else { return nil }
+        guard let (length, tail, end) = ZipDirectory.endRecord(file) else { return nil }
         let count = ZipDirectory.integer(tail, end + 10, 2)
         let size = ZipDirectory.integer(tail, end + 12, 4)
         let offset = ZipDirectory.integer(tail, end + 16, 4)
         // Zip64 marks its fields so; one disk only.
         guard count != 0xFFFF, size != 0xFFFF_FFFF, offset != 0xFFFF_FFFF, ZipDirectory.integer(tail, end + 4, 4) == 0,
-              offset + size <= Int(length), let directory = try? file.read(at: offset, upTo: size), directory.count == size else {
+              offset + size <= length, let directory = try? file.read(at: offset, upTo: size), directory.count == size else {
             return nil
         }
         var entries: [String: Entry] = [:]
