@@ -221,8 +221,8 @@ def test_the_speech_is_made_under_temporary_names_that_ignore_rules_and_pruning_
 
 def test_the_speech_of_an_imported_card_is_made_in_its_language_tags_voice(box, tmp_path):
     """R33: a card's voice is its first tag lang:XX. An import's cards carry their tags in the
-    batch (AddMany), and the speech made ahead of time for them speaks in that voice, not in
-    Language=."""
+    batch (AddMany), and the speech made for them as they join the open test speaks in that
+    voice, not in Language=."""
     voices = tmp_path / "voices"
     program = tmp_path / "fake-voice"
     # Records the voice it is asked for (`-v VOICE -w FILE --stdin`), then writes a WAV.
@@ -234,6 +234,8 @@ def test_the_speech_of_an_imported_card_is_made_in_its_language_tags_voice(box, 
     configure(box, f"[Voice]\nProgram={program}\nLanguage=en\n")
     deck = tmp_path / "deck.tsv"
     deck.write_text("id\tfront\tback\ttags\nhund\tder Hund\tdog\tlang:de\n")
+    # The day's test open, the card goes into level 1 (pacing is off) and joins it (R8).
+    box.ok("prepare")
     box.ok("import", deck)
     deadline = time.monotonic() + 30
     while not voices.exists() or len(voices.read_text().splitlines()) < 2:
@@ -241,3 +243,40 @@ def test_the_speech_of_an_imported_card_is_made_in_its_language_tags_voice(box, 
         time.sleep(0.1)
     assert voices.read_text().splitlines() == ["de", "de"]
     assert speech(box, "hund", "front")["pending"] is False
+
+
+def test_an_import_speaks_its_cards_as_they_come_into_a_test(box, tmp_path):
+    """R33: an import's cards are spoken when they come into a test, not all at the import (an
+    import of 100,000 cards would be 200,000 runs of the program): those that join the open test
+    at once, the others when a test that holds them opens. The speech is made in the order it is
+    asked for, so a card added after the import, spoken first, shows that the import asked none."""
+    texts = tmp_path / "texts"
+    program = tmp_path / "fake-voice"
+    # Records the text it is given, then writes a WAV.
+    program.write_text("#!/bin/sh\n"
+                       "while [ \"$1\" != -w ]; do shift; done\n"
+                       f"cat >> {texts}\n"
+                       "printf 'RIFF\\044\\0\\0\\0WAVEfmt %064d' 0 > \"$2\"\n")
+    program.chmod(0o755)
+    configure(box, f"[Voice]\nProgram={program}\n")
+
+    def spoken(count):
+        deadline = time.monotonic() + 30
+        while not texts.exists() or len(texts.read_text().splitlines()) < count:
+            assert time.monotonic() < deadline, texts.read_text() if texts.exists() else "nothing spoken"
+            time.sleep(0.1)
+        return texts.read_text().splitlines()
+
+    deck = tmp_path / "deck.tsv"
+    deck.write_text("eins\tone\nzwei\ttwo\n")
+    # No test is open: the imported cards (in level 1, pacing being off) wait for one.
+    box.ok("import", deck)
+    box.ok("add", "--id", "drei", "drei", "three")
+    assert spoken(2) == ["drei", "three"]
+    # The test opens with the three cards; the imported ones are spoken now.
+    box.ok("prepare")
+    assert sorted(spoken(6)[2:]) == ["eins", "one", "two", "zwei"]
+    # A card imported while the test is open joins it (R8) and is spoken at once.
+    deck.write_text("vier\tfour\n")
+    box.ok("import", deck)
+    assert spoken(8)[6:] == ["vier", "four"]

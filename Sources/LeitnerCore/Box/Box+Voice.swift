@@ -54,26 +54,35 @@ extension Box {
         if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
     }
 
-    /// Queues the speech of the text sides of a batch of new cards (`AddMany`), as sent, each
-    /// in the voice of its own tags (R33), which the batch carries.
-    public func speakAhead(batch cards: [NewCard]) {
+    /// Queues the speech of the text sides of the cards of a batch (`AddMany`: an import, the
+    /// AnkiConnect door) that joined the open test (R8), as sent, each in the voice of its own
+    /// tags (R33), which the batch carries. The batch's other cards are spoken when a test that
+    /// holds them opens (`speakAhead(queue:of:)`), as docs/rules.md R33 says: speaking them all
+    /// at once made an import of 100,000 cards 200,000 runs of the program and gigabytes of
+    /// speech, most of it for cards weeks from a test.
+    public func speakAhead(batch cards: [NewCard], added: [BatchOutcome.Added]) {
         guard let voice else { return }
         func side(_ asset: Asset) -> Side {
             let mediaType = MediaType.of(fileName: asset.name)
             return Side(path: "", mediaType: mediaType,
                         text: MediaType.isText(mediaType) ? String(decoding: asset.content, as: UTF8.self) : nil)
         }
-        let jobs = cards.flatMap { voice.jobs(front: side($0.front), back: side($0.back), tags: $0.tags) }
+        // A reverse card speaks its card's two texts: either one in the test asks for them.
+        let jobs = added.filter { inOpenTest($0.id) || $0.reverse.map(inOpenTest) == true }.flatMap {
+            let card = cards[$0.index]
+            return voice.jobs(front: side(card.front), back: side(card.back), tags: card.tags)
+        }
         if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
     }
 
-    /// Queues the speech of the cards of a batch of cloze notes (`AddClozes`), each side as its
-    /// card shows it (R30), made from the note as sent.
+    /// Queues the speech of the cards of a batch of cloze notes (`AddClozes`) that joined the
+    /// open test, as `speakAhead(batch:added:)` does, each side as its card shows it (R30), made
+    /// from the note as sent.
     public func speakAhead(notes: [NewNote], added: [BatchOutcome.Added]) {
         guard let voice else { return }
         var parsed: [Int: ClozeText] = [:]
         var jobs: [VoiceMaker.Job] = []
-        for card in added {
+        for card in added where inOpenTest(card.id) {
             // A cloze card of the batch is NOTE.cN (`Store.defaultClozeID`).
             guard let suffix = card.id.split(separator: ".").last, suffix.first == "c", let number = Int(suffix.dropFirst()) else { continue }
             let note = notes[card.index]
@@ -85,6 +94,9 @@ extension Box {
         }
         if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
     }
+
+    /// Whether card `id` is in the queue of the open test (R8), which a card added to its levels joins.
+    private func inOpenTest(_ id: String) -> Bool { tracksMembership && daily.contains(id) }
 
     /// Queues the speech of a test just opened: its cards are read off the turn, through
     /// descriptors of the maker's own (`CardReader`), as an index build reads them. The queue is

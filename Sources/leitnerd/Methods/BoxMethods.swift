@@ -155,7 +155,7 @@ enum BoxMethods {
         for (index, value) in list.enumerated() { cards.append(try NewCard(json: value, field: "cards.\(index)", batchMedia: batchMedia)) }
         let outcome = try context.box.addMany(cards, allowDuplicateFront: parameters.optionalBool("allowDuplicate") ?? true,
                                               withReverse: parameters.optionalBool("reverse") ?? false)
-        context.box.speakAhead(batch: outcome.added.map { cards[$0.index] })
+        context.box.speakAhead(batch: cards, added: outcome.added)
         return outcome.json.objectValue ?? [:]
     }
 
