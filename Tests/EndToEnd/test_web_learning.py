@@ -170,6 +170,38 @@ def test_the_tag_filter_and_a_review_of_one_tag(web_box, phone, artifacts):
     assert levels == {"word00": "1", "word01": "2", "word02": "1", "word03": "2", "word04": "1", "word05": "1"}
 
 
+def test_a_search_shows_its_first_page_and_links_the_rest(web_box, phone, artifacts):
+    """The Cards search shows its first 100 cards without counting every match (docs/web.md,
+    "Cards"): leitner-web leaves the daemon's stream at the card after the page, and the next
+    call, on a new connection, is answered; the page where the matches end counts them, and a
+    hand edit made since is found (R13)."""
+    box = web_box
+    deck = box.tmp / "deck.tsv"
+    deck.write_text("id\tfront\tback\n" + "".join(f"w{n:03d}\tsearched word {n}\tanswer {n}\n" for n in range(130)))
+    box.ok("import", str(deck))
+    box.ok("add", "--id", "zebra", "another front", "another back")
+    box.start_web()
+    phone.get(box.url)
+    phone.get(box.base + "/cards")
+    field = phone.find_element(By.NAME, "q")
+    field.send_keys("searched")
+    with next_page(phone):
+        field.send_keys(Keys.ENTER)
+    assert phone.find_element(By.ID, "shown").text == "1–100 of more than 100 cards matching"
+    listed = [a.get_attribute("href").rsplit("/", 1)[1] for a in phone.find_elements(By.CSS_SELECTOR, ".results a")]
+    assert listed == [f"w{n:03d}" for n in range(100)]
+    artifacts.shoot(phone, "cards-search", dark=True)
+    with next_page(phone):
+        phone.find_element(By.CSS_SELECTOR, "a[rel=next]").click()
+    assert phone.find_element(By.ID, "shown").text == "101–130 of 130 cards matching"
+    assert not phone.find_elements(By.CSS_SELECTOR, "a[rel=next]")
+    # A side edited by hand since: found by the next search.
+    (box.store / "1" / "zebra" / "front.txt").write_text("searched by hand")
+    phone.get(box.base + "/cards?q=searched&page=2")
+    assert phone.find_element(By.ID, "shown").text == "101–131 of 131 cards matching"
+    assert phone.find_elements(By.CSS_SELECTOR, ".results a")[-1].get_attribute("href").endswith("/cards/zebra")
+
+
 def store_files(store):
     """The store's files and directories but hidden ones and the voice's cache, which the daemon
     fills off the box's turn after an add (docs/rules.md R33), whatever the page posts."""

@@ -16,6 +16,8 @@ final class FakeDaemon: BoxTransport, Sendable {
         /// The figures `Stats` answers.
         var stats: BoxStatistics?
         var calls: [(method: BoxMethod, parameters: [String: JSONValue])] = []
+        /// The parts of the last `Search` taken by the caller, and how many it had.
+        var searchParts = (taken: 0, of: 0)
     }
 
     let state: Mutex<State>
@@ -130,21 +132,26 @@ final class FakeDaemon: BoxTransport, Sendable {
                 return ["cards": .array(chosen.map(\.json))]
             case .search:
                 // Each side's lines holding the pattern (case ignored), with the side's media
-                // type, as the daemon's `SearchScan` gives them.
+                // type, as the daemon's `SearchScan` gives them; given below a card a part.
                 let pattern = parameters["pattern"]?.stringValue?.lowercased() ?? ""
-                let matches = cards.sorted { ($0.level, $0.id) < ($1.level, $1.id) }.flatMap { card in
+                let matches = cards.sorted { ($0.level, $0.id) < ($1.level, $1.id) }.map { card in
                     [(SearchMatch.Field.front, card.front), (.back, card.back)].flatMap { field, side in
                         (side.text ?? "").split(separator: "\n").filter { $0.lowercased().contains(pattern) }.map {
                             SearchMatch(id: card.id, level: card.level, field: field, line: String($0), mediaType: side.mediaType).json
                         }
                     }
-                }
-                return ["matches": .array(matches)]
+                }.filter { !$0.isEmpty }
+                return ["parts": .array(matches.map(JSONValue.array))]
             default:
                 return [:]
             }
         }
-        try body(reply)
+        guard let parts = reply["parts"]?.arrayValue else { return try body(reply) }
+        state.withLock { $0.searchParts = (0, parts.count) }
+        for part in parts {
+            try body(["matches": part])
+            state.withLock { $0.searchParts.taken += 1 }
+        }
     }
 
     static func noSuchCard(_ id: String) -> VarlinkCallError {
