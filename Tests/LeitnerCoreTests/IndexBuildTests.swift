@@ -167,32 +167,26 @@ import LeitnerSystem
         #expect(try box.tagCounts() == [TagCount(tag: "de", cards: 1), TagCount(tag: "fr", cards: 2)])
     }
 
-    /// A box of `SearchIndex.publishEvery` + 50 cards whose build of `kind` is run, its thread
-    /// then held at the watch after the first part, handed over: `body` is called then with the
-    /// box, its directory, the number of cards, and the probe's calls so far (each card read,
-    /// each watched, each read again or whose stamp is asked again under the turn); then the
-    /// watches are all taken in.
+    /// A box of `TagTable.publishEvery` + 50 cards whose tag build is run, its thread then held
+    /// at the watch after the first part, handed over: `body` is called then with the box, its
+    /// directory, the number of cards, and the probe's calls so far (each card read, each
+    /// watched, each read again under the turn); then the watches are all taken in.
     /// - Parameter callBegan: the call is said to have begun before the build (a daemon's call).
-    static func withTheFirstWatchesHandedOver(_ kind: IndexBuild.Kind = .tags, callBegan: Bool,
+    static func withTheFirstWatchesHandedOver(callBegan: Bool,
                                               _ body: (Box, TemporaryDirectory, Int, () -> Int) throws -> Void) throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let count = SearchIndex.publishEvery + 50
+        let count = TagTable.publishEvery + 50
         for index in 0..<count { dir.writeCard("c\(index)", level: "1", front: "front \(index)") }
-        // Older than the kernel clock's tick: the search build reads each card with a stamp it
-        // trusts, and leaves its watch to its thread (a younger card is watched at its read).
-        if kind == .search { usleep(1_100_000) }
         let box = try Self.openApart(dir)
         defer { box.close() }
-        let use = { () throws in
-            if kind == .search { _ = try box.search(SearchPattern("front", regex: false), fields: [.front], level: nil) } else { _ = try box.tagCounts() }
-        }
+        let use = { () throws in _ = try box.tagCounts() }
         #expect(throws: BoxError.self) { try use() }
         let build = try #require(box.takeAwaitedBuild())
         let calls = Atomic<Int>(0)
         let released = Atomic<Bool>(false)
         IndexBuildProbe.observe(storeRoot: box.storePath) { _ in
-            guard calls.add(1, ordering: .relaxed).newValue == count + SearchIndex.publishEvery + 1 else { return }
+            guard calls.add(1, ordering: .relaxed).newValue == count + TagTable.publishEvery + 1 else { return }
             let until = MonotonicTime.now + .seconds(20)
             while !released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
         }
@@ -203,24 +197,23 @@ import LeitnerSystem
         if callBegan { box.callBegan = .now }
         build.run()
         let until = MonotonicTime.now + .seconds(20)
-        while calls.load(ordering: .relaxed) <= count + SearchIndex.publishEvery, MonotonicTime.now < until { usleep(1000) }
+        while calls.load(ordering: .relaxed) <= count + TagTable.publishEvery, MonotonicTime.now < until { usleep(1000) }
         try body(box, dir, count) { calls.load(ordering: .relaxed) }
         released.store(true, ordering: .relaxed)
         while !build.isFinished { usleep(1000) }
         // The last watches are taken in by the next use, once the build's thread is done.
         try use()
-        #expect(box.tagTable?.unwatched.isEmpty ?? true)
-        #expect(box.searchIndex?.unwatchedCount ?? 0 == 0)
+        #expect(box.tagTable?.unwatched.isEmpty == true)
     }
 
-    /// The tag build's thread hands the watches it added over `SearchIndex.publishEvery` cards at
-    /// a time, as the search index's does: held after the first 2,048, the next use takes those
+    /// The tag build's thread hands the watches it added over `TagTable.publishEvery` cards at
+    /// a time: held after the first 2,048, the next use takes those
     /// in, and reads only the other cards' `tags` again. They were handed over when all were
     /// added, and until then every use read every card's `tags` again under the turn.
     @Test func theTagBuildHandsItsWatchesOverAPartAtATime() throws {
         try Self.withTheFirstWatchesHandedOver(callBegan: false) { (box, _, count, _) throws in
             #expect(try box.tagCounts() == [])
-            #expect(box.tagTable?.unwatched.count == count - SearchIndex.publishEvery)
+            #expect(box.tagTable?.unwatched.count == count - TagTable.publishEvery)
         }
     }
 
@@ -233,60 +226,39 @@ import LeitnerSystem
             let before = calls()
             #expect(try box.tagCounts() == [])
             #expect(calls() == before)
-            #expect(box.tagTable?.unwatched.count == count - SearchIndex.publishEvery)
+            #expect(box.tagTable?.unwatched.count == count - TagTable.publishEvery)
         }
     }
 
-    /// The call that installs the daemon's search build, begun before the build began reading,
-    /// asks no card's stamp again under the turn when it takes in the watches the build's thread
-    /// handed over meanwhile: the install spared it those `stat`s, as the tag table's spares its
-    /// reads. It asked every card's still unwatched, a `stat` a file of 100,000 cards.
-    @Test func theCallThatInstallsTheSearchBuildAsksNoStampsAgainWithTheWatchesItTakes() throws {
-        try Self.withTheFirstWatchesHandedOver(.search, callBegan: true) { (box, dir, count, calls) throws in
-            let pattern = try SearchPattern("front", regex: false)
-            let before = calls()
-            #expect(try box.search(pattern, fields: [.front], level: nil).count == count)
-            #expect(calls() == before)
-            #expect(box.searchIndex?.unwatchedCount == count - SearchIndex.publishEvery)
-            // The next call asks the stamps of the cards still unwatched, and finds a hand edit by them.
-            let last = try #require((0..<count).map { "c\($0)" }.sorted().last)
-            dir.write("1/\(last)/front.txt", "zebra")
-            #expect(try box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == [last])
-            #expect(calls() > before)
-        }
-    }
-
-    /// A card edited by hand after the build's thread added its watch (its stamp held then) and
-    /// before that watch is handed over, the installing call begun before the build (R13): that
-    /// call's updates ask no stamps and take the watch's event while no slot holds it, and the
-    /// watch taken in later comes with a stamp asked before the edit. The card is read again when
-    /// its watch is taken, and a later search finds what it says. It kept its old text until it
-    /// changed again. Held after the first part was handed over, or before any was.
-    @Test(arguments: [SearchIndex.publishEvery, 0])
-    func anEditBetweenAWatchAndItsHandOverIsFoundByALaterSearch(watchedBefore: Int) throws {
+    /// The daemon's search build watches each card before it reads it (or asks its stamp in the
+    /// index's file), so that the index is installed with every card watched: the search after
+    /// the install asks no card's stamp under the turn, where it asked every card's that a
+    /// thread after the build had not yet watched (0.5 s at 100,000 cards), and a hand edit is
+    /// found by its card's watch (R13).
+    @Test func theSearchBuildInstallsEveryCardWatched() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
-        let count = SearchIndex.publishEvery + 50
+        let count = 600
         for index in 0..<count { dir.writeCard("c\(index)", level: "1", front: "front \(index)") }
-        // Older than the kernel clock's tick: each card is read with a stamp it trusts, its watch
-        // left to the build's thread.
+        // Older than the kernel clock's tick: each card is read with a stamp it trusts (a build
+        // that watched after left such cards unwatched until then).
         usleep(1_100_000)
         let box = try Self.openApart(dir)
         defer { box.close() }
         let pattern = try SearchPattern("front", regex: false)
         #expect(throws: BoxError.self) { try box.search(pattern, fields: [.front], level: nil) }
         let build = try #require(box.takeAwaitedBuild())
-        let edited = (0..<count).map { "c\($0)" }.sorted()[watchedBefore]
-        // The build reads `count` cards, then its thread watches them in the order of their ids:
-        // held once it watched the card after the first `watchedBefore`, not yet handed over.
-        try Self.withTheThreadHeld(at: count + watchedBefore + 2, of: build, in: box) { _ in
-            dir.write("1/\(edited)/front.txt", "zebra")
-            _ = try box.search(pattern, fields: [.front], level: nil)
-        }
-        // The next search takes the last watches in.
-        _ = try box.search(pattern, fields: [.front], level: nil)
+        let calls = Atomic<Int>(0)
+        IndexBuildProbe.observe(storeRoot: box.storePath) { _ in calls.add(1, ordering: .relaxed) }
+        defer { IndexBuildProbe.observe(storeRoot: box.storePath, nil) }
+        build.run()
+        #expect(try box.search(pattern, fields: [.front], level: nil).count == count)
         #expect(box.searchIndex?.unwatchedCount == 0)
-        #expect(try box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == [edited])
+        // Each card read once by the build, none watched or asked again.
+        #expect(calls.load(ordering: .relaxed) == count)
+        dir.write("1/c7/front.txt", "zebra")
+        #expect(try box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == ["c7"])
+        #expect(calls.load(ordering: .relaxed) == count)
     }
 
     /// The tag table's twin (R13, R25): a card whose `tags` the build's thread read after adding

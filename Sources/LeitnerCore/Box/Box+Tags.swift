@@ -135,31 +135,16 @@ extension Box {
     /// - Throws: as `currentTagTable`.
     func currentSearchIndex() throws(BoxError) -> SearchIndex {
         var installed = false
-        var watchesTaken = false
         if options.buildsIndexesApart {
             if let index = searchIndex, store.isLost(index.cursor) {
                 store.closeCursor(index.cursor)
                 searchIndex = nil
-                searchWatching = nil
             }
             if searchIndex == nil { installed = try installBuilt(.search) }
-            // The watches of the cards the build took from the index's file, added since.
-            if let build = searchWatching {
-                let watched = build.takeWatched()
-                if watched.last { searchWatching = nil }
-                searchIndex?.takeWatches(watched.cards, last: watched.last)
-                watchesTaken = !watched.cards.isEmpty
-            }
         }
         // Updated in place where it exists: a copy would copy every card's folded text. One
-        // installed now was updated by its install, as the tag table is (above): the watches
-        // taken in since only need their events taken in, not every unwatched card's stamp
-        // asked again under the turn (a `stat` a file of 100,000 cards).
-        if !installed {
-            searchIndex?.update(store: store)
-        } else if watchesTaken {
-            searchIndex?.update(store: store, askingStamps: false)
-        }
+        // installed now was updated by its install, as the tag table is (above).
+        if !installed { searchIndex?.update(store: store) }
         if searchIndex == nil { searchIndex = SearchIndex(store: store) }
         return searchIndex ?? SearchIndex(store: store)
     }
@@ -175,7 +160,6 @@ extension Box {
             guard store.isLost(index.cursor) else { return nil }
             store.closeCursor(index.cursor)
             searchIndex = nil
-            searchWatching = nil
         }
         if kind == .tags, let table = tagTable {
             guard store.isLost(table.cursor) else { return nil }
@@ -210,10 +194,9 @@ extension Box {
             if kind == .search { searchBuild = nil } else { tagBuild = nil }
             switch outcome {
             case .search(let built) where !store.isLost(build.cursor):
-                // The cards taken from the file unwatched were looked at by their stamps after
-                // this call began: as current as a read for it; the next call looks again.
+                // The cards left unwatched (past the watches' limit) were looked at by their
+                // stamps after this call began: as current as a read for it; the next call looks again.
                 searchIndex = SearchIndex(installing: built, cursor: build.cursor, store: store, stampsAsked: readAfterCall(build))
-                if !built.adopted.isEmpty { searchWatching = build }
                 return true
             case .tags(let built) where !store.isLost(build.cursor):
                 tagTable = TagTable(installing: built, cursor: build.cursor, store: store,

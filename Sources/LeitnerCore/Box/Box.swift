@@ -75,9 +75,6 @@ public final class Box {
     /// The search index's and the tag table's builds under way off the turn, while there is none
     /// (`BoxOptions.buildsIndexesApart`).
     var searchBuild: IndexBuild?
-    /// The search index's build whose thread still adds the watches of the cards it took from
-    /// the index's file (`IndexBuild.takeWatched`).
-    var searchWatching: IndexBuild?
     /// The voice's maker (R33); nil without a program.
     let voice: VoiceMaker?
     var tagBuild: IndexBuild?
@@ -170,7 +167,6 @@ public final class Box {
     /// Makes every change durable and releases the lock; a build under way off the turn gives up.
     public func close() {
         searchBuild?.stop()
-        searchWatching?.stop()
         // The cards read again since the index's file was written are read again from it at the
         // next start: written now, they are not (a daemon killed keeps the older file, which
         // costs only those reads).

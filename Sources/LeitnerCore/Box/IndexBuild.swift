@@ -13,9 +13,8 @@ import LeitnerSystem
 /// the one build: the first to `join` runs it, the others are rung when it is done.
 ///
 /// The search index's build begins from its file (`SearchIndexFile`): the cards whose stamps
-/// hold are taken from it unwatched, and once the waiting calls are rung, a thread of the
-/// build's own writes the file again when that spares the next start reads, then adds those
-/// cards' watches (`SearchIndex.watch`), which the next search takes in (`takeWatched`).
+/// hold are taken from it unread, each watched first, and once the waiting calls are rung, a
+/// thread of the build's own writes the file again when that spares the next start reads.
 public final class IndexBuild: Sendable {
     enum Kind: Sendable {
         case search
@@ -43,8 +42,6 @@ public final class IndexBuild: Sendable {
         var claimed = false
         var outcome: Outcome?
         var waiters: [@Sendable () -> Void] = []
-        /// The cards taken from the file, watched since (`SearchIndex.watch`), not yet taken.
-        var watched: [SearchIndex.Watched] = []
         /// The cards the tag table's build read unwatched, watched since (`TagTable.watch`).
         var tagsWatched: [TagTable.Watched] = []
         /// True once the work after the build (the file, the watches) is done or given up.
@@ -154,8 +151,8 @@ public final class IndexBuild: Sendable {
         }
         for ring in waiters { ring() }
         switch outcome {
-        case .search(let built) where built.needsSaving || !built.adopted.isEmpty:
-            // The caller goes on with its call: the file and the watches are this thread's.
+        case .search(let built) where built.needsSaving:
+            // The caller goes on with its call: the file is this thread's.
             if DetachedThread.start({ self.afterwards(built) }) != nil { afterwards(built) }
         case .tags(let table) where !table.unwatched.isEmpty:
             if DetachedThread.start({ self.afterwards(table) }) != nil { afterwards(table) }
@@ -265,15 +262,10 @@ public final class IndexBuild: Sendable {
         finish()
     }
 
-    /// Watches the cards the build took from the file or read unwatched, then writes the
-    /// index's file when the build read cards it may keep: the watches first, since until a
-    /// card has its watch every search asks its stamp, and the file serves only the next start.
+    /// Writes the index's file, the build having read cards it may keep: off the box's turn and
+    /// after the waiting calls are rung, since it serves only the next start.
     private func afterwards(_ built: SearchIndex.Built) {
-        SearchIndex.watch(built.adopted, of: built, from: reader, watcher: watcher,
-                          stopped: { self.stopping.load(ordering: .relaxed) }) { watched in
-            state.withLock { $0.watched += watched }
-        }
-        if built.needsSaving, let stateDirectory { try? SearchIndexFile.save(built.index, in: stateDirectory) }
+        if let stateDirectory { try? SearchIndexFile.save(built.index, in: stateDirectory) }
         finish()
     }
 
@@ -290,18 +282,9 @@ public final class IndexBuild: Sendable {
     /// True once the build and what follows it (the file written, the watches added) are done.
     public var isFinished: Bool { state.withLock { $0.finished } }
 
-    /// The cards the build took from the file or read unwatched, watched since the last ask
-    /// (taken: a second ask gives the ones watched after it), and whether that was the last of
-    /// them: every card watched, or the watching given up.
-    func takeWatched() -> (cards: [SearchIndex.Watched], last: Bool) {
-        state.withLock { state in
-            defer { state.watched = [] }
-            return (state.watched, state.finished)
-        }
-    }
-
-    /// The cards the tag table's build read unwatched, watched since the last ask, and whether
-    /// that was the last of them, as `takeWatched`. Taken.
+    /// The cards the tag table's build read unwatched, watched since the last ask (taken: a
+    /// second ask gives the ones watched after it), and whether that was the last of them:
+    /// every card watched, or the watching given up.
     func takeTagsWatched() -> (cards: [TagTable.Watched], last: Bool) {
         state.withLock { state in
             defer { state.tagsWatched = [] }
@@ -319,8 +302,8 @@ public final class IndexBuild: Sendable {
 
 #if LEITNER_TEST_HOOKS
 /// The tests' hold on a build: a function called on the reading thread before each card is read,
-/// for the builds of one store (and before each card either build watches after it,
-/// `TagTable.watch` and `SearchIndex.watch`, each unwatched card whose `tags` the tag table reads
+/// for the builds of one store (and before each card the tag table's build watches after it,
+/// `TagTable.watch`, each unwatched card whose `tags` the tag table reads
 /// again, `TagTable.update`, or whose stamp the search index asks again, `SearchIndex.update`,
 /// and each card the outline table learns, `OutlineTable`) (tests of several suites build at once, each in a store of its
 /// own). It may change the store, or wait, as another thread would meanwhile.

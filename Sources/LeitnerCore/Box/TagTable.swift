@@ -131,17 +131,17 @@ struct TagTable {
 
     /// Adds the watch of each card `table` holds unwatched, then reads its tags again: changes
     /// after the read are events of the watch. Runs off the turn, after the table is installed.
-    /// The cards watched are handed over (`publish`) `SearchIndex.publishEvery` at a time, as the
-    /// search index's are: until a card's watch is taken in, each use reads its `tags` again under
-    /// the turn, and 100,000 watches take the thread a second or so.
+    /// The cards watched are handed over (`publish`) `publishEvery` at a time: until a card's
+    /// watch is taken in, each use reads its `tags` again under the turn, and 100,000 watches take
+    /// the thread a second or so.
     /// - Parameter stopped: asked every 256 cards: true gives up (the cards left stay unwatched).
     static func watch(_ table: TagTable, cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
                       stopped: () -> Bool = { false }, publish: ([Watched]) -> Void) {
         var watched: [Watched] = []
-        watched.reserveCapacity(min(table.unwatched.count, SearchIndex.publishEvery))
+        watched.reserveCapacity(min(table.unwatched.count, publishEvery))
         for (count, id) in table.unwatched.enumerated() {
             if count & 255 == 255, stopped() { break }
-            if watched.count == SearchIndex.publishEvery {
+            if watched.count == publishEvery {
                 publish(watched)
                 watched.removeAll(keepingCapacity: true)
             }
@@ -151,6 +151,8 @@ struct TagTable {
         }
         publish(watched)
     }
+
+    static let publishEvery = 2048
 
     /// Gives the cards `watch` watched their watches. A card whose tags the thread read are not
     /// those the table holds changed between the two reads, and the event of that change may

@@ -105,16 +105,9 @@ struct SearchIndex {
     private var garbage = 0
     /// Cards read again at the next update: those a build could not read.
     private var pending = Set<String>()
-    /// Live slots without a watch (the watches ran out, or a build took them from the file and
-    /// their watches are still being added, `takeWatches`): their stamps are looked at again
+    /// Live slots without a watch (the watches ran out): their stamps are looked at again
     /// before each search, a `stat` a file, and the card read again when they do not hold.
     private(set) var unwatchedCount = 0
-    /// While a build's thread adds the watches of the cards it took unwatched (`watch`), nil
-    /// otherwise: the watches whose events an update took while no slot held them. Such a watch
-    /// was added but not yet handed over, and its `holds` was asked before the event, so
-    /// `takeWatches` reads that card again rather than trust it (R13); an update that asks no
-    /// stamps would otherwise lose the edit until the card changes again.
-    private var eventsBeforeHandOver: Set<Int32>?
     /// Cards read since the index was last written to its file (or read from it), at least 1
     /// when the box's own build read cards the file lacks: the box writes it again when it
     /// closes (`SearchIndexFile`).
@@ -144,7 +137,7 @@ struct SearchIndex {
         let saved = SearchIndexFile.load(in: store.stateFD)
         // Read through the store itself: nothing else runs meanwhile. A card taken from the file
         // is watched before its stamp is asked, as a read is.
-        let built = SearchIndex.read(store.cardLevels, from: store, watcher: store.watcher, saved: saved, watchNow: true) ?? Built()
+        let built = SearchIndex.read(store.cardLevels, from: store, watcher: store.watcher, saved: saved) ?? Built()
         self.init(installing: built, cursor: cursor, store: store)
         // Written when the box closes (`Box.close`), as for the cards read again since, not by
         // the search that waits for this build: encoding and syncing megabytes only serve the
@@ -164,21 +157,10 @@ struct SearchIndex {
         /// What the reads found that the store keeps (`Store.noteConflicts`), for the cards
         /// where they found something.
         var notes: [String: Note] = [:]
-        /// Cards installed unwatched with a stamp (`watchNow` false), taken from the file or
-        /// read: their watches are added after, off the turn (`watch`, `takeWatches`).
-        var adopted: [String] = []
         /// True when the file is to be written again: cards were read, or it had other cards.
         var needsSaving = false
         /// How many cards were taken from the file, unread.
         var taken = 0
-    }
-
-    /// What adding a card's watch after it was taken from the file found (`watch`).
-    struct Watched: Sendable {
-        var id: String
-        var watch: Int32
-        /// The stamp held once the watch was there: changes since are events of the watch.
-        var holds: Bool
     }
 
     /// What a read of one card found that the store keeps: a sync tool's conflict copies and
@@ -252,16 +234,13 @@ struct SearchIndex {
     /// opened at the snapshot (`IndexBuild`).
     ///
     /// A card `saved` (the index's file) holds with a stamp that still holds is taken from it
-    /// unread. With `watchNow` its directory is watched first, as for a read; without, it is
-    /// taken unwatched, as is a card read with a stamp to go by, its stamp asked before each
-    /// search until `watch` has added its watch (the daemon's build: 100,000
-    /// `inotify_add_watch` calls cost more than the stamps).
+    /// unread, its directory watched before its stamp is asked, as for a read.
     /// - Parameter stopped: asked every 256 cards: true gives up (the box is closing).
     /// - Returns: nil when stopped.
     static func read(_ cards: CardIndex, from source: some CardSource, watcher: Inotify.Watcher,
-                     saved: SearchIndex? = nil, watchNow: Bool = true, stopped: () -> Bool = { false }) -> Built? {
+                     saved: SearchIndex? = nil, stopped: () -> Bool = { false }) -> Built? {
         var reading = Reading(cards: cards, saved: saved)
-        guard reading.read(cards, from: source, watcher: watcher, asked: watchNow ? nil : [], stopped: stopped) else { return nil }
+        guard reading.read(cards, from: source, watcher: watcher, asked: [], stopped: stopped) else { return nil }
         return reading.finish()
     }
 
@@ -278,9 +257,9 @@ struct SearchIndex {
     /// the file's stamps hold; the first piece's lines are what a search waits for.
     static let pieceSize = 1024
 
-    /// `read` as the daemon's build makes it, unwatched (`watchNow` false), in the order a search
-    /// gives its lines — level, then id — a piece at a time: the piece's stamps in the file asked
-    /// on two threads (each `stat` being a wait on the kernel), then its cards read, then
+    /// `read` as the daemon's build makes it, in the order a search gives its lines — level,
+    /// then id — a piece at a time: the piece's cards watched and their stamps in the file asked
+    /// on two threads (each a wait on the kernel), then its cards read, then
     /// `pieceRead` told, so that a search waiting for the build can give that piece's lines while
     /// the next is read (`SearchScan`).
     static func read(_ cards: CardIndex, from source: CardReader, watcher: Inotify.Watcher, saved: SearchIndex?,
@@ -296,7 +275,7 @@ struct SearchIndex {
             while start < entries.count {
                 let part = entries[start..<min(start + pieceSize, entries.count)]
                 start += pieceSize
-                let asked = saved.map { askStamps(Array(part), in: $0, from: source, stopped: stopped) } ?? []
+                let asked = saved.map { askStamps(Array(part), in: $0, from: source, watcher: watcher, stopped: stopped) } ?? []
                 let first = reading.built.index.slotCount
                 guard reading.read(part, from: source, watcher: watcher, asked: asked, stopped: stopped) else { return nil }
                 // Every piece is handed on, empty ones too, so that its number is `pieces(of:in:)`'s.
@@ -323,10 +302,11 @@ struct SearchIndex {
         return piece
     }
 
-    /// Asks the stamps `saved` holds for `entries` on two threads, in their order; a card past
-    /// the answers' end (one half cut short by `stopped`) is asked by the reading.
+    /// Asks the stamps `saved` holds for `entries` on two threads, in their order, each card's
+    /// directory watched first, so that a change after its stamp is asked is an event; a card
+    /// past the answers' end (one half cut short by `stopped`) is asked by the reading.
     private static func askStamps(_ entries: [(key: String, value: Level)], in saved: SearchIndex, from source: CardReader,
-                                  stopped: @escaping @Sendable () -> Bool) -> [Asked] {
+                                  watcher: Inotify.Watcher, stopped: @escaping @Sendable () -> Bool) -> [Asked] {
         let ask = { @Sendable (part: ArraySlice<(key: String, value: Level)>) -> [Asked] in
             var answers: [Asked] = []
             answers.reserveCapacity(part.count)
@@ -336,7 +316,8 @@ struct SearchIndex {
                     answers.append(.notAsked)
                     continue
                 }
-                answers.append(found.stamp.holds(id, in: level, from: source) ? .holds(found.number) : .changed)
+                let watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
+                answers.append(found.stamp.holds(id, in: level, from: source) ? .holds(found.number, watch: watch) : .changed(watch: watch))
             }
             return answers
         }
@@ -359,12 +340,13 @@ struct SearchIndex {
         }
     }
 
-    /// What asking a card's stamp in the file gave, before the reading.
+    /// What asking a card's stamp in the file gave, before the reading, with the card's watch
+    /// (-1 when the watches ran out).
     enum Asked: Sendable {
         case notAsked
         /// The stamp of the file's slot of this number holds: the reading copies it, unlooked-up.
-        case holds(Int)
-        case changed
+        case holds(Int, watch: Int32)
+        case changed(watch: Int32)
     }
 
     /// A build's reading, in one part or a level at a time.
@@ -382,14 +364,15 @@ struct SearchIndex {
             built.index.slotPieces.reserveCapacity(cards.count / SearchIndex.pieceSize + 1)
         }
 
-        /// Reads `entries` into `built`.
-        /// - Parameter asked: nil: every card's directory watched first (`watchNow`); else none
-        ///   is, and what each card's stamp in `saved` gave, by its place in `entries`, when asked
-        ///   already (past the end: asked here).
+        /// Reads `entries` into `built`, each card's directory watched before its stamp is asked
+        /// or it is read, so that the index is installed watched: a watch added after, off the
+        /// turn, left every search until then to ask the stamps of the cards not yet watched
+        /// under the turn, 0.5 s at 100,000 cards for the search after the first.
+        /// - Parameter asked: what each card's stamp in `saved` gave, with its watch, by its
+        ///   place in `entries`, when asked already (past the end: asked here).
         /// - Returns: false when stopped.
         mutating func read(_ entries: some Sequence<(key: String, value: Level)>, from source: some CardSource,
-                           watcher: Inotify.Watcher, asked: [Asked]?, stopped: () -> Bool) -> Bool {
-            let watchNow = asked == nil
+                           watcher: Inotify.Watcher, asked: [Asked], stopped: () -> Bool) -> Bool {
             for (place, (id, level)) in entries.enumerated() {
                 count += 1
                 if count & 255 == 0, stopped() { return false }
@@ -397,41 +380,34 @@ struct SearchIndex {
                 var watch: Int32?
                 if let saved {
                     var holding: Int?
-                    switch asked.flatMap({ place < $0.count ? $0[place] : nil }) ?? .notAsked {
-                    case .holds(let number): holding = number
-                    case .changed: break
+                    switch place < asked.count ? asked[place] : .notAsked {
+                    case .holds(let number, let watched):
+                        holding = number
+                        watch = watched
+                    case .changed(let watched): watch = watched
                     case .notAsked:
                         if let found = saved.stamp(of: id), found.kept {
-                            if watchNow { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
+                            watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
                             if found.stamp.holds(id, in: level, from: source) { holding = found.number }
                         }
                     }
                     if let holding {
                         // Its level is the store's: a card moved by hand keeps its directory.
                         built.index.copy(holding, from: saved, level: level, watch: watch ?? -1)
-                        if watch == nil { built.adopted.append(id) }
                         taken += 1
                         continue
                     }
                 }
                 // The files' stamp, taken with the read (each status before what it stands for is
-                // read): what tells a change of an unwatched card, and of any card while no daemon
-                // runs. Without `watchNow` a card with a stamp to go by is watched after, as one
-                // taken from the file is; one without (changed within the last second) is watched
-                // now and read again, so that a change after the read that counts is an event.
-                if watchNow, watch == nil { watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1 }
-                var read = source.readSides(id, in: level, withText: true, stamping: true)
-                var stamp = read.stamp?.encoded
-                if watch == nil, stamp == nil {
-                    watch = (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
-                    read = source.readSides(id, in: level, withText: true, stamping: true)
-                    stamp = read.stamp?.encoded
-                }
+                // read): what tells a change of a card past the watches' limit, and of any card
+                // while no daemon runs.
+                let watched = watch ?? (try? watcher.watch(directory: source.path(of: id, in: level))) ?? -1
+                let read = source.readSides(id, in: level, withText: true, stamping: true)
+                let stamp = read.stamp?.encoded
                 guard case .success(let (front, back)) = read.sides else {
                     built.unread.append(id)
                     continue
                 }
-                if watch == nil { built.adopted.append(id) }
                 let conflicted = !read.conflictCopies.isEmpty || !(read.markedSides ?? []).isEmpty
                 if conflicted {
                     built.notes[id] = Note(conflictCopies: read.conflictCopies, markedSides: read.markedSides ?? [])
@@ -439,7 +415,7 @@ struct SearchIndex {
                 let kept = !conflicted && !read.followsLink && read.clozeOf == nil
                 if kept, stamp != nil { readKept += 1 }
                 built.index.append(id, level: level, front: front.text, back: back.text, ownText: read.reverseOf == nil,
-                                   tags: read.tags.tags, watch: watch ?? -1, stamp: stamp, kept: kept)
+                                   tags: read.tags.tags, watch: watched, stamp: stamp, kept: kept)
             }
             return true
         }
@@ -455,68 +431,19 @@ struct SearchIndex {
         }
     }
 
-    /// Adds the watch of each card a build took from the file unwatched (`Built.adopted`), then
-    /// asks its stamp again: a card whose stamp still holds is current, and every change after
-    /// is an event of the watch. Runs off the turn, after the index is installed.
-    /// - Parameters:
-    ///   - stopped: asked every 256 cards: true gives up, and the cards left keep being looked
-    ///     at by their stamps.
-    ///   - publish: given the cards watched, `publishEvery` at a time and the rest at the end,
-    ///     so that a search meanwhile asks the stamps of the cards left only, not of all
-    ///     (`takeWatches`: a `stat` of 300,000 files under the box's turn at 100,000 cards).
-    static func watch(_ ids: [String], of built: Built, from source: some CardSource, watcher: Inotify.Watcher,
-                      stopped: () -> Bool = { false }, publish: ([Watched]) -> Void) {
-        var watched: [Watched] = []
-        watched.reserveCapacity(min(ids.count, publishEvery))
-        for (count, id) in ids.enumerated() {
-            if count & 255 == 255, stopped() { break }
-            if watched.count == publishEvery {
-                publish(watched)
-                watched.removeAll(keepingCapacity: true)
-            }
-            IndexBuildProbe.reading(id, root: source.root)
-            guard let level = built.cards[id], let found = built.index.stamp(of: id),
-                  let watch = try? watcher.watch(directory: source.path(of: id, in: level)) else { continue }
-            watched.append(Watched(id: id, watch: watch, holds: found.stamp.holds(id, in: level, from: source)))
-        }
-        publish(watched)
-    }
-
-    static let publishEvery = 2048
-
-    /// Gives the cards `watch` watched their watches. One whose stamp no longer held is left
-    /// unwatched, so that the next update reads it again (with a watch); one read again since
-    /// has its own.
-    /// - Parameter last: no watches follow: the events before a hand-over are no longer kept.
-    mutating func takeWatches(_ watched: [Watched], last: Bool) {
-        for card in watched where card.holds {
-            guard let number = slotNumber(of: card.id), slot(number).watch < 0 else { continue }
-            // Its directory changed after its stamp was asked: read again by the next update,
-            // which gives it its watch (the same one: the directory is watched).
-            if eventsBeforeHandOver?.contains(card.watch) == true {
-                pending.insert(card.id)
-                continue
-            }
-            change(number) { $0.watch = card.watch }
-            unwatchedCount -= 1
-        }
-        if last { eventsBeforeHandOver = nil }
-    }
-
     /// Installs what a build read, under the box's turn, with the cursor opened at the build's
     /// snapshot, and brings it up to date with the changes since: the cards whose level changed
     /// or that the box edited, those whose directory had an event after its watch was added, and
     /// those the build could not read. What the reads found for the store is taken in first; the
     /// changed cards' reads again replace it.
-    /// - Parameter stampsAsked: the stamps of the cards taken from the file unwatched were
-    ///   asked after the calling request began: this update does not ask them again (each
-    ///   `stat` of 300,000 would be paid twice by the first search), the next one does.
+    /// - Parameter stampsAsked: the stamps of the cards left unwatched (past the watches'
+    ///   limit) were asked after the calling request began: this update does not ask them
+    ///   again, the next one does.
     init(installing built: Built, cursor: ChangeFeed.Cursor, store: Store, stampsAsked: Bool = false) {
         self = built.index
         self.cursor = cursor
         store.takeNotes(built.notes, of: built.cards, unread: Set(built.unread))
         pending.formUnion(built.unread)
-        if !built.adopted.isEmpty { eventsBeforeHandOver = [] }
         update(store: store, askingStamps: !stampsAsked)
     }
 
@@ -530,13 +457,9 @@ struct SearchIndex {
         var dirty = changed.cards
         let touched = changed.watches
         if !touched.isEmpty {
-            var placed = Set<Int32>()
             forEach { parts in
-                guard touched.contains(parts.slot.watch) else { return }
-                dirty.insert(String(decoding: parts.id, as: UTF8.self))
-                placed.insert(parts.slot.watch)
+                if touched.contains(parts.slot.watch) { dirty.insert(String(decoding: parts.id, as: UTF8.self)) }
             }
-            eventsBeforeHandOver?.formUnion(touched.subtracting(placed))
         }
         if unwatchedCount > 0, askingStamps {
             for number in 0..<slotCount where slot(number).watch < 0 && slot(number).level != Slot.dead {
