@@ -73,6 +73,30 @@ import LeitnerTestSupport
         #expect(f.box.statistics.gradedDays.count(on: day) == together.graded)
     }
 
+    /// A store without its local state (copied without `.leitner/local.DEVICE`, or never
+    /// opened): the open reads the whole log for where it left each card, and the ledger and the
+    /// week's graded days take that same reading, so the first request reads no line again; it
+    /// answers as their own readings do.
+    @Test func theOpensReadingOfTheWholeLogServesTheLedgerAndTheWeek() throws {
+        let (f, _) = try Self.store()
+        let answers = { () throws in
+            (try f.box.leeches().map(\.failures), try f.box.calendar(from: "2026-01-25", to: "2026-02-10").map(\.cards),
+             try f.box.status().arrivals?.cards)
+        }
+        // `logged-levels` kept: the open read the lines since it, the first request the whole log.
+        #expect(f.box.places.logOffset == 0)
+        let apart = try answers()
+        f.close()
+        for name in ["logged-levels", "places", "graded-days.here"] { unlink(f.dir.path + "/.leitner/local.here/" + name) }
+        try f.reopen()
+        #expect(f.box.places.logOffset == f.box.store.log.size)
+        #expect(f.box.statistics.gradedDays.logOffset == f.box.store.log.size)
+        #expect(f.dir.exists(".leitner/local.here/places") && f.dir.exists(".leitner/local.here/graded-days.here"))
+        let together = try answers()
+        #expect(together == apart)
+        #expect(together.0 == [Self.wrongAnswers])
+    }
+
     @Test func aLogThatIsNoLongerWhatWasReadIsReadAgain() throws {
         let (f, before) = try Self.store()
         _ = try f.box.status()

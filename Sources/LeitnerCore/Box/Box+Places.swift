@@ -8,13 +8,7 @@ extension Box {
     /// where the ledger kept in its file was read to (`PlacesLedger.fileName`).
     /// - Throws: `storeFailure` naming the log when it cannot be read.
     func catchUpPlaces() throws(BoxError) {
-        if placesKept == nil {
-            placesKept = 0
-            if places.logOffset == 0, let kept = keptPlaces() {
-                places = kept
-                placesKept = kept.logOffset
-            }
-        }
+        takeKeptPlaces()
         guard places.logOffset < store.log.size else { return }
         let dayClock = options.dayClock
         // The week's row reads the same lines when it is as far (after a start with neither file
@@ -27,6 +21,43 @@ extension Box {
         }
         keepPlaces()
         if alsoGraded { keepGradedDays(statistics.gradedDays, of: store.device) }
+    }
+
+    /// At the ledger's first use after a start: the ledger its file keeps, when it holds.
+    private func takeKeptPlaces() {
+        guard placesKept == nil else { return }
+        placesKept = 0
+        if places.logOffset == 0, let kept = keptPlaces() {
+            places = kept
+            placesKept = kept.logOffset
+        }
+    }
+
+    /// What else takes the open's reading of the whole log (a store without `logged-levels`,
+    /// `Store.changesWhileClosed`): the ledger and this device's graded days, each when no kept
+    /// file of it holds and it would read the log from its start at the first request. A store
+    /// copied without its local state, or never opened, then reads its year of log once, not at
+    /// the open and again at the first request. Nil when both have their files.
+    func wholeLogReaderAtOpen() -> ((LogEntry, Int) -> Void)? {
+        takeKeptPlaces()
+        let ledger = places.logOffset == 0
+        let graded = gradedDaysReadUpTo() == 0
+        guard ledger || graded else { return nil }
+        let dayClock = options.dayClock
+        return { entry, end in
+            if ledger {
+                self.places.take(entry, dayClock: dayClock)
+                self.places.logOffset = end
+            }
+            if graded { self.statistics.gradedDays.read(entry, end: end, dayClock: dayClock) }
+        }
+    }
+
+    /// Keeps in their files what the open's reading gave the ledger and the graded days
+    /// (`wholeLogReaderAtOpen`), as their own readings do; nothing when it gave them nothing.
+    func keepWholeLogReadAtOpen() {
+        keepPlaces()
+        keepGradedDays(statistics.gradedDays, of: store.device)
     }
 
     /// The ledger as its file keeps it, when this device's log still holds the bytes it was read

@@ -9,8 +9,13 @@ extension Store {
     /// lines logged since; only the levels whose directory changed since are compared. Without
     /// that file (a store older than it, or a log replaced since) the whole log is read, once. A
     /// store with an empty log has no history to differ from: its cards are where they are.
+    /// - Parameter alongside: asked once when the log is to be read from its start: what else
+    ///   takes each of its entries (with the offset after its line) in the same reading, nil for
+    ///   nothing — the box's places' ledger and week's counts, which a store without its local
+    ///   state would otherwise read the whole log for again at the first request.
     /// - Returns: the changes, by id; `readWholeLog` when there was no `LoggedLevels` to go by.
-    func changesWhileClosed() throws(BoxError) -> (changes: [HandChange], readWholeLog: Bool) {
+    func changesWhileClosed(alongside: () -> ((LogEntry, Int) -> Void)? = { nil })
+        throws(BoxError) -> (changes: [HandChange], readWholeLog: Bool) {
         var saved = LoggedLevels.load(in: stateFD)
         if let kept = saved, kept.logOffset > log.size
             || (kept.logOffset > 0 && PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: kept.logOffset) }) != kept.logCheck) {
@@ -27,7 +32,9 @@ extension Store {
         // Where the log left the cards of the changed levels: the file's, then the lines since.
         var logged = CardIndex()
         saved?.add(changed, to: &logged)
-        try log.forEachEntry(from: from) { entry, _ in
+        let other = from == 0 ? alongside() : nil
+        try log.forEachEntry(from: from) { entry, end in
+            other?(entry, end)
             for id in [entry.id, entry.renamedTo].compactMap({ $0 }) {
                 switch SettlePlacement(of: entry, for: id) {
                 case .level(let level)?: logged.updateValue(level, forKey: id)
