@@ -27,6 +27,23 @@ import Testing
         #expect(CardTag.parse(CardTag.fileText(["ja:kana", "de"])).tags == ["ja:kana", "de"])
     }
 
+    /// A plain ASCII line is read from its bytes (`asciiTag`), any other as characters: both
+    /// read every line as the characters' reading alone would.
+    @Test func aLineReadsTheSameByItsBytesAsByItsCharacters() {
+        let lines = ["ja", " ja", "ja ", "\tja\r", "ja:kana", "a.b_c:d-e", ".ja", "-ja", "ja:.kana", "ja:-kana", "ja.",
+                     "ja:", ":ja", "ja::kana", ":", "", "   ", "\r", "two words", "ja\tkana", "ja/kana", "ja\u{0B}",
+                     "\u{0C}ja", "ja\u{1F}", "\u{00A0}ja", "ja\u{00A0}", "ja\u{3000}", "猫", "café", "cafe\u{301}",
+                     "ja\r\r", String(repeating: "a", count: 128), String(repeating: "a", count: 129), "a:" + String(repeating: "b", count: 127)]
+        for line in lines {
+            let trimmed = String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+            let expected = trimmed.isEmpty || CardTag.problem(trimmed) != nil ? [] : [trimmed]
+            #expect(CardTag.parse(line).tags == expected, "\(line.unicodeScalars.map { $0.value })")
+            #expect(CardTag.parse(line).badLines.count == (trimmed.isEmpty || !expected.isEmpty ? 0 : 1))
+        }
+        #expect(CardTag.asciiTag(" bench:group3\r"[...].utf8) == "bench:group3")
+        #expect(CardTag.asciiTag("猫"[...].utf8) == nil)
+    }
+
     @Test func aSelectorSelectsItselfAndWhatIsBelowIt() {
         #expect(CardTag.selects("ja", "ja"))
         #expect(CardTag.selects("ja", "ja:kana"))
