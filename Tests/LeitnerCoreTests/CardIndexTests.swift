@@ -107,7 +107,10 @@ import Testing
     @Test func entriesSortByTheBytesOfTheirIds() {
         var index = CardIndex()
         let ids = ["b", "a", "B", "a-2", "a.1", "é", "z", "猫", "ありがとう", "café", "1", "10", "9",
-                   "abcdefgh", "abcdefgh-2", "abcdefg", "abcdefghi"]
+                   "abcdefgh", "abcdefgh-2", "abcdefg", "abcdefghi",
+                   // The same first sixteen bytes, or sixteen and a longer id.
+                   "abcdefghijklmnop", "abcdefghijklmnop-2", "abcdefghijklmnopq", "abcdefghijklmno",
+                   "abcdefghijklmnoz", "abcdefghijklmnoé", "abcdefghijklmnop.1"]
         for id in ids { index[id] = .one }
         var entries: [UInt32] = []
         index.forEachEntry { number, _ in entries.append(number) }

@@ -109,6 +109,38 @@ import LeitnerTestSupport
         }
     }
 
+    /// A listing's first batch orders only its own cards of a level much larger than it, the
+    /// next batch the rest: the whole listing is in the whole order, forwards and backwards,
+    /// when the first cards are left out (damaged, R21), and across levels.
+    @Test func aFirstBatchOfALargeLevelGivesTheFirstOfTheWholeOrder() throws {
+        let f = try BoxFixture()
+        // Ids whose first eight or sixteen bytes are often equal, so that whole ids decide.
+        let ids = (0..<240).map { number in
+            ["c\(number * 7919 % 240)", "sameprefix-\(number * 7919 % 240)", "sixteen-bytes-same-\(number * 7919 % 240)"][number % 3]
+        }
+        for id in ids { f.dir.writeCard(id, level: "2") }
+        for number in 0..<5 { f.dir.writeCard("one-\(number)", level: "1") }
+        f.dir.writeCard("three", level: "3")
+        let whole = try f.box.list(level: nil, withText: false).map(\.id)
+        #expect(whole == (0..<5).map { "one-\($0)" } + ids.sorted() + ["three"])
+        for withText in [false, true] {
+            for batch in [1, 3, 8, 40] {
+                var listing = try f.box.startListing(level: nil, withText: withText)
+                #expect(try Self.readAll(f.box, &listing, batch: batch).map(\.id) == whole)
+                listing = try f.box.startListing(level: "2", withText: withText)
+                #expect(try Self.readAll(f.box, &listing, batch: batch).map(\.id) == ids.sorted())
+                let last = ListPosition(level: .three, id: "three")
+                listing = try f.box.startListing(level: nil, withText: withText, before: last)
+                #expect(try Self.readAll(f.box, &listing, batch: batch).map(\.id) == whole.dropLast().reversed())
+            }
+        }
+        for id in ids.sorted().prefix(12) { f.dir.removeTree("2/\(id)/back.txt") }
+        for withText in [false, true] {
+            var listing = try f.box.startListing(level: "2", withText: withText)
+            #expect(try Self.readAll(f.box, &listing, batch: 4).map(\.id) == Array(ids.sorted().dropFirst(12)))
+        }
+    }
+
     @Test func doctorInBatchesFindsWhatTheWholeScanFinds() throws {
         let f = try BoxFixture()
         for number in 0..<20 { f.dir.writeCard("c\(number)", level: "1") }

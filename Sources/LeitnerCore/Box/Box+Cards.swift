@@ -209,8 +209,8 @@ extension Box {
         _ = try begin()
         try takeLateCards(of: &listing)
         var cards: [Card] = []
-        for _ in 0..<count {
-            guard let id = listing.nextID() else { break }
+        for taken in 0..<count {
+            guard let id = listing.nextID(batch: count - taken) else { break }
             guard let level = store.level(of: id), listing.only == nil || level == listing.only else { continue }
             guard let card = try? store.card(id, withText: listing.withText) else { continue }
             // The card as it is now: a tag taken off since the listing began leaves it out.

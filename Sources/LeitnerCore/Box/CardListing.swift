@@ -12,7 +12,8 @@ public struct CardListing: Sendable {
     /// (0.8 MiB at 100,000 cards) for each listing in flight.
     private(set) var index: CardIndex
     /// The entries of each level, indexed by `Level.rawValue - 1`; a level is sorted by id when
-    /// the listing reaches it, so that the first cards go out before the last level is sorted.
+    /// the listing reaches it, so that the first cards go out before the last level is sorted,
+    /// and in a listing's first batch only as far as that batch (`orderRest`).
     private var levels: [[UInt32]]
     /// The level being listed (an index in `levels`) and the index of the next entry in it.
     private var level = 0
@@ -20,6 +21,9 @@ public struct CardListing: Sendable {
     /// How many of the level's entries, from its first, are in the listing's order: the rest
     /// come after them all, unordered, until the listing reaches them.
     private var ordered = 0
+    /// True once a listing without `limit` ordered only the first of a level for a batch: it
+    /// does so once (`orderRest`).
+    private var orderedAhead = false
     /// Read backwards (`before`): the levels from the last, each by id from the greatest.
     private let backwards: Bool
     /// The one level listed, nil for all.
@@ -201,21 +205,23 @@ public struct CardListing: Sendable {
 
     /// The next id, by level and then by id (backwards with `before`); nil once every id has
     /// been given.
-    mutating func nextID() -> String? {
-        nextEntryNumber().map(index.id(ofEntry:))
+    /// - Parameter batch: the cards the caller's batch may still give: the listing's first
+    ///   batch orders only that many of a large level first (`orderRest`).
+    mutating func nextID(batch: Int? = nil) -> String? {
+        nextEntryNumber(batch: batch).map(index.id(ofEntry:))
     }
 
     /// `nextID` as the id's entry in `index`, the index the listing began with: no string made
     /// (its bytes are there), and the card's level now found without hashing the id
     /// (`level(of:in:)`).
-    mutating func nextEntryNumber() -> UInt32? {
+    mutating func nextEntryNumber(batch: Int? = nil) -> UInt32? {
         if let streaming {
             guard streaming.position < streaming.queue.count, remaining != 0 else { return letGoIfFinished() }
             self.streaming?.position += 1
             return streaming.queue[streaming.position]
         }
         guard level < levels.count, remaining != 0 else { return letGoIfFinished() }
-        if position == ordered { orderRest() }
+        if position == ordered { orderRest(batch: batch) }
         let number = levels[level][position]
         position += 1
         if position == levels[level].count {
@@ -246,13 +252,28 @@ public struct CardListing: Sendable {
     /// Puts the level's entries from `position` on in the listing's order: when they are many
     /// more than the listing may still give (a page of 101 of a level of 50,000: the web's Cards
     /// page, at each view), only the first of them, by one pass that keeps the least; the rest
-    /// wait, all after those, until the listing reaches them (when cards were left out).
-    private mutating func orderRest() {
+    /// wait, all after those, until the listing reaches them (when cards were left out). So is
+    /// the batch that reaches a level much larger than it, once in a listing without `limit`
+    /// (its first, 32 cards: `leitnerctl list`'s first lines): sorting the 14,000 ids of a
+    /// level took most of the time to the first line. The rest is sorted whole when the next
+    /// batch reaches it, so that a listing of 100,000 cards makes one pass more than a sort of
+    /// each level, not one a batch.
+    private mutating func orderRest(batch: Int? = nil) {
         let rest = levels[level][position...]
-        if let remaining, remaining * 4 < rest.count {
-            let first = CardListing.first(remaining, of: rest, in: index, backwards: backwards)
-            let chosen = Set(first)
-            levels[level] = Array(levels[level][..<position]) + first + rest.filter { !chosen.contains($0) }
+        let first = remaining ?? (orderedAhead ? nil : batch)
+        if let first, first * 4 < rest.count {
+            if remaining == nil { orderedAhead = true }
+            let first = CardListing.first(first, of: rest, in: index, backwards: backwards)
+            // Found by a binary search of a few dozen numbers, not hashed: 14,000 look-ups.
+            let chosen = first.sorted()
+            levels[level] = Array(levels[level][..<position]) + first + rest.filter { number in
+                var low = 0, high = chosen.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if chosen[middle] < number { low = middle + 1 } else { high = middle }
+                }
+                return low == chosen.count || chosen[low] != number
+            }
             ordered = position + first.count
         } else {
             var sorted = CardListing.sorted(Array(rest), in: index)
@@ -268,13 +289,32 @@ public struct CardListing: Sendable {
 
     /// Entries in byte order of their ids' UTF-8. Ids are in NFC (R20), for which that is the
     /// order of their scalars, the order `String`'s `<` gives. They are sorted by their first
-    /// eight bytes as one integer, and by all their bytes only when those are equal: several
-    /// times faster than comparing strings, which counts when 100,000 ids are sorted before the
-    /// first card goes out.
+    /// sixteen bytes as two integers (`OrderKey`), and by all their bytes only when those are
+    /// equal: several times faster than comparing strings, which counts when 100,000 ids are
+    /// sorted before the first card goes out.
     static func sorted(_ entries: [UInt32], in index: CardIndex) -> [UInt32] {
-        var keyed = entries.map { (key: index.prefixKey(ofEntry: $0), number: $0) }
-        keyed.sort { $0.key != $1.key ? $0.key < $1.key : index.entry($0.number, precedes: $1.number) }
+        var keyed = entries.map { OrderKey($0, in: index) }
+        keyed.sort { $0.precedes($1, in: index) }
         return keyed.map(\.number)
+    }
+
+    /// An entry with the first sixteen bytes of its id (`CardIndex.prefixKey`), compared as
+    /// `sorted` orders.
+    struct OrderKey {
+        let high: UInt64
+        let low: UInt64
+        let number: UInt32
+
+        init(_ number: UInt32, in index: CardIndex) {
+            (high, low) = index.prefixKey(ofEntry: number)
+            self.number = number
+        }
+
+        func precedes(_ other: OrderKey, in index: CardIndex) -> Bool {
+            if high != other.high { return high < other.high }
+            if low != other.low { return low < other.low }
+            return index.entry(number, precedes: other.number)
+        }
     }
 
     /// The `count` first of `entries` in the order of `sorted` (the last, greatest first, when
@@ -282,14 +322,13 @@ public struct CardListing: Sendable {
     /// them compared once with the last kept, as `CardIndex.leastEntries` keeps a day's admissions.
     static func first(_ count: Int, of entries: ArraySlice<UInt32>, in index: CardIndex, backwards: Bool) -> [UInt32] {
         guard count > 0 else { return [] }
-        func before(_ x: (key: UInt64, number: UInt32), _ y: (key: UInt64, number: UInt32)) -> Bool {
-            let less = x.key != y.key ? x.key < y.key : index.entry(x.number, precedes: y.number)
-            return backwards ? !less && x.number != y.number : less
+        func before(_ x: OrderKey, _ y: OrderKey) -> Bool {
+            backwards ? x.number != y.number && !x.precedes(y, in: index) : x.precedes(y, in: index)
         }
-        var kept: [(key: UInt64, number: UInt32)] = []
+        var kept: [OrderKey] = []
         kept.reserveCapacity(count + 1)
         for number in entries {
-            let entry = (key: index.prefixKey(ofEntry: number), number: number)
+            let entry = OrderKey(number, in: index)
             if kept.count == count, !before(entry, kept[count - 1]) { continue }
             var low = 0, high = kept.count
             while low < high {

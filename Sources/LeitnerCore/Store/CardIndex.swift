@@ -285,14 +285,19 @@ struct CardIndex: Sequence {
         }
     }
 
-    /// The first eight bytes of an entry's id as one big-endian integer, zero-padded: ordered
-    /// as the ids' bytes are, for sorting by integers and comparing bytes only on a tie.
-    func prefixKey(ofEntry number: UInt32) -> UInt64 {
+    /// The first sixteen bytes of an entry's id as two big-endian integers, zero-padded (no id
+    /// holds a NUL byte): ordered as the ids' bytes are, for sorting by integers and comparing
+    /// bytes only on a tie. Sixteen, not eight: ids made from words or numbers often share their
+    /// first eight bytes (`card-123…`), and each tie was a `memcmp` in the arena.
+    func prefixKey(ofEntry number: UInt32) -> (high: UInt64, low: UInt64) {
         let entry = entries[Int(number)]
         let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
-        var key: UInt64 = 0
-        for index in 0..<8 { key = key << 8 | UInt64(index < length ? arena[offset + index] : 0) }
-        return key
+        return arena.withUnsafeBufferPointer { arena in
+            var high: UInt64 = 0, low: UInt64 = 0
+            for index in 0..<8 { high = high << 8 | UInt64(index < length ? arena[offset + index] : 0) }
+            for index in 8..<16 { low = low << 8 | UInt64(index < length ? arena[offset + index] : 0) }
+            return (high, low)
+        }
     }
 
     // MARK: Sequence
