@@ -35,6 +35,12 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", 5))
 MIXED_CLIENTS = int(os.environ.get("BENCH_MIXED_CLIENTS", 50))
 MIXED_SECONDS = int(os.environ.get("BENCH_MIXED_SECONDS", 30))
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "finished"]
+# ext4 without a journal (as this project's bench machine's root) hands out no inode freed in the
+# last 30 s (5 minutes while its inode table's block is unwritten), and looks at each such inode
+# again for every inode it makes in that block group: a phase timed right after a removal of
+# 300,000 inodes pays for the removal (docs/performance.md, "The import, its floor and the removal
+# before them"). So a timed phase that makes files starts this long after the last removal.
+FREED_INODES_HELD = 31
 
 
 def make_store(store: pathlib.Path):
@@ -113,6 +119,13 @@ def measure(path, method, argument_list, clients):
     return p50, p99, len(times) / elapsed
 
 
+def settle_removal():
+    """Waits until the inodes a removal just freed may be handed out again (`FREED_INODES_HELD`),
+    their inode tables written first."""
+    os.sync()
+    time.sleep(FREED_INODES_HELD)
+
+
 def measure_import(bin_dir, root, count):
     """`leitnerctl import` of `count` new cards (TSV) into an empty store of its own daemon,
     durable when it returns, as a whole process, beside its floor in the same run (the same
@@ -123,8 +136,12 @@ def measure_import(bin_dir, root, count):
     with open(deck, "w") as f:
         for i in range(count):
             f.write(f"word {i}\tback of word {i}\n")
+    # The floor removes its cards when it is timed: the import waits as long after that removal
+    # as the floor after the last one.
+    settle_removal()
     floor = subprocess.run([str(bin_dir / "leitner-bench"), "import-floor", str(root), str(count)],
                            capture_output=True, text=True, check=True).stdout.strip()
+    settle_removal()
     env = dict(os.environ, XDG_CONFIG_HOME=str(root / "cfg"), XDG_STATE_HOME=str(root / "state"))
     daemon = subprocess.Popen([str(bin_dir / "leitnerd"), "--store", str(store), "--socket", sock], env=env,
                               stderr=subprocess.DEVNULL)

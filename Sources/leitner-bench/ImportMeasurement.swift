@@ -10,12 +10,18 @@ enum ImportMeasurement {
     /// time, up to 4,096.
     static let firstBatch = 256
     static let largestBatch = 4096
+    /// Seconds ext4 without a journal holds an inode freed (once its inode table is written),
+    /// looking at each such inode again for every inode it makes in its group: the floor, timed
+    /// first, starts this long after the last run's removal, as the box starts after no removal
+    /// (docs/performance.md, "The import, its floor and the removal before them").
+    static let freedInodesHeld: UInt32 = 31
 
     static func run(directory: String, count: Int) throws {
         let floorPath = directory + "/import-floor-\(count)"
         let storePath = directory + "/import-box-\(count)"
         for path in [floorPath, storePath] where access(path, F_OK) == 0 { _ = system("rm -rf '\(path)'") }
         sync()
+        sleep(freedInodesHeld)
         let floor = try Timing.secondsThrowing {
             try createThenSync(floorPath, count: count) { index in
                 ("front-\(index)-of-the-import", "front \(index) of the import", "back \(index)")
