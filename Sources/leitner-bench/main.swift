@@ -27,6 +27,8 @@ import LeitnerSystem
 //                                           a store of N cards built first when STORE is missing)
 //   leitner-bench notes STORE ROUNDS [N]   (a copy with one card in ten a cloze card of 3,000 notes and
 //                                           200 with a picture: open and Show beside the plain store's)
+//   leitner-bench notes-open STORE ROUNDS  (only the open and first request of `notes`, in turns, on a
+//                                           copy STORE-notes-kept made once and kept for the next run)
 //   leitner-bench notes-kill STORE ID     (opens the box, moves card ID, and is killed: internal)
 //   leitner-bench voice DIR                (espeak-ng's speech of a 200-card test, and Prepare and Show
 //                                           beside those without it)
@@ -107,6 +109,10 @@ if arguments.first == "notes", (3...4).contains(arguments.count), let rounds = I
         try StoreBuilder.build(at: arguments[1], count: count)
     }
     try NoteMeasurement.run(store: arguments[1], rounds: rounds)
+    exit(0)
+}
+if arguments.first == "notes-open", arguments.count == 3, let rounds = Int(arguments[2]) {
+    try NoteMeasurement.runOpens(store: arguments[1], rounds: rounds)
     exit(0)
 }
 if arguments.first == "notes-kill", arguments.count == 3 {
