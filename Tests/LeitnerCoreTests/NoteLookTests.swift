@@ -49,6 +49,61 @@ import LeitnerTestSupport
         #expect(try f.box.doctor().isEmpty)
     }
 
+    /// The look judges every note's cards against the store's index as the open left it, so that
+    /// the first request looks up none of them: here every number is held.
+    @Test func theLookJudgesTheNotesCardsAgainstTheIndexTheOpenLeft() throws {
+        let f = try Self.openedWithTheLookDone()
+        let look = try #require(f.box.noteLook)
+        f.box.noteLook = nil
+        var looked = try #require(look.take(store: f.box.store))
+        defer { f.box.store.closeCursor(looked.index.cursor) }
+        #expect(looked.index.takeJudgedAtLook() == [], "every note's numbers were held")
+        #expect(looked.index.takeJudgedAtLook() == nil, "taken once")
+    }
+
+    /// A note that lacked a card when the store was opened (its card deleted while the daemon was
+    /// down) is judged lacking by the look, and gets its card at the first request.
+    @Test func aNoteLackingACardAtTheOpenIsJudgedLackingByTheLook() throws {
+        let f = try NoteRecordTests.reopenedWithARecord()
+        f.close()
+        precondition(system("rm -r '\(f.dir.path)/1/k-3-1'") == 0)
+        try f.reopen()
+        let look = try #require(f.box.noteLook)
+        f.box.noteLook = nil
+        var looked = try #require(look.take(store: f.box.store))
+        defer { f.box.store.closeCursor(looked.index.cursor) }
+        #expect(looked.index.takeJudgedAtLook() == ["n3"])
+        try f.reopen()
+        #expect(try f.box.status().counts[.one] == 10)
+        #expect(try NoteRecordTests.adds(f.box).last == "n3.c1")
+        #expect(try f.box.doctor().isEmpty)
+    }
+
+    /// R30 in the order of events the judgement on the look's thread adds: the look has judged
+    /// every note held, then a note is edited by hand before the first request (losing c2,
+    /// gaining c3). The request judges that note again: c3's card is added and c2's damaged.
+    @Test func aNoteEditedByHandAfterTheLookJudgedItIsJudgedAgainAtTheFirstRequest() throws {
+        let f = try Self.openedWithTheLookDone()
+        f.dir.write("notes/n1/text.md", "Satz {{c1::eins}} und {{c3::drei}}.")
+        #expect(try f.box.status().counts[.one] == 10)
+        #expect(try NoteRecordTests.adds(f.box).last == "n1.c3")
+        #expect(try f.box.show(id: "n1.c3").clozeOf?.number == 3)
+        #expect(try f.box.doctor().map(\.path) == [f.box.storePath + "/1/k-1-2"])
+        #expect(f.dir.read("1/k-1-2/cloze-of") == "n1\nc2\n", "nothing deleted")
+    }
+
+    /// A card deleted by hand after the look judged its note held, before the first request: the
+    /// look's judgement no longer holds, and the request judges every note itself, so the number
+    /// gets its card again (R30), as when the look was made on the turn.
+    @Test func aCardDeletedByHandAfterTheLookJudgedItsNoteIsMissedByNone() throws {
+        let f = try Self.openedWithTheLookDone()
+        precondition(system("rm -r '\(f.dir.path)/1/k-2-2'") == 0)
+        #expect(try f.box.status().counts[.one] == 10)
+        #expect(try NoteRecordTests.adds(f.box).last == "n2.c2")
+        #expect(try f.box.show(id: "n2.c2").clozeOf?.number == 2)
+        #expect(try f.box.doctor().isEmpty)
+    }
+
     @Test func aBoxClosedBeforeAnyRequestStopsItsLookAndTheNextOpenLooksAgain() throws {
         let f = try NoteRecordTests.reopenedWithARecord()
         try f.reopen()
@@ -159,7 +214,7 @@ import LeitnerTestSupport
         #expect(waiting.take(store: f.box.store) == nil, "a stopped look found nothing")
         let look = try #require(NoteLook.start(store: f.box.store))
         f.dir.write("notes/n1/text.md", "Satz {{c1::eins}} und {{c2::zwei}} und {{c3::drei}}.")
-        look.give(record: nil)
+        look.give(record: nil, cards: f.box.store.cardLevels)
         let looked = try #require(look.take(store: f.box.store))
         #expect(looked.notes == ["n0", "n1", "n2", "n3", "n4"])
         #expect(looked.index.notesRead == 5)

@@ -95,6 +95,8 @@ extension Box {
         var renames = retryRenames
         let firstLook = noteIndex == nil
         var arrived = Set<String>()
+        // The notes the first look left to judge (nil: every note), with the ones carried over.
+        var judging: Set<String>?
         if var kept = noteIndex {
             // Taken out while updated: updated where it is kept, its dictionaries would be copied.
             noteIndex = nil
@@ -117,6 +119,7 @@ extension Box {
                 (built, notes) = (looked.index, looked.notes)
                 notes.formUnion(built.update(store: store))
                 renames += built.takeRenames()
+                judging = built.takeJudgedAtLook()?.union(changed)
             } else {
                 (built, notes) = NoteIndex.build(store: store, record: noteRecord)
             }
@@ -135,17 +138,22 @@ extension Box {
         // cards are read again for the views.
         let looked = changed
         changed.formUnion(waitingNotes)
+        judging?.formUnion(waitingNotes)
         guard !changed.isEmpty || !renames.isEmpty, let index = noteIndex else { return }
         if firstLook {
             // At the first look after open, a note whose numbers are held by cards of their default
             // ids, or by the cards the last close recorded, needs no more: its cards are judged as
             // they are read. Only a note that lacks one, or that changed, looks for its cards in
             // the link index (every card directory, once); one that has none of them may be a
-            // note renamed while the daemon was down.
+            // note renamed while the daemon was down. The look judged every note on its thread
+            // against the store's index as the open left it: only those it found lacking, and
+            // those changed since, are judged again, unless a card has left the store since.
             var cardless = Set<String>()
-            changed = changed.filter { note in
+            changed = (judging ?? changed).filter { note in
                 let numbers = index.numbersOf[note] ?? []
-                let held = numbers.count(where: { firstLookHolder(of: note, number: $0, index: index) != nil })
+                let held = numbers.count(where: {
+                    NoteIndex.firstLookHolder(of: note, number: $0, recorded: index.recordedHolders[note], level: store.level(of:)) != nil
+                })
                 if held == 0, !numbers.isEmpty { cardless.insert(note) }
                 return held < numbers.count
             }
@@ -247,15 +255,6 @@ extension Box {
 
 /// The notes' record (`NoteRecord`): written at close, read by the next open's first look.
 extension Box {
-    /// The card that holds number `number` of `note` at the first look after open, as far as is
-    /// known without the link index: the one the record names, or the default `NOTE.cN`, when it
-    /// is in the store.
-    func firstLookHolder(of note: String, number: Int, index: NoteIndex) -> String? {
-        if let id = index.recordedHolders[note]?[number], store.level(of: id) != nil { return id }
-        guard let id = Store.defaultClozeID(note: note, number: number), store.level(of: id) != nil else { return nil }
-        return id
-    }
-
     /// Records each note known with a stamp, its numbers and the cards of other names that hold
     /// them (from the link index when there is one, else as recorded at open), for the next open.
     /// Without a notes' index (no request since open) nothing is written: the old record stands,

@@ -124,7 +124,7 @@ public final class Box {
             // The look parsed the record's file on its thread: it is judged here, against the log.
             let parsed = look.map { $0.parsedRecord() } ?? NoteRecord.load(in: store.stateFD)
             noteRecord = NoteRecord.read(store: store, parsed: parsed)
-            look?.give(record: noteRecord)
+            look?.give(record: noteRecord, cards: store.cardLevels)
             dayFile = try DayRecordFile(directory: store.deviceFD, directoryPath: store.devicePath)
             ownDays = try dayFile.load()
             _ = store.refreshPeerDays()

@@ -49,6 +49,11 @@ struct NoteIndex {
     /// The notes taken from the record rather than read → the cards of other names than `NOTE.cN`
     /// that held their numbers then; forgotten when the note is read again.
     private(set) var recordedHolders: [String: [Int: String]] = [:]
+    /// The notes the first look found lacking a card for one of their numbers (`judgeHolders`, on
+    /// its thread, against the store's index as the open left it), and those changed since; nil
+    /// when not judged, or once a card has left the store since the look's cursor was opened
+    /// (`update`): the first request then judges every note on the turn.
+    private var judgedAtLook: Set<String>?
 
     /// Reads every note, its cursor opened and `notes/` watched first; a note whose text is as
     /// `record` has it is known by its record, not read.
@@ -93,6 +98,7 @@ struct NoteIndex {
         }
         // `notes/` made after the index was (by the box's first note, by hand or a sync tool).
         if notesWatch < 0, notesStamp == nil, FileSystem.exists(Store.notesDirectoryName, in: store.rootFD) {
+            judgedAtLook = nil
             let known = Set(numbersOf.keys)
             let read = readAll(files: NoteFiles(store: store))
             arrivals.formUnion(read.filter { hasNumbers($0) })
@@ -117,6 +123,9 @@ struct NoteIndex {
                 if !entry.isEmpty { dirty.insert(entry) }
             case .directory(let entry, let watch):
                 if let note = noteOfWatch[watch], entry.isEmpty || Store.noteTextNames.contains(entry) { dirty.insert(note) }
+            case .level(id: _, from: _, to: nil):
+                // A card left the store: a note the first look found holding every number may not now.
+                judgedAtLook = nil
             case .level, .written:
                 break
             }
@@ -127,7 +136,40 @@ struct NoteIndex {
             learn(note, files: files)
             if !known, hasNumbers(note) { arrivals.insert(note) }
         }
+        judgedAtLook?.formUnion(dirty)
         return dirty
+    }
+
+    /// Judges, on the first look's thread, which notes lack a card for one of their numbers in
+    /// `cards`: the store's index once the store was open and repaired, a copy whose storage the
+    /// store shares until it changes it. The first request looks again only at those and at the
+    /// notes changed since (`takeJudgedAtLook`), so that 10,000 cards are not looked up on the turn;
+    /// a card added since is found then, and a card gone since makes it judge every note (`update`).
+    mutating func judgeHolders(in cards: CardIndex) {
+        var lacking = Set<String>()
+        for (note, numbers) in numbersOf {
+            let recorded = recordedHolders[note]
+            if numbers.contains(where: { NoteIndex.firstLookHolder(of: note, number: $0, recorded: recorded, level: { cards[$0] }) == nil }) {
+                lacking.insert(note)
+            }
+        }
+        judgedAtLook = lacking
+    }
+
+    /// The notes the first request must judge itself (`judgeHolders`): nil when the look's
+    /// judgement does not hold, and it judges every note. Asked once.
+    mutating func takeJudgedAtLook() -> Set<String>? {
+        defer { judgedAtLook = nil }
+        return judgedAtLook
+    }
+
+    /// The card that holds number `number` of the note `note` at the first look after open, as far
+    /// as is known without the link index: the one the record named (`recorded`, the note's
+    /// `recordedHolders`), or the default `NOTE.cN`, when `level` finds it in the store.
+    static func firstLookHolder(of note: String, number: Int, recorded: [Int: String]?, level: (String) -> Level?) -> String? {
+        if let id = recorded?[number], level(id) != nil { return id }
+        guard let id = Store.defaultClozeID(note: note, number: number), level(id) != nil else { return nil }
+        return id
     }
 
     /// True when the note `note` was read with a deletion number.

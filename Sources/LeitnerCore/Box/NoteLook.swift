@@ -19,6 +19,10 @@ import LeitnerSystem
 /// once it has installed the look's index (`take`). That request waits for the look when it is not
 /// done, so it knows every note as the first look on the turn would have, and adds a number's card
 /// or damages a card whose number is gone as that look did.
+///
+/// The box gives the look the store's index with the record (a copy sharing its storage), and the
+/// look judges which notes lack a card for a number against it (`NoteIndex.judgeHolders`), so that
+/// the first request looks up only those and the notes changed since, not every note's cards.
 final class NoteLook: Sendable {
     private let reader: CardReader
     private let watcher: Inotify.Watcher
@@ -51,6 +55,9 @@ final class NoteLook: Sendable {
         var finished = false
         /// The record, once the box has read it (`give`): nil inside when there is none.
         var record: NoteRecord??
+        /// The store's index as the open left it (`give`), until the look has judged the notes'
+        /// cards against it: let go then, so that the store need not copy it when it changes.
+        var cards: CardIndex?
         /// The record's file as the look parsed it, once parsed: nil inside when there is none.
         var parsed: (record: NoteRecord, check: UInt32)??
     }
@@ -110,7 +117,10 @@ final class NoteLook: Sendable {
         state.withLock { $0.parsed = .some(parsed) }
         recordParsed.signal()
         let files = NoteFiles(reader: reader, watcher: watcher, stopped: { self.stopping.load(ordering: .relaxed) })
-        let (index, notes) = NoteIndex.build(cursor: cursor, files: files, stamps: parsed?.record, record: { self.waitForRecord() })
+        var (index, notes) = NoteIndex.build(cursor: cursor, files: files, stamps: parsed?.record, record: { self.waitForRecord() })
+        if let cards = state.withLock({ state in defer { state.cards = nil }; return state.cards }), !stopping.load(ordering: .relaxed) {
+            index.judgeHolders(in: cards)
+        }
         var watchOfNote: [String: Int32] = [:]
         watchOfNote.reserveCapacity(index.watches.ofNote.count)
         for (watch, note) in index.watches.ofNote { watchOfNote[note] = watch }
@@ -122,14 +132,20 @@ final class NoteLook: Sendable {
         state.withLock { state in
             state.looked = looked
             state.finished = true
+            state.cards = nil
         }
         done.signal()
     }
 
     /// Gives the look the record the box read once the store was open (nil: there is none, or it
-    /// is of another log), which the look waits for before comparing the notes with it.
-    func give(record: NoteRecord?) {
-        state.withLock { $0.record = .some(record) }
+    /// is of another log), which the look waits for before comparing the notes with it, and the
+    /// store's index then (`cards`), which it judges the notes' cards against.
+    func give(record: NoteRecord?, cards: CardIndex) {
+        state.withLock { state in
+            state.record = .some(record)
+            // A look already finished (given up) keeps no copy.
+            if !state.finished { state.cards = cards }
+        }
         recordGiven.signal()
     }
 
