@@ -113,6 +113,15 @@ public struct FileDescriptor: Sendable, Hashable {
         try nothingOrErrno { syncfs(rawValue) }
     }
 
+    /// Starts writing `count` bytes at `offset` back to the disk and returns without waiting
+    /// (`sync_file_range` with `SYNC_FILE_RANGE_WRITE` alone): a hint, so that a `syncData` soon
+    /// after finds that data written or under way and waits for the rest only. It makes nothing
+    /// durable and reports nothing: a write-back error is the later sync's to report, and without
+    /// a wait flag this call neither sees nor consumes one.
+    public func startWriteBack(at offset: Int, count: Int) {
+        _ = syncFileRange(rawValue, off_t(offset), off_t(count), syncFileRangeWrite)
+    }
+
     /// The size of the file.
     public func size() throws(Errno) -> Int {
         var st = stat()
@@ -132,6 +141,17 @@ public struct FileDescriptor: Sendable, Hashable {
         try nothingOrErrno { ftruncate(rawValue, off_t(size)) }
     }
 }
+
+/// glibc declares `sync_file_range` and its flags only under `_GNU_SOURCE`, as `syncfs`.
+private let syncFileRange: @convention(c) (Int32, off_t, off_t, UInt32) -> Int32 = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range") else {
+        fatalError("the C library has no sync_file_range (glibc 2.6 or later is needed)")
+    }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, off_t, off_t, UInt32) -> Int32).self)
+}()
+
+/// `SYNC_FILE_RANGE_WRITE` of <fcntl.h>.
+private let syncFileRangeWrite: UInt32 = 2
 
 /// glibc declares `syncfs` only under `_GNU_SOURCE`, which Swift's Glibc module does not set.
 private let syncfs: @convention(c) (Int32) -> Int32 = {

@@ -153,6 +153,11 @@ final class Journal {
         Journal.store(sum, in: &bytes, at: 12)
         do {
             try fd.writeAll(bytes, at: position)
+            // A sync left for later (group commit) comes within microseconds, after the renames:
+            // the record's block starts for the disk now, so that the disk writes it while the
+            // renames are made and the sync waits only for what is left (docs/daemon.md, "Durable
+            // `Grade`").
+            if !syncsNow { fd.startWriteBack(at: position, count: bytes.count) }
             // Through the file's flush, so that a failed sync refuses later changes here too, as
             // under group commit: a second sync may succeed with this record lost.
             if syncsNow { try file.flush() }
