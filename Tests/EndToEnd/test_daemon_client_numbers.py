@@ -50,6 +50,18 @@ def test_search_limit_of_2_63_minus_1_finds_every_line(daemon):
     assert invalid_parameter(daemon, "Search", pattern="gato", limit=INT64_MIN) == "limit"
 
 
+def test_search_cards_gives_the_lines_of_that_many_cards(daemon):
+    """docs/protocol.md: `cards` stops after the lines of that many cards (the web's page of a
+    search); 2^63 - 1 is every card, below 1 refused."""
+    for word in ("gato", "gata", "gatos"):
+        add_text_card(daemon, word, "cat", id=word)
+    matches = daemon.call("Search", pattern="gat", cards=2)["matches"]
+    assert [(m["id"], m["field"]) for m in matches] == [("gata", "id"), ("gata", "front"), ("gato", "id"), ("gato", "front")]
+    assert len(daemon.call("Search", pattern="gat", cards=INT64_MAX)["matches"]) == 6
+    assert invalid_parameter(daemon, "Search", pattern="gat", cards=0) == "cards"
+    assert invalid_parameter(daemon, "Search", pattern="gat", cards=INT64_MIN) == "cards"
+
+
 def test_answer_ms_of_2_63_minus_1_is_recorded_as_a_day_and_stats_add_up(daemon):
     """Two grades of 2^63-1 ms would overflow the day's sum of answer times in Stats."""
     for name in ("a", "b"):

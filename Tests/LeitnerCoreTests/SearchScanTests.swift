@@ -96,6 +96,29 @@ import LeitnerTestSupport
         #expect(throws: BoxError.self) { try f.box.startSearch(pattern, fields: Self.all, level: nil, limit: 0) }
     }
 
+    /// `cards` stops after the lines of that many cards, and no batch reads a card past them
+    /// (`SearchScan.position`): a page of results (the web's Cards search) leaves no batch for the
+    /// daemon to read under the box's turn after it, which the next call waited for. A card the
+    /// index found that no longer matches when read, its sides edited by hand since (R13), gives
+    /// no line and does not count.
+    @Test func aCardLimitReadsNoCardPastTheAskedOnes() throws {
+        let f = try BoxFixture()
+        for number in 0..<10 { f.dir.writeCard("c\(number)", level: "1", front: "x", back: "x\nx") }
+        let pattern = try SearchPattern("x", regex: false)
+        var scan = try f.box.startSearch(pattern, fields: [.front, .back], level: nil, limit: nil, cards: 3)
+        try scan.find()
+        #expect(scan.cards == 10)
+        f.dir.write("1/c1/front.txt", "y")
+        f.dir.write("1/c1/back.txt", "y")
+        let matches = try Self.readAll(f.box, &scan, batch: 256)
+        #expect(matches.map(\.id) == ["c0", "c0", "c0", "c2", "c2", "c2", "c3", "c3", "c3"])
+        #expect(scan.position == 4)
+        // With a line limit too, whichever comes first.
+        var both = try f.box.startSearch(pattern, fields: [.front, .back], level: nil, limit: 4, cards: 3)
+        #expect(try Self.readAll(f.box, &both, batch: 256).map(\.id) == ["c0", "c0", "c0", "c2"])
+        #expect(throws: BoxError.self) { try f.box.startSearch(pattern, fields: Self.all, level: nil, limit: nil, cards: 0) }
+    }
+
     @Test func aCardChangedBetweenBatchesIsReadAsItIsThen() throws {
         let f = try BoxFixture()
         for number in 0..<8 { f.dir.writeCard("c\(number)", level: "1", back: "the dog") }

@@ -16,7 +16,7 @@ final class FakeDaemon: BoxTransport, Sendable {
         /// The figures `Stats` answers.
         var stats: BoxStatistics?
         var calls: [(method: BoxMethod, parameters: [String: JSONValue])] = []
-        /// The parts of the last `Search` taken by the caller, and how many it had.
+        /// The parts of the last `Search` taken by the caller, and how many it had (a card a part).
         var searchParts = (taken: 0, of: 0)
     }
 
@@ -132,15 +132,17 @@ final class FakeDaemon: BoxTransport, Sendable {
                 return ["cards": .array(chosen.map(\.json))]
             case .search:
                 // Each side's lines holding the pattern (case ignored), with the side's media
-                // type, as the daemon's `SearchScan` gives them; given below a card a part.
+                // type, as the daemon's `SearchScan` gives them; given below a card a part, of
+                // the first `cards` cards when asked.
                 let pattern = parameters["pattern"]?.stringValue?.lowercased() ?? ""
+                let most = parameters["cards"]?.intValue ?? Int.max
                 let matches = cards.sorted { ($0.level, $0.id) < ($1.level, $1.id) }.map { card in
                     [(SearchMatch.Field.front, card.front), (.back, card.back)].flatMap { field, side in
                         (side.text ?? "").split(separator: "\n").filter { $0.lowercased().contains(pattern) }.map {
                             SearchMatch(id: card.id, level: card.level, field: field, line: String($0), mediaType: side.mediaType).json
                         }
                     }
-                }.filter { !$0.isEmpty }
+                }.filter { !$0.isEmpty }.prefix(most)
                 return ["parts": .array(matches.map(JSONValue.array))]
             default:
                 return [:]

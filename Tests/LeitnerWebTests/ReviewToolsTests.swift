@@ -228,11 +228,13 @@ import Testing
         #expect(page.contains("<span class=\"plain\">I **speak** &lt;español&gt;</span>"))
     }
 
-    /// A search's page is shown once its cards are found: the stream is left at the card after
-    /// the page, not read to the box's last card to count them all (at 100,000 cards that count
-    /// waited for the whole search index, docs/web.md "Cards"); the page says there are more and
-    /// links the next, and the last page counts them.
-    @Test func theCardsSearchLeavesTheStreamOnceItsPageIsFound() {
+    /// A search's page is shown once its cards are found: the daemon is asked for the lines of
+    /// the page's cards and one more (`cards`), not every card of the box, whose count waited at
+    /// 100,000 cards for the whole search index (docs/web.md "Cards"), and the reply is read to
+    /// its end: a stream left in the middle kept the daemon reading a batch of cards past the
+    /// page under the box's turn, which the next call waited for. The page says there are more
+    /// and links the next, and the last page counts them.
+    @Test func theCardsSearchAsksForItsPageAndOneCardMore() {
         let many = (0..<250).map { number in
             let digits = String(number)
             return Self.card("w" + String(repeating: "0", count: 3 - digits.count) + digits)
@@ -244,11 +246,13 @@ import Testing
         #expect(first.contains("id=\"shown\">1–100 of more than 100 cards matching<"))
         #expect(first.contains("href=\"/cards/w099\"") && !first.contains("href=\"/cards/w100\""))
         #expect(first.contains("page=2\" rel=\"next\"") && !first.contains("rel=\"prev\""))
-        #expect(daemon.state.withLock { $0.searchParts } == (100, 250))
+        #expect(daemon.state.withLock { $0.searchParts } == (101, 101))
+        #expect(daemon.state.withLock { $0.calls.last?.parameters["cards"] } == .int(101))
         let last = text(request(app, .get, "/cards?q=question&page=3", cookie: cookie))
         #expect(last.contains("id=\"shown\">201–250 of 250 cards matching<"))
         #expect(last.contains("href=\"/cards/w249\"") && !last.contains("rel=\"next\"") && last.contains("page=2\" rel=\"prev\""))
         #expect(daemon.state.withLock { $0.searchParts } == (250, 250))
+        #expect(daemon.state.withLock { $0.calls.last?.parameters["cards"] } == .int(301))
     }
 
     @Test func theCardsPageAsksForOnePageAndLinksByPosition() {

@@ -21,6 +21,8 @@ extension Box {
     ///   - fields: what to search: the id, the front, the back (text and Markdown sides).
     ///   - level: only cards of this level, when given.
     ///   - limit: the most lines to give, when given (at least 1; above `Box.maxLimit`, that).
+    ///   - cards: the most cards to give lines of, when given (the same range): a page of cards,
+    ///     after which no card is read (`SearchScan.cardsLeft`).
     ///   - filter: only the cards it selects by their tags (R25).
     ///   - budget: the regular-expression engine's steps the search may take; `searchSteps` when nil.
     ///   - duringBuild: with `BoxOptions.buildsIndexesApart`, when there is no index and no
@@ -30,21 +32,22 @@ extension Box {
     ///     began the build, so the build's snapshot and reads are of the store as the search
     ///     began or later (R13). Otherwise a search waits for the whole index, as every call
     ///     that needs it does (`currentSearchIndex`).
-    /// - Throws: `invalidLevel`, `invalidParameter` for a limit below 1.
+    /// - Throws: `invalidLevel`, `invalidParameter` for a limit or cards below 1.
     public func startSearch(_ pattern: SearchPattern, fields: Set<SearchMatch.Field>, level: String?,
-                            limit: Int?, filter: TagFilter = .all, budget: Int? = nil,
+                            limit: Int?, cards: Int? = nil, filter: TagFilter = .all, budget: Int? = nil,
                             duringBuild: Bool = false) throws(BoxError) -> SearchScan {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
-        let limit = limit.map { min($0, Box.maxLimit) }
+        if let cards, cards < 1 { throw .invalidParameter(name: "cards", reason: "expected 1 or more") }
+        let (limit, cards) = (limit.map { min($0, Box.maxLimit) }, cards.map { min($0, Box.maxLimit) })
         _ = try begin()
         let criteria = SearchScan.Criteria(fields: fields, filter: filter)
         if duringBuild, let build = beginBuild(.search) {
             return SearchScan(pattern: pattern, only: only, building: build, criteria: criteria, limit: limit,
-                              budget: budget ?? options.searchSteps)
+                              cards: cards, budget: budget ?? options.searchSteps)
         }
         return SearchScan(pattern: pattern, only: only, index: try currentSearchIndex(), criteria: criteria, limit: limit,
-                          budget: budget ?? options.searchSteps)
+                          cards: cards, budget: budget ?? options.searchSteps)
     }
 
     /// The matching lines of the next `count` cards of a search: `find` when not yet done,
@@ -58,7 +61,7 @@ extension Box {
     }
 
     /// Reads the next `count` cards of a search for `SearchScan.matchRead`, fewer when their text
-    /// passes 1 MiB. Each batch begins as a request does (hand changes taken in, R13) and reads
+    /// passes 1 MiB or the search's `cards` leaves fewer to give. Each batch begins as a request does (hand changes taken in, R13) and reads
     /// each card as it is now: a card deleted or damaged since the search began is left out,
     /// one moved is given at its new level (unless the search is of one level it left), and a
     /// side changed so that it no longer matches gives no line. A search whose build gave up
@@ -79,6 +82,7 @@ extension Box {
         }
         var read: [SearchScan.ReadCard] = []
         var bytes = 0
+        let count = scan.batchSize(upTo: count)
         while bytes < 1 << 20, read.count < count, scan.remaining != 0, let hit = scan.nextHits(upTo: 1).first {
             guard let level = store.level(of: hit.id), scan.only == nil || level == scan.only,
                   !store.isDamaged(hit.id),

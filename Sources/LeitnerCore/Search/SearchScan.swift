@@ -83,20 +83,26 @@ public struct SearchScan {
     /// The cards found and not yet read: of the whole index, or of the piece the build read last.
     private var hits: [Hit] = []
     /// The index in `hits` of the next card to read.
-    private var position = 0
+    private(set) var position = 0
     /// The cards read by `Box.readCards`, whose lines `matchRead` gives next.
     private var read: [ReadCard] = []
     /// The filter the cards found after the build (`Hit.matched` false) are asked when read.
     private var lateFilter = TagFilter.all
     /// The lines still to give before `limit` is reached; nil for no limit.
     private(set) var remaining: Int?
+    /// The cards still to give lines of before `cards` is reached; nil for no such limit. A
+    /// batch reads no more cards than this (`Box.readCards`): a client that asks for a page of
+    /// cards gets the end of the replies after them, where it left the stream and the daemon
+    /// read a batch of cards past them under the box's turn (docs/performance.md).
+    private(set) var cardsLeft: Int?
     /// Steps of the engine the search may still take, of `allowance`.
     private(set) var budget: Int
     private let allowance: Int
 
-    /// True once every matching card has been read and matched, or the limit reached.
+    /// True once every matching card has been read and matched, or a limit reached.
     public var isFinished: Bool {
-        snapshot == nil && read.isEmpty && (remaining == 0 || position >= hits.count && building == nil && leftBuild == nil)
+        snapshot == nil && read.isEmpty
+            && (remaining == 0 || cardsLeft == 0 || position >= hits.count && building == nil && leftBuild == nil)
     }
 
     /// True when the next step is reading cards from the store (`Box.readCards`), under the
@@ -106,25 +112,27 @@ public struct SearchScan {
     /// How many cards matched in the index when the search began (once `find` has run).
     public var cards: Int { hits.count }
 
-    init(pattern: SearchPattern, only: Level?, index: SearchIndex, criteria: Criteria, limit: Int?,
+    init(pattern: SearchPattern, only: Level?, index: SearchIndex, criteria: Criteria, limit: Int?, cards: Int?,
          budget: Int = SearchScan.defaultBudget) {
         self.pattern = pattern
         self.only = only
         self.snapshot = (index, criteria)
         self.build = nil
         self.remaining = limit
+        self.cardsLeft = cards
         self.budget = budget
         self.allowance = budget
     }
 
     /// A search that finds in each piece as `build` reads it.
-    init(pattern: SearchPattern, only: Level?, building build: IndexBuild, criteria: Criteria, limit: Int?,
+    init(pattern: SearchPattern, only: Level?, building build: IndexBuild, criteria: Criteria, limit: Int?, cards: Int?,
          budget: Int = SearchScan.defaultBudget) {
         self.pattern = pattern
         self.only = only
         self.building = (build, criteria, only == nil ? 0..<Int.max : nil)
         self.build = build
         self.remaining = limit
+        self.cardsLeft = cards
         self.budget = budget
         self.allowance = budget
     }
@@ -141,7 +149,7 @@ public struct SearchScan {
             hits = try find(in: index, slots: nil, criteria: criteria)
             return
         }
-        while read.isEmpty, position >= hits.count, remaining != 0, let (build, criteria, pieces) = building {
+        while read.isEmpty, position >= hits.count, remaining != 0, cardsLeft != 0, let (build, criteria, pieces) = building {
             // Counted here, off the turn: a walk of every card's level.
             let left = pieces ?? only.map { build.pieces(of: $0) } ?? 0..<Int.max
             guard let number = left.first else {
@@ -199,6 +207,11 @@ public struct SearchScan {
         return found.sorted { ($0.level, $0.id) < ($1.level, $1.id) }
     }
 
+    /// How many cards the next batch may read, of `count`: no more than the cards still to give.
+    func batchSize(upTo count: Int) -> Int {
+        min(count, cardsLeft ?? count)
+    }
+
     /// The next `count` cards to read, in order.
     mutating func nextHits(upTo count: Int) -> ArraySlice<Hit> {
         let end = min(hits.count, position + count)
@@ -237,9 +250,16 @@ public struct SearchScan {
         var matches: [SearchMatch] = []
         for card in read {
             if !card.hit.matched, !lateFilter.selects(card.card.tags) { continue }
+            var counted = false
             for field in card.hit.fields {
                 for line in try matchingLines(of: card.card, field: field, matched: card.hit.matched) {
-                    guard take() else { return matches }
+                    // A card counts against `cards` by its first line: one read that no longer
+                    // matches (edited by hand since, R13) does not.
+                    if !counted {
+                        guard Self.take(from: &cardsLeft) else { return matches }
+                        counted = true
+                    }
+                    guard Self.take(from: &remaining) else { return matches }
                     let side: Side? = switch field { case .id: nil; case .front: card.card.front; case .back: card.card.back }
                     matches.append(SearchMatch(id: card.hit.id, level: card.level, field: field, line: SearchScan.cut(line),
                                                mediaType: side?.mediaType))
@@ -273,11 +293,12 @@ public struct SearchScan {
         return matched
     }
 
-    /// Counts a line given against the limit; false when the limit was already reached.
-    private mutating func take() -> Bool {
-        guard let left = remaining else { return true }
-        guard left > 0 else { return false }
-        remaining = left - 1
+    /// Counts a line (`remaining`) or a card (`cardsLeft`) given against its limit; false when
+    /// the limit was already reached.
+    private static func take(from left: inout Int?) -> Bool {
+        guard let count = left else { return true }
+        guard count > 0 else { return false }
+        left = count - 1
         return true
     }
 

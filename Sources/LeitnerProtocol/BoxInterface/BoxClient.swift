@@ -317,13 +317,14 @@ public struct BoxClient {
                    member: "entries", as: LogEntry.init(json:field:), body)
     }
 
-    /// `Search`: every matching line, in parts.
+    /// `Search`: every matching line, in parts; the lines of the first `cards` cards only, when given.
     public func search(_ pattern: String, regex: Bool? = nil, fields: Set<SearchMatch.Field>? = nil, level: Level? = nil,
-                       limit: Int? = nil, tags: [String]? = nil, notTags: [String]? = nil,
+                       limit: Int? = nil, cards: Int? = nil, tags: [String]? = nil, notTags: [String]? = nil,
                        _ body: (BoxReplyPart<SearchMatch>) throws -> Void) throws {
         let names = fields.map { set in SearchMatch.Field.allCases.filter(set.contains).map { JSONValue.string($0.rawValue) } }
         try stream(.search, ["pattern": .string(pattern), "regex": regex.map(JSONValue.bool), "fields": names.map(JSONValue.array),
                              "level": level.map { .string($0.name) }, "limit": limit.map { .int(Int64($0)) },
+                             "cards": cards.map { .int(Int64($0)) },
                              "tags": BoxClient.strings(tags), "notTags": BoxClient.strings(notTags)],
                    member: "matches", as: SearchMatch.init(json:field:), body)
     }

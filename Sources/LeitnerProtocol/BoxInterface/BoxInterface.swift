@@ -359,11 +359,12 @@ public enum BoxInterface {
         # The lines of the cards whose id, front or back (text and Markdown) holds pattern,
         # ignoring case, sorted by level then id; regex: pattern is a grep -E style regular expression.
         # fields: what to search (default all three); level: only that level; limit: the most
-        # lines, at least 1 (default all). Streamed: called with more, the lines come in parts as
-        # the cards are read.
+        # lines, at least 1 (default all); cards: the lines of that many cards at most, at least 1
+        # (default all): no card past them is read (a page of results). Streamed: called with
+        # more, the lines come in parts as the cards are read.
         # tags, notTags: as for List.
         method Search(pattern: string, regex: ?bool, fields: ?[]string, level: ?string, limit: ?int,
-          tags: ?[]string, notTags: ?[]string) -> (matches: []SearchMatch)
+          cards: ?int, tags: ?[]string, notTags: ?[]string) -> (matches: []SearchMatch)
         # Every problem in the store, found by a full scan; changes nothing.
         method Doctor() -> (problems: []Problem)
         # Stops the daemon as SIGTERM does: this reply first, then the other requests in flight,

@@ -258,9 +258,11 @@ struct Visit {
     }
 
     /// A page of a search's cards, by its number (`page`, from 1): a card matches on several
-    /// lines, one after another, and is one entry. The search's stream is left as soon as the card
-    /// after the page comes (docs/web.md, "Cards"): the page shows once its cards are found, not
-    /// once every card of the box is searched, and says "more than" where it stopped counting.
+    /// lines, one after another, and is one entry. The daemon is asked for the lines of the cards
+    /// up to the page's last and one more (`cards`), to know whether a page follows (docs/web.md,
+    /// "Cards"): it reads no card past them and ends its reply, so that the page shows once its
+    /// cards are found, not once every card of the box is searched, and no call after it waits
+    /// behind a search left unread. It says "more than" where it stopped counting.
     private func foundPage(_ filter: CardsPage.Filter) throws -> ([CardsPage.Entry], CardsPage.Paging) {
         // Clamped: a page number from the address must not overflow the multiplication below.
         let page = min(1_000_000, max(1, Int(query["page"] ?? "1") ?? 1)) - 1
@@ -269,36 +271,28 @@ struct Visit {
         var entries: [CardsPage.Entry] = []
         var total = 0
         var lastID: String?
-        var beyond = false
-        do {
-            try box.search(filter.text, level: filter.level, tags: filter.tag.map { [$0] }) { part in
-                for match in part.items {
-                    if match.id != lastID {
-                        // The card after the page: the page's cards have all their lines.
-                        if total == range.upperBound { throw PageFound() }
-                        lastID = match.id
-                        if range.contains(total) { entries.append(CardsPage.Entry(id: match.id, level: match.level, lines: [])) }
-                        total += 1
-                    }
-                    // A Markdown side's line as the listing shows a front: without its marks (a `.txt`
-                    // side's `**` is its text and stays).
-                    if range.contains(total - 1), match.field != .id {
-                        entries[entries.count - 1].lines.append(match.mediaType.map { AnswerText.plain(match.line, mediaType: $0) } ?? match.line)
-                    }
+        try box.search(filter.text, level: filter.level, cards: range.upperBound + 1, tags: filter.tag.map { [$0] }) { part in
+            for match in part.items {
+                if match.id != lastID {
+                    lastID = match.id
+                    if range.contains(total) { entries.append(CardsPage.Entry(id: match.id, level: match.level, lines: [])) }
+                    total += 1
+                }
+                // A Markdown side's line as the listing shows a front: without its marks (a `.txt`
+                // side's `**` is its text and stays).
+                if range.contains(total - 1), match.field != .id {
+                    entries[entries.count - 1].lines.append(match.mediaType.map { AnswerText.plain(match.line, mediaType: $0) } ?? match.line)
                 }
             }
-        } catch is PageFound {
-            beyond = true
         }
+        // The card after the page: there are more than the page's last.
+        let beyond = total > range.upperBound
         let shown = "\(first + 1)–\(first + entries.count)"
-        let summary = beyond ? "\(shown) of more than \(total) cards matching"
+        let summary = beyond ? "\(shown) of more than \(range.upperBound) cards matching"
             : "\(shown) of \(total) card\(total == 1 ? "" : "s") matching"
         return (entries, CardsPage.Paging(summary: summary, previous: page > 0 ? "page=\(page)" : nil,
                                           next: beyond ? "page=\(page + 2)" : nil))
     }
-
-    /// Thrown by a search's parts once the card after the page came: the rest is not read.
-    private struct PageFound: Error {}
 
     func stats() -> (HTTPResponse, String) {
         do {

@@ -271,8 +271,10 @@ enum BoxMethods {
             fields = Set(names.compactMap { $0 })
         }
         let limit = try parameters.optionalInt("limit", in: 1...Box.maxLimit, clampingAbove: true)
+        let cards = try parameters.optionalInt("cards", in: 1...Box.maxLimit, clampingAbove: true)
         return SearchItems(try context.box.startSearch(pattern, fields: fields, level: parameters.optionalString("level"),
-                                                       limit: limit, filter: parameters.tagFilter(), duringBuild: true))
+                                                       limit: limit, cards: cards, filter: parameters.tagFilter(),
+                                                       duringBuild: true))
     }
 
     static func doctor(_ context: Context, _ parameters: CallParameters) throws -> any ReplyItems {
