@@ -13,18 +13,28 @@ from cli_box import CliBox, daemon_is_built
 LIBFAKETIME = next(iter(glob.glob("/usr/lib/*/faketime/libfaketime.so.1") + glob.glob("/usr/lib/faketime/libfaketime.so.1")), None)
 
 
-@pytest.fixture
-def paced(bin_dir, tmp_path):
-    """A box with pacing on (the default NewPerDay=20) and a clock the test moves."""
+def paced_box(bin_dir, tmp_path, configuration=None):
+    """A box started with pacing on (the default NewPerDay=20, unless `configuration`, its
+    leitner.conf, says otherwise) and a clock the test moves, `box.clock` (Monday 2026-01-05)."""
     assert daemon_is_built(bin_dir), "leitnerd is not built"
     assert LIBFAKETIME, "libfaketime not found: install the Debian package 'faketime'"
     box = CliBox(bin_dir, tmp_path, pacing=True)
+    if configuration is not None:
+        (tmp_path / "config" / "leitner").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "config" / "leitner" / "leitner.conf").write_text(configuration)
     clock = tmp_path / "faketime"
     clock.write_text("@2026-01-05 10:00:00\n")
     box.env.update({"LD_PRELOAD": LIBFAKETIME, "FAKETIME_TIMESTAMP_FILE": str(clock), "FAKETIME_NO_CACHE": "1",
                     "DONT_FAKE_MONOTONIC": "1", "TZ": "UTC"})
     box.start()
     box.clock = clock
+    return box
+
+
+@pytest.fixture
+def paced(bin_dir, tmp_path):
+    """A box with pacing on (the default NewPerDay=20) and a clock the test moves."""
+    box = paced_box(bin_dir, tmp_path)
     yield box
     box.stop()
 

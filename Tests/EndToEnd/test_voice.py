@@ -10,6 +10,7 @@ import pytest
 from cli_box import box  # noqa: F401  (a fixture)
 from daemon_support import PACING_OFF, Connection
 from test_cli_review import Pane
+from test_places import paced_box
 from web_box import wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
@@ -245,19 +246,24 @@ def test_the_speech_of_an_imported_card_is_made_in_its_language_tags_voice(box, 
     assert speech(box, "hund", "front")["pending"] is False
 
 
-def test_an_import_speaks_its_cards_as_they_come_into_a_test(box, tmp_path):
-    """R33: an import's cards are spoken when they come into a test, not all at the import (an
-    import of 100,000 cards would be 200,000 runs of the program): those that join the open test
-    at once, the others when a test that holds them opens. The speech is made in the order it is
-    asked for, so a card added after the import, spoken first, shows that the import asked none."""
+def fake_voice(tmp_path):
+    """A voice program that records the texts it is given, one a line, in `texts`, and writes a WAV."""
     texts = tmp_path / "texts"
     program = tmp_path / "fake-voice"
-    # Records the text it is given, then writes a WAV.
     program.write_text("#!/bin/sh\n"
                        "while [ \"$1\" != -w ]; do shift; done\n"
                        f"cat >> {texts}\n"
                        "printf 'RIFF\\044\\0\\0\\0WAVEfmt %064d' 0 > \"$2\"\n")
     program.chmod(0o755)
+    return program, texts
+
+
+def test_an_import_speaks_its_cards_as_they_come_into_a_test(box, tmp_path):
+    """R33: an import's cards are spoken when they come into a test, not all at the import (an
+    import of 100,000 cards would be 200,000 runs of the program): those that join the open test
+    at once, the others when a test that holds them opens. The speech is made in the order it is
+    asked for, so a card added after the import, spoken first, shows that the import asked none."""
+    program, texts = fake_voice(tmp_path)
     configure(box, f"[Voice]\nProgram={program}\n")
 
     def spoken(count):
@@ -280,3 +286,149 @@ def test_an_import_speaks_its_cards_as_they_come_into_a_test(box, tmp_path):
     deck.write_text("vier\tfour\n")
     box.ok("import", deck)
     assert spoken(8)[6:] == ["vier", "four"]
+
+
+# The speech of cards as they join the open test (R8, R33), however they come in: a card
+# `vier` added singly is spoken at once, after whatever was queued before it (the maker speaks
+# in the queue's order), so what is spoken before it shows what was asked for until then.
+
+def spoken_until(texts, marker, timeout=30):
+    """The texts spoken, once `marker` is among them."""
+    deadline = time.monotonic() + timeout
+    while not texts.exists() or marker not in texts.read_text().splitlines():
+        assert time.monotonic() < deadline, texts.read_text() if texts.exists() else "nothing spoken"
+        time.sleep(0.1)
+    return texts.read_text().splitlines()
+
+
+def spoken_before_vier(box, texts):
+    """The texts spoken before the card `vier`, added now in level 3 (in no test of position 0)."""
+    box.ok("add", "--level", "3", "--id", "vier", "vier", "four")
+    spoken = spoken_until(texts, "four")
+    return spoken[:spoken.index("vier")]
+
+
+def spoken_after_vier(box, texts):
+    """The texts spoken after `vier` and before the card `fuenf`, added now in level 3."""
+    box.ok("add", "--level", "3", "--id", "fuenf", "fuenf", "five")
+    spoken = spoken_until(texts, "five")
+    return spoken[spoken.index("four") + 1:spoken.index("fuenf")]
+
+
+def test_imported_cards_admitted_into_a_test_carried_over_are_spoken(bin_dir, tmp_path):
+    """R23: a day's new cards join the test still open from a day before (R8), and are spoken
+    then, though no test opens that day."""
+    program, texts = fake_voice(tmp_path)
+    box = paced_box(bin_dir, tmp_path, f"[Schedule]\nNewPerDay=1\n[Voice]\nProgram={program}\n")
+    try:
+        box.ok("add", "--level", "1", "--id", "drei", "drei", "three")
+        box.ok("prepare")                      # Monday's test opens with drei; not finished
+        deck = tmp_path / "deck.tsv"
+        deck.write_text("eins\tone\nzwei\ttwo\n")
+        box.ok("import", deck)                 # eins takes Monday's room and joins; zwei waits
+        assert box.json("status")["counts"]["new"] == 1
+        box.clock.write_text("@2026-01-06 10:00:00\n")
+        test = box.json("prepare")["test"]     # Tuesday: zwei admitted into Monday's open test
+        assert test["remaining"] == 3 and box.json("status")["counts"]["new"] == 0
+        assert {"eins", "one", "zwei", "two"} <= set(spoken_before_vier(box, texts))
+    finally:
+        box.stop()
+
+
+def test_an_imported_card_moved_into_the_open_test_is_spoken(bin_dir, tmp_path):
+    """An imported card in a level outside today's test, moved into the open test (R8, R12), is
+    spoken as it joins it; not at the import."""
+    program, texts = fake_voice(tmp_path)
+    box = paced_box(bin_dir, tmp_path, f"[Schedule]\nNewPerDay=all\n[Voice]\nProgram={program}\n")
+    try:
+        box.ok("add", "--level", "1", "--id", "drei", "drei", "three")
+        deck = tmp_path / "deck.tsv"
+        deck.write_text("eins\tone\n")
+        box.ok("import", "--level", "5", deck)   # level 5 is not in test 0 (levels 2, 1)
+        box.ok("prepare")
+        box.ok("move", "eins", "1")                # joins the open test (R8)
+        assert box.json("status")["test"]["remaining"] == 2
+        assert {"eins", "one"} <= set(spoken_before_vier(box, texts))
+    finally:
+        box.stop()
+
+
+def box_with_a_completed_test(bin_dir, tmp_path):
+    """A paced box with the fake voice whose test 0 (levels 2, 1) was completed on Monday."""
+    program, texts = fake_voice(tmp_path)
+    box = paced_box(bin_dir, tmp_path, f"[Schedule]\nNewPerDay=all\n[Voice]\nProgram={program}\n")
+    try:
+        box.ok("add", "--level", "1", "--id", "drei", "drei", "three")
+        box.ok("prepare")
+        box.ok("grade", "drei", "correct")
+    except BaseException:
+        box.stop()
+        raise
+    return box, texts
+
+
+def test_an_import_after_the_test_was_completed_speaks_nothing_until_the_test_is_open_again(bin_dir, tmp_path):
+    """A test completed today still follows its levels for an undo (R15), but is no open test:
+    cards imported into its levels are in no queue to review, and are not spoken (level 2's
+    next test is the day after tomorrow). An undo opens the test again with them in its queue:
+    they are spoken then."""
+    box, texts = box_with_a_completed_test(bin_dir, tmp_path)
+    try:
+        assert box.json("status")["test"]["state"] == "completed"
+        deck = tmp_path / "deck.tsv"
+        deck.write_text("eins\tone\n")
+        box.ok("import", "--level", "2", deck)     # level 2: test 0's, completed; next in test 2
+        assert "eins" not in spoken_before_vier(box, texts)
+        box.ok("undo")
+        assert box.json("status")["test"]["remaining"] == 2
+        assert {"eins", "one"} <= set(spoken_after_vier(box, texts))
+    finally:
+        box.stop()
+
+
+def test_an_import_the_morning_after_a_completed_test_speaks_cards_of_no_test(bin_dir, tmp_path):
+    """Yesterday's test completed, today's not opened yet: cards imported into yesterday's levels
+    (2, 1) join none that is open, and level 2 is not in today's test (3, 1): not spoken."""
+    box, texts = box_with_a_completed_test(bin_dir, tmp_path)
+    try:
+        box.clock.write_text("@2026-01-06 10:00:00\n")
+        deck = tmp_path / "deck.tsv"
+        deck.write_text("eins\tone\n")
+        box.ok("import", "--level", "2", deck)
+        assert "eins" not in spoken_before_vier(box, texts)
+    finally:
+        box.stop()
+
+
+def test_a_reverse_import_speaks_the_cards_that_join_the_open_test(box, tmp_path):
+    """R28: `import --reverse` adds each card and its reverse ID.rev; those in the open test's
+    levels are spoken at the import, the others when one of them joins it."""
+    program, texts = fake_voice(tmp_path)
+    configure(box, f"[Voice]\nProgram={program}\n")
+    box.ok("prepare")                             # test 0, levels 2 and 1: empty
+    deck = tmp_path / "deck.tsv"
+    deck.write_text("eins\tone\n")
+    box.ok("import", "--reverse", "--level", "1", deck)
+    deck.write_text("zwei\ttwo\n")
+    box.ok("import", "--reverse", "--level", "5", deck)
+    spoken = spoken_before_vier(box, texts)
+    assert {"eins", "one"} <= set(spoken) and not {"zwei", "two"} & set(spoken), spoken
+    box.ok("move", "zwei.rev", "1")
+    assert {"zwei", "two"} <= set(spoken_after_vier(box, texts))
+
+
+def test_a_cloze_batch_speaks_the_cards_that_join_the_open_test(box, tmp_path):
+    """R30: an AddClozes batch (the Anki import's, AnkiConnect's) speaks each card as its test
+    shows it, when it joins the open test: at once for a note in its levels, at a move for one
+    outside them."""
+    program, texts = fake_voice(tmp_path)
+    configure(box, f"[Voice]\nProgram={program}\n")
+    box.ok("prepare")                             # test 0, levels 2 and 1: empty
+    with Connection(box.socket) as connection:
+        reply = connection.call("AddClozes", notes=[{"text": "{{c1::eins}} und zwei", "id": "nah", "level": "1"},
+                                                    {"text": "{{c1::neun}} und zehn", "id": "weit", "level": "5"}])
+    assert sorted(card["id"] for card in reply["added"]) == ["nah.c1", "weit.c1"]
+    spoken = spoken_before_vier(box, texts)
+    assert "[eins] und zwei" in spoken and not any("neun" in text for text in spoken), spoken
+    box.ok("move", "weit.c1", "2")
+    assert "[neun] und zehn" in spoken_after_vier(box, texts)

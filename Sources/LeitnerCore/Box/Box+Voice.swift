@@ -50,61 +50,36 @@ extension Box {
     /// Queues the speech of `cards` (added or edited), to be made off the turn.
     public func speakAhead(_ cards: [Card]) {
         guard let voice else { return }
+        // Asked for here: not again as cards that joined the test (`speakJoined`).
+        daily.forgetJoined(cards.map(\.id))
         let jobs = cards.flatMap { voice.jobs(front: $0.front, back: $0.back, tags: $0.tags) }
         if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
     }
 
-    /// Queues the speech of the text sides of the cards of a batch (`AddMany`: an import, the
-    /// AnkiConnect door) that joined the open test (R8), as sent, each in the voice of its own
-    /// tags (R33), which the batch carries. The batch's other cards are spoken when a test that
-    /// holds them opens (`speakAhead(queue:of:)`), as docs/rules.md R33 says: speaking them all
-    /// at once made an import of 100,000 cards 200,000 runs of the program and gigabytes of
-    /// speech, most of it for cards weeks from a test.
-    public func speakAhead(batch cards: [NewCard], added: [BatchOutcome.Added]) {
-        guard let voice else { return }
-        func side(_ asset: Asset) -> Side {
-            let mediaType = MediaType.of(fileName: asset.name)
-            return Side(path: "", mediaType: mediaType,
-                        text: MediaType.isText(mediaType) ? String(decoding: asset.content, as: UTF8.self) : nil)
-        }
-        // A reverse card speaks its card's two texts: either one in the test asks for them.
-        let jobs = added.filter { inOpenTest($0.id) || $0.reverse.map(inOpenTest) == true }.flatMap {
-            let card = cards[$0.index]
-            return voice.jobs(front: side(card.front), back: side(card.back), tags: card.tags)
-        }
-        if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
+    /// Queues the speech of the cards that joined the open test (R8) since the last call and
+    /// are still in it, however they came in: an import's or AnkiConnect's batch, a day's new
+    /// cards admitted into a test carried over (R23), a move, an unsuspend, a hand change (R12,
+    /// R13). The daemon calls it as each turn ends. The cards are read off the turn, as a test's
+    /// opening reads its own (`speakAhead(queue:of:)`); a batch's cards that join no test are
+    /// spoken when one that holds them opens, or when they join the open one (docs/rules.md
+    /// R33): speaking every imported card at once made an import of 100,000 cards 200,000 runs
+    /// of the program, most of them for cards weeks from a test.
+    public func speakJoined() {
+        let joined = daily.takeJoined()
+        guard voice != nil, !joined.isEmpty else { return }
+        let index = store.cardLevels
+        let entries = joined.compactMap { daily.contains($0) ? index.entryNumber(of: $0) : nil }
+        speakAhead(queue: entries, of: index, opening: false)
     }
 
-    /// Queues the speech of the cards of a batch of cloze notes (`AddClozes`) that joined the
-    /// open test, as `speakAhead(batch:added:)` does, each side as its card shows it (R30), made
-    /// from the note as sent.
-    public func speakAhead(notes: [NewNote], added: [BatchOutcome.Added]) {
-        guard let voice else { return }
-        var parsed: [Int: ClozeText] = [:]
-        var jobs: [VoiceMaker.Job] = []
-        for card in added where inOpenTest(card.id) {
-            // A cloze card of the batch is NOTE.cN (`Store.defaultClozeID`).
-            guard let suffix = card.id.split(separator: ".").last, suffix.first == "c", let number = Int(suffix.dropFirst()) else { continue }
-            let note = notes[card.index]
-            let text = parsed[card.index] ?? ClozeText(parsing: note.text)
-            parsed[card.index] = text
-            let front = Side(path: "", mediaType: "text/markdown", text: text.question(hiding: number, markdown: true))
-            let back = Side(path: "", mediaType: "text/markdown", text: text.answer(revealing: number, markdown: true, extra: note.extra))
-            jobs += voice.jobs(front: front, back: back, tags: note.tags)
-        }
-        if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
-    }
-
-    /// Whether card `id` is in the queue of the open test (R8), which a card added to its levels joins.
-    private func inOpenTest(_ id: String) -> Bool { tracksMembership && daily.contains(id) }
-
-    /// Queues the speech of a test just opened: its cards are read off the turn, through
-    /// descriptors of the maker's own (`CardReader`), as an index build reads them. The queue is
-    /// entry numbers in `index`; their ids are made on the maker's thread, not on the box's turn
-    /// (at 100,000 cards, a string per card doubled `Prepare`).
-    func speakAhead(queue: [UInt32], of index: CardIndex) {
+    /// Queues the speech of the cards `queue` (entry numbers in `index`): they are read off the
+    /// turn, through descriptors of the maker's own (`CardReader`), as an index build reads them;
+    /// their ids are made on the maker's thread, not on the box's turn (at 100,000 cards, a
+    /// string per card doubled `Prepare`). `opening`: the queue of a test just opened, after
+    /// whose speech the cache drops what no test asked for lately (`VoiceCache.prune`).
+    func speakAhead(queue: [UInt32], of index: CardIndex, opening: Bool) {
         guard let voice, !queue.isEmpty, let reader = try? CardReader(store: store) else { return }
-        voice.enqueue(.cards(reader, index, queue))
+        voice.enqueue(.cards(reader, index, queue, opening: opening))
     }
 
     /// Why no speech is made, when a program is configured and missing or failing.

@@ -136,7 +136,7 @@ public final class Box {
             }
             firstDate = try Box.loadFirstDate(store: store, days: days, dayClock: options.dayClock,
                                               today: options.dayClock.logicalDate(at: now))
-            daily = DailyTestState(directory: store.stateFD, directoryPath: store.statePath)
+            daily = DailyTestState(directory: store.stateFD, directoryPath: store.statePath, notesJoins: voice != nil)
             sync.savedMarks = PeerReadMarks.load(in: store.stateFD)
             daily.load(try loadTest())
             try reconcileDayRecord()
@@ -369,7 +369,7 @@ public final class Box {
         try finishOpeningDay(opening)
         try daily.save(DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
                                  logOffset: store.log.size, queue: queue, of: index))
-        speakAhead(queue: queue, of: index)
+        speakAhead(queue: queue, of: index, opening: true)
         MemoryTrim.releaseFreedMemory()
     }
 

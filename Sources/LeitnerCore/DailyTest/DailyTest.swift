@@ -184,13 +184,19 @@ struct DailyTest {
     /// R8: a card's level changed (or it appeared, or left: `level` nil). It joins the end of the
     /// queue when it now belongs and is not in it, leaves when it no longer belongs, and keeps its
     /// place otherwise.
-    mutating func levelChanged(_ id: String, to level: Level?) {
+    /// - Returns: whether it joined the queue.
+    @discardableResult
+    mutating func levelChanged(_ id: String, to level: Level?) -> Bool {
         if belongs(id, at: level) {
             let number = ids.intern(id)
-            if place[number] == nil { append(number) }
+            if place[number] == nil {
+                append(number)
+                return true
+            }
         } else if let number = ids.number(of: id) {
             place[number] = nil
         }
+        return false
     }
 
     /// R9: records a grade. Correct: the card is passed and leaves. Wrong: it goes to the end,

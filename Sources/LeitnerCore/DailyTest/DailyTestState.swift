@@ -13,13 +13,20 @@ struct DailyTestState {
     /// The last logical date whose day opened (R23: its admissions were made); kept on disk only
     /// when nothing else says so after a restart (`Box.dayOpened`).
     private(set) var openedDay: LogicalDate?
+    /// The cards that joined the open test (R8) since `takeJoined`, noted only when
+    /// `notesJoins` (the box has a voice): its speech is made ahead for them (R33,
+    /// `Box.speakJoined`), however they came in.
+    private var joined: [String] = []
+    private let notesJoins: Bool
     private let directory: FileDescriptor
     private let directoryPath: String
 
-    /// The state with no test loaded yet (`load`) and the ready position from its file.
-    init(directory: FileDescriptor, directoryPath: String) {
+    /// The state with no test loaded yet (`load`) and the ready position from its file;
+    /// `notesJoins`: whether the cards that join the open test are noted (`takeJoined`).
+    init(directory: FileDescriptor, directoryPath: String, notesJoins: Bool) {
         self.directory = directory
         self.directoryPath = directoryPath
+        self.notesJoins = notesJoins
         let bytes = try? FileSystem.readFile(TestFile.ready, in: directory, limit: 64)
         readyPosition = bytes.flatMap { Int(String(decoding: $0, as: UTF8.self).split(separator: "\n").first ?? "") }
         let opened = try? FileSystem.readFile(TestFile.dayOpened, in: directory, limit: 64)
@@ -97,10 +104,35 @@ struct DailyTestState {
     /// The card at the head of the queue (`DailyTest.head`), nil without a test.
     mutating func head() -> String? { test?.head() }
 
-    /// R8: the card left the test's levels (nil) or came into them.
-    mutating func levelChanged(_ id: String, to level: Level?) { test?.levelChanged(id, to: level) }
+    /// R8: the card left the test's levels (nil) or came into them. One that joins the open
+    /// test is noted; one that joins a completed test is not, as it is in no queue to review
+    /// (until an undo opens that test again).
+    mutating func levelChanged(_ id: String, to level: Level?) {
+        if test?.levelChanged(id, to: level) == true, notesJoins, test?.completed == nil { joined.append(id) }
+    }
+
     mutating func grade(_ grade: DailyTest.Grade) { test?.grade(grade) }
-    mutating func undo() { test?.undo() }
+
+    /// R15: an undo that opens a completed test again notes its queue as joined: the cards that
+    /// came into its levels after it was completed are in it.
+    mutating func undo() {
+        let reopens = test?.completed != nil
+        test?.undo()
+        if reopens, notesJoins, let test, test.completed == nil { joined += test.members }
+    }
+
+    /// The cards noted as joining the open test since the last call, which forgets them.
+    mutating func takeJoined() -> [String] {
+        defer { joined = [] }
+        return joined
+    }
+
+    /// Forgets `ids` as joined: their speech is asked for already (a card added singly).
+    mutating func forgetJoined(_ ids: [String]) {
+        guard !joined.isEmpty else { return }
+        let spoken = Set(ids)
+        joined.removeAll { spoken.contains($0) }
+    }
     mutating func rename(_ id: String, to newID: String) { test?.rename(id, to: newID) }
     mutating func complete(on date: LogicalDate) { test?.completed = date }
 

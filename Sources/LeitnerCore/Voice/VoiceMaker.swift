@@ -16,12 +16,12 @@ public final class VoiceMaker: Sendable {
         public var name: String
     }
 
-    /// Work queued: texts known already, or the cards of an opened test, read by the thread:
-    /// the queue's entry numbers in the index it was made from, so that the box's turn makes
-    /// no string per card (docs/performance.md, "Prepare").
+    /// Work queued: texts known already, or cards read by the thread (those of a test just
+    /// opened, `opening`, or that joined the open test): their entry numbers in the index the
+    /// box gave, so that the box's turn makes no string per card (docs/performance.md, "Prepare").
     enum Work: Sendable {
         case jobs([Job])
-        case cards(CardReader, CardIndex, [UInt32])
+        case cards(CardReader, CardIndex, [UInt32], opening: Bool)
     }
 
     private struct State {
@@ -85,7 +85,7 @@ public final class VoiceMaker: Sendable {
         }
         switch taken {
         case .rejected:
-            if case .cards(let reader, _, _) = work { reader.close() }
+            if case .cards(let reader, _, _, _) = work { reader.close() }
             return
         case .queued:
             return
@@ -112,7 +112,7 @@ public final class VoiceMaker: Sendable {
             state.queue = []
             return queue
         }
-        for case .cards(let reader, _, _) in dropped { reader.close() }
+        for case .cards(let reader, _, _, _) in dropped { reader.close() }
     }
 
     /// The next work, or nil (and the thread is no longer running) when none is to be done.
@@ -137,7 +137,7 @@ public final class VoiceMaker: Sendable {
                 for job in jobs {
                     if !make(job) { break }
                 }
-            case .cards(let reader, let index, let entries):
+            case .cards(let reader, let index, let entries, let opening):
                 var wanted = Set<String>()
                 for entry in entries {
                     if halted { break }
@@ -154,7 +154,7 @@ public final class VoiceMaker: Sendable {
                 }
                 reader.close()
                 // A test's speech is made: what no test asked for in `keptFor` goes.
-                cache.prune(now: clock.now(), keep: wanted)
+                if opening { cache.prune(now: clock.now(), keep: wanted) }
             }
         }
     }

@@ -62,6 +62,8 @@ final class BoxOwner: @unchecked Sendable {
         guard turn.acquire(wake: wake, deadline: deadline, giveUp: giveUp) == .acquired else { return nil }
         heldSince.withLock { $0 = .now }
         defer {
+            // Whatever the turn did, the cards that joined the open test are spoken ahead (R33).
+            box?.speakJoined()
             heldSince.withLock { $0 = nil }
             turn.release()
         }

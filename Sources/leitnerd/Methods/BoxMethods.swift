@@ -139,7 +139,6 @@ enum BoxMethods {
         notes.reserveCapacity(list.count)
         for (index, value) in list.enumerated() { notes.append(try NewNote(json: value, field: "notes.\(index)")) }
         let outcome = try context.box.addClozes(notes)
-        context.box.speakAhead(notes: notes, added: outcome.added)
         return outcome.json.objectValue ?? [:]
     }
 
@@ -155,7 +154,6 @@ enum BoxMethods {
         for (index, value) in list.enumerated() { cards.append(try NewCard(json: value, field: "cards.\(index)", batchMedia: batchMedia)) }
         let outcome = try context.box.addMany(cards, allowDuplicateFront: parameters.optionalBool("allowDuplicate") ?? true,
                                               withReverse: parameters.optionalBool("reverse") ?? false)
-        context.box.speakAhead(batch: cards, added: outcome.added)
         return outcome.json.objectValue ?? [:]
     }
 
