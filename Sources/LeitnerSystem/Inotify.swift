@@ -79,15 +79,21 @@ public final class Inotify {
     public func watch(directory path: String, filesWritten: Bool = true) throws(Errno) -> Int32 {
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | (filesWritten ? IN_CLOSE_WRITE | IN_ATTRIB : 0)
                           | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
-        let watch = try valueOrErrno { inotify_add_watch(fd.rawValue, path, mask) }
-        count.withLock { count in
+        // Added under the count's lock, so that the descriptors are counted in the order the
+        // kernel gave them. Two threads add at once (the search build's two that ask a piece's
+        // stamps): taking the lock after the add, the one given 11 could count first, and 10, no
+        // longer above the highest, was taken for a directory already watched — a watch the
+        // count lost for good, one more let past `limit`. The kernel adds one instance's watches
+        // one at a time anyway.
+        return try count.withLock { count throws(Errno) -> Int32 in
+            let watch = try valueOrErrno { inotify_add_watch(fd.rawValue, path, mask) }
             if watch > count.highest {
                 count.highest = watch
                 count.alive += 1
                 count.inodes = nil
             }
+            return watch
         }
-        return watch
     }
 
     /// A view's watch (`Watcher`): refused with `noSpace`, without asking the kernel, once the
