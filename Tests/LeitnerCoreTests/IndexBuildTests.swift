@@ -261,6 +261,46 @@ import LeitnerSystem
         #expect(calls.load(ordering: .relaxed) == count)
     }
 
+    /// R13 over the window inside the daemon's build with the index's file, where the two threads
+    /// that ask a piece's stamps watch each card before asking its stamp: a card taken from the
+    /// file (watched, its stamp asked) edited by hand while the build still reads another card is
+    /// found by the search after the install, by its watch's event.
+    @Test func anEditOfACardTakenFromTheFileDuringTheBuildIsFound() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let ids = (0..<600).map { "c" + String(1000 + $0) }
+        for id in ids { dir.writeCard(id, level: "1", front: "front \(id)") }
+        // Older than the kernel clock's tick: the cards' stamps in the file are trusted.
+        usleep(1_100_000)
+        do {
+            // A first box writes the index's file.
+            let box = try Box(options: BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-03-02")))
+            _ = try box.search(SearchPattern("front", regex: false), fields: [.front], level: nil)
+            box.close()
+        }
+        // One card changed while no box was open: the build reads it, after every stamp of its
+        // piece was asked.
+        dir.write("1/c1300/front.txt", "front c1300 changed")
+        let box = try Self.openApart(dir)
+        defer { box.close() }
+        #expect(throws: BoxError.self) { try box.search(SearchPattern("front", regex: false), fields: [.front], level: nil) }
+        let build = try #require(box.takeAwaitedBuild())
+        let path = dir.path
+        IndexBuildProbe.observe(storeRoot: box.storePath) { id in
+            guard id == "c1300" else { return }
+            // c1100 was taken from the file, its stamp asked: edited now, by hand, in place.
+            let fd = open(path + "/1/c1100/front.txt", O_WRONLY | O_TRUNC)
+            _ = "zebra by hand".withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        defer { IndexBuildProbe.observe(storeRoot: box.storePath, nil) }
+        build.run()
+        guard case .search(let built) = build.outcome else { Issue.record("no search index built"); return }
+        #expect(built.taken == 599)
+        #expect(try box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == ["c1100"])
+        #expect(try box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == ["c1100"])
+    }
+
     /// The tag table's twin (R13, R25): a card whose `tags` the build's thread read after adding
     /// its watch, given a `tags` file by hand before the installing call (begun before the
     /// build), which takes the watch's event while no entry holds that watch and reads no
