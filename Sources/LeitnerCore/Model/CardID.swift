@@ -37,8 +37,9 @@ public enum CardID {
 
     /// True when `bytes` are a valid card id made of ASCII alone (R20), decided on the bytes; false
     /// for any other, valid or not, which `problem` then decides. The store's scan indexes
-    /// 100,000 directory names at open this way, without making a string of each.
-    static func isValidASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// 100,000 directory names at open this way, without making a string of each; a `tags`
+    /// file's line is checked a part at a time (`CardTag.asciiTag`).
+    static func isValidASCII(_ bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= maxLength,
               first != UInt8(ascii: "."), first != UInt8(ascii: "-") else { return false }
         return bytes.allSatisfy { $0 < 0x80 && isAllowed($0) }

@@ -76,20 +76,14 @@ public enum CardTag {
               let last = line.lastIndex(where: { !isSpace($0) }) else { return nil }
         let tag = line[start...last]
         guard tag.count <= CardID.maxLength else { return nil }
-        // Each part between colons a valid ASCII id (`problem`): not empty, not starting with
-        // `.` or `-`, only letters, digits and `. _ -`.
-        var partStart = true
-        for byte in tag {
-            if byte == UInt8(ascii: ":") {
-                if partStart { return nil }
-                partStart = true
-                continue
-            }
-            if byte >= 0x80 || !CardID.isAllowed(byte) { return nil }
-            if partStart, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") { return nil }
-            partStart = false
+        // Each part between colons a valid ASCII id (`problem`), by the id's own rule.
+        var partStart = tag.startIndex
+        while true {
+            let partEnd = tag[partStart...].firstIndex(of: UInt8(ascii: ":")) ?? tag.endIndex
+            guard CardID.isValidASCII(tag[partStart..<partEnd]) else { return nil }
+            if partEnd == tag.endIndex { return String(decoding: tag, as: UTF8.self) }
+            partStart = tag.index(after: partEnd)
         }
-        return partStart ? nil : String(decoding: tag, as: UTF8.self)
     }
 
     /// The text of a `tags` file holding `tags`: one a line, each ending with a newline.
