@@ -35,7 +35,7 @@ enum CopyStartMeasurement {
         for _ in 0..<max(1, rounds) {
             _ = system("rm -rf '\(copy)'")
             let began = Timing.now()
-            guard system("cp -a '\(store)' '\(copy)'") == 0 else { throw BenchFailure("cannot copy '\(store)' to '\(copy)'") }
+            if let reason = copyStore(store, to: copy) { throw BenchFailure("cannot copy '\(store)' to '\(copy)': \(reason)") }
             copying.append(Timing.now() - began)
             copied.append(try start(copy))
             restarted.append(try start(copy))

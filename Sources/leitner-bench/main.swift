@@ -37,6 +37,17 @@ func complain(_ message: String) {
     let line = Array("leitner-bench: \(message)\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
+
+/// Copies the store `from` to `to` with `cp -a`, no shell between: nil when done, else why not
+/// (how `cp` ended, or the `errno` of starting it), for the message that says so.
+func copyStore(_ from: String, to: String) -> String? {
+    do {
+        let termination = try ChildProcess.wait(for: try ChildProcess.spawn("cp", arguments: ["-a", from, to], searchPath: true))
+        return termination == .exited(0) ? nil : "cp \(termination)"
+    } catch {
+        return "cannot start cp: \(error)"
+    }
+}
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == "measure", arguments.count == 4, let grades = Int(arguments[2]), let lines = Int(arguments[3]) {
@@ -204,7 +215,7 @@ for size in sizes {
     if size == sizes.max() {
         let paced = store + "-new"
         _ = system("rm -rf '\(paced)'")
-        if system("cp -a '\(store)' '\(paced)'") != 0 { complain("cannot copy '\(store)' to '\(paced)'") }
+        if let reason = copyStore(store, to: paced) { complain("cannot copy '\(store)' to '\(paced)': \(reason)") }
         try StoreBuilder.addNew(at: paced, count: 100_000)
         fflush(nil)
         if system("'\(exe)' prepare '\(store)' 9") != 0 { complain("the prepare measurement failed") }
