@@ -88,6 +88,7 @@ import Testing
         ("log", { try $0.log(since: "2026-11-01", limit: 10) { _ in } }),
         ("search", { try $0.search("x", regex: true, fields: [.front, .back], level: .one, limit: 5) { _ in } }),
         ("search (plain)", { try $0.search("x") { _ in } }),
+        ("search (a page of cards)", { try $0.search("x", cards: 101) { _ in } }),
         ("doctor", { try $0.doctor { _ in } }),
         ("stats", { _ = try $0.stats(days: 30, leeches: 5, tags: ["ja"], notTags: ["ja:kanji"]) }),
         ("next (a subset)", { _ = try $0.next(tags: ["ja"], notTags: ["de"], levels: [.one]) }),
