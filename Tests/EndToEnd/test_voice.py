@@ -417,6 +417,23 @@ def test_a_reverse_import_speaks_the_cards_that_join_the_open_test(box, tmp_path
     assert {"zwei", "two"} <= set(spoken_after_vier(box, texts))
 
 
+def test_an_add_with_its_reverse_queues_each_text_once(box, tmp_path):
+    """R33, R28: `add --reverse` into the open test's levels asks for the speech of the card's two
+    texts once: its reverse has the same two, and is not spoken again as a card that joined the
+    test. The program here makes no WAV, so that each speech queued runs it, not only the first
+    (a WAV made would be found by the second). Before, the add queued the card's texts and the
+    end of its turn the reverse's, as a card that joined the open test: each text ran twice."""
+    texts = tmp_path / "texts"
+    program = tmp_path / "fake-voice"
+    program.write_text(f"#!/bin/sh\ncat >> {texts}\n")
+    program.chmod(0o755)
+    configure(box, f"[Voice]\nProgram={program}\n")
+    box.ok("prepare")                             # test 0, levels 2 and 1: empty
+    box.ok("add", "--reverse", "--level", "1", "--id", "eins", "eins", "one")
+    assert box.json("status")["test"]["remaining"] == 2
+    assert spoken_before_vier(box, texts) == ["eins", "one"]
+
+
 def test_a_cloze_batch_speaks_the_cards_that_join_the_open_test(box, tmp_path):
     """R30: an AddClozes batch (the Anki import's, AnkiConnect's) speaks each card as its test
     shows it, when it joins the open test: at once for a note in its levels, at a move for one

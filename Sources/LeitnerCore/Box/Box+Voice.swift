@@ -47,12 +47,14 @@ extension Box {
         }
     }
 
-    /// Queues the speech of `cards` (added or edited), to be made off the turn.
+    /// Queues the speech of `cards` (added or edited), to be made off the turn: each text and
+    /// voice once, though a card and its reverse (R28) or a note's cloze cards share them.
     public func speakAhead(_ cards: [Card]) {
         guard let voice else { return }
         // Asked for here: not again as cards that joined the test (`speakJoined`).
         daily.forgetJoined(cards.map(\.id))
-        let jobs = cards.flatMap { voice.jobs(front: $0.front, back: $0.back, tags: $0.tags) }
+        var named = Set<String>()
+        let jobs = cards.flatMap { voice.jobs(front: $0.front, back: $0.back, tags: $0.tags) }.filter { named.insert($0.name).inserted }
         if !jobs.isEmpty { voice.enqueue(.jobs(jobs)) }
     }
 

@@ -96,7 +96,9 @@ enum BoxMethods {
                                         allowDuplicateFront: allowDuplicate, withReverse: withReverse,
                                         typeAnswer: parameters.optionalBool("typeAnswer") ?? false, media: media(parameters),
                                         tags: parameters.optionalStrings("tags") ?? [])
-        context.box.speakAhead([added.card])
+        // The reverse too (R28): it is in the open test as its card is, and its speech, asked
+        // for here, is not asked again as a card that joined the test (R33).
+        context.box.speakAhead([added.card] + (added.reverse.map { [$0] } ?? []))
         // `reverse` only when one was asked for (R28): the reply of a plain Add is unchanged.
         guard let reverse = added.reverse else { return ["card": added.card.json] }
         return ["card": added.card.json, "reverse": reverse.json]
