@@ -77,40 +77,48 @@ public final class Inotify {
     ///   the directory's children when the watch is added: with it, watching levels of 100,000
     ///   cards took 20 ms at start-up, a walk of every card's cached entry (docs/performance.md).
     public func watch(directory path: String, filesWritten: Bool = true) throws(Errno) -> Int32 {
-        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | (filesWritten ? IN_CLOSE_WRITE | IN_ATTRIB : 0)
-                          | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
+        let mask = Inotify.mask(filesWritten: filesWritten)
         // Added under the count's lock, so that the descriptors are counted in the order the
         // kernel gave them. Two threads add at once (the search build's two that ask a piece's
         // stamps): taking the lock after the add, the one given 11 could count first, and 10, no
         // longer above the highest, was taken for a directory already watched — a watch the
         // count lost for good, one more let past `limit`. The kernel adds one instance's watches
         // one at a time anyway.
-        return try count.withLock { count throws(Errno) -> Int32 in
-            let watch = try valueOrErrno { inotify_add_watch(fd.rawValue, path, mask) }
-            if watch > count.highest {
-                count.highest = watch
-                count.alive += 1
-                count.inodes = nil
-            }
-            return watch
+        return try count.withLock { count throws(Errno) -> Int32 in try add(path, mask, &count) }
+    }
+
+    /// Adds the watch and counts it, under the count's lock (`watch(directory:)` says why).
+    private func add(_ path: String, _ mask: UInt32, _ count: inout WatchCount) throws(Errno) -> Int32 {
+        let watch = try valueOrErrno { inotify_add_watch(fd.rawValue, path, mask) }
+        if watch > count.highest {
+            count.highest = watch
+            count.alive += 1
+            count.inodes = nil
         }
+        return watch
     }
 
     /// A view's watch (`Watcher`): refused with `noSpace`, without asking the kernel, once the
-    /// instance holds `limit` watches; the first refusal is noted for `takeRunOut`.
+    /// instance holds `limit` watches; the first refusal is noted for `takeRunOut`. The check and
+    /// the add are made under one hold of the count's lock: checked before it, two threads at
+    /// `limit - 1` could each find room and each add one, one past the limit.
     fileprivate func viewWatch(directory path: String) throws(Errno) -> Int32 {
-        if count.withLock({ $0.alive >= limit }) {
-            // A directory another view watches keeps its one watch: asking costs a `stat`.
-            guard let status = try? FileSystem.status(path, in: nil), watchedInodes().contains(UInt64(status.st_ino)) else {
-                count.withLock { $0.ranOut = true }
-                throw .noSpace
+        let mask = Inotify.mask(filesWritten: true)
+        return try count.withLock { count throws(Errno) -> Int32 in
+            if count.alive >= limit {
+                // A directory another view watches keeps its one watch: asking costs a `stat`.
+                guard let status = try? FileSystem.status(path, in: nil),
+                      watchedInodes(&count).contains(UInt64(status.st_ino)) else {
+                    count.ranOut = true
+                    throw .noSpace
+                }
             }
-        }
-        do {
-            return try watch(directory: path)
-        } catch where error == .noSpace {
-            count.withLock { $0.ranOut = true }
-            throw error
+            do throws(Errno) {
+                return try add(path, mask, &count)
+            } catch where error == .noSpace {
+                count.ranOut = true
+                throw error
+            }
         }
     }
 
@@ -124,21 +132,30 @@ public final class Inotify {
         }
     }
 
+    /// The events a watch reports: entries coming, going and renamed, and with `filesWritten`
+    /// files closed after writing and modes changed (`watch(directory:filesWritten:)`).
+    private static func mask(filesWritten: Bool) -> UInt32 {
+        UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | (filesWritten ? IN_CLOSE_WRITE | IN_ATTRIB : 0)
+               | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
+    }
+
     /// Counts the watches again from the kernel's list after an overflow, whose lost events may
-    /// have been removals.
+    /// have been removals. The list is read under the count's lock, as watches are added: read
+    /// before it, a watch another thread added between the read and the count was lost from the
+    /// count for good (its descriptor is below `highest` from then on), one more let past `limit`.
     private func recount() {
-        guard let listed = listed() else { return }
         count.withLock { count in
+            guard let listed = listed() else { return }
             count.alive = listed.count
             count.inodes = nil
         }
     }
 
-    /// The inodes watched, read from the kernel's list when not known.
-    private func watchedInodes() -> Set<UInt64> {
-        if let known = count.withLock({ $0.inodes }) { return known }
+    /// The inodes watched, read from the kernel's list when not known; under the count's lock.
+    private func watchedInodes(_ count: inout WatchCount) -> Set<UInt64> {
+        if let known = count.inodes { return known }
         let inodes = Set(listed() ?? [])
-        count.withLock { $0.inodes = inodes }
+        count.inodes = inodes
         return inodes
     }
 
