@@ -234,7 +234,7 @@ import LeitnerTestSupport
         var model: [String: Int?] = [:]
         var arrival = 0
         let dayClock = DayClock()
-        func take(_ entry: LogEntry) { ledger.take(entry, dayClock: dayClock) }
+        func take(_ entry: LogEntry) { ledger.take(LogLine.Fields(entry), dayClock: dayClock) }
         func expected(_ limit: Int) -> [String] {
             let logged = model.compactMap { id, number in number.map { (number: $0, id: id) } }.sorted { $0.number < $1.number }.map(\.id)
             let unlogged = model.filter { $0.value == nil }.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

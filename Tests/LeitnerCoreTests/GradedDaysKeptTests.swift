@@ -83,7 +83,7 @@ import LeitnerTestSupport
                                      ("2026-03-02T12:00:00Z", "c")].enumerated() {
             end += 10 + index
             let entry = try #require(LogLine.parse(Array(SyncDevicesTests.line(time, "grade", id, "1", "2", "correct").utf8.dropLast())[...]))
-            days.read(entry, end: end, dayClock: clock)
+            days.read(LogLine.Fields(entry), end: end, dayClock: clock)
         }
         let text = days.encoded(check: 0xbeef, clock: "x")
         let back = try #require(GradedDays(decoding: text, clock: "x"))

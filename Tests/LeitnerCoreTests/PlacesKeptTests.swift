@@ -151,7 +151,7 @@ import LeitnerTestSupport
             }
             guard let entry else { continue }
             if entry.event != .rename { index[id] = entry.event == .delete ? nil : entry.to ?? index[id] }
-            ledger.take(entry, dayClock: dayClock)
+            ledger.take(LogLine.Fields(entry), dayClock: dayClock)
             ledger.logOffset += 10
             entries.append(entry)
             guard step % 97 == 0 else { continue }
@@ -164,12 +164,12 @@ import LeitnerTestSupport
         // Read back and fed the same lines after it, as a restart does.
         let middle = entries.count / 2
         var first = PlacesLedger()
-        for entry in entries[..<middle] { first.take(entry, dayClock: dayClock) }
+        for entry in entries[..<middle] { first.take(LogLine.Fields(entry), dayClock: dayClock) }
         first.logOffset = 1
         var (resumed, _) = try #require(PlacesLedger.decoded(first.encoded(check: 1, clock: clock), clock: clock))
-        for entry in entries[middle...] { resumed.take(entry, dayClock: dayClock) }
+        for entry in entries[middle...] { resumed.take(LogLine.Fields(entry), dayClock: dayClock) }
         var whole = PlacesLedger()
-        for entry in entries { whole.take(entry, dayClock: dayClock) }
+        for entry in entries { whole.take(LogLine.Fields(entry), dayClock: dayClock) }
         #expect(Self.same(&resumed, &whole, index: index))
         #expect(PlacesLedger.decoded(ledger.encoded(check: 1, clock: clock), clock: "another") == nil)
         #expect(PlacesLedger.decoded(Array("garbage\n".utf8), clock: clock) == nil)

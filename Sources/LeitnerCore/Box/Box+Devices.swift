@@ -52,7 +52,7 @@ extension Box {
                 var days = statistics.peerGradedDays[name] ?? keptGradedDays(of: name)
                 if let size = store.peerLogSize(name), days.logOffset > size { days = GradedDays() }
                 if let reader = try peerLogReader(name, from: days.logOffset) {
-                    while try reader.next(upTo: 4096, { entry, end in days.read(entry, end: end, dayClock: dayClock) }) > 0 {}
+                    while try reader.nextLines(upTo: 4096, { line, end in days.read(line, end: end, dayClock: dayClock) }) > 0 {}
                 }
                 keepGradedDays(days, of: name)
                 statistics.peerGradedDays[name] = days

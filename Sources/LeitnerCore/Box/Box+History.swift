@@ -76,8 +76,8 @@ extension Box {
     private func updateGradedDays() throws(BoxError) {
         // A piece at a time: the log may hold a million lines.
         let dayClock = options.dayClock
-        try store.log.forEachEntry(from: gradedDaysReadUpTo()) { entry, end in
-            statistics.gradedDays.read(entry, end: end, dayClock: dayClock)
+        try store.log.forEachLine(from: gradedDaysReadUpTo()) { line, end in
+            statistics.gradedDays.read(line, end: end, dayClock: dayClock)
         }
         keepGradedDays(statistics.gradedDays, of: store.device)
     }

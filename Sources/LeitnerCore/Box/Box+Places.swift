@@ -14,10 +14,10 @@ extension Box {
         // The week's row reads the same lines when it is as far (after a start with neither file
         // kept, both from the start of a year's log): one reading serves both, not two.
         let alsoGraded = gradedDaysReadUpTo() == places.logOffset
-        try store.log.forEachEntry(from: places.logOffset) { entry, end in
-            places.take(entry, dayClock: dayClock)
+        try store.log.forEachLine(from: places.logOffset) { line, end in
+            places.take(line, dayClock: dayClock)
             places.logOffset = end
-            if alsoGraded { statistics.gradedDays.read(entry, end: end, dayClock: dayClock) }
+            if alsoGraded { statistics.gradedDays.read(line, end: end, dayClock: dayClock) }
         }
         keepPlaces()
         if alsoGraded { keepGradedDays(statistics.gradedDays, of: store.device) }
@@ -38,18 +38,18 @@ extension Box {
     /// file of it holds and it would read the log from its start at the first request. A store
     /// copied without its local state, or never opened, then reads its year of log once, not at
     /// the open and again at the first request. Nil when both have their files.
-    func wholeLogReaderAtOpen() -> ((LogEntry, Int) -> Void)? {
+    func wholeLogReaderAtOpen() -> ((LogLine.Fields, Int) -> Void)? {
         takeKeptPlaces()
         let ledger = places.logOffset == 0
         let graded = gradedDaysReadUpTo() == 0
         guard ledger || graded else { return nil }
         let dayClock = options.dayClock
-        return { entry, end in
+        return { line, end in
             if ledger {
-                self.places.take(entry, dayClock: dayClock)
+                self.places.take(line, dayClock: dayClock)
                 self.places.logOffset = end
             }
-            if graded { self.statistics.gradedDays.read(entry, end: end, dayClock: dayClock) }
+            if graded { self.statistics.gradedDays.read(line, end: end, dayClock: dayClock) }
         }
     }
 

@@ -10,23 +10,32 @@ struct GradedDays {
     private(set) var logOffset = 0
     private var finalCounts: [LogicalDate: Int] = [:]
     private var lastDay: LogicalDate?
-    /// Card → its grades on `lastDay` not undone.
-    private var lastDayCards: [String: Int] = [:]
-    /// The grades of `lastDay` not undone, in order: what an undo takes back.
-    private var lastDayGrades: [String] = []
+    /// The cards graded on `lastDay`, each an entry number by the bytes of its id: a year's log
+    /// is a million grades, each looked up where its id lies in the line, with no string made.
+    /// Ids are told apart as strings are (`LogLine.withIDBytes`). Nothing is removed, so
+    /// the numbers stand until the day changes.
+    private var lastDayIDs = CardIndex()
+    /// Entry number → the card's grades on `lastDay` not undone.
+    private var lastDayCounts: [Int32] = []
+    /// The cards with a grade on `lastDay` not undone.
+    private var lastDayCards = 0
+    /// The grades of `lastDay` not undone, in order, as entry numbers: what an undo takes back.
+    private var lastDayGrades: [UInt32] = []
     /// Grades come a day at a time: one day's bounds date every grade in it.
     private var day: (start: Int64, end: Int64, date: LogicalDate)?
 
-    /// Takes in the log's next entry from `logOffset` on, which ends at `end`.
-    mutating func read(_ entry: LogEntry, end: Int, dayClock: DayClock) {
+    /// Takes in the log's next line from `logOffset` on, which ends at `end`.
+    mutating func read(_ line: LogLine.Fields, end: Int, dayClock: DayClock) {
         logOffset = end
-        switch entry.event {
+        switch line.event {
         case .grade:
-            guard let id = entry.id else { return }
-            add(id, on: date(of: entry.time, dayClock: dayClock))
+            guard let id = line.id else { return }
+            let date = date(of: line.time, dayClock: dayClock)
+            LogLine.withIDBytes(id, composed: true) { add($0, on: date) }
         case .undo:
-            guard let id = lastDayGrades.popLast(), let count = lastDayCards[id] else { return }
-            lastDayCards[id] = count > 1 ? count - 1 : nil
+            guard let number = lastDayGrades.popLast() else { return }
+            lastDayCounts[Int(number)] -= 1
+            if lastDayCounts[Int(number)] == 0 { lastDayCards -= 1 }
         default:
             return
         }
@@ -34,22 +43,27 @@ struct GradedDays {
 
     /// Distinct cards graded on `date`.
     func count(on date: LogicalDate) -> Int {
-        date == lastDay ? lastDayCards.count : finalCounts[date] ?? 0
+        date == lastDay ? lastDayCards : finalCounts[date] ?? 0
     }
 
-    private mutating func add(_ id: String, on date: LogicalDate) {
+    private mutating func add(_ id: UnsafeBufferPointer<UInt8>, on date: LogicalDate) {
         if let lastDay, date < lastDay {
             finalCounts[date, default: 0] += 1
             return
         }
         if date != lastDay {
-            if let lastDay, !lastDayCards.isEmpty { finalCounts[lastDay] = lastDayCards.count }
+            if let lastDay, lastDayCards > 0 { finalCounts[lastDay] = lastDayCards }
             lastDay = date
-            lastDayCards = [:]
-            lastDayGrades = []
+            lastDayIDs = CardIndex(minimumCapacity: lastDayCounts.count)
+            lastDayCounts.removeAll(keepingCapacity: true)
+            lastDayCards = 0
+            lastDayGrades.removeAll(keepingCapacity: true)
         }
-        lastDayCards[id, default: 0] += 1
-        lastDayGrades.append(id)
+        let number = lastDayIDs.intern(bytes: id)
+        if Int(number) == lastDayCounts.count { lastDayCounts.append(0) }
+        lastDayCounts[Int(number)] += 1
+        if lastDayCounts[Int(number)] == 1 { lastDayCards += 1 }
+        lastDayGrades.append(number)
     }
 
     private mutating func date(of time: Int64, dayClock: DayClock) -> LogicalDate {
@@ -76,7 +90,7 @@ extension GradedDays {
     /// in order, and the final counts.
     func encoded(check: UInt32, clock: String) -> String {
         var text = "\(logOffset)\t\(String(check, radix: 16))\t\(clock)\t\(lastDay?.description ?? "-")\n"
-        text += lastDayGrades.joined(separator: "\t") + "\n"
+        text += lastDayGrades.map { lastDayIDs.id(ofEntry: $0) }.joined(separator: "\t") + "\n"
         for date in finalCounts.keys.sorted() { text += "\(date)\t\(finalCounts[date]!)\n" }
         return text
     }
@@ -95,9 +109,11 @@ extension GradedDays {
             guard let date = LogicalDate(head[3]) else { return nil }
             lastDay = date
         }
-        lastDayGrades = lines[1].isEmpty ? [] : lines[1].split(separator: "\t").map(String.init)
-        guard lastDay != nil || lastDayGrades.isEmpty else { return nil }
-        for id in lastDayGrades { lastDayCards[id, default: 0] += 1 }
+        let grades = lines[1].isEmpty ? [] : lines[1].split(separator: "\t")
+        guard lastDay != nil || grades.isEmpty else { return nil }
+        if let lastDay {
+            for id in grades { LogLine.withIDBytes(Array(id.utf8)[...], composed: true) { add($0, on: lastDay) } }
+        }
         for line in lines.dropFirst(2) where !line.isEmpty {
             let fields = line.split(separator: "\t")
             guard fields.count == 2, let date = LogicalDate(fields[0]), let count = Int(fields[1]), count > 0 else { return nil }

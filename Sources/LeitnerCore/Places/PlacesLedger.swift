@@ -44,35 +44,45 @@ struct PlacesLedger {
         if logOffset > offset { self = PlacesLedger() }
     }
 
-    /// Takes in the next entry of the log. `dayClock` dates admissions by their time.
-    mutating func take(_ entry: LogEntry, dayClock: DayClock) {
-        guard let id = entry.id else { return }
-        switch entry.event {
+    /// Takes in the next line of the log. `dayClock` dates admissions by their time. The card's
+    /// id is made a string only for a line that changes what is kept by id: most of a year's
+    /// lines are right answers, which change nothing here.
+    mutating func take(_ line: LogLine.Fields, dayClock: DayClock) {
+        guard let idBytes = line.id else { return }
+        func string(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+        switch line.event {
         case .add, .move:
-            place(id, from: entry.from, to: entry.to, origin: entry.origin)
-            if entry.origin == .admit, entry.to == .one {
-                admissions[dayClock.logicalDate(at: entry.time), default: 0] += 1
+            place(string(idBytes), from: line.from, to: line.to, origin: line.origin)
+            if line.origin == .admit, line.to == .one {
+                admissions[dayClock.logicalDate(at: line.time), default: 0] += 1
             }
         case .grade:
-            if entry.correct == false {
+            guard line.correct == false || line.to == .suspended else { return }
+            let id = string(idBytes)
+            if line.correct == false {
                 wrongSince[id, default: 0] += 1
                 leechesCounted = nil
             }
             // Only a leech's suspension (R24) takes a graded card into a place.
-            if entry.to == .suspended, let from = entry.from { suspendedFrom[id] = from }
+            if line.to == .suspended, let from = line.from { suspendedFrom[id] = from }
         case .undo:
+            guard line.correct == false || line.from == .suspended else { return }
+            let id = string(idBytes)
             // An undo takes back a grade: its wrong answer, and a suspension it made, with it.
-            if entry.correct == false, let count = wrongSince[id] {
+            if line.correct == false, let count = wrongSince[id] {
                 wrongSince[id] = count > 1 ? count - 1 : nil
                 leechesCounted = nil
             }
-            if entry.from == .suspended { suspendedFrom[id] = nil }
+            if line.from == .suspended { suspendedFrom[id] = nil }
         case .delete:
+            let id = string(idBytes)
             enteredNew[id] = nil
             suspendedFrom[id] = nil
             if wrongSince.removeValue(forKey: id) != nil { leechesCounted = nil }
         case .rename:
-            guard let newID = entry.renamedTo, newID != id else { return }
+            guard let newBytes = line.renamedTo else { return }
+            let id = string(idBytes), newID = string(newBytes)
+            guard newID != id else { return }
             if let value = enteredNew.removeValue(forKey: id) {
                 enteredNew[newID] = value
                 if value != PlacesLedger.byHand { arrive(newID, sequence: value) }

@@ -46,69 +46,160 @@ enum LogLine {
         parse(Array(line.utf8)[...])
     }
 
-    /// Parses one line's UTF-8 bytes (without its newline). Works on bytes, not characters:
-    /// `Calendar` and `Log` read the whole log, so a line must cost well under a microsecond.
+    /// Parses one line's UTF-8 bytes (without its newline).
     static func parse(_ line: ArraySlice<UInt8>) -> LogEntry? {
-        var fields: [ArraySlice<UInt8>] = []
-        fields.reserveCapacity(9)
-        var fieldStart = line.startIndex
-        for index in line.indices where line[index] == tab {
-            fields.append(line[fieldStart..<index])
-            fieldStart = index + 1
-        }
-        fields.append(line[fieldStart..<line.endIndex])
-        guard fields.count >= 7,
-              let time = DayClock.parseRFC3339(fields[0]),
-              let event = LogEntry.Event.allCases.first(where: { $0.rawValue.utf8.elementsEqual(fields[1]) })
-        else { return nil }
-        func optional(_ field: ArraySlice<UInt8>) -> ArraySlice<UInt8>? { field.elementsEqual(dash) ? nil : field }
-        func string(_ field: ArraySlice<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
-        var entry = LogEntry(time: time, event: event)
-        entry.id = optional(fields[2]).map(string)
-        if let from = optional(fields[3]) {
-            guard let level = level(from) else { return nil }
-            entry.from = level
-        }
-        if let to = optional(fields[4]) {
-            guard let level = level(to) else { return nil }
-            entry.to = level
-        }
-        if fields[5].elementsEqual("correct".utf8) {
-            entry.correct = true
-        } else if fields[5].elementsEqual("wrong".utf8) {
-            entry.correct = false
-        } else if !fields[5].elementsEqual(dash) {
-            return nil
-        }
-        if let ms = optional(fields[6]) {
-            guard let value = Int(string(ms)) else { return nil }
-            entry.answerMs = value
-        }
-        for extra in fields.dropFirst(7) {
-            if extra.starts(with: "date=".utf8) {
-                entry.date = LogicalDate(extra.dropFirst(5))
-            } else if extra.starts(with: "origin=".utf8) {
-                entry.origin = LogOrigin(rawValue: string(extra.dropFirst(7)))
-            } else if extra.starts(with: "renamed=".utf8) {
-                entry.renamedTo = string(extra.dropFirst(8))
-            } else if extra.starts(with: "made=".utf8) {
-                entry.made = DayClock.parseRFC3339(extra.dropFirst(5))
-            } else if extra.starts(with: "kept=".utf8) {
-                entry.kept = KeptMark(extra.dropFirst(5))
-            }
-        }
-        return entry
+        Fields(line)?.entry
     }
 
-    private static let tab = UInt8(ascii: "\t")
-    private static let dash = "-".utf8
+    /// One line's fields read from its bytes, the ids left where they lie in the line: a reading
+    /// of the whole log (a store opened without its local state, the week's counts, the places'
+    /// ledger) goes through a million lines, and one that only looks an id up, or passes a
+    /// right answer by, makes no string and no array for it (docs/performance.md, "A store
+    /// copied, then opened"). `entry` makes the `LogEntry`; `parse` is that.
+    struct Fields {
+        var time: Int64
+        var event: LogEntry.Event
+        /// The card's id, nil for `-` (an empty field is an empty id).
+        var id: ArraySlice<UInt8>?
+        var from: Level?
+        var to: Level?
+        var correct: Bool?
+        var answerMs: Int?
+        var date: LogicalDate?
+        var origin: LogOrigin?
+        var renamedTo: ArraySlice<UInt8>?
+        var made: Int64?
+        var kept: KeptMark?
 
-    private static func level(_ name: ArraySlice<UInt8>) -> Level? {
+        /// The entry the line stands for, its ids made strings.
+        var entry: LogEntry {
+            var entry = LogEntry(time: time, event: event, id: id.map { String(decoding: $0, as: UTF8.self) },
+                                 from: from, to: to, correct: correct, answerMs: answerMs, date: date, origin: origin,
+                                 renamedTo: renamedTo.map { String(decoding: $0, as: UTF8.self) }, made: made)
+            entry.kept = kept
+            return entry
+        }
+    }
+
+    fileprivate static let tab = UInt8(ascii: "\t")
+    fileprivate static let dash = "-".utf8
+
+    /// True when two ids read from lines are the same as their strings compare (`==`: canonical
+    /// equivalence, a byte that is not UTF-8 read as U+FFFD): equal bytes, or strings equal.
+    static func sameID(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+        if a.elementsEqual(b) { return true }
+        if a.allSatisfy({ $0 < 0x80 }) && b.allSatisfy({ $0 < 0x80 }) { return false }
+        return String(decoding: a, as: UTF8.self) == String(decoding: b, as: UTF8.self)
+    }
+
+    /// Calls `body` with the bytes that stand for an id read from a line as its string would:
+    /// the line's own when they are ASCII (as R20's ids mostly are), else its string's (a byte
+    /// that is not UTF-8 read as U+FFFD), composed (NFC) when `composed` — what a dictionary
+    /// keyed by the string tells apart (canonical equivalence).
+    static func withIDBytes<R>(_ id: ArraySlice<UInt8>, composed: Bool = false,
+                               _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if id.allSatisfy({ $0 < 0x80 }) { return id.withUnsafeBufferPointer(body) }
+        var string = String(decoding: id, as: UTF8.self)
+        if composed { string = CardID.composed(string) }
+        return string.withUTF8(body)
+    }
+
+    fileprivate static func isDash(_ field: ArraySlice<UInt8>) -> Bool {
+        field.count == 1 && field.first == UInt8(ascii: "-")
+    }
+
+    /// The event a field names, compared by its length and first byte before its bytes.
+    fileprivate static func event(_ field: ArraySlice<UInt8>) -> LogEntry.Event? {
+        guard let first = field.first else { return nil }
+        return LogEntry.Event.allCases.first { event in
+            let name = event.rawValue.utf8
+            return name.count == field.count && name.first == first && name.elementsEqual(field)
+        }
+    }
+
+    /// The answer time's integer as `Int(String)` reads it (a sign allowed, no overflow): plain
+    /// digits, as every line the box writes holds, are read in place.
+    fileprivate static func integer(_ field: ArraySlice<UInt8>) -> Int? {
+        if !field.isEmpty, field.count <= 18 {
+            var value = 0
+            var plain = true
+            for byte in field {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { plain = false; break }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            if plain { return value }
+        }
+        return Int(String(decoding: field, as: UTF8.self))
+    }
+
+    fileprivate static func level(_ name: ArraySlice<UInt8>) -> Level? {
         if name.count == 1, let digit = name.first, digit >= UInt8(ascii: "1"), digit <= UInt8(ascii: "7") {
             return Level(rawValue: Int(digit - UInt8(ascii: "0")))
         }
         if name.elementsEqual("finished".utf8) { return .finished }
         if name.elementsEqual("new".utf8) { return .new }
         return name.elementsEqual("suspended".utf8) ? .suspended : nil
+    }
+}
+
+extension LogLine.Fields {
+    /// The line's fields; nil when it is not a log line: fewer than seven fields, a time,
+    /// event, level, answer or answer time that is not one. Of the extra fields the last of
+    /// each kind counts (one that is not valid gives nil), and those of no known kind are
+    /// passed over.
+    init?(_ line: ArraySlice<UInt8>) {
+        // Where the next field starts; nil once the last one was taken.
+        var position: Int? = line.startIndex
+        func next() -> ArraySlice<UInt8>? {
+            guard let start = position else { return nil }
+            if let tab = line[start...].firstIndex(of: LogLine.tab) {
+                position = tab + 1
+                return line[start..<tab]
+            }
+            position = nil
+            return line[start...]
+        }
+        guard let timeField = next(), let time = DayClock.parseRFC3339(timeField),
+              let eventField = next(), let event = LogLine.event(eventField),
+              let idField = next(), let fromField = next(), let toField = next(),
+              let correctField = next(), let msField = next()
+        else { return nil }
+        self.time = time
+        self.event = event
+        id = LogLine.isDash(idField) ? nil : idField
+        if LogLine.isDash(fromField) { from = nil } else {
+            guard let level = LogLine.level(fromField) else { return nil }
+            from = level
+        }
+        if LogLine.isDash(toField) { to = nil } else {
+            guard let level = LogLine.level(toField) else { return nil }
+            to = level
+        }
+        if correctField.elementsEqual("correct".utf8) {
+            correct = true
+        } else if correctField.elementsEqual("wrong".utf8) {
+            correct = false
+        } else if LogLine.isDash(correctField) {
+            correct = nil
+        } else {
+            return nil
+        }
+        if LogLine.isDash(msField) { answerMs = nil } else {
+            guard let value = LogLine.integer(msField) else { return nil }
+            answerMs = value
+        }
+        while let extra = next() {
+            if extra.starts(with: "date=".utf8) {
+                date = LogicalDate(extra.dropFirst(5))
+            } else if extra.starts(with: "origin=".utf8) {
+                origin = LogOrigin(rawValue: String(decoding: extra.dropFirst(7), as: UTF8.self))
+            } else if extra.starts(with: "renamed=".utf8) {
+                renamedTo = extra.dropFirst(8)
+            } else if extra.starts(with: "made=".utf8) {
+                made = DayClock.parseRFC3339(extra.dropFirst(5))
+            } else if extra.starts(with: "kept=".utf8) {
+                kept = KeptMark(extra.dropFirst(5))
+            }
+        }
     }
 }

@@ -508,11 +508,18 @@ final class ReviewLog {
     /// Calls `body` with each entry from byte `offset` on, and the offset of the line after it,
     /// reading the log a piece at a time.
     func forEachEntry(from offset: Int, _ body: (LogEntry, Int) -> Void) throws(BoxError) {
+        try forEachLine(from: offset) { line, end in body(line.entry, end) }
+    }
+
+    /// `forEachEntry(from:_:)` with each line's fields as read from its bytes (`LogLine.Fields`,
+    /// its ids valid during the call): what reads the whole log and needs no string of most
+    /// lines (the open of a store without its local state, the places' ledger, the week's counts).
+    func forEachLine(from offset: Int, _ body: (LogLine.Fields, Int) -> Void) throws(BoxError) {
         // Nothing appended since: no descriptor opened, so a request that reads nothing new (Status's
         // week) still answers when the daemon has none to spare (accepting paused on EMFILE).
         guard offset < size else { return }
         let reader = try reader(from: offset)
-        while try reader.next(upTo: 4096, body) > 0 {}
+        while try reader.nextLines(upTo: 4096, body) > 0 {}
     }
 
     /// The entries from byte `offset` on, each with the offset of the line after it. A last line

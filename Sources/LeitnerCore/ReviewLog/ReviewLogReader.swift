@@ -64,6 +64,13 @@ public final class ReviewLogReader {
     /// line; returns how many there were (0 once the log is read to its end).
     @discardableResult
     func next(upTo count: Int, _ body: (LogEntry, Int) -> Void) throws(BoxError) -> Int {
+        try nextLines(upTo: count) { line, end in body(line.entry, end) }
+    }
+
+    /// `next(upTo:_:)` with each line's fields as read from its bytes (`LogLine.Fields`, its ids
+    /// valid during the call): for a reading that needs no string of most lines.
+    @discardableResult
+    func nextLines(upTo count: Int, _ body: (LogLine.Fields, Int) -> Void) throws(BoxError) -> Int {
         var offset = try currentOffset()
         var taken = 0
         while taken < count {
@@ -74,9 +81,9 @@ public final class ReviewLogReader {
             }
             let line = pending[pendingStart..<newline]
             pendingStart = newline + 1
-            guard let entry = LogLine.parse(line) else { continue }
-            if let since, entry.time < since { continue }
-            body(entry, offset - (pending.count - pendingStart))
+            guard let fields = LogLine.Fields(line) else { continue }
+            if let since, fields.time < since { continue }
+            body(fields, offset - (pending.count - pendingStart))
             taken += 1
         }
         return taken
@@ -149,7 +156,7 @@ public final class ReviewLogReader {
 
     /// True when a line is an entry this reader keeps.
     private func counts(_ line: ArraySlice<UInt8>) -> Bool {
-        guard let entry = LogLine.parse(line) else { return false }
-        return since.map { entry.time >= $0 } ?? true
+        guard let fields = LogLine.Fields(line) else { return false }
+        return since.map { fields.time >= $0 } ?? true
     }
 }

@@ -14,7 +14,7 @@ extension Store {
     ///   nothing — the box's places' ledger and week's counts, which a store without its local
     ///   state would otherwise read the whole log for again at the first request.
     /// - Returns: the changes, by id; `readWholeLog` when there was no `LoggedLevels` to go by.
-    func changesWhileClosed(alongside: () -> ((LogEntry, Int) -> Void)? = { nil })
+    func changesWhileClosed(alongside: () -> ((LogLine.Fields, Int) -> Void)? = { nil })
         throws(BoxError) -> (changes: [HandChange], readWholeLog: Bool) {
         var saved = LoggedLevels.load(in: stateFD)
         if let kept = saved, kept.logOffset > log.size
@@ -33,15 +33,9 @@ extension Store {
         var logged = CardIndex()
         saved?.add(changed, to: &logged)
         let other = from == 0 ? alongside() : nil
-        try log.forEachEntry(from: from) { entry, end in
-            other?(entry, end)
-            for id in [entry.id, entry.renamedTo].compactMap({ $0 }) {
-                switch SettlePlacement(of: entry, for: id) {
-                case .level(let level)?: logged.updateValue(level, forKey: id)
-                case .deleted?: logged.removeValue(forKey: id)
-                case nil: break
-                }
-            }
+        try log.forEachLine(from: from) { line, end in
+            other?(line, end)
+            logged.place(by: line)
         }
         let found = cardLevels
         var changes: [HandChange] = []
@@ -78,5 +72,30 @@ extension Store {
         guard let check else { return }
         let bytes = LoggedLevels.encode(cardLevels, also: also, logOffset: offset, logCheck: check, stamps: stamps)
         try? FileSystem.writeAtomically(bytes, to: LoggedLevels.fileName, in: stateFD)
+    }
+}
+
+extension CardIndex {
+    /// Puts the cards `line` names (its id, and a rename's new id) where it leaves them
+    /// (`SettlePlacement`), each id looked up where it lies in the line: the open of a store
+    /// without `logged-levels` reads a year's log, a million lines, this way.
+    mutating func place(by line: LogLine.Fields) {
+        func place(_ id: ArraySlice<UInt8>, _ placement: SettlePlacement?) {
+            guard let placement else { return }
+            LogLine.withIDBytes(id) { bytes -> Void in
+                switch placement {
+                case .level(let level): updateValue(level, forBytes: bytes)
+                case .deleted: removeValue(forBytes: bytes)
+                }
+            }
+        }
+        if let id = line.id {
+            let isRenamedTo = line.renamedTo.map { LogLine.sameID($0, id) } ?? false
+            place(id, SettlePlacement(line.event, from: line.from, to: line.to, isID: true, isRenamedTo: isRenamedTo))
+        }
+        if let renamedTo = line.renamedTo {
+            let isID = line.id.map { LogLine.sameID($0, renamedTo) } ?? false
+            place(renamedTo, SettlePlacement(line.event, from: line.from, to: line.to, isID: isID, isRenamedTo: true))
+        }
     }
 }

@@ -87,17 +87,21 @@ struct CardIndex: Sequence {
     @discardableResult
     mutating func removeValue(forKey id: String) -> Level? {
         var id = id
-        return id.withUTF8 { bytes -> Level? in
-            guard let slot = find(bytes) else { return nil }
-            let number = Int(slots[slot])
-            let old = level(of: entries[number])
-            entries[number] &= 0xFF_FFFF_FFFF
-            slots[slot] = CardIndex.tombstone
-            count -= 1
-            removed += 1
-            if removed > 1024, removed > count { rebuild(minimumCapacity: count) }
-            return old
-        }
+        return id.withUTF8 { bytes in removeValue(forBytes: bytes) }
+    }
+
+    /// `removeValue(forKey:)` for an id given as UTF-8 bytes (a log line's, read in place).
+    @discardableResult
+    mutating func removeValue(forBytes bytes: UnsafeBufferPointer<UInt8>) -> Level? {
+        guard let slot = find(bytes) else { return nil }
+        let number = Int(slots[slot])
+        let old = level(of: entries[number])
+        entries[number] &= 0xFF_FFFF_FFFF
+        slots[slot] = CardIndex.tombstone
+        count -= 1
+        removed += 1
+        if removed > 1024, removed > count { rebuild(minimumCapacity: count) }
+        return old
     }
 
     /// The level of the card whose id's UTF-8 is `bytes`, nil when it is not in the index.

@@ -8,21 +8,27 @@ enum SettlePlacement: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The placement of card `id` by `entry`, nil when the entry does not place that card
     /// (another card's event, `skip`, `complete`, or a line missing its level).
     init?(of entry: LogEntry, for id: String) {
-        switch entry.event {
+        self.init(entry.event, from: entry.from, to: entry.to, isID: entry.id == id, isRenamedTo: entry.renamedTo == id)
+    }
+
+    /// The placement by a line of `event`, FROM and TO, of the card that is the line's id
+    /// (`isID`), its new id (`isRenamedTo`), or both; for a reading that compares ids as bytes.
+    init?(_ event: LogEntry.Event, from: Level?, to: Level?, isID: Bool, isRenamedTo: Bool) {
+        switch event {
         case .skip, .complete:
             return nil
         case .rename:
             // The new id is placed where the card was (FROM and TO hold its level); the old id
             // is gone from the box, as if deleted.
-            if entry.renamedTo == id, let level = entry.to ?? entry.from {
+            if isRenamedTo, let level = to ?? from {
                 self = .level(level)
-            } else if entry.id == id {
+            } else if isID {
                 self = .deleted
             } else {
                 return nil
             }
         case .delete:
-            guard entry.id == id else { return nil }
+            guard isID else { return nil }
             self = .deleted
         case .practice:
             // An answer that moved nothing (R27) places nothing.
@@ -31,7 +37,7 @@ enum SettlePlacement: Sendable, Hashable, Comparable, CustomStringConvertible {
             // `undo` logs the level the card returns to as TO (Box.undo); `edit` its level as
             // FROM and TO. A `move` without TO is not written by the daemon (a card gone is a
             // `delete`); a hand-written one places nothing.
-            guard entry.id == id, let level = entry.to ?? (entry.event == .edit ? entry.from : nil) else { return nil }
+            guard isID, let level = to ?? (event == .edit ? from : nil) else { return nil }
             self = .level(level)
         }
     }
