@@ -255,6 +255,26 @@ import Testing
         #expect(daemon.state.withLock { $0.calls.last?.parameters["cards"] } == .int(301))
     }
 
+    /// A page past the search's last match (an old link, a number typed) says so and links the
+    /// page the matches end on, rather than "No card matches." (docs/web.md "Cards").
+    @Test func aSearchPagePastTheLastMatchLinksTheLastPage() {
+        let daemon = FakeDaemon(cards: (0..<130).map { Self.card("w" + String(1000 + $0)) })
+        let app = TestSite.app(daemon)
+        let cookie = login(app)
+        let past = text(request(app, .get, "/cards?q=question&page=5", cookie: cookie))
+        #expect(!past.contains("No card matches."))
+        #expect(past.contains("id=\"shown\">Page 5 is past the last match: the 130 cards matching end on page 2.<"))
+        #expect(past.contains("id=\"last-page\" href=\"/cards?q=question&amp;page=2\""))
+        #expect(past.contains("page=2\" rel=\"prev\"") && !past.contains("rel=\"next\""))
+        let oneApp = TestSite.app(FakeDaemon(cards: [Self.card("w1")]))
+        let onePast = text(request(oneApp, .get, "/cards?q=question&page=2", cookie: login(oneApp)))
+        #expect(onePast.contains(">Page 2 is past the last match: the one card matching is on page 1.<"))
+        #expect(onePast.contains("href=\"/cards?q=question&amp;page=1\""))
+        // A search nothing matches still says so, on any page.
+        let none = text(request(app, .get, "/cards?q=nothing-holds-this&page=3", cookie: cookie))
+        #expect(none.contains("No card matches.") && !none.contains("last-page"))
+    }
+
     @Test func theCardsPageAsksForOnePageAndLinksByPosition() {
         let daemon = FakeDaemon(cards: cards)
         let app = TestSite.app(daemon)

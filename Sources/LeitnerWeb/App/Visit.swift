@@ -287,6 +287,15 @@ struct Visit {
         }
         // The card after the page: there are more than the page's last.
         let beyond = total > range.upperBound
+        if entries.isEmpty, total > 0 {
+            // Past the last match (an old link, a number typed): the search was read to its
+            // end, so `total` counts every match and names the page they end on.
+            let last = (total - 1) / CardsPage.pageSize + 1
+            let ending = total == 1 ? "the one card matching is on page 1"
+                : last == 1 ? "the \(total) cards matching are on page 1" : "the \(total) cards matching end on page \(last)"
+            let summary = "Page \(page + 1) is past the last match: \(ending)."
+            return (entries, CardsPage.Paging(summary: summary, previous: "page=\(last)", next: nil, last: "page=\(last)"))
+        }
         let shown = "\(first + 1)–\(first + entries.count)"
         let summary = beyond ? "\(shown) of more than \(range.upperBound) cards matching"
             : "\(shown) of \(total) card\(total == 1 ? "" : "s") matching"

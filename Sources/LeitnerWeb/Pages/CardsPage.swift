@@ -13,11 +13,15 @@ public enum CardsPage {
         /// The query (after the filter's) of the page before and of the page after, nil for none.
         public var previous: String?
         public var next: String?
+        /// For a search's page past its last match (`page=5` of 130 cards): the query of the
+        /// page the matches end on, which the page links in place of saying no card matches.
+        public var last: String?
 
-        public init(summary: String, previous: String?, next: String?) {
+        public init(summary: String, previous: String?, next: String?, last: String? = nil) {
             self.summary = summary
             self.previous = previous
             self.next = next
+            self.last = last
         }
     }
 
@@ -105,7 +109,12 @@ public enum CardsPage {
             // The review of this tag's cards only: `Next` with the filter, as `leitnerctl review --tag`.
             body += "<p><a class=\"button\" id=\"review-tag\" href=\"/review?tag=\(PercentEncoding.encode(tag))\">Review the cards tagged \(tag)</a></p>\n"
         }
-        if entries.isEmpty {
+        let base = "/cards?" + filter.queryPrefix
+        if entries.isEmpty, let last = paging.last {
+            // Cards match, on pages before this one: an old link, or a page number typed.
+            body += "<p id=\"shown\">\(paging.summary)</p>\n"
+            body += "<p><a class=\"button\" id=\"last-page\" href=\"\(base)\(last)\">Go to the last page</a></p>\n"
+        } else if entries.isEmpty {
             body += "<p>\(filter.isEmpty ? "The box has no card." : "No card matches.")</p>\n"
         } else {
             body += "<p class=\"muted\" id=\"shown\">\(paging.summary)</p>\n"
@@ -120,7 +129,6 @@ public enum CardsPage {
             }
             body += "</ul>\n"
         }
-        let base = "/cards?" + filter.queryPrefix
         body += "<nav class=\"pages\">"
         body += paging.previous.map { "<a href=\"\(base)\($0)\" rel=\"prev\">← Previous</a>" as HTML } ?? "<span></span>"
         body += paging.next.map { "<a href=\"\(base)\($0)\" rel=\"next\">Next →</a>" as HTML } ?? "<span></span>"
