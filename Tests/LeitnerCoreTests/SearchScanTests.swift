@@ -119,6 +119,63 @@ import LeitnerTestSupport
         #expect(throws: BoxError.self) { try f.box.startSearch(pattern, fields: Self.all, level: nil, limit: nil, cards: 0) }
     }
 
+    /// Ids one of which begins another, in ASCII and not, of several scripts, with a combining
+    /// mark that composes with nothing (R20: NFC): Strings order them by their normal forms.
+    static let awkwardIDs = ["b", "a", "ab", "a-b", "a.b", "a_b", "A", "Z", "z9", "10", "9", "café", "cafe", "cafés",
+                             "cafè", "q\u{301}", "q", "qa", "猫", "猫a", "ä", "ab1", "éa", "e"]
+
+    /// The index orders two cards' ids from its bytes as their Strings order (`idPrecedes`).
+    @Test func theIndexOrdersIDsAsStringsDo() throws {
+        let f = try BoxFixture()
+        for id in Self.awkwardIDs { f.dir.writeCard(id, level: "1", front: "word") }
+        #expect(try f.box.search(SearchPattern("word", regex: false), fields: [.front], level: nil).count == Self.awkwardIDs.count)
+        let index = try #require(f.box.searchIndex)
+        var numbers: [String: Int] = [:]
+        index.forEach { parts in numbers[String(decoding: parts.id, as: UTF8.self)] = parts.number }
+        #expect(numbers.count == Self.awkwardIDs.count)
+        for a in Self.awkwardIDs {
+            #expect(index.id(at: try #require(numbers[a])) == a)
+            for b in Self.awkwardIDs {
+                #expect(index.idPrecedes(try #require(numbers[a]), try #require(numbers[b])) == (a < b), "\(a) < \(b)")
+            }
+        }
+    }
+
+    /// A search with `cards` (a page of the web's, docs/web.md "Cards") puts in order only as
+    /// many of the cards it found as it may give, not every match: a search of a word every card
+    /// holds sorted 100,000 before its first line (docs/performance.md). Its lines are the same,
+    /// in the same order, as the whole search's first cards, also with cards read again since
+    /// (their slots after the others) and cards that no longer match when read (R13), after
+    /// which the next ones are put in order.
+    @Test func aCardLimitOrdersOnlyItsCardsAndGivesTheSameLines() throws {
+        let f = try BoxFixture()
+        for (number, id) in Self.awkwardIDs.enumerated() { f.dir.writeCard(id, level: String(1 + number % 3), front: "word") }
+        let pattern = try SearchPattern("word", regex: false)
+        _ = try f.box.search(pattern, fields: Self.all, level: nil)
+        // Read again into new slots, at the index's end.
+        let order = Self.awkwardIDs.enumerated().map { (Level(rawValue: 1 + $0.offset % 3)!, $0.element) }.sorted { $0 < $1 }
+        for (level, id) in order where ["a", "猫", "10"].contains(id) { f.dir.write("\(level.name)/\(id)/front.txt", "word again") }
+        let whole = try f.box.search(pattern, fields: Self.all, level: nil)
+        #expect(whole.map(\.id) == order.map(\.1))
+        for cards in [1, 2, 5, Self.awkwardIDs.count] {
+            var scan = try f.box.startSearch(pattern, fields: Self.all, level: nil, limit: nil, cards: cards)
+            try scan.find()
+            #expect(scan.cards == Self.awkwardIDs.count)
+            #expect(scan.ordered == cards)
+            #expect(try Self.readAll(f.box, &scan, batch: 2) == Array(whole.prefix(cards)))
+        }
+        // The first three no longer match: the next three are put in order and given.
+        var scan = try f.box.startSearch(pattern, fields: Self.all, level: nil, limit: nil, cards: 3)
+        try scan.find()
+        #expect(scan.ordered == 3)
+        for (level, id) in order.prefix(3) { f.dir.write("\(level.name)/\(id)/front.txt", "gone") }
+        #expect(try Self.readAll(f.box, &scan, batch: 256).map(\.id) == order[3..<6].map(\.1))
+        // A line limit orders as many cards: each gives a line at least.
+        var limited = try f.box.startSearch(pattern, fields: Self.all, level: nil, limit: 4)
+        try limited.find()
+        #expect(limited.ordered == 4)
+    }
+
     @Test func aCardChangedBetweenBatchesIsReadAsItIsThen() throws {
         let f = try BoxFixture()
         for number in 0..<8 { f.dir.writeCard("c\(number)", level: "1", back: "the dog") }

@@ -72,6 +72,8 @@ struct SearchIndex {
     /// One card's parts, as `forEach` hands them out.
     struct Parts {
         var slot: Slot
+        /// The slot's number, for `id(at:)` and `idPrecedes` once `forEach` is done.
+        var number: Int
         var id: UnsafeBufferPointer<UInt8>
         var foldedID: UnsafeBufferPointer<UInt8>
         var front: UnsafeBufferPointer<UInt8>
@@ -191,6 +193,37 @@ struct SearchIndex {
     func bytes(_ number: Int) -> ArraySlice<UInt8> {
         let slot = slot(number)
         return slotPieces[number / SearchIndex.pieceSize].arena[Int(slot.offset)..<Int(slot.offset) + slot.size]
+    }
+
+    /// The id of slot `number`.
+    func id(at number: Int) -> String {
+        let slot = slot(number)
+        return slotPieces[number / SearchIndex.pieceSize].arena.withUnsafeBufferPointer { arena in
+            String(decoding: UnsafeBufferPointer(rebasing: arena[Int(slot.offset)..<Int(slot.offset) + Int(slot.idLength)]), as: UTF8.self)
+        }
+    }
+
+    /// Whether the id of slot `a` sorts before that of slot `b` as their Strings do (`<`), from
+    /// the arena's bytes, so that a search orders its matches without a String of each id
+    /// (`SearchScan`). Up to their first differing byte both ids are the same text; when both
+    /// bytes there are ASCII (or one id ends and the other goes on in ASCII), the bytes decide,
+    /// as they do the Strings: an ASCII character never composes with the one before it, so
+    /// that the normal forms the Strings compare have the same prefix and then those bytes.
+    /// Otherwise the Strings are made and compared.
+    func idPrecedes(_ a: Int, _ b: Int) -> Bool {
+        let (first, second) = (slot(a), slot(b))
+        return slotPieces[a / SearchIndex.pieceSize].arena.withUnsafeBufferPointer { arenaA in
+            slotPieces[b / SearchIndex.pieceSize].arena.withUnsafeBufferPointer { arenaB in
+                let x = UnsafeBufferPointer(rebasing: arenaA[Int(first.offset)..<Int(first.offset) + Int(first.idLength)])
+                let y = UnsafeBufferPointer(rebasing: arenaB[Int(second.offset)..<Int(second.offset) + Int(second.idLength)])
+                let common = min(x.count, y.count)
+                var index = 0
+                while index < common, x[index] == y[index] { index += 1 }
+                let next = (index < x.count ? x[index] : 0, index < y.count ? y[index] : 0)
+                if next.0 < 0x80, next.1 < 0x80 { return next.0 < next.1 }
+                return String(decoding: x, as: UTF8.self) < String(decoding: y, as: UTF8.self)
+            }
+        }
     }
 
     /// Changes slot `number` in place: its piece's slots are copied if a search holds them.
@@ -649,22 +682,23 @@ struct SearchIndex {
             let number = first / SearchIndex.pieceSize
             let start = number * SearchIndex.pieceSize
             let end = min(range.upperBound, start + SearchIndex.pieceSize)
-            SearchIndex.forEach(in: slotPieces[number], slots: first - start..<end - start, body)
+            SearchIndex.forEach(in: slotPieces[number], numbered: start, slots: first - start..<end - start, body)
             first = end
         }
     }
 
-    /// Calls `body` with the parts of `piece`'s slots `range`.
-    private static func forEach(in piece: SlotPiece, slots range: Range<Int>, _ body: (Parts) -> Void) {
+    /// Calls `body` with the parts of `piece`'s slots `range`, the piece's first slot being
+    /// number `start`.
+    private static func forEach(in piece: SlotPiece, numbered start: Int, slots range: Range<Int>, _ body: (Parts) -> Void) {
         piece.arena.withUnsafeBufferPointer { all in
             guard let base = all.baseAddress else { return }
-            for slot in piece.slots[range] where slot.level != Slot.dead {
+            for (offset, slot) in zip(range, piece.slots[range]) where slot.level != Slot.dead {
                 let id = base + Int(slot.offset)
                 let foldedID = id + Int(slot.idLength)
                 let front = foldedID + Int(slot.foldedIDLength)
                 let back = front + Int(slot.frontLength)
                 let tags = back + Int(slot.backLength)
-                body(Parts(slot: slot, id: UnsafeBufferPointer(start: id, count: Int(slot.idLength)),
+                body(Parts(slot: slot, number: start + offset, id: UnsafeBufferPointer(start: id, count: Int(slot.idLength)),
                            foldedID: slot.foldedIDLength == 0 ? UnsafeBufferPointer(start: id, count: Int(slot.idLength))
                                                               : UnsafeBufferPointer(start: foldedID, count: Int(slot.foldedIDLength)),
                            front: UnsafeBufferPointer(start: front, count: Int(slot.frontLength)),

@@ -4,7 +4,9 @@
 /// 1. `Box.startSearch`, under the turn: the index brought up to date and kept as it is then
 ///    (a copy of its pieces: the box's next update of its own index copies the pieces it
 ///    changes, once, if this one still holds them, `SearchIndex.SlotPiece`).
-/// 2. `find`, anywhere: the cards whose text matches in that copy, sorted by level then id.
+/// 2. `find`, anywhere: the cards whose text matches in that copy, sorted by level then id as
+///    far as the search's `cards` or `limit` asks (the rest ordered only if cards read do not
+///    match any more, `moreHits`).
 /// 3. `Box.readCards`, under the turn, a batch at a time: each card as it is now in the store;
 ///    then `matchRead`, anywhere: the lines of those cards that match.
 ///
@@ -45,6 +47,14 @@ public struct SearchScan {
         }
     }
 
+    /// A card the index matched, before its id is made a String: made only for the cards given,
+    /// a page's of a search every card matches rather than 100,000 (`moreHits`).
+    struct Found {
+        let number: Int
+        let level: UInt8
+        let fieldBits: UInt8
+    }
+
     /// What the index is asked besides the pattern.
     struct Criteria {
         let fields: Set<SearchMatch.Field>
@@ -80,8 +90,12 @@ public struct SearchScan {
     /// The cards read so far by a search that finds in a build's pieces, which one begun again
     /// leaves out: their lines were given. Only such a search is ever begun again.
     private var readIDs: Set<String> = []
-    /// The cards found and not yet read: of the whole index, or of the piece the build read last.
+    /// The cards found and not yet read: of the whole index, or of the piece the build read last;
+    /// in order, before every card of `unordered`.
     private var hits: [Hit] = []
+    /// The matching cards after `hits`, not yet put in order, and the index their slots are of
+    /// (kept until they are ordered or the search ends); nil when there are none.
+    private var unordered: (index: SearchIndex, found: [Found])?
     /// The index in `hits` of the next card to read.
     private(set) var position = 0
     /// The cards read by `Box.readCards`, whose lines `matchRead` gives next.
@@ -102,7 +116,8 @@ public struct SearchScan {
     /// True once every matching card has been read and matched, or a limit reached.
     public var isFinished: Bool {
         snapshot == nil && read.isEmpty
-            && (remaining == 0 || cardsLeft == 0 || position >= hits.count && building == nil && leftBuild == nil)
+            && (remaining == 0 || cardsLeft == 0
+                || position >= hits.count && unordered == nil && building == nil && leftBuild == nil)
     }
 
     /// True when the next step is reading cards from the store (`Box.readCards`), under the
@@ -110,7 +125,10 @@ public struct SearchScan {
     public var needsBox: Bool { snapshot == nil && read.isEmpty && !(building != nil && position >= hits.count) }
 
     /// How many cards matched in the index when the search began (once `find` has run).
-    public var cards: Int { hits.count }
+    public var cards: Int { hits.count + (unordered?.found.count ?? 0) }
+
+    /// How many of them are in order so far (`moreHits`): with `cards` or `limit`, about that many.
+    var ordered: Int { hits.count }
 
     init(pattern: SearchPattern, only: Level?, index: SearchIndex, criteria: Criteria, limit: Int?, cards: Int?,
          budget: Int = SearchScan.defaultBudget) {
@@ -146,10 +164,15 @@ public struct SearchScan {
     public mutating func find() throws(BoxError) {
         if let (index, criteria) = snapshot {
             snapshot = nil
-            hits = try find(in: index, slots: nil, criteria: criteria)
+            try find(in: index, slots: nil, criteria: criteria)
             return
         }
         while read.isEmpty, position >= hits.count, remaining != 0, cardsLeft != 0, let (build, criteria, pieces) = building {
+            // The piece's cards found and not yet ordered come before the next piece's.
+            if unordered != nil {
+                moreHits()
+                continue
+            }
             // Counted here, off the turn: a walk of every card's level.
             let left = pieces ?? only.map { build.pieces(of: $0) } ?? 0..<Int.max
             guard let number = left.first else {
@@ -159,8 +182,7 @@ public struct SearchScan {
             building = (build, criteria, left.dropFirst())
             switch build.takePiece(number) {
             case .read(_, let index, let slots):
-                hits = try find(in: index, slots: slots, criteria: criteria)
-                position = 0
+                try find(in: index, slots: slots, criteria: criteria)
             case .done(let unread):
                 building = nil
                 // The cards the build did not find where its snapshot had them: moved while it
@@ -175,17 +197,19 @@ public struct SearchScan {
                 building = nil
                 leftBuild = (build, criteria)
                 hits = []
+                unordered = nil
                 position = 0
             }
         }
     }
 
-    /// The matching cards among `index`'s slots `slots` (all when nil), sorted by level then id.
-    private mutating func find(in index: SearchIndex, slots: Range<Int>?, criteria: Criteria) throws(BoxError) -> [Hit] {
+    /// The matching cards among `index`'s slots `slots` (all when nil), in place of `hits`: sorted
+    /// by level then id as far as the search asks (`moreHits`), the rest kept in `unordered`.
+    private mutating func find(in index: SearchIndex, slots: Range<Int>?, criteria: Criteria) throws(BoxError) {
         let onlyLevel = only.map { UInt8($0.rawValue) }
         let (searchID, searchFront, searchBack) = (criteria.fields.contains(.id), criteria.fields.contains(.front),
                                                     criteria.fields.contains(.back))
-        var found: [Hit] = []
+        var found: [Found] = []
         var budget = self.budget
         index.forEach(in: slots) { parts in
             guard budget >= 0 else { return }
@@ -198,13 +222,71 @@ public struct SearchScan {
             if searchID, pattern.matches(folded: parts.foldedID, budget: &budget) == true { hits |= Hit.bit(.id) }
             if searchFront, pattern.matches(folded: parts.front, budget: &budget) == true { hits |= Hit.bit(.front) }
             if searchBack, pattern.matches(folded: parts.back, budget: &budget) == true { hits |= Hit.bit(.back) }
-            guard hits != 0, budget >= 0, let level = Level(rawValue: Int(parts.slot.level)) else { return }
-            let id = String(decoding: parts.id, as: UTF8.self)
-            found.append(Hit(level: level, id: id, fieldBits: hits))
+            guard hits != 0, budget >= 0, Level(rawValue: Int(parts.slot.level)) != nil else { return }
+            found.append(Found(number: parts.number, level: parts.slot.level, fieldBits: hits))
         }
         self.budget = budget
         if budget < 0 { throw cut() }
-        return found.sorted { ($0.level, $0.id) < ($1.level, $1.id) }
+        hits = []
+        position = 0
+        unordered = (index, found)
+        moreHits()
+    }
+
+    /// Puts the next cards of `unordered` in order after `hits`: as many as the search may still
+    /// give (`cards`, or `limit`, a card giving at least one line), all when it has no limit.
+    /// A search of a word every card holds orders a page's cards, not 100,000: a pass that keeps
+    /// the least ones (a heap) and a sort of those, where a sort of every match was most of the
+    /// search (docs/performance.md, "A page of a search every card matches"). The order is the
+    /// same: level (as `Level` orders), then id (as `String` does, `SearchIndex.idPrecedes`).
+    /// More are ordered when cards read no longer match (edited by hand since, R13), until none is left.
+    mutating func moreHits() {
+        guard let (index, found) = unordered else { return }
+        unordered = nil
+        func precedes(_ a: Found, _ b: Found) -> Bool {
+            a.level != b.level ? a.level < b.level : index.idPrecedes(a.number, b.number)
+        }
+        let wanted = max(1, min(cardsLeft ?? Int.max, remaining ?? Int.max))
+        var taken: [Found]
+        if wanted >= found.count {
+            taken = found.sorted(by: precedes)
+        } else {
+            // The `wanted` least, the greatest of them first (a heap), then the rest in order of
+            // slots, left unordered.
+            var heap: [Int] = []
+            heap.reserveCapacity(wanted)
+            for place in found.indices {
+                if heap.count < wanted {
+                    heap.append(place)
+                    var child = heap.count - 1
+                    while child > 0, precedes(found[heap[(child - 1) / 2]], found[heap[child]]) {
+                        heap.swapAt(child, (child - 1) / 2)
+                        child = (child - 1) / 2
+                    }
+                } else if precedes(found[place], found[heap[0]]) {
+                    heap[0] = place
+                    var parent = 0
+                    while true {
+                        var greatest = parent
+                        for child in 2 * parent + 1...2 * parent + 2
+                        where child < heap.count && precedes(found[heap[greatest]], found[heap[child]]) {
+                            greatest = child
+                        }
+                        if greatest == parent { break }
+                        heap.swapAt(parent, greatest)
+                        parent = greatest
+                    }
+                }
+            }
+            var chosen = [Bool](repeating: false, count: found.count)
+            for place in heap { chosen[place] = true }
+            taken = heap.map { found[$0] }.sorted(by: precedes)
+            unordered = (index, zip(found, chosen).compactMap { $1 ? nil : $0 })
+        }
+        for card in taken {
+            guard let level = Level(rawValue: Int(card.level)) else { continue }
+            hits.append(Hit(level: level, id: index.id(at: card.number), fieldBits: card.fieldBits))
+        }
     }
 
     /// How many cards the next batch may read, of `count`: no more than the cards still to give.
@@ -214,6 +296,7 @@ public struct SearchScan {
 
     /// The next `count` cards to read, in order.
     mutating func nextHits(upTo count: Int) -> ArraySlice<Hit> {
+        if position >= hits.count { moreHits() }
         let end = min(hits.count, position + count)
         defer { position = end }
         return hits[position..<end]
