@@ -112,6 +112,46 @@ import Glibc
         #expect(box.searchIndex == nil)
     }
 
+    /// A listing by tag keeps the entries its filter selected for the next listing by the same
+    /// filter (a warm `list --tag` looks up no id), and lets go of them when a card's tags change,
+    /// by hand or by the box (R13), or a card comes or goes (its entry numbers may name other
+    /// cards then): each listing after such a change is the listing of the store as it is.
+    @Test func aListingKeepsItsSelectionUntilTagsOrCardsChange() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Box.open(dir, clock: ManualClock("2026-03-02"))
+        defer { box.close() }
+        try box.addText("neko", "cat", id: "neko")
+        try box.addText("hund", "dog", id: "hund")
+        _ = try box.tag(id: "neko", tags: ["ja"])
+        let ja = try TagFilter(tags: ["ja"])
+        func kept() -> [UInt32]? { box.tagTable?.selection(ja, cards: box.store.cardSetVersion) }
+        #expect(try box.list(level: nil, withText: true, filter: ja).map(\.id) == ["neko"])
+        #expect(kept() == box.store.cardLevels.entryNumber(of: "neko").map { [$0] })
+        #expect(box.tagTable?.selection(try TagFilter(tags: ["de"]), cards: box.store.cardSetVersion) == nil)
+        #expect(try box.list(level: nil, withText: true, filter: ja).map(\.id) == ["neko"])
+        // Tagged by hand: taken in before the next listing, which selects again.
+        dir.write("1/hund/tags", "ja:noun\n")
+        #expect(try box.list(level: nil, withText: false, filter: ja).map(\.id) == ["hund", "neko"])
+        #expect(kept()?.count == 2)
+        // A card added without tags changes no tags, but the cards: the selection is made again.
+        let version = box.store.cardSetVersion
+        try box.addText("hola", "hello", id: "hola")
+        #expect(box.store.cardSetVersion != version && kept() == nil)
+        #expect(try box.list(level: nil, withText: false, filter: ja).map(\.id) == ["hund", "neko"])
+        // A card deleted and another added under its id by hand, with the tag: a new entry.
+        try box.delete(id: "neko")
+        #expect(try box.list(level: nil, withText: false, filter: ja).map(\.id) == ["hund"])
+        dir.write("2/neko/front.txt", "cat")
+        dir.write("2/neko/back.txt", "neko")
+        dir.write("2/neko/tags", "ja\n")
+        #expect(try box.list(level: nil, withText: true, filter: ja).map { "\($0.id) \($0.level.name)" } == ["hund 1", "neko 2"])
+        // Untagged by the box.
+        _ = try box.untag(id: "hund", tags: ["ja:noun"])
+        #expect(try box.list(level: nil, withText: false, filter: ja).map(\.id) == ["neko"])
+        #expect(try box.list(level: nil, withText: false, filter: TagFilter(notTags: ["ja"])).map(\.id) == ["hola", "hund"])
+    }
+
     @Test func practiceMovesNothingAndIsCountedApart() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

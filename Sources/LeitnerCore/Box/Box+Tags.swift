@@ -67,10 +67,14 @@ extension Box {
     /// `selectedIDs` as the entries of `index` (the store's, which a listing numbers its cards
     /// by): each tagged card's id looked up once, and no set of ids made. A listing by tag began
     /// with two look-ups and a set's insertion a tagged card (30,000 at 10,000 tagged), before
-    /// its first card was read.
+    /// its first card was read. The entries are kept in the tag table for the next listing by
+    /// the same filter, as long as no card's tags change and no card comes or goes
+    /// (`TagTable.selection`): a warm `list --tag` looks up no id.
     /// - Throws: as `currentTagTable`.
     func selectedEntries(_ filter: TagFilter, of index: CardIndex) throws(BoxError) -> [UInt32] {
         let table = try currentTagTable()
+        let cards = store.cardSetVersion
+        if let kept = table.selection(filter, cards: cards) { return kept }
         var entries: [UInt32] = []
         if filter.tags.isEmpty {
             // Only tags left out: the cards left out are among the tagged; every other card is
@@ -88,6 +92,7 @@ extension Box {
                 if let number = index.entryNumber(of: id) { entries.append(number) }
             }
         }
+        tagTable?.keepSelection(entries, of: filter, cards: cards)
         return entries
     }
 

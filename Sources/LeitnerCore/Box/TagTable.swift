@@ -27,7 +27,17 @@ import LeitnerSystem
 /// added to, so a number is its for good) and a 4-byte watch.
 struct TagTable {
     /// Tagged cards → their tags, in their file's order; a card without tags has no entry.
-    private(set) var tagsOf: [String: [String]] = [:]
+    /// Any change lets go of the last selection (`lastSelection`).
+    private(set) var tagsOf: [String: [String]] = [:] {
+        didSet { lastSelection = nil }
+    }
+    /// The entries of the store's index that the last filter selected (`Box.selectedEntries`),
+    /// for the next listing by the same filter: a listing's selection looked up each tagged card
+    /// in the store's index by its id before the first card went out (10,000 look-ups at 10,000
+    /// tagged, most of the time to a warm `list --tag`'s first part). Kept while no card's tags
+    /// change (`tagsOf`) and while the store holds the same cards: an entry number names one
+    /// card until a card comes into the index or leaves it (`Store.cardSetVersion`).
+    private var lastSelection: (filter: TagFilter, cards: Int, entries: [UInt32])?
     /// The ids seen, numbered for good.
     private var numbers = CardIndex()
     /// The watch on each numbered card's directory, by number; -1 for none.
@@ -188,6 +198,19 @@ struct TagTable {
     /// The tags of the card `id`; none when it has none (or is not in the box).
     func tags(of id: String) -> [String] { tagsOf[id] ?? [] }
 
+    /// The entries `filter` selected last, when no card's tags changed since and the store's
+    /// cards are those of `cards` (`Store.cardSetVersion`); nil otherwise.
+    func selection(_ filter: TagFilter, cards: Int) -> [UInt32]? {
+        guard let kept = lastSelection, kept.cards == cards, kept.filter == filter else { return nil }
+        return kept.entries
+    }
+
+    /// Keeps `entries` as what `filter` selects among the store's cards of `cards`, in place of
+    /// the last selection kept.
+    mutating func keepSelection(_ entries: [UInt32], of filter: TagFilter, cards: Int) {
+        lastSelection = (filter, cards, entries)
+    }
+
     /// Takes in what changed since the last use: the cards the feed names and those whose `tags`
     /// had events.
     mutating func update(store: Store, readingUnwatched: Bool = true) {
@@ -212,7 +235,9 @@ struct TagTable {
             if let level = store.level(of: id) {
                 IndexBuildProbe.reading(id, root: store.root)
                 let tags = store.tagsOnly(of: id, in: level)
-                tagsOf[id] = tags.isEmpty ? nil : tags
+                // Set only when they changed: setting lets go of the last selection, which a
+                // card past the watches' limit would do at every use.
+                if self.tags(of: id) != tags { tagsOf[id] = tags.isEmpty ? nil : tags }
             } else {
                 unwatched.remove(id)
                 tagsOf[id] = nil
