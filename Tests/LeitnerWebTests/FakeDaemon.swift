@@ -18,6 +18,9 @@ final class FakeDaemon: BoxTransport, Sendable {
         var calls: [(method: BoxMethod, parameters: [String: JSONValue])] = []
         /// The parts of the last `Search` taken by the caller, and how many it had (a card a part).
         var searchParts = (taken: 0, of: 0)
+        /// False for a daemon older than `Search`'s `cards`: it refuses the parameter, as every
+        /// one its interface does not declare (`InvalidParameter`).
+        var searchTakesCards = true
     }
 
     let state: Mutex<State>
@@ -117,8 +120,12 @@ final class FakeDaemon: BoxTransport, Sendable {
 
     func stream(_ name: String, _ parameters: [String: JSONValue], _ body: ([String: JSONValue]) throws -> Void) throws {
         let method = Self.method(name)
-        let reply: [String: JSONValue] = state.withLock { state in
+        let reply: [String: JSONValue] = try state.withLock { state throws -> [String: JSONValue] in
             state.calls.append((method, parameters))
+            if method == .search, parameters["cards"] != nil, !state.searchTakesCards {
+                let refusal = BoxError.invalidParameter(name: "cards", reason: "").varlinkReply
+                throw VarlinkCallError(name: refusal.error ?? "", parameters: refusal.parameters)
+            }
             let cards = state.queue + state.suspended
             switch method {
             case .tags:

@@ -275,6 +275,26 @@ import Testing
         #expect(none.contains("No card matches.") && !none.contains("last-page"))
     }
 
+    /// A daemon older than `Search`'s `cards` refuses it (`InvalidParameter`): the page asks
+    /// again without it and reads every match, where it showed the daemon's refusal. It is the
+    /// page a newer daemon gives, its words too.
+    @Test func theCardsSearchOfAnOlderDaemonAsksForEveryMatch() {
+        let many = (0..<250).map { number in
+            let digits = String(number)
+            return Self.card("w" + String(repeating: "0", count: 3 - digits.count) + digits)
+        }
+        let daemon = FakeDaemon(cards: many)
+        daemon.state.withLock { $0.searchTakesCards = false }
+        let app = TestSite.app(daemon)
+        let page = text(request(app, .get, "/cards?q=question&page=2", cookie: login(app)))
+        #expect(page.contains("id=\"shown\">101–200 of more than 200 cards matching<"))
+        #expect(page.contains("href=\"/cards/w100\"") && page.contains("href=\"/cards/w199\"") && !page.contains("href=\"/cards/w200\""))
+        #expect(page.contains("page=3\" rel=\"next\"") && page.contains("page=1\" rel=\"prev\""))
+        let searches = daemon.state.withLock { $0.calls.filter { $0.method == .search }.map(\.parameters) }
+        #expect(searches.count == 2 && searches[0]["cards"] == .int(201) && searches[1]["cards"] == nil)
+        #expect(searches[1]["pattern"] == .string("question"))
+    }
+
     @Test func theCardsPageAsksForOnePageAndLinksByPosition() {
         let daemon = FakeDaemon(cards: cards)
         let app = TestSite.app(daemon)

@@ -271,7 +271,7 @@ struct Visit {
         var entries: [CardsPage.Entry] = []
         var total = 0
         var lastID: String?
-        try box.search(filter.text, level: filter.level, cards: range.upperBound + 1, tags: filter.tag.map { [$0] }) { part in
+        try search(filter, cards: range.upperBound + 1) { part in
             for match in part.items {
                 if match.id != lastID {
                     lastID = match.id
@@ -301,6 +301,20 @@ struct Visit {
             : "\(shown) of \(total) card\(total == 1 ? "" : "s") matching"
         return (entries, CardsPage.Paging(summary: summary, previous: page > 0 ? "page=\(page)" : nil,
                                           next: beyond ? "page=\(page + 2)" : nil))
+    }
+
+    /// `Search` of `filter` for the lines of its first `cards` cards. A daemon older than
+    /// `cards` refuses it (`InvalidParameter`, as every parameter its interface does not
+    /// declare): it is asked again without it, for every matching line, which `foundPage` reads
+    /// to the end and counts as they come (docs/web.md, "Cards").
+    private func search(_ filter: CardsPage.Filter, cards: Int, _ body: (BoxReplyPart<SearchMatch>) throws -> Void) throws {
+        let tags = filter.tag.map { [$0] }
+        do {
+            try box.search(filter.text, level: filter.level, cards: cards, tags: tags, body)
+        } catch let error as VarlinkCallError {
+            guard case .invalidParameter("cards", _)? = BoxError(error) else { throw error }
+            try box.search(filter.text, level: filter.level, tags: tags, body)
+        }
     }
 
     func stats() -> (HTTPResponse, String) {
