@@ -135,5 +135,22 @@ import LeitnerTestSupport
         #expect(try box.tagCounts() == [TagCount(tag: "ja", cards: 1)])
         #expect(box.tagTable.map { box.store.isLost($0.cursor) } == false)
     }
-}
 
+    /// The watches a view asks about each of its cards: the same answers as the set they were
+    /// given, whether they lie close (a bit each) or too far apart for bits (the set asked).
+    @Test func touchedWatchesAnswerAsTheirSet() {
+        var random = SeededGenerator(seed: 40)
+        for spread in [Int32(64), 100_000, Int32.max - 1] {
+            let watches = Set((0..<50).map { _ in Int32.random(in: 1...spread, using: &random) })
+            let touched = TouchedWatches(watches)
+            #expect(touched.all == watches && !touched.isEmpty)
+            for watch in watches { #expect(touched.contains(watch)) }
+            for _ in 0..<2_000 {
+                let watch = Int32.random(in: -1...spread, using: &random)
+                #expect(touched.contains(watch) == watches.contains(watch))
+            }
+            #expect(!touched.contains(-1) && !touched.contains(Int32.max) && !touched.contains(Int32.min))
+        }
+        #expect(TouchedWatches([]).isEmpty && !TouchedWatches([]).contains(0) && !TouchedWatches([]).contains(-1))
+    }
+}

@@ -38,7 +38,7 @@ struct LinkIndex {
             return
         }
         var dirty = changed.cards
-        for watch in changed.watches { if let id = cardOfWatch[watch] { dirty.insert(id) } }
+        for watch in changed.watches.all { if let id = cardOfWatch[watch] { dirty.insert(id) } }
         // A card without a watch is looked at again each time (its link files' two `stat`s); its
         // watch is asked for again only when it changed.
         for id in unwatched where !dirty.contains(id) {

@@ -227,7 +227,7 @@ struct TagTable {
                 dirty.insert(numbers.id(ofEntry: UInt32(number)))
                 placed.insert(watch)
             }
-            eventsBeforeHandOver?.formUnion(touched.subtracting(placed))
+            eventsBeforeHandOver?.formUnion(touched.all.subtracting(placed))
         }
         // A card without a watch has its `tags` read again each time: one `openat`, the
         // stamp's `stat`'s price; its watch is asked for again only when it changed.

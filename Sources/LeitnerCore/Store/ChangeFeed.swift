@@ -138,10 +138,10 @@ extension Store {
     /// The start of every view's update: the cards the changes since `cursor` name, with
     /// `pending` (the cards the view looks at again each time, those it could not watch), and
     /// the watches of the directory events whose entry `entry` accepts (the view knows which
-    /// card each of its watches is). Nil when the view lost changes: its cursor is closed, and
-    /// it builds anew.
+    /// card each of its watches is, `TouchedWatches`). Nil when the view lost changes: its cursor
+    /// is closed, and it builds anew.
     func changedCards(since cursor: ChangeFeed.Cursor, pending: Set<String>,
-                      entry: (String) -> Bool = { _ in true }) -> (cards: Set<String>, watches: Set<Int32>)? {
+                      entry: (String) -> Bool = { _ in true }) -> (cards: Set<String>, watches: TouchedWatches)? {
         guard let changes = changes(since: cursor) else {
             closeCursor(cursor)
             return nil
@@ -155,6 +155,6 @@ extension Store {
             case .note: break
             }
         }
-        return (cards, watches)
+        return (cards, TouchedWatches(watches))
     }
 }
