@@ -153,4 +153,52 @@ import LeitnerTestSupport
         }
         #expect(TouchedWatches([]).isEmpty && !TouchedWatches([]).contains(0) && !TouchedWatches([]).contains(-1))
     }
+
+    /// Every view asks the touched watches about each card it knows (`TouchedWatches`): after
+    /// hand edits to cards scattered among 300 (the first and the last among them, so that the
+    /// touched watches span words of bits, and a word's first and last bit are asked), the
+    /// search finds each card's new text (R13), the listing leaves out each card whose side was
+    /// removed (R21), the tag counts count each `tags` written; the cards not edited are as
+    /// they were, and a box that reads everything afresh sees the same. Two rounds: the second
+    /// mends the damaged cards and edits others.
+    @Test func everyViewSeesHandEditsScatteredAmongItsCards() throws {
+        let f = try BoxFixture()
+        let count = 300
+        let ids = (0..<count).map { "c\(1000 + $0)" }
+        for id in ids { f.dir.writeCard(id, level: "2", front: "word \(id)") }
+        func searched(_ word: String) throws -> Set<String> {
+            Set(try f.box.search(SearchPattern(word, regex: false), fields: [.front], level: nil).map(\.id))
+        }
+        // Each view learns every card (and watches its directory).
+        #expect(try searched("word").count == count)
+        #expect(try f.box.list(level: "2", withText: false).count == count)
+        #expect(try f.box.tagCounts() == [])
+        var random = SeededGenerator(seed: 13)
+        var damaged = Set<String>(), tagged = Set<String>(), rewritten = Set<String>()
+        for round in 0..<2 {
+            for id in damaged { f.dir.write("2/\(id)/back.txt", "mended") }
+            damaged = []
+            var edited = Set([ids[0], ids[count - 1]])
+            while edited.count < 40 { edited.insert(ids[Int.random(in: 0..<count, using: &random)]) }
+            for (number, id) in edited.sorted().enumerated() {
+                switch number % 3 {
+                case 0: f.dir.write("2/\(id)/front.txt", "zebra \(round) \(id)"); rewritten.insert(id)
+                case 1: f.dir.removeFile("2/\(id)/back.txt"); damaged.insert(id)
+                default: f.dir.write("2/\(id)/tags", "hand\n"); tagged.insert(id)
+                }
+            }
+            let zebras = rewritten.subtracting(damaged)
+            #expect(try searched("zebra \(round)") == Set(edited.sorted().enumerated().filter { $0.offset % 3 == 0 }.map(\.element)))
+            #expect(try searched("zebra") == zebras)
+            let words = try searched("word"), wanted = Set(ids).subtracting(rewritten).subtracting(damaged)
+            #expect(words == wanted, "round \(round): extra \(words.subtracting(wanted).sorted()), missing \(wanted.subtracting(words).sorted())")
+            let listed = try f.box.list(level: "2", withText: false)
+            #expect(listed.map(\.id) == ids.filter { !damaged.contains($0) })
+            #expect(Set(listed.filter { $0.tags == ["hand"] }.map(\.id)) == tagged.subtracting(damaged))
+            #expect(try f.box.tagCounts() == [TagCount(tag: "hand", cards: tagged.subtracting(damaged).count)])
+        }
+        let warm = try f.box.list(level: nil, withText: false)
+        try f.reopen()
+        #expect(try f.box.list(level: nil, withText: false) == warm)
+    }
 }

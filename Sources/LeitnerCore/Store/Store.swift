@@ -305,8 +305,17 @@ final class Store {
     /// A loose file left a level directory (gone, or adopted into a card).
     func forgetLooseFile(_ name: String, in level: Level) { found.looseFiles[level]?.remove(name) }
 
-    /// Records why a read found the card damaged (R21), or with nil that it is whole.
-    func noteDamage(of id: String, _ reason: String?) { damage[id] = reason }
+    /// Records why a read found the card damaged (R21), or with nil that it is whole. A card
+    /// found whole again (mended by hand) is published as written, so that every view reads it
+    /// again: the search index keeps no slot for a damaged card, so no watch of its named the
+    /// mend, and the mended card was found by no search until it changed otherwise (R13).
+    func noteDamage(of id: String, _ reason: String?) {
+        if let reason {
+            damage[id] = reason
+        } else if damage.removeValue(forKey: id) != nil {
+            publishWritten(id)
+        }
+    }
 
     /// A renamed card keeps the damage found under its old id.
     func carryDamage(from id: String, to newID: String) {
