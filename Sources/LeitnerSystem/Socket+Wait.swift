@@ -33,4 +33,13 @@ extension Socket {
         if entries[0].revents != 0 { return .ready }
         return .woken
     }
+
+    /// True when the peer has closed its end (`POLLHUP`: both directions are shut), asked
+    /// without waiting: a server making a long reply a part at a time stops making it for
+    /// nobody. A peer that only shut its writing (`shutdown(SHUT_WR)`) and still reads is not.
+    public static func peerClosed(_ socket: FileDescriptor) -> Bool {
+        var entry = pollfd(fd: socket.rawValue, events: 0, revents: 0)
+        guard let ready = try? valueOrErrno({ poll(&entry, 1, 0) }), ready > 0 else { return false }
+        return entry.revents & Int16(POLLHUP | POLLERR) != 0
+    }
 }

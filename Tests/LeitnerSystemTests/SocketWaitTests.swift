@@ -27,4 +27,19 @@ import LeitnerSystem
         try Socket.sendAll(b, [1])
         #expect(try Socket.wait(a, for: .readable, wake: wake, milliseconds: nil) == .ready)
     }
+
+    /// A peer is closed once it closed its end, whatever it left unread; one that only shut its
+    /// writing still reads, and is not.
+    @Test func aPeerIsClosedOnceItClosedItsEnd() throws {
+        let (a, b) = try Socket.makePair()
+        defer { a.close() }
+        #expect(!Socket.peerClosed(a))
+        try Socket.sendAll(b, [1])
+        #expect(!Socket.peerClosed(a))
+        try Socket.shutdownSending(b)
+        #expect(!Socket.peerClosed(a))
+        try Socket.sendAll(a, [2])
+        b.close()
+        #expect(Socket.peerClosed(a))
+    }
 }

@@ -38,7 +38,7 @@ import LeitnerTestSupport
         let reply = StreamedReply(items: CardItems(listing), parts: VarlinkReplyParts(member: "cards", limit: 1 << 20, more: more),
                                   owner: owner)
         var parts: [[String]] = []
-        while let frame = reply.nextFrame(wake: wake) {
+        while let frame = reply.nextFrame(wake: wake, peerClosed: { false }) {
             let parsed = try VarlinkReply(parsing: Array(frame.dropLast()))
             #expect(parsed.error == nil)
             parts.append(parsed.parameters["cards"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
@@ -66,6 +66,45 @@ import LeitnerTestSupport
     @Test func aListingTheFirstBatchHoldsIsOneReply() throws {
         let (parts, ids) = try Self.listedParts(count: 20, more: true)
         #expect(parts == [ids])
+    }
+
+    /// Items read under the box's turn a batch at a time, 256 of about 200 bytes, counted.
+    final class CountedItems: ReplyItems {
+        private(set) var batches = 0
+        let total: Int
+
+        init(batches total: Int) { self.total = total }
+
+        var member: String { "lines" }
+        var needsBox: Bool { batches < total }
+
+        func next(_ context: BoxMethods.Context?) throws -> [JSONValue]? {
+            guard batches < total else { return nil }
+            batches += 1
+            return (0..<256).map { .string("line \($0) of batch \(batches) " + String(repeating: "x", count: 180)) }
+        }
+
+        func describe(_ item: JSONValue) -> String { "a line" }
+    }
+
+    /// A client that closed the connection (`leitnerctl search | head`, once head has its
+    /// lines) ends the stream before its next batch is read under the box's turn: the parts
+    /// already made may still go (their send fails), no batch more is read, and what the stream
+    /// held is let go. Before, the daemon read the batches of one more part (two of 256 search
+    /// matches) for nobody, under the turn, and found the client gone only when that part's send failed.
+    @Test func aClosedPeerEndsTheStreamBeforeItsNextBatch() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let owner = try BoxOwner(options: BoxOptions(storePath: dir.path, device: "here"), hook: nil)
+        let wake = try Wake()
+        defer { _ = owner.close(wake: wake, deadline: .now + .seconds(5)) }
+        let items = CountedItems(batches: 20)
+        let reply = StreamedReply(items: items, parts: VarlinkReplyParts(member: "lines", limit: 1 << 20, more: true), owner: owner)
+        #expect(reply.nextFrame(wake: wake, peerClosed: { false }) != nil)
+        let read = items.batches
+        #expect(read < 20 && !reply.wasAbandoned)
+        while reply.nextFrame(wake: wake, peerClosed: { true }) != nil {}
+        #expect(items.batches == read && reply.wasAbandoned && reply.isComplete)
     }
 
     /// Without `more` there is one reply, whole, as before.

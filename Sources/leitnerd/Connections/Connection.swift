@@ -95,7 +95,7 @@ struct Connection: Sendable {
         if let failure = answer.frame.flatMap({ send($0) }) { return failure }
         if let stream = answer.stream {
             // Each part is made only once the one before is sent (docs/daemon.md, "Streamed replies").
-            while let frame = stream.nextFrame(wake: entry.wake) {
+            while let frame = stream.nextFrame(wake: entry.wake, peerClosed: { Socket.peerClosed(socket) }) {
                 if let failure = send(frame) { return failure }
                 // A stream still going when the stop's time is up ends with an error in place of
                 // its next part, so that the box can be closed (docs/daemon.md, "Life cycle"); in
@@ -111,6 +111,7 @@ struct Connection: Sendable {
             }
             // A long stream leaves freed batches and parts in this thread's arena: give them back.
             MemoryTrim.releaseFreedMemory()
+            if stream.wasAbandoned { return .closedByPeer }
         }
         if let reason = answer.closeReason { return .refusedMessage(reason) }
         return nil

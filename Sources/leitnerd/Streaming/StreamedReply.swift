@@ -49,19 +49,41 @@ final class StreamedReply<Items: ReplyItems>: ReplyStream {
         self.owner = owner
     }
 
+    private(set) var wasAbandoned = false
+
     var isComplete: Bool { finished && last == nil }
 
     var isMidMessage: Bool { parts.isMidMessage }
 
-    func nextFrame(wake: Wake) -> [UInt8]? {
+    func nextFrame(wake: Wake, peerClosed: () -> Bool) -> [UInt8]? {
         while true {
             if let frame = parts.nextReadyFrame() { return frame }
             if finished {
                 defer { last = nil }
                 return last
             }
-            if writing != nil { writeGathered() } else { produce(wake: wake) }
+            if writing != nil {
+                writeGathered()
+            } else if items.needsBox, peerClosed() {
+                // Nobody reads on (`leitnerctl search | head` once head has its lines): the batch
+                // is not read under the box's turn, and what the stream holds is let go now,
+                // not when its send fails a part later.
+                abandon()
+                return nil
+            } else {
+                produce(wake: wake)
+            }
         }
+    }
+
+    /// Ends the stream for a client that has gone, dropping the parts and batches it holds.
+    private func abandon() {
+        wasAbandoned = true
+        parts = VarlinkReplyParts(member: parts.member, limit: parts.limit, more: parts.more)
+        gathered = []
+        writing = nil
+        last = nil
+        finished = true
     }
 
     /// Takes the next batch of items into the parts (or gathers it), or ends the replies. Each
