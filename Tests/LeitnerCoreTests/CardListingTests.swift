@@ -141,6 +141,42 @@ import LeitnerTestSupport
         }
     }
 
+    /// A listing by tag takes its cards from the selection the tag table keeps, in the order of
+    /// their ids (`Box.selectedEntries`), and puts no level in order: forwards, backwards, a
+    /// page after or before a card, across levels, the order is the whole listing's, and the
+    /// selection kept is in id order.
+    @Test func aListingByTagIsInTheWholeOrderFromItsOrderedSelection() throws {
+        let f = try BoxFixture()
+        // Ids whose first eight or sixteen bytes are often equal, so that whole ids decide.
+        let ids = (0..<240).map { number in
+            ["c\(number * 7919 % 240)", "sameprefix-\(number * 7919 % 240)", "sixteen-bytes-same-\(number * 7919 % 240)"][number % 3]
+        }
+        for (number, id) in ids.enumerated() {
+            f.dir.writeCard(id, level: ["1", "2", "2", "5"][number % 4])
+            if number % 2 == 0 { f.dir.write("\(["1", "2", "2", "5"][number % 4])/\(id)/tags", "t\n") }
+        }
+        let filter = try TagFilter(tags: ["t"])
+        let whole = try f.box.list(level: nil, withText: false).map(\.id)
+        let tagged = whole.filter { whole in ids.enumerated().contains { $0.element == whole && $0.offset % 2 == 0 } }
+        #expect(tagged.count == 120)
+        for withText in [false, true] {
+            for batch in [1, 8, 40] {
+                var listing = try f.box.startListing(level: nil, withText: withText, filter: filter)
+                #expect(try Self.readAll(f.box, &listing, batch: batch).map(\.id) == tagged)
+                listing = try f.box.startListing(level: "2", withText: withText, filter: filter)
+                #expect(try Self.readAll(f.box, &listing, batch: batch).map(\.id) == tagged.filter { f.box.store.level(of: $0) == .two })
+                let middle = try f.box.show(id: tagged[60])
+                let position = ListPosition(level: middle.level, id: middle.id)
+                listing = try f.box.startListing(level: nil, withText: withText, filter: filter, after: position, limit: 30)
+                #expect(try Self.readAll(f.box, &listing, batch: batch).map(\.id) == Array(tagged[61..<91]))
+                listing = try f.box.startListing(level: nil, withText: withText, filter: filter, before: position)
+                #expect(try Self.readAll(f.box, &listing, batch: batch).map(\.id) == Array(tagged[..<60].reversed()))
+            }
+        }
+        let kept = try #require(f.box.tagTable?.selection(filter, cards: f.box.store.cardSetVersion))
+        #expect(kept == CardListing.sorted(kept, in: f.box.store.cardLevels))
+    }
+
     @Test func doctorInBatchesFindsWhatTheWholeScanFinds() throws {
         let f = try BoxFixture()
         for number in 0..<20 { f.dir.writeCard("c\(number)", level: "1") }

@@ -190,7 +190,8 @@ extension Box {
         }
         let index = store.cardLevels
         let selected = filter.isEmpty ? nil : try selectedEntries(filter, of: index)
-        return CardListing(index: index, only: only, withText: withText, selected: selected,
+        return CardListing(index: index, only: only, withText: withText, selected: selected?.entries,
+                           selectedInOrder: selected?.inOrder ?? false,
                            filter: filter.isEmpty ? nil : filter, after: after, before: before,
                            limit: limit.map { min($0, Box.maxLimit) })
     }

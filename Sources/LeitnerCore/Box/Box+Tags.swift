@@ -70,11 +70,16 @@ extension Box {
     /// its first card was read. The entries are kept in the tag table for the next listing by
     /// the same filter, as long as no card's tags change and no card comes or goes
     /// (`TagTable.selection`): a warm `list --tag` looks up no id.
+    /// - Returns: the entries, and whether they are in the order of their ids (`CardListing.sorted`):
+    ///   a filter of tags selects only tagged cards, which are sorted once, when selected, so
+    ///   that each listing by it needs no level put in order; one that only leaves tags out
+    ///   selects most cards, left in the index's order, each level sorted as a listing reaches it.
     /// - Throws: as `currentTagTable`.
-    func selectedEntries(_ filter: TagFilter, of index: CardIndex) throws(BoxError) -> [UInt32] {
+    func selectedEntries(_ filter: TagFilter, of index: CardIndex) throws(BoxError) -> (entries: [UInt32], inOrder: Bool) {
         let table = try currentTagTable()
         let cards = store.cardSetVersion
-        if let kept = table.selection(filter, cards: cards) { return kept }
+        let inOrder = !filter.tags.isEmpty
+        if let kept = table.selection(filter, cards: cards) { return (kept, inOrder) }
         var entries: [UInt32] = []
         if filter.tags.isEmpty {
             // Only tags left out: the cards left out are among the tagged; every other card is
@@ -91,9 +96,10 @@ extension Box {
             for (id, tags) in table.tagsOf where filter.selects(tags) {
                 if let number = index.entryNumber(of: id) { entries.append(number) }
             }
+            entries = CardListing.sorted(entries, in: index)
         }
         tagTable?.keepSelection(entries, of: filter, cards: cards)
-        return entries
+        return (entries, inOrder)
     }
 
     /// The tag table brought up to date with the store's changes (R13), built when there is none yet.

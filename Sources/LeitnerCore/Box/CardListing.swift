@@ -24,6 +24,9 @@ public struct CardListing: Sendable {
     /// True once a listing without `limit` ordered only the first of a level for a batch: it
     /// does so once (`orderRest`).
     private var orderedAhead = false
+    /// True when every level's entries are in the listing's order from the start: those of a
+    /// selection in the order of their ids (`Box.selectedEntries`), taken level by level.
+    private let inOrder: Bool
     /// Read backwards (`before`): the levels from the last, each by id from the greatest.
     private let backwards: Bool
     /// The one level listed, nil for all.
@@ -102,8 +105,10 @@ public struct CardListing: Sendable {
     /// The cards of `index` in `only` (or in all levels), and among `selected` when given (the
     /// entries of the cards a filter by tag chose, `filter`): those after `after` in the
     /// listing's order, or those before `before`, read backwards from it, at most `limit`.
-    init(index: CardIndex, only: Level?, withText: Bool, selected: [UInt32]? = nil, filter: TagFilter? = nil,
-         after: ListPosition? = nil, before: ListPosition? = nil, limit: Int? = nil) {
+    /// - Parameter selectedInOrder: `selected` is in the order of its ids (`sorted`): each level
+    ///   taken from it is in order, and none is sorted.
+    init(index: CardIndex, only: Level?, withText: Bool, selected: [UInt32]? = nil, selectedInOrder: Bool = false,
+         filter: TagFilter? = nil, after: ListPosition? = nil, before: ListPosition? = nil, limit: Int? = nil) {
         var levels = [[UInt32]](repeating: [], count: Level.allCases.count)
         let afterID = after.map { Array($0.id.utf8) }
         let beforeID = before.map { Array($0.id.utf8) }
@@ -128,7 +133,11 @@ public struct CardListing: Sendable {
             index.forEachEntryWithBytes(take)
         }
         backwards = before != nil
-        if backwards { levels.reverse() }
+        inOrder = selected != nil && selectedInOrder
+        if backwards {
+            levels.reverse()
+            if inOrder { levels = levels.map { $0.reversed() } }
+        }
         self.filter = filter
         self.index = index
         self.levels = levels
@@ -145,6 +154,7 @@ public struct CardListing: Sendable {
         index = build.cards
         levels = []
         backwards = false
+        inOrder = false
         self.only = only
         self.withText = withText
         self.filter = filter
@@ -259,6 +269,10 @@ public struct CardListing: Sendable {
     /// batch reaches it, so that a listing of 100,000 cards makes one pass more than a sort of
     /// each level, not one a batch.
     private mutating func orderRest(batch: Int? = nil) {
+        if inOrder {
+            ordered = levels[level].count
+            return
+        }
         let rest = levels[level][position...]
         let first = remaining ?? (orderedAhead ? nil : batch)
         if let first, first * 4 < rest.count {
