@@ -18,4 +18,10 @@ public enum SignalMask {
     public static func ignore(_ signal: Int32) {
         Glibc.signal(signal, SIG_IGN)
     }
+
+    /// Gives `signal` its default action again, whatever the process inherited (`SIGPIPE`
+    /// ignored by the program that started it).
+    public static func restoreDefault(_ signal: Int32) {
+        Glibc.signal(signal, SIG_DFL)
+    }
 }

@@ -18,6 +18,13 @@ enum CtlMain {
         // file each to load at start.
         setlocale(LC_CTYPE, "")
         setlocale(LC_MESSAGES, "")
+        // A closed standard output ends leitnerctl, as it ends any filter: `leitnerctl search |
+        // head` stops once head has its lines, and its connection closes, so the daemon stops
+        // the call (docs/daemon.md, "Streamed replies"). Started with SIGPIPE ignored (by a
+        // service manager, a script's `trap '' PIPE`), each write failed with EPIPE unseen, and
+        // leitnerctl read the whole search, or listing, to its end. Its sockets never raise it
+        // (MSG_NOSIGNAL); the programs it starts are given the default themselves.
+        SignalMask.restoreDefault(SIGPIPE)
         do {
             switch try CommandTable.parser.parse(arguments) {
             case .version:

@@ -197,6 +197,22 @@ def test_leitnerctl_search_prints_every_match_through_the_small_limit(daemon, bi
     assert ctl(daemon, "search", "zebra").returncode == 1
 
 
+def test_leitnerctl_search_ends_when_its_output_closes_though_sigpipe_was_ignored(daemon):
+    """`leitnerctl search | head`: once head has its lines and closes the pipe, leitnerctl ends
+    (dies of SIGPIPE, as any filter) and its connection closes, so the daemon stops the call. One
+    started with SIGPIPE ignored (a service manager, `trap '' PIPE`) gives it its default action
+    again: before, each write failed with EPIPE unseen, and it read the 20,000 cards' matches
+    to the end and exited 0."""
+    env = dict(daemon.env, LEITNER_SOCKET=str(daemon.socket))
+    process = subprocess.Popen([str(daemon.bin_dir / "leitnerctl"), "--no-autostart", "search", "of two"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                               preexec_fn=lambda: signal.signal(signal.SIGPIPE, signal.SIG_IGN))
+    assert process.stdout.readline().startswith(b"1\tcard-")
+    process.stdout.close()  # as head does once it has its lines
+    process.wait(timeout=60)
+    assert process.returncode == -signal.SIGPIPE, process.stderr.read()
+
+
 def test_other_calls_are_served_while_a_stream_waits_for_its_reader(daemon):
     # The turn at the box is taken for one batch at a time: a client that stops reading holds
     # up its own connection, not the box.
