@@ -4,7 +4,9 @@ round trip of Status and of a durable Grade over the socket (p50/p99 over 1,000 
 client and with 8 client processes), the daemon's resident memory, and `leitnerctl status` as a
 whole process, the throughput of Grade with 1 and with 8 clients (group commit), 50 clients making
 a learner's mix of calls for 30 s (BENCH_MIXED_CLIENTS, BENCH_MIXED_SECONDS; each method's
-p50/p99 apart, and beside them the same clients calling only GetInfo, the phase's floor), and
+p50/p99 apart, and beside them the same clients calling only GetInfo, the phase's floor), the
+same with 3% whole-level Lists twice (each reply decoded by json.loads, then each read to its
+end and checked, not decoded: the daemon's figure without Python's decoding), and
 `leitnerctl import` of 10,000 and 100,000 cards beside its floor (the same cards made plainly, one
 syncfs) and Anki's `add_notes` (bench/anki-add.py).
 Grade as `leitnerctl review` makes it (after the Next that showed the card) is
@@ -79,6 +81,22 @@ class Client:
         if "error" in reply:
             raise RuntimeError(reply)
         return reply["parameters"]
+
+    def list_read_to_end(self, **parameters):
+        """A `List` whose reply is read to its end and checked as any client must check it — a
+        reply, not an error (an error is decoded and raised as `call` raises it), and whole (its
+        closing brackets) — with its cards counted by their `level` member, not decoded:
+        `json.loads` of a whole level's 3 MB takes this Python 22-34 ms of the two cores the
+        daemon runs on, five times the daemon's own time for the reply (docs/performance.md, "A
+        listing without text"). Returns the number of cards."""
+        self.sock.sendall(json.dumps({"method": "io.leitner.Box.List", "parameters": parameters}).encode() + b"\0")
+        reply = self.receive()
+        if not reply.startswith(b'{"parameters":{"cards":['):
+            decoded = json.loads(reply)
+            raise RuntimeError(decoded) if "error" in decoded else ValueError(f"not a List reply: {reply[:80]!r}")
+        if not reply.endswith(b"]}}"):
+            raise ValueError(f"a List reply cut short: {len(reply)} bytes ending {reply[-40:]!r}")
+        return reply.count(b',"level":"')
 
 
 def timed_calls(path, method, argument_list):
@@ -202,13 +220,15 @@ def grade_after_next(path, calls):
     return times[len(times) // 2] / 1000, times[int(len(times) * 0.99)] / 1000
 
 
-def mixed_client(path, seconds, ids, seed, floor=False, listing=True):
+def mixed_client(path, seconds, ids, seed, floor=False, listing=True, decode_lists=True):
     """One of the many clients of `mixed`: for `seconds`, a learner's mix of calls (a third
     Status, then Next and Grade in turn, a Show, now and then a small Search and, with
     `listing`, a List of a level of 11,400 cards — else a Show in its place), each timed. Grades go to the client's own cards, so that no two clients answer the
     same one. With `floor`, only `GetInfo`, which the daemon answers without the box: what the
-    same clients cost, on the same cores, with nothing of the box's. Returns the times by method
-    and the errors by reason."""
+    same clients cost, on the same cores, with nothing of the box's. A List's reply is decoded
+    as every other reply, or with `decode_lists` false read to its end and checked
+    (`Client.list_read_to_end`). Returns the times by method, the errors by reason and the
+    number of cards of each List read to its end."""
     import random
     rng = random.Random(seed)
     client = Client(path)
@@ -216,6 +236,7 @@ def mixed_client(path, seconds, ids, seed, floor=False, listing=True):
     errors = {}
     end = time.monotonic() + seconds
     pending = list(ids)
+    listed = []
     while time.monotonic() < end:
         roll = rng.random()
         if floor:
@@ -236,7 +257,10 @@ def mixed_client(path, seconds, ids, seed, floor=False, listing=True):
             method, parameters = "Show", {"id": rng.choice(ids)}
         start = time.perf_counter_ns()
         try:
-            client.call(method, **parameters)
+            if method == "List" and not decode_lists:
+                listed.append(client.list_read_to_end(**parameters))
+            else:
+                client.call(method, **parameters)
         except RuntimeError as error:
             # A card answered elsewhere meanwhile (NotInTest): still a round trip. A "busy" is
             # counted apart: a call that waited the daemon's limit for the box.
@@ -245,7 +269,7 @@ def mixed_client(path, seconds, ids, seed, floor=False, listing=True):
             key = "busy" if "busy" in reason else reply.get("error", "?").rsplit(".", 1)[-1]
             errors[key] = errors.get(key, 0) + 1
         times.setdefault(method, []).append(time.perf_counter_ns() - start)
-    return times, errors
+    return times, errors, listed
 
 
 def fdatasync_counter(pid):
@@ -256,23 +280,26 @@ def fdatasync_counter(pid):
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
-def mixed(path, pid, queue, clients, seconds, listing, floor=True):
+def mixed(path, pid, queue, clients, seconds, listing, floor=True, decode_lists=True):
     """`clients` processes calling at once for `seconds` (issue #30: 50 clients, mixed calls):
     calls/s, p50 and p99 of all calls and of Grade, the daemon's peak RSS, and how many grades
     each journal flush carried (group commit), from perf's count of fdatasync. `listing` puts
-    whole-level Lists in the mix (3% of the calls): each reads 11,400 card directories (R21),
-    about 0.2 s of the box's time, so 50 clients asking for one in thirty calls ask for more of
-    it than a second holds; without them the mix is what reviewing clients do."""
-    print(f"Mixed   ({'with' if listing else 'without'} whole-level Lists)")
+    whole-level Lists in the mix (3% of the calls), each of 11,400 cards, a 3 MB reply; with
+    `decode_lists` false their replies are read to their end and checked, not decoded
+    (`Client.list_read_to_end`); without them the mix is what reviewing clients do."""
+    kind = ("with whole-level Lists, " + ("each decoded" if decode_lists else "each read to its end, not decoded")
+            if listing else "without whole-level Lists")
+    print(f"Mixed   ({kind})")
     chunks = [queue[i::clients] for i in range(clients)]
     counter = fdatasync_counter(pid)
     peak = rss_kib(pid)
     with multiprocessing.Pool(clients) as pool:
-        result = pool.starmap_async(mixed_client, [(path, seconds, chunks[i], i, False, listing) for i in range(clients)])
+        result = pool.starmap_async(mixed_client, [(path, seconds, chunks[i], i, False, listing, decode_lists)
+                                                   for i in range(clients)])
         while not result.ready():
             peak = max(peak, rss_kib(pid))
             result.wait(0.1)
-        parts, failures = zip(*result.get())
+        parts, failures, listed = zip(*result.get())
     flushes = None
     if counter is not None:
         counter.send_signal(2)
@@ -300,15 +327,26 @@ def mixed(path, pid, queue, clients, seconds, listing, floor=True):
         for key, count in part.items():
             errors[key] = errors.get(key, 0) + count
     print("Mixed   errors: " + (", ".join(f"{count} {key}" for key, count in sorted(errors.items())) or "none"))
+    cards = sorted(count for part in listed for count in part)
+    if cards:
+        print(f"Mixed   List replies read to their end and checked: {len(cards)}, {cards[0]}-{cards[-1]} cards each")
     if not floor:
         return
     # The floor: the same clients calling only GetInfo, answered without the box, on the same
     # two cores: what the clients themselves and the socket cost.
     with multiprocessing.Pool(clients) as pool:
-        floor = [part for part, _ in pool.starmap(mixed_client, [(path, seconds, [], i, True) for i in range(clients)])]
+        floor = [part for part, _, _ in pool.starmap(mixed_client, [(path, seconds, [], i, True) for i in range(clients)])]
     every = sorted(t for part in floor for times in part.values() for t in times)
     print(f"Floor   {clients} clients, {seconds} s, GetInfo only: {len(every) / seconds:7.0f} calls/s"
           f"  p50 {every[len(every) // 2] / 1e3:7.1f} µs  p99 {every[int(len(every) * 0.99)] / 1e3:8.1f} µs")
+
+
+def other_test_cards(levels, count):
+    """`count` ids of the open test's cards outside level 1 (whose cards the other phases grade),
+    from its lowest levels: the second mix with Lists grades as many of its own as the first."""
+    ids = [f"c{i:06d}" for level in sorted(set(levels) - {"1"}, key=LEVELS.index)
+           for i in range(CARDS) if i % 5 != 0 and LEVELS[1 + i % 7] == level]
+    return ids[:count]
 
 
 def rss_kib(pid, field="VmRSS"):
@@ -413,7 +451,10 @@ def main():
         rest = queue[6 * CALLS:]
         whole_level_list(sock)
         mixed(sock, daemon.pid, rest[:len(rest) // 2], MIXED_CLIENTS, MIXED_SECONDS, listing=False, floor=False)
-        mixed(sock, daemon.pid, rest[len(rest) // 2:], MIXED_CLIENTS, MIXED_SECONDS, listing=True)
+        mixed(sock, daemon.pid, rest[len(rest) // 2:], MIXED_CLIENTS, MIXED_SECONDS, listing=True, floor=False)
+        # A test of level 1 alone (another date) leaves it the first phase's cards, mostly graded.
+        others = other_test_cards(prepared["levels"], len(rest) - len(rest) // 2) or rest[len(rest) // 2:]
+        mixed(sock, daemon.pid, others, MIXED_CLIENTS, MIXED_SECONDS, listing=True, decode_lists=False)
         # The machine's speed drifts by tens of percent over minutes: rounds that alternate the
         # clients (and Anki, when there) are what can be compared.
         for round_number in range(1, ROUNDS + 1):
