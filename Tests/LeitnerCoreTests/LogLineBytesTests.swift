@@ -85,7 +85,8 @@ import Testing
                 if entry.event == .undo, let id = grades.popLast(), let count = cards[id] {
                     cards[id] = count > 1 ? count - 1 : nil
                 }
-                guard entry.event == .grade, let id = entry.id else { continue }
+                // An id longer than any card's (R20) names no card: left out.
+                guard entry.event == .grade, let id = entry.id, CardID.composed(id).utf8.count <= CardID.maxLength else { continue }
                 let date = dayClock.logicalDate(at: entry.time)
                 if let lastDay, date < lastDay {
                     counts[date, default: 0] += 1
@@ -211,13 +212,13 @@ import Testing
             "2026-03-02T10:00:01Z\trename\tcard-9\t1\t1\t-\t-\trenamed=card-10",
             "2026-03-02T10:00:02Z\tdelete\tcard-2\t2\t-\t-\t-",
             "2026-03-02T10:00:03Z\tgrade\tcard-10\t1\t2\tcorrect\t5",
-        ].map { Array($0.utf8) }, at: 3)
+        ].map { Array($0.utf8) } + Self.longIDLines, at: 3)
         var index = CardIndex()
         var reference = CardIndex()
         for line in lines {
             if let fields = LogLine.Fields(line[...]) { index.place(by: fields) }
             guard let entry = Reference.parse(line[...]) else { continue }
-            for id in [entry.id, entry.renamedTo].compactMap({ $0 }) {
+            for id in [entry.id, entry.renamedTo].compactMap({ $0 }) where id.utf8.count <= CardID.maxLength {
                 switch SettlePlacement(of: entry, for: id) {
                 case .level(let level)?: reference.updateValue(level, forKey: id)
                 case .deleted?: reference.removeValue(forKey: id)
@@ -257,6 +258,7 @@ import Testing
             "2026-03-03T10:00:03Z\tundo\tcard-1\t1\t1\tcorrect\t-",
             "2026-03-03T10:00:04Z\tundo\tcard-1\t1\t1\tcorrect\t-",
         ].map { Array($0.utf8) } + [Array("2026-03-03T10:00:05Z\tgrade\tcard-".utf8) + [0xFF] + Array("\t1\t2\tcorrect\t5".utf8)]
+            + Self.longIDLines
         var days = GradedDays()
         var end = 0
         for line in text {
@@ -272,6 +274,22 @@ import Testing
         let clock = "4:00"
         let kept = GradedDays(decoding: days.encoded(check: 1, clock: clock), clock: clock)
         #expect(dates.map { kept?.count(on: $0) } == dates.map { days.count(on: $0) })
+    }
+}
+
+extension LogLineBytesTests {
+    /// Grades of ids longer than any card's (R20), each twice on 2026-03-03: 300 ASCII bytes, 90
+    /// bytes that are not UTF-8 (270 bytes as a string of U+FFFD), 130 `é`. The index of the
+    /// day's cards and of the log's placements keeps an id's length in 8 bits: such an id was
+    /// stored cut and never found again, so each grade counted one more card.
+    static let longIDLines: [[UInt8]] = [
+        Array(String(repeating: "a", count: 300).utf8),
+        Array("card-".utf8) + [UInt8](repeating: 0xFF, count: 90),
+        Array(String(repeating: "é", count: 130).utf8),
+    ].flatMap { id in
+        (0..<2).map { second in
+            Array("2026-03-03T11:00:0\(second)Z\tgrade\t".utf8) + id + Array("\t1\t2\tcorrect\t5".utf8)
+        }
     }
 }
 

@@ -31,7 +31,12 @@ struct GradedDays {
         case .grade:
             guard let id = line.id else { return }
             let date = date(of: line.time, dayClock: dayClock)
-            LogLine.withIDBytes(id, composed: true) { add($0, on: date) }
+            LogLine.withIDBytes(id, composed: true) { bytes in
+                // An id longer than any card's (R20) is a hand-written or damaged line's: it names
+                // no card, and the index of the day's cards keeps no longer id.
+                guard bytes.count <= CardID.maxLength else { return }
+                add(bytes, on: date)
+            }
         case .undo:
             guard let number = lastDayGrades.popLast() else { return }
             lastDayCounts[Int(number)] -= 1

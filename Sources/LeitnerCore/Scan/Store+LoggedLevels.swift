@@ -83,6 +83,9 @@ extension CardIndex {
         func place(_ id: ArraySlice<UInt8>, _ placement: SettlePlacement?) {
             guard let placement else { return }
             LogLine.withIDBytes(id) { bytes -> Void in
+                // No card has an id longer than R20's limit, and the index keeps no longer one: a
+                // hand-written or damaged line naming one places nothing.
+                guard bytes.count <= CardID.maxLength else { return }
                 switch placement {
                 case .level(let level): updateValue(level, forBytes: bytes)
                 case .deleted: removeValue(forBytes: bytes)

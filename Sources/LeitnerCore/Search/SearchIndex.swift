@@ -205,10 +205,11 @@ struct SearchIndex {
 
     /// Whether the id of slot `a` sorts before that of slot `b` as their Strings do (`<`), from
     /// the arena's bytes, so that a search orders its matches without a String of each id
-    /// (`SearchScan`). Up to their first differing byte both ids are the same text; when both
-    /// bytes there are ASCII (or one id ends and the other goes on in ASCII), the bytes decide,
-    /// as they do the Strings: an ASCII character never composes with the one before it, so
-    /// that the normal forms the Strings compare have the same prefix and then those bytes.
+    /// (`SearchScan`). Every indexed id is in normal form C (R20: the store's scan indexes no
+    /// other name), and Strings compare their NFC scalars, whose order is their UTF-8 bytes'
+    /// order: so where both bytes at the first difference are ASCII (or one id ends and the other
+    /// goes on in ASCII), those bytes decide. An ASCII byte alone would not be enough for ids
+    /// that are not NFC (`cafe` + U+0301 sorts after `caff` as a String, though `e` < `f`).
     /// Otherwise the Strings are made and compared.
     func idPrecedes(_ a: Int, _ b: Int) -> Bool {
         let (first, second) = (slot(a), slot(b))

@@ -12,8 +12,9 @@ import Glibc
 struct CardIndex: Sequence {
     /// The ids' bytes, back to back.
     private var arena: [UInt8] = []
-    /// Per card: the arena offset (bits 0–31), the id's length (bits 32–39, at most 128) and
-    /// the level's raw value (bits 40–47; 0 for a removed card).
+    /// Per card: the arena offset (bits 0–31), the id's length (bits 32–39: at most
+    /// R20's 128 bytes, so callers that take ids from log lines leave longer ones out) and the
+    /// level's raw value (bits 40–47; 0 for a removed card).
     private var entries: [UInt64] = []
     /// Entry numbers by hash, linear probing; `empty` or `removed` in a free slot.
     private var slots: [Int32]
