@@ -200,6 +200,16 @@ def test_a_search_shows_its_first_page_and_links_the_rest(web_box, phone, artifa
     phone.get(box.base + "/cards?q=searched&page=2")
     assert phone.find_element(By.ID, "shown").text == "101–131 of 131 cards matching"
     assert phone.find_elements(By.CSS_SELECTOR, ".results a")[-1].get_attribute("href").endswith("/cards/zebra")
+    # A page past the last match (an old link, a number typed) says where the matches end and
+    # links that page, rather than "No card matches." (docs/web.md, "Cards").
+    phone.get(box.base + "/cards?q=searched&page=5")
+    shown = phone.find_element(By.ID, "shown").text
+    assert "past the last match" in shown and "131 cards" in shown and "page 2" in shown, shown
+    assert "No card matches." not in phone.page_source
+    artifacts.shoot(phone, "cards-search-past-the-last-page", dark=True)
+    with next_page(phone):
+        phone.find_element(By.ID, "last-page").click()
+    assert phone.find_element(By.ID, "shown").text == "101–131 of 131 cards matching"
 
 
 def store_files(store):
