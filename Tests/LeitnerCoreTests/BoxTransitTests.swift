@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Testing
 @testable import LeitnerCore
 import LeitnerTestSupport
@@ -59,14 +60,20 @@ import LeitnerTestSupport
     }
 
     /// A card in transit is still the learner's card: `Show` and `List` wait for the sync tool
-    /// to deliver it (here, 0.3 s later, in level 2), rather than answer NoSuchCard or leave it out.
+    /// to deliver it (here, its front 0.3 s later, in level 2, and its back 0.3 s after that),
+    /// rather than answer NoSuchCard or leave it out: a folder that is back with only one of
+    /// its sides has not arrived yet.
     @Test func showAndListWaitForACardInTransit() throws {
         let (dir, box) = try testWaitingForB(settleAfter: 600_000)
         defer { dir.remove(); box.close() }
         for level in ["2", "3"] {
             dir.removeTree("\(level == "2" ? "1" : "2")/b")
             #expect(try box.status().test.syncing == 1)
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { dir.writeCard("b", level: level) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+                dir.write("\(level)/b/front.txt", "f")
+                usleep(300_000)
+                dir.write("\(level)/b/back.txt", "b")
+            }
             if level == "2" {
                 #expect(try box.show(id: "b").level.name == level)
             } else {

@@ -184,7 +184,11 @@ extension Box {
         let only = try level.map { (name) throws(BoxError) in try Box.level(named: name) }
         if let limit, limit < 1 { throw .invalidParameter(name: "limit", reason: "expected 1 or more") }
         if after != nil, before != nil { throw .invalidParameter(name: "before", reason: "give after or before, not both") }
-        try awaitTransit(try begin()) { sync.inTransit.isEmpty }
+        // Each card away as the listing begins is waited for until it can be read where it
+        // arrived, as `Show` waits for one: a folder back with one side of two is still on its way.
+        let away = try begin()
+        let awaited = Array(sync.inTransit.keys)
+        try awaitTransit(away) { sync.inTransit.isEmpty && awaited.allSatisfy(hasArrived) }
         if duringBuild, !filter.isEmpty, after == nil, before == nil, let build = beginBuild(.tags) {
             return CardListing(building: build, only: only, withText: withText, filter: filter, limit: limit.map { min($0, Box.maxLimit) })
         }
