@@ -80,13 +80,18 @@ import Testing
             var counts: [LogicalDate: Int] = [:]
             var lastDay: LogicalDate?
             var cards: [String: Int] = [:]
-            var grades: [String] = []
+            var grades: [String?] = []
             for entry in entries {
-                if entry.event == .undo, let id = grades.popLast(), let count = cards[id] {
+                if entry.event == .undo, let id = grades.popLast() ?? nil, let count = cards[id] {
                     cards[id] = count > 1 ? count - 1 : nil
                 }
-                // An id longer than any card's (R20) names no card: left out.
-                guard entry.event == .grade, let id = entry.id, CardID.composed(id).utf8.count <= CardID.maxLength else { continue }
+                // An id longer than any card's (R20) names no card: it counts nothing, and an
+                // undo after it takes it back.
+                guard entry.event == .grade, let id = entry.id else { continue }
+                guard CardID.composed(id).utf8.count <= CardID.maxLength else {
+                    if lastDay != nil { grades.append(nil) }
+                    continue
+                }
                 let date = dayClock.logicalDate(at: entry.time)
                 if let lastDay, date < lastDay {
                     counts[date, default: 0] += 1
@@ -274,6 +279,31 @@ import Testing
         let clock = "4:00"
         let kept = GradedDays(decoding: days.encoded(check: 1, clock: clock), clock: clock)
         #expect(dates.map { kept?.count(on: $0) } == dates.map { days.count(on: $0) })
+    }
+
+    /// An undo right after a grade of an id no card can have (R20) takes back that grade, which
+    /// counted nothing, not the grade before it of another card (R15), whether the days were
+    /// read on or kept in their file and read back between the two lines.
+    @Test func anUndoAfterAGradeOfNoCardTakesBackThatGrade() {
+        let dayClock = DayClock(dayStartsAt: 4 * 60)
+        let longID = String(repeating: "a", count: 300)
+        let graded = ["2026-03-01T10:00:00Z\tgrade\tcard-1\t1\t2\tcorrect\t5",
+                      "2026-03-01T10:00:01Z\tgrade\t\(longID)\t1\t2\tcorrect\t5"].map { Array($0.utf8) }
+        let undo = Array("2026-03-01T10:00:02Z\tundo\t\(longID)\t2\t1\tcorrect\t-".utf8)
+        let date = LogicalDate("2026-03-01")!
+        for keptBetween in [false, true] {
+            var days = GradedDays()
+            var end = 0
+            for line in graded {
+                end += line.count + 1
+                days.read(LogLine.Fields(line[...])!, end: end, dayClock: dayClock)
+            }
+            if keptBetween, let back = GradedDays(decoding: days.encoded(check: 1, clock: "4:00"), clock: "4:00") { days = back }
+            days.read(LogLine.Fields(undo[...])!, end: end + undo.count + 1, dayClock: dayClock)
+            #expect(days.count(on: date) == 1, "kept between: \(keptBetween)")
+        }
+        let reference = Reference.gradedDays((graded + [undo]).compactMap { Reference.parse($0[...]) }, dayClock: dayClock)
+        #expect(reference[date] == 1)
     }
 }
 

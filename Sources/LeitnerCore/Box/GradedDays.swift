@@ -20,7 +20,12 @@ struct GradedDays {
     /// The cards with a grade on `lastDay` not undone.
     private var lastDayCards = 0
     /// The grades of `lastDay` not undone, in order, as entry numbers: what an undo takes back.
+    /// A grade that names no card is `namesNoCard`, so that an undo after it takes back that
+    /// grade, not another card's before it.
     private var lastDayGrades: [UInt32] = []
+    private static let namesNoCard = UInt32.max
+    /// How the file writes `namesNoCard` among the ids: no card's id holds a `/` (R20).
+    private static let namesNoCardInFile = "/"
     /// Grades come a day at a time: one day's bounds date every grade in it.
     private var day: (start: Int64, end: Int64, date: LogicalDate)?
 
@@ -34,11 +39,14 @@ struct GradedDays {
             LogLine.withIDBytes(id, composed: true) { bytes in
                 // An id longer than any card's (R20) is a hand-written or damaged line's: it names
                 // no card, and the index of the day's cards keeps no longer id.
-                guard bytes.count <= CardID.maxLength else { return }
+                guard bytes.count <= CardID.maxLength else {
+                    if lastDay != nil { lastDayGrades.append(Self.namesNoCard) }
+                    return
+                }
                 add(bytes, on: date)
             }
         case .undo:
-            guard let number = lastDayGrades.popLast() else { return }
+            guard let number = lastDayGrades.popLast(), number != Self.namesNoCard else { return }
             lastDayCounts[Int(number)] -= 1
             if lastDayCounts[Int(number)] == 0 { lastDayCards -= 1 }
         default:
@@ -95,7 +103,8 @@ extension GradedDays {
     /// in order, and the final counts.
     func encoded(check: UInt32, clock: String) -> String {
         var text = "\(logOffset)\t\(String(check, radix: 16))\t\(clock)\t\(lastDay?.description ?? "-")\n"
-        text += lastDayGrades.map { lastDayIDs.id(ofEntry: $0) }.joined(separator: "\t") + "\n"
+        text += lastDayGrades.map { $0 == Self.namesNoCard ? Self.namesNoCardInFile : lastDayIDs.id(ofEntry: $0) }
+            .joined(separator: "\t") + "\n"
         for date in finalCounts.keys.sorted() { text += "\(date)\t\(finalCounts[date]!)\n" }
         return text
     }
@@ -117,7 +126,10 @@ extension GradedDays {
         let grades = lines[1].isEmpty ? [] : lines[1].split(separator: "\t")
         guard lastDay != nil || grades.isEmpty else { return nil }
         if let lastDay {
-            for id in grades { LogLine.withIDBytes(Array(id.utf8)[...], composed: true) { add($0, on: lastDay) } }
+            for id in grades {
+                if id == Self.namesNoCardInFile { lastDayGrades.append(Self.namesNoCard); continue }
+                LogLine.withIDBytes(Array(id.utf8)[...], composed: true) { add($0, on: lastDay) }
+            }
         }
         for line in lines.dropFirst(2) where !line.isEmpty {
             let fields = line.split(separator: "\t")
