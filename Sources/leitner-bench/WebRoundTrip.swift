@@ -20,6 +20,10 @@ enum WebRoundTrip {
         let urlFile = directory + "/web.url"
         unlink(socket)
         unlink(urlFile)
+        // The daemon builds the search index as it starts only for a store searched before
+        // (docs/daemon.md, "Indexes built off the turn"): the first search view depends on it.
+        let searched = access(store + "/.leitner/local.\(BenchDevice.name)/search-index", F_OK) == 0
+        print("web: the store was searched before (its search index's file there): \(searched ? "yes" : "no")")
         let daemonPid = directory + "/web-daemon.pid", webPid = directory + "/web.pid"
         defer { _ = system("kill $(cat '\(webPid)') $(cat '\(daemonPid)') 2>/dev/null") }
         // The daemon of the measurement before may still hold the store for a moment after its

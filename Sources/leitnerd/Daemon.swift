@@ -84,6 +84,9 @@ enum Daemon {
             Log.warning("cannot notify the service manager: \(error), ignoring")
         }
 
+        // Once ready: the search index of a store searched before is built ahead of its first search.
+        box.buildSearchIndexAhead(wake: wake)
+
         let server = Server(listener: listener, box: box, settings: settings, wake: wake, signals: signals,
                             loadSettings: { try DaemonSettings.load(options) })
         let exitStatus = server.run()

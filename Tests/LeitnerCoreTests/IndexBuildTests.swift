@@ -386,34 +386,50 @@ import LeitnerSystem
         #expect(third.isDone && read.load(ordering: .relaxed) < 600)
     }
 
+    /// The builds of `box`'s store held before their first card of level 3 (an id `l3-…`) until
+    /// `release` is called; `close` lets go and closes the box.
+    class HeldAtThreeProbe: @unchecked Sendable {
+        // @unchecked: `box` is used on the test's thread only; the probe reads the flags.
+        let box: Box
+        /// The probe's: a build held, and let go.
+        final class Flags: Sendable {
+            let holding = Atomic<Bool>(false)
+            let released = Atomic<Bool>(false)
+        }
+        let flags = Flags()
+
+        init(holding box: Box) {
+            self.box = box
+            let flags = flags
+            IndexBuildProbe.observe(storeRoot: box.storePath) { id in
+                guard id.hasPrefix("l3-") else { return }
+                flags.holding.store(true, ordering: .relaxed)
+                let until = MonotonicTime.now + .seconds(20)
+                while !flags.released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+            }
+        }
+
+        func release() { flags.released.store(true, ordering: .relaxed) }
+
+        func close() {
+            IndexBuildProbe.observe(storeRoot: box.storePath, nil)
+            release()
+            box.close()
+        }
+    }
+
     /// A box apart with cards at levels 1 and 3, whose builds wait before their first card of
     /// level 3 until `release` is called.
-    final class HeldAtThree: @unchecked Sendable {
-        // @unchecked: `box` is used on the test's thread only; the probe reads `released`.
-        let box: Box
-        let released = Atomic<Bool>(false)
-
+    final class HeldAtThree: HeldAtThreeProbe, @unchecked Sendable {
         init(_ dir: TemporaryDirectory) throws {
-            box = try IndexBuildTests.openApart(dir)
+            let box = try IndexBuildTests.openApart(dir)
             for index in 0..<4 {
                 for level in ["3", "1"] {
                     _ = try box.add(front: Asset(name: "front.txt", text: "front \(level)-\(index)"),
                                     back: Asset(name: "back.txt", text: "back"), id: "l\(level)-\(index)", level: level)
                 }
             }
-            IndexBuildProbe.observe(storeRoot: box.storePath) { id in
-                guard id.hasPrefix("l3-") else { return }
-                let until = MonotonicTime.now + .seconds(20)
-                while !self.released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
-            }
-        }
-
-        func release() { released.store(true, ordering: .relaxed) }
-
-        func close() {
-            IndexBuildProbe.observe(storeRoot: box.storePath, nil)
-            release()
-            box.close()
+            super.init(holding: box)
         }
     }
 
@@ -628,5 +644,123 @@ import LeitnerSystem
         released.store(true, ordering: .relaxed)
         while !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 4096) }
         #expect(lines.map(\.id) == sorted)
+    }
+
+    /// A store searched before (the index's file there, written by a box that searched and
+    /// closed), opened apart with its search index built ahead (`Box.buildSearchIndexAhead`, as
+    /// the daemon does once ready), the build held before its first card of level 3 until
+    /// `release`: cards `l1-0…3` and `l3-0…3` whose fronts hold "front", and `a1`, `x1`, `y1` at
+    /// level 1 whose fronts do not.
+    final class AheadHeld: HeldAtThreeProbe, @unchecked Sendable {
+        // @unchecked: `build` is used on the test's thread only.
+        /// Begun once the probe holds the store's builds, in `init`.
+        private(set) var build: IndexBuild!
+
+        init(_ dir: TemporaryDirectory) throws {
+            for index in 0..<4 {
+                for level in ["3", "1"] { dir.writeCard("l\(level)-\(index)", level: level, front: "front \(level)-\(index)") }
+            }
+            dir.writeCard("a1", level: "1", front: "nothing yet")
+            dir.writeCard("x1", level: "1", front: "nothing yet")
+            dir.writeCard("y1", level: "1", front: "nothing yet")
+            do {
+                let first = try Box(options: BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-03-02")))
+                _ = try first.search(SearchPattern("front", regex: false), fields: [.front], level: nil)
+                first.close()
+            }
+            super.init(holding: try IndexBuildTests.openApart(dir))
+            box.buildSearchIndexAhead()
+            guard let begun = box.searchBuild, begun.ahead else {
+                close()
+                throw BoxError.storeFailure(path: dir.path, reason: "no build begun ahead")
+            }
+            build = begun
+            // Held: level 1 read and handed over.
+            let until = MonotonicTime.now + .seconds(20)
+            while !flags.holding.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+        }
+    }
+
+    /// The daemon begins the search index's build once ready when the store was searched before
+    /// (the file there), and not for a store never searched: no card is read for it then.
+    @Test func theSearchIndexIsBuiltAheadOnlyForAStoreSearchedBefore() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.writeCard("c1", level: "1", front: "front")
+        do {
+            let box = try Self.openApart(dir)
+            defer { box.close() }
+            box.buildSearchIndexAhead()
+            #expect(box.searchBuild == nil)
+        }
+        let held = try AheadHeld(dir)
+        defer { held.close() }
+        #expect(!held.build.isDone)
+    }
+
+    /// A search that comes while the build begun ahead reads gives each level's lines as the
+    /// build reads it, as one that began the build does; then, the index installed, the lines of
+    /// the cards it did not read that match: a card the box edited and one edited by hand after
+    /// the build read them, before the search began (R13). Before, a search waited for the whole
+    /// build; as a search that began it, it would have missed those two.
+    @Test func aSearchJoinsTheBuildBegunAheadAndFindsWhatChangedSinceItsSnapshot() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try AheadHeld(dir)
+        defer { held.close() }
+        let box = held.box
+        _ = try box.edit(id: "x1", front: Asset(name: "front.txt", text: "front by the box"), back: nil)
+        let fd = open(dir.path + "/1/y1/front.txt", O_WRONLY | O_TRUNC)
+        _ = "front by hand".withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+
+        var scan = try box.startSearch(try SearchPattern("front", regex: false), fields: [.front], level: nil, limit: nil,
+                                       duringBuild: true)
+        #expect(scan.build === held.build)
+        var lines: [SearchMatch] = []
+        while lines.isEmpty, !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 100) }
+        #expect(lines.map(\.id) == ["l1-0", "l1-1", "l1-2", "l1-3"])
+        #expect(!held.build.isDone)
+        // One search takes the pieces: another waits for the build.
+        #expect(throws: BoxError.self) { try box.startSearch(try SearchPattern("front", regex: false), fields: [.front], level: nil,
+                                                             limit: nil, duringBuild: true) }
+        #expect(box.takeAwaitedBuild() === held.build)
+
+        held.release()
+        while !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 100) }
+        #expect(lines.map(\.id) == ["l1-0", "l1-1", "l1-2", "l1-3", "l3-0", "l3-1", "l3-2", "l3-3", "x1", "y1"])
+        #expect(lines.suffix(2).map(\.line) == ["front by the box", "front by hand"])
+        #expect(box.searchIndex != nil)
+    }
+
+    /// A search with a limit may end with the build's first pieces: it joins the build begun
+    /// ahead only when no card changed since the build's snapshot (then it is as one that began
+    /// the build), and otherwise waits for the index, so that a card changed before it began is
+    /// among its first lines if it sorts there (R13).
+    @Test(arguments: [false, true])
+    func aSearchWithALimitJoinsTheBuildBegunAheadOnlyWhenNothingChanged(changed: Bool) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try AheadHeld(dir)
+        defer { held.close() }
+        let box = held.box
+        if changed { _ = try box.edit(id: "a1", front: Asset(name: "front.txt", text: "front a"), back: nil) }
+        let start = { () throws -> SearchScan in
+            try box.startSearch(try SearchPattern("front", regex: false), fields: [.front], level: nil, limit: 3, duringBuild: true)
+        }
+        guard changed else {
+            var scan = try start()
+            var lines: [SearchMatch] = []
+            while !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 2) }
+            #expect(lines.map(\.id) == ["l1-0", "l1-1", "l1-2"])
+            #expect(!held.build.isDone)
+            return
+        }
+        #expect(throws: BoxError.self) { _ = try start() }
+        #expect(box.takeAwaitedBuild() === held.build)
+        held.release()
+        while !held.build.isDone { usleep(1000) }
+        #expect(try box.search(SearchPattern("front", regex: false), fields: [.front], level: nil, limit: 3).map(\.id)
+                == ["a1", "l1-0", "l1-1"])
     }
 }

@@ -165,7 +165,8 @@ extension Box {
     /// or a listing by tag that gives each piece's cards (`startListing`), when there is no index
     /// or table (or the kernel dropped events since it was made) and no build of it under way;
     /// nil otherwise. The next call that needs it installs the build, waiting for it if it must.
-    func beginBuild(_ kind: IndexBuild.Kind) -> IndexBuild? {
+    /// - Parameter ahead: begun by no call (`buildSearchIndexAhead`).
+    func beginBuild(_ kind: IndexBuild.Kind, ahead: Bool = false) -> IndexBuild? {
         guard options.buildsIndexesApart, (kind == .search ? searchBuild : tagBuild) == nil else { return nil }
         if kind == .search, let index = searchIndex {
             guard store.isLost(index.cursor) else { return nil }
@@ -178,7 +179,7 @@ extension Box {
             tagTable = nil
             tagWatching = nil
         }
-        guard let build = try? IndexBuild(kind, store: store) else { return nil }
+        guard let build = try? IndexBuild(kind, store: store, ahead: ahead) else { return nil }
         if kind == .search { searchBuild = build } else { tagBuild = build }
         build.runApart()
         return build

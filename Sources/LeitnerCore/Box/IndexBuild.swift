@@ -63,9 +63,15 @@ public final class IndexBuild: Sendable {
         /// True once the build is installed: the pieces not taken by then were let go
         /// (`dropTagPieces`).
         var tagPiecesDropped = false
+        /// True once a search took this build's pieces (`joinPieces`): they are taken once.
+        var piecesJoined = false
     }
 
     let kind: Kind
+    /// True for the search index's build the daemon begins as it opens a store searched before
+    /// (`Box.buildSearchIndexAhead`): no search began it, so one that finds it reading takes its
+    /// pieces only on the terms of `SearchScan`'s joining.
+    let ahead: Bool
     /// The store's changes since the snapshot: the installed view takes them, and keeps the cursor.
     let cursor: ChangeFeed.Cursor
     private let reader: CardReader
@@ -79,8 +85,9 @@ public final class IndexBuild: Sendable {
     /// Takes the snapshot and opens its cursor, under the box's turn.
     /// - Throws: `storeFailure` when the build's descriptors cannot be opened; no cursor is
     ///   opened then.
-    init(_ kind: Kind, store: Store) throws(BoxError) {
+    init(_ kind: Kind, store: Store, ahead: Bool = false) throws(BoxError) {
         self.kind = kind
+        self.ahead = ahead
         reader = try CardReader(store: store)
         watcher = store.watcher
         stateDirectory = kind == .search ? try? FileDescriptor.openDirectory(".", relativeTo: store.stateFD) : nil
@@ -172,6 +179,16 @@ public final class IndexBuild: Sendable {
             state.apart = true
         }
         if DetachedThread.start({ self.run() }) != nil { run() }
+    }
+
+    /// Claims the search index's pieces for the one search that takes them, as they are read
+    /// (`takePiece` lets each go): true for the first to ask, while the build reads.
+    func joinPieces() -> Bool {
+        state.withLock { state in
+            guard !state.piecesJoined, state.outcome == nil else { return false }
+            state.piecesJoined = true
+            return true
+        }
     }
 
     /// The numbers of the pieces either build reads `level` in (`takePiece`, `takeTagPiece`).

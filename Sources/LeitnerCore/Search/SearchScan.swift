@@ -14,6 +14,11 @@
 /// at step 1: the build reads the cards in the order of the lines, level then id, a piece of
 /// 1,024 at a time; step 2 waits for each piece in turn and finds in it, so that the first
 /// piece's lines are given while the rest is read (docs/daemon.md, "Indexes built off the turn").
+/// A search that joined a build the daemon began as it opened the box (`Box.buildSearchIndexAhead`)
+/// finds in its pieces the same way; when cards changed between the build's snapshot and the
+/// search's start, then also, once the build is done, in the whole index as the next request
+/// installs it, brought up to date, for the cards it did not read: those changed since the
+/// snapshot come last (`awaitsIndex`).
 /// Should that build give up because its box closed (a reload reopening the box with a new
 /// schedule), the search is begun again in the box that replaced it, leaving out the cards it
 /// has read already (`Box.readCards`): a reload changes no card, and ends no search.
@@ -90,6 +95,12 @@ public struct SearchScan {
     /// The cards read so far by a search that finds in a build's pieces, which one begun again
     /// leaves out: their lines were given. Only such a search is ever begun again.
     private var readIDs: Set<String> = []
+    /// True for a search that joined a build begun before it when cards changed since the
+    /// build's snapshot (`init(joining:)`): it finds in the whole index last.
+    private var joined = false
+    /// What a search that joined a build asks of the index, once the build is done and until
+    /// `Box.readCards` hands it the index installed (`resume(index:)`).
+    private var lastPass: Criteria?
     /// The cards found and not yet read: of the whole index, or of the piece the build read last;
     /// in order, before every card of `unordered`.
     private var hits: [Hit] = []
@@ -117,8 +128,12 @@ public struct SearchScan {
     public var isFinished: Bool {
         snapshot == nil && read.isEmpty
             && (remaining == 0 || cardsLeft == 0
-                || position >= hits.count && unordered == nil && building == nil && leftBuild == nil)
+                || position >= hits.count && unordered == nil && building == nil && leftBuild == nil && lastPass == nil)
     }
+
+    /// True when the search waits for the index installed, to find in it the cards it did not
+    /// read (`Box.readCards`, `resume(index:)`).
+    var awaitsIndex: Bool { lastPass != nil && read.isEmpty && position >= hits.count && unordered == nil }
 
     /// True when the next step is reading cards from the store (`Box.readCards`), under the
     /// box's turn; false when it is `find` or `matchRead`, which need no box.
@@ -155,6 +170,15 @@ public struct SearchScan {
         self.allowance = budget
     }
 
+    /// A search that finds in each piece of `build`, begun before it by no search
+    /// (`Box.buildSearchIndexAhead`), then, when cards changed since the build's snapshot
+    /// (`changedSince`), in the whole index for the cards it did not read.
+    init(pattern: SearchPattern, only: Level?, joining build: IndexBuild, changedSince: Bool, criteria: Criteria, limit: Int?,
+         cards: Int?, budget: Int = SearchScan.defaultBudget) {
+        self.init(pattern: pattern, only: only, building: build, criteria: criteria, limit: limit, cards: cards, budget: budget)
+        joined = changedSince
+    }
+
     /// Finds the matching cards in the index as the search began, sorted by level then id.
     /// Needs no box. Does nothing once done.
     /// - Throws: `searchCut` when the pattern spent the search's budget.
@@ -177,6 +201,7 @@ public struct SearchScan {
             let left = pieces ?? only.map { build.pieces(of: $0) } ?? 0..<Int.max
             guard let number = left.first else {
                 building = nil
+                if joined { lastPass = criteria }
                 break
             }
             building = (build, criteria, left.dropFirst())
@@ -185,6 +210,14 @@ public struct SearchScan {
                 try find(in: index, slots: slots, criteria: criteria)
             case .done(let unread):
                 building = nil
+                if joined {
+                    // Those cards, and every other changed since the snapshot, are in the
+                    // index as installed.
+                    lastPass = criteria
+                    hits = []
+                    position = 0
+                    continue
+                }
                 // The cards the build did not find where its snapshot had them: moved while it
                 // read (or damaged). A streamed search reads each card it found as it is now,
                 // and these were in the store as the search began too: each is read now, at its
@@ -318,8 +351,15 @@ public struct SearchScan {
         self.build = build
     }
 
-    /// `resume(building:)` in a box that has its index.
+    /// `resume(building:)` in a box that has its index; or, for a search that joined a build
+    /// now done (`awaitsIndex`), the index installed: the cards not read yet are found in it.
     mutating func resume(index: SearchIndex) {
+        if let criteria = lastPass {
+            lastPass = nil
+            snapshot = (index, criteria)
+            build = nil
+            return
+        }
         guard let (_, criteria) = leftBuild else { return }
         leftBuild = nil
         snapshot = (index, criteria)

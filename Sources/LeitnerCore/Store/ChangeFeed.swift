@@ -111,6 +111,12 @@ struct ChangeFeed {
         return position.next < first
     }
 
+    /// True when `cursor` would take a change, or nil: its view would read something again.
+    func hasChanges(since cursor: Cursor) -> Bool {
+        guard let position = positions.first(where: { $0.key == cursor.key }) else { return true }
+        return position.next < end
+    }
+
     /// The number of changes kept.
     var count: Int { changes.count }
 

@@ -474,6 +474,11 @@ final class Store {
     /// True when the view holding `cursor` must read everything again.
     func isLost(_ cursor: ChangeFeed.Cursor) -> Bool { feed.isLost(cursor) }
 
+    /// True when a card changed (or everything must be read again) since `cursor`: events
+    /// taken in by `refresh` count, so after a request's start it says whether any card
+    /// changed since the view's cursor opened.
+    func hasChanges(since cursor: ChangeFeed.Cursor) -> Bool { feed.hasChanges(since: cursor) }
+
     // MARK: Journaled changes (R17, R18)
 
     /// Reopens the review log when its path names another file than the open one (a sync tool

@@ -144,6 +144,13 @@ final class BoxOwner: @unchecked Sendable {
         return !builds.withLock { $0.stopping }
     }
 
+    /// Begins the search index's build off the turn when the store was searched before
+    /// (`Box.buildSearchIndexAhead`), so that the first search finds it built or under way. The
+    /// box stops it when it closes.
+    func buildSearchIndexAhead(wake: Wake) {
+        _ = withTurn(wake: wake, deadline: nil) { box?.buildSearchIndexAhead() }
+    }
+
     /// Stops the index builds under way, and keeps calls from beginning others: the daemon is
     /// stopping, and the calls in flight are to end within its limit.
     func stopIndexBuilds() {
