@@ -73,7 +73,7 @@ extension Box {
     }
 
     /// `gradedDays`, brought up to date with the log (read afresh if the log was cut short).
-    private func updateGradedDays() throws(BoxError) {
+    func updateGradedDays() throws(BoxError) {
         // A piece at a time: the log may hold a million lines.
         let dayClock = options.dayClock
         try store.log.forEachLine(from: gradedDaysReadUpTo()) { line, end in
@@ -103,14 +103,26 @@ extension Box {
     /// were read up to (`PeerReadMarks.check`); else none, and the log is read from its start.
     func keptGradedDays(of device: String) -> GradedDays {
         statistics.gradedKept[device] = 0
-        guard let bytes = try? FileSystem.readFile(GradedDays.fileName(of: device), in: store.stateFD, limit: 8 << 20) else {
-            return GradedDays()
-        }
+        guard let days = gradedDays(in: try? FileSystem.readFile(GradedDays.fileName(of: device), in: store.stateFD, limit: 8 << 20), of: device)
+                ?? publishedGradedDays(of: device) else { return GradedDays() }
+        statistics.gradedKept[device] = days.logOffset
+        return days
+    }
+
+    /// The graded days `device` published beside its log (`PublishedHistory`), when they hold:
+    /// a store without its local state reads only the lines after them.
+    func publishedGradedDays(of device: String) -> GradedDays? {
+        gradedDays(in: PublishedHistory.read(PublishedHistory.gradedDays, of: device, in: store.devicesFD, limit: 8 << 20), of: device)
+    }
+
+    /// The graded days a file's `bytes` hold, when they were reckoned by this day clock and
+    /// `device`'s log still holds the bytes they were read up to (`PeerReadMarks.check`).
+    private func gradedDays(in bytes: [UInt8]?, of device: String) -> GradedDays? {
+        guard let bytes else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         guard let days = GradedDays(decoding: text, clock: keptDatesClock), let check = GradedDays.check(inFile: text),
               PeerReadMarks.withLog(device, in: store.devicesFD, { PeerReadMarks.check($0, before: days.logOffset) }) == check
-        else { return GradedDays() }
-        statistics.gradedKept[device] = days.logOffset
+        else { return nil }
         return days
     }
 

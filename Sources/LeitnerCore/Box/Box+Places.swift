@@ -61,13 +61,45 @@ extension Box {
     }
 
     /// The ledger as its file keeps it, when this device's log still holds the bytes it was read
-    /// up to (`PeerReadMarks.check`); else nil, and the log is read from its start.
+    /// up to (`PeerReadMarks.check`); without it, the ledger this device published beside its log
+    /// (`PublishedHistory`); else nil, and the log is read from its start.
     private func keptPlaces() -> PlacesLedger? {
-        guard let bytes = try? FileSystem.readFile(PlacesLedger.fileName, in: store.stateFD, limit: 256 << 20),
-              let (ledger, check) = PlacesLedger.decoded(bytes, clock: keptDatesClock), ledger.logOffset <= store.log.size,
+        ledger(in: try? FileSystem.readFile(PlacesLedger.fileName, in: store.stateFD, limit: 256 << 20)) ?? publishedPlaces()
+    }
+
+    /// The ledger this device published beside its log, when it holds.
+    private func publishedPlaces() -> PlacesLedger? {
+        ledger(in: PublishedHistory.read(PublishedHistory.places, of: store.device, in: store.devicesFD, limit: 256 << 20))
+    }
+
+    /// The ledger a file's `bytes` hold, when this device's log still holds the bytes before its
+    /// offset and its dates were reckoned by this day clock.
+    private func ledger(in bytes: [UInt8]?) -> PlacesLedger? {
+        guard let bytes, let (ledger, check) = PlacesLedger.decoded(bytes, clock: keptDatesClock), ledger.logOffset <= store.log.size,
               PeerReadMarks.withLog(store.device, in: store.devicesFD, { PeerReadMarks.check($0, before: ledger.logOffset) }) == check
         else { return nil }
         return ledger
+    }
+
+    /// Publishes beside this device's log what its lines say of the places and of the graded
+    /// days (`PublishedHistory`), each when the log is `BoxOptions.publishEvery` past its
+    /// published file: brought up to the log's end first (a few lines at a stop). At a stop, and
+    /// at an open that read the whole log. A log replaced under the box is left for the next open.
+    func publishPlacesAndGradedDays() {
+        let size = store.log.size
+        guard size > 0, !store.log.isReplaced() else { return }
+        let every = max(options.publishEvery, 1)
+        func check(before offset: Int) -> UInt32? {
+            offset > 0 ? PeerReadMarks.withLog(store.device, in: store.devicesFD, { PeerReadMarks.check($0, before: offset) }) : nil
+        }
+        if size - (publishedPlaces()?.logOffset ?? 0) >= every, (try? catchUpPlaces()) != nil, let check = check(before: places.logOffset) {
+            PublishedHistory.write(places.encoded(check: check, clock: keptDatesClock), as: PublishedHistory.places, in: store.deviceFD)
+        }
+        if size - (publishedGradedDays(of: store.device)?.logOffset ?? 0) >= every, (try? updateGradedDays()) != nil,
+           let check = check(before: statistics.gradedDays.logOffset) {
+            PublishedHistory.write(Array(statistics.gradedDays.encoded(check: check, clock: keptDatesClock).utf8),
+                                   as: PublishedHistory.gradedDays, in: store.deviceFD)
+        }
     }
 
     /// Writes the ledger to its file once the log was read `PlacesLedger.saveEvery` bytes past

@@ -147,12 +147,15 @@ public final class Box {
             // leaving the test by R8. Found against where the log left each card
             // (`LoggedLevels`), without reading the whole log.
             let found = try store.changesWhileClosed(alongside: { wholeLogReaderAtOpen() })
+            // Where the log alone left every card, at its end before this open logs anything.
+            store.publishLoggedLevels(placed: found.placed, every: options.publishEvery)
             let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
             for change in found.changes { try takeIn(change, moment, atOpen: true) }
             // Read from the whole log: kept now, so that a daemon that is never stopped cleanly
             // does not read it at every start.
             if found.readWholeLog { store.saveLoggedLevels(also: sync.inTransit.mapValues { $0.level }, stamped: false) }
             keepWholeLogReadAtOpen()
+            if found.readWholeLog { publishPlacesAndGradedDays() }
             for change in try store.adoptAllLoosePairs(now: now) { try apply(change, now: now, log: false) }
             // Opening a large store leaves megabytes of freed buffers (directory listings, the
             // test file); give them back rather than keep them resident for the daemon's life.
@@ -179,6 +182,8 @@ public final class Box {
         noteLook?.stop(store: store)
         recordNotes()
         store.saveLoggedLevels(also: sync.inTransit.mapValues { $0.level }, stamped: true)
+        publishPlacesAndGradedDays()
+        store.publishLoggedLevels(placed: nil, every: options.publishEvery)
         store.close()
     }
 

@@ -55,6 +55,11 @@ public struct BoxOptions: Sendable {
     /// What the daemon sets `settlesApartFrom` to: a MiB of log lines, about 14,000, reads in a
     /// few milliseconds, and is read in the call as before.
     public static let settleApartFrom = 1 << 20
+    /// What this device's log says of where it left each card, of the places and of the graded
+    /// days is published beside it (`PublishedHistory`, docs/store-format.md) when the log is this
+    /// many bytes past the published files: at a stop, and at an open that read the whole log. A
+    /// MiB is some 14,000 lines, which a start without local state reads in a few milliseconds.
+    public var publishEvery: Int = 1 << 20
     /// The voice (R33): its speech made ahead of time off the turn into `.leitner/cache/voice/`;
     /// nil, or no program: none.
     public var voice: VoiceSettings?

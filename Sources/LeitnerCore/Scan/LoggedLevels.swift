@@ -35,6 +35,11 @@ struct LoggedLevels {
     /// reads the whole log once instead).
     static func load(in directory: FileDescriptor) -> LoggedLevels? {
         guard let bytes = try? FileSystem.readFile(fileName, in: directory) else { return nil }
+        return decoded(bytes)
+    }
+
+    /// The file's bytes read; nil when they are not whole.
+    static func decoded(_ bytes: [UInt8]) -> LoggedLevels? {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 2 + Level.allCases.count, omittingEmptySubsequences: false)
         guard lines.count == 3 + Level.allCases.count, String(decoding: lines[0], as: UTF8.self) == magic else { return nil }
         let log = lines[1].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }

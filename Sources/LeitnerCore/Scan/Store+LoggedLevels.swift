@@ -7,35 +7,47 @@ extension Store {
     /// or removed by hand while no daemon ran — as the change that takes it from there to where
     /// it is. Where the log left each card is `LoggedLevels` (written at the last stop) with the
     /// lines logged since; only the levels whose directory changed since are compared. Without
-    /// that file (a store older than it, or a log replaced since) the whole log is read, once. A
-    /// store with an empty log has no history to differ from: its cards are where they are.
+    /// that file (a store older than it, copied without its local state, or a log replaced since)
+    /// the one this device published beside its log is taken when it holds
+    /// (`PublishedHistory.loggedLevels`: where the lines alone left each card, no level's stamp,
+    /// so every level is compared), and the lines after it read; without either, the whole log
+    /// is read, once. A store with an empty log has no history to differ from: its cards are
+    /// where they are.
     /// - Parameter alongside: asked once when the log is to be read from its start: what else
     ///   takes each of its entries (with the offset after its line) in the same reading, nil for
     ///   nothing — the box's places' ledger and week's counts, which a store without its local
     ///   state would otherwise read the whole log for again at the first request.
-    /// - Returns: the changes, by id; `readWholeLog` when there was no `LoggedLevels` to go by.
+    /// - Returns: the changes, by id; `readWholeLog` when there was no local `LoggedLevels` to go
+    ///   by; `placed`, in that case, where the log's lines alone leave every card, and the end of
+    ///   the last line read (what this device publishes).
     func changesWhileClosed(alongside: () -> ((LogLine.Fields, Int) -> Void)? = { nil })
-        throws(BoxError) -> (changes: [HandChange], readWholeLog: Bool) {
-        var saved = LoggedLevels.load(in: stateFD)
-        if let kept = saved, kept.logOffset > log.size
-            || (kept.logOffset > 0 && PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: kept.logOffset) }) != kept.logCheck) {
-            saved = nil
+        throws(BoxError) -> (changes: [HandChange], readWholeLog: Bool, placed: (index: CardIndex, offset: Int)?) {
+        func holds(_ kept: LoggedLevels) -> Bool {
+            kept.logOffset <= log.size
+                && (kept.logOffset == 0 || PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: kept.logOffset) }) == kept.logCheck)
         }
-        guard saved != nil || log.size > 0 else { return ([], false) }
+        var saved = LoggedLevels.load(in: stateFD).flatMap { holds($0) ? $0 : nil }
+        let local = saved != nil
+        if !local, let published = publishedLoggedLevels() { saved = published }
+        guard saved != nil || log.size > 0 else { return ([], false, nil) }
         let stamps = stampsAtOpen
+        // The published file keeps no level's stamp (another machine's directories have others):
+        // every level is compared with it, as with no file.
         let changed = Set(Level.allCases.filter { level in
-            guard let saved, level.rawValue <= stamps.count, let stamp = saved.stamp(of: level) else { return true }
+            guard local, let saved, level.rawValue <= stamps.count, let stamp = saved.stamp(of: level) else { return true }
             return stamp != stamps[level.rawValue - 1]
         })
         let from = saved?.logOffset ?? 0
-        guard !changed.isEmpty || from < log.size else { return ([], false) }
+        guard !changed.isEmpty || from < log.size else { return ([], false, nil) }
         // Where the log left the cards of the changed levels: the file's, then the lines since.
         var logged = CardIndex()
         saved?.add(changed, to: &logged)
         let other = from == 0 ? alongside() : nil
+        var readTo = from
         try log.forEachLine(from: from) { line, end in
             other?(line, end)
             logged.place(by: line)
+            readTo = end
         }
         let found = cardLevels
         var changes: [HandChange] = []
@@ -55,7 +67,48 @@ extension Store {
             let id = String(decoding: bytes, as: UTF8.self)
             changes.append(now.map { .moved(id: id, from: was, to: $0) } ?? .disappeared(id: id, from: was))
         }
-        return (changes.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }, saved == nil)
+        return (changes.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }, !local, local ? nil : (logged, readTo))
+    }
+
+    /// Where this device's log alone leaves each card, as published beside it, when its offset
+    /// is within the log and the bytes before it are the log's (`PublishedHistory`); else nil.
+    func publishedLoggedLevels() -> LoggedLevels? {
+        guard let bytes = PublishedHistory.read(PublishedHistory.loggedLevels, of: device, in: devicesFD, limit: 256 << 20),
+              let kept = LoggedLevels.decoded(bytes), kept.logOffset > 0, kept.logOffset <= log.size,
+              PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: kept.logOffset) }) == kept.logCheck
+        else { return nil }
+        return kept
+    }
+
+    /// Publishes where this device's log alone leaves each card (`PublishedHistory`) when the
+    /// log is `every` bytes or more past the published file: `placed` (the open read the log to
+    /// its end), else the published file with the lines after it, or the whole log when there is
+    /// none — once, at a stop (`Box.close`). A log replaced under the box is left for the next open.
+    func publishLoggedLevels(placed: (index: CardIndex, offset: Int)?, every: Int) {
+        let size = log.size
+        guard size > 0, !log.isReplaced() else { return }
+        let published = publishedLoggedLevels()
+        guard size - (published?.logOffset ?? 0) >= max(every, 1) else { return }
+        var index: CardIndex
+        var offset = published?.logOffset ?? 0
+        if let placed {
+            (index, offset) = placed
+        } else {
+            index = CardIndex()
+            published?.add(Set(Level.allCases), to: &index)
+            do {
+                try log.forEachLine(from: offset) { line, end in
+                    index.place(by: line)
+                    offset = end
+                }
+            } catch {
+                return
+            }
+        }
+        guard offset > (published?.logOffset ?? 0),
+              let check = PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: offset) }) else { return }
+        PublishedHistory.write(LoggedLevels.encode(index, also: [:], logOffset: offset, logCheck: check, stamps: nil),
+                               as: PublishedHistory.loggedLevels, in: deviceFD)
     }
 
     /// Writes `LoggedLevels` for the cards as the index has them — where the log put them, once
