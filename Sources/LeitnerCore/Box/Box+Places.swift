@@ -165,7 +165,32 @@ extension Box {
         guard waiting > 0, try !dayOpened(moment) else { return [] }
         let room = try admissionRoom(moment) ?? waiting
         guard room > 0 else { return [] }
-        return places.admissionOrder(in: store.cardLevels, limit: room).filter { !store.isDamaged($0) }
+        return places.admissionOrder(in: store.cardLevels, limit: room) { leastWaitingIDs($0) }.filter { !store.isDamaged($0) }
+    }
+
+    /// R23: the `limit` least ids of `new/`, in byte order: from the view kept since the open
+    /// (`LeastWaiting`), walked again only when it lost track or ran short; a larger limit than
+    /// it keeps walks `new/` itself.
+    func leastWaitingIDs(_ limit: Int) -> [String] {
+        guard limit <= LeastWaiting.capacity else {
+            let index = store.cardLevels
+            return index.leastEntries(limit, at: .new).map { index.id(ofEntry: $0) }
+        }
+        followNewCards()
+        if let least = leastWaiting?.first(limit) { return Array(least) }
+        if let old = leastWaiting { store.closeCursor(old.cursor) }
+        let walked = LeastWaiting(store: store)
+        leastWaiting = walked
+        return Array(walked.first(limit) ?? [])
+    }
+
+    /// Brings the kept least ids of `new/` up to the store's changes (every request, `begin`):
+    /// dropped when the feed lost changes, to be walked again at the next opening that needs it.
+    func followNewCards() {
+        // In place: a copy held across `follow` would copy the ids kept.
+        guard leastWaiting?.follow(store: store) == false, let lost = leastWaiting else { return }
+        store.closeCursor(lost.cursor)
+        leastWaiting = nil
     }
 
     /// R23: opens the day — the first `Prepare`, `Next` or answer of a logical date that

@@ -44,6 +44,9 @@ public final class Box {
     /// What the log says about `new/` and `suspended/`: arrivals, admissions, where suspended
     /// cards came from, leech counts (R23, R24); read from the log on first use.
     var places = PlacesLedger()
+    /// The least ids of `new/`, kept from the open on while the box paces a few cards a day
+    /// (R23, `LeastWaiting`); nil otherwise, or when lost until the next opening walks `new/`.
+    var leastWaiting: LeastWaiting?
     /// How far the log was read when the ledger's file was last written or read (0: never);
     /// nil until the file was looked for, at the ledger's first use.
     var placesKept: Int?
@@ -157,6 +160,11 @@ public final class Box {
             keepWholeLogReadAtOpen()
             if found.readWholeLog { publishPlacesAndGradedDays() }
             for change in try store.adoptAllLoosePairs(now: now) { try apply(change, now: now, log: false) }
+            // R23: the walk of `new/` that a day's opening needs is made here, once, beside the
+            // scan that read its names, and kept current from then on (`LeastWaiting`).
+            if let perDay = options.newPerDay, (1...LeastWaiting.capacity).contains(perDay) {
+                leastWaiting = LeastWaiting(store: store)
+            }
             // Opening a large store leaves megabytes of freed buffers (directory listings, the
             // test file); give them back rather than keep them resident for the daemon's life.
             MemoryTrim.releaseFreedMemory()
@@ -206,6 +214,7 @@ public final class Box {
         let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
         try followReplacedFiles()
         for change in try store.refresh(now: now) { try takeIn(change, moment) }
+        followNewCards()
         try finishTransit(moment)
         try takeInMendedCards(now: now)
         followNotes(moment)

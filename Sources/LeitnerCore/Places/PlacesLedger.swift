@@ -160,11 +160,11 @@ struct PlacesLedger {
 
     /// The order in which the cards of `new/` are admitted (R23): by arrival, then those put
     /// there by hand or never logged, by id; the first `limit` of it. `index` is the store's:
-    /// the cards in `new/` are its entries at that level. Only the day's few are made strings:
-    /// the logged arrivals are read from the front until `limit` of them are in `new/`, and the
-    /// rest, when those are too few, are the least ids of `new/` compared where they lie in the
-    /// index (`CardIndex.leastEntries`).
-    mutating func admissionOrder(in index: CardIndex, limit: Int) -> [String] {
+    /// the cards in `new/` are its entries at that level; `leastInNew(n)` gives the `n` least ids
+    /// of `new/` in byte order (the box keeps them, `LeastWaiting`). Only the day's few are
+    /// made strings: the logged arrivals are read from the front until `limit` of them are in
+    /// `new/`, and the rest, when those are too few, are from `new/`'s least ids.
+    mutating func admissionOrder(in index: CardIndex, limit: Int, leastInNew: (Int) -> [String]) -> [String] {
         guard limit > 0 else { return [] }
         var order: [String] = []
         var position = arrivalsStart
@@ -186,8 +186,7 @@ struct PlacesLedger {
         // Every logged card in `new/` is in `order` now, fewer than `limit` of them: of the
         // `limit` least ids in `new/` at most that many are logged, so the first of the others
         // are among them.
-        for entry in index.leastEntries(limit, at: .new) where order.count < limit {
-            let id = index.id(ofEntry: entry)
+        for id in leastInNew(limit) where order.count < limit {
             if let number = enteredNew[id], number != PlacesLedger.byHand { continue }
             order.append(id)
         }

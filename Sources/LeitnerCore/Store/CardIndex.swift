@@ -230,9 +230,11 @@ struct CardIndex: Sequence {
 
     /// The entries at `level` whose ids come first in byte order, at most `limit` of them, in
     /// that order. A day's admissions (R23) are a few cards of a `new/` that may hold 100,000:
-    /// those few are kept in a small sorted array as the entries go by, compared where their
-    /// bytes lie, with no string made and no sort of them all (docs/performance.md,
-    /// "Admissions"). A large limit sorts them all.
+    /// those few are kept in a heap of `limit` as the entries go by, compared where their bytes
+    /// lie, with no string made and no sort of them all (docs/performance.md, "Admissions"). A
+    /// heap, not a sorted array, so that entries met in falling order (a listing in the order
+    /// the cards were made, made in falling order) cost a logarithm each, not a move of all
+    /// those kept. A large limit sorts them all.
     func leastEntries(_ limit: Int, at level: Level) -> [UInt32] {
         guard limit > 0 else { return [] }
         let raw = UInt64(level.rawValue)
@@ -246,10 +248,11 @@ struct CardIndex: Sequence {
                                                          arena.baseAddress! + Int(y & 0xFFFF_FFFF), common)
                     return order != 0 ? order < 0 : xLength < yLength
                 }
-                if limit > 64 {
+                func precedes(_ a: UInt32, _ b: UInt32) -> Bool { less(entries[Int(a)], entries[Int(b)]) }
+                if limit > 4096 {
                     var all: [UInt32] = []
                     for number in entries.indices where entries[number] >> 40 & 0xFF == raw { all.append(UInt32(number)) }
-                    return Array(all.sorted { less(entries[Int($0)], entries[Int($1)]) }.prefix(limit))
+                    return Array(all.sorted(by: precedes).prefix(limit))
                 }
                 // The first eight bytes of an id as one big-endian integer, zero-padded (no id
                 // holds a zero byte): of two ids whose keys differ, the one with the lesser key
@@ -262,30 +265,48 @@ struct CardIndex: Sequence {
                     for index in 0..<8 { key = key << 8 | UInt64(index < length ? start[index] : 0) }
                     return key
                 }
+                // A max-heap: the greatest kept at the top, each no less than its children.
                 var kept: [UInt32] = []
-                kept.reserveCapacity(limit + 1)
-                // The key of the last kept entry, once `limit` are kept.
+                kept.reserveCapacity(limit)
+                func siftUp(_ from: Int) {
+                    var child = from
+                    while child > 0, precedes(kept[(child - 1) / 2], kept[child]) {
+                        kept.swapAt(child, (child - 1) / 2)
+                        child = (child - 1) / 2
+                    }
+                }
+                func siftDown() {
+                    var parent = 0
+                    while true {
+                        let left = 2 * parent + 1, right = left + 1
+                        var greatest = parent
+                        if left < kept.count, precedes(kept[greatest], kept[left]) { greatest = left }
+                        if right < kept.count, precedes(kept[greatest], kept[right]) { greatest = right }
+                        if greatest == parent { return }
+                        kept.swapAt(parent, greatest)
+                        parent = greatest
+                    }
+                }
+                // The key of the greatest kept, once `limit` are kept.
                 var bound = UInt64.max
                 for number in entries.indices where entries[number] >> 40 & 0xFF == raw {
                     let entry = entries[number]
-                    // Most entries are no less than the last kept: one comparison of integers
+                    guard kept.count == limit else {
+                        kept.append(UInt32(number))
+                        siftUp(kept.count - 1)
+                        if kept.count == limit { bound = key(entries[Int(kept[0])]) }
+                        continue
+                    }
+                    // Most entries are no less than the greatest kept: one comparison of integers
                     // each, and of bytes on a tie (a call and a read of both ids, per entry, took
                     // most of the walk of 100,000 cards in `new/`).
-                    if kept.count == limit {
-                        let entryKey = key(entry)
-                        if entryKey > bound || entryKey == bound && !less(entry, entries[Int(kept[limit - 1])]) { continue }
-                    }
-                    // Binary search for the place: the first kept entry this one is less than.
-                    var low = 0, high = kept.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if less(entry, entries[Int(kept[middle])]) { high = middle } else { low = middle + 1 }
-                    }
-                    kept.insert(UInt32(number), at: low)
-                    if kept.count > limit { kept.removeLast() }
-                    if kept.count == limit { bound = key(entries[Int(kept[limit - 1])]) }
+                    let entryKey = key(entry)
+                    if entryKey > bound || entryKey == bound && !less(entry, entries[Int(kept[0])]) { continue }
+                    kept[0] = UInt32(number)
+                    siftDown()
+                    bound = key(entries[Int(kept[0])])
                 }
-                return kept
+                return kept.sorted(by: precedes)
             }
         }
     }

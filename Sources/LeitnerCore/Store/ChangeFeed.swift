@@ -28,7 +28,7 @@ struct ChangeFeed {
 
     /// A view's place in the feed. The feed keeps where each open cursor is, so that it knows
     /// what the slowest one still needs; the view holds only its key.
-    struct Cursor: Sendable {
+    struct Cursor: Sendable, Equatable {
         fileprivate let key: Int
 
         /// No cursor, for a view being built: it takes nil, as a lost one does.
