@@ -25,24 +25,7 @@ enum NoteMeasurement {
         defer { _ = system("rm -rf '\(copy)'") }
         let made = try convert(copy)
         try compareOpens(store: store, copy: copy, rounds: rounds, label: "\(made.cloze) cards made cloze cards of \(made.notes) notes")
-        // The same after a daemon was killed once it had logged a change (`kill`, in a process of
-        // its own), the two stores in turns.
-        var plainKilled: [Double] = []
-        var notesKilled: [Double] = []
-        for _ in 0..<max(1, rounds) {
-            for (path, isNotes) in [(store, false), (copy, true)] {
-                fflush(nil)
-                // `exec`: the shell is the killed process, and says nothing of it.
-                _ = system("exec '\(CommandLine.arguments[0])' notes-kill '\(path)' '\(made.plainIDs[0])'")
-                var box: Box?
-                let time = try Timing.secondsThrowing { box = try openAndAsk(path) }
-                box?.close()
-                if isNotes { notesKilled.append(time) } else { plainKilled.append(time) }
-            }
-        }
-        let plainAfter = Timing.percentile(plainKilled, 0.5), notesAfter = Timing.percentile(notesKilled, 0.5)
-        print("box: open and first request after a kill, the store with notes, \(notesKilled.count) rounds  p50 \(Timing.ms(notesAfter)); "
-              + "peer: the same store without them  p50 \(Timing.ms(plainAfter)); \(Timing.ratio(notesAfter, plainAfter)) at p50")
+        try compareKilledOpens(store: store, copy: copy, rounds: rounds, moving: made.plainIDs[0])
         let box = try openAndAsk(copy)
         defer { box.close() }
         try compare("Show of a cloze card", made.clozeIDs, "Show of a plain card", made.plainIDs, box: box)
@@ -69,6 +52,40 @@ enum NoteMeasurement {
         }
         // The kept copy was converted by an earlier run: its counts are `convert`'s, not read again.
         try compareOpens(store: store, copy: copy, rounds: rounds, label: "one card in ten made a cloze card of one of \(notes) notes")
+    }
+
+    /// `runOpens` after a kill: each store's daemon killed once it had logged a change, then
+    /// opened and asked, in turns, on the kept copy (`notes` copies the store afresh each run).
+    static func runKilledOpens(store: String, rounds: Int) throws {
+        let copy = store + "-notes-kept"
+        guard access(copy, F_OK) == 0 else {
+            complain("no '\(copy)': run notes-open first, which makes it")
+            return
+        }
+        // `card-1-benchmark` is a plain card in either store (`convert` leaves N % 10 = 1 alone).
+        try compareKilledOpens(store: store, copy: copy, rounds: rounds, moving: "card-1-benchmark")
+    }
+
+    /// The open and first request after a daemon was killed once it had logged a change (`kill`,
+    /// in a process of its own, moving card `id`), the two stores in turns.
+    static func compareKilledOpens(store: String, copy: String, rounds: Int, moving id: String) throws {
+        var plainKilled: [Double] = []
+        var notesKilled: [Double] = []
+        for _ in 0..<max(1, rounds) {
+            for (path, isNotes) in [(store, false), (copy, true)] {
+                fflush(nil)
+                // `exec`: the shell is the killed process, and says nothing of it.
+                _ = system("exec '\(CommandLine.arguments[0])' notes-kill '\(path)' '\(id)'")
+                var box: Box?
+                let time = try Timing.secondsThrowing { box = try openAndAsk(path) }
+                box?.close()
+                box = nil
+                if isNotes { notesKilled.append(time) } else { plainKilled.append(time) }
+            }
+        }
+        let plainAfter = Timing.percentile(plainKilled, 0.5), notesAfter = Timing.percentile(notesKilled, 0.5)
+        print("box: open and first request after a kill, the store with notes, \(notesKilled.count) rounds  p50 \(Timing.ms(notesAfter)); "
+              + "peer: the same store without them  p50 \(Timing.ms(plainAfter)); \(Timing.ratio(notesAfter, plainAfter)) at p50")
     }
 
     /// Opens `store` and `copy` (the store with notes) in turns, each asked its first request,

@@ -29,6 +29,7 @@ import LeitnerSystem
 //                                           200 with a picture: open and Show beside the plain store's)
 //   leitner-bench notes-open STORE ROUNDS  (only the open and first request of `notes`, in turns, on a
 //                                           copy STORE-notes-kept made once and kept for the next run)
+//   leitner-bench notes-kill-open STORE ROUNDS  (the same after a kill, on the copy notes-open keeps)
 //   leitner-bench notes-kill STORE ID     (opens the box, moves card ID, and is killed: internal)
 //   leitner-bench voice DIR                (espeak-ng's speech of a 200-card test, and Prepare and Show
 //                                           beside those without it)
@@ -124,6 +125,10 @@ if arguments.first == "notes", (3...4).contains(arguments.count), let rounds = I
 }
 if arguments.first == "notes-open", arguments.count == 3, let rounds = Int(arguments[2]) {
     try NoteMeasurement.runOpens(store: arguments[1], rounds: rounds)
+    exit(0)
+}
+if arguments.first == "notes-kill-open", arguments.count == 3, let rounds = Int(arguments[2]) {
+    try NoteMeasurement.runKilledOpens(store: arguments[1], rounds: rounds)
     exit(0)
 }
 if arguments.first == "notes-kill", arguments.count == 3 {
