@@ -85,19 +85,56 @@ import LeitnerTestSupport
     }
 
     /// A daemon killed after reviews leaves a record behind the log, still good for every note:
-    /// the next first look reads none, and looks into no card directory.
+    /// the next first look reads none, and looks into no card directory. A few lines behind, it
+    /// is not written again on that first request's turn, and serves the start after it as well.
     @Test func aRecordBehindTheLogSparesTheFirstLookAfterAKill() throws {
         let f = try Self.reopenedWithARecord()
         _ = try f.box.move(id: "k-1-1", level: "3")
         _ = try f.box.move(id: "k-4-2", level: "2")
         f.kill()
+        let record = f.dir.read(Self.recordPath(f))
+        #expect(record.hasPrefix("leitner notes"))
         try f.reopen()
         #expect(try f.box.status().counts[.one] == 8)
         #expect(f.box.noteIndex?.notesRead == 0)
         #expect(f.box.linkIndex == nil, "the link index was built at the first look after a kill")
+        #expect(f.dir.read(Self.recordPath(f)) == record, "the record was written again on the first request's turn")
         #expect(try Self.adds(f.box).count == 10)
         #expect(try f.box.show(id: "k-1-1").back.text == "Satz **[eins 1]** und zwei 1.")
         #expect(try f.box.doctor().isEmpty)
+        _ = try f.box.move(id: "k-2-1", level: "2")
+        f.kill()
+        try f.reopen()
+        #expect(try f.box.status().counts[.one] == 7)
+        #expect(f.box.noteIndex?.notesRead == 0)
+        #expect(f.box.linkIndex == nil, "the link index was built at the second first look after a kill")
+        #expect(try f.box.show(id: "k-2-1").back.text == "Satz **[eins 2]** und zwei 2.")
+        #expect(try f.box.doctor().isEmpty)
+    }
+
+    /// A record whose holder the daemon renamed before it was killed leaves that holder out, and
+    /// the first look after the kill finds the note's card in the card directories: it records
+    /// what it found, so that the start after the next kill need not look again.
+    @Test func aHolderLeftOutAfterAKillIsRecordedAgain() throws {
+        let f = try Self.reopenedWithARecord()
+        _ = try f.box.rename(id: "k-1-1", to: "k-1-eins")
+        f.kill()
+        try f.reopen()
+        #expect(try f.box.status().counts[.one] == 10)
+        #expect(f.box.linkIndex != nil, "the note whose holder was renamed had its cards looked for")
+        f.kill()
+        try f.reopen()
+        #expect(try f.box.status().counts[.one] == 10)
+        #expect(f.box.noteIndex?.notesRead == 0)
+        #expect(f.box.linkIndex == nil, "the link index was built again at the start after the next kill")
+        #expect(try Self.adds(f.box).count == 10)
+        #expect(try f.box.show(id: "k-1-eins").back.text == "Satz **[eins 1]** und zwei 1.")
+        #expect(try f.box.doctor().isEmpty)
+    }
+
+    /// The record's file, relative to the store.
+    static func recordPath(_ f: BoxFixture) -> String {
+        String(f.box.store.statePath.dropFirst(f.dir.path.count + 1)) + "/" + NoteRecord.fileName
     }
 
     /// A first look that had to read the notes records them, so a daemon that is never stopped

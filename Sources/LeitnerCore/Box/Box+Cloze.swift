@@ -90,7 +90,11 @@ extension Box {
     /// history.
     func followNotes(_ moment: Moment) {
         var recordsNotes = false
-        defer { if recordsNotes { recordNotes() } }
+        // A record behind the log is also written again when the first look built the link index
+        // (a note renamed while the daemon was down, a card gone): it then names what was found,
+        // and the next start, after a kill too, looks into no card directory.
+        var recordBehind = false
+        defer { if recordsNotes || (recordBehind && linkIndex != nil) { recordNotes() } }
         var changed = retryNotes
         var renames = retryRenames
         let firstLook = noteIndex == nil
@@ -124,9 +128,14 @@ extension Box {
                 (built, notes) = NoteIndex.build(store: store, record: noteRecord)
             }
             noteLook = nil
-            // Recorded again once the first look is done when it read notes or the record was
-            // behind the log (a daemon killed): the next start, after a kill too, reads none.
-            recordsNotes = !notes.isEmpty && (built.notesRead > 0 || noteRecord?.isCurrent != true)
+            // Recorded again once the first look is done when it read notes: the next start,
+            // after a kill too, reads none. A record behind the log (a daemon killed) is written
+            // again when it left out a holder or is far behind; a few lines behind, it serves the
+            // next start as a new one would, and its writing is spared the first request's turn.
+            let behind = noteRecord.map { $0.isCurrent ? 0 : store.log.size - $0.logSize } ?? 0
+            recordsNotes = !notes.isEmpty
+                && (built.notesRead > 0 || noteRecord?.leftOutHolders == true || behind > NoteRecord.rewriteBehind)
+            recordBehind = !notes.isEmpty && behind > 0
             noteRecord = nil
             noteIndex = built
             changed.formUnion(notes)

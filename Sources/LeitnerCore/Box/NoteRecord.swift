@@ -37,6 +37,16 @@ struct NoteRecord {
     /// True when it was read at the log's size it was written at: nothing the daemon did since
     /// has to be checked again, and the next first look need not write it anew.
     var isCurrent = false
+    /// True when a line of the log since it was written named a card it had as a holder, which
+    /// was left out (`read`): its note's cards are looked for, and the first look records again.
+    var leftOutHolders = false
+
+    /// How far behind the log a record may be before the first look that found it so writes it
+    /// again, though it read no note and left out no holder: every open reads the log's lines
+    /// since the record (about 800 lines here), and a daemon killed after a few changes need not
+    /// pay the record's writing — every note's numbers looked up, a file synced — on the turn
+    /// of its first request (docs/performance.md, "Cloze notes, media and the voice").
+    static let rewriteBehind = 64 * 1024
 
     /// Writes the record atomically, with the check of the log's bytes before `logSize`. It is a
     /// cache: a failure leaves the old one, which the log's lines since then correct.
@@ -98,6 +108,7 @@ struct NoteRecord {
         guard !changed.isEmpty else { return record }
         for (note, entry) in record.entries where entry.holders.values.contains(where: changed.contains) {
             record.entries[note]?.holders = entry.holders.filter { !changed.contains($0.value) }
+            record.leftOutHolders = true
         }
         return record
     }
