@@ -19,6 +19,15 @@ import LeitnerTestSupport
         return f
     }
 
+    /// A first look made again on `f`'s store, through a reader of its own as on the look's
+    /// thread, with `stamps` the record as parsed and `record` giving it as judged.
+    static func lookAgain(_ f: BoxFixture, stamps: NoteRecord?, record: () -> NoteRecord?) throws -> (NoteIndex, Set<String>) {
+        let reader = try CardReader(notesOf: f.box.store)
+        defer { reader.close() }
+        let files = NoteFiles(reader: reader, watcher: f.box.store.watcher, stopped: { false })
+        return NoteIndex.build(cursor: f.box.store.openCursor(), files: files, stamps: stamps, record: record)
+    }
+
     @Test func aNumberGainedAfterTheLookGetsItsCardAtTheFirstRequest() throws {
         let f = try Self.openedWithTheLookDone()
         f.dir.write("notes/n1/text.md", "Satz {{c1::eins}} und {{c2::zwei}} und {{c3::drei}}.")
@@ -173,19 +182,19 @@ import LeitnerTestSupport
     }
 
     /// The look compares each note's files with the record right after the note's watch, beside
-    /// the store's scan, not once the box has judged the record: a note edited after those
-    /// `stat`s and before the judgement is taken from the record, and its edit is an event of
-    /// its watch, which the first request takes in.
-    @Test func theLookComparesEachNoteWithTheRecordBeforeTheRecordIsJudged() throws {
+    /// the store's scan, not once the box has judged the record, and reads those that differ then
+    /// too: a note edited after those `stat`s and before the judgement is taken from the record,
+    /// one that differed is read as it was, and each edit after is an event of its watch, which
+    /// the first request takes in.
+    @Test func theLookComparesAndReadsEachNoteBeforeTheRecordIsJudged() throws {
         let f = try Self.openedWithTheLookDone()
         _ = try f.box.status()
         let parsed = try #require(NoteRecord.load(in: f.box.store.stateFD))
-        let reader = try CardReader(notesOf: f.box.store)
-        defer { reader.close() }
-        let files = NoteFiles(reader: reader, watcher: f.box.store.watcher, stopped: { false })
+        f.dir.write("notes/n2/text.md", "Satz {{c1::eins}} und {{c2::zwei}} und {{c3::drei}}.")
         var edited = false
-        let (built, notes) = NoteIndex.build(cursor: f.box.store.openCursor(), files: files, stamps: parsed.record, record: {
+        let (built, notes) = try Self.lookAgain(f, stamps: parsed.record, record: {
             f.dir.write("notes/n1/text.md", "Satz {{c1::eins}} und {{c2::zwei}} und {{c3::drei}}.")
+            f.dir.write("notes/n2/text.md", "Satz {{c1::eins}} und {{c4::vier}}.")
             edited = true
             return NoteRecord.read(store: f.box.store, parsed: parsed)
         })
@@ -193,13 +202,57 @@ import LeitnerTestSupport
         defer { f.box.store.closeCursor(index.cursor) }
         #expect(edited)
         #expect(notes == ["n0", "n1", "n2", "n3", "n4"])
-        #expect(index.notesRead == 0, "every note was found as recorded before the record was given")
-        #expect(index.numbersOf["n1"] == [1, 2])
-        // The edit came after n1's watch: an event, taken in by the next update (the request
+        #expect(index.notesRead == 1, "only the note that differed was read")
+        #expect(index.numbersOf["n1"] == [1, 2], "found as recorded before the record was given")
+        #expect(index.numbersOf["n2"] == [1, 2, 3], "read before the record was given")
+        #expect(index.recordedHolders["n3"] == [1: "k-3-1", 2: "k-3-2"], "taken from the record")
+        // The edits came after the watches: events, taken in by the next update (the request
         // reads the watcher's events into the store's feed).
-        #expect(try f.box.status().counts[.one] == 11)
-        #expect(index.update(store: f.box.store).contains("n1"))
+        _ = try f.box.status()
+        #expect(index.update(store: f.box.store).isSuperset(of: ["n1", "n2"]))
         #expect(index.numbersOf["n1"] == [1, 2, 3])
+        #expect(index.numbersOf["n2"] == [1, 4])
+    }
+
+    /// What the look took from the record as parsed, before the box judged it, is mended by the
+    /// judgement: a holder a line of the log since names is left out (its note's cards are looked
+    /// for at the first request), and a record judged of no use has every note read after all.
+    @Test func whatTheJudgementLeavesOutOfTheRecordIsLeftOutOfTheLook() throws {
+        let f = try Self.openedWithTheLookDone()
+        _ = try f.box.status()
+        let parsed = try #require(NoteRecord.load(in: f.box.store.stateFD))
+        _ = try f.box.rename(id: "k-1-1", to: "k-1-eins")
+        var (index, _) = try Self.lookAgain(f, stamps: parsed.record, record: { NoteRecord.read(store: f.box.store, parsed: parsed) })
+        #expect(index.notesRead == 0)
+        #expect(index.recordedHolders["n1"] == [2: "k-1-2"], "the renamed holder left out")
+        #expect(index.recordedHolders["n3"] == [1: "k-3-1", 2: "k-3-2"])
+        index.judgeHolders(in: f.box.store.cardLevels)
+        #expect(index.takeJudgedAtLook() == ["n1"])
+        f.box.store.closeCursor(index.cursor)
+        var (unrecorded, _) = try Self.lookAgain(f, stamps: parsed.record, record: { nil })
+        #expect(unrecorded.notesRead == 5, "every note read once the record was judged of no use")
+        #expect(unrecorded.recordedHolders.isEmpty)
+        #expect(unrecorded.numbersOf["n1"] == [1, 2])
+        unrecorded.judgeHolders(in: f.box.store.cardLevels)
+        #expect(unrecorded.takeJudgedAtLook() == ["n0", "n1", "n2", "n3", "n4"], "no card named n.cN")
+        f.box.store.closeCursor(unrecorded.cursor)
+    }
+
+    /// The ids the look's judgement looks up, made before the store's index is given, judge each
+    /// number as `NoteIndex.firstLookHolder` does: held by the card the record named when it is in
+    /// the store, else by `NOTE.cN`; a note whose `NOTE.cN` is no valid id has only the first.
+    @Test func theChecksMadeBeforeTheIndexJudgeAsTheFirstLookHolderDoes() {
+        var cards = CardIndex()
+        for (id, level) in [("a.c1", Level.one), ("x", .two), ("b.c2", .three)] { cards[id] = level }
+        let long = String(repeating: "l", count: 127), longer = String(repeating: "m", count: 127)
+        let numbersOf: [String: [Int]] = ["a": [1, 2], "b": [1, 2], "c": [1], "d": [], "e": [1], long: [1], longer: [1]]
+        let recorded: [String: [Int: String]] = ["a": [2: "x"], "b": [1: "gone"], "e": [1: "x"], longer: [1: "x"]]
+        let lacking = HolderChecks(numbersOf: numbersOf, recorded: recorded).lacking(in: cards)
+        #expect(lacking == ["b", "c", long])
+        let judged = numbersOf.filter { note, numbers in
+            numbers.contains { NoteIndex.firstLookHolder(of: note, number: $0, recorded: recorded[note], level: { cards[$0] }) == nil }
+        }
+        #expect(lacking == Set(judged.keys))
     }
 
     /// A look waiting for the record (the store's scan not done) gives up when stopped, and one

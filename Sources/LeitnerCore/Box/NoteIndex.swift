@@ -54,6 +54,9 @@ struct NoteIndex {
     /// when not judged, or once a card has left the store since the look's cursor was opened
     /// (`update`): the first request then judges every note on the turn.
     private var judgedAtLook: Set<String>?
+    /// The ids `judgeHolders` looks up, made before the record was given from the notes as read or
+    /// taken from it then; nil when the judged record changed what was taken (`readAll`).
+    private var holderChecks: HolderChecks?
 
     /// Reads every note, its cursor opened and `notes/` watched first; a note whose text is as
     /// `record` has it is known by its record, not read.
@@ -146,6 +149,11 @@ struct NoteIndex {
     /// notes changed since (`takeJudgedAtLook`), so that 10,000 cards are not looked up on the turn;
     /// a card added since is found then, and a card gone since makes it judge every note (`update`).
     mutating func judgeHolders(in cards: CardIndex) {
+        if let checks = holderChecks {
+            holderChecks = nil
+            judgedAtLook = checks.lacking(in: cards)
+            return
+        }
         var lacking = Set<String>()
         for (note, numbers) in numbersOf {
             let recorded = recordedHolders[note]
@@ -188,8 +196,12 @@ struct NoteIndex {
     }
 
     /// Watches `notes/` and every note's directory, each compared with its stamp in `stamps` right
-    /// after its watch, then reads each note (takes it from the record `record` gives, when its
-    /// files were as `stamps` has them: the record's judgement keeps every stamp).
+    /// after its watch, then reads each note whose files differ and takes the others from `stamps`,
+    /// and only then asks for the record `record` gives (the box judges it against the log once
+    /// the store is open): the judgement keeps every stamp, and leaves out only holders or the
+    /// whole record, so what it changes is mended after — holders dropped, or every note taken
+    /// from the record read after all. On the look's thread all of it runs beside the store's
+    /// scan, and so do the ids its judgement of the notes' cards looks up (`HolderChecks`).
     /// - Returns: the notes in it.
     private mutating func readAll(files: NoteFiles, stamps recorded: NoteRecord? = nil, record: () -> NoteRecord? = { nil }) -> Set<String> {
         let path = files.source.root + "/" + Store.notesDirectoryName
@@ -215,18 +227,37 @@ struct NoteIndex {
             if watch != nil, let notes, let entry = recorded?.entries[name] { holds = entry.stamp.holds(name, in: notes) }
             watched.append((name, watch, holds))
         }
-        let record = record()
+        var recalled: [(note: String, watch: Int32?)] = []
         for (name, watch, holds) in watched {
             if files.stopped() { break }
             // A note renamed by hand onto a later name of the listing between their two watches:
             // the later watch was this one's, and forgot it (`watch`). Read again, the name would
             // stay as a note with no numbers and no watch.
             if let watch, noteOfWatch[watch] != name { continue }
-            if holds, let entry = record?.entries[name] {
+            if holds, let entry = recorded?.entries[name] {
                 recall(name, entry)
+                recalled.append((name, watch))
                 continue
             }
             read(name, watch: watch, files: files)
+        }
+        if recorded != nil, !files.stopped() { holderChecks = HolderChecks(numbersOf: numbersOf, recorded: recordedHolders) }
+        let record = record()
+        if let record, !record.leftOutHolders {
+            // As parsed: what was taken from it stands.
+        } else {
+            holderChecks = nil
+            for (name, watch) in recalled {
+                if files.stopped() { break }
+                if let entry = record?.entries[name] {
+                    // The judgement left out holders a line of the log since names.
+                    recordedHolders[name] = entry.holders.isEmpty ? nil : entry.holders
+                } else {
+                    // No record after all (of another log, or cut): read, as every note is then.
+                    recordedHolders[name] = nil
+                    read(name, watch: watch, files: files)
+                }
+            }
         }
         // Without the notes forgotten since the listing (renamed, or gone before their read).
         return names.filter { numbersOf[$0] != nil }
@@ -327,6 +358,66 @@ struct NoteIndex {
         numbersOf[note] = nil
         stamps[note] = nil
         recordedHolders[note] = nil
+    }
+}
+
+/// The cards that may hold each number of each note at the first look after open, as
+/// `NoteIndex.firstLookHolder` names them — the card the record named, and `NOTE.cN` — as UTF-8
+/// in one buffer: made on the look's thread beside the store's scan, so that once the store's index
+/// is given only their look-ups in it remain before the first request may take the look.
+struct HolderChecks {
+    private var bytes: [UInt8] = []
+    /// Four per number, in the notes' order: the recorded holder's start in `bytes` and length,
+    /// then `NOTE.cN`'s; a length of -1 for none.
+    private var spans: [Int32] = []
+    /// Each note with numbers, and how many.
+    private var notes: [(note: String, numbers: Int)] = []
+
+    init(numbersOf: [String: [Int]], recorded: [String: [Int: String]]) {
+        notes.reserveCapacity(numbersOf.count)
+        for (note, numbers) in numbersOf where !numbers.isEmpty {
+            notes.append((note, numbers.count))
+            let holders = recorded[note]
+            for number in numbers {
+                add(holders?[number])
+                add(Store.defaultClozeID(note: note, number: number))
+            }
+        }
+    }
+
+    private mutating func add(_ id: String?) {
+        guard let id else {
+            spans.append(0)
+            spans.append(-1)
+            return
+        }
+        spans.append(Int32(bytes.count))
+        bytes.append(contentsOf: id.utf8)
+        spans.append(Int32(id.utf8.count))
+    }
+
+    /// The notes with a number neither of whose cards `cards` holds.
+    func lacking(in cards: CardIndex) -> Set<String> {
+        var lacking = Set<String>()
+        bytes.withUnsafeBufferPointer { base in
+            func holds(_ span: Int) -> Bool {
+                let start = Int(spans[span]), length = Int(spans[span + 1])
+                return length >= 0 && cards.level(ofBytes: UnsafeBufferPointer(rebasing: base[start..<start + length])) != nil
+            }
+            var span = 0
+            for (note, numbers) in notes {
+                let end = span + 4 * numbers
+                while span < end {
+                    if !holds(span), !holds(span + 2) {
+                        lacking.insert(note)
+                        break
+                    }
+                    span += 4
+                }
+                span = end
+            }
+        }
+        return lacking
     }
 }
 
