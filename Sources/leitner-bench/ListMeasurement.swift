@@ -60,6 +60,36 @@ enum ListMeasurement {
         return (count, first, all)
     }
 
+    /// Starts `program` with `arguments`, no shell between (a shell's own start was in each
+    /// figure of `readLines`), and reads its output up to the first line: the seconds to it.
+    /// Its output is closed then, as `head -1` closes it, and the program waited for.
+    static func firstLine(_ program: String, _ arguments: [String]) throws -> Double {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw Errno.current }
+        let start = Timing.now()
+        let child: pid_t
+        do {
+            child = try ChildProcess.spawn(program, arguments: arguments, output: .descriptor(ends[1]))
+        } catch {
+            close(ends[0])
+            close(ends[1])
+            throw error
+        }
+        close(ends[1])
+        var seconds: Double?
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while seconds == nil {
+            let count = read(ends[0], &buffer, buffer.count)
+            guard count > 0 else { break }
+            if buffer[..<count].contains(10) { seconds = Timing.now() - start }
+        }
+        close(ends[0])
+        _ = try ChildProcess.wait(for: child)
+        // A program that printed no line measured nothing worth printing.
+        guard let seconds else { throw Errno(rawValue: EIO) }
+        return seconds
+    }
+
     static func programDirectory() -> String {
         let me = (try? FileSystem.realPath("/proc/self/exe")) ?? CommandLine.arguments[0]
         return String(me[..<(me.lastIndex(of: "/") ?? me.endIndex)])
