@@ -29,8 +29,16 @@ let package = Package(
                 swiftSettings: testHooks),
         .target(name: "LeitnerClient", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
         .executableTarget(name: "leitnerd", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink"]),
+        // leitnerctl starts for every command, so its release build is linked whole, the C
+        // library too (`-static-executable`): no dynamic loader runs before `main`, which was
+        // half of its start, 2.2 -> 1.1 ms of CPU (docs/performance.md, "The warm listing's
+        // first line, the program linked whole"). lld, because gold prints the C library's
+        // caution at each link for the names a static program resolves through NSS modules
+        // (`getpwuid_r`, looked up only without HOME), which docs/performance.md explains.
         .executableTarget(name: "leitnerctl",
-                          dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerClient"]),
+                          dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerClient"],
+                          linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"],
+                                                        .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(name: "leitner-bench", dependencies: ["LeitnerSystem", "LeitnerCore", "LeitnerProtocol", "LeitnerVarlink", "LeitnerWeb"]),
         // Calls the built leitnerd with values generated from its interface text (docs/protocol.md, "Fuzzing"),
         // and leitner-web at each route of its table (LeitnerWeb's `WebRoute`, docs/web.md, "Fuzzing").

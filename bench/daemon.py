@@ -14,8 +14,8 @@ measured in alternating rounds with a Python client and with leitnerctl's own Sw
 (`leitner-bench client`); with ANKI_PYTHON set to an interpreter that has the `anki` package,
 Anki's in-process durable answer (bench/anki-answer.py), the figure Grade is held against, takes
 its turn in each round. `leitnerctl status` is timed beside the floors of any process, built in
-the same run: "hello" in C, and in Swift linked as leitner is installed (the runtime static) and
-dynamically. Usage: bench/daemon.py [BIN_DIR] (default: the build `make install` installs, the
+the same run: "hello" in C, and in Swift linked whole (the C library too, as leitnerctl's release
+build is), with the runtime static (as leitnerd is installed) and dynamically. Usage: bench/daemon.py [BIN_DIR] (default: the build `make install` installs, the
 Swift runtime linked in, `.build-release/release`: what a user runs); BENCH_CARDS=N for a smaller
 store."""
 import json
@@ -365,18 +365,24 @@ def memory(pid):
 
 
 def linkage(program):
-    """How the Swift runtime is linked into `program`: static (as installed) or dynamic."""
-    libraries = subprocess.run(["ldd", str(program)], capture_output=True, text=True).stdout
-    return "dynamic Swift runtime" if "libswiftCore" in libraries else "static Swift runtime"
+    """How `program` is linked: whole, the C library too (leitnerctl's release build; ldd says it
+    is not a dynamic executable), or with the Swift runtime static (as installed) or dynamic."""
+    result = subprocess.run(["ldd", str(program)], capture_output=True, text=True)
+    if "not a dynamic executable" in result.stdout + result.stderr:
+        return "linked whole"
+    return "dynamic Swift runtime" if "libswiftCore" in result.stdout else "static Swift runtime"
 
 
 def process_floors(root):
-    """The floors of a whole process, built here: "hello" in C, in Swift with the runtime static
-    (`-static-stdlib`, as `make install` links leitner) and dynamic. Missing compilers: none."""
+    """The floors of a whole process, built here: "hello" in C, in Swift linked whole
+    (`-static-executable`, as leitnerctl's release build is linked), with the runtime static
+    (`-static-stdlib`, as `make install` links leitnerd) and dynamic. Missing compilers: none."""
     floors = []
     (root / "hello.c").write_text('#include <stdio.h>\nint main(void) { puts("hello"); return 0; }\n')
     (root / "hello.swift").write_text('print("hello")\n')
     builds = [("C hello", ["cc", "-O2", str(root / "hello.c"), "-o", str(root / "hello-c")], root / "hello-c"),
+              ("Swift hello, linked whole", ["swiftc", "-O", "-static-executable", "-use-ld=lld", str(root / "hello.swift"),
+                                             "-o", str(root / "hello-swift-whole")], root / "hello-swift-whole"),
               ("Swift hello, static runtime", ["swiftc", "-O", "-static-stdlib", str(root / "hello.swift"), "-o",
                                                str(root / "hello-swift-static")], root / "hello-swift-static"),
               ("Swift hello, dynamic runtime", ["swiftc", "-O", str(root / "hello.swift"), "-o",

@@ -4,6 +4,7 @@ existing /etc/leitner/leitner.conf never overwritten, and an uninstall that remo
 install put there."""
 import os
 import pathlib
+import pwd
 import shutil
 import signal
 import subprocess
@@ -59,12 +60,43 @@ def test_install_puts_every_file_and_nothing_else(installed):
     assert (installed / "etc/leitner/leitner.conf").read_bytes() == (SYSTEMD / "leitner.conf").read_bytes()
 
 
-@pytest.mark.parametrize("program", ["leitnerd", "leitnerctl"])
+@pytest.mark.parametrize("program", ["leitnerd", "leitner-web"])
 def test_installed_programs_need_no_swift_runtime(installed, program):
     path = installed / "usr/bin" / program
     linked = subprocess.run(["ldd", str(path)], capture_output=True, text=True, check=True).stdout
     assert "libswift" not in linked and "not found" not in linked, linked
     assert "libFoundation" not in linked, linked
+
+
+def program_interpreter(path: pathlib.Path) -> bytes | None:
+    """The dynamic loader an ELF program names (its PT_INTERP), None when it names none."""
+    data = path.read_bytes()
+    assert data[:4] == b"\x7fELF" and data[4] == 2, "a 64-bit ELF file"
+    phoff = int.from_bytes(data[32:40], "little")
+    phentsize = int.from_bytes(data[54:56], "little")
+    for index in range(int.from_bytes(data[56:58], "little")):
+        header = data[phoff + index * phentsize:phoff + (index + 1) * phentsize]
+        if int.from_bytes(header[0:4], "little") == 3:  # PT_INTERP
+            offset, size = int.from_bytes(header[8:16], "little"), int.from_bytes(header[32:40], "little")
+            return data[offset:offset + size].rstrip(b"\0")
+    return None
+
+
+def test_installed_leitnerctl_is_linked_whole_and_runs_with_nothing(installed):
+    """leitnerctl starts for every command: it is linked whole, the C library too, so that no
+    dynamic loader runs before its `main` (half of its start; docs/performance.md, "The warm
+    listing's first line, the program linked whole"), and it runs with an empty environment."""
+    path = installed / "usr/bin/leitnerctl"
+    assert program_interpreter(path) is None
+    assert program_interpreter(installed / "usr/bin/leitnerd") is not None
+    result = subprocess.run([path, "--version"], capture_output=True, text=True, env={}, check=True)
+    assert result.stdout.startswith("leitnerctl ") and result.stderr == ""
+    # Without HOME the home directory comes from the password database (getpwuid_r), which a
+    # program linked whole reads through the C library's own NSS: the paths it names are there.
+    home = pwd.getpwuid(os.getuid()).pw_dir.rstrip("/")
+    result = subprocess.run([path, "--box", "install-test-none", "status"], capture_output=True, text=True, env={})
+    assert result.returncode == 1, result.stderr
+    assert f"no '{home}/.config/leitner/install-test-none.conf'" in result.stderr, result.stderr
 
 
 @pytest.mark.parametrize("user", [False, True], ids=["system", "user"])
