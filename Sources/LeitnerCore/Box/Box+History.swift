@@ -112,7 +112,10 @@ extension Box {
     /// The graded days `device` published beside its log (`PublishedHistory`), when they hold:
     /// a store without its local state reads only the lines after them.
     func publishedGradedDays(of device: String) -> GradedDays? {
-        gradedDays(in: PublishedHistory.read(PublishedHistory.gradedDays, of: device, in: store.devicesFD, limit: 8 << 20), of: device)
+        let published = gradedDays(in: PublishedHistory.read(PublishedHistory.gradedDays, of: device, in: store.devicesFD, limit: 8 << 20),
+                                   of: device)
+        if let published, device == store.device { store.publishedOffsets[PublishedHistory.gradedDays] = published.logOffset }
+        return published
     }
 
     /// The graded days a file's `bytes` hold, when they were reckoned by this day clock and

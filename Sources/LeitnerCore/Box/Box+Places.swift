@@ -69,7 +69,9 @@ extension Box {
 
     /// The ledger this device published beside its log, when it holds.
     private func publishedPlaces() -> PlacesLedger? {
-        ledger(in: PublishedHistory.read(PublishedHistory.places, of: store.device, in: store.devicesFD, limit: 256 << 20))
+        let published = ledger(in: PublishedHistory.read(PublishedHistory.places, of: store.device, in: store.devicesFD, limit: 256 << 20))
+        if let published { store.publishedOffsets[PublishedHistory.places] = published.logOffset }
+        return published
     }
 
     /// The ledger a file's `bytes` hold, when this device's log still holds the bytes before its
@@ -89,16 +91,22 @@ extension Box {
         let size = store.log.size
         guard size > 0, !store.log.isReplaced() else { return }
         let every = max(options.publishEvery, 1)
-        func check(before offset: Int) -> UInt32? {
-            offset > 0 ? PeerReadMarks.withLog(store.device, in: store.devicesFD, { PeerReadMarks.check($0, before: offset) }) : nil
+        func publishedAt(_ name: String, _ read: () -> Void) -> Int {
+            if store.publishedOffsets[name] == nil { read() }
+            return store.publishedOffsets[name] ?? 0
         }
-        if size - (publishedPlaces()?.logOffset ?? 0) >= every, (try? catchUpPlaces()) != nil, let check = check(before: places.logOffset) {
-            PublishedHistory.write(places.encoded(check: check, clock: keptDatesClock), as: PublishedHistory.places, in: store.deviceFD)
+        func publish(_ bytes: (UInt32) -> [UInt8], as name: String, at offset: Int) {
+            guard offset > 0, let check = PeerReadMarks.withLog(store.device, in: store.devicesFD, { PeerReadMarks.check($0, before: offset) }),
+                  PublishedHistory.write(bytes(check), as: name, in: store.deviceFD) else { return }
+            store.publishedOffsets[name] = offset
         }
-        if size - (publishedGradedDays(of: store.device)?.logOffset ?? 0) >= every, (try? updateGradedDays()) != nil,
-           let check = check(before: statistics.gradedDays.logOffset) {
-            PublishedHistory.write(Array(statistics.gradedDays.encoded(check: check, clock: keptDatesClock).utf8),
-                                   as: PublishedHistory.gradedDays, in: store.deviceFD)
+        if size - publishedAt(PublishedHistory.places, { _ = publishedPlaces() }) >= every, (try? catchUpPlaces()) != nil {
+            publish({ places.encoded(check: $0, clock: keptDatesClock) }, as: PublishedHistory.places, at: places.logOffset)
+        }
+        if size - publishedAt(PublishedHistory.gradedDays, { _ = publishedGradedDays(of: store.device) }) >= every,
+           (try? updateGradedDays()) != nil {
+            publish({ Array(statistics.gradedDays.encoded(check: $0, clock: keptDatesClock).utf8) },
+                    as: PublishedHistory.gradedDays, at: statistics.gradedDays.logOffset)
         }
     }
 

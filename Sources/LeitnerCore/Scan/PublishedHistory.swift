@@ -41,9 +41,11 @@ enum PublishedHistory {
         return (try? FileSystem.readFile(name, in: directory, limit: limit)).flatMap(unsealed)
     }
 
-    /// Publishes `bytes` as `name` in this device's directory (temporary name, rename): a file
-    /// not written costs a later start without local state a longer reading, never a change.
-    static func write(_ bytes: [UInt8], as name: String, in device: FileDescriptor) {
-        try? FileSystem.writeAtomically(sealed(bytes), to: name, in: device)
+    /// Publishes `bytes` as `name` in this device's directory (temporary name, rename); false when
+    /// it could not: a file not written costs a later start without local state a longer
+    /// reading, never a change.
+    @discardableResult
+    static func write(_ bytes: [UInt8], as name: String, in device: FileDescriptor) -> Bool {
+        (try? FileSystem.writeAtomically(sealed(bytes), to: name, in: device)) != nil
     }
 }

@@ -17,9 +17,9 @@ extension Store {
     ///   takes each of its entries (with the offset after its line) in the same reading, nil for
     ///   nothing — the box's places' ledger and week's counts, which a store without its local
     ///   state would otherwise read the whole log for again at the first request.
-    /// - Returns: the changes, by id; `readWholeLog` when there was no local `LoggedLevels` to go
-    ///   by; `placed`, in that case, where the log's lines alone leave every card, and the end of
-    ///   the last line read (what this device publishes).
+    /// - Returns: the changes, by id; `readWholeLog` when there was no `LoggedLevels` to go by,
+    ///   local or published; `placed`, without the local file, where the log's lines alone leave
+    ///   every card and the end of the last line read (what this device publishes).
     func changesWhileClosed(alongside: () -> ((LogLine.Fields, Int) -> Void)? = { nil })
         throws(BoxError) -> (changes: [HandChange], readWholeLog: Bool, placed: (index: CardIndex, offset: Int)?) {
         func holds(_ kept: LoggedLevels) -> Bool {
@@ -67,7 +67,7 @@ extension Store {
             let id = String(decoding: bytes, as: UTF8.self)
             changes.append(now.map { .moved(id: id, from: was, to: $0) } ?? .disappeared(id: id, from: was))
         }
-        return (changes.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }, !local, local ? nil : (logged, readTo))
+        return (changes.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }, saved == nil, local ? nil : (logged, readTo))
     }
 
     /// Where this device's log alone leaves each card, as published beside it, when its offset
@@ -77,25 +77,30 @@ extension Store {
               let kept = LoggedLevels.decoded(bytes), kept.logOffset > 0, kept.logOffset <= log.size,
               PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: kept.logOffset) }) == kept.logCheck
         else { return nil }
+        publishedOffsets[PublishedHistory.loggedLevels] = kept.logOffset
         return kept
     }
 
     /// Publishes where this device's log alone leaves each card (`PublishedHistory`) when the
     /// log is `every` bytes or more past the published file: `placed` (the open read the log to
-    /// its end), else the published file with the lines after it, or the whole log when there is
-    /// none — once, at a stop (`Box.close`). A log replaced under the box is left for the next open.
+    /// its end, from the published file it looked for, `changesWhileClosed`), else the published
+    /// file with the lines after it, or the whole log when there is none — once, at a stop
+    /// (`Box.close`). A log replaced under the box is left for the next open.
     func publishLoggedLevels(placed: (index: CardIndex, offset: Int)?, every: Int) {
         let size = log.size
         guard size > 0, !log.isReplaced() else { return }
-        let published = publishedLoggedLevels()
-        guard size - (published?.logOffset ?? 0) >= max(every, 1) else { return }
+        if placed == nil, publishedOffsets[PublishedHistory.loggedLevels] == nil { _ = publishedLoggedLevels() }
+        let publishedAt = publishedOffsets[PublishedHistory.loggedLevels] ?? 0
+        guard size - publishedAt >= max(every, 1) else { return }
         var index: CardIndex
-        var offset = published?.logOffset ?? 0
+        var offset = 0
         if let placed {
             (index, offset) = placed
         } else {
             index = CardIndex()
+            let published = publishedAt > 0 ? publishedLoggedLevels() : nil
             published?.add(Set(Level.allCases), to: &index)
+            offset = published?.logOffset ?? 0
             do {
                 try log.forEachLine(from: offset) { line, end in
                     index.place(by: line)
@@ -105,10 +110,12 @@ extension Store {
                 return
             }
         }
-        guard offset > (published?.logOffset ?? 0),
+        guard offset > publishedAt,
               let check = PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: offset) }) else { return }
-        PublishedHistory.write(LoggedLevels.encode(index, also: [:], logOffset: offset, logCheck: check, stamps: nil),
-                               as: PublishedHistory.loggedLevels, in: deviceFD)
+        if PublishedHistory.write(LoggedLevels.encode(index, also: [:], logOffset: offset, logCheck: check, stamps: nil),
+                                  as: PublishedHistory.loggedLevels, in: deviceFD) {
+            publishedOffsets[PublishedHistory.loggedLevels] = offset
+        }
     }
 
     /// Writes `LoggedLevels` for the cards as the index has them — where the log put them, once
