@@ -122,6 +122,10 @@ public final class Inotify {
         }
     }
 
+    /// True once a view's watch was refused: some directory a view follows may have no watch,
+    /// so a change of its files reaches no one through this instance.
+    public var hasRunOut: Bool { count.withLock { $0.ranOut } }
+
     /// The watches held, when a view's watch was refused for the first time and nobody was told
     /// yet; nil otherwise. Says it once: the caller writes it to its log.
     public func takeRunOut() -> Int? {

@@ -656,7 +656,8 @@ import LeitnerSystem
         /// Begun once the probe holds the store's builds, in `init`.
         private(set) var build: IndexBuild!
 
-        init(_ dir: TemporaryDirectory) throws {
+        /// - Parameter watchLimit: the views' watches (`BoxOptions.watchLimit`); nil for the default.
+        init(_ dir: TemporaryDirectory, watchLimit: Int? = nil) throws {
             for index in 0..<4 {
                 for level in ["3", "1"] { dir.writeCard("l\(level)-\(index)", level: level, front: "front \(level)-\(index)") }
             }
@@ -668,7 +669,10 @@ import LeitnerSystem
                 _ = try first.search(SearchPattern("front", regex: false), fields: [.front], level: nil)
                 first.close()
             }
-            super.init(holding: try IndexBuildTests.openApart(dir))
+            var options = BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-03-02"))
+            options.buildsIndexesApart = true
+            options.watchLimit = watchLimit
+            super.init(holding: try Box(options: options))
             box.buildSearchIndexAhead()
             guard let begun = box.searchBuild, begun.ahead else {
                 close()
@@ -731,6 +735,39 @@ import LeitnerSystem
         #expect(lines.map(\.id) == ["l1-0", "l1-1", "l1-2", "l1-3", "l3-0", "l3-1", "l3-2", "l3-3", "x1", "y1"])
         #expect(lines.suffix(2).map(\.line) == ["front by the box", "front by hand"])
         #expect(box.searchIndex != nil)
+    }
+
+    /// The same when the watches ran out, as at 100,000 cards under an older kernel's 8,192: the
+    /// card edited by hand after the build read it has no watch, so the change feed says nothing
+    /// of it, and a search that took the build for unchanged missed it (review of 86a38d2, R13).
+    /// With no room for a card's watch, a search without a limit still joins the build and finds
+    /// the card once the index is installed; one with a limit waits for the index.
+    @Test(arguments: [nil, 2] as [Int?])
+    func aCardEditedByHandWithoutAWatchIsFoundByTheSearchThatComesDuringTheBuildAhead(limit: Int?) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let held = try AheadHeld(dir, watchLimit: 1 + Level.allCases.count)
+        defer { held.close() }
+        let box = held.box
+        let fd = open(dir.path + "/1/y1/front.txt", O_WRONLY | O_TRUNC)
+        _ = "front by hand".withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        let pattern = try SearchPattern("front", regex: false)
+        guard limit == nil else {
+            #expect(throws: BoxError.self) { _ = try box.startSearch(pattern, fields: [.front], level: nil, limit: limit, duringBuild: true) }
+            #expect(box.takeAwaitedBuild() === held.build)
+            held.release()
+            while !held.build.isDone { usleep(1000) }
+            #expect(try box.search(pattern, fields: [.front], level: nil, limit: limit).map(\.id) == ["l1-0", "l1-1"])
+            #expect(try box.search(pattern, fields: [.front], level: "1").map(\.id).contains("y1"))
+            return
+        }
+        var scan = try box.startSearch(pattern, fields: [.front], level: nil, limit: nil, duringBuild: true)
+        #expect(scan.build === held.build)
+        held.release()
+        var lines: [SearchMatch] = []
+        while !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 100) }
+        #expect(lines.filter { $0.id == "y1" }.map(\.line) == ["front by hand"])
     }
 
     /// A search with a limit may end with the build's first pieces: it joins the build begun

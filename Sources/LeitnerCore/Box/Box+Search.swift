@@ -48,13 +48,15 @@ extension Box {
         }
         // The build the daemon began as it opened the box (`buildSearchIndexAhead`), still
         // reading: when no card changed since its snapshot, this search is as one that began
-        // it. Otherwise a card changed since may be in a piece read before the change: a search
+        // it. The feed says so only for watched cards: once the watches ran out, a card the build
+        // read unwatched may have been edited by hand since with nothing in the feed, so the
+        // search takes it that something changed (R13). Otherwise a card changed since may be in a piece read before the change: a search
         // without a limit gives each piece's lines and then, the index installed, those of every
         // card it did not read that matches (the changed cards among them); one with a limit,
         // which may end with the first pieces, waits for the index as any call does. One search
         // takes the pieces.
         if duringBuild, searchIndex == nil, let build = searchBuild, build.ahead {
-            let changed = store.hasChanges(since: build.cursor)
+            let changed = store.hasChanges(since: build.cursor) || store.viewWatchesRanOut
             if limit == nil && cards == nil || !changed, build.joinPieces() {
                 return SearchScan(pattern: pattern, only: only, joining: build, changedSince: changed, criteria: criteria,
                                   limit: limit, cards: cards, budget: budget ?? options.searchSteps)

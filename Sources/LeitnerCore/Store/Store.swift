@@ -371,6 +371,10 @@ final class Store {
     /// Watches card directories for the views that follow their cards' files.
     var watcher: Inotify.Watcher { inotify.watcher }
 
+    /// True once a view's watch was refused: a card directory may be unwatched, and a hand edit
+    /// of its files then reaches the change feed only by the card's stamp, asked at each use.
+    var viewWatchesRanOut: Bool { inotify.hasRunOut }
+
     /// Once, when the views' watches first ran out: the watches held and the limit.
     func takeWatchesRunOut() -> (held: Int, limit: Int)? {
         inotify.takeRunOut().map { ($0, inotify.limit) }
