@@ -81,3 +81,29 @@ def test_a_card_edited_moved_or_removed_while_the_daemon_is_stopped_is_searched_
     assert len(ids(search(daemon, "of"))) == CARDS - 1
     # Written anew, whole, by that daemon's build.
     assert wait_for_index_file(store, other_than=whole // 2).stat().st_size >= whole - 100
+
+
+def test_a_store_searched_before_has_its_index_built_as_the_daemon_starts(make_daemon, root):  # noqa: F811
+    """docs/daemon.md, "Indexes built off the turn": with the index's file there, the daemon
+    begins the build once ready, before any search, and writes the file again when it read a
+    card edited while it was stopped; a store never searched is not read for it."""
+    store = root / "store"
+    every = [f"card-{i:02d}" for i in range(CARDS)]
+    make_store_cards(store, "1", every)
+    time.sleep(1.1)
+    daemon = make_daemon(store=store).start()
+    daemon.call("Status")
+    assert daemon.stop() == 0
+    assert index_file(store) is None
+
+    daemon = make_daemon(store=store).start()
+    assert ids(search(daemon, "front of")) == every
+    size = wait_for_index_file(store).stat().st_size
+    assert daemon.stop() == 0
+
+    (store / "1" / "card-03" / "back.txt").write_text("zebra of card-03")
+    daemon = make_daemon(store=store).start()
+    # No search: the build begun at the start read card-03 again and wrote the file.
+    wait_for_index_file(store, other_than=size)
+    assert ids(search(daemon, "zebra")) == ["card-03"]
+    assert daemon.stop() == 0
