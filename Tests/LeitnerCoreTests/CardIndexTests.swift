@@ -47,6 +47,29 @@ import Testing
         }
     }
 
+    /// The entries at some levels are each card there once, with its bytes, in entry order; a
+    /// removed card at none, and every level's with no levels named (a test's queue).
+    @Test func entriesAtSomeLevelsAreTheCardsThere() {
+        var random = SeededGenerator(seed: 12)
+        var index = CardIndex()
+        for _ in 0..<3000 {
+            let id = "c\(random.next() % 2000)"
+            index[id] = random.next() % 9 == 0 ? nil : Level.allCases[Int(random.next() % UInt64(Level.allCases.count))]
+        }
+        for levels in [[Level.one], [.new], [.two, .four, .finished], [.suspended, .one, .seven], [], Level.allCases] {
+            var seen: [String] = []
+            index.forEachEntryWithBytes(at: levels) { entry, level, bytes in
+                #expect(levels.contains(level) && index.level(ofEntry: entry) == level)
+                seen.append(String(decoding: bytes, as: UTF8.self))
+            }
+            let expected = index.filter { levels.contains($0.value) }.map(\.key)
+            #expect(seen == expected, "\(levels)")
+        }
+        var all = 0
+        index.forEachEntryWithBytes { _, _, _ in all += 1 }
+        #expect(all == index.count)
+    }
+
     @Test func growsFromEmptyAndFromASizedStart() {
         for start in [0, 10, 100_000] {
             var index = CardIndex(minimumCapacity: start)

@@ -379,7 +379,7 @@ public final class Box {
         let levels = options.cycle.levels(at: position)
         let seed = options.seedSource()
         let index = store.cardLevels
-        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damagedCards, seed: seed) { _, level in levels.contains(level) }
+        let queue = DailyTestState.shuffledQueue(of: index, damaged: store.damagedCards, seed: seed, at: levels)
         try finishOpeningDay(opening)
         try daily.save(DailyTest(position: position, levels: levels, opened: moment.today, seed: seed,
                                  logOffset: store.log.size, queue: queue, of: index))

@@ -138,16 +138,17 @@ struct DailyTestState {
 
     // MARK: Shuffling
 
-    /// R11: the cards of `index` that `include` takes and that are not damaged, in the order of
-    /// `seed`. Each card sorts by a hash of the seed and its id — a function of the seed and the
-    /// set of cards alone, and cheaper than sorting 100,000 strings and then shuffling. The
-    /// cards are the index's entry numbers, their ids read as bytes where they lie: no string per
-    /// card, no reference counting while sorting (docs/performance.md, Prepare).
-    static func shuffledQueue(of index: CardIndex, damaged: [String: String], seed: UInt64,
-                              including include: (UInt32, Level) -> Bool) -> [UInt32] {
+    /// R11: the cards of `index` at `levels` (nil: any) that `include` takes and that are not
+    /// damaged, in the order of `seed`. Each card sorts by a hash of the seed and its id — a
+    /// function of the seed and the set of cards alone, and cheaper than sorting 100,000 strings
+    /// and then shuffling. The cards are the index's entry numbers, their ids read as bytes
+    /// where they lie: no string per card, no reference counting while sorting
+    /// (docs/performance.md, Prepare).
+    static func shuffledQueue(of index: CardIndex, damaged: [String: String], seed: UInt64, at levels: [Level]? = nil,
+                              including include: (UInt32, Level) -> Bool = { _, _ in true }) -> [UInt32] {
         var items: [UInt64] = []
         items.reserveCapacity(index.count)
-        index.forEachEntryWithBytes { entry, level, bytes in
+        index.forEachEntryWithBytes(at: levels) { entry, level, bytes in
             guard include(entry, level) else { return }
             if !damaged.isEmpty, damaged[index.id(ofEntry: entry)] != nil { return }
             items.append(ShuffleOrder.item(key: SeededGenerator.key(seed: seed, bytes: bytes), entry: entry))

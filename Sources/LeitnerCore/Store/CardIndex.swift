@@ -168,12 +168,17 @@ struct CardIndex: Sequence {
         }
     }
 
-    /// Calls `body` with the number, level and id's UTF-8 bytes of each card's entry, in entry
-    /// order: the ids read front to back where they lie, valid during the call only.
-    func forEachEntryWithBytes(_ body: (UInt32, Level, UnsafeBufferPointer<UInt8>) -> Void) {
+    /// Calls `body` with the number, level and id's UTF-8 bytes of each card's entry at one of
+    /// `levels` (every level when nil), in entry order: the ids read front to back where they
+    /// lie, valid during the call only. An entry at another level is passed over by one test of
+    /// its level's bit: a test's queue walks every entry, and 100,000 cards waiting in `new/`
+    /// doubled what it passed over (docs/performance.md, "The least ids of `new/`, kept").
+    func forEachEntryWithBytes(at levels: [Level]? = nil, _ body: (UInt32, Level, UnsafeBufferPointer<UInt8>) -> Void) {
+        // Bit n for the level of raw value n; bit 0, a removed entry's, never set.
+        let mask = levels.map { $0.reduce(UInt64(0)) { $0 | 1 << UInt64($1.rawValue) } } ?? ~UInt64(1)
         entries.withUnsafeBufferPointer { entries in
             arena.withUnsafeBufferPointer { arena in
-                for (number, entry) in entries.enumerated() {
+                for (number, entry) in entries.enumerated() where mask &>> (entry >> 40 & 0xFF) & 1 != 0 {
                     guard let level = level(of: entry) else { continue }
                     let offset = Int(entry & 0xFFFF_FFFF), length = Int(entry >> 32 & 0xFF)
                     body(UInt32(number), level, UnsafeBufferPointer(rebasing: arena[offset..<offset + length]))
@@ -265,35 +270,37 @@ struct CardIndex: Sequence {
                     for index in 0..<8 { key = key << 8 | UInt64(index < length ? start[index] : 0) }
                     return key
                 }
-                // A max-heap: the greatest kept at the top, each no less than its children.
-                var kept: [UInt32] = []
-                kept.reserveCapacity(limit)
-                func siftUp(_ from: Int) {
+                // A max-heap: the greatest kept at the top, each no less than its children. Given
+                // as a parameter, not captured: a captured variable is boxed, and every read of it
+                // in the loop over 100,000 entries an access check.
+                func siftUp(_ heap: inout [UInt32], from: Int) {
                     var child = from
-                    while child > 0, precedes(kept[(child - 1) / 2], kept[child]) {
-                        kept.swapAt(child, (child - 1) / 2)
+                    while child > 0, precedes(heap[(child - 1) / 2], heap[child]) {
+                        heap.swapAt(child, (child - 1) / 2)
                         child = (child - 1) / 2
                     }
                 }
-                func siftDown() {
+                func siftDown(_ heap: inout [UInt32]) {
                     var parent = 0
                     while true {
                         let left = 2 * parent + 1, right = left + 1
                         var greatest = parent
-                        if left < kept.count, precedes(kept[greatest], kept[left]) { greatest = left }
-                        if right < kept.count, precedes(kept[greatest], kept[right]) { greatest = right }
+                        if left < heap.count, precedes(heap[greatest], heap[left]) { greatest = left }
+                        if right < heap.count, precedes(heap[greatest], heap[right]) { greatest = right }
                         if greatest == parent { return }
-                        kept.swapAt(parent, greatest)
+                        heap.swapAt(parent, greatest)
                         parent = greatest
                     }
                 }
+                var kept: [UInt32] = []
+                kept.reserveCapacity(limit)
                 // The key of the greatest kept, once `limit` are kept.
                 var bound = UInt64.max
                 for number in entries.indices where entries[number] >> 40 & 0xFF == raw {
                     let entry = entries[number]
                     guard kept.count == limit else {
                         kept.append(UInt32(number))
-                        siftUp(kept.count - 1)
+                        siftUp(&kept, from: kept.count - 1)
                         if kept.count == limit { bound = key(entries[Int(kept[0])]) }
                         continue
                     }
@@ -303,7 +310,7 @@ struct CardIndex: Sequence {
                     let entryKey = key(entry)
                     if entryKey > bound || entryKey == bound && !less(entry, entries[Int(kept[0])]) { continue }
                     kept[0] = UInt32(number)
-                    siftDown()
+                    siftDown(&kept)
                     bound = key(entries[Int(kept[0])])
                 }
                 return kept.sorted(by: precedes)
