@@ -132,6 +132,35 @@ import LeitnerTestSupport
         #expect(try f.box.doctor().isEmpty)
     }
 
+    /// The record's file read from its bytes in place: empty lines passed over, a note without
+    /// numbers, empty numbers between commas passed over, holders; a line that does not read
+    /// (a stamp that is no hexadecimal or too short, a number that is none, a holder without its
+    /// card, a wrong first line) makes no record at all.
+    @Test func theRecordsLinesAreReadFromTheirBytes() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let state = try FileDescriptor.openDirectory(dir.path)
+        defer { state.close() }
+        // A stamp's hash (8 bytes) and its names, `text.md/`, in hexadecimal.
+        let stamp = "0102030405060708" + "746578742e6d642f"
+        func load(_ lines: String) -> (record: NoteRecord, check: UInt32)? {
+            dir.write(NoteRecord.fileName, lines)
+            return NoteRecord.load(in: state)
+        }
+        let loaded = try #require(load("leitner notes 2\t120\tff\n\nn1\t\(stamp)\t1,2\nn2\t\(stamp)\t\n\nn3\t\(stamp)\t3,,4,\t3\tk-3\t4\tk-4\n"))
+        #expect(loaded.check == 0xff)
+        #expect(loaded.record.logSize == 120)
+        #expect(loaded.record.entries.keys.sorted() == ["n1", "n2", "n3"])
+        #expect(loaded.record.entries["n1"]?.numbers == [1, 2] && loaded.record.entries["n1"]?.holders == [:])
+        #expect(loaded.record.entries["n2"]?.numbers == [])
+        #expect(loaded.record.entries["n3"]?.numbers == [3, 4] && loaded.record.entries["n3"]?.holders == [3: "k-3", 4: "k-4"])
+        for bad in ["n4\tzz\t1", "n4\t0102\t1", "n4\t\(stamp)\t1,x", "n4\t\(stamp)\t1\t2", "n4\t\(stamp)\t1\tx\tk", "n4\t\(stamp)"] {
+            #expect(load("leitner notes 2\t120\tff\nn1\t\(stamp)\t1\n\(bad)\n") == nil, "\(bad)")
+        }
+        #expect(load("leitner notes 1\t120\tff\nn1\t\(stamp)\t1\n") == nil)
+        #expect(load("leitner notes 2\t120\nn1\t\(stamp)\t1\n") == nil)
+    }
+
     /// The record's file, relative to the store.
     static func recordPath(_ f: BoxFixture) -> String {
         String(f.box.store.statePath.dropFirst(f.dir.path.count + 1)) + "/" + NoteRecord.fileName

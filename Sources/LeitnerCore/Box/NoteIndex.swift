@@ -380,8 +380,25 @@ struct HolderChecks {
             let holders = recorded[note]
             for number in numbers {
                 add(holders?[number])
-                add(Store.defaultClozeID(note: note, number: number))
+                addDefault(of: note, number: number)
             }
+        }
+    }
+
+    /// `NOTE.cN` made in place: an ASCII one is decided on its bytes (the common case, made
+    /// without a string), any other as `Store.defaultClozeID` decides.
+    private mutating func addDefault(of note: String, number: Int) {
+        let start = bytes.count
+        bytes.append(contentsOf: note.utf8)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "c"))
+        bytes.append(contentsOf: String(number).utf8)
+        if CardID.isValidASCII(bytes[start...]) {
+            spans.append(Int32(start))
+            spans.append(Int32(bytes.count - start))
+        } else {
+            bytes.removeSubrange(start...)
+            add(Store.defaultClozeID(note: note, number: number))
         }
     }
 

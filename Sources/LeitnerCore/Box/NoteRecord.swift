@@ -120,39 +120,72 @@ struct NoteRecord {
     }
 
     /// The record in `bytes`, and the check of its log's bytes it names; nil when a line does
-    /// not read. Read from the bytes, since thousands of lines are read at an open.
+    /// not read. Read from the bytes in place, a line's fields found by index and nothing made of
+    /// them but the note's name, its stamp and its holders, since thousands of lines are read at
+    /// an open (on the first look's thread, beside the store's scan). Empty lines are passed over.
     private static func parse(_ bytes: [UInt8]) -> (record: NoteRecord, check: UInt32)? {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)[...]
-        guard let first = lines.popFirst(), first.starts(with: header) else { return nil }
-        let head = first.dropFirst(header.count).split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-        guard head.count == 2, let size = number(head[0]), let check = UInt32(String(decoding: head[1], as: UTF8.self), radix: 16) else {
+        bytes.withUnsafeBufferPointer { parse($0) }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (record: NoteRecord, check: UInt32)? {
+        let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t"), comma = UInt8(ascii: ",")
+        var start = 0
+        // Past empty lines, the next line's range; nil at the end.
+        func nextLine() -> Range<Int>? {
+            while start < bytes.count, bytes[start] == newline { start += 1 }
+            guard start < bytes.count else { return nil }
+            var end = start
+            while end < bytes.count, bytes[end] != newline { end += 1 }
+            defer { start = end }
+            return start..<end
+        }
+        var fields: [Range<Int>] = []
+        // The line's fields between tabs, empty ones kept, into `fields`.
+        func split(_ line: Range<Int>) {
+            fields.removeAll(keepingCapacity: true)
+            var from = line.lowerBound
+            for index in line where bytes[index] == tab {
+                fields.append(from..<index)
+                from = index + 1
+            }
+            fields.append(from..<line.upperBound)
+        }
+        guard let first = nextLine(), bytes[first].starts(with: header) else { return nil }
+        split(first.lowerBound + header.count..<first.upperBound)
+        guard fields.count == 2, let size = number(bytes[fields[0]]),
+              let check = UInt32(String(decoding: bytes[fields[1]], as: UTF8.self), radix: 16) else {
             return nil
         }
         var entries: [String: Entry] = [:]
-        entries.reserveCapacity(lines.count)
-        for line in lines {
-            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-            guard fields.count >= 3, fields.count % 2 == 1, let encoded = unhex(fields[1]),
+        entries.reserveCapacity(bytes.count / 40)
+        while let line = nextLine() {
+            split(line)
+            guard fields.count >= 3, fields.count % 2 == 1, let encoded = unhex(bytes[fields[1]]),
                   let stamp = CardStamp(encoded: encoded) else { return nil }
             var numbers: [Int] = []
-            for field in fields[2].split(separator: UInt8(ascii: ",")) {
-                guard let value = number(field) else { return nil }
-                numbers.append(value)
+            // Between commas, empty ones passed over.
+            var from = fields[2].lowerBound
+            for index in fields[2].lowerBound...fields[2].upperBound where index == fields[2].upperBound || bytes[index] == comma {
+                if index > from {
+                    guard let value = number(bytes[from..<index]) else { return nil }
+                    numbers.append(value)
+                }
+                from = index + 1
             }
             var holders: [Int: String] = [:]
             var index = 3
             while index + 1 < fields.count {
-                guard let value = number(fields[index]) else { return nil }
-                holders[value] = String(decoding: fields[index + 1], as: UTF8.self)
+                guard let value = number(bytes[fields[index]]) else { return nil }
+                holders[value] = String(decoding: bytes[fields[index + 1]], as: UTF8.self)
                 index += 2
             }
-            entries[String(decoding: fields[0], as: UTF8.self)] = Entry(stamp: stamp, numbers: numbers, holders: holders)
+            entries[String(decoding: bytes[fields[0]], as: UTF8.self)] = Entry(stamp: stamp, numbers: numbers, holders: holders)
         }
         return (NoteRecord(logSize: size, entries: entries), check)
     }
 
     /// The decimal number `digits` spell, nil for anything else.
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+    private static func number(_ digits: some Collection<UInt8>) -> Int? {
         guard !digits.isEmpty, digits.count <= 18 else { return nil }
         var value = 0
         for byte in digits {
@@ -175,7 +208,7 @@ struct NoteRecord {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func unhex(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+    private static func unhex(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8]? {
         guard text.count % 2 == 0 else { return nil }
         func value(_ byte: UInt8) -> UInt8? {
             switch byte {
