@@ -114,7 +114,7 @@ extension Box {
     func publishedGradedDays(of device: String) -> GradedDays? {
         let published = gradedDays(in: PublishedHistory.read(PublishedHistory.gradedDays, of: device, in: store.devicesFD, limit: 8 << 20),
                                    of: device)
-        if let published, device == store.device { store.publishedOffsets[PublishedHistory.gradedDays] = published.logOffset }
+        if let published, device == store.device { store.log.publishedOffsets[PublishedHistory.gradedDays] = published.logOffset }
         return published
     }
 

@@ -70,7 +70,7 @@ extension Box {
     /// The ledger this device published beside its log, when it holds.
     private func publishedPlaces() -> PlacesLedger? {
         let published = ledger(in: PublishedHistory.read(PublishedHistory.places, of: store.device, in: store.devicesFD, limit: 256 << 20))
-        if let published { store.publishedOffsets[PublishedHistory.places] = published.logOffset }
+        if let published { store.log.publishedOffsets[PublishedHistory.places] = published.logOffset }
         return published
     }
 
@@ -92,13 +92,13 @@ extension Box {
         guard size > 0, !store.log.isReplaced() else { return }
         let every = max(options.publishEvery, 1)
         func publishedAt(_ name: String, _ read: () -> Void) -> Int {
-            if store.publishedOffsets[name] == nil { read() }
-            return store.publishedOffsets[name] ?? 0
+            if store.log.publishedOffsets[name] == nil { read() }
+            return store.log.publishedOffsets[name] ?? 0
         }
         func publish(_ bytes: (UInt32) -> [UInt8], as name: String, at offset: Int) {
             guard offset > 0, let check = PeerReadMarks.withLog(store.device, in: store.devicesFD, { PeerReadMarks.check($0, before: offset) }),
                   PublishedHistory.write(bytes(check), as: name, in: store.deviceFD) else { return }
-            store.publishedOffsets[name] = offset
+            store.log.publishedOffsets[name] = offset
         }
         if size - publishedAt(PublishedHistory.places, { _ = publishedPlaces() }) >= every, (try? catchUpPlaces()) != nil {
             publish({ places.encoded(check: $0, clock: keptDatesClock) }, as: PublishedHistory.places, at: places.logOffset)

@@ -19,6 +19,9 @@ final class ReviewLog {
     /// The length of the start every file the log has been since `takeReplacement` last asked
     /// shares, byte for byte; nil while the log was not replaced.
     private var replacedKeeping: Int?
+    /// The offset in this log of each file published beside it (`PublishedHistory`), once read or
+    /// written: whether to publish again is decided without reading the file again.
+    var publishedOffsets: [String: Int] = [:]
     /// When the store last found `fd` to be the file the path names (`Store.followReplacedLog`);
     /// kept here, beside the identity it confirms, for `Store.logCheckStands`.
     var lookedAt: MonotonicTime?

@@ -77,7 +77,7 @@ extension Store {
               let kept = LoggedLevels.decoded(bytes), kept.logOffset > 0, kept.logOffset <= log.size,
               PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: kept.logOffset) }) == kept.logCheck
         else { return nil }
-        publishedOffsets[PublishedHistory.loggedLevels] = kept.logOffset
+        log.publishedOffsets[PublishedHistory.loggedLevels] = kept.logOffset
         return kept
     }
 
@@ -89,8 +89,8 @@ extension Store {
     func publishLoggedLevels(placed: (index: CardIndex, offset: Int)?, every: Int) {
         let size = log.size
         guard size > 0, !log.isReplaced() else { return }
-        if placed == nil, publishedOffsets[PublishedHistory.loggedLevels] == nil { _ = publishedLoggedLevels() }
-        let publishedAt = publishedOffsets[PublishedHistory.loggedLevels] ?? 0
+        if placed == nil, log.publishedOffsets[PublishedHistory.loggedLevels] == nil { _ = publishedLoggedLevels() }
+        let publishedAt = log.publishedOffsets[PublishedHistory.loggedLevels] ?? 0
         guard size - publishedAt >= max(every, 1) else { return }
         var index: CardIndex
         var offset = 0
@@ -114,7 +114,7 @@ extension Store {
               let check = PeerReadMarks.withLog(device, in: devicesFD, { PeerReadMarks.check($0, before: offset) }) else { return }
         if PublishedHistory.write(LoggedLevels.encode(index, also: [:], logOffset: offset, logCheck: check, stamps: nil),
                                   as: PublishedHistory.loggedLevels, in: deviceFD) {
-            publishedOffsets[PublishedHistory.loggedLevels] = offset
+            log.publishedOffsets[PublishedHistory.loggedLevels] = offset
         }
     }
 

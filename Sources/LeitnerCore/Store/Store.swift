@@ -41,9 +41,6 @@ final class Store {
     private var listings = ListingsSeen()
     /// Notes kept for their cards' sides while nothing of them changes.
     private var noteReads = NoteReads()
-    /// The offset of each file this device published beside its log (`PublishedHistory`), once
-    /// read or written: whether to publish again is decided without reading it again.
-    var publishedOffsets: [String: Int] = [:]
 
     static let stateDirectoryName = ".leitner"
     static let devicesDirectoryName = "devices"
