@@ -251,4 +251,29 @@ import LeitnerTestSupport
         #expect(try handLines(withFiles) == [])
         #expect(try handLines(withoutFiles) == ["delete cardX"])
     }
+
+    /// An open with its local state, as every store had before the published files, publishes
+    /// nothing: it reads neither the published file nor the whole log for it, and its stop
+    /// publishes (docs/store-format.md, "Published beside the log"). It read the whole log at
+    /// every open until one was published (review F2 of 25cf039).
+    @Test func anOpenWithItsLocalStateReadsNoWholeLogToPublish() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var options = BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-03-02"))
+        options.publishEvery = 1
+        do {
+            let box = try Box(options: options)
+            for index in 0..<50 { _ = try box.addText("front \(index)", "back \(index)", id: "c\(index)", level: "1") }
+            box.close()
+        }
+        let published = ".leitner/devices/\(TestBox.device)/"
+        #expect(dir.exists(".leitner/local.\(TestBox.device)/logged-levels"))
+        for name in [PublishedHistory.loggedLevels, PublishedHistory.places, PublishedHistory.gradedDays]
+        where dir.exists(published + name) { dir.removeFile(published + name) }
+        let box = try Box(options: options)
+        let publishedAtOpen = dir.exists(published + PublishedHistory.loggedLevels)
+        box.close()
+        #expect(!publishedAtOpen, "the open read the whole log and published logged-levels")
+        #expect(dir.exists(published + PublishedHistory.loggedLevels), "the stop publishes it")
+    }
 }

@@ -150,8 +150,10 @@ public final class Box {
             // leaving the test by R8. Found against where the log left each card
             // (`LoggedLevels`), without reading the whole log.
             let found = try store.changesWhileClosed(alongside: { wholeLogReaderAtOpen() })
-            // Where the log alone left every card, at its end before this open logs anything.
-            store.publishLoggedLevels(placed: found.placed, every: options.publishEvery)
+            // Where the log alone left every card, at its end before this open logs anything: only
+            // when this open read the log for it (no local state). An open with its local state
+            // reads neither the published file nor the log to publish; its stop does.
+            if let placed = found.placed { store.publishLoggedLevels(placed: placed, every: options.publishEvery) }
             let moment = Moment(now: now, today: options.dayClock.logicalDate(at: now))
             for change in found.changes { try takeIn(change, moment, atOpen: true) }
             // Read from the whole log: kept now, so that a daemon that is never stopped cleanly

@@ -264,7 +264,7 @@ public struct CardListing: Sendable {
     /// page, at each view), only the first of them, by one pass that keeps the least; the rest
     /// wait, all after those, until the listing reaches them (when cards were left out). So is
     /// the batch that reaches a level much larger than it, once in a listing without `limit`
-    /// (its first, 32 cards: `leitnerctl list`'s first lines): sorting the 14,000 ids of a
+    /// (its first, 8 cards: `leitnerctl list`'s first lines): sorting the 14,000 ids of a
     /// level took most of the time to the first line. The rest is sorted whole when the next
     /// batch reaches it, so that a listing of 100,000 cards makes one pass more than a sort of
     /// each level, not one a batch.
