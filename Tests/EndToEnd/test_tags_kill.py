@@ -69,5 +69,15 @@ def test_a_kill_while_tagging_leaves_each_tags_file_whole(make_daemon):  # noqa:
             for card_id in ids:
                 card = c.call("Show", id=card_id)["card"]
                 assert card["level"] == "1", f"{context}: {card_id} in {card['level']}"
-                assert set(card.get("tags") or []) == expected[card_id], f"{context}: {card_id}: {card.get('tags')}"
+                shown = set(card.get("tags") or [])
+                if in_flight and in_flight[0] == card_id:
+                    # The Tag in flight may have had its journal record synced and not yet its
+                    # file renamed into place when the kill came: the restart finishes it (R18),
+                    # so its tags may be there now though they were not on disk at the kill.
+                    # Before or after, never a mix, and the file says the same.
+                    allowed = [expected[card_id], in_flight[1]]
+                    assert shown in allowed, f"{context}: {card_id}: {card.get('tags')}, expected one of {allowed}"
+                    assert set(tags_on_disk(store, card_id)) == shown, f"{context}: {card_id}'s file and Show differ"
+                    expected[card_id] = shown
+                assert shown == expected[card_id], f"{context}: {card_id}: {card.get('tags')}"
     assert sorted(card_id for card_id, _ in all_card_ids(daemon.store)) == sorted(ids)
