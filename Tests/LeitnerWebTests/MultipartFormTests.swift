@@ -32,6 +32,14 @@ import Testing
         #expect(MultipartForm.boundary(contentType: "multipart/form-data; boundary=" + String(repeating: "x", count: 71)) == nil)
     }
 
+    /// A part with no header line, its blank line right after the delimiter (as the HTTP
+    /// fuzzer sent, seed 501754536): refused, where leitner-web trapped on a reversed range.
+    @Test func aPartWithoutHeadersIsRefused() {
+        let b = Self.boundary
+        let body = Array("--\(b)\r\n\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\nx\r\n--\(b)--\r\n".utf8)
+        #expect(MultipartForm(body: body, boundary: b) == nil)
+    }
+
     @Test func aBrokenFormIsRefusedWhole() {
         let good = Self.body(["Content-Disposition: form-data; name=\"a\"\r\n\r\n1"], file: [1, 2])
         // Cut before the closing boundary; a part without a name; a field that is not UTF-8; no boundary at all.

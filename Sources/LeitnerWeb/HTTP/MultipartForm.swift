@@ -40,7 +40,9 @@ public struct MultipartForm: Sendable, Equatable {
             cursor += 2
             guard let headEnd = Self.find(Array("\r\n\r\n".utf8), in: data, from: cursor - 2),
                   let next = Self.find(delimiter, in: data, from: headEnd + 4) else { return nil }
-            let head = String(decoding: data[cursor..<headEnd], as: UTF8.self)
+            // A part with no header lines at all ends its head at the CR LF that ended the
+            // delimiter, before `cursor`: its head is empty (and it has no name, so it is refused).
+            let head = headEnd > cursor ? String(decoding: data[cursor..<headEnd], as: UTF8.self) : ""
             let content = Array(data[(headEnd + 4)..<next])
             var disposition = ""
             var type = "text/plain"
