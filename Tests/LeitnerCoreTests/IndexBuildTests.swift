@@ -800,4 +800,59 @@ import LeitnerSystem
         #expect(try box.search(SearchPattern("front", regex: false), fields: [.front], level: nil, limit: 3).map(\.id)
                 == ["a1", "l1-0", "l1-1"])
     }
+
+    /// A search sent as the daemon starts, while the build begun ahead still asks the stamps of
+    /// the cards before its match's, gives the cards the index's file holds matching without
+    /// waiting for the build: each read now, so that a card edited by hand (while no box was
+    /// open) to no longer match gives no line; and, once the build has read them, the cards
+    /// edited to match, after the others (R13). Before, the search waited for the build to reach
+    /// the level of its one card; held there, it gave nothing until released.
+    @Test func aSearchDuringTheBuildAheadAnswersFromTheFileFirst() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for id in ["a0", "a1", "b1", "c1"] { dir.writeCard(id, level: "1", front: id == "c1" ? "front needle c1" : "nothing") }
+        dir.writeCard("l3-0", level: "3", front: "front needle 3")
+        // Older than the kernel clock's tick, so that the file keeps their stamps.
+        usleep(1_100_000)
+        do {
+            let first = try Box(options: BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-03-02")))
+            #expect(try first.search(SearchPattern("needle", regex: false), fields: [.front], level: nil).map(\.id) == ["c1", "l3-0"])
+            first.close()
+        }
+        // By hand, no box open: b1 now matches, c1 no longer does.
+        dir.write("1/b1/front.txt", "a needle b1")
+        dir.write("1/c1/front.txt", "no")
+        let box = try Self.openApart(dir)
+        defer { box.close() }
+        let released = Atomic<Bool>(false)
+        let holding = Atomic<Bool>(false)
+        IndexBuildProbe.observe(storeRoot: box.storePath) { id in
+            guard id == "a0" else { return }
+            holding.store(true, ordering: .relaxed)
+            let until = MonotonicTime.now + .seconds(20)
+            while !released.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+        }
+        defer {
+            released.store(true, ordering: .relaxed)
+            IndexBuildProbe.observe(storeRoot: box.storePath, nil)
+        }
+        box.buildSearchIndexAhead()
+        let build = try #require(box.searchBuild)
+        let until = MonotonicTime.now + .seconds(20)
+        while !holding.load(ordering: .relaxed), MonotonicTime.now < until { usleep(1000) }
+
+        var scan = try box.startSearch(try SearchPattern("needle", regex: false), fields: [.front], level: nil, limit: nil,
+                                       duringBuild: true)
+        #expect(scan.build === build)
+        var lines: [SearchMatch] = []
+        while lines.isEmpty, !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 100) }
+        #expect(lines.map(\.id) == ["l3-0"])
+        #expect(lines.map(\.line) == ["front needle 3"])
+        #expect(!build.isDone)
+        released.store(true, ordering: .relaxed)
+        while !scan.isFinished { lines += try box.nextMatches(of: &scan, upTo: 100) }
+        #expect(lines.map(\.id) == ["l3-0", "b1"])
+        #expect(lines.map(\.line) == ["front needle 3", "a needle b1"])
+        #expect(try box.search(SearchPattern("needle", regex: false), fields: [.front], level: nil).map(\.id) == ["b1", "l3-0"])
+    }
 }

@@ -37,12 +37,7 @@ import LeitnerTestSupport
         }.get()
         let reply = StreamedReply(items: CardItems(listing), parts: VarlinkReplyParts(member: "cards", limit: 1 << 20, more: more),
                                   owner: owner)
-        var parts: [[String]] = []
-        while let frame = reply.nextFrame(wake: wake, peerClosed: { false }) {
-            let parsed = try VarlinkReply(parsing: Array(frame.dropLast()))
-            #expect(parsed.error == nil)
-            parts.append(parsed.parameters["cards"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
-        }
+        let parts = try Self.frameIDs(of: reply, member: "cards", wake: wake)
         let byLevel = ids.enumerated().sorted { ($0.offset % 3, $0.element) < ($1.offset % 3, $1.element) }
         return (parts, byLevel.filter { filter.isEmpty || ($0.offset % 2 == 0) == filter.tags.contains("even") }.map(\.element))
     }
@@ -67,6 +62,51 @@ import LeitnerTestSupport
     @Test func aListingTheFirstBatchHoldsIsOneReply() throws {
         let (parts, ids) = try Self.listedParts(count: 6, more: true)
         #expect(parts == [ids])
+    }
+
+    /// The parts of a streamed `Search` of "front" over `count` cards, each a card's one line.
+    static func searchedParts(count: Int) throws -> [[String]] {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        for index in 0..<count {
+            dir.write("1/c\(10_000 + index)/front.txt", "front \(index)")
+            dir.write("1/c\(10_000 + index)/back.txt", "back")
+        }
+        var options = BoxOptions(storePath: dir.path, device: "here")
+        options.buildsIndexesApart = true
+        let owner = try BoxOwner(options: options, hook: nil)
+        let wake = try Wake()
+        defer { _ = owner.close(wake: wake, deadline: .now + .seconds(5)) }
+        let scan = try owner.run(wake: wake) { context in
+            try context.box.startSearch(SearchPattern("front", regex: false), fields: [.front], level: nil, limit: nil)
+        }.get()
+        let reply = StreamedReply(items: SearchItems(scan), parts: VarlinkReplyParts(member: "matches", limit: 1 << 20, more: true),
+                                  owner: owner)
+        return try Self.frameIDs(of: reply, member: "matches", wake: wake)
+    }
+
+    /// The ids of the items of each frame of `reply`, read back as a client reads them.
+    static func frameIDs(of reply: some ReplyStream, member: String, wake: Wake) throws -> [[String]] {
+        var parts: [[String]] = []
+        while let frame = reply.nextFrame(wake: wake, peerClosed: { false }) {
+            let parsed = try VarlinkReply(parsing: Array(frame.dropLast()))
+            #expect(parsed.error == nil)
+            parts.append(parsed.parameters[member]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
+        }
+        return parts
+    }
+
+    /// A search's first batch of lines is sent as a part of its own when the search is not done,
+    /// rather than held until 64 KiB of lines are: the first search after a daemon's start gives
+    /// a card the index's file holds while the build still asks every card's stamp, and its line
+    /// went out only with the reply's end. Here 600 short lines, under 64 KiB: one reply before.
+    /// A search the first batch holds whole stays one reply.
+    @Test func aSearchsFirstBatchIsAPartOfItsOwnWhenMoreMayFollow() throws {
+        let parts = try Self.searchedParts(count: 600)
+        #expect(parts.count >= 2)
+        #expect(parts.first?.count == SearchItems.batchSize)
+        #expect(parts.flatMap { $0 } == (0..<600).map { "c\(10_000 + $0)" })
+        #expect(try Self.searchedParts(count: 6) == [(0..<6).map { "c\(10_000 + $0)" }])
     }
 
     /// Items read under the box's turn a batch at a time, 256 of about 200 bytes, counted.

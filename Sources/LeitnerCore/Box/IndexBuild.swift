@@ -65,6 +65,11 @@ public final class IndexBuild: Sendable {
         var tagPiecesDropped = false
         /// True once a search took this build's pieces (`joinPieces`): they are taken once.
         var piecesJoined = false
+        /// The search index's file as the build read it before its first card (nil when there
+        /// is none, or it is not one this build can use), once `savedRead`; let go once the
+        /// build is done. A search answers from it first (`savedFile`).
+        var saved: SearchIndex?
+        var savedRead = false
     }
 
     let kind: Kind
@@ -134,13 +139,7 @@ public final class IndexBuild: Sendable {
         let stopped = { @Sendable in self.stopping.load(ordering: .relaxed) }
         let outcome: Outcome = switch kind {
         case .search:
-            SearchIndex.read(reader.cards, from: reader, watcher: watcher, saved: stateDirectory.flatMap { SearchIndexFile.load(in: $0) },
-                             stopped: stopped) { read in
-                state.withLock { state in
-                    state.pieces[state.pieceSlots.count] = read.piece
-                    state.pieceSlots.append((read.level, read.slots))
-                }
-            }.map { .search($0) } ?? .stopped
+            readSearchIndex(stopped: stopped)
         case .tags:
             TagTable.read(reader.cards, from: reader, stopped: stopped) { piece in
                 state.withLock { state in
@@ -153,6 +152,7 @@ public final class IndexBuild: Sendable {
         let waiters = state.withLock { state -> [@Sendable () -> Void] in
             state.outcome = outcome
             state.pieces = [:]
+            state.saved = nil
             defer { state.waiters = [] }
             return state.waiters
         }
@@ -166,6 +166,22 @@ public final class IndexBuild: Sendable {
         default:
             finish()
         }
+    }
+
+    /// The search index's build: its file read first, and kept for the searches that answer
+    /// from it while the cards are asked (`savedFile`), then every card, a piece at a time.
+    private func readSearchIndex(stopped: @escaping @Sendable () -> Bool) -> Outcome {
+        let saved = stateDirectory.flatMap { SearchIndexFile.load(in: $0) }
+        state.withLock { state in
+            state.saved = saved
+            state.savedRead = true
+        }
+        return SearchIndex.read(reader.cards, from: reader, watcher: watcher, saved: saved, stopped: stopped) { read in
+            state.withLock { state in
+                state.pieces[state.pieceSlots.count] = read.piece
+                state.pieceSlots.append((read.level, read.slots))
+            }
+        }.map { .search($0) } ?? .stopped
     }
 
     /// Runs the build on a thread of its own, claimed here so that no call runs it too: for a
@@ -196,6 +212,36 @@ public final class IndexBuild: Sendable {
 
     /// Every card's level when the build began: the index its pieces' entries are of.
     var cards: CardIndex { reader.cards }
+
+    /// The level of the cards of piece `number` (`takePiece`), nil past the last.
+    func level(ofPiece number: Int) -> Level? {
+        var before = 0
+        for (level, count) in zip(Level.allCases, SearchIndex.pieceCounts(in: reader.cards)) {
+            before += count
+            if number < before { return level }
+        }
+        return nil
+    }
+
+    /// True when `takePiece(number)` would not wait: the piece is read, or the build is done.
+    func hasRead(piece number: Int) -> Bool {
+        state.withLock { number < $0.pieceSlots.count || $0.outcome != nil }
+    }
+
+    /// The search index's file as the build read it before its first card, for a search that
+    /// answers from it while the build asks the cards' stamps (`SearchScan`): waits until the
+    /// build has read it; nil when there is none (or not one it can use), or the build is done.
+    func savedFile() -> SearchIndex? {
+        while true {
+            let now = state.withLock { state -> SearchIndex?? in
+                if state.outcome != nil { return .some(nil) }
+                return state.savedRead ? .some(state.saved) : nil
+            }
+            if let now { return now }
+            // Read before the first piece: some milliseconds at most.
+            usleep(500)
+        }
+    }
 
     /// What the search index's build gave for a piece (`takePiece`).
     enum Piece {

@@ -322,11 +322,17 @@ struct SearchIndex {
 
     /// The numbers of the pieces the daemon's build hands `level`'s cards of `cards` on in.
     static func pieces(of level: Level, in cards: CardIndex) -> Range<Int> {
-        var counts = [Int](repeating: 0, count: Level.allCases.count)
-        cards.forEachEntry { _, level in counts[level.rawValue - 1] += 1 }
-        let pieces = counts.map { ($0 + pieceSize - 1) / pieceSize }
+        let pieces = pieceCounts(in: cards)
         let before = pieces[..<(level.rawValue - 1)].reduce(0, +)
         return before..<before + pieces[level.rawValue - 1]
+    }
+
+    /// How many pieces the daemon's build hands each level's cards of `cards` on in, in
+    /// `Level.allCases`'s order.
+    static func pieceCounts(in cards: CardIndex) -> [Int] {
+        var counts = [Int](repeating: 0, count: Level.allCases.count)
+        cards.forEachEntry { _, level in counts[level.rawValue - 1] += 1 }
+        return counts.map { ($0 + pieceSize - 1) / pieceSize }
     }
 
     /// A copy of slots `range` and of their bytes, with no table: for `forEach` alone.

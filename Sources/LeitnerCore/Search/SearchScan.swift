@@ -19,6 +19,10 @@
 /// search's start, then also, once the build is done, in the whole index as the next request
 /// installs it, brought up to date, for the cards it did not read: those changed since the
 /// snapshot come last (`awaitsIndex`).
+/// A search without `limit` or `cards` that finds in a build's pieces and would wait for the
+/// next one answers first from the index's file as the build read it (`findInFile`): the cards
+/// whose text there matches, each read now before its lines are given; the pieces then give the
+/// others, so that a card edited since the file was written to match comes after them.
 /// Should that build give up because its box closed (a reload reopening the box with a new
 /// schedule), the search is begun again in the box that replaced it, leaving out the cards it
 /// has read already (`Box.readCards`): a reload changes no card, and ends no search.
@@ -98,6 +102,9 @@ public struct SearchScan {
     /// True for a search that joined a build begun before it when cards changed since the
     /// build's snapshot (`init(joining:)`): it finds in the whole index last.
     private var joined = false
+    /// True for a search without `limit` or `cards` that finds in a build's pieces, until it
+    /// first waits for a piece: it then answers from the index's file first (`findInFile`).
+    private var fromFile = false
     /// What a search that joined a build asks of the index, once the build is done and until
     /// `Box.readCards` hands it the index installed (`resume(index:)`).
     private var lastPass: Criteria?
@@ -168,6 +175,7 @@ public struct SearchScan {
         self.cardsLeft = cards
         self.budget = budget
         self.allowance = budget
+        fromFile = limit == nil && cards == nil
     }
 
     /// A search that finds in each piece of `build`, begun before it by no search
@@ -204,6 +212,15 @@ public struct SearchScan {
                 if joined { lastPass = criteria }
                 break
             }
+            if fromFile, !build.hasRead(piece: number) {
+                // The build is still asking the stamps of the cards before this piece's: the
+                // file's matches are read now, before its pieces (docs/daemon.md, "Indexes built
+                // off the turn").
+                fromFile = false
+                building = (build, criteria, left)
+                if let saved = build.savedFile() { findInFile(saved, of: build, from: number, criteria: criteria) }
+                continue
+            }
             building = (build, criteria, left.dropFirst())
             switch build.takePiece(number) {
             case .read(_, let index, let slots):
@@ -234,6 +251,44 @@ public struct SearchScan {
                 position = 0
             }
         }
+    }
+
+    /// The cards whose text and tags in the index's file (`saved`, as `build` read it) match,
+    /// of the levels of the pieces not yet taken (from piece `number` on), in place of `hits`,
+    /// sorted by their level in the build's snapshot, then id: a search sent as the daemon starts
+    /// gives a card the file holds without waiting for the build to ask the stamps of every card
+    /// before it (docs/performance.md, "The first search after a start, answered from the file
+    /// first"). The file may be older than a card, and what it says is never given: each card is
+    /// read now, as any found (`Box.readCards`), every field of the search looked in and its
+    /// filter asked again (`Hit.matched` false), so that a card edited since to no longer match
+    /// gives no line. The pieces then pass by the cards read here (`readIDs`); a card edited
+    /// since to match, whose stamp no longer holds, is read by the build and found in its piece,
+    /// after these (R13). Its steps are its own, a quarter of the search's at most: a pattern
+    /// that would take more leaves the cards to the pieces, where it is cut as before.
+    private mutating func findInFile(_ saved: SearchIndex, of build: IndexBuild, from number: Int, criteria: Criteria) {
+        guard let first = build.level(ofPiece: number) else { return }
+        let snapshot = build.cards
+        let (searchID, searchFront, searchBack) = (criteria.fields.contains(.id), criteria.fields.contains(.front),
+                                                    criteria.fields.contains(.back))
+        let fields = criteria.fields.reduce(UInt8(0)) { $0 | Hit.bit($1) }
+        var found: [Found] = []
+        var budget = allowance / 4
+        saved.forEach { parts in
+            guard budget >= 0, criteria.filter.isEmpty || criteria.filter.selects(parts.eachTag),
+                  let level = snapshot.level(ofBytes: parts.id), level.rawValue >= first.rawValue, only == nil || level == only else { return }
+            if !readIDs.isEmpty, readIDs.contains(String(decoding: parts.id, as: UTF8.self)) { return }
+            guard searchID && pattern.matches(folded: parts.foldedID, budget: &budget) == true
+                    || searchFront && pattern.matches(folded: parts.front, budget: &budget) == true
+                    || searchBack && pattern.matches(folded: parts.back, budget: &budget) == true else { return }
+            found.append(Found(number: parts.number, level: UInt8(level.rawValue), fieldBits: fields))
+        }
+        guard budget >= 0 else { return }
+        found.sort { a, b in a.level != b.level ? a.level < b.level : saved.idPrecedes(a.number, b.number) }
+        hits = found.compactMap { card in
+            Level(rawValue: Int(card.level)).map { Hit(level: $0, id: saved.id(at: card.number), fieldBits: fields, matched: false) }
+        }
+        position = 0
+        lateFilter = criteria.filter
     }
 
     /// The matching cards among `index`'s slots `slots` (all when nil), in place of `hits`: sorted

@@ -25,6 +25,10 @@ protocol ReplyItems: AnyObject {
     /// The items still to come, at most, when known: room for them is made once, not by
     /// doubling a reply of megabytes (`VarlinkReplyParts.reserve`).
     var itemsLeft: Int? { get }
+    /// True when more items may follow those given so far: with `more`, the first batch that
+    /// brings items is then sent as a part of its own (`StreamedReply`). By default, when
+    /// `itemsLeft` says some do.
+    var mayGiveMore: Bool { get }
     /// How many bytes `item.serialize` writes, counted without writing them; nil when it is not
     /// known so (then for no item). Items that know it are sent without `more` as one reply in
     /// pieces, its length counted before its first byte, rather than made whole first
@@ -34,5 +38,6 @@ protocol ReplyItems: AnyObject {
 
 extension ReplyItems {
     var itemsLeft: Int? { nil }
+    var mayGiveMore: Bool { (itemsLeft ?? 0) > 0 }
     func serializedSize(of item: Item) -> Int? { nil }
 }

@@ -18,6 +18,9 @@ final class SearchItems: ReplyItems {
 
     var member: String { "matches" }
     var needsBox: Bool { scan.needsBox }
+    /// Until the search is done: its first lines are sent before the rest is found, the cards
+    /// after them read, or the index's build (the first search after a start) has read them.
+    var mayGiveMore: Bool { !scan.isFinished }
 
     func next(_ context: BoxMethods.Context?) throws -> [JSONValue]? {
         guard !scan.isFinished else { return nil }

@@ -20,9 +20,10 @@ import LeitnerVarlink
 /// reply as they come.
 ///
 /// With `more`, the first batch that brings items is sent as a part of its own, not held until
-/// a part is full, when the items say more follow (`ReplyItems.itemsLeft`, a listing's): a
-/// listing's first cards reach the client after one small batch (`CardItems.firstBatchSize`),
-/// the next parts are cut at about 64 KiB.
+/// a part is full, when the items say more may follow (`ReplyItems.mayGiveMore`: a listing's
+/// cards left, a search not yet done): a listing's first cards reach the client after one small
+/// batch (`CardItems.firstBatchSize`), a search's first lines while the cards after them are
+/// still looked for; the next parts are cut at about 64 KiB.
 final class StreamedReply<Items: ReplyItems>: ReplyStream {
     private let items: Items
     private var parts: VarlinkReplyParts
@@ -126,9 +127,9 @@ final class StreamedReply<Items: ReplyItems>: ReplyStream {
             if let left = items.itemsLeft { parts.reserve(forItems: left) }
             if !firstSent, !made.isEmpty {
                 firstSent = true
-                // Only when more items are known to follow: an answer the first batch holds
-                // whole stays one reply, not a part and an empty last one.
-                if let left = items.itemsLeft, left > 0 { parts.cut() }
+                // Only when more items may follow: an answer the first batch holds whole stays
+                // one reply, not a part and an empty last one.
+                if items.mayGiveMore { parts.cut() }
             }
         }
     }
