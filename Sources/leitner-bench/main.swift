@@ -11,7 +11,8 @@ import LeitnerSystem
 //   leitner-bench import-floor DIR N       (the floor of bench/daemon.py's `leitnerctl import` of N TSV cards)
 //   leitner-bench open STORE ROUNDS        (opening the box alone, beside the names-only walk, alternately)
 //   leitner-bench prepare STORE ROUNDS     (Prepare alone, the test opened anew each round)
-//   leitner-bench prepare-new STORE ROUNDS N  (the same with NewPerDay=N, a day later each round)
+//   leitner-bench prepare-new STORE ROUNDS N [PEER]  (the same with NewPerDay=N, a day later each round;
+//                                           PEER, the same store without new/, in turns on the same days)
 //   leitner-bench settle STORE ROUNDS [MS] (Status while another device's delivery settles, SettleAfter=MS,
 //                                           3000 by default; a store of 100,000 cards and two devices'
 //                                           logs of 1,000,000 lines built first when STORE is missing)
@@ -71,8 +72,8 @@ if arguments.first == "prepare", arguments.count == 3, let rounds = Int(argument
     try PrepareMeasurement.run(store: arguments[1], rounds: rounds)
     exit(0)
 }
-if arguments.first == "prepare-new", arguments.count == 4, let rounds = Int(arguments[2]), let perDay = Int(arguments[3]) {
-    try PrepareMeasurement.run(store: arguments[1], rounds: rounds, newPerDay: perDay)
+if arguments.first == "prepare-new", (4...5).contains(arguments.count), let rounds = Int(arguments[2]), let perDay = Int(arguments[3]) {
+    try PrepareMeasurement.run(store: arguments[1], rounds: rounds, newPerDay: perDay, peer: arguments.count == 5 ? arguments[4] : nil)
     exit(0)
 }
 if arguments.first == "build", (3...4).contains(arguments.count), let count = Int(arguments[2]) {
@@ -214,18 +215,20 @@ for size in sizes {
         complain("the listing through leitnerd failed: \(error)")
     }
     // R23 at the largest size: Prepare with 100,000 cards waiting in new/, admitting 20 a day,
-    // beside Prepare of the same store without them, both in this run (the floor is today's
-    // Prepare). The paced store is a copy of this one (the same levels and log) plus new/. Each
-    // in a process of its own, as the other measurements are.
+    // beside Prepare of the same store without them, in turns on the same days with the same
+    // pacing (the floor). The paced store is a copy of this one (the same levels and log) plus
+    // new/; the peer a copy without new/, so that this store's days stay as they were for the
+    // measurements after. Each in a process of its own, as the other measurements are.
     if size == sizes.max() {
-        let paced = store + "-new"
-        _ = system("rm -rf '\(paced)'")
+        let paced = store + "-new", peer = store + "-peer"
+        _ = system("rm -rf '\(paced)' '\(peer)'")
         if let reason = copyStore(store, to: paced) { complain("cannot copy '\(store)' to '\(paced)': \(reason)") }
+        if let reason = copyStore(store, to: peer) { complain("cannot copy '\(store)' to '\(peer)': \(reason)") }
         try StoreBuilder.addNew(at: paced, count: 100_000)
         fflush(nil)
         if system("'\(exe)' prepare '\(store)' 9") != 0 { complain("the prepare measurement failed") }
-        if system("'\(exe)' prepare-new '\(paced)' 9 20") != 0 { complain("the paced prepare measurement failed") }
-        _ = system("rm -rf '\(paced)'")
+        if system("'\(exe)' prepare-new '\(paced)' 9 20 '\(peer)'") != 0 { complain("the paced prepare measurement failed") }
+        _ = system("rm -rf '\(paced)' '\(peer)'")
     }
     // #37 at the largest size: cloze notes and media on a copy of this store, and the voice of
     // a 200-card test, each in a process of its own (docs/performance.md, "Cloze notes and media").
