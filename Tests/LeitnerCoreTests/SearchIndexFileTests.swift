@@ -119,6 +119,14 @@ import Glibc
         var older = whole
         older[7] = UInt8(ascii: "0")
         #expect(SearchIndexFile.decoded(older) == nil)
+        // A flipped top bit of a length (the arena's 8 bytes at 12, the count's 4 at 8): not used.
+        // The arena's trapped as it was made an Int, killing every start that built the index
+        // ahead (review F1 of session 12).
+        for at in [19, 11] {
+            var huge = whole
+            huge[at] ^= 0x80
+            #expect(SearchIndexFile.decoded(huge) == nil)
+        }
         // A damaged file in the store: the box reads every card, answers right, and writes it anew.
         dir.write(Self.file, String(decoding: whole.prefix(whole.count / 2), as: UTF8.self))
         dir.write("1/alpha/front.txt", "zebra alpha")

@@ -71,9 +71,13 @@ enum SearchIndexFile {
     static func decoded(_ bytes: [UInt8]) -> SearchIndex? {
         guard bytes.count >= headerSize + 8, bytes.starts(with: magic) else { return nil }
         let count = Int(number(bytes, at: 8, 4))
-        let arenaLength = Int(number(bytes, at: 12, 8))
+        // The length is checked as read, before it is made an `Int`: a damaged one with its top
+        // bit set would trap there, at every start that builds the index ahead.
+        let storedArenaLength = number(bytes, at: 12, 8)
+        guard storedArenaLength < UInt64(bytes.count) else { return nil }
+        let arenaLength = Int(storedArenaLength)
         let arenaStart = headerSize + count * slotSize
-        guard arenaLength < bytes.count, arenaStart + arenaLength + 8 == bytes.count,
+        guard arenaStart + arenaLength + 8 == bytes.count,
               checksum(bytes[..<(bytes.count - 8)]) == number(bytes, at: bytes.count - 8, 8) else { return nil }
         var slots: [SearchIndex.Slot] = []
         slots.reserveCapacity(count)
