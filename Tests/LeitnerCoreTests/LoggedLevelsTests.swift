@@ -119,6 +119,29 @@ import LeitnerTestSupport
         #expect(f.dir.exists(TestBox.local + "/" + LoggedLevels.fileName))
     }
 
+    /// A file whose section length is past any file (a damaged digit run, or one written by
+    /// hand) is not taken and the whole log says where each card was, as for a missing file;
+    /// the length overflowed as it was added to the position and trapped every open (review F2
+    /// of session 12).
+    @Test func aLengthPastAnyFileIsNotTaken() throws {
+        let f = try BoxFixture()
+        try f.box.addText("a", "b", id: "x", level: "5")
+        f.close()
+        let path = f.dir.path + "/" + TestBox.local + "/" + LoggedLevels.fileName
+        var lines = String(decoding: try FileSystem.readFile(atPath: path), as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = try #require(lines.firstIndex { $0.hasPrefix("1 ") })
+        var fields = lines[first].split(separator: " ").map(String.init)
+        fields[3] = String(Int.max)
+        lines[first] = fields.joined(separator: " ")
+        let damaged = Array(lines.joined(separator: "\n").utf8)
+        #expect(LoggedLevels.decoded(damaged) == nil)
+        f.dir.write(TestBox.local + "/" + LoggedLevels.fileName, String(decoding: damaged, as: UTF8.self))
+        f.dir.move("5/x", "3/x")
+        try f.reopen()
+        #expect(Self.handLines(f, "x") == ["move 5 3"])
+    }
+
     /// The start reads the log only from where `logged-levels` was made, and only the levels
     /// whose directory changed: a line before that offset, rewritten to put a card elsewhere, is
     /// not read (read, it would have the card in level 7 and log a move of it to 4).

@@ -285,9 +285,12 @@ extension PlacesLedger {
         else { return nil }
         logOffset = offset
         sequence = next
-        enteredNew.reserveCapacity(newCount)
-        suspendedFrom.reserveCapacity(suspendedCount)
-        wrongSince.reserveCapacity(wrongCount)
+        // The counts only size the tables: a damaged one may say more lines than the file can
+        // hold (each is at least 6 bytes), and reserving that much aborted the open.
+        let most = buffer.count / 6
+        enteredNew.reserveCapacity(min(newCount, most))
+        suspendedFrom.reserveCapacity(min(suspendedCount, most))
+        wrongSince.reserveCapacity(min(wrongCount, most))
         while fields() {
             guard found.count == 3, found[0].count == 1, !found[1].isEmpty else { return nil }
             switch buffer[found[0].lowerBound] {

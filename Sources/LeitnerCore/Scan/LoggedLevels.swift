@@ -51,7 +51,7 @@ struct LoggedLevels {
         for (number, level) in Level.allCases.enumerated() {
             let fields = lines[2 + number].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
             guard fields.count == 4, fields[0] == level.name, Int(fields[2]) != nil,
-                  let length = Int(fields[3]), length >= 0, at + length <= bytes.count else { return nil }
+                  let length = Int(fields[3]), length >= 0, length <= bytes.count - at else { return nil }
             read.sections[level] = (fields[1], at..<at + length)
             at += length
         }
