@@ -276,4 +276,26 @@ import LeitnerTestSupport
         #expect(!publishedAtOpen, "the open read the whole log and published logged-levels")
         #expect(dir.exists(published + PublishedHistory.loggedLevels), "the stop publishes it")
     }
+
+    /// A stop killed while it wrote a published file leaves `FileSystem.writeAtomically`'s
+    /// temporary in this device's directory, which every sync tool carries; the next open removes
+    /// it, and leaves alone another device's directory and anything that is not such a temporary
+    /// (review M3 of session 12).
+    @Test func aKilledPublicationsTemporaryIsRemovedAtTheNextOpen() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let options = BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-03-02"))
+        try Box(options: options).close()
+        let mine = ".leitner/devices/\(TestBox.device)/", theirs = ".leitner/devices/there/"
+        let leftovers = [".places.tmp-4242", ".logged-levels.tmp-1", ".days.tmp-77"]
+        let kept = [".places.tmp-", ".tmp-12", "places.tmp-12", ".places.tmp-12x", "notes.txt"]
+        for name in leftovers + kept { dir.write(mine + name, "x") }
+        for name in leftovers { dir.write(theirs + name, "x") }
+        try Box(options: options).close()
+        for name in leftovers {
+            #expect(!dir.exists(mine + name), "\(name) left in this device's directory")
+            #expect(dir.exists(theirs + name), "\(name) removed from another device's")
+        }
+        for name in kept { #expect(dir.exists(mine + name), "\(name) is not a temporary and was removed") }
+    }
 }

@@ -97,6 +97,7 @@ final class Store {
             let taken = try StoreLock(stateDirectory: stateFD, storePath: rootPath)
             lock = taken
             self.lock = taken
+            Store.removeLeftoverTemporaries(in: deviceFD)
             let stagingFD = try Store.subdirectory("tmp", of: stateFD, path: statePath + "/tmp")
             opened.append(stagingFD)
             let trashFD = try Store.subdirectory("trash", of: stateFD, path: statePath + "/trash")
@@ -164,6 +165,28 @@ final class Store {
     var sharedFD: FileDescriptor { directories.sharedFD }
     var devicesFD: FileDescriptor { directories.devicesFD }
     var deviceFD: FileDescriptor { directories.deviceFD }
+
+    /// Removes what a write killed half-way left in this device's directory: the temporary of
+    /// `FileSystem.writeAtomically` (`.NAME.tmp-PID`) of its published history or its days. That
+    /// directory is carried by every sync tool to every machine (docs/sync.md), and the next
+    /// daemon, of another pid, would never write over it. Only this device writes there, and its
+    /// lock is held when this runs; a name that fails to go is left for the next start.
+    static func removeLeftoverTemporaries(in directory: FileDescriptor) {
+        guard let entries = try? FileSystem.list(directory) else { return }
+        for entry in entries where isLeftoverTemporary(entry.name) {
+            try? FileSystem.removeFile(entry.name, in: directory)
+        }
+    }
+
+    /// True for `.NAME.tmp-DIGITS`, the temporary name `FileSystem.writeAtomically` gives.
+    static func isLeftoverTemporary(_ name: String) -> Bool {
+        let bytes = Array(name.utf8), tag = Array(".tmp-".utf8)
+        var digits = bytes.count
+        while digits > 0, (48...57).contains(bytes[digits - 1]) { digits -= 1 }
+        // A dot, a name of at least one byte, the tag, then at least one digit.
+        guard bytes.first == UInt8(ascii: "."), digits < bytes.count, digits >= tag.count + 2 else { return false }
+        return bytes[(digits - tag.count)..<digits].elementsEqual(tag)
+    }
     var stateFD: FileDescriptor { directories.stateFD }
     var stagingFD: FileDescriptor { directories.stagingFD }
     var trashFD: FileDescriptor { directories.trashFD }
