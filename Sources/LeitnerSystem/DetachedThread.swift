@@ -32,3 +32,25 @@ public enum DetachedThread {
         return nil
     }
 }
+
+extension DetachedThread {
+    /// Gives the calling thread a working directory of its own (`unshare(CLONE_FS)`) and makes it
+    /// `directory`: the relative paths this thread resolves (an inotify watch has no `…at` form)
+    /// start there, with no walk from the root of each, and no other thread's change. For a
+    /// thread made by `start`, which ends with its task.
+    /// - Returns: false when the kernel refused (the thread's directory is then unchanged and
+    ///   shared): the caller uses whole paths.
+    public static func enterOwnDirectory(_ directory: FileDescriptor) -> Bool {
+        unshareCall(cloneFS) == 0 && fchdir(directory.rawValue) == 0
+    }
+
+    /// `CLONE_FS` of `<sched.h>`, which Swift's Glibc hides with `unshare` (`_GNU_SOURCE`).
+    private static let cloneFS: Int32 = 0x0000_0200
+}
+
+/// glibc has `unshare`, but its header hides it from Swift (`_GNU_SOURCE`): look it up, as
+/// `accept4` is; nil (refused) without it.
+private let unshareCall: @convention(c) (Int32) -> Int32 = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "unshare") else { return { _ in -1 } }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+}()

@@ -84,6 +84,14 @@ public enum FileSystem {
         return st
     }
 
+    /// `status(_:in:)` of a name already NUL-terminated in memory: the caller builds thousands of
+    /// paths in one buffer, with no string each.
+    public static func status(cString name: UnsafePointer<CChar>, in directory: FileDescriptor?) throws(Errno) -> stat {
+        var st = stat()
+        try nothingOrErrno { fstatat(directory?.rawValue ?? AT_FDCWD, name, &st, AT_SYMLINK_NOFOLLOW) }
+        return st
+    }
+
     /// Sets the access and modification times of `name` (not following a link) to
     /// `milliseconds` since the epoch: a cache marks a file as used, and a test ages one.
     public static func setModificationTime(_ name: String, in directory: FileDescriptor?, milliseconds: Int64) throws(Errno) {

@@ -240,15 +240,18 @@ import LeitnerTestSupport
 
     /// The ids the look's judgement looks up, made before the store's index is given, judge each
     /// number as `NoteIndex.firstLookHolder` does: held by the card the record named when it is in
-    /// the store, else by `NOTE.cN`; a note whose `NOTE.cN` is no valid id has only the first.
+    /// the store, else by `NOTE.cN`; a note whose `NOTE.cN` is no valid id has only the first. A
+    /// number whose recorded holder is gone is held by its `NOTE.cN` (made only then).
     @Test func theChecksMadeBeforeTheIndexJudgeAsTheFirstLookHolderDoes() {
         var cards = CardIndex()
-        for (id, level) in [("a.c1", Level.one), ("x", .two), ("b.c2", .three)] { cards[id] = level }
+        for (id, level) in [("a.c1", Level.one), ("x", .two), ("b.c2", .three), ("f.c1", .one)] { cards[id] = level }
         let long = String(repeating: "l", count: 127), longer = String(repeating: "m", count: 127)
-        let numbersOf: [String: [Int]] = ["a": [1, 2], "b": [1, 2], "c": [1], "d": [], "e": [1], long: [1], longer: [1]]
-        let recorded: [String: [Int: String]] = ["a": [2: "x"], "b": [1: "gone"], "e": [1: "x"], longer: [1: "x"]]
+        let longest = String(repeating: "n", count: 127)
+        let numbersOf: [String: [Int]] = ["a": [1, 2], "b": [1, 2], "c": [1], "d": [], "e": [1], "f": [1], long: [1], longer: [1], longest: [1]]
+        let recorded: [String: [Int: String]] = ["a": [2: "x"], "b": [1: "gone"], "e": [1: "x"], "f": [1: "gone"], longer: [1: "x"],
+                                                 longest: [1: "gone"]]
         let lacking = HolderChecks(numbersOf: numbersOf, recorded: recorded).lacking(in: cards)
-        #expect(lacking == ["b", "c", long])
+        #expect(lacking == ["b", "c", long, longest])
         let judged = numbersOf.filter { note, numbers in
             numbers.contains { NoteIndex.firstLookHolder(of: note, number: $0, recorded: recorded[note], level: { cards[$0] }) == nil }
         }

@@ -211,7 +211,8 @@ struct NoteIndex {
             files.store?.notesDirectoryWatched(watch)
         }
         let names = list(files: files)
-        var watched: [(note: String, watch: Int32?, holds: Bool)] = []
+        // Each note with its watch, and its recorded entry when its files held as recorded.
+        var watched: [(note: String, watch: Int32?, held: NoteRecord.Entry?)] = []
         watched.reserveCapacity(names.count)
         numbersOf.reserveCapacity(names.count)
         stamps.reserveCapacity(names.count)
@@ -223,19 +224,20 @@ struct NoteIndex {
             let watch = watch(name, files: files)
             // Its `stat`s after its watch, as a read would be: a change after them is an event. A
             // note without a watch is read, and its stamp kept to be looked at again.
-            var holds = false
-            if watch != nil, let notes, let entry = recorded?.entries[name] { holds = entry.stamp.holds(name, in: notes) }
-            watched.append((name, watch, holds))
+            var held: NoteRecord.Entry?
+            if watch != nil, let notes, let entry = recorded?.entries[name], entry.stamp.holds(name, in: notes) { held = entry }
+            watched.append((name, watch, held))
         }
         var recalled: [(note: String, watch: Int32?)] = []
-        for (name, watch, holds) in watched {
+        recalled.reserveCapacity(watched.count)
+        for (name, watch, held) in watched {
             if files.stopped() { break }
             // A note renamed by hand onto a later name of the listing between their two watches:
             // the later watch was this one's, and forgot it (`watch`). Read again, the name would
             // stay as a note with no numbers and no watch.
             if let watch, noteOfWatch[watch] != name { continue }
-            if holds, let entry = recorded?.entries[name] {
-                recall(name, entry)
+            if let held {
+                recall(name, held)
                 recalled.append((name, watch))
                 continue
             }
@@ -312,10 +314,12 @@ struct NoteIndex {
     /// change after this is an event. A watch that was another note's is that note renamed.
     /// - Returns: the watch; nil when the watches ran out.
     private mutating func watch(_ note: String, files: NoteFiles) -> Int32? {
-        unwatched[note] = nil
-        recordedHolders[note] = nil
-        stamps[note] = nil
-        guard let watch = try? files.watcher.watch(directory: files.source.root + "/" + Store.notesDirectoryName + "/" + note) else {
+        // Each asked only when it holds something: the first look watches thousands of notes into
+        // an index still empty, and a removal hashes the name even then.
+        if !unwatched.isEmpty { unwatched[note] = nil }
+        if !recordedHolders.isEmpty { recordedHolders[note] = nil }
+        if !stamps.isEmpty { stamps[note] = nil }
+        guard let watch = try? files.watcher.watch(directory: files.notesPrefix + note) else {
             return nil
         }
         if let previous = noteOfWatch[watch], previous != note,
@@ -368,8 +372,11 @@ struct NoteIndex {
 struct HolderChecks {
     private var bytes: [UInt8] = []
     /// Four per number, in the notes' order: the recorded holder's start in `bytes` and length,
-    /// then `NOTE.cN`'s; a length of -1 for none.
+    /// then `NOTE.cN`'s; a length of -1 for none. A number with a recorded holder has its
+    /// `NOTE.cN` made only when that holder is not found (`lacking`): its second pair is the
+    /// number and `later`.
     private var spans: [Int32] = []
+    private static let later: Int32 = -2
     /// Each note with numbers, and how many.
     private var notes: [(note: String, numbers: Int)] = []
 
@@ -379,8 +386,15 @@ struct HolderChecks {
             notes.append((note, numbers.count))
             let holders = recorded[note]
             for number in numbers {
-                add(holders?[number])
-                addDefault(of: note, number: number)
+                let holder = holders?[number]
+                add(holder)
+                // A recorded holder is almost always still there: its `NOTE.cN` is made only if not.
+                if holder != nil, let small = Int32(exactly: number) {
+                    spans.append(small)
+                    spans.append(HolderChecks.later)
+                } else {
+                    addDefault(of: note, number: number)
+                }
             }
         }
     }
@@ -421,11 +435,17 @@ struct HolderChecks {
                 let start = Int(spans[span]), length = Int(spans[span + 1])
                 return length >= 0 && cards.level(ofBytes: UnsafeBufferPointer(rebasing: base[start..<start + length])) != nil
             }
+            // `NOTE.cN` of a number whose recorded holder is gone, made now.
+            func holdsDefault(_ span: Int, of note: String) -> Bool {
+                guard spans[span + 1] == HolderChecks.later else { return holds(span) }
+                guard let id = Store.defaultClozeID(note: note, number: Int(spans[span])) else { return false }
+                return cards[id] != nil
+            }
             var span = 0
             for (note, numbers) in notes {
                 let end = span + 4 * numbers
                 while span < end {
-                    if !holds(span), !holds(span + 2) {
+                    if !holds(span), !holdsDefault(span + 2, of: note) {
                         lacking.insert(note)
                         break
                     }
@@ -449,18 +469,26 @@ struct NoteFiles {
     /// True once the look is to give up (its box closing): the index is then left unfinished,
     /// and dropped.
     let stopped: () -> Bool
+    /// What a note's name is put after to watch its directory: `ROOT/notes/`, or nothing on a
+    /// thread whose own working directory is `notes/` (`inNotes`).
+    let notesPrefix: String
 
     init(store: Store) {
         source = store
         watcher = store.watcher
         self.store = store
         stopped = { false }
+        notesPrefix = store.root + "/" + Store.notesDirectoryName + "/"
     }
 
-    init(reader: CardReader, watcher: Inotify.Watcher, stopped: @escaping () -> Bool) {
+    /// - Parameter inNotes: true when the calling thread's own working directory is the store's
+    ///   `notes/` (`DetachedThread.enterOwnDirectory`): each note's watch is asked by its name,
+    ///   a walk of one directory where the whole path walks every directory above the store too.
+    init(reader: CardReader, watcher: Inotify.Watcher, inNotes: Bool = false, stopped: @escaping () -> Bool) {
         source = reader
         self.watcher = watcher
         store = nil
         self.stopped = stopped
+        notesPrefix = inNotes ? "" : reader.root + "/" + Store.notesDirectoryName + "/"
     }
 }

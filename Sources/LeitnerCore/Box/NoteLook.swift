@@ -116,7 +116,12 @@ final class NoteLook: Sendable {
         let parsed = NoteRecord.load(in: stateFD)
         state.withLock { $0.parsed = .some(parsed) }
         recordParsed.signal()
-        let files = NoteFiles(reader: reader, watcher: watcher, stopped: { self.stopping.load(ordering: .relaxed) })
+        // The thread's own working directory made `notes/`, so that its thousands of watches are
+        // asked by name (docs/performance.md, "Cloze notes, media and the voice").
+        let notesFD = try? FileDescriptor.openDirectory(Store.notesDirectoryName, relativeTo: reader.rootFD)
+        let inNotes = notesFD.map { DetachedThread.enterOwnDirectory($0) } ?? false
+        notesFD?.close()
+        let files = NoteFiles(reader: reader, watcher: watcher, inNotes: inNotes, stopped: { self.stopping.load(ordering: .relaxed) })
         var (index, notes) = NoteIndex.build(cursor: cursor, files: files, stamps: parsed?.record, record: { self.waitForRecord() })
         if let cards = state.withLock({ state in defer { state.cards = nil }; return state.cards }), !stopping.load(ordering: .relaxed) {
             index.judgeHolders(in: cards)

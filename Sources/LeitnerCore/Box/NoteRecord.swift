@@ -173,6 +173,8 @@ struct NoteRecord {
                 from = index + 1
             }
             var holders: [Int: String] = [:]
+            // Grown one holder at a time, a note's few holders made the dictionary twice over.
+            if fields.count > 3 { holders.reserveCapacity((fields.count - 3) / 2) }
             var index = 3
             while index + 1 < fields.count {
                 guard let value = number(bytes[fields[index]]) else { return nil }

@@ -135,7 +135,32 @@ struct CardStamp {
         guard settled, let own = try? FileSystem.status(name, in: parent) else { return false }
         var hasher = StampHasher()
         hasher.add(own)
-        for entry in names.split(separator: "/") { hasher.add(entry, try? FileSystem.status(name + "/" + entry, in: parent)) }
+        // `name/entry` made in one buffer on the stack, each entry written after `name/` in turn:
+        // the notes' first look asks thousands of these beside the store's scan
+        // (docs/performance.md, "Cloze notes, media and the voice").
+        let prefix = name.utf8.count + 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix + names.utf8.count + 1) { path in
+            _ = path.initialize(fromContentsOf: name.utf8)
+            path[prefix - 1] = UInt8(ascii: "/")
+            var from = names.utf8.startIndex
+            while from < names.utf8.endIndex {
+                let end = names.utf8[from...].firstIndex(of: UInt8(ascii: "/")) ?? names.utf8.endIndex
+                // As `split` would, an empty name between two slashes is passed over (no entry has one).
+                guard end > from else {
+                    from = names.utf8.index(after: end)
+                    continue
+                }
+                var length = prefix
+                for byte in names.utf8[from..<end] {
+                    path[length] = byte
+                    length += 1
+                }
+                path[length] = 0
+                let status = path.withMemoryRebound(to: CChar.self) { try? FileSystem.status(cString: $0.baseAddress!, in: parent) }
+                hasher.add(names.utf8[from..<end], status)
+                from = end < names.utf8.endIndex ? names.utf8.index(after: end) : end
+            }
+        }
         return hasher.value == hash
     }
 }
@@ -164,7 +189,12 @@ private struct StampHasher {
 
     /// An entry by name; a name gone (nil) hashes apart from any file.
     mutating func add(_ name: Substring, _ status: FileStatus?) {
-        for byte in name.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        add(name.utf8, status)
+    }
+
+    /// An entry by the bytes of its name, as `add(_:_:)` of its name.
+    mutating func add(_ name: some Collection<UInt8>, _ status: FileStatus?) {
+        for byte in name { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
         if let status { add(status) } else { add(-1) }
     }
 }
