@@ -18,11 +18,14 @@ import LeitnerTestSupport
 
     /// A box on `dir` by `clock`, pacing 2 new cards a day and
     /// leeches after 2 wrong answers, publishing at every stop that has something to add.
-    static func open(_ dir: TemporaryDirectory, _ clock: ManualClock) throws -> Box {
+    /// With `publishEvery` the open that takes the published files publishes nothing and
+    /// compares them where their ids lie (`Store.changesSincePublished`) when the log is less than
+    /// that past them.
+    static func open(_ dir: TemporaryDirectory, _ clock: ManualClock, publishEvery: Int = 0) throws -> Box {
         var options = BoxOptions(storePath: dir.path, device: TestBox.device, clock: clock, seedSource: { 7 })
         options.newPerDay = 2
         options.leechAfter = 2
-        options.publishEvery = 0
+        options.publishEvery = publishEvery
         return try Box(options: options)
     }
 
@@ -152,9 +155,14 @@ import LeitnerTestSupport
         var placesTaken: Int = 0
     }
 
-    static func answers(_ dir: TemporaryDirectory, minutes: Int) throws -> Answers {
-        let box = try open(dir, clock(minutes))
+    static func answers(_ dir: TemporaryDirectory, minutes: Int, publishEvery: Int = 0) throws -> Answers {
+        let box = try open(dir, clock(minutes), publishEvery: publishEvery)
         defer { box.close() }
+        return try answers(box, dir)
+    }
+
+    /// `answers` of a box open on `dir`.
+    static func answers(_ box: Box, _ dir: TemporaryDirectory) throws -> Answers {
         let status = try box.status()
         let placesTaken = box.placesKept ?? 0
         let leeches = try box.leeches()
@@ -219,6 +227,34 @@ import LeitnerTestSupport
                 #expect(answers.placesTaken > 0, "the \(name) published ledger was taken, seed \(seed)")
             }
         }
+        // The open that has nothing to publish compares the published file where its ids lie,
+        // with the lines after it (the stale file: a run's or more of them).
+        for (name, change) in variants where ["current", "stale", "mixed"].contains(name) {
+            let copy = Self.variant(of: dir, change)
+            defer { copy.remove() }
+            #expect(try Self.answers(copy, minutes: minutes, publishEvery: Int.max) == expected,
+                    "\(name) published files, nothing to publish at the open, seed \(seed)")
+        }
+    }
+
+    /// The places' ledger is read at the open, beside the scan (`PlacesRead`), not at the first
+    /// request that needs it: the published ledger removed after the open and before the first
+    /// `Status` is still the one taken, and every answer is still that of the whole log.
+    @Test(arguments: [UInt64(1), 2])
+    func theLedgerIsReadAtTheOpen(seed: UInt64) throws {
+        let (dir, minutes, _) = try Self.history(seed: seed)
+        defer { dir.remove() }
+        let reference = Self.variant(of: dir, Self.removePublished)
+        defer { reference.remove() }
+        let expected = try Self.answers(reference, minutes: minutes)
+        let copy = Self.variant(of: dir) { _ in }
+        defer { copy.remove() }
+        let box = try Self.open(copy, Self.clock(minutes))
+        defer { box.close() }
+        copy.removeFile(Self.device + PublishedHistory.places)
+        let answers = try Self.answers(box, copy)
+        #expect(answers.placesTaken > 0, "the ledger read at the open was taken, seed \(seed)")
+        #expect(answers == expected, "seed \(seed)")
     }
 
     /// The published files are taken, not the whole log read: after a store is published, its

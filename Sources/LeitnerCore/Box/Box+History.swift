@@ -94,9 +94,11 @@ extension Box {
 
     /// The day clock's mark on a kept file of dates (graded days, the places' admissions): dates
     /// reckoned by another `DayStartsAt=` or time zone are not taken.
-    var keptDatesClock: String {
-        let clock = options.dayClock
-        return "\(clock.start(of: LogicalDate(ordinal: 20_454)))/\(clock.start(of: LogicalDate(ordinal: 20_635)))"
+    var keptDatesClock: String { Box.keptDatesClock(options.dayClock) }
+
+    /// `keptDatesClock` for the day clock `clock`.
+    static func keptDatesClock(_ clock: DayClock) -> String {
+        "\(clock.start(of: LogicalDate(ordinal: 20_454)))/\(clock.start(of: LogicalDate(ordinal: 20_635)))"
     }
 
     /// `device`'s graded days as its file keeps them, when its log still holds the bytes they

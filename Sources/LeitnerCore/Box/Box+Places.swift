@@ -62,25 +62,34 @@ extension Box {
 
     /// The ledger as its file keeps it, when this device's log still holds the bytes it was read
     /// up to (`PeerReadMarks.check`); without it, the ledger this device published beside its log
-    /// (`PublishedHistory`); else nil, and the log is read from its start.
+    /// (`PublishedHistory`); else nil, and the log is read from its start. The files as the open
+    /// read them (`PlacesRead`), judged now; one it did not read, read now.
     private func keptPlaces() -> PlacesLedger? {
-        ledger(in: try? FileSystem.readFile(PlacesLedger.fileName, in: store.stateFD, limit: 256 << 20)) ?? publishedPlaces()
+        let read = placesRead?.take()
+        placesRead = nil
+        let local = read.map { $0.local } ?? (try? FileSystem.readFile(PlacesLedger.fileName, in: store.stateFD, limit: PlacesLedger.fileLimit))
+            .flatMap { PlacesLedger.decoded($0, clock: keptDatesClock) }
+        if let local, holds(local) { return local.ledger }
+        if let published = read?.published { return taken(published) }
+        return publishedPlaces()
     }
 
     /// The ledger this device published beside its log, when it holds.
     private func publishedPlaces() -> PlacesLedger? {
-        let published = ledger(in: PublishedHistory.read(PublishedHistory.places, of: store.device, in: store.devicesFD, limit: 256 << 20))
-        if let published { store.log.publishedOffsets[PublishedHistory.places] = published.logOffset }
-        return published
+        taken(PublishedHistory.read(PublishedHistory.places, of: store.device, in: store.devicesFD, limit: PlacesLedger.fileLimit)
+            .flatMap { PlacesLedger.decoded($0, clock: keptDatesClock) })
     }
 
-    /// The ledger a file's `bytes` hold, when this device's log still holds the bytes before its
-    /// offset and its dates were reckoned by this day clock.
-    private func ledger(in bytes: [UInt8]?) -> PlacesLedger? {
-        guard let bytes, let (ledger, check) = PlacesLedger.decoded(bytes, clock: keptDatesClock), ledger.logOffset <= store.log.size,
-              PeerReadMarks.withLog(store.device, in: store.devicesFD, { PeerReadMarks.check($0, before: ledger.logOffset) }) == check
-        else { return nil }
-        return ledger
+    /// The published ledger `published`, when it holds (its offset noted).
+    private func taken(_ published: PlacesRead.Decoded?) -> PlacesLedger? {
+        guard let published, holds(published) else { return nil }
+        store.log.publishedOffsets[PublishedHistory.places] = published.ledger.logOffset
+        return published.ledger
+    }
+
+    /// True when this device's log still holds the bytes before the decoded ledger's offset.
+    private func holds(_ decoded: PlacesRead.Decoded) -> Bool {
+        PlacesRead.holds(decoded, device: store.device, devicesFD: store.devicesFD, logSize: store.log.size)
     }
 
     /// Publishes beside this device's log what its lines say of the places and of the graded

@@ -50,6 +50,9 @@ public final class Box {
     /// How far the log was read when the ledger's file was last written or read (0: never);
     /// nil until the file was looked for, at the ledger's first use.
     var placesKept: Int?
+    /// The ledger's files read and decoded at the open beside the scan (`PlacesRead`), until
+    /// the ledger's first use takes them.
+    var placesRead: PlacesRead?
     /// The cards' folded text for `Search`, built by the first search.
     var searchIndex: SearchIndex?
     /// Every card's tags, built by the first request that needs them (`TagTable`).
@@ -110,12 +113,20 @@ public final class Box {
         self.options = options
         let now = options.clock.now()
         var look: NoteLook?
-        // The notes' first look starts before the store's scan, and takes its watches alongside it.
+        var placesRead: PlacesRead?
+        // The notes' first look starts before the store's scan, and takes its watches alongside
+        // it; the places' ledger is read beside it too. Both read through the store's
+        // descriptors: an open that fails waits for them before it closes those.
         store = try Store(path: options.storePath, device: options.device, now: now, groupCommit: options.groupCommit,
                           watchLimit: options.watchLimit, beforeScan: { store in
                               look = NoteLook.start(store: store)
-                              return look.map { look in { look.abandon() } }
+                              placesRead = PlacesRead.start(store: store, clock: Box.keptDatesClock(options.dayClock))
+                              return {
+                                  look?.abandon()
+                                  _ = placesRead?.take()
+                              }
                           })
+        self.placesRead = placesRead
         if let settings = options.voice, settings.program != nil {
             voice = VoiceMaker(settings: settings, cache: VoiceCache(sharedStatePath: store.sharedPath), clock: options.clock)
         } else {
@@ -149,7 +160,7 @@ public final class Box {
             // last saw the card (a browser's kept grade, a sync: docs/sync.md), and joining or
             // leaving the test by R8. Found against where the log left each card
             // (`LoggedLevels`), without reading the whole log.
-            let found = try store.changesWhileClosed(alongside: { wholeLogReaderAtOpen() })
+            let found = try store.changesWhileClosed(publishEvery: options.publishEvery, alongside: { wholeLogReaderAtOpen() })
             // Where the log alone left every card, at its end before this open logs anything: only
             // when this open read the log for it (no local state). An open with its local state
             // reads neither the published file nor the log to publish; its stop does.
@@ -172,6 +183,7 @@ public final class Box {
             MemoryTrim.releaseFreedMemory()
         } catch {
             look?.stop(store: store)
+            _ = placesRead?.take()
             store.close()
             throw error
         }
@@ -194,6 +206,7 @@ public final class Box {
         store.saveLoggedLevels(also: sync.inTransit.mapValues { $0.level }, stamped: true)
         publishPlacesAndGradedDays()
         store.publishLoggedLevels(placed: nil, every: options.publishEvery)
+        _ = placesRead?.take()
         store.close()
     }
 

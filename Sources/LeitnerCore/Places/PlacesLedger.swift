@@ -205,6 +205,9 @@ struct PlacesLedger {
 extension PlacesLedger {
     static let fileName = "places"
 
+    /// The largest file read, local or published.
+    static let fileLimit = 256 << 20
+
     /// Written when the log was read this far past the last save: a restart reads at most that
     /// much again, and a session of grades writes nothing.
     static let saveEvery = 1 << 20

@@ -27,8 +27,9 @@ struct LoggedLevels {
     /// The log's size when the file was made, and the check of the bytes before it.
     var logOffset: Int
     var logCheck: UInt32
-    /// Each level's directory stamp (`Store.levelStampList`) and where its ids lie in `bytes`.
-    private var sections: [Level: (stamp: String, range: Range<Int>)] = [:]
+    /// Each level's directory stamp (`Store.levelStampList`), its cards as the file counts them,
+    /// and where its ids lie in `bytes`.
+    private var sections: [Level: (stamp: String, count: Int, range: Range<Int>)] = [:]
     private var bytes: [UInt8] = []
 
     /// The file in `directory`; nil when it is missing, unreadable or not whole (the box then
@@ -50,9 +51,9 @@ struct LoggedLevels {
         var at = lines.removeLast().startIndex
         for (number, level) in Level.allCases.enumerated() {
             let fields = lines[2 + number].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
-            guard fields.count == 4, fields[0] == level.name, Int(fields[2]) != nil,
+            guard fields.count == 4, fields[0] == level.name, let count = Int(fields[2]),
                   let length = Int(fields[3]), length >= 0, length <= bytes.count - at else { return nil }
-            read.sections[level] = (fields[1], at..<at + length)
+            read.sections[level] = (fields[1], max(0, count), at..<at + length)
             at += length
         }
         guard at == bytes.count else { return nil }
@@ -72,17 +73,27 @@ struct LoggedLevels {
 
     /// Adds the cards the file has in `levels` to `index`, at their level.
     func add(_ levels: Set<Level>, to index: inout CardIndex) {
+        forEachCard(in: levels) { level, id in index.updateValue(level, forBytes: id) }
+    }
+
+    /// Calls `body` with the level and the id's bytes (valid during the call only) of each card
+    /// the file has in `levels`, level by level in `Level.allCases`' order, each level's in the
+    /// file's order.
+    func forEachCard(in levels: Set<Level> = Set(Level.allCases), _ body: (Level, UnsafeBufferPointer<UInt8>) -> Void) {
         bytes.withUnsafeBufferPointer { all in
-            for level in levels {
+            for level in Level.allCases where levels.contains(level) {
                 guard let range = sections[level]?.range else { continue }
                 var start = range.lowerBound
                 for end in range where all[end] == UInt8(ascii: "\n") {
-                    if end > start { index.updateValue(level, forBytes: UnsafeBufferPointer(rebasing: all[start..<end])) }
+                    if end > start { body(level, UnsafeBufferPointer(rebasing: all[start..<end])) }
                     start = end + 1
                 }
             }
         }
     }
+
+    /// The cards the file says it holds, every level's: room to make for them.
+    var cardCount: Int { sections.values.reduce(0) { $0 + $1.count } }
 
     /// The file's bytes for `index`'s cards, each at its level, with `also` (cards the log puts in
     /// a level while the index has them nowhere: in transit), as of log offset `offset` with check

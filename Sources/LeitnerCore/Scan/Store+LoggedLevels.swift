@@ -13,6 +13,9 @@ extension Store {
     /// so every level is compared), and the lines after it read; without either, the whole log
     /// is read, once. A store with an empty log has no history to differ from: its cards are
     /// where they are.
+    /// - Parameter publishEvery: `BoxOptions.publishEvery`: with the published file taken and the
+    ///   log less than this past it, nothing is published at this open, and the file is compared
+    ///   with the cards where its ids lie (`changesSincePublished`), no index made of it.
     /// - Parameter alongside: asked once when the log is to be read from its start: what else
     ///   takes each of its entries (with the offset after its line) in the same reading, nil for
     ///   nothing — the box's places' ledger and week's counts, which a store without its local
@@ -20,7 +23,7 @@ extension Store {
     /// - Returns: the changes, by id; `readWholeLog` when there was no `LoggedLevels` to go by,
     ///   local or published; `placed`, without the local file, where the log's lines alone leave
     ///   every card and the end of the last line read (what this device publishes).
-    func changesWhileClosed(alongside: () -> ((LogLine.Fields, Int) -> Void)? = { nil })
+    func changesWhileClosed(publishEvery: Int, alongside: () -> ((LogLine.Fields, Int) -> Void)? = { nil })
         throws(BoxError) -> (changes: [HandChange], readWholeLog: Bool, placed: (index: CardIndex, offset: Int)?) {
         func holds(_ kept: LoggedLevels) -> Bool {
             kept.logOffset <= log.size
@@ -39,8 +42,12 @@ extension Store {
         })
         let from = saved?.logOffset ?? 0
         guard !changed.isEmpty || from < log.size else { return ([], false, nil) }
+        // The published file, with nothing to publish at this open: compared as it lies.
+        if !local, let saved, log.size - from < max(publishEvery, 1), let changes = try changesSincePublished(saved) {
+            return (changes, false, nil)
+        }
         // Where the log left the cards of the changed levels: the file's, then the lines since.
-        var logged = CardIndex()
+        var logged = CardIndex(minimumCapacity: local ? 0 : saved?.cardCount ?? 0)
         saved?.add(changed, to: &logged)
         let other = from == 0 ? alongside() : nil
         var readTo = from
@@ -68,6 +75,64 @@ extension Store {
             changes.append(now.map { .moved(id: id, from: was, to: $0) } ?? .disappeared(id: id, from: was))
         }
         return (changes.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }, saved == nil, local ? nil : (logged, readTo))
+    }
+
+    /// `changesWhileClosed` from the published file `published` (no level's stamp: every level is
+    /// compared) without making an index of it: each card it holds is looked up in the store's
+    /// index where its id lies in the file, and the lines logged after it are put in two small
+    /// indexes of their own (the cards they leave in a level, those they delete) that stand
+    /// before the file for the cards they name. The changes are those the index of the file and
+    /// the lines would give, found with a look-up a card rather than an insertion and two
+    /// look-ups (docs/performance.md, "A store copied, then opened"). Nil when the file holds an
+    /// id twice, which no file this device wrote does: the index then decides, as before.
+    private func changesSincePublished(_ published: LoggedLevels) throws(BoxError) -> [HandChange]? {
+        var placedAfter = CardIndex(), deletedAfter = CardIndex(), disappeared = CardIndex()
+        try log.forEachLine(from: published.logOffset) { line, _ in
+            CardIndex.forEachPlacement(by: line) { bytes, placement in
+                switch placement {
+                case .level(let level):
+                    placedAfter.updateValue(level, forBytes: bytes)
+                    deletedAfter.removeValue(forBytes: bytes)
+                case .deleted:
+                    placedAfter.removeValue(forBytes: bytes)
+                    deletedAfter.updateValue(.one, forBytes: bytes)
+                }
+            }
+        }
+        let found = cardLevels
+        // The store's cards the log leaves somewhere or deleted, by entry number.
+        var seen = [Bool](repeating: false, count: found.entryCount)
+        var twice = false
+        var changes: [HandChange] = []
+        // A card the log leaves in `was` (nil: deleted), against where it is.
+        func compare(_ bytes: UnsafeBufferPointer<UInt8>, was: Level?) {
+            guard let number = found.entryNumber(ofBytes: bytes), let now = found.level(ofEntry: number) else {
+                guard let was else { return }
+                if disappeared.updateValue(was, forBytes: bytes) != nil { twice = true }
+                changes.append(.disappeared(id: String(decoding: bytes, as: UTF8.self), from: was))
+                return
+            }
+            if seen[Int(number)] { twice = true }
+            seen[Int(number)] = true
+            guard now != was else { return }
+            let id = String(decoding: bytes, as: UTF8.self)
+            changes.append(was.map { .moved(id: id, from: $0, to: now) } ?? .appeared(id: id, level: now))
+        }
+        published.forEachCard { level, bytes in
+            // The index keeps no id longer than R20's limit (`place(by:)`), nor does a file from it.
+            guard bytes.count <= CardID.maxLength, placedAfter.level(ofBytes: bytes) == nil,
+                  deletedAfter.level(ofBytes: bytes) == nil else { return }
+            compare(bytes, was: level)
+        }
+        placedAfter.forEachEntryWithBytes { _, level, bytes in compare(bytes, was: level) }
+        deletedAfter.forEachEntryWithBytes { _, _, bytes in compare(bytes, was: nil) }
+        guard !twice else { return nil }
+        // The cards the log leaves nowhere: come by hand.
+        found.forEachEntryWithBytes { number, level, bytes in
+            guard !seen[Int(number)] else { return }
+            changes.append(.appeared(id: String(decoding: bytes, as: UTF8.self), level: level))
+        }
+        return changes.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
     }
 
     /// Where this device's log alone leaves each card, as published beside it, when its offset
@@ -140,16 +205,25 @@ extension CardIndex {
     /// (`SettlePlacement`), each id looked up where it lies in the line: the open of a store
     /// without `logged-levels` reads a year's log, a million lines, this way.
     mutating func place(by line: LogLine.Fields) {
+        CardIndex.forEachPlacement(by: line) { bytes, placement in
+            switch placement {
+            case .level(let level): updateValue(level, forBytes: bytes)
+            case .deleted: removeValue(forBytes: bytes)
+            }
+        }
+    }
+
+    /// Calls `body` with the bytes of each id `line` names (its id, and a rename's new id) and
+    /// where the line leaves that card (`SettlePlacement`), the bytes as the index keys them
+    /// (`LogLine.withIDBytes`) and valid during the call only.
+    static func forEachPlacement(by line: LogLine.Fields, _ body: (UnsafeBufferPointer<UInt8>, SettlePlacement) -> Void) {
         func place(_ id: ArraySlice<UInt8>, _ placement: SettlePlacement?) {
             guard let placement else { return }
             LogLine.withIDBytes(id) { bytes -> Void in
                 // No card has an id longer than R20's limit, and the index keeps no longer one: a
                 // hand-written or damaged line naming one places nothing.
                 guard bytes.count <= CardID.maxLength else { return }
-                switch placement {
-                case .level(let level): updateValue(level, forBytes: bytes)
-                case .deleted: removeValue(forBytes: bytes)
-                }
+                body(bytes, placement)
             }
         }
         if let id = line.id {
