@@ -207,6 +207,7 @@ public final class Box {
         publishPlacesAndGradedDays()
         store.publishLoggedLevels(placed: nil, every: options.publishEvery)
         _ = placesRead?.take()
+        placesRead = nil
         store.close()
     }
 
