@@ -98,4 +98,64 @@ import LeitnerTestSupport
         #expect(dir.levelOnDisk("x") == ["4"], "the log as it is now deleted x before its move here")
         #expect(box.sync.settleRead == nil)
     }
+
+    /// A box that looks through the other devices' logs apart (`BoxOptions.looksApartFrom`,
+    /// `PeerLook`) and settles in the call, with card x moved to level 4 here.
+    static func openLookingApart(_ dir: TemporaryDirectory) throws -> Box {
+        var options = BoxOptions(storePath: dir.path, device: TestBox.device, clock: ManualClock("2026-03-02"))
+        options.settleAfter = 0
+        options.looksApartFrom = 0
+        let box = try Box(options: options)
+        try box.addText("x", "ex", id: "x", level: "3")
+        _ = try box.move(id: "x", level: "4")
+        return box
+    }
+
+    /// Waits until the look through `peer`'s log, if one is under way, is done.
+    static func awaitLook(_ box: Box) throws {
+        let deadline = RealTime.nanoseconds + 20_000_000_000
+        while let look = box.sync.peerLooks["peer"], try look.ids() == nil, RealTime.nanoseconds < deadline { usleep(1000) }
+    }
+
+    /// A new machine's clone has no marks of how far the other devices' logs were looked through
+    /// (`PeerReadMarks`), and its first request looked through their whole history before it
+    /// answered. Now the look is made apart: the request answers with the cards as they are, and
+    /// the one that finds the look done notes the cards and settles them as before.
+    @Test func anotherDevicesLogIsLookedThroughApart() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Self.openLookingApart(dir)
+        defer { box.close() }
+        dir.write(".leitner/devices/peer/log", Self.deleted(later: true))
+        _ = try box.status()
+        #expect(dir.levelOnDisk("x") == ["4"], "the request does not wait for the other device's log to be looked through")
+        #expect(box.sync.peerLooks["peer"] != nil)
+        try Self.awaitLook(box)
+        _ = try box.status()
+        #expect(box.sync.peerLooks.isEmpty)
+        #expect(dir.levelOnDisk("x") == [])
+        let deleted = try box.log(since: nil, limit: nil).filter { $0.event == .delete && $0.device == "here" }
+        #expect(deleted.map(\.id) == ["x"] && deleted.first?.origin == "sync")
+    }
+
+    /// A log replaced by another history while it was looked through is looked through again.
+    @Test func aLogReplacedWhileLookedThroughIsLookedThroughAgain() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let box = try Self.openLookingApart(dir)
+        defer { box.close() }
+        dir.write(".leitner/devices/peer/log", Self.deleted(later: false) + Self.deleted(later: false))
+        _ = try box.status()
+        let first = try #require(box.sync.peerLooks["peer"])
+        try Self.awaitLook(box)
+        // Another history in its place, longer: what the look found is not it.
+        dir.write(".leitner/devices/peer/log", Self.deleted(later: true) + Self.deleted(later: true) + Self.deleted(later: true))
+        _ = try box.status()
+        #expect(dir.levelOnDisk("x") == ["4"])
+        let second = try #require(box.sync.peerLooks["peer"])
+        #expect(second !== first && second.from == 0)
+        try Self.awaitLook(box)
+        _ = try box.status()
+        #expect(dir.levelOnDisk("x") == [], "the log as it is now deleted x after its move here")
+    }
 }

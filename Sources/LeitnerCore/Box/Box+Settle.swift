@@ -239,13 +239,42 @@ extension Box {
     }
 
     /// Reads the lines other devices appended to their logs since the last look, and notes the
-    /// cards they name that are here: candidates for settling.
+    /// cards they name that are here: candidates for settling. With `BoxOptions.looksApartFrom`,
+    /// that many bytes or more of a log still to read are read on a thread of their own
+    /// (`PeerLook`): the cards they name are noted by the request or tick that finds it done,
+    /// which then reads the lines appended since.
     private func notePeerChanges() throws(BoxError) {
         let names = store.peerNames()
         for name in names {
             var offset = sync.peerScanOffsets[name] ?? savedMark(of: name)
+            if let look = sync.peerLooks[name] {
+                let found: Set<String>?
+                do throws(BoxError) {
+                    found = try look.ids()
+                } catch {
+                    sync.peerLooks[name] = nil
+                    throw error
+                }
+                // Under way: its lines are not noted yet, nor read past.
+                guard let found else { continue }
+                sync.peerLooks[name] = nil
+                if let size = store.peerLogSize(name), size >= look.end,
+                   PeerReadMarks.withLog(name, in: store.devicesFD, { PeerReadMarks.check($0, before: look.end) }) == look.check {
+                    for id in found where !store.copyLevels(of: id).isEmpty { sync.settlePending.insert(id) }
+                    offset = look.end
+                } else {
+                    // Replaced by another history, or cut short, meanwhile: looked through again.
+                    offset = 0
+                }
+            }
             if let size = store.peerLogSize(name), offset > size { offset = 0 }
             guard let reader = try peerLogReader(name, from: offset) else { continue }
+            if let apart = options.looksApartFrom, reader.end - offset >= max(apart, 1) {
+                let check = PeerReadMarks.withLog(name, in: store.devicesFD) { PeerReadMarks.check($0, before: reader.end) }
+                sync.peerLooks[name] = PeerLook(reader: reader, from: offset, check: check)
+                sync.peerScanOffsets[name] = offset
+                continue
+            }
             while try reader.next(upTo: 4096, { entry, end in
                 offset = end
                 for id in [entry.id, entry.renamedTo].compactMap({ $0 }) where !store.copyLevels(of: id).isEmpty {
@@ -255,5 +284,9 @@ extension Box {
             sync.peerScanOffsets[name] = offset
         }
         for name in sync.peerScanOffsets.keys where !names.contains(name) { sync.peerScanOffsets[name] = nil }
+        for (name, look) in sync.peerLooks where !names.contains(name) {
+            look.stop()
+            sync.peerLooks[name] = nil
+        }
     }
 }

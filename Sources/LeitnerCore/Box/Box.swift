@@ -200,6 +200,7 @@ public final class Box {
         tagBuild?.stop()
         tagWatching?.stop()
         sync.settleRead?.stop()
+        for look in sync.peerLooks.values { look.stop() }
         voice?.stop()
         noteLook?.stop(store: store)
         recordNotes()

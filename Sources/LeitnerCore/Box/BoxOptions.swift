@@ -52,6 +52,13 @@ public struct BoxOptions: Sendable {
     /// own (`SettleRead`), and the request or tick that finds it done settles, reading only the
     /// lines appended since. nil: the call that settles reads the logs itself.
     public var settlesApartFrom: Int?
+    /// Looking apart (docs/sync.md, "Settling a card after a sync"): when another device's log
+    /// holds this many bytes or more not yet looked through for the cards it names — a new
+    /// machine's clone of a synced store, which has no marks of its own (`PeerReadMarks`) — they
+    /// are read on a thread of their own (`PeerLook`), and the request or tick that finds it done
+    /// notes those cards. nil: the request reads them itself. The daemon sets it to
+    /// `settleApartFrom`.
+    public var looksApartFrom: Int?
     /// What the daemon sets `settlesApartFrom` to: a MiB of log lines, about 14,000, reads in a
     /// few milliseconds, and is read in the call as before.
     public static let settleApartFrom = 1 << 20

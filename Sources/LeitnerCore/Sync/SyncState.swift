@@ -14,6 +14,9 @@ struct SyncState {
     var inTransit: [String: (level: Level, since: Int64)] = [:]
     /// How far each other device's log has been looked through for deleted cards.
     var peerScanOffsets: [String: Int] = [:]
+    /// With `BoxOptions.looksApartFrom`: the looks through other devices' logs under way or done
+    /// and not yet taken, by device (`PeerLook`); their lines are past `peerScanOffsets`.
+    var peerLooks: [String: PeerLook] = [:]
     /// For each browser that sent kept grades (R35): the greatest sequence number this device's
     /// log took (`move origin=kept`) and the browser's log holds, and the browser log's last time, read from the logs at its
     /// first grade after an open.

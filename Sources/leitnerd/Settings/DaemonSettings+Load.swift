@@ -53,6 +53,7 @@ extension DaemonSettings {
         boxOptions.buildsIndexesApart = true
         // So are the devices' logs of a synced machine's history when a sync is settled (docs/sync.md).
         boxOptions.settlesApartFrom = BoxOptions.settleApartFrom
+        boxOptions.looksApartFrom = BoxOptions.settleApartFrom
         boxOptions.newPerDay = configuration.newPerDay
         boxOptions.leechAfter = configuration.leechAfter
         boxOptions.suspendLeeches = configuration.suspendLeeches
