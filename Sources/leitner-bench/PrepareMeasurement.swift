@@ -6,10 +6,11 @@ import LeitnerCore
 /// (`perf record -g leitner-bench prepare STORE 20`) sees only this (docs/performance.md).
 /// With `newPerDay` (`prepare-new`), the box paces new cards (R23) and each round is a day later,
 /// so that every Prepare admits that many cards from `new/` before it makes the queue. With a
-/// `peer` as well (the same store without the cards waiting in `new/`), the peer is measured in
-/// turns with it, on the same days and with the same pacing: the day decides which levels are
-/// due, so only a peer on the same days makes a queue of the same size, and the ratio between
-/// the two is then the cost of the waiting cards and their admissions alone.
+/// `peer` as well (the same store with only the cards its rounds admit in `new/`), the peer is
+/// measured in turns with it, on the same days and with the same pacing: the day decides which
+/// levels are due, so only a peer on the same days makes a queue of the same size, and with the
+/// same admissions (renames and their flush, R17) the ratio between the two is the cost of the
+/// cards left waiting alone.
 enum PrepareMeasurement {
     static func run(store: String, rounds: Int, newPerDay: Int? = nil, peer: String? = nil) throws {
         var paced = Series(store: store)
@@ -40,7 +41,7 @@ enum PrepareMeasurement {
               + "the status before the first \(Timing.ms(paced.firstStatus))")
         if let alone {
             let ratio = Timing.ratio(Timing.percentile(paced.times, 0.5), Timing.percentile(alone.times, 0.5))
-            print("Prepare of the same store without them, the same days in turns (\(grouped(alone.firstWaiting)) in new/, admissions \(alone.admitted), queue of \(alone.queue)), "
+            print("Prepare of the same store without the cards left waiting, the same days in turns (\(grouped(alone.firstWaiting)) in new/, admissions \(alone.admitted), queue of \(alone.queue)), "
                   + "\(alone.spread); with them \(ratio) at p50")
         }
     }

@@ -12,7 +12,8 @@ import LeitnerSystem
 //   leitner-bench open STORE ROUNDS        (opening the box alone, beside the names-only walk, alternately)
 //   leitner-bench prepare STORE ROUNDS     (Prepare alone, the test opened anew each round)
 //   leitner-bench prepare-new STORE ROUNDS N [PEER]  (the same with NewPerDay=N, a day later each round;
-//                                           PEER, the same store without new/, in turns on the same days)
+//                                           PEER, the same store with only the cards it admits in new/,
+//                                           in turns on the same days)
 //   leitner-bench settle STORE ROUNDS [MS] (Status while another device's delivery settles, SettleAfter=MS,
 //                                           3000 by default; a store of 100,000 cards and two devices'
 //                                           logs of 1,000,000 lines built first when STORE is missing)
@@ -217,14 +218,17 @@ for size in sizes {
     // R23 at the largest size: Prepare with 100,000 cards waiting in new/, admitting 20 a day,
     // beside Prepare of the same store without them, in turns on the same days with the same
     // pacing (the floor). The paced store is a copy of this one (the same levels and log) plus
-    // new/; the peer a copy without new/, so that this store's days stay as they were for the
-    // measurements after. Each in a process of its own, as the other measurements are.
+    // new/; the peer a copy with only the 180 cards its nine rounds admit in new/, so that both
+    // make the same renames and flushes and only the waiting cards differ (and this store's days
+    // stay as they were for the measurements after). Each in a process of its own, as the other
+    // measurements are.
     if size == sizes.max() {
         let paced = store + "-new", peer = store + "-peer"
         _ = system("rm -rf '\(paced)' '\(peer)'")
         if let reason = copyStore(store, to: paced) { complain("cannot copy '\(store)' to '\(paced)': \(reason)") }
         if let reason = copyStore(store, to: peer) { complain("cannot copy '\(store)' to '\(peer)': \(reason)") }
         try StoreBuilder.addNew(at: paced, count: 100_000)
+        try StoreBuilder.addNew(at: peer, count: 9 * 20)
         fflush(nil)
         if system("'\(exe)' prepare '\(store)' 9") != 0 { complain("the prepare measurement failed") }
         if system("'\(exe)' prepare-new '\(paced)' 9 20 '\(peer)'") != 0 { complain("the paced prepare measurement failed") }
