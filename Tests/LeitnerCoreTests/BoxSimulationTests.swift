@@ -36,7 +36,15 @@ import LeitnerTestSupport
 
     /// One run: the learner's choices and the box's shuffles both follow `seed`.
     func simulate(seed: UInt64, onFail: OnFailPolicy, kills: Bool, newPerDay: Int?) throws {
-        let f = try BoxFixture("2026-01-05", onFail: onFail, seed: seed ^ 0x5EED_5EED, places: PlacesSettings(newPerDay: newPerDay))
+        // Copies of the store without its local state, new/ changed by hand while no box runs,
+        // searches after hand edits (BoxSimulationTests+Copies) draw from dice of their own. The
+        // box publishes its log's history at every stop, or once the log is 16 KiB past it.
+        var copyDice = Learner(seed: seed ^ 0xC0_1E5)
+        var handDice = Learner(seed: seed ^ 0x4A4D)
+        var copyCounts = CopyCounts()
+        var search = HandSearch()
+        let f = try BoxFixture("2026-01-05", onFail: onFail, seed: seed ^ 0x5EED_5EED, places: PlacesSettings(newPerDay: newPerDay),
+                               publishEvery: copyDice.chance(0.5) ? 0 : 16 << 10)
         var lastGrade: (id: String, from: Level)?
         var model = LeitnerModel(today: LogicalDate("2026-01-05")!, onFail: onFail, newPerDay: newPerDay)
         var random = Learner(seed: seed)
@@ -83,6 +91,12 @@ import LeitnerTestSupport
             let arrivals = model.arrivals
             agree(status.arrivals?.date == arrivals?.date && status.arrivals?.cards == arrivals?.cards,
                   "\(when()): arrivals \(String(describing: status.arrivals)), model \(String(describing: arrivals))")
+            if !diverged, copyDice.chance(0.004) { try copies(when()) }
+        }
+        /// Two copies of the store as it is now without its local state, compared and graded on.
+        func copies(_ when: String) throws {
+            try checkCopies(f, try runningAnswers(f, model), &copyDice, &copyCounts, reverseOf: reverseOf, search: search,
+                            when: when, agree: { ok, what in agree(ok, what) })
         }
         for _ in 0..<150 { try addCard() }
         // Tags, practice and a part of the test (BoxSimulationTests+Tags) draw from dice of their own.
@@ -108,10 +122,27 @@ import LeitnerTestSupport
         /// A restart or a kill (R17, R23), then often a card added at once: where it goes says
         /// whether the box still knows that the day opened and how many it admitted.
         func restartNow(_ when: String) throws {
-            try restart(f, &orderDice, when: when, agree: agreeing)
+            // Meanwhile, now and then: the store copied without its local state, a card moved
+            // into or out of new/ by hand, a side edited by hand.
+            let running = copyDice.chance(0.15) ? try runningAnswers(f, model) : nil
+            var moved: (id: String, to: Level)?
+            try restart(f, &orderDice, when: when, agree: agreeing) { killed in
+                if let running {
+                    try checkCopies(f, running, &copyDice, &copyCounts, reverseOf: reverseOf, search: search,
+                                    when: "\(when), the box stopped by \(killed ? "kill -9" : "a close")", agree: agreeing)
+                }
+                if handDice.chance(0.3) { moved = handPlaceWhileStopped(f, model, &handDice) }
+                if handDice.chance(0.2) { editForSearch(f, model, &handDice, &search) }
+                return moved?.id
+            }
+            if let moved {
+                model.handMove(moved.id, to: moved.to)
+                copyCounts.stoppedMoves += 1
+            }
             restarts += 1
             if orderDice.chance(0.5) { try addLate() }
-            try check("\(when) after a restart")
+            try check("\(when) after a restart\(moved.map { " with \($0.id) moved to \($0.to) by hand" } ?? "")")
+            try checkSearch(f.box, search, model, &copyCounts, when: "\(when) after a restart", agree: agreeing)
         }
         var partGrades = 0
         var grades = 0
@@ -123,6 +154,10 @@ import LeitnerTestSupport
             // nearer 04:00: DayClockSystemZoneTests may switch TZ to Berlin, +2 h, meanwhile.)
             let lateNight = random.chance(0.1)
             if lateNight { f.clock.advance(hours: 13) }
+            if handDice.chance(0.04) {
+                editForSearch(f, model, &handDice, &search)
+                try checkSearch(f.box, search, model, &copyCounts, when: "\(when()) after a side edited by hand", agree: agreeing)
+            }
             if random.chance(0.10) {
                 // A missed day: nobody asks anything.
             } else {
@@ -239,6 +274,7 @@ import LeitnerTestSupport
                     agree(graded.card.level == model.level[card.id], "\(when()) grade \(card.id) → \(graded.card.level)")
                     agree(graded.test == model.summary(), "\(when()) grade \(card.id): \(graded.test), model \(model.summary())")
                     shown += 1
+                    if !diverged, copyDice.chance(0.001) { try copies("\(when()) after grading \(card.id)") }
                     if orderDice.chance(0.01) { try restartNow("\(when()) after grading \(card.id)") }
                     if random.chance(0.03) {
                         try undo(f, &model, when())
@@ -270,6 +306,20 @@ import LeitnerTestSupport
                 model.handMove(id, to: to)
                 try check("\(when()) after mv \(id) \(from) → \(to) while closed")
             }
+            if handDice.chance(0.05) {
+                // new/ changed by hand while no box runs (R13, R23), and a side edited.
+                let killed = handDice.chance(0.5)
+                if killed { f.kill() } else { f.close() }
+                let moved = handPlaceWhileStopped(f, model, &handDice)
+                if handDice.chance(0.5) { editForSearch(f, model, &handDice, &search) }
+                try f.reopen()
+                if let moved {
+                    model.handMove(moved.id, to: moved.to)
+                    copyCounts.stoppedMoves += 1
+                }
+                try check("\(when()) after \(moved.map { "\($0.id) moved to \($0.to)" } ?? "nothing moved") by hand, \(killed ? "killed" : "closed")")
+                try checkSearch(f.box, search, model, &copyCounts, when: "\(when()) after a stop", agree: agreeing)
+            }
             if lateNight { f.clock.advance(hours: -13) }
             try check(when())
             let days = model.days.map { "\($0.date) \($0.outcome)" }
@@ -297,6 +347,11 @@ import LeitnerTestSupport
         #expect(restarts > 20)
         #expect(firstAnswers > 20)
         #expect(completedBeforeOpening > 0)
+        // #40's copies without local state exercised: the published ledger taken, tests lost
+        // with it and graded on; new/ changed while stopped; searches after hand edits.
+        #expect(copyCounts.copies > 5 && copyCounts.publishedTaken > 0 && copyCounts.testsLost > 0 && copyCounts.grades > 5,
+                "\(copyCounts)")
+        #expect(copyCounts.stoppedMoves > 10 && copyCounts.searches > 20, "\(copyCounts)")
     }
 
     /// R23, R24: one step in the places, by request or by hand, on a card no grade of the test

@@ -55,15 +55,17 @@ extension TemporaryDirectory {
     }
 
     /// Copies the whole directory, as it is on disk now, to a fresh one: what a `kill -9`
-    /// (or a copy with a file-sync tool) would leave. The lock file is left out.
-    func copy() -> TemporaryDirectory {
+    /// (or a copy with a file-sync tool) would leave. The lock file is left out, and `leavingOut`
+    /// (a path below the directory, as `.leitner/local.here`: a copy without its local state).
+    func copy(leavingOut: String? = nil) -> TemporaryDirectory {
         let target = TemporaryDirectory()
+        let left = leavingOut.map { "/" + $0 }
         func walk(_ relative: String) {
             guard let fd = try? FileDescriptor.openDirectory(path + relative) else { return }
             defer { fd.close() }
             for entry in (try? FileSystem.list(fd)) ?? [] {
                 let child = relative + "/" + entry.name
-                if child == "/.leitner/local.here/lock" { continue }
+                if child == "/.leitner/local.here/lock" || child == left { continue }
                 if entry.kind == .directory {
                     mkdir(target.path + child, 0o755)
                     walk(child)
@@ -134,15 +136,19 @@ final class BoxFixture {
 
     /// Pacing and leeches (R23, R24): off by default, as a box before R23.
     let places: PlacesSettings
+    /// How far the log runs past the history published beside it before a stop publishes it
+    /// again (`BoxOptions.publishEvery`): a MiB by default, as a daemon.
+    let publishEvery: Int
 
     init(_ date: String = "2026-03-02", onFail: OnFailPolicy = .first, cycle: CycleTable = .standard,
-         seed: UInt64 = SeedSequence.randomSeed(), places: PlacesSettings = PlacesSettings()) throws {
+         seed: UInt64 = SeedSequence.randomSeed(), places: PlacesSettings = PlacesSettings(), publishEvery: Int = 1 << 20) throws {
         clock = ManualClock(date)
         self.onFail = onFail
         self.cycle = cycle
         self.places = places
+        self.publishEvery = publishEvery
         seeds = SeedSequence(seed: seed)
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds, places: places)
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds, places: places, publishEvery: publishEvery)
     }
 
     private var isOpen = true
@@ -166,7 +172,7 @@ final class BoxFixture {
     /// Closes the box when open and opens the store again (a daemon restart).
     func reopen() throws {
         close()
-        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds, places: places)
+        box = try Box.open(dir, clock: clock, onFail: onFail, cycle: cycle, seeds: seeds, places: places, publishEvery: publishEvery)
         isOpen = true
     }
 

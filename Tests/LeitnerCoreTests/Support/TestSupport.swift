@@ -32,15 +32,17 @@ enum TestBox {
 }
 
 extension Box {
-    /// Opens a box on `directory` with the test clock.
+    /// Opens a box on `directory` with the test clock; it publishes its log's history beside it
+    /// (`BoxOptions.publishEvery`) once the log is `publishEvery` bytes past it, a MiB as a daemon.
     static func open(_ directory: TemporaryDirectory, clock: ManualClock, onFail: OnFailPolicy = .first,
                      cycle: CycleTable = .standard, seeds: SeedSequence = SeedSequence(),
-                     places: PlacesSettings = PlacesSettings()) throws -> Box {
+                     places: PlacesSettings = PlacesSettings(), publishEvery: Int = 1 << 20) throws -> Box {
         var options = BoxOptions(storePath: directory.path, device: TestBox.device, cycle: cycle, onFail: onFail,
                                  dayClock: DayClock(), clock: clock, seedSource: { seeds.next() })
         options.newPerDay = places.newPerDay
         options.leechAfter = places.leechAfter
         options.suspendLeeches = places.suspendLeeches
+        options.publishEvery = publishEvery
         return try Box(options: options)
     }
 
