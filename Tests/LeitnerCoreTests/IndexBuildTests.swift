@@ -301,6 +301,19 @@ import LeitnerSystem
         #expect(try box.search(SearchPattern("zebra", regex: false), fields: [.front], level: nil).map(\.id) == ["c1100"])
     }
 
+    /// A box apart over `count` cards of level 1 in `dir`, a use of its tags having failed for
+    /// the tag table's build, and that build, not yet run.
+    static func awaitingTheTagBuild(_ dir: TemporaryDirectory, count: Int) throws -> (Box, IndexBuild) {
+        for index in 0..<count { dir.writeCard("c\(index)", level: "1", front: "front \(index)") }
+        let box = try Self.openApart(dir)
+        #expect(throws: BoxError.self) { try box.tagCounts() }
+        guard let build = box.takeAwaitedBuild() else {
+            box.close()
+            throw BoxError.storeFailure(path: dir.path, reason: "no tag build awaited")
+        }
+        return (box, build)
+    }
+
     /// The tag table's twin (R13, R25): a card whose `tags` the build's thread read after adding
     /// its watch, given a `tags` file by hand before the installing call (begun before the
     /// build), which takes the watch's event while no entry holds that watch and reads no
@@ -311,11 +324,8 @@ import LeitnerSystem
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let count = 300
-        for index in 0..<count { dir.writeCard("c\(index)", level: "1", front: "front \(index)") }
-        let box = try Self.openApart(dir)
+        let (box, build) = try Self.awaitingTheTagBuild(dir, count: count)
         defer { box.close() }
-        #expect(throws: BoxError.self) { try box.tagCounts() }
-        let build = try #require(box.takeAwaitedBuild())
         // The build reads `count` cards, then its thread watches them and reads their `tags`:
         // held at the second, the first watched and read, not handed over.
         try Self.withTheThreadHeld(at: count + 2, of: build, in: box) { seen in
@@ -326,6 +336,30 @@ import LeitnerSystem
         _ = try box.tagCounts()
         #expect(box.tagTable?.unwatched.isEmpty == true)
         #expect(try box.tagCounts() == [TagCount(tag: "fr", cards: 1)])
+    }
+
+    /// The hand-over compares the `tags` the build's thread read after the watch with those the
+    /// build read (`TagTable.Watched.changed`), and reads again the cards whose tags the table
+    /// set since while they were unwatched: a card given a `tags` file by hand, seen by a use,
+    /// then its file removed before its watch was added (no event) has the build's tags again
+    /// at the watch, and the table's are read again, not kept (R13).
+    @Test func aTagsEditUndoneBeforeItsWatchIsFoundAtTheHandOver() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let count = 300
+        let (box, build) = try Self.awaitingTheTagBuild(dir, count: count)
+        defer { box.close() }
+        // Held before the thread's first watch.
+        try Self.withTheThreadHeld(at: count + 1, of: build, in: box) { seen in
+            let held = seen[count]
+            _ = try box.tagCounts()
+            dir.write("1/\(held)/tags", "fr\n")
+            #expect(try box.tagCounts() == [TagCount(tag: "fr", cards: 1)])
+            #expect(unlink(dir.path + "/1/\(held)/tags") == 0)
+        }
+        _ = try box.tagCounts()
+        #expect(box.tagTable?.unwatched.isEmpty == true)
+        #expect(try box.tagCounts() == [])
     }
 
     /// Runs `build` for a call said to have begun before it (a daemon's call that waits for it),

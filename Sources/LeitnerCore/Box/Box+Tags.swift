@@ -123,7 +123,7 @@ extension Box {
             if let build = tagWatching {
                 let watched = build.takeTagsWatched()
                 if watched.last { tagWatching = nil }
-                tagTable?.takeWatches(watched.cards, store: store, last: watched.last)
+                tagTable?.takeWatches(watched.cards, of: watched.generation ?? 0, store: store, last: watched.last)
                 watchesTaken = !watched.cards.isEmpty
             }
         }

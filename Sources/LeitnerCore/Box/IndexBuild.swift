@@ -348,10 +348,12 @@ public final class IndexBuild: Sendable {
     /// The cards the tag table's build read unwatched, watched since the last ask (taken: a
     /// second ask gives the ones watched after it), and whether that was the last of them:
     /// every card watched, or the watching given up.
-    func takeTagsWatched() -> (cards: [TagTable.Watched], last: Bool) {
+    /// - Returns: also the `generation` of the table the build read, whose entries they name.
+    func takeTagsWatched() -> (cards: [TagTable.Watched], generation: UInt64?, last: Bool) {
         state.withLock { state in
             defer { state.tagsWatched = [] }
-            return (state.tagsWatched, state.finished)
+            guard case .tags(let table) = state.outcome else { return (state.tagsWatched, nil, state.finished) }
+            return (state.tagsWatched, table.generation, state.finished)
         }
     }
 

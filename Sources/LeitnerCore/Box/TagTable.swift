@@ -1,3 +1,4 @@
+import Synchronization
 import LeitnerSystem
 
 /// Every card's tags (R25), for the filters of `List`, `Stats`, `Next` and practice and for
@@ -50,6 +51,15 @@ struct TagTable {
     /// `tags` the thread read may be from before the event, so `takeWatches` reads them again
     /// (R13), as the search index does its card.
     private var eventsBeforeHandOver: Set<Int32>?
+    /// While watches are handed over (`eventsBeforeHandOver` not nil): the entries of the cards
+    /// whose tags this table set, under the turn, while they stayed unwatched, so that they may
+    /// differ from those the build read, which the build's thread compared its own read with
+    /// (`Watched.changed`): `takeWatches` reads them again.
+    private var retold = Set<UInt32>()
+    /// Which read of the store made this table (`read`, and the table installed from it): the
+    /// entry numbers a build's thread hands over are this table's only if it read the same.
+    private(set) var generation: UInt64
+    private static let generations = Atomic<UInt64>(0)
     /// Where the table is in the store's change feed.
     private(set) var cursor = ChangeFeed.Cursor.none
 
@@ -63,7 +73,9 @@ struct TagTable {
         eventsBeforeHandOver = nil
     }
 
-    private init() {}
+    private init() {
+        generation = TagTable.generations.add(1, ordering: .relaxed).newValue
+    }
 
     /// Reads the tags of `cards` from `source`, watching each card's directory before reading
     /// it, so that a change after the read is an event. Runs on any thread when `source` is a
@@ -134,9 +146,12 @@ struct TagTable {
     /// What adding a card's watch after the build found (`watch`).
     struct Watched: Sendable {
         var id: String
+        /// The card's entry in the table the build read (`numbers`), found on the thread: the
+        /// hand-over under the turn looks up no id for it.
+        var number: UInt32
         var watch: Int32
-        /// The card's tags read once the watch was there.
-        var tags: [String]
+        /// True when the card's tags read once the watch was there are not those the build read.
+        var changed: Bool
     }
 
     /// Adds the watch of each card `table` holds unwatched, then reads its tags again: changes
@@ -156,8 +171,10 @@ struct TagTable {
                 watched.removeAll(keepingCapacity: true)
             }
             IndexBuildProbe.reading(id, root: source.root)
-            guard let level = cards[id], let watch = try? watcher.watch(directory: source.path(of: id, in: level)) else { continue }
-            watched.append(Watched(id: id, watch: watch, tags: source.tagsOnly(of: id, in: level)))
+            guard let level = cards[id], let number = table.numbers.entryNumber(of: id),
+                  let watch = try? watcher.watch(directory: source.path(of: id, in: level)) else { continue }
+            watched.append(Watched(id: id, number: number, watch: watch,
+                                   changed: source.tagsOnly(of: id, in: level) != table.tags(of: id)))
         }
         publish(watched)
     }
@@ -167,20 +184,36 @@ struct TagTable {
     /// Gives the cards `watch` watched their watches. A card whose tags the thread read are not
     /// those the table holds changed between the two reads, and the event of that change may
     /// have gone by before its watch was the table's: its tags are read once more here, after
-    /// the watch was added, so that any change after this read is an event of the watch.
-    /// - Parameter last: no watches follow: the events before a hand-over are no longer kept.
-    mutating func takeWatches(_ watched: [Watched], store: Store, last: Bool) {
-        for card in watched where unwatched.contains(card.id) {
-            guard let number = numbers.entryNumber(of: card.id) else { continue }
-            if tags(of: card.id) != card.tags || eventsBeforeHandOver?.contains(card.watch) == true {
-                guard let level = store.level(of: card.id) else { continue }
-                let tags = store.tagsOnly(of: card.id, in: level)
-                tagsOf[card.id] = tags.isEmpty ? nil : tags
+    /// the watch was added, so that any change after this read is an event of the watch. The
+    /// thread compared its read with the build's (`Watched.changed`); a card whose tags this
+    /// table set since (`retold`) is read again too. Under the turn, a card costs one look-up of
+    /// its id (its removal from `unwatched`): its entry comes with it, where the hand-over of
+    /// 60,000 cards looked up each id four times, 76 ms of the call that took them, loaded
+    /// (docs/performance.md, "The second listing by tag after a start").
+    /// - Parameters:
+    ///   - generation: the `generation` of the table the thread watched: another's entry
+    ///     numbers are not this one's (the table was read again under the turn, every card
+    ///     watched then but those past the limit, which stay unwatched).
+    ///   - last: no watches follow: the events before a hand-over are no longer kept.
+    mutating func takeWatches(_ watched: [Watched], of generation: UInt64, store: Store, last: Bool) {
+        if generation == self.generation {
+            for card in watched where unwatched.remove(card.id) != nil {
+                if card.changed || retold.contains(card.number) || eventsBeforeHandOver?.contains(card.watch) == true {
+                    guard let level = store.level(of: card.id) else {
+                        // Gone: as the next update would have it.
+                        tagsOf[card.id] = nil
+                        continue
+                    }
+                    let tags = store.tagsOnly(of: card.id, in: level)
+                    tagsOf[card.id] = tags.isEmpty ? nil : tags
+                }
+                watchOf[Int(card.number)] = card.watch
             }
-            watchOf[Int(number)] = card.watch
-            unwatched.remove(card.id)
         }
-        if last { eventsBeforeHandOver = nil }
+        if last {
+            eventsBeforeHandOver = nil
+            retold = []
+        }
     }
 
     /// Installs a table a build read, under the box's turn, with the cursor opened at the build's
@@ -237,7 +270,10 @@ struct TagTable {
                 let tags = store.tagsOnly(of: id, in: level)
                 // Set only when they changed: setting lets go of the last selection, which a
                 // card past the watches' limit would do at every use.
-                if self.tags(of: id) != tags { tagsOf[id] = tags.isEmpty ? nil : tags }
+                if self.tags(of: id) != tags {
+                    tagsOf[id] = tags.isEmpty ? nil : tags
+                    if eventsBeforeHandOver != nil, let number = numbers.entryNumber(of: id) { retold.insert(number) }
+                }
             } else {
                 unwatched.remove(id)
                 tagsOf[id] = nil
@@ -260,7 +296,10 @@ struct TagTable {
         if number == watchOf.count { watchOf.append(-1) }
         let watch = watcher.flatMap { try? $0.watch(directory: source.path(of: id, in: level)) } ?? -1
         watchOf[number] = watch
-        if watch < 0 { unwatched.insert(id) }
+        if watch < 0 {
+            unwatched.insert(id)
+            if eventsBeforeHandOver != nil { retold.insert(UInt32(number)) }
+        }
         let tags = source.tagsOnly(of: id, in: level)
         tagsOf[id] = tags.isEmpty ? nil : tags
     }
