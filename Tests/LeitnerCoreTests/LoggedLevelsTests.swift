@@ -131,11 +131,20 @@ import LeitnerTestSupport
         var lines = String(decoding: try FileSystem.readFile(atPath: path), as: UTF8.self)
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let first = try #require(lines.firstIndex { $0.hasPrefix("1 ") })
-        var fields = lines[first].split(separator: " ").map(String.init)
+        let original = lines[first]
+        var fields = original.split(separator: " ").map(String.init)
         fields[3] = String(Int.max)
         lines[first] = fields.joined(separator: " ")
         let damaged = Array(lines.joined(separator: "\n").utf8)
         #expect(LoggedLevels.decoded(damaged) == nil)
+        // A count more ids than its section holds: not taken, and no index sized by it (it
+        // aborted a start without local state; review F3 of session 12).
+        var counted = lines
+        var countFields = original.split(separator: " ").map(String.init)
+        countFields[2] = String(Int.max / 4)
+        counted[first] = countFields.joined(separator: " ")
+        #expect(LoggedLevels.decoded(Array((lines[..<first] + [original] + lines[(first + 1)...]).joined(separator: "\n").utf8)) != nil)
+        #expect(LoggedLevels.decoded(Array(counted.joined(separator: "\n").utf8)) == nil)
         f.dir.write(TestBox.local + "/" + LoggedLevels.fileName, String(decoding: damaged, as: UTF8.self))
         f.dir.move("5/x", "3/x")
         try f.reopen()

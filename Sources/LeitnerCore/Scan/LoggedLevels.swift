@@ -51,8 +51,11 @@ struct LoggedLevels {
         var at = lines.removeLast().startIndex
         for (number, level) in Level.allCases.enumerated() {
             let fields = lines[2 + number].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+            // Each id is at least a byte and its newline: a count the section cannot hold is a
+            // damaged file, and it sizes an index before any id is read (review F3 of session 12).
             guard fields.count == 4, fields[0] == level.name, let count = Int(fields[2]),
-                  let length = Int(fields[3]), length >= 0, length <= bytes.count - at else { return nil }
+                  let length = Int(fields[3]), length >= 0, length <= bytes.count - at,
+                  count <= length / 2 else { return nil }
             read.sections[level] = (fields[1], max(0, count), at..<at + length)
             at += length
         }
